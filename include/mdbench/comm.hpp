@@ -1,0 +1,58 @@
+// Communication between ranks, injected so the runner runs under MPI or as a single process.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace mdbench {
+
+// Collective operations must be called by every rank in the same order. Rank 0 is the root of
+// gathers, reductions and broadcasts.
+class Comm {
+ public:
+  virtual ~Comm() = default;
+  virtual std::uint32_t rank() const = 0;
+  virtual std::uint32_t size() const = 0;
+  virtual void barrier() = 0;
+  // Rank 0 receives size() * send.size() bytes in `recv` (resized there; untouched elsewhere).
+  virtual void gatherBytes(std::span<const std::byte> send, std::vector<std::byte>& recv) = 0;
+  // Element-wise sum of `values` across ranks, result on rank 0 (in place there).
+  virtual void reduceSumToRoot(std::span<std::uint64_t> values) = 0;
+  virtual std::uint64_t allreduceMax(std::uint64_t value) = 0;
+  virtual std::uint64_t allreduceSum(std::uint64_t value) = 0;
+  // Rank 0's value of `text` on every rank.
+  virtual void broadcast(std::string& text) = 0;
+  // This process's host name (MPI_Get_processor_name under MPI).
+  virtual std::string hostName() const = 0;
+};
+
+// One process: every collective is the identity.
+class SelfComm final : public Comm {
+ public:
+  std::uint32_t rank() const override { return 0; }
+  std::uint32_t size() const override { return 1; }
+  void barrier() override {}
+  void gatherBytes(std::span<const std::byte> send, std::vector<std::byte>& recv) override;
+  void reduceSumToRoot(std::span<std::uint64_t>) override {}
+  std::uint64_t allreduceMax(std::uint64_t value) override { return value; }
+  std::uint64_t allreduceSum(std::uint64_t value) override { return value; }
+  void broadcast(std::string&) override {}
+  std::string hostName() const override;
+};
+
+// Gathers every rank's host name to rank 0 (fixed-width records) and counts distinct ones.
+struct NodeMap {
+  std::vector<std::string> host_of_rank;  // rank 0 only
+  std::uint32_t nodes = 1;                // rank 0 only
+};
+NodeMap gatherNodeMap(Comm& comm);
+
+// Collective: every rank reports the errno (0: success) of a setup step, so that all ranks learn
+// whether any failed and none is left waiting in a barrier. Returns "" when all succeeded, else (on
+// every rank) "<what>: <errno> (rank R[ and N more])".
+std::string agreeOnSetup(Comm& comm, int err, const std::string& what);
+
+}  // namespace mdbench

@@ -1,0 +1,21 @@
+// The human-readable console report: a header describing the run and a summary table with units.
+#pragma once
+
+#include <cstdio>
+
+#include "mdbench/sink.hpp"
+
+namespace mdbench {
+
+class ConsoleSink final : public Sink {
+ public:
+  explicit ConsoleSink(std::FILE* out) : out_(out) {}
+  void begin(const RunInfo& info, const Plan& plan) override;
+  void phase(const PhaseResult& result, const Plan& plan) override;
+  void end(const RunResult& result, const Plan& plan) override;
+
+ private:
+  std::FILE* out_;
+};
+
+}  // namespace mdbench

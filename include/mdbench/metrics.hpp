@@ -1,0 +1,42 @@
+// Every aggregate formula mdbench reports, in one place (documented again in README and results-schema/).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "mdbench/result.hpp"
+
+namespace mdbench {
+
+struct PhaseAggregate {
+  std::uint64_t ok = 0;
+  std::uint64_t failed = 0;
+  std::uint64_t bytes = 0;
+  // Barrier to barrier: the slowest rank's (t_global_end - t_start).
+  double time_s = 0.0;
+  // ok / time_s: mdtest's headline definition. 0 when time_s is 0.
+  double ops_per_s = 0.0;
+  // Per-rank rates ok_r / (t_local_end_r - t_start_r), over the ranks with planned ops > 0 (in a shared
+  // tree only rank 0 builds the tree). balance = min / max (1 = perfectly even; 0 if max is 0).
+  std::uint32_t active_ranks = 0;
+  double rank_rate_min = 0.0;
+  double rank_rate_max = 0.0;
+  double rank_rate_mean = 0.0;
+  double balance = 0.0;
+};
+
+double rankRate(const RankPhaseRecord& r);
+PhaseAggregate aggregate(std::span<const RankPhaseRecord> ranks);
+
+// Over iterations of one phase: max, min, mean and sample standard deviation (n-1) of aggregate ops/s.
+struct IterationSummary {
+  std::uint32_t iterations = 0;
+  double max = 0.0;
+  double min = 0.0;
+  double mean = 0.0;
+  double stddev = 0.0;
+};
+IterationSummary summarize(std::span<const double> ops_per_s);
+
+}  // namespace mdbench

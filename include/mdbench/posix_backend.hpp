@@ -1,0 +1,35 @@
+// The POSIX backend: every operation relative to directory descriptors, O_EXCL creates, no symlink followed.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "mdbench/backend.hpp"
+
+namespace mdbench {
+
+class PosixBackend final : public Backend {
+ public:
+  // Opens `root_path` (which must be an existing directory, not a symlink). Returns nullptr and sets
+  // `err` (an errno value) on failure.
+  static std::unique_ptr<PosixBackend> open(const std::string& root_path, int& err);
+  ~PosixBackend() override;
+  PosixBackend(const PosixBackend&) = delete;
+  PosixBackend& operator=(const PosixBackend&) = delete;
+
+  DirHandle root() const override;
+  int openDir(DirHandle parent, const char* name, DirHandle& out) override;
+  int closeDir(DirHandle dir) override;
+  int makeDir(DirHandle parent, const char* name) override;
+  int removeDir(DirHandle parent, const char* name) override;
+  int createFile(DirHandle parent, const char* name, std::span<const std::byte> data) override;
+  int statEntry(DirHandle parent, const char* name, bool is_dir) override;
+  int readFile(DirHandle parent, const char* name, std::span<std::byte> buf) override;
+  int unlinkFile(DirHandle parent, const char* name) override;
+
+ private:
+  explicit PosixBackend(int root_fd) : root_fd_(root_fd) {}
+  int root_fd_;
+};
+
+}  // namespace mdbench

@@ -1,0 +1,71 @@
+// Results as plain data: what every rank measured in every phase, and what the run was.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "mdbench/config.hpp"
+#include "mdbench/phase.hpp"
+#include "mdbench/stats.hpp"
+
+namespace mdbench {
+
+// A rank's first failed operation in a phase. The path is rebuilt on rank 0 from the plan, so the hot
+// loop records numbers only.
+struct FirstError {
+  std::int32_t err = 0;                 // errno; 0: no error
+  std::uint32_t owner = 0;              // whose items / tree
+  std::uint64_t dir = 0;                // tree directory (breadth-first index)
+  std::uint64_t item = ~std::uint64_t{0};  // item number, or ~0 when the op was on the directory itself
+  bool any() const { return err != 0; }
+};
+
+// One rank's record of one phase. Trivially copyable: gathered to rank 0 as bytes (same binary on all
+// ranks). Times are seconds since the run's epoch (taken right after a barrier at run start) on the
+// rank's own monotonic clock.
+struct RankPhaseRecord {
+  std::uint64_t planned = 0;   // ops the plan gave this rank
+  std::uint64_t ok = 0;        // ops that succeeded
+  std::uint64_t failed = 0;    // ops that failed (never in a rate)
+  std::uint64_t bytes = 0;     // bytes written or read by successful ops
+  double t_start = 0.0;        // after the opening barrier
+  double t_local_end = 0.0;    // this rank's last op done
+  double t_global_end = 0.0;   // after the closing barrier
+  FirstError first_error;
+};
+static_assert(std::is_trivially_copyable_v<RankPhaseRecord>);
+
+struct PhaseResult {
+  std::uint32_t iteration = 0;
+  Phase phase = Phase::kTreeCreate;
+  std::vector<RankPhaseRecord> ranks;  // indexed by rank
+  LatencyHistogram latency;            // every successful op of every rank
+};
+
+struct RunInfo {
+  std::string version;
+  std::string git_commit;
+  std::string command_line;
+  std::string target;             // absolute path of the target directory
+  std::string start_utc;          // ISO 8601
+  std::string end_utc;
+  std::uint32_t ranks = 1;
+  std::uint32_t nodes = 1;
+  std::vector<std::string> host_of_rank;
+  std::string fs_type;
+  std::uint64_t fs_total_bytes = 0, fs_free_bytes = 0, fs_total_inodes = 0, fs_free_inodes = 0;
+  std::string mpi_library;
+};
+
+struct RunResult {
+  RunInfo info;
+  Config config;
+  std::vector<PhaseResult> phases;  // iteration-major, in execution order
+  std::string setup_error;          // non-empty: the run could not start or continue (exit 1)
+  std::vector<std::string> cleanup_problems;  // what could not be removed at the end (exit 1)
+  std::uint64_t failedOps() const;
+};
+
+}  // namespace mdbench

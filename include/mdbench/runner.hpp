@@ -1,0 +1,29 @@
+// The runner: executes a plan's iterations and phases with the one barrier-timed phase loop.
+#pragma once
+
+#include <span>
+
+#include "mdbench/backend.hpp"
+#include "mdbench/clock.hpp"
+#include "mdbench/comm.hpp"
+#include "mdbench/plan.hpp"
+#include "mdbench/result.hpp"
+#include "mdbench/sink.hpp"
+
+namespace mdbench {
+
+struct RunParts {
+  Comm& comm;
+  Clock& clock;
+  Backend& backend;  // opened on the target directory
+};
+
+// Collective: every rank calls it. Per iteration rank 0 makes the iteration directory (when creating)
+// and removes it (when removing, and --keep is not set), untimed. Each phase: barrier, t_start, the
+// planned ops, t_local_end, barrier, t_global_end; then the records are gathered and the latency
+// histograms reduced to rank 0, which hands the phase to the sinks. A setup failure on any rank is agreed
+// by all ranks (no rank is left in a barrier) and ends the run with RunResult::setup_error set.
+// Rank 0's result holds every rank's records; other ranks' results hold no phases.
+RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span<Sink* const> sinks);
+
+}  // namespace mdbench

@@ -1,0 +1,19 @@
+// Output sinks: the console table, the HDF5 writer and exports all implement this; sinks do no math
+// beyond calling metrics.hpp. Called on rank 0 only.
+#pragma once
+
+#include "mdbench/plan.hpp"
+#include "mdbench/result.hpp"
+
+namespace mdbench {
+
+class Sink {
+ public:
+  virtual ~Sink() = default;
+  virtual void begin(const RunInfo& info, const Plan& plan) = 0;
+  // Called as soon as a phase has been measured and collected, so a killed job keeps finished phases.
+  virtual void phase(const PhaseResult& result, const Plan& plan) = 0;
+  virtual void end(const RunResult& result, const Plan& plan) = 0;
+};
+
+}  // namespace mdbench

@@ -1,0 +1,150 @@
+#include "mdbench/console_sink.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "mdbench/errno_name.hpp"
+#include "mdbench/layout.hpp"
+#include "mdbench/metrics.hpp"
+
+namespace mdbench {
+namespace {
+
+std::string humanBytes(std::uint64_t bytes) {
+  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  double value = static_cast<double>(bytes);
+  std::size_t unit = 0;
+  while (value >= 1024.0 && unit + 1 < std::size(kUnits)) {
+    value /= 1024.0;
+    ++unit;
+  }
+  return unit == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", value, kUnits[unit]);
+}
+
+std::string humanCount(std::uint64_t count) {
+  if (count >= 10'000'000) return fmt::format("{:.1f}M", static_cast<double>(count) / 1e6);
+  if (count >= 10'000) return fmt::format("{:.1f}k", static_cast<double>(count) / 1e3);
+  return fmt::format("{}", count);
+}
+
+std::string describeWorkload(const Plan& plan) {
+  const Config& c = plan.config();
+  const TreeLayout& layout = plan.layout();
+  const char* kinds = c.kinds == ItemKinds::kFilesOnly  ? "files"
+                      : c.kinds == ItemKinds::kDirsOnly ? "directories"
+                                                        : "files and directories";
+  std::string text = fmt::format("{} items per rank ({}), {} tree{}: depth {}, branching {}, {} director{}",
+                                 c.items, kinds, c.sharing == TreeSharing::kUnique ? "unique" : "shared",
+                                 c.sharing == TreeSharing::kUnique ? " per rank" : "", c.depth, c.branching,
+                                 layout.dirCount(), layout.dirCount() == 1 ? "y" : "ies");
+  text += fmt::format(", items in {} of them{}", layout.itemDirCount(), c.leaf_only ? " (leaves)" : "");
+  if (c.write_bytes || c.read_bytes) {
+    text += fmt::format("; write {} B, read {} B per file", c.write_bytes, c.read_bytes);
+  }
+  text += fmt::format("; {} iteration{}", c.iterations, c.iterations == 1 ? "" : "s");
+  return text;
+}
+
+std::string errorPath(const RunResult& run, const Plan& plan, const PhaseResult& phase,
+                      const FirstError& error) {
+  const Config& c = plan.config();
+  std::string path = fmt::format("{}/{}/{}", run.info.target, iterationDirName(phase.iteration),
+                                 treeDirPath(plan.layout(), c.sharing, error.owner, error.dir));
+  if (error.item != FirstError{}.item) {
+    path += "/" + itemName(itemKindOf(phase.phase), error.owner, error.item);
+  }
+  return path;
+}
+
+std::string_view opVerb(Phase phase) {
+  switch (phase) {
+    case Phase::kTreeCreate:
+    case Phase::kDirCreate: return "mkdir";
+    case Phase::kDirRemove:
+    case Phase::kTreeRemove: return "rmdir";
+    case Phase::kFileCreate: return "create";
+    case Phase::kDirStat:
+    case Phase::kFileStat: return "stat";
+    case Phase::kFileRead: return "read";
+    case Phase::kFileRemove: return "unlink";
+  }
+  return "op";
+}
+
+}  // namespace
+
+void ConsoleSink::begin(const RunInfo& info, const Plan& plan) {
+  fmt::print(out_, "mdbench {} (commit {}) on {} rank{}, {} node{}\n", info.version, info.git_commit,
+             info.ranks, info.ranks == 1 ? "" : "s", info.nodes, info.nodes == 1 ? "" : "s");
+  fmt::print(out_, "command:  {}\n", info.command_line);
+  fmt::print(out_, "target:   {} ({}, {} free of {}, {} inodes free of {})\n", info.target, info.fs_type,
+             humanBytes(info.fs_free_bytes), humanBytes(info.fs_total_bytes), humanCount(info.fs_free_inodes),
+             humanCount(info.fs_total_inodes));
+  fmt::print(out_, "workload: {}\n", describeWorkload(plan));
+  fmt::print(out_, "started:  {}\n\n", info.start_utc);
+  std::fflush(out_);
+}
+
+void ConsoleSink::phase(const PhaseResult&, const Plan&) {}
+
+void ConsoleSink::end(const RunResult& run, const Plan& plan) {
+  // Rows in execution order, one per phase, summarising its iterations.
+  fmt::print(out_, "{:<12} {:>11} {:>13} {:>13} {:>13} {:>11} {:>13} {:>13} {:>8}\n", "phase", "ops/iter",
+             "mean ops/s", "max ops/s", "min ops/s", "stddev", "rank min", "rank max", "failed");
+  for (const Phase phase : plan.phases()) {
+    std::vector<double> rates;
+    std::uint64_t ops = 0;
+    std::uint64_t failed = 0;
+    double rank_min = 0.0;
+    double rank_max = 0.0;
+    for (const PhaseResult& measured : run.phases) {
+      if (measured.phase != phase) continue;
+      const PhaseAggregate agg = aggregate(measured.ranks);
+      if (rates.empty() || agg.rank_rate_min < rank_min) rank_min = agg.rank_rate_min;
+      if (rates.empty() || agg.rank_rate_max > rank_max) rank_max = agg.rank_rate_max;
+      rates.push_back(agg.ops_per_s);
+      ops = agg.ok + agg.failed;
+      failed += agg.failed;
+    }
+    if (rates.empty()) continue;
+    const IterationSummary s = summarize(rates);
+    fmt::print(out_, "{:<12} {:>11} {:>13.1f} {:>13.1f} {:>13.1f} {:>11.1f} {:>13.1f} {:>13.1f} {:>8}\n",
+               phaseName(phase), ops, s.mean, s.max, s.min, s.stddev, rank_min, rank_max, failed);
+  }
+  fmt::print(out_,
+             "\nops/s: operations that succeeded, over all ranks, divided by the slowest rank's barrier-to-"
+             "barrier time;\nrank min/max: one rank's ops/s up to its own last operation; stddev over "
+             "iterations (n-1).\n");
+
+  // Each rank's first error, once.
+  std::map<std::uint32_t, std::string> first_errors;
+  for (const PhaseResult& measured : run.phases) {
+    for (std::uint32_t r = 0; r < measured.ranks.size(); ++r) {
+      const FirstError& e = measured.ranks[r].first_error;
+      if (!e.any() || first_errors.count(r)) continue;
+      first_errors[r] = fmt::format("rank {}: {} (iteration {}): {} {}: {}", r, phaseName(measured.phase),
+                                    measured.iteration, opVerb(measured.phase),
+                                    errorPath(run, plan, measured, e), describeErrno(e.err));
+    }
+  }
+  const std::uint64_t failed = run.failedOps();
+  if (failed > 0) {
+    fmt::print(out_, "\n{} operation{} failed; first error of each rank:\n", failed, failed == 1 ? "" : "s");
+    // Enough to diagnose; a job of thousands of failing ranks must not flood its log.
+    constexpr std::size_t kMaxLines = 16;
+    std::size_t shown = 0;
+    for (const auto& [rank, line] : first_errors) {
+      if (shown++ == kMaxLines) break;
+      fmt::print(out_, "  {}\n", line);
+    }
+    if (first_errors.size() > kMaxLines) {
+      fmt::print(out_, "  ... and {} more ranks with errors\n", first_errors.size() - kMaxLines);
+    }
+  }
+  for (const std::string& problem : run.cleanup_problems) fmt::print(out_, "cleanup: {}\n", problem);
+  fmt::print(out_, "finished: {}\n", run.info.end_utc);
+  std::fflush(out_);
+}
+
+}  // namespace mdbench

@@ -1,0 +1,21 @@
+// mdbench: an MPI metadata benchmark. main() owns MPI; everything else lives in the library.
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "mdbench/app.hpp"
+#include "mdbench/mpi_comm.hpp"
+
+int main(int argc, char** argv) {
+  mdbench::MpiSession mpi(&argc, &argv);
+  mdbench::MpiComm comm;
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    return mdbench::runApp(args, comm);
+  } catch (const std::exception& e) {
+    // A bug or resource exhaustion: other ranks may be waiting in a collective, so end the whole job.
+    std::fprintf(stderr, "mdbench: internal error on rank %u: %s\n", comm.rank(), e.what());
+    mdbench::MpiSession::abort(mdbench::kExitFailed);
+  }
+}

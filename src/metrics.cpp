@@ -1,0 +1,79 @@
+// The formulas behind every aggregate number mdbench reports. This is the only place they are computed.
+//
+// Per rank r in one phase (a RankPhaseRecord):
+//   rank rate_r   = ok_r / (t_local_end_r - t_start_r)        0 if that time is <= 0
+//                   (the rank's own speed, not counting the wait at the closing barrier; mdtest's per-rank rate)
+//
+// Per phase, over all ranks (aggregate):
+//   ok, failed, bytes = sums over all ranks
+//   time_s        = max over ALL ranks of (t_global_end_r - t_start_r), at least 0
+//                   (barrier to barrier, slowest rank; ranks with nothing planned still waited in the barriers)
+//   ops_per_s     = ok / time_s                               0 if time_s is 0
+//                   (mdtest's and IO500's headline; failed ops are never counted)
+//   active_ranks  = number of ranks with planned > 0
+//   rank_rate_min, _max, _mean = min, max, arithmetic mean of rank rate_r over the active ranks only
+//                   (in a shared tree only rank 0 builds the tree; idle ranks must not drag the minimum to 0)
+//   balance       = rank_rate_min / rank_rate_max             0 if rank_rate_max is 0
+//   all per-rank fields are 0 when no rank is active.
+//
+// Per phase, over iterations (summarize, of each iteration's ops_per_s):
+//   max, min, mean, stddev = sample standard deviation (n - 1 in the denominator, as mdtest)
+//   stddev is 0 for a single iteration; everything is 0 for none.
+//
+// Per run (RunResult::failedOps):
+//   failed ops    = sum of failed over every phase, iteration and rank (non-zero makes the exit code non-zero)
+#include "mdbench/metrics.hpp"
+
+#include <algorithm>
+
+#include "mdbench/stats.hpp"
+
+namespace mdbench {
+
+double rankRate(const RankPhaseRecord& r) {
+  const double seconds = r.t_local_end - r.t_start;
+  if (!(seconds > 0.0)) return 0.0;
+  return static_cast<double>(r.ok) / seconds;
+}
+
+PhaseAggregate aggregate(std::span<const RankPhaseRecord> ranks) {
+  PhaseAggregate a;
+  RunningStats rates;
+  for (const RankPhaseRecord& r : ranks) {
+    a.ok += r.ok;
+    a.failed += r.failed;
+    a.bytes += r.bytes;
+    a.time_s = std::max(a.time_s, r.t_global_end - r.t_start);
+    if (r.planned > 0) rates.add(rankRate(r));
+  }
+  if (a.time_s > 0.0) a.ops_per_s = static_cast<double>(a.ok) / a.time_s;
+
+  a.active_ranks = static_cast<std::uint32_t>(rates.count());
+  a.rank_rate_min = rates.min();
+  a.rank_rate_max = rates.max();
+  a.rank_rate_mean = rates.mean();
+  if (a.rank_rate_max > 0.0) a.balance = a.rank_rate_min / a.rank_rate_max;
+  return a;
+}
+
+IterationSummary summarize(std::span<const double> ops_per_s) {
+  RunningStats s;
+  for (const double x : ops_per_s) s.add(x);
+  IterationSummary out;
+  out.iterations = static_cast<std::uint32_t>(s.count());
+  out.max = s.max();
+  out.min = s.min();
+  out.mean = s.mean();
+  out.stddev = s.sampleStddev();
+  return out;
+}
+
+std::uint64_t RunResult::failedOps() const {
+  std::uint64_t failed = 0;
+  for (const PhaseResult& p : phases) {
+    for (const RankPhaseRecord& r : p.ranks) failed += r.failed;
+  }
+  return failed;
+}
+
+}  // namespace mdbench

@@ -1,0 +1,89 @@
+#include "mdbench/mpi_comm.hpp"
+
+#include <mpi.h>
+
+#include <array>
+#include <cstdlib>
+#include <stdexcept>
+
+namespace mdbench {
+
+MpiSession::MpiSession(int* argc, char*** argv) {
+  if (MPI_Init(argc, argv) != MPI_SUCCESS) throw std::runtime_error("MPI_Init failed");
+  // Errors in collectives are bugs or dead peers; let MPI end the job rather than hang it.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+}
+
+MpiSession::~MpiSession() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) MPI_Finalize();
+}
+
+std::string MpiSession::libraryVersion() {
+  std::array<char, MPI_MAX_LIBRARY_VERSION_STRING> text{};
+  int len = 0;
+  MPI_Get_library_version(text.data(), &len);
+  std::string version(text.data(), static_cast<std::size_t>(len));
+  if (auto eol = version.find('\n'); eol != std::string::npos) version.resize(eol);
+  return version;
+}
+
+void MpiSession::abort(int code) {
+  MPI_Abort(MPI_COMM_WORLD, code);
+  std::_Exit(code);
+}
+
+MpiComm::MpiComm() {
+  int rank = 0;
+  int size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  rank_ = static_cast<std::uint32_t>(rank);
+  size_ = static_cast<std::uint32_t>(size);
+}
+
+void MpiComm::barrier() { MPI_Barrier(MPI_COMM_WORLD); }
+
+void MpiComm::gatherBytes(std::span<const std::byte> send, std::vector<std::byte>& recv) {
+  if (rank_ == 0) recv.resize(send.size() * size_);
+  MPI_Gather(send.data(), static_cast<int>(send.size()), MPI_BYTE, rank_ == 0 ? recv.data() : nullptr,
+             static_cast<int>(send.size()), MPI_BYTE, 0, MPI_COMM_WORLD);
+}
+
+void MpiComm::reduceSumToRoot(std::span<std::uint64_t> values) {
+  const int count = static_cast<int>(values.size());
+  if (rank_ == 0) {
+    MPI_Reduce(MPI_IN_PLACE, values.data(), count, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+  } else {
+    MPI_Reduce(values.data(), nullptr, count, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+  }
+}
+
+std::uint64_t MpiComm::allreduceMax(std::uint64_t value) {
+  std::uint64_t result = 0;
+  MPI_Allreduce(&value, &result, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  return result;
+}
+
+std::uint64_t MpiComm::allreduceSum(std::uint64_t value) {
+  std::uint64_t result = 0;
+  MPI_Allreduce(&value, &result, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  return result;
+}
+
+void MpiComm::broadcast(std::string& text) {
+  std::uint64_t length = text.size();
+  MPI_Bcast(&length, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  text.resize(length);
+  MPI_Bcast(text.data(), static_cast<int>(length), MPI_CHAR, 0, MPI_COMM_WORLD);
+}
+
+std::string MpiComm::hostName() const {
+  std::array<char, MPI_MAX_PROCESSOR_NAME> name{};
+  int len = 0;
+  MPI_Get_processor_name(name.data(), &len);
+  return std::string(name.data(), static_cast<std::size_t>(len));
+}
+
+}  // namespace mdbench

@@ -1,0 +1,227 @@
+// The runner under real MPI (1, 2 and 4 ranks) with the fake backend: exact counts, failures excluded
+// from rates, injected latency giving the expected rate, setup failures agreed by all ranks.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <filesystem>
+
+#include "mdbench/fake_backend.hpp"
+#include "mdbench/layout.hpp"
+#include "mdbench/metrics.hpp"
+#include "mdbench/mpi_comm.hpp"
+#include "mdbench/posix_backend.hpp"
+#include "mdbench/runner.hpp"
+
+namespace mdbench {
+namespace {
+
+class RecordingSink final : public Sink {
+ public:
+  void begin(const RunInfo&, const Plan&) override { ++begins; }
+  void phase(const PhaseResult& result, const Plan&) override { phases.push_back(result.phase); }
+  void end(const RunResult&, const Plan&) override { ++ends; }
+  int begins = 0;
+  int ends = 0;
+  std::vector<Phase> phases;
+};
+
+Config smallConfig() {
+  Config c;
+  c.items = 37;  // does not divide the 4 directories evenly
+  c.depth = 1;
+  c.branching = 3;
+  c.sharing = TreeSharing::kUnique;
+  c.phases = {true, true, true, true};
+  c.write_bytes = 16;
+  c.read_bytes = 16;
+  return c;
+}
+
+// Each rank's fake is its own file system, so the iteration directory rank 0 makes exists only in
+// rank 0's: the others get theirs made beforehand.
+void prepareFake(FakeBackend& fake, Comm& comm, const Config& config) {
+  if (comm.rank() == 0) return;
+  for (std::uint32_t i = 0; i < config.iterations; ++i) {
+    ASSERT_EQ(fake.makeDir(fake.root(), iterationDirName(i).c_str()), 0);
+  }
+}
+
+const PhaseResult& find(const RunResult& run, Phase phase, std::uint32_t iteration = 0) {
+  for (const PhaseResult& p : run.phases) {
+    if (p.phase == phase && p.iteration == iteration) return p;
+  }
+  throw std::logic_error("phase not in result");
+}
+
+RunResult runFake(const Config& config, FakeBackend& fake, Clock& clock, Comm& comm, Sink* sink = nullptr) {
+  prepareFake(fake, comm, config);
+  const Plan plan(config, comm.size());
+  RunInfo info;
+  info.ranks = comm.size();
+  std::vector<Sink*> sinks;
+  if (sink) sinks.push_back(sink);
+  return runBenchmark(plan, RunParts{comm, clock, fake}, info, sinks);
+}
+
+TEST(RunnerMpi, ExactCountsInEveryPhase) {
+  MpiComm comm;
+  ManualClock clock;
+  FakeBackend fake(&clock);
+  RecordingSink sink;
+  Config config = smallConfig();
+  config.iterations = 2;
+  const RunResult run = runFake(config, fake, clock, comm, &sink);
+  ASSERT_EQ(run.setup_error, "");
+  if (comm.rank() != 0) {
+    EXPECT_TRUE(run.phases.empty());
+    return;
+  }
+  const std::vector<Phase> expected = selectPhases(config);
+  ASSERT_EQ(run.phases.size(), expected.size() * 2);
+  EXPECT_EQ(sink.begins, 1);
+  EXPECT_EQ(sink.ends, 1);
+  EXPECT_EQ(sink.phases.size(), run.phases.size());
+  for (const PhaseResult& p : run.phases) {
+    ASSERT_EQ(p.ranks.size(), comm.size());
+    const std::uint64_t per_rank = isTreePhase(p.phase) ? 4 : 37;
+    for (const RankPhaseRecord& r : p.ranks) {
+      EXPECT_EQ(r.planned, per_rank) << phaseName(p.phase);
+      EXPECT_EQ(r.ok, per_rank) << phaseName(p.phase);
+      EXPECT_EQ(r.failed, 0u) << phaseName(p.phase);
+      EXPECT_LE(r.t_start, r.t_local_end);
+      EXPECT_LE(r.t_local_end, r.t_global_end);
+    }
+    EXPECT_EQ(p.latency.count(), per_rank * comm.size()) << phaseName(p.phase);
+    const std::uint64_t bytes = (p.phase == Phase::kFileCreate || p.phase == Phase::kFileRead) ? 16 * 37 : 0;
+    EXPECT_EQ(p.ranks[0].bytes, bytes) << phaseName(p.phase);
+  }
+  EXPECT_TRUE(run.cleanup_problems.empty());
+  EXPECT_TRUE(fake.listAll().empty()) << "rank 0's fake still holds " << fake.listAll().front();
+}
+
+TEST(RunnerMpi, InjectedFailuresAreCountedAndExcludedFromRates) {
+  MpiComm comm;
+  ManualClock clock;
+  FakeBackend fake(&clock);
+  fake.setLatency(FakeOp::kCreateFile, std::chrono::microseconds(10));
+  // Every 5th create fails on odd ranks only: 7 of 37.
+  const bool faulty = comm.rank() % 2 == 1;
+  if (faulty) fake.addFault({FakeOp::kCreateFile, 5, EIO});
+  Config config = smallConfig();
+  config.kinds = ItemKinds::kFilesOnly;
+  const RunResult run = runFake(config, fake, clock, comm);
+  if (comm.rank() != 0) return;
+  const PhaseResult& create = find(run, Phase::kFileCreate);
+  const PhaseResult& stat = find(run, Phase::kFileStat);
+  std::uint64_t expected_ok = 0;
+  for (std::uint32_t r = 0; r < comm.size(); ++r) {
+    const bool odd = r % 2 == 1;
+    EXPECT_EQ(create.ranks[r].ok, odd ? 30u : 37u);
+    EXPECT_EQ(create.ranks[r].failed, odd ? 7u : 0u);
+    EXPECT_EQ(create.ranks[r].first_error.err, odd ? EIO : 0);
+    EXPECT_EQ(stat.ranks[r].failed, odd ? 7u : 0u);  // the files never made are missing
+    EXPECT_EQ(stat.ranks[r].first_error.err, odd ? ENOENT : 0);
+    expected_ok += odd ? 30 : 37;
+  }
+  const PhaseAggregate agg = aggregate(create.ranks);
+  EXPECT_EQ(agg.ok, expected_ok);
+  // Only successful creates spend fake time; the rate counts only them.
+  const double slowest = 37 * 10e-6;  // even ranks: 37 creates of 10 us
+  EXPECT_NEAR(agg.time_s, slowest, 1e-12);
+  EXPECT_NEAR(agg.ops_per_s, static_cast<double>(expected_ok) / slowest, 1e-6);
+  // create, stat, read and remove each fail the same 7 items on every odd rank.
+  EXPECT_EQ(run.failedOps(), comm.size() / 2 * 7 * 4u);
+}
+
+TEST(RunnerMpi, ManualClockRateIsExact) {
+  MpiComm comm;
+  ManualClock clock;
+  FakeBackend fake(&clock);
+  // Rank r spends (r + 1) * 10 us per stat: the slowest rank sets the time.
+  fake.setLatency(FakeOp::kStat, std::chrono::microseconds(10 * (comm.rank() + 1)));
+  Config config = smallConfig();
+  config.kinds = ItemKinds::kDirsOnly;
+  config.write_bytes = config.read_bytes = 0;
+  const RunResult run = runFake(config, fake, clock, comm);
+  if (comm.rank() != 0) return;
+  const PhaseAggregate agg = aggregate(find(run, Phase::kDirStat).ranks);
+  const double slowest = 37 * 10e-6 * comm.size();
+  EXPECT_NEAR(agg.time_s, slowest, 1e-12);
+  EXPECT_NEAR(agg.ops_per_s, 37.0 * comm.size() / slowest, 1e-6);
+  EXPECT_NEAR(agg.rank_rate_max, 37 / (37 * 10e-6), 1e-6);
+  EXPECT_NEAR(agg.rank_rate_min, 37 / slowest, 1e-6);
+  EXPECT_NEAR(agg.balance, 1.0 / comm.size(), 1e-12);
+}
+
+TEST(RunnerMpi, BusyWaitLatencyGivesExpectedRate) {
+  MpiComm comm;
+  SteadyClock clock;
+  FakeBackend fake;  // real time: each create busy-waits 100 us
+  fake.setLatency(FakeOp::kCreateFile, std::chrono::microseconds(100));
+  Config config = smallConfig();
+  config.kinds = ItemKinds::kFilesOnly;
+  config.items = 100;
+  const RunResult run = runFake(config, fake, clock, comm);
+  if (comm.rank() != 0) return;
+  const PhaseAggregate agg = aggregate(find(run, Phase::kFileCreate).ranks);
+  const double ideal = comm.size() * 100 / (100 * 100e-6);  // 10,000 ops/s per rank
+  // Stated tolerance: never faster than the injected latency allows; at least 30% of it even with four
+  // busy-waiting ranks sharing two cores.
+  EXPECT_LE(agg.ops_per_s, ideal * (1 + 1e-9));
+  EXPECT_GE(agg.ops_per_s, ideal * 0.3);
+  EXPECT_GE(agg.time_s, 100 * 100e-6);
+}
+
+TEST(RunnerMpi, SetupFailureOnOneRankIsAgreedByAll) {
+  MpiComm comm;
+  ManualClock clock;
+  FakeBackend fake(&clock);
+  // The last rank cannot open the iteration directory; nobody may hang and everyone must know.
+  if (comm.rank() == comm.size() - 1) fake.addFault({FakeOp::kOpenDir, 1, EACCES});
+  const RunResult run = runFake(smallConfig(), fake, clock, comm);
+  EXPECT_NE(run.setup_error.find("cannot open"), std::string::npos) << run.setup_error;
+  EXPECT_NE(run.setup_error.find("EACCES"), std::string::npos) << run.setup_error;
+  EXPECT_NE(run.setup_error.find("rank " + std::to_string(comm.size() - 1)), std::string::npos);
+  EXPECT_TRUE(run.phases.empty());
+}
+
+// A shared tree needs one file system for all ranks: a real directory on tmpfs.
+TEST(RunnerMpi, SharedTreeOnTmpfsLeavesNothingBehind) {
+  MpiComm comm;
+  SteadyClock clock;
+  std::string dir;
+  if (comm.rank() == 0) {
+    char templ[] = "/dev/shm/mdbench-runner-XXXXXX";
+    ASSERT_NE(mkdtemp(templ), nullptr);
+    dir = templ;
+  }
+  comm.broadcast(dir);
+  int err = 0;
+  auto backend = PosixBackend::open(dir, err);
+  ASSERT_NE(backend, nullptr) << err;
+  Config config = smallConfig();
+  config.sharing = TreeSharing::kShared;
+  config.depth = 2;
+  config.branching = 2;
+  config.leaf_only = true;
+  const Plan plan(config, comm.size());
+  RunInfo info;
+  info.target = dir;
+  const RunResult run = runBenchmark(plan, RunParts{comm, clock, *backend}, info, {});
+  backend.reset();
+  comm.barrier();
+  if (comm.rank() != 0) return;
+  ASSERT_EQ(run.setup_error, "");
+  EXPECT_EQ(run.failedOps(), 0u);
+  const PhaseResult& tree = find(run, Phase::kTreeCreate);
+  EXPECT_EQ(tree.ranks[0].ok, 7u);  // only rank 0 builds a shared tree
+  for (std::uint32_t r = 1; r < comm.size(); ++r) EXPECT_EQ(tree.ranks[r].ok, 0u);
+  EXPECT_EQ(aggregate(find(run, Phase::kFileCreate).ranks).ok, 37u * comm.size());
+  EXPECT_TRUE(std::filesystem::is_empty(dir));
+  std::filesystem::remove(dir);
+}
+
+}  // namespace
+}  // namespace mdbench
