@@ -7,10 +7,10 @@
 
 namespace mdbench {
 
-enum class TreeSharing : std::uint8_t { kShared, kUnique };  // -u selects kUnique
+enum class TreeSharing : std::uint8_t { kShared, kUnique };            // -u selects kUnique
 enum class ItemKinds : std::uint8_t { kBoth, kFilesOnly, kDirsOnly };  // -F / -D
 
-// -C -T -E -r. When none is given on the command line, resolve() selects all four.
+// -C -T -E -r. When none is given, all four are selected (read only when files are in play: not with -D).
 struct PhaseSelection {
   bool create = false;
   bool stat = false;
@@ -20,20 +20,20 @@ struct PhaseSelection {
 };
 
 struct Config {
-  std::uint64_t items = 1000;         // -n, --items: items per rank, exact
-  std::string target;                 // -d, --dir: empty means a fresh mdbench.<stamp> directory in the cwd
+  std::uint64_t items = 1000;  // -n, --items: items per rank, exact
+  std::string target;          // -d, --dir: empty means a fresh mdbench.<stamp> directory in the cwd
   TreeSharing sharing = TreeSharing::kShared;
-  std::uint32_t depth = 0;            // -z, --depth
-  std::uint32_t branching = 1;        // -b, --branching
-  std::uint64_t items_per_dir = 0;    // -I, --items-per-dir; 0: spread -n evenly over the directories
-  bool leaf_only = false;             // -L, --leaf-only
+  std::uint32_t depth = 0;          // -z, --depth
+  std::uint32_t branching = 1;      // -b, --branching
+  std::uint64_t items_per_dir = 0;  // -I, --items-per-dir; 0: spread -n evenly over the directories
+  bool leaf_only = false;           // -L, --leaf-only
   ItemKinds kinds = ItemKinds::kBoth;
-  PhaseSelection phases;              // after resolve(): at least one selected
-  std::uint32_t iterations = 1;       // -i, --iterations
-  std::uint64_t write_bytes = 0;      // -w, --write-bytes
-  std::uint64_t read_bytes = 0;       // -e, --read-bytes
-  bool keep = false;                  // --keep: leave the tree in place after the run
-  std::string command_line;           // the arguments as given, for the record
+  PhaseSelection phases;          // after resolve(): at least one selected
+  std::uint32_t iterations = 1;   // -i, --iterations
+  std::uint64_t write_bytes = 0;  // -w, --write-bytes
+  std::uint64_t read_bytes = 0;   // -e, --read-bytes
+  bool keep = false;              // --keep: leave the tree in place after the run
+  std::string command_line;       // the arguments as given, for the record
 };
 
 enum class CliAction : std::uint8_t { kRun, kHelp, kVersion };
