@@ -9,7 +9,7 @@
 namespace mdbench {
 
 // An open directory of the backend. Opaque to callers; the backend gives it meaning (a descriptor for
-// POSIX). kRoot is the directory the backend was opened on.
+// POSIX). root() is the directory the backend was opened on; closing it is refused (EBADF).
 struct DirHandle {
   std::int64_t value = -1;
   bool valid() const { return value >= 0; }
@@ -31,9 +31,10 @@ class Backend {
   virtual int removeDir(DirHandle parent, const char* name) = 0;  // must be empty
   // Creates a new regular file (fails with EEXIST if present), writes `data` into it, closes it.
   virtual int createFile(DirHandle parent, const char* name, std::span<const std::byte> data) = 0;
-  // Stats `name`; fails with ENOTDIR / EISDIR... if it is not of the expected kind (is_dir).
+  // Stats `name`; fails with ENOTDIR (expected a directory), EISDIR (expected a
+  // file, found a directory) or EINVAL (anything else, e.g. a symlink).
   virtual int statEntry(DirHandle parent, const char* name, bool is_dir) = 0;
-  // Opens the file, reads into buf until it is full (a short file is EIO), closes it. An empty buf only
+  // Opens the file, reads into buf until it is full (a short file is ENODATA), closes it. An empty buf only
   // opens and closes.
   virtual int readFile(DirHandle parent, const char* name, std::span<std::byte> buf) = 0;
   virtual int unlinkFile(DirHandle parent, const char* name) = 0;

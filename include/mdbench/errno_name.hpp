@@ -5,8 +5,8 @@
 
 namespace mdbench {
 
-std::string errnoName(int err);     // "ENOENT"; "E<number>" if unknown
-std::string errnoMessage(int err);  // strerror text
-std::string describeErrno(int err); // "ENOENT (No such file or directory)"
+std::string errnoName(int err);      // "ENOENT"; "E<number>" if unknown
+std::string errnoMessage(int err);   // strerror text
+std::string describeErrno(int err);  // "ENOENT (No such file or directory)"
 
 }  // namespace mdbench

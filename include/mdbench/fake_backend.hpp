@@ -58,8 +58,8 @@ class FakeBackend final : public Backend {
   std::string childPath(DirHandle parent, const char* name) const;
 
   ManualClock* clock_;
-  std::map<std::string, Node> nodes_;         // key: path below root ("" is the root itself)
-  std::vector<std::string> handles_;          // handle value -> path; root is 0
+  std::map<std::string, Node> nodes_;  // key: path below root ("" is the root itself)
+  std::vector<std::string> handles_;   // handle value -> path; root is 0
   std::vector<std::int64_t> free_handles_;
   std::chrono::nanoseconds latency_[kFakeOpCount] = {};
   std::uint64_t calls_[kFakeOpCount] = {};
