@@ -1,6 +1,7 @@
 #include "mdbench/app.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <hdf5.h>
 #include <limits.h>
 #include <sys/stat.h>
@@ -10,7 +11,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
-#include <fmt/format.h>
 
 #include "mdbench/clock.hpp"
 #include "mdbench/config.hpp"
@@ -55,9 +55,10 @@ std::string prepareTargetOnRoot(const Config& config, Target& target) {
   struct stat st {};
   if (lstat(path.c_str(), &st) == 0) {
     if (S_ISLNK(st.st_mode)) {
-      return fmt::format("target {} is a symbolic link; mdbench never follows links: give the directory it "
-                         "points to",
-                         path);
+      return fmt::format(
+          "target {} is a symbolic link; mdbench never follows links: give the directory it "
+          "points to",
+          path);
     }
     if (!S_ISDIR(st.st_mode)) return fmt::format("target {} exists and is not a directory", path);
   } else if (errno != ENOENT) {
@@ -124,7 +125,8 @@ int runConfigured(const Config& config, Comm& comm) {
   SteadyClock clock;
   ConsoleSink console(stdout);
   Sink* const sinks[] = {&console};
-  RunResult result = runBenchmark(plan, RunParts{comm, clock, *backend}, describeRun(comm, config, target), sinks);
+  RunResult result =
+      runBenchmark(plan, RunParts{comm, clock, *backend}, describeRun(comm, config, target), sinks);
   backend.reset();
 
   int status = kExitOk;
@@ -168,10 +170,7 @@ int runApp(const std::vector<std::string>& args, Comm& comm) {
     if (root) fmt::print("{}", versionText());
     return kExitOk;
   }
-  Config config = request.config;
-  // --keep: the tree stays, so no remove phase runs.
-  if (config.keep) config.phases.remove = false;
-  return runConfigured(config, comm);
+  return runConfigured(request.config, comm);
 }
 
 }  // namespace mdbench

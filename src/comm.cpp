@@ -1,13 +1,12 @@
 #include "mdbench/comm.hpp"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <cstring>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "mdbench/errno_name.hpp"
 

@@ -60,14 +60,20 @@ std::string errorPath(const RunResult& run, const Plan& plan, const PhaseResult&
 std::string_view opVerb(Phase phase) {
   switch (phase) {
     case Phase::kTreeCreate:
-    case Phase::kDirCreate: return "mkdir";
+    case Phase::kDirCreate:
+      return "mkdir";
     case Phase::kDirRemove:
-    case Phase::kTreeRemove: return "rmdir";
-    case Phase::kFileCreate: return "create";
+    case Phase::kTreeRemove:
+      return "rmdir";
+    case Phase::kFileCreate:
+      return "create";
     case Phase::kDirStat:
-    case Phase::kFileStat: return "stat";
-    case Phase::kFileRead: return "read";
-    case Phase::kFileRemove: return "unlink";
+    case Phase::kFileStat:
+      return "stat";
+    case Phase::kFileRead:
+      return "read";
+    case Phase::kFileRemove:
+      return "unlink";
   }
   return "op";
 }

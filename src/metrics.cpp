@@ -2,12 +2,14 @@
 //
 // Per rank r in one phase (a RankPhaseRecord):
 //   rank rate_r   = ok_r / (t_local_end_r - t_start_r)        0 if that time is <= 0
-//                   (the rank's own speed, not counting the wait at the closing barrier; mdtest's per-rank rate)
+//                   (the rank's own speed, not counting the wait at the closing barrier; mdtest's per-rank
+//                   rate)
 //
 // Per phase, over all ranks (aggregate):
 //   ok, failed, bytes = sums over all ranks
 //   time_s        = max over ALL ranks of (t_global_end_r - t_start_r), at least 0
-//                   (barrier to barrier, slowest rank; ranks with nothing planned still waited in the barriers)
+//                   (barrier to barrier, slowest rank; ranks with nothing planned still waited in the
+//                   barriers)
 //   ops_per_s     = ok / time_s                               0 if time_s is 0
 //                   (mdtest's and IO500's headline; failed ops are never counted)
 //   active_ranks  = number of ranks with planned > 0
@@ -21,7 +23,8 @@
 //   stddev is 0 for a single iteration; everything is 0 for none.
 //
 // Per run (RunResult::failedOps):
-//   failed ops    = sum of failed over every phase, iteration and rank (non-zero makes the exit code non-zero)
+//   failed ops    = sum of failed over every phase, iteration and rank (non-zero makes the exit code
+//   non-zero)
 #include "mdbench/metrics.hpp"
 
 #include <algorithm>

@@ -6,15 +6,24 @@ namespace mdbench {
 
 std::string_view phaseName(Phase phase) {
   switch (phase) {
-    case Phase::kTreeCreate: return "tree-create";
-    case Phase::kDirCreate: return "dir-create";
-    case Phase::kDirStat: return "dir-stat";
-    case Phase::kDirRemove: return "dir-remove";
-    case Phase::kFileCreate: return "file-create";
-    case Phase::kFileStat: return "file-stat";
-    case Phase::kFileRead: return "file-read";
-    case Phase::kFileRemove: return "file-remove";
-    case Phase::kTreeRemove: return "tree-remove";
+    case Phase::kTreeCreate:
+      return "tree-create";
+    case Phase::kDirCreate:
+      return "dir-create";
+    case Phase::kDirStat:
+      return "dir-stat";
+    case Phase::kDirRemove:
+      return "dir-remove";
+    case Phase::kFileCreate:
+      return "file-create";
+    case Phase::kFileStat:
+      return "file-stat";
+    case Phase::kFileRead:
+      return "file-read";
+    case Phase::kFileRemove:
+      return "file-remove";
+    case Phase::kTreeRemove:
+      return "tree-remove";
   }
   // Only a value cast from outside the enum gets here: a programmer error, reported in every build type.
   throw std::logic_error("mdbench::phaseName: not a Phase value");

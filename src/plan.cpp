@@ -19,15 +19,24 @@ bool isSelected(Phase phase, const Config& config) {
   const bool files = config.kinds != ItemKinds::kDirsOnly;
   const PhaseSelection& sel = config.phases;
   switch (phase) {
-    case Phase::kTreeCreate: return sel.create;
-    case Phase::kDirCreate: return sel.create && dirs;
-    case Phase::kDirStat: return sel.stat && dirs;
-    case Phase::kDirRemove: return sel.remove && dirs;
-    case Phase::kFileCreate: return sel.create && files;
-    case Phase::kFileStat: return sel.stat && files;
-    case Phase::kFileRead: return sel.read && files;  // directories have nothing to read
-    case Phase::kFileRemove: return sel.remove && files;
-    case Phase::kTreeRemove: return sel.remove;
+    case Phase::kTreeCreate:
+      return sel.create;
+    case Phase::kDirCreate:
+      return sel.create && dirs;
+    case Phase::kDirStat:
+      return sel.stat && dirs;
+    case Phase::kDirRemove:
+      return sel.remove && dirs;
+    case Phase::kFileCreate:
+      return sel.create && files;
+    case Phase::kFileStat:
+      return sel.stat && files;
+    case Phase::kFileRead:
+      return sel.read && files;  // directories have nothing to read
+    case Phase::kFileRemove:
+      return sel.remove && files;
+    case Phase::kTreeRemove:
+      return sel.remove;
   }
   return false;
 }
@@ -48,13 +57,16 @@ ItemKind itemKindOf(Phase phase) {
   switch (phase) {
     case Phase::kDirCreate:
     case Phase::kDirStat:
-    case Phase::kDirRemove: return ItemKind::kDir;
+    case Phase::kDirRemove:
+      return ItemKind::kDir;
     case Phase::kFileCreate:
     case Phase::kFileStat:
     case Phase::kFileRead:
-    case Phase::kFileRemove: return ItemKind::kFile;
+    case Phase::kFileRemove:
+      return ItemKind::kFile;
     case Phase::kTreeCreate:
-    case Phase::kTreeRemove: break;
+    case Phase::kTreeRemove:
+      break;
   }
   check(false, "itemKindOf needs an item phase");
   return ItemKind::kFile;  // not reached

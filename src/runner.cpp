@@ -80,8 +80,7 @@ class DirCursor {
 // Everything one rank needs to measure a phase.
 class PhaseExecutor {
  public:
-  PhaseExecutor(const Plan& plan, RunParts parts)
-      : plan_(plan), parts_(parts), rank_(parts.comm.rank()) {
+  PhaseExecutor(const Plan& plan, RunParts parts) : plan_(plan), parts_(parts), rank_(parts.comm.rank()) {
     const Config& config = plan.config();
     write_data_.resize(config.write_bytes);
     for (std::size_t i = 0; i < write_data_.size(); ++i) {
@@ -140,8 +139,9 @@ class PhaseExecutor {
         return itemLoop(cursor, owner, ItemKind::kDir, 0,
                         [&b](DirHandle dir, const char* name) { return b.removeDir(dir, name); });
       case Phase::kFileCreate:
-        return itemLoop(cursor, owner, ItemKind::kFile, data.size(),
-                        [&b, data](DirHandle dir, const char* name) { return b.createFile(dir, name, data); });
+        return itemLoop(
+            cursor, owner, ItemKind::kFile, data.size(),
+            [&b, data](DirHandle dir, const char* name) { return b.createFile(dir, name, data); });
       case Phase::kFileStat:
         return itemLoop(cursor, owner, ItemKind::kFile, 0, [&b](DirHandle dir, const char* name) {
           return b.statEntry(dir, name, /*is_dir=*/false);
@@ -168,7 +168,8 @@ class PhaseExecutor {
     Clock& clock = parts_.clock;
     RankPhaseRecord& record = *record_;
     LatencyHistogram& latency = *latency_;
-    for (std::uint64_t dir = layout.firstPreorder(); dir != TreeLayout::kNone; dir = layout.nextPreorder(dir)) {
+    for (std::uint64_t dir = layout.firstPreorder(); dir != TreeLayout::kNone;
+         dir = layout.nextPreorder(dir)) {
       const std::uint64_t count = layout.itemsInDir(dir);
       if (count == 0) continue;
       const std::uint64_t first = layout.firstItemInDir(dir);
@@ -280,7 +281,8 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
     DirHandle iteration_dir;
     err = backend.openDir(backend.root(), name.c_str(), iteration_dir);
     result.setup_error = agreeOnSetup(
-        comm, err, fmt::format("cannot open {}{}", where, creates ? "" : " (left by an earlier create run?)"));
+        comm, err,
+        fmt::format("cannot open {}{}", where, creates ? "" : " (left by an earlier create run?)"));
     if (!result.setup_error.empty()) {
       if (iteration_dir.valid()) (void)backend.closeDir(iteration_dir);
       break;

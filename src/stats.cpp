@@ -1,10 +1,10 @@
 #include "mdbench/stats.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 namespace mdbench {
 

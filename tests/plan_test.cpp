@@ -36,7 +36,7 @@ std::vector<Phase> phasesFor(ItemKinds kinds, PhaseSelection sel) {
 }
 
 TEST(PhaseName, StableNames) {
-  const std::vector<std::string> expected = {"tree-create", "dir-create", "dir-stat",
+  const std::vector<std::string> expected = {"tree-create", "dir-create",  "dir-stat",
                                              "dir-remove",  "file-create", "file-stat",
                                              "file-read",   "file-remove", "tree-remove"};
   ASSERT_EQ(kAllPhases.size(), expected.size());
@@ -45,10 +45,12 @@ TEST(PhaseName, StableNames) {
 }
 
 TEST(SelectPhases, BothKinds) {
-  EXPECT_EQ(phasesFor(ItemKinds::kBoth, kCreate), (std::vector<P>{P::kTreeCreate, P::kDirCreate, P::kFileCreate}));
+  EXPECT_EQ(phasesFor(ItemKinds::kBoth, kCreate),
+            (std::vector<P>{P::kTreeCreate, P::kDirCreate, P::kFileCreate}));
   EXPECT_EQ(phasesFor(ItemKinds::kBoth, kStat), (std::vector<P>{P::kDirStat, P::kFileStat}));
   EXPECT_EQ(phasesFor(ItemKinds::kBoth, kRead), (std::vector<P>{P::kFileRead}));
-  EXPECT_EQ(phasesFor(ItemKinds::kBoth, kRemove), (std::vector<P>{P::kDirRemove, P::kFileRemove, P::kTreeRemove}));
+  EXPECT_EQ(phasesFor(ItemKinds::kBoth, kRemove),
+            (std::vector<P>{P::kDirRemove, P::kFileRemove, P::kTreeRemove}));
   EXPECT_EQ(phasesFor(ItemKinds::kBoth, kAll),
             (std::vector<P>{P::kTreeCreate, P::kDirCreate, P::kDirStat, P::kDirRemove, P::kFileCreate,
                             P::kFileStat, P::kFileRead, P::kFileRemove, P::kTreeRemove}));
@@ -138,8 +140,8 @@ TEST(Plan, SharedTreeIsBuiltByRankZeroAlone) {
       EXPECT_EQ(plan.plannedOps(P::kTreeCreate, r), r == 0 ? 13u : 0u);
       EXPECT_EQ(plan.plannedOps(P::kTreeRemove, r), r == 0 ? 13u : 0u);
       tree_ops += plan.plannedOps(P::kTreeCreate, r);
-      for (Phase p : {P::kDirCreate, P::kDirStat, P::kDirRemove, P::kFileCreate, P::kFileStat,
-                      P::kFileRead, P::kFileRemove}) {
+      for (Phase p : {P::kDirCreate, P::kDirStat, P::kDirRemove, P::kFileCreate, P::kFileStat, P::kFileRead,
+                      P::kFileRemove}) {
         EXPECT_EQ(plan.plannedOps(p, r), 50u);
       }
     }

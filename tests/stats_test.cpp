@@ -56,7 +56,7 @@ TEST(LatencyHistogramBuckets, KnownBoundaries) {
   EXPECT_EQ(H::bucketOf(33), 32u);
   EXPECT_EQ(H::bucketLow(32), 32u);
   EXPECT_EQ(H::bucketHigh(32), 33u);
-  EXPECT_EQ(H::bucketOf(1000), 111u);  // range [512,1024) is group 6, slice 15
+  EXPECT_EQ(H::bucketOf(1000), 111u);                // range [512,1024) is group 6, slice 15
   EXPECT_EQ(H::bucketLow(H::bucketOf(1000)), 992u);  // [512,1024) in slices of 32
   EXPECT_EQ(H::bucketHigh(H::bucketOf(1000)), 1023u);
   EXPECT_EQ(H::bucketLow(H::kBuckets - 1), (std::uint64_t{1} << 39) + (std::uint64_t{15} << 35));
@@ -116,10 +116,10 @@ TEST(LatencyHistogram, QuantilesOfOneToThousand) {
   EXPECT_TRUE(bucketHolds(h.quantile(0.5), 500));
   EXPECT_TRUE(bucketHolds(h.quantile(0.99), 990));
   EXPECT_TRUE(bucketHolds(h.quantile(1.0), 1000));
-  EXPECT_EQ(h.quantile(0.5), 511u);  // 500 is in [496, 511]
+  EXPECT_EQ(h.quantile(0.5), 511u);   // 500 is in [496, 511]
   EXPECT_EQ(h.quantile(0.99), 991u);  // 990 is in [960, 991]
   EXPECT_EQ(h.quantile(1.0), 1023u);
-  EXPECT_EQ(h.quantile(0.0), 1u);  // rank at least 1: the smallest sample
+  EXPECT_EQ(h.quantile(0.0), 1u);     // rank at least 1: the smallest sample
   EXPECT_EQ(h.quantile(0.0005), 1u);  // rank ceil(0.5) = 1
   EXPECT_EQ(h.quantile(0.0015), 2u);  // rank ceil(1.5) = 2
   EXPECT_EQ(h.minBound(), 1u);
@@ -139,8 +139,8 @@ TEST(LatencyHistogram, QuantileRankIsCeilOfQTimesCount) {
   h.add(10);
   h.add(70);
   h.add(40);
-  EXPECT_EQ(h.quantile(0.25), 10u);   // rank 1: 10 has its own bucket
-  EXPECT_EQ(h.quantile(0.26), 41u);   // rank 2: 40 is in [40, 41]
+  EXPECT_EQ(h.quantile(0.25), 10u);  // rank 1: 10 has its own bucket
+  EXPECT_EQ(h.quantile(0.26), 41u);  // rank 2: 40 is in [40, 41]
   EXPECT_EQ(h.quantile(0.5), 41u);
   EXPECT_EQ(h.quantile(0.75), 71u);   // rank 3: 70 is in [68, 71]
   EXPECT_EQ(h.quantile(0.76), 103u);  // rank 4: 100 is in [100, 103]

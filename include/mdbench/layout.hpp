@@ -25,7 +25,8 @@ namespace mdbench {
 class TreeLayout {
  public:
   static constexpr std::uint64_t kNone = ~std::uint64_t{0};
-  // Preconditions (checked by validate()): branching >= 1, treeDirCount() fits (tree_math.hpp), items_per_dir * D >= items.
+  // Preconditions (checked by validate()): branching >= 1, treeDirCount() fits (tree_math.hpp), items_per_dir
+  // * D >= items.
   TreeLayout(std::uint32_t depth, std::uint32_t branching, bool leaf_only, std::uint64_t items,
              std::uint64_t items_per_dir);
   explicit TreeLayout(const Config& config);

@@ -23,9 +23,8 @@ enum class Phase : std::uint8_t {
 inline constexpr std::size_t kPhaseCount = 9;
 
 inline constexpr std::array<Phase, kPhaseCount> kAllPhases = {
-    Phase::kTreeCreate, Phase::kDirCreate,  Phase::kDirStat,
-    Phase::kDirRemove,  Phase::kFileCreate, Phase::kFileStat,
-    Phase::kFileRead,   Phase::kFileRemove, Phase::kTreeRemove};
+    Phase::kTreeCreate, Phase::kDirCreate, Phase::kDirStat,    Phase::kDirRemove, Phase::kFileCreate,
+    Phase::kFileStat,   Phase::kFileRead,  Phase::kFileRemove, Phase::kTreeRemove};
 
 // Stable names used on the console, in result files and in acceptance rules:
 // "tree-create", "dir-create", "dir-stat", "dir-remove", "file-create", "file-stat",

@@ -15,9 +15,9 @@ namespace mdbench {
 // A rank's first failed operation in a phase. The path is rebuilt on rank 0 from the plan, so the hot
 // loop records numbers only.
 struct FirstError {
-  std::int32_t err = 0;                 // errno; 0: no error
-  std::uint32_t owner = 0;              // whose items / tree
-  std::uint64_t dir = 0;                // tree directory (breadth-first index)
+  std::int32_t err = 0;                    // errno; 0: no error
+  std::uint32_t owner = 0;                 // whose items / tree
+  std::uint64_t dir = 0;                   // tree directory (breadth-first index)
   std::uint64_t item = ~std::uint64_t{0};  // item number, or ~0 when the op was on the directory itself
   bool any() const { return err != 0; }
 };
@@ -26,13 +26,13 @@ struct FirstError {
 // ranks). Times are seconds since the run's epoch (taken right after a barrier at run start) on the
 // rank's own monotonic clock.
 struct RankPhaseRecord {
-  std::uint64_t planned = 0;   // ops the plan gave this rank
-  std::uint64_t ok = 0;        // ops that succeeded
-  std::uint64_t failed = 0;    // ops that failed (never in a rate)
-  std::uint64_t bytes = 0;     // bytes written or read by successful ops
-  double t_start = 0.0;        // after the opening barrier
-  double t_local_end = 0.0;    // this rank's last op done
-  double t_global_end = 0.0;   // after the closing barrier
+  std::uint64_t planned = 0;  // ops the plan gave this rank
+  std::uint64_t ok = 0;       // ops that succeeded
+  std::uint64_t failed = 0;   // ops that failed (never in a rate)
+  std::uint64_t bytes = 0;    // bytes written or read by successful ops
+  double t_start = 0.0;       // after the opening barrier
+  double t_local_end = 0.0;   // this rank's last op done
+  double t_global_end = 0.0;  // after the closing barrier
   FirstError first_error;
 };
 static_assert(std::is_trivially_copyable_v<RankPhaseRecord>);
@@ -48,8 +48,8 @@ struct RunInfo {
   std::string version;
   std::string git_commit;
   std::string command_line;
-  std::string target;             // absolute path of the target directory
-  std::string start_utc;          // ISO 8601
+  std::string target;     // absolute path of the target directory
+  std::string start_utc;  // ISO 8601
   std::string end_utc;
   std::uint32_t ranks = 1;
   std::uint32_t nodes = 1;
@@ -62,8 +62,8 @@ struct RunInfo {
 struct RunResult {
   RunInfo info;
   Config config;
-  std::vector<PhaseResult> phases;  // iteration-major, in execution order
-  std::string setup_error;          // non-empty: the run could not start or continue (exit 1)
+  std::vector<PhaseResult> phases;            // iteration-major, in execution order
+  std::string setup_error;                    // non-empty: the run could not start or continue (exit 1)
   std::vector<std::string> cleanup_problems;  // what could not be removed at the end (exit 1)
   std::uint64_t failedOps() const;
 };

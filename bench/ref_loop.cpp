@@ -1,0 +1,112 @@
+// The reference: the same system calls mdbench's POSIX backend makes for -F -u, with no harness around
+// them (no histogram, no per-op clock reads, no backend interface). mdbench's rates are quoted as ratios
+// against this program, run side by side.
+//
+//   mpiexec -n P mdbench_ref DIR ITEMS
+// makes DIR/ref.<rank>/, then per phase: barrier, time, the loop, barrier; prints "<phase> <ops/s>" with
+// ops/s = P * ITEMS / slowest rank's barrier-to-barrier time (mdbench's definition), and removes it all.
+#include <fcntl.h>
+#include <mpi.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace {
+
+struct Namer {
+  char buf[64];
+  std::size_t prefix;
+  explicit Namer(int rank) {
+    prefix = static_cast<std::size_t>(std::snprintf(buf, sizeof buf, "file.mdbench.%d.", rank));
+  }
+  const char* operator()(unsigned long i) {
+    auto r = std::to_chars(buf + prefix, buf + sizeof buf - 1, i);
+    *r.ptr = '\0';
+    return buf;
+  }
+};
+
+double now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+template <class Loop>
+void phase(const char* name, int ranks, unsigned long items, Loop loop) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double t0 = now();
+  const unsigned long failed = loop();
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double elapsed = now() - t0;
+  double slowest = 0;
+  unsigned long failures = 0;
+  MPI_Reduce(&elapsed, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&failed, &failures, 1, MPI_UNSIGNED_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0)
+    std::printf("%s %.1f failed %lu\n", name, static_cast<double>(ranks * items) / slowest, failures);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  if (argc != 3) {
+    if (rank == 0) std::fprintf(stderr, "usage: mdbench_ref DIR ITEMS\n");
+    MPI_Finalize();
+    return 2;
+  }
+  const std::string dir = std::string(argv[1]) + "/ref." + std::to_string(rank);
+  const unsigned long items = std::strtoul(argv[2], nullptr, 10);
+  if (mkdir(dir.c_str(), 0777) != 0) {
+    std::perror(dir.c_str());
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  const int dfd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  Namer name(rank);
+
+  phase("file-create", ranks, items, [&] {
+    unsigned long failed = 0;
+    for (unsigned long i = 0; i < items; ++i) {
+      const int fd = openat(dfd, name(i), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+      if (fd < 0 || close(fd) != 0) ++failed;
+    }
+    return failed;
+  });
+  phase("file-stat", ranks, items, [&] {
+    unsigned long failed = 0;
+    struct stat st;
+    for (unsigned long i = 0; i < items; ++i) {
+      if (fstatat(dfd, name(i), &st, AT_SYMLINK_NOFOLLOW) != 0) ++failed;
+    }
+    return failed;
+  });
+  phase("file-read", ranks, items, [&] {
+    unsigned long failed = 0;
+    for (unsigned long i = 0; i < items; ++i) {
+      const int fd = openat(dfd, name(i), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+      if (fd < 0 || close(fd) != 0) ++failed;
+    }
+    return failed;
+  });
+  phase("file-remove", ranks, items, [&] {
+    unsigned long failed = 0;
+    for (unsigned long i = 0; i < items; ++i) {
+      if (unlinkat(dfd, name(i), 0) != 0) ++failed;
+    }
+    return failed;
+  });
+  close(dfd);
+  rmdir(dir.c_str());
+  MPI_Finalize();
+  return 0;
+}

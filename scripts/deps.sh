@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages mdbench needs to build and test, if any is missing. Idempotent.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config git
+  mpich libmpich-dev libhdf5-mpich-dev hdf5-tools
+  libboost-program-options-dev libfmt-dev libgtest-dev
+  clang-format shellcheck
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -eq 0 ] && [ -z "${MDBENCH_FORCE_APT:-}" ]; then
+  exit 0
+fi
+
+sudo=()
+[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+echo "Installing: ${missing[*]:-(refresh)}" >&2
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
