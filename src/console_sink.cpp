@@ -96,32 +96,36 @@ void ConsoleSink::phase(const PhaseResult&, const Plan&) {}
 
 void ConsoleSink::end(const RunResult& run, const Plan& plan) {
   // Rows in execution order, one per phase, summarising its iterations.
-  fmt::print(out_, "{:<12} {:>11} {:>13} {:>13} {:>13} {:>11} {:>13} {:>13} {:>8}\n", "phase", "ops/iter",
-             "mean ops/s", "max ops/s", "min ops/s", "stddev", "rank min", "rank max", "failed");
+  fmt::print(out_, "{:<12} {:>11} {:>13} {:>13} {:>13} {:>11} {:>13} {:>13} {:>7} {:>8}\n", "phase",
+             "ops/iter", "mean ops/s", "max ops/s", "min ops/s", "stddev", "rank min", "rank max", "balance",
+             "failed");
   for (const Phase phase : plan.phases()) {
     std::vector<double> rates;
     std::uint64_t ops = 0;
     std::uint64_t failed = 0;
     double rank_min = 0.0;
     double rank_max = 0.0;
+    double balance = 1.0;
     for (const PhaseResult& measured : run.phases) {
       if (measured.phase != phase) continue;
       const PhaseAggregate agg = aggregate(measured.ranks);
       if (rates.empty() || agg.rank_rate_min < rank_min) rank_min = agg.rank_rate_min;
       if (rates.empty() || agg.rank_rate_max > rank_max) rank_max = agg.rank_rate_max;
+      if (rates.empty() || agg.balance < balance) balance = agg.balance;
       rates.push_back(agg.ops_per_s);
       ops = agg.ok + agg.failed;
       failed += agg.failed;
     }
     if (rates.empty()) continue;
     const IterationSummary s = summarize(rates);
-    fmt::print(out_, "{:<12} {:>11} {:>13.1f} {:>13.1f} {:>13.1f} {:>11.1f} {:>13.1f} {:>13.1f} {:>8}\n",
-               phaseName(phase), ops, s.mean, s.max, s.min, s.stddev, rank_min, rank_max, failed);
+    fmt::print(out_,
+               "{:<12} {:>11} {:>13.1f} {:>13.1f} {:>13.1f} {:>11.1f} {:>13.1f} {:>13.1f} {:>7.3f} {:>8}\n",
+               phaseName(phase), ops, s.mean, s.max, s.min, s.stddev, rank_min, rank_max, balance, failed);
   }
   fmt::print(out_,
              "\nops/s: operations that succeeded, over all ranks, divided by the slowest rank's barrier-to-"
-             "barrier time;\nrank min/max: one rank's ops/s up to its own last operation; stddev over "
-             "iterations (n-1).\n");
+             "barrier time;\nrank min/max: one rank's ops/s up to its own last operation, balance = min/max "
+             "(worst iteration); stddev over iterations (n-1).\n");
 
   // Each rank's first error, once.
   std::map<std::uint32_t, std::string> first_errors;

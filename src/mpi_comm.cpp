@@ -26,6 +26,11 @@ std::string MpiSession::libraryVersion() {
   MPI_Get_library_version(text.data(), &len);
   std::string version(text.data(), static_cast<std::size_t>(len));
   if (auto eol = version.find('\n'); eol != std::string::npos) version.resize(eol);
+  // "MPICH Version:\t4.0.2" -> "MPICH Version: 4.0.2"
+  for (char& c : version) {
+    if (c == '\t') c = ' ';
+  }
+  while (!version.empty() && version.back() == ' ') version.pop_back();
   return version;
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <utility>
 
@@ -160,7 +161,10 @@ class PhaseExecutor {
     if (!record_->first_error.any()) record_->first_error = FirstError{err, owner, dir, item};
   }
 
-  // The hot loop: one timed backend call per item, no allocation, no formatting.
+  // The hot loop: one backend call and one clock read per item, no allocation, no formatting. Each
+  // op's latency runs from the previous clock read to this one, so it includes the loop's own few
+  // nanoseconds (naming the item) but costs one clock read per op instead of two (about 40 ns each here,
+  // 4% of a tmpfs stat).
   template <class Op>
   void itemLoop(DirCursor& cursor, std::uint32_t owner, ItemKind kind, std::uint64_t bytes_per_op, Op op) {
     const TreeLayout& layout = plan_.layout();
@@ -178,18 +182,18 @@ class PhaseExecutor {
         fail(err, owner, dir, FirstError{}.item, count);
         continue;
       }
+      std::int64_t previous = clock.nowNs();
       for (std::uint64_t item = first; item < first + count; ++item) {
-        const char* name = namer.name(item);
-        const std::int64_t t0 = clock.nowNs();
-        const int err = op(handle, name);
-        const std::int64_t t1 = clock.nowNs();
+        const int err = op(handle, namer.name(item));
+        const std::int64_t now = clock.nowNs();
         if (err == 0) [[likely]] {
           ++record.ok;
           record.bytes += bytes_per_op;
-          latency.add(static_cast<std::uint64_t>(t1 - t0));
+          latency.add(static_cast<std::uint64_t>(now - previous));
         } else {
           fail(err, owner, dir, item, 1);
         }
+        previous = now;
       }
     }
   }
@@ -277,6 +281,10 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
     const std::string where = fmt::format("{}/{}", result.info.target, name);
     int err = (root && creates) ? backend.makeDir(backend.root(), name.c_str()) : 0;
     result.setup_error = agreeOnSetup(comm, err, fmt::format("cannot create {}", where));
+    if (err == EEXIST) {
+      // Only rank 0 makes it, so only rank 0 knows; the hint reaches the user from there.
+      result.setup_error += " (left by an earlier run? finish it with -r, or choose another -d)";
+    }
     if (!result.setup_error.empty()) break;
     DirHandle iteration_dir;
     err = backend.openDir(backend.root(), name.c_str(), iteration_dir);
