@@ -1,0 +1,126 @@
+// The results file (results-schema/): the HDF5 writer, a sink on rank 0, and the reader behind validate,
+// export and report.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mdbench/config.hpp"
+#include "mdbench/metrics.hpp"
+#include "mdbench/phase.hpp"
+#include "mdbench/result.hpp"
+#include "mdbench/sink.hpp"
+
+namespace mdbench {
+
+inline constexpr std::string_view kSchemaName = "mdbench-results";
+inline constexpr std::uint32_t kSchemaVersion = 1;
+
+class ResultsFileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Writes one run into a results file with the default (serial) HDF5 driver, on rank 0 only. Each sink
+// call writes its part and flushes, so a job killed mid-run leaves a valid file with every finished
+// phase (status "running", no summary).
+class Hdf5Sink final : public Sink {
+ public:
+  // Creates or opens the file. Throws ResultsFileError with a message naming the path and the cause
+  // (already exists, not a results file, cannot create, ...). exists_error is set to true when the
+  // failure is an existing file in kCreate mode (the caller reports that as a usage error).
+  static std::unique_ptr<Hdf5Sink> open(const std::string& path, OutputMode mode, bool& exists_error);
+  ~Hdf5Sink() override;
+  Hdf5Sink(const Hdf5Sink&) = delete;
+  Hdf5Sink& operator=(const Hdf5Sink&) = delete;
+
+  void begin(const RunInfo& info, const Plan& plan) override;  // the run group, status "running"
+  void phase(const PhaseResult& result, const Plan& plan) override;
+  void end(const RunResult& result, const Plan& plan) override;  // summary and end_utc
+  // Status "complete" (exit 0) or "failed", the exit status; closes the file.
+  void finish(int exit_status);
+
+  const std::string& path() const { return path_; }
+  const std::string& runGroup() const { return run_group_; }  // "/runs/run-0000"
+
+ private:
+  struct Impl;
+  Hdf5Sink(std::string path, std::unique_ptr<Impl> impl);
+  std::string path_;
+  std::string run_group_;
+  std::unique_ptr<Impl> impl_;
+};
+
+// What a results file holds, as plain data.
+struct StoredRankRow {
+  std::uint32_t rank = 0;
+  std::uint32_t node = 0;
+  std::uint64_t planned = 0;
+  std::uint64_t ok = 0;
+  std::uint64_t failed = 0;
+  std::uint64_t bytes = 0;
+  double t_start = 0.0;
+  double t_local_end = 0.0;
+  double t_global_end = 0.0;
+  double rate = 0.0;
+};
+
+struct StoredError {
+  std::uint32_t rank = 0;
+  std::int32_t err = 0;
+  std::string errno_name;
+  std::string path;
+};
+
+struct StoredPhase {
+  std::string group;  // "/runs/run-0000/iterations/iter-0000/file-create"
+  Phase phase = Phase::kTreeCreate;
+  std::uint32_t iteration = 0;
+  std::uint32_t order = 0;
+  PhaseAggregate aggregate;  // as stored in the attributes
+  std::string rate_formula;
+  LatencySummary latency_summary;
+  std::vector<StoredRankRow> ranks;
+  std::vector<std::uint64_t> latency;  // LatencyHistogram::kBuckets counts
+  std::vector<StoredError> errors;
+};
+
+struct StoredSummary {
+  Phase phase = Phase::kTreeCreate;
+  IterationSummary summary;
+};
+
+struct StoredRun {
+  std::string group;  // "/runs/run-0000"
+  RunInfo info;       // including host_of_rank
+  std::string status;
+  std::int32_t exit_status = -1;
+  std::uint32_t ranks_per_node_min = 0;
+  std::uint32_t ranks_per_node_max = 0;
+  std::vector<std::uint32_t> node_of_rank;
+  std::vector<std::uint64_t> bucket_low;
+  std::vector<std::uint64_t> bucket_high;
+  Config config;
+  std::vector<StoredPhase> phases;  // by iteration, then execution order
+  bool has_summary = false;
+  std::vector<StoredSummary> summaries;  // in execution order
+};
+
+struct StoredResults {
+  std::string schema;
+  std::uint32_t schema_version = 0;
+  std::vector<StoredRun> runs;  // by group name
+};
+
+// Reads a whole results file. Throws ResultsFileError naming the file and the object that is missing or
+// of the wrong type. Reads with the default driver; never needs MPI.
+StoredResults readResultsFile(const std::string& path);
+
+// The next run group name in a file holding `existing` run groups: "run-0000", "run-0001", ...
+std::string runGroupName(std::uint32_t index);
+
+}  // namespace mdbench

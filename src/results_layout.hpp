@@ -1,0 +1,122 @@
+// Names, value spellings and row layouts of the results file (results-schema/README.md), shared by its
+// writer and reader so that the two cannot drift apart.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "h5.hpp"
+#include "mdbench/config.hpp"
+#include "mdbench/phase.hpp"
+#include "mdbench/results_file.hpp"
+
+namespace mdbench::results {
+
+inline constexpr const char* kRunsGroup = "runs";
+inline constexpr std::string_view kRateFormula = "ops_ok / max(t_global_end - t_start)";
+inline constexpr std::string_view kUnknownHost = "unknown";
+
+inline std::string iterationGroupName(std::uint32_t iteration) {
+  return fmt::format("iter-{:04}", iteration);
+}
+
+inline std::string_view sharingName(TreeSharing sharing) {
+  return sharing == TreeSharing::kUnique ? "unique" : "shared";
+}
+
+inline std::optional<TreeSharing> parseSharing(std::string_view name) {
+  if (name == "shared") return TreeSharing::kShared;
+  if (name == "unique") return TreeSharing::kUnique;
+  return std::nullopt;
+}
+
+inline std::string_view kindsName(ItemKinds kinds) {
+  switch (kinds) {
+    case ItemKinds::kBoth:
+      return "both";
+    case ItemKinds::kFilesOnly:
+      return "files";
+    case ItemKinds::kDirsOnly:
+      return "dirs";
+  }
+  return "?";
+}
+
+inline std::optional<ItemKinds> parseKinds(std::string_view name) {
+  if (name == "both") return ItemKinds::kBoth;
+  if (name == "files") return ItemKinds::kFilesOnly;
+  if (name == "dirs") return ItemKinds::kDirsOnly;
+  return std::nullopt;
+}
+
+inline std::optional<Phase> parsePhase(std::string_view name) {
+  for (const Phase phase : kAllPhases) {
+    if (phaseName(phase) == name) return phase;
+  }
+  return std::nullopt;
+}
+
+// A row of an `errors` dataset in memory.
+struct ErrorRow {
+  std::uint32_t rank = 0;
+  std::int32_t err = 0;
+  const char* errno_name = nullptr;
+  const char* path = nullptr;
+};
+
+// The compound fields, in file order, exactly as results-schema/schema.json lists them.
+inline constexpr std::array<h5::Field, 10> kRankFields = {{
+    {"rank", h5::Type::kUint32, offsetof(StoredRankRow, rank)},
+    {"node", h5::Type::kUint32, offsetof(StoredRankRow, node)},
+    {"planned", h5::Type::kUint64, offsetof(StoredRankRow, planned)},
+    {"ok", h5::Type::kUint64, offsetof(StoredRankRow, ok)},
+    {"failed", h5::Type::kUint64, offsetof(StoredRankRow, failed)},
+    {"bytes", h5::Type::kUint64, offsetof(StoredRankRow, bytes)},
+    {"t_start", h5::Type::kFloat64, offsetof(StoredRankRow, t_start)},
+    {"t_local_end", h5::Type::kFloat64, offsetof(StoredRankRow, t_local_end)},
+    {"t_global_end", h5::Type::kFloat64, offsetof(StoredRankRow, t_global_end)},
+    {"rate", h5::Type::kFloat64, offsetof(StoredRankRow, rate)},
+}};
+
+inline constexpr std::array<h5::Field, 4> kErrorFields = {{
+    {"rank", h5::Type::kUint32, offsetof(ErrorRow, rank)},
+    {"errno", h5::Type::kInt32, offsetof(ErrorRow, err)},
+    {"errno_name", h5::Type::kString, offsetof(ErrorRow, errno_name)},
+    {"path", h5::Type::kString, offsetof(ErrorRow, path)},
+}};
+
+// Why an open file is not a results file this mdbench can use ("" if it is). `verb` is "writes" or
+// "reads", for the version message.
+inline std::string rootProblem(hid_t file, const std::string& path, std::string_view verb) {
+  std::string schema;
+  try {
+    schema = h5::readAttribute<std::string>(file, "schema");
+  } catch (const h5::Error&) {
+    return fmt::format("{} is not an mdbench results file (no string attribute 'schema' at its root)", path);
+  }
+  if (schema != kSchemaName) {
+    return fmt::format("{} is not an mdbench results file (its schema is '{}', not '{}')", path, schema,
+                       kSchemaName);
+  }
+  std::uint32_t version = 0;
+  try {
+    version = h5::readAttribute<std::uint32_t>(file, "schema_version");
+  } catch (const h5::Error& e) {
+    return fmt::format("{} is not a valid mdbench results file ({})", path, e.what());
+  }
+  if (version != kSchemaVersion) {
+    return fmt::format("{} has schema version {}, this mdbench {} {}", path, version, verb, kSchemaVersion);
+  }
+  if (!h5::exists(file, kRunsGroup)) {
+    return fmt::format("{} is not a valid mdbench results file (no /{} group)", path, kRunsGroup);
+  }
+  return {};
+}
+
+}  // namespace mdbench::results

@@ -1,0 +1,246 @@
+// Reads a whole results file (results-schema/README.md) back into plain data, for validate, export and
+// report. Every missing object or wrong type is an error naming the file and the object.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+#include "h5.hpp"
+#include "mdbench/results_file.hpp"
+#include "mdbench/stats.hpp"
+#include "results_layout.hpp"
+
+namespace mdbench {
+namespace {
+
+template <class T>
+T attr(hid_t object, const std::string& name) {
+  return h5::readAttribute<T>(object, name);
+}
+
+bool readFlag(hid_t object, const std::string& name) {
+  const auto value = attr<std::uint8_t>(object, name);
+  if (value > 1) {
+    throw h5::Error(
+        fmt::format("{}: attribute '{}' is {}, expected 0 or 1", h5::pathOf(object), name, value));
+  }
+  return value == 1;
+}
+
+// Children named <prefix><number>, in numeric order (run-9999 before run-10000). Others are ignored: the
+// schema allows objects it does not list.
+std::vector<std::string> numberedChildren(hid_t group, std::string_view prefix) {
+  std::vector<std::string> names;
+  for (std::string& name : h5::childNames(group)) {
+    const bool numbered = name.size() > prefix.size() && name.starts_with(prefix) &&
+                          std::all_of(name.begin() + static_cast<std::ptrdiff_t>(prefix.size()), name.end(),
+                                      [](char c) { return c >= '0' && c <= '9'; });
+    if (numbered) names.push_back(std::move(name));
+  }
+  // Same prefix, zero-padded numbers: shorter is smaller, equal lengths compare as text.
+  std::sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) {
+    return a.size() != b.size() ? a.size() < b.size() : a < b;
+  });
+  return names;
+}
+
+Phase readPhaseName(hid_t object) {
+  const auto name = attr<std::string>(object, "phase");
+  const std::optional<Phase> phase = results::parsePhase(name);
+  if (!phase)
+    throw h5::Error(fmt::format("{}: attribute 'phase' is '{}', not a phase name", h5::pathOf(object), name));
+  return *phase;
+}
+
+Config readConfig(hid_t run) {
+  const h5::Handle group = h5::openGroup(run, "config");
+  const hid_t g = group.get();
+  const std::string path = h5::pathOf(g);
+  Config c;
+  c.items = attr<std::uint64_t>(g, "items");
+  c.target = attr<std::string>(g, "target");
+  const auto sharing = attr<std::string>(g, "sharing");
+  const std::optional<TreeSharing> parsed_sharing = results::parseSharing(sharing);
+  if (!parsed_sharing) {
+    throw h5::Error(fmt::format("{}: attribute 'sharing' is '{}', expected shared or unique", path, sharing));
+  }
+  c.sharing = *parsed_sharing;
+  c.depth = attr<std::uint32_t>(g, "depth");
+  c.branching = attr<std::uint32_t>(g, "branching");
+  c.items_per_dir = attr<std::uint64_t>(g, "items_per_dir");
+  c.leaf_only = readFlag(g, "leaf_only");
+  const auto kinds = attr<std::string>(g, "kinds");
+  const std::optional<ItemKinds> parsed_kinds = results::parseKinds(kinds);
+  if (!parsed_kinds) {
+    throw h5::Error(fmt::format("{}: attribute 'kinds' is '{}', expected both, files or dirs", path, kinds));
+  }
+  c.kinds = *parsed_kinds;
+  c.phases.create = readFlag(g, "phase_create");
+  c.phases.stat = readFlag(g, "phase_stat");
+  c.phases.read = readFlag(g, "phase_read");
+  c.phases.remove = readFlag(g, "phase_remove");
+  c.iterations = attr<std::uint32_t>(g, "iterations");
+  c.write_bytes = attr<std::uint64_t>(g, "write_bytes");
+  c.read_bytes = attr<std::uint64_t>(g, "read_bytes");
+  c.keep = readFlag(g, "keep");
+  return c;
+}
+
+StoredPhase readPhase(hid_t iteration, const std::string& name) {
+  const h5::Handle group = h5::openGroup(iteration, name);
+  const hid_t g = group.get();
+  StoredPhase p;
+  p.group = h5::pathOf(g);
+  p.phase = readPhaseName(g);
+  p.iteration = attr<std::uint32_t>(g, "iteration");
+  p.order = attr<std::uint32_t>(g, "order");
+  PhaseAggregate& a = p.aggregate;
+  a.ok = attr<std::uint64_t>(g, "ops_ok");
+  a.failed = attr<std::uint64_t>(g, "ops_failed");
+  a.bytes = attr<std::uint64_t>(g, "bytes");
+  a.time_s = attr<double>(g, "time_s");
+  a.ops_per_s = attr<double>(g, "ops_per_s");
+  a.active_ranks = attr<std::uint32_t>(g, "active_ranks");
+  a.rank_rate_min = attr<double>(g, "rank_rate_min");
+  a.rank_rate_max = attr<double>(g, "rank_rate_max");
+  a.rank_rate_mean = attr<double>(g, "rank_rate_mean");
+  a.balance = attr<double>(g, "balance");
+  p.rate_formula = attr<std::string>(g, "rate_formula");
+  LatencySummary& l = p.latency_summary;
+  l.p50_ns = attr<std::uint64_t>(g, "latency_p50_ns");
+  l.p90_ns = attr<std::uint64_t>(g, "latency_p90_ns");
+  l.p99_ns = attr<std::uint64_t>(g, "latency_p99_ns");
+  l.p999_ns = attr<std::uint64_t>(g, "latency_p999_ns");
+  l.max_ns = attr<std::uint64_t>(g, "latency_max_ns");
+  p.ranks = h5::readCompound<StoredRankRow>(g, "ranks", results::kRankFields,
+                                            [](const StoredRankRow& row) { return row; });
+  p.latency = h5::readVector<std::uint64_t>(g, "latency");
+  if (h5::exists(g, "errors")) {
+    p.errors = h5::readCompound<results::ErrorRow>(
+        g, "errors", results::kErrorFields, [](const results::ErrorRow& row) {
+          return StoredError{row.rank, row.err, row.errno_name != nullptr ? row.errno_name : "",
+                             row.path != nullptr ? row.path : ""};
+        });
+  }
+  return p;
+}
+
+// The phases of every iteration: iterations in number order, phases in execution order within each.
+std::vector<StoredPhase> readIterations(hid_t run) {
+  const h5::Handle iterations = h5::openGroup(run, "iterations");
+  std::vector<StoredPhase> phases;
+  for (const std::string& iteration_name : numberedChildren(iterations.get(), "iter-")) {
+    const h5::Handle iteration = h5::openGroup(iterations.get(), iteration_name);
+    static_cast<void>(attr<std::uint32_t>(iteration.get(), "iteration"));  // required by the schema
+    std::vector<StoredPhase> in_iteration;
+    for (const std::string& name : h5::childNames(iteration.get())) {
+      in_iteration.push_back(readPhase(iteration.get(), name));
+    }
+    std::stable_sort(in_iteration.begin(), in_iteration.end(),
+                     [](const StoredPhase& a, const StoredPhase& b) { return a.order < b.order; });
+    for (StoredPhase& p : in_iteration) phases.push_back(std::move(p));
+  }
+  return phases;
+}
+
+std::vector<StoredSummary> readSummary(hid_t run) {
+  const h5::Handle summary = h5::openGroup(run, "summary");
+  std::vector<StoredSummary> out;
+  for (const std::string& name : h5::childNames(summary.get())) {
+    const h5::Handle group = h5::openGroup(summary.get(), name);
+    const hid_t g = group.get();
+    StoredSummary s;
+    s.phase = readPhaseName(g);
+    s.summary.iterations = attr<std::uint32_t>(g, "iterations");
+    s.summary.max = attr<double>(g, "ops_per_s_max");
+    s.summary.min = attr<double>(g, "ops_per_s_min");
+    s.summary.mean = attr<double>(g, "ops_per_s_mean");
+    s.summary.stddev = attr<double>(g, "ops_per_s_stddev");
+    out.push_back(s);
+  }
+  // Phase declaration order is execution order.
+  std::stable_sort(out.begin(), out.end(), [](const StoredSummary& a, const StoredSummary& b) {
+    return static_cast<int>(a.phase) < static_cast<int>(b.phase);
+  });
+  return out;
+}
+
+RunInfo readRunInfo(hid_t run) {
+  RunInfo info;
+  info.version = attr<std::string>(run, "mdbench_version");
+  info.git_commit = attr<std::string>(run, "git_commit");
+  info.command_line = attr<std::string>(run, "command_line");
+  info.start_utc = attr<std::string>(run, "start_utc");
+  info.end_utc = attr<std::string>(run, "end_utc");
+  info.ranks = attr<std::uint32_t>(run, "ranks");
+  info.nodes = attr<std::uint32_t>(run, "nodes");
+  info.scheduler = attr<std::string>(run, "scheduler");
+  info.job_id = attr<std::string>(run, "job_id");
+  info.job_name = attr<std::string>(run, "job_name");
+  info.mpi_library = attr<std::string>(run, "mpi_library");
+  info.hdf5_version = attr<std::string>(run, "hdf5_version");
+  info.target = attr<std::string>(run, "target");
+  info.fs_type = attr<std::string>(run, "fs_type");
+  info.fs_total_bytes = attr<std::uint64_t>(run, "fs_total_bytes");
+  info.fs_free_bytes = attr<std::uint64_t>(run, "fs_free_bytes");
+  info.fs_total_inodes = attr<std::uint64_t>(run, "fs_total_inodes");
+  info.fs_free_inodes = attr<std::uint64_t>(run, "fs_free_inodes");
+  info.host_of_rank = h5::readStrings(run, "hosts");
+  return info;
+}
+
+StoredRun readRun(hid_t runs, const std::string& name) {
+  const h5::Handle group = h5::openGroup(runs, name);
+  const hid_t g = group.get();
+  StoredRun run;
+  run.group = h5::pathOf(g);
+  run.info = readRunInfo(g);
+  run.status = attr<std::string>(g, "status");
+  run.exit_status = attr<std::int32_t>(g, "exit_status");
+  run.ranks_per_node_min = attr<std::uint32_t>(g, "ranks_per_node_min");
+  run.ranks_per_node_max = attr<std::uint32_t>(g, "ranks_per_node_max");
+  run.node_of_rank = h5::readVector<std::uint32_t>(g, "node_of_rank");
+  run.bucket_low = h5::readVector<std::uint64_t>(g, "latency_bucket_low");
+  run.bucket_high = h5::readVector<std::uint64_t>(g, "latency_bucket_high");
+  run.config = readConfig(g);
+  run.config.command_line = run.info.command_line;  // stored once, as a run attribute
+  run.phases = readIterations(g);
+  run.has_summary = h5::exists(g, "summary");
+  if (run.has_summary) run.summaries = readSummary(g);
+  return run;
+}
+
+}  // namespace
+
+std::string runGroupName(std::uint32_t index) { return fmt::format("run-{:04}", index); }
+
+StoredResults readResultsFile(const std::string& path) {
+  const h5::QuietErrors quiet;
+  std::error_code ec;
+  const std::filesystem::file_status status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) throw ResultsFileError(fmt::format("{}: no such file", path));
+  if (!std::filesystem::is_regular_file(status))
+    throw ResultsFileError(fmt::format("{}: not a regular file", path));
+  if (H5Fis_hdf5(path.c_str()) <= 0) {
+    throw ResultsFileError(fmt::format("{} is not an mdbench results file (not an HDF5 file)", path));
+  }
+  try {
+    const h5::Handle fapl = h5::fileAccess();
+    const h5::Handle file =
+        h5::make(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()), "/", "cannot open the file");
+    const std::string problem = results::rootProblem(file.get(), path, "reads");
+    if (!problem.empty()) throw ResultsFileError(problem);
+    StoredResults out;
+    out.schema = attr<std::string>(file.get(), "schema");
+    out.schema_version = attr<std::uint32_t>(file.get(), "schema_version");
+    const h5::Handle runs = h5::openGroup(file.get(), results::kRunsGroup);
+    for (const std::string& name : numberedChildren(runs.get(), "run-"))
+      out.runs.push_back(readRun(runs.get(), name));
+    return out;
+  } catch (const h5::Error& e) {
+    throw ResultsFileError(fmt::format("{}: {}", path, e.what()));
+  }
+}
+
+}  // namespace mdbench
