@@ -1,0 +1,26 @@
+// `mdbench validate`: checks results files against results-schema/schema.json and recomputes every
+// derived number from the per-rank data.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace mdbench {
+
+struct ValidationResult {
+  bool ok = true;
+  std::string first_problem;       // "<file>: <object path>: <what is wrong>" when !ok
+  std::vector<std::string> notes;  // objects present but not in the schema, runs still "running", ...
+};
+
+// Structure (groups, datasets, attributes, types, shapes, allowed values) against the compiled-in schema,
+// then consistency: per-rank ok + failed = planned; sums of per-rank ops and bytes = aggregate; time_s =
+// max(t_global_end - t_start); ops_per_s = ops_ok / time_s; rank rates and their min/max/mean/balance;
+// histogram counts sum = ops_ok; percentiles = what the histogram gives; bucket bounds; summary = the
+// statistics of the iterations' ops_per_s; node_of_rank consistent with hosts and nodes.
+ValidationResult validateResultsFile(const std::string& path);
+
+// The compiled-in machine-readable schema (results-schema/schema.json).
+const std::string& schemaJson();
+
+}  // namespace mdbench
