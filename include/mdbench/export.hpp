@@ -1,0 +1,19 @@
+// `mdbench export`: results files as JSON or CSV for people who do not use HDF5.
+#pragma once
+
+#include <ostream>
+
+#include "mdbench/results_file.hpp"
+
+namespace mdbench {
+
+// The whole file as one JSON document (nlohmann::json): schema, then every run with its attributes,
+// config, per-phase aggregates, per-rank rows, latency histogram and errors, and summary.
+void exportJson(const StoredResults& results, std::ostream& out);
+
+// One header line, then one row per run, iteration, phase and rank (RFC 4180 quoting): run, iteration,
+// phase, order, rank, node, host, planned, ok, failed, bytes, t_start, t_local_end, t_global_end, rate,
+// and the phase aggregate's ops_per_s, time_s.
+void exportCsv(const StoredResults& results, std::ostream& out);
+
+}  // namespace mdbench

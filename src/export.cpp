@@ -1,0 +1,258 @@
+// `mdbench export`: a results file (already read into StoredResults) as JSON or CSV.
+#include "mdbench/export.hpp"
+
+#include <fmt/format.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "mdbench/phase.hpp"
+#include "mdbench/stats.hpp"
+
+namespace mdbench {
+namespace {
+
+// ordered_json keeps the keys in the schema's order (schema first, then runs), which is what a person
+// reading the export expects; the document is the same JSON value as with sorted keys.
+using Json = nlohmann::ordered_json;
+
+// The same strings the results file holds for the enumerated config attributes.
+std::string_view sharingName(TreeSharing sharing) {
+  return sharing == TreeSharing::kUnique ? "unique" : "shared";
+}
+
+std::string_view kindsName(ItemKinds kinds) {
+  switch (kinds) {
+    case ItemKinds::kFilesOnly:
+      return "files";
+    case ItemKinds::kDirsOnly:
+      return "dirs";
+    case ItemKinds::kBoth:
+      break;
+  }
+  return "both";
+}
+
+Json runAttributesJson(const StoredRun& run) {
+  const RunInfo& info = run.info;
+  Json j;
+  j["mdbench_version"] = info.version;
+  j["git_commit"] = info.git_commit;
+  j["command_line"] = info.command_line;
+  j["start_utc"] = info.start_utc;
+  j["end_utc"] = info.end_utc;
+  j["status"] = run.status;
+  j["exit_status"] = run.exit_status;
+  j["ranks"] = info.ranks;
+  j["nodes"] = info.nodes;
+  j["ranks_per_node_min"] = run.ranks_per_node_min;
+  j["ranks_per_node_max"] = run.ranks_per_node_max;
+  j["scheduler"] = info.scheduler;
+  j["job_id"] = info.job_id;
+  j["job_name"] = info.job_name;
+  j["mpi_library"] = info.mpi_library;
+  j["hdf5_version"] = info.hdf5_version;
+  j["target"] = info.target;
+  j["fs_type"] = info.fs_type;
+  j["fs_total_bytes"] = info.fs_total_bytes;
+  j["fs_free_bytes"] = info.fs_free_bytes;
+  j["fs_total_inodes"] = info.fs_total_inodes;
+  j["fs_free_inodes"] = info.fs_free_inodes;
+  return j;
+}
+
+// Flags are uint8 0/1 in the file; JSON has booleans for that.
+Json configJson(const Config& c) {
+  Json j;
+  j["items"] = c.items;
+  j["target"] = c.target;
+  j["sharing"] = sharingName(c.sharing);
+  j["depth"] = c.depth;
+  j["branching"] = c.branching;
+  j["items_per_dir"] = c.items_per_dir;
+  j["leaf_only"] = c.leaf_only;
+  j["kinds"] = kindsName(c.kinds);
+  j["phase_create"] = c.phases.create;
+  j["phase_stat"] = c.phases.stat;
+  j["phase_read"] = c.phases.read;
+  j["phase_remove"] = c.phases.remove;
+  j["iterations"] = c.iterations;
+  j["write_bytes"] = c.write_bytes;
+  j["read_bytes"] = c.read_bytes;
+  j["keep"] = c.keep;
+  return j;
+}
+
+Json rankJson(const StoredRankRow& r) {
+  Json j;
+  j["rank"] = r.rank;
+  j["node"] = r.node;
+  j["planned"] = r.planned;
+  j["ok"] = r.ok;
+  j["failed"] = r.failed;
+  j["bytes"] = r.bytes;
+  j["t_start"] = r.t_start;
+  j["t_local_end"] = r.t_local_end;
+  j["t_global_end"] = r.t_global_end;
+  j["rate"] = r.rate;
+  return j;
+}
+
+Json errorJson(const StoredError& e) {
+  Json j;
+  j["rank"] = e.rank;
+  j["errno"] = e.err;
+  j["errno_name"] = e.errno_name;
+  j["path"] = e.path;
+  return j;
+}
+
+// Only the non-empty buckets: a phase has 592 buckets of which a handful hold anything. Each keeps its
+// index (so histograms of several phases can still be summed bucket by bucket) and its bounds. The
+// bounds come from the run's latency_bucket_low/_high datasets; should those not cover the histogram
+// (a hand-made file), they are the ones schema version 1 defines, which the writer stores.
+Json latencyBucketsJson(const std::vector<std::uint64_t>& counts, const StoredRun& run) {
+  Json buckets = Json::array();
+  for (std::size_t b = 0; b < counts.size(); ++b) {
+    if (counts[b] == 0) continue;
+    const bool stored = b < run.bucket_low.size() && b < run.bucket_high.size();
+    Json j;
+    j["bucket"] = b;
+    j["low"] = stored ? run.bucket_low[b] : LatencyHistogram::bucketLow(b);
+    j["high"] = stored ? run.bucket_high[b] : LatencyHistogram::bucketHigh(b);
+    j["count"] = counts[b];
+    buckets.push_back(std::move(j));
+  }
+  return buckets;
+}
+
+Json phaseJson(const StoredPhase& p, const StoredRun& run) {
+  const PhaseAggregate& a = p.aggregate;
+  const LatencySummary& l = p.latency_summary;
+  Json j;
+  j["group"] = p.group;
+  j["iteration"] = p.iteration;
+  j["phase"] = phaseName(p.phase);
+  j["order"] = p.order;
+  j["ops_ok"] = a.ok;
+  j["ops_failed"] = a.failed;
+  j["bytes"] = a.bytes;
+  j["time_s"] = a.time_s;
+  j["ops_per_s"] = a.ops_per_s;
+  j["rate_formula"] = p.rate_formula;
+  j["active_ranks"] = a.active_ranks;
+  j["rank_rate_min"] = a.rank_rate_min;
+  j["rank_rate_max"] = a.rank_rate_max;
+  j["rank_rate_mean"] = a.rank_rate_mean;
+  j["balance"] = a.balance;
+  j["latency_p50_ns"] = l.p50_ns;
+  j["latency_p90_ns"] = l.p90_ns;
+  j["latency_p99_ns"] = l.p99_ns;
+  j["latency_p999_ns"] = l.p999_ns;
+  j["latency_max_ns"] = l.max_ns;
+  Json ranks = Json::array();
+  for (const StoredRankRow& r : p.ranks) ranks.push_back(rankJson(r));
+  j["ranks"] = std::move(ranks);
+  j["latency_buckets"] = latencyBucketsJson(p.latency, run);
+  Json errors = Json::array();
+  for (const StoredError& e : p.errors) errors.push_back(errorJson(e));
+  j["errors"] = std::move(errors);
+  return j;
+}
+
+Json summaryJson(const StoredSummary& s) {
+  Json j;
+  j["phase"] = phaseName(s.phase);
+  j["iterations"] = s.summary.iterations;
+  j["ops_per_s_max"] = s.summary.max;
+  j["ops_per_s_min"] = s.summary.min;
+  j["ops_per_s_mean"] = s.summary.mean;
+  j["ops_per_s_stddev"] = s.summary.stddev;
+  return j;
+}
+
+Json runJson(const StoredRun& run) {
+  Json j;
+  j["group"] = run.group;
+  j["attributes"] = runAttributesJson(run);
+  j["hosts"] = run.info.host_of_rank;
+  j["node_of_rank"] = run.node_of_rank;
+  j["config"] = configJson(run.config);
+  Json phases = Json::array();
+  for (const StoredPhase& p : run.phases) phases.push_back(phaseJson(p, run));
+  j["phases"] = std::move(phases);
+  // Absent, like the file's summary group, while the run is running or was killed.
+  if (run.has_summary) {
+    Json summary = Json::array();
+    for (const StoredSummary& s : run.summaries) summary.push_back(summaryJson(s));
+    j["summary"] = std::move(summary);
+  }
+  return j;
+}
+
+// RFC 4180: a field with a comma, a double quote, CR or LF is quoted, its quotes doubled.
+void appendCsvField(std::string& line, std::string_view field) {
+  if (field.find_first_of(",\"\r\n") == std::string_view::npos) {
+    line += field;
+    return;
+  }
+  line += '"';
+  for (const char c : field) {
+    if (c == '"') line += '"';
+    line += c;
+  }
+  line += '"';
+}
+
+constexpr std::string_view kCsvHeader =
+    "run,iteration,phase,order,rank,node,host,planned,ok,failed,bytes,t_start,t_local_end,t_global_end,"
+    "rate,phase_ops_per_s,phase_time_s\n";
+
+// fmt's "{}" prints integers in decimal and doubles in the shortest form that reads back exactly.
+std::string csvRow(const StoredRun& run, const StoredPhase& p, const StoredRankRow& r) {
+  const std::vector<std::string>& hosts = run.info.host_of_rank;
+  const std::string_view host = r.rank < hosts.size() ? std::string_view(hosts[r.rank]) : std::string_view();
+  std::string line;
+  appendCsvField(line, run.group);
+  fmt::format_to(std::back_inserter(line), ",{},{},{},{},{},", p.iteration, phaseName(p.phase), p.order,
+                 r.rank, r.node);
+  appendCsvField(line, host);
+  fmt::format_to(std::back_inserter(line), ",{},{},{},{},{},{},{},{},{},{}\n", r.planned, r.ok, r.failed,
+                 r.bytes, r.t_start, r.t_local_end, r.t_global_end, r.rate, p.aggregate.ops_per_s,
+                 p.aggregate.time_s);
+  return line;
+}
+
+}  // namespace
+
+void exportJson(const StoredResults& results, std::ostream& out) {
+  Json doc;
+  doc["schema"] = results.schema;
+  doc["schema_version"] = results.schema_version;
+  Json runs = Json::array();
+  for (const StoredRun& run : results.runs) runs.push_back(runJson(run));
+  doc["runs"] = std::move(runs);
+  // Doubles are printed in their shortest round-trip form (a non-finite one, which no formula of the
+  // schema produces, would become null). Strings in a results file are UTF-8 by contract; a stray invalid
+  // byte (a host or path name from a system that does not use UTF-8) becomes U+FFFD rather than aborting the
+  // whole export.
+  out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+}
+
+void exportCsv(const StoredResults& results, std::ostream& out) {
+  out << kCsvHeader;
+  for (const StoredRun& run : results.runs) {
+    for (const StoredPhase& p : run.phases) {
+      for (const StoredRankRow& r : p.ranks) out << csvRow(run, p, r);
+    }
+  }
+}
+
+}  // namespace mdbench
