@@ -21,17 +21,24 @@
 #include "mdbench/mpi_comm.hpp"
 #include "mdbench/plan.hpp"
 #include "mdbench/posix_backend.hpp"
+#include "mdbench/results_file.hpp"
 #include "mdbench/runner.hpp"
+#include "mdbench/scheduler.hpp"
 #include "mdbench/version.hpp"
+#include "tools.hpp"
 
 namespace mdbench {
 namespace {
 
-std::string versionText() {
+std::string hdf5Version() {
   unsigned major = 0, minor = 0, release = 0;
   H5get_libversion(&major, &minor, &release);
-  return fmt::format("mdbench {} (commit {})\nMPI:  {}\nHDF5: {}.{}.{}\n", version(), gitCommit(),
-                     MpiSession::libraryVersion(), major, minor, release);
+  return fmt::format("{}.{}.{}", major, minor, release);
+}
+
+std::string versionText() {
+  return fmt::format("mdbench {} (commit {})\nMPI:  {}\nHDF5: {}\n", version(), gitCommit(),
+                     MpiSession::libraryVersion(), hdf5Version());
 }
 
 // The directory the run works in. Decided on rank 0, shared with every rank.
@@ -76,7 +83,7 @@ std::string prepareTargetOnRoot(const Config& config, Target& target) {
   return {};
 }
 
-RunInfo describeRun(Comm& comm, const Config& config, const Target& target) {
+RunInfo describeRun(Comm& comm, const Config& config, const Target& target, const SchedulerInfo& scheduler) {
   RunInfo info;
   const NodeMap nodes = gatherNodeMap(comm);
   info.version = std::string(version());
@@ -88,6 +95,10 @@ RunInfo describeRun(Comm& comm, const Config& config, const Target& target) {
   info.nodes = nodes.nodes;
   info.host_of_rank = nodes.host_of_rank;
   info.mpi_library = MpiSession::libraryVersion();
+  info.hdf5_version = hdf5Version();
+  info.scheduler = scheduler.scheduler;
+  info.job_id = scheduler.job_id;
+  info.job_name = scheduler.job_name;
   if (const auto fs = probeFileSystem(target.path)) {
     info.fs_type = fs->type;
     info.fs_total_bytes = fs->total_bytes;
@@ -100,16 +111,68 @@ RunInfo describeRun(Comm& comm, const Config& config, const Target& target) {
   return info;
 }
 
+// Rank 0's verdict on a setup step, shared with every rank: its exit status (kExitOk to go on) and message.
+int agreeOnRootStatus(Comm& comm, int status, std::string& message) {
+  comm.broadcast(message);
+  return static_cast<int>(comm.allreduceMax(comm.rank() == 0 ? static_cast<std::uint64_t>(status) : 0));
+}
+
+struct Output {
+  std::unique_ptr<Hdf5Sink> sink;
+  bool created = false;  // the file did not exist before: ours to remove if the run never begins
+};
+
+// Rank 0: opens the results file before anything touches the target, so that a name clash is a usage
+// error and costs nothing.
+int openResultsOnRoot(const Config& config, const SchedulerInfo& scheduler, Output& output,
+                      std::string& error) {
+  // A default name is ours to choose: runs started in the same second from the same directory (a loop
+  // in a job script) get "-2", "-3", ... rather than failing. A name the user gave is taken as given.
+  const bool chosen = !config.output.empty();
+  const std::string base = chosen ? config.output : defaultResultsName(scheduler, std::time(nullptr));
+  constexpr int kMaxAttempts = 1000;
+  for (int attempt = 1;; ++attempt) {
+    std::string path = base;
+    if (attempt > 1) path = fmt::format("{}-{}.h5", base.substr(0, base.size() - 3), attempt);
+    struct stat st {};
+    output.created = lstat(path.c_str(), &st) != 0;
+    bool exists_error = false;
+    try {
+      output.sink = Hdf5Sink::open(path, config.output_mode, exists_error);
+      return kExitOk;
+    } catch (const ResultsFileError& e) {
+      if (exists_error && !chosen && attempt < kMaxAttempts) continue;
+      error = e.what();
+      return exists_error ? kExitUsage : kExitFailed;
+    }
+  }
+}
+
+void discardResults(Output& output) {
+  if (!output.sink) return;
+  const std::string path = output.sink->path();
+  output.sink.reset();
+  if (output.created) std::remove(path.c_str());
+}
+
 // Collective. Returns the exit status, the same on every rank.
 int runConfigured(const Config& config, Comm& comm) {
   const bool root = comm.rank() == 0;
-  Target target;
+  const SchedulerInfo scheduler = detectScheduler();
+  Output output;
   std::string error;
-  if (root) error = prepareTargetOnRoot(config, target);
-  comm.broadcast(error);
-  if (!error.empty()) {
+  int status = root ? openResultsOnRoot(config, scheduler, output, error) : kExitOk;
+  if ((status = agreeOnRootStatus(comm, status, error)) != kExitOk) {
     if (root) fmt::print(stderr, "mdbench: error: {}\n", error);
-    return kExitFailed;
+    return status;
+  }
+
+  Target target;
+  if (root) error = prepareTargetOnRoot(config, target);
+  if ((status = agreeOnRootStatus(comm, error.empty() ? kExitOk : kExitFailed, error)) != kExitOk) {
+    if (root) fmt::print(stderr, "mdbench: error: {}\n", error);
+    discardResults(output);
+    return status;
   }
   comm.broadcast(target.path);
 
@@ -118,18 +181,21 @@ int runConfigured(const Config& config, Comm& comm) {
   error = agreeOnSetup(comm, err, fmt::format("cannot open target {}", target.path));
   if (!error.empty()) {
     if (root) fmt::print(stderr, "mdbench: error: {}\n", error);
+    if (root && target.created) rmdir(target.path.c_str());
+    discardResults(output);
     return kExitFailed;
   }
 
   const Plan plan(config, comm.size());
   SteadyClock clock;
   ConsoleSink console(stdout);
-  Sink* const sinks[] = {&console};
-  RunResult result =
-      runBenchmark(plan, RunParts{comm, clock, *backend}, describeRun(comm, config, target), sinks);
+  std::vector<Sink*> sinks;
+  if (output.sink) sinks.push_back(output.sink.get());  // first: a phase is on disk before it is shown
+  sinks.push_back(&console);
+  RunResult result = runBenchmark(plan, RunParts{comm, clock, *backend},
+                                  describeRun(comm, config, target, scheduler), sinks);
   backend.reset();
 
-  int status = kExitOk;
   if (root) {
     if (!result.setup_error.empty()) fmt::print(stderr, "mdbench: error: {}\n", result.setup_error);
     const bool removed_tree = config.phases.remove && result.setup_error.empty();
@@ -142,9 +208,11 @@ int runConfigured(const Config& config, Comm& comm) {
     } else if (!removed_tree && result.setup_error.empty()) {
       fmt::print("kept:     {}\n", target.path);
     }
-    if (!result.setup_error.empty() || result.failedOps() > 0 || !result.cleanup_problems.empty()) {
-      status = kExitFailed;
-    }
+    const bool failed =
+        !result.setup_error.empty() || result.failedOps() > 0 || !result.cleanup_problems.empty();
+    status = failed ? kExitFailed : kExitOk;
+    output.sink->finish(status);
+    fmt::print("results:  {} ({})\n", output.sink->path(), output.sink->runGroup());
   }
   std::fflush(stdout);
   return static_cast<int>(comm.allreduceMax(static_cast<std::uint64_t>(status)));
@@ -154,7 +222,16 @@ int runConfigured(const Config& config, Comm& comm) {
 
 int runApp(const std::vector<std::string>& args, Comm& comm) {
   const bool root = comm.rank() == 0;
-  const CliRequest request = parseCommandLine(args);
+  // Subcommands on results files need one process; under mpiexec the other ranks only wait for its status.
+  if (!args.empty() && (args[0] == "validate" || args[0] == "export")) {
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    int status = kExitOk;
+    if (root) status = args[0] == "validate" ? runValidate(rest) : runExport(rest);
+    return static_cast<int>(comm.allreduceMax(static_cast<std::uint64_t>(status)));
+  }
+  const bool explicit_run = !args.empty() && args[0] == "run";
+  const CliRequest request =
+      parseCommandLine(explicit_run ? std::vector<std::string>(args.begin() + 1, args.end()) : args);
   if (!request.errors.empty() && request.action == CliAction::kRun) {
     if (root) {
       for (const std::string& e : request.errors) fmt::print(stderr, "mdbench: error: {}\n", e);

@@ -47,16 +47,20 @@ constexpr OptionName kIterations{"iterations,i", "-i/--iterations"};
 constexpr OptionName kWriteBytes{"write-bytes,w", "-w/--write-bytes"};
 constexpr OptionName kReadBytes{"read-bytes,e", "-e/--read-bytes"};
 constexpr OptionName kKeep{"keep", "--keep"};
+constexpr OptionName kOutput{"output,o", "-o/--output"};
+constexpr OptionName kForce{"force", "--force"};
+constexpr OptionName kAppend{"append", "--append"};
 constexpr OptionName kHelp{"help,h", "-h/--help"};
 constexpr OptionName kVersion{"version", "--version"};
 
 // What the command line said, before conversion. Values stay strings so that a bad one becomes a message,
 // not an exception; nullopt means "not given".
 struct RawOptions {
-  std::optional<std::string> items, dir, depth, branching, items_per_dir, iterations, write_bytes, read_bytes;
+  std::optional<std::string> items, dir, depth, branching, items_per_dir, iterations, write_bytes, read_bytes,
+      output;
   bool unique_dir = false, leaf_only = false, files_only = false, dirs_only = false;
   bool create = false, stat = false, read = false, remove = false, keep = false, help = false,
-       version = false;
+       version = false, force = false, append = false;
 };
 
 struct OptionTable {
@@ -102,6 +106,11 @@ OptionTable buildOptionTable(RawOptions& raw) {
   group("Output and run")
       (kIterations.boost, text(raw.iterations, "N"), "repeat the selected phases N times (default 1)")
       (kKeep.boost, po::bool_switch(&raw.keep), "leave the tree in place after the run")
+      (kOutput.boost, text(raw.output, "FILE"),
+       "HDF5 results file (default: mdbench-<UTC time>[-<job id>].h5 in the\n"
+       "current directory); never overwritten unless --force")
+      (kForce.boost, po::bool_switch(&raw.force), "replace an existing results file")
+      (kAppend.boost, po::bool_switch(&raw.append), "add this run to an existing results file")
       (kHelp.boost, po::bool_switch(&raw.help), "print this help and exit")
       (kVersion.boost, po::bool_switch(&raw.version), "print the version and exit");
   // clang-format on
@@ -309,6 +318,17 @@ Refused convert(const RawOptions& raw, Config& config, std::vector<std::string>&
   config.sharing = raw.unique_dir ? TreeSharing::kUnique : TreeSharing::kShared;
   config.leaf_only = raw.leaf_only;
   config.keep = raw.keep;
+  if (raw.output) {
+    if (raw.output->empty())
+      errors.push_back(fmt::format("{}: empty value, expected a file name", kOutput.shown));
+    config.output = *raw.output;
+  }
+  if (raw.force && raw.append) {
+    errors.push_back(fmt::format("{} and {} exclude each other", kForce.shown, kAppend.shown));
+  }
+  config.output_mode = raw.force    ? OutputMode::kForce
+                       : raw.append ? OutputMode::kAppend
+                                    : OutputMode::kCreate;
   config.phases = {raw.create, raw.stat, raw.read, raw.remove};
   return refused;
 }

@@ -46,17 +46,6 @@ std::string describeWorkload(const Plan& plan) {
   return text;
 }
 
-std::string errorPath(const RunResult& run, const Plan& plan, const PhaseResult& phase,
-                      const FirstError& error) {
-  const Config& c = plan.config();
-  std::string path = fmt::format("{}/{}/{}", run.info.target, iterationDirName(phase.iteration),
-                                 treeDirPath(plan.layout(), c.sharing, error.owner, error.dir));
-  if (error.item != FirstError{}.item) {
-    path += "/" + itemName(itemKindOf(phase.phase), error.owner, error.item);
-  }
-  return path;
-}
-
 std::string_view opVerb(Phase phase) {
   switch (phase) {
     case Phase::kTreeCreate:
@@ -78,7 +67,31 @@ std::string_view opVerb(Phase phase) {
   return "op";
 }
 
+std::string micros(std::uint64_t ns) {
+  if (ns == LatencyHistogram::bucketHigh(LatencyHistogram::kBuckets - 1)) {
+    return fmt::format(
+        ">{:.0f}", static_cast<double>(LatencyHistogram::bucketLow(LatencyHistogram::kBuckets - 1)) / 1e3);
+  }
+  return fmt::format("{:.1f}", static_cast<double>(ns) / 1e3);
+}
+
 }  // namespace
+
+// Latency percentiles per phase, over every successful op of every rank and iteration.
+void ConsoleSink::printLatencyTable(const RunResult& run, const Plan& plan) {
+  fmt::print(out_, "\n{:<12} {:>11} {:>11} {:>11} {:>11} {:>11}   latency in microseconds\n", "phase", "p50",
+             "p90", "p99", "p99.9", "max");
+  for (const Phase phase : plan.phases()) {
+    LatencyHistogram merged;
+    for (const PhaseResult& measured : run.phases) {
+      if (measured.phase == phase) merged += measured.latency;
+    }
+    if (merged.count() == 0) continue;
+    const LatencySummary l = latencySummary(merged);
+    fmt::print(out_, "{:<12} {:>11} {:>11} {:>11} {:>11} {:>11}\n", phaseName(phase), micros(l.p50_ns),
+               micros(l.p90_ns), micros(l.p99_ns), micros(l.p999_ns), micros(l.max_ns));
+  }
+}
 
 void ConsoleSink::begin(const RunInfo& info, const Plan& plan) {
   fmt::print(out_, "mdbench {} (commit {}) on {} rank{}, {} node{}\n", info.version, info.git_commit,
@@ -92,7 +105,14 @@ void ConsoleSink::begin(const RunInfo& info, const Plan& plan) {
   std::fflush(out_);
 }
 
-void ConsoleSink::phase(const PhaseResult&, const Plan&) {}
+// One line per finished phase, so a long batch job shows how far it got.
+void ConsoleSink::phase(const PhaseResult& result, const Plan&) {
+  const PhaseAggregate agg = aggregate(result.ranks);
+  fmt::print(out_, "  done: iteration {} {:<12} {:>11} ops {:>13.1f} ops/s {:>10.3f} s {:>8} failed\n",
+             result.iteration, phaseName(result.phase), agg.ok + agg.failed, agg.ops_per_s, agg.time_s,
+             agg.failed);
+  std::fflush(out_);
+}
 
 void ConsoleSink::end(const RunResult& run, const Plan& plan) {
   // Rows in execution order, one per phase, summarising its iterations.
@@ -122,10 +142,12 @@ void ConsoleSink::end(const RunResult& run, const Plan& plan) {
                "{:<12} {:>11} {:>13.1f} {:>13.1f} {:>13.1f} {:>11.1f} {:>13.1f} {:>13.1f} {:>7.3f} {:>8}\n",
                phaseName(phase), ops, s.mean, s.max, s.min, s.stddev, rank_min, rank_max, balance, failed);
   }
+  printLatencyTable(run, plan);
   fmt::print(out_,
              "\nops/s: operations that succeeded, over all ranks, divided by the slowest rank's barrier-to-"
              "barrier time;\nrank min/max: one rank's ops/s up to its own last operation, balance = min/max "
-             "(worst iteration); stddev over iterations (n-1).\n");
+             "(worst iteration); stddev over iterations (n-1);\nlatency: upper bound of the histogram bucket "
+             "(at most 6.25% wide) holding the percentile.\n");
 
   // Each rank's first error, once.
   std::map<std::uint32_t, std::string> first_errors;
@@ -133,9 +155,11 @@ void ConsoleSink::end(const RunResult& run, const Plan& plan) {
     for (std::uint32_t r = 0; r < measured.ranks.size(); ++r) {
       const FirstError& e = measured.ranks[r].first_error;
       if (!e.any() || first_errors.count(r)) continue;
-      first_errors[r] = fmt::format("rank {}: {} (iteration {}): {} {}: {}", r, phaseName(measured.phase),
-                                    measured.iteration, opVerb(measured.phase),
-                                    errorPath(run, plan, measured, e), describeErrno(e.err));
+      first_errors[r] =
+          fmt::format("rank {}: {} (iteration {}): {} {}: {}", r, phaseName(measured.phase),
+                      measured.iteration, opVerb(measured.phase),
+                      run.info.target + "/" + errorPath(plan, measured.iteration, measured.phase, e),
+                      describeErrno(e.err));
     }
   }
   const std::uint64_t failed = run.failedOps();

@@ -28,6 +28,7 @@
 #include "mdbench/metrics.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include "mdbench/stats.hpp"
 
@@ -77,6 +78,35 @@ std::uint64_t RunResult::failedOps() const {
     for (const RankPhaseRecord& r : p.ranks) failed += r.failed;
   }
   return failed;
+}
+
+LatencySummary latencySummary(const LatencyHistogram& histogram) {
+  LatencySummary s;
+  if (histogram.count() == 0) return s;
+  s.p50_ns = histogram.quantile(0.5);
+  s.p90_ns = histogram.quantile(0.9);
+  s.p99_ns = histogram.quantile(0.99);
+  s.p999_ns = histogram.quantile(0.999);
+  s.max_ns = histogram.maxBound();
+  return s;
+}
+
+NodeLayout nodeLayout(const std::vector<std::string>& host_of_rank) {
+  NodeLayout layout;
+  std::map<std::string, std::uint32_t> index;
+  std::vector<std::uint32_t> ranks_on;
+  for (const std::string& host : host_of_rank) {
+    const auto [it, added] = index.emplace(host, static_cast<std::uint32_t>(index.size()));
+    if (added) ranks_on.push_back(0);
+    ++ranks_on[it->second];
+    layout.node_of_rank.push_back(it->second);
+  }
+  layout.nodes = static_cast<std::uint32_t>(ranks_on.size());
+  if (!ranks_on.empty()) {
+    layout.ranks_per_node_min = *std::min_element(ranks_on.begin(), ranks_on.end());
+    layout.ranks_per_node_max = *std::max_element(ranks_on.begin(), ranks_on.end());
+  }
+  return layout;
 }
 
 }  // namespace mdbench

@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "mdbench/result.hpp"
+
 namespace mdbench {
 namespace {
 
@@ -92,6 +94,13 @@ std::uint64_t Plan::plannedOps(Phase phase, std::uint32_t rank) const {
   check(rank < ranks_, "rank < ranks()");
   if (isTreePhase(phase)) return buildsTree(rank) ? layout_.dirCount() : 0;
   return config_.items;
+}
+
+std::string errorPath(const Plan& plan, std::uint32_t iteration, Phase phase, const FirstError& error) {
+  std::string path = iterationDirName(iteration) + "/" +
+                     treeDirPath(plan.layout(), plan.config().sharing, error.owner, error.dir);
+  if (error.item != FirstError{}.item) path += "/" + itemName(itemKindOf(phase), error.owner, error.item);
+  return path;
 }
 
 }  // namespace mdbench

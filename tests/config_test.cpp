@@ -380,6 +380,20 @@ TEST(ConfigResolve, KeepRunsNoRemovePhase) {
   EXPECT_EQ(errorOf({"--keep", "-C", "-r"}), "--keep and -r/--remove exclude each other");
 }
 
+TEST(ConfigParse, OutputOptions) {
+  const Config plain = configOf({});
+  EXPECT_EQ(plain.output, "");
+  EXPECT_EQ(plain.output_mode, OutputMode::kCreate);
+  const Config forced = configOf({"-o", "r.h5", "--force"});
+  EXPECT_EQ(forced.output, "r.h5");
+  EXPECT_EQ(forced.output_mode, OutputMode::kForce);
+  const Config appended = configOf({"--output=r.h5", "--append"});
+  EXPECT_EQ(appended.output, "r.h5");
+  EXPECT_EQ(appended.output_mode, OutputMode::kAppend);
+  EXPECT_EQ(errorOf({"--force", "--append"}), "--force and --append exclude each other");
+  EXPECT_EQ(errorOf({"-o", ""}), "-o/--output: empty value, expected a file name");
+}
+
 TEST(ConfigValidate, FilesOnlyAndDirsOnly) {
   EXPECT_EQ(errorOf({"-F", "-D"}), "-F/--files-only and -D/--dirs-only exclude each other");
   EXPECT_EQ(errorOf({"-FD"}), "-F/--files-only and -D/--dirs-only exclude each other");

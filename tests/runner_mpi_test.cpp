@@ -167,10 +167,12 @@ TEST(RunnerMpi, BusyWaitLatencyGivesExpectedRate) {
   if (comm.rank() != 0) return;
   const PhaseAggregate agg = aggregate(find(run, Phase::kFileCreate).ranks);
   const double ideal = comm.size() * 100 / (100 * 100e-6);  // 10,000 ops/s per rank
-  // Stated tolerance: never faster than the injected latency allows; at least 30% of it even with four
-  // busy-waiting ranks sharing two cores.
+  // Stated tolerance: never faster than the injected latency allows (exact bound); at least 10% of it.
+  // With four ranks busy-waiting on two cores each rank is descheduled for whole time slices, which
+  // measured 20-50% of the ideal here; the lower bound still catches a rate computed from the wrong
+  // count or time (those are off by factors of ranks or ops).
   EXPECT_LE(agg.ops_per_s, ideal * (1 + 1e-9));
-  EXPECT_GE(agg.ops_per_s, ideal * 0.3);
+  EXPECT_GE(agg.ops_per_s, ideal * 0.1);
   EXPECT_GE(agg.time_s, 100 * 100e-6);
 }
 

@@ -10,6 +10,12 @@ namespace mdbench {
 enum class TreeSharing : std::uint8_t { kShared, kUnique };            // -u selects kUnique
 enum class ItemKinds : std::uint8_t { kBoth, kFilesOnly, kDirsOnly };  // -F / -D
 
+enum class OutputMode : std::uint8_t {
+  kCreate,  // the results file must not exist
+  kForce,   // --force: replace an existing file
+  kAppend,  // --append: add a run group to an existing results file (or create it)
+};
+
 // -C -T -E -r. When none is given, all four are selected (read only when files are in play: not with -D).
 struct PhaseSelection {
   bool create = false;
@@ -33,7 +39,9 @@ struct Config {
   std::uint64_t write_bytes = 0;  // -w, --write-bytes
   std::uint64_t read_bytes = 0;   // -e, --read-bytes
   bool keep = false;              // --keep: leave the tree in place after the run
-  std::string command_line;       // the arguments as given, for the record
+  std::string output;             // -o, --output: results file; empty: a default name in the cwd
+  OutputMode output_mode = OutputMode::kCreate;  // --force, --append
+  std::string command_line;                      // the arguments as given, for the record
 };
 
 enum class CliAction : std::uint8_t { kRun, kHelp, kVersion };

@@ -15,6 +15,7 @@ class ConsoleSink final : public Sink {
   void end(const RunResult& result, const Plan& plan) override;
 
  private:
+  void printLatencyTable(const RunResult& run, const Plan& plan);
   std::FILE* out_;
 };
 

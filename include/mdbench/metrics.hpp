@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "mdbench/result.hpp"
@@ -38,5 +39,26 @@ struct IterationSummary {
   double stddev = 0.0;
 };
 IterationSummary summarize(std::span<const double> ops_per_s);
+
+// Latency percentiles of a phase from its merged histogram (LatencyHistogram::quantile: the upper bound
+// of the bucket holding the ceil(q * count)-th smallest latency). All 0 for an empty histogram.
+struct LatencySummary {
+  std::uint64_t p50_ns = 0;
+  std::uint64_t p90_ns = 0;
+  std::uint64_t p99_ns = 0;
+  std::uint64_t p999_ns = 0;
+  std::uint64_t max_ns = 0;
+};
+LatencySummary latencySummary(const LatencyHistogram& histogram);
+
+// The nodes of a run: node index of each rank (distinct host names numbered by first appearance) and
+// the fewest and most ranks on one node.
+struct NodeLayout {
+  std::vector<std::uint32_t> node_of_rank;
+  std::uint32_t nodes = 0;
+  std::uint32_t ranks_per_node_min = 0;
+  std::uint32_t ranks_per_node_max = 0;
+};
+NodeLayout nodeLayout(const std::vector<std::string>& host_of_rank);
 
 }  // namespace mdbench

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "mdbench/config.hpp"
@@ -18,6 +19,8 @@ std::vector<Phase> selectPhases(const Config& config);
 bool isTreePhase(Phase phase);
 // The item kind an item phase works on (kDir for dir-*, kFile for file-*). Precondition: !isTreePhase.
 ItemKind itemKindOf(Phase phase);
+
+struct FirstError;
 
 class Plan {
  public:
@@ -41,5 +44,9 @@ class Plan {
   std::vector<Phase> phases_;
   std::uint32_t ranks_;
 };
+
+// The path, relative to the target directory, of the object a rank's first error was about: the item,
+// or the tree directory when the error was on the directory itself (FirstError::item is ~0).
+std::string errorPath(const Plan& plan, std::uint32_t iteration, Phase phase, const FirstError& error);
 
 }  // namespace mdbench

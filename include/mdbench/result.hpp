@@ -57,6 +57,10 @@ struct RunInfo {
   std::string fs_type;
   std::uint64_t fs_total_bytes = 0, fs_free_bytes = 0, fs_total_inodes = 0, fs_free_inodes = 0;
   std::string mpi_library;
+  std::string hdf5_version;
+  std::string scheduler = "none";  // "slurm", "pbs" or "none"
+  std::string job_id;              // SLURM_JOB_ID / PBS_JOBID; "" outside a batch job
+  std::string job_name;            // SLURM_JOB_NAME / PBS_JOBNAME
 };
 
 struct RunResult {

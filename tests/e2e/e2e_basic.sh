@@ -14,7 +14,9 @@ for np in 0 4; do
   done
   ranks=$([ "$np" = 0 ] && echo 1 || echo "$np")
   expect_eq "$(column file-create 2)" $((1000 * ranks)) "default run np=$np file creates"
-  expect_empty_dir "$cwd" "default run np=$np leaves nothing behind"
+  # Nothing but the results file, named by date: mdbench-YYYYmmdd-HHMMSS.h5.
+  expect_eq "$(cd "$cwd" && find . -mindepth 1 | sed 's/[0-9]/N/g')" "./mdbench-NNNNNNNN-NNNNNN.hN" \
+    "default run np=$np leaves only its results file"
 done
 
 # Exact counts where the tree does not divide -n: 4 directories, 1001 items.

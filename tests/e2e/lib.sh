@@ -3,6 +3,10 @@
 # Usage: source lib.sh <shm|disk>. Needs MDBENCH and MPIEXEC in the environment (CTest sets them).
 set -u
 
+# This folder, found before the scripts change directory.
+E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+export E2E_DIR
+
 : "${MDBENCH:?set MDBENCH to the mdbench binary}"
 : "${MPIEXEC:=mpiexec}"
 FS_KIND=${1:-shm}
@@ -13,6 +17,8 @@ case "$FS_KIND" in
 esac
 BASE=$(mktemp -d "$BASE_PARENT/mdbench-e2e.XXXXXX") || exit 1
 trap 'rm -rf "$BASE"' EXIT
+# Runs write their results file into the current directory by default: keep it inside BASE.
+cd "$BASE" || exit 1
 
 PASSED=0
 FAILED=0

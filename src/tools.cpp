@@ -1,0 +1,135 @@
+// The subcommands that work on results files: validate and export. They run on rank 0 alone.
+#include "tools.hpp"
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include <boost/program_options.hpp>
+#include <fstream>
+#include <iostream>
+
+#include "mdbench/app.hpp"
+#include "mdbench/export.hpp"
+#include "mdbench/results_file.hpp"
+#include "mdbench/validate.hpp"
+
+namespace mdbench {
+namespace po = boost::program_options;
+namespace {
+
+int usageError(const std::string& command, const std::string& message) {
+  fmt::print(stderr, "mdbench {0}: error: {1}\nTry 'mdbench {0} --help'.\n", command, message);
+  return kExitUsage;
+}
+
+// Parses a subcommand's arguments; returns false (with a message printed) on bad usage.
+bool parse(const std::string& command, const std::vector<std::string>& args,
+           const po::options_description& options, const po::positional_options_description& positional,
+           po::variables_map& vm) {
+  try {
+    po::store(po::command_line_parser(args)
+                  .options(options)
+                  .positional(positional)
+                  .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing)
+                  .run(),
+              vm);
+    po::notify(vm);
+    return true;
+  } catch (const po::error& e) {
+    usageError(command, e.what());
+    return false;
+  }
+}
+
+}  // namespace
+
+int runValidate(const std::vector<std::string>& args) {
+  po::options_description options("mdbench validate FILE...: check results files against the schema");
+  bool verbose = false;
+  std::vector<std::string> files;
+  options.add_options()("help,h", "print this help")("verbose,v", po::bool_switch(&verbose),
+                                                     "also list objects not in the schema and other notes")(
+      "file", po::value(&files), "results file");
+  po::positional_options_description positional;
+  positional.add("file", -1);
+  po::variables_map vm;
+  if (!parse("validate", args, options, positional, vm)) return kExitUsage;
+  if (vm.count("help")) {
+    std::cout << options << "Exit status: 0 all files valid, 1 a file is not, 2 bad usage.\n";
+    return kExitOk;
+  }
+  if (files.empty()) return usageError("validate", "no file given");
+  int status = kExitOk;
+  for (const std::string& file : files) {
+    const ValidationResult result = validateResultsFile(file);
+    if (result.ok) {
+      fmt::print("{}: valid ({} schema version 1)\n", file, kSchemaName);
+    } else {
+      fmt::print("{}: INVALID: {}\n", file, result.first_problem);
+      status = kExitFailed;
+    }
+    if (verbose) {
+      for (const std::string& note : result.notes) fmt::print("  note: {}\n", note);
+    }
+  }
+  return status;
+}
+
+int runExport(const std::vector<std::string>& args) {
+  po::options_description options(
+      "mdbench export FILE --format json|csv [-o OUT]: results as JSON or CSV (one row per run, iteration, "
+      "phase and rank)");
+  std::string file, format, out_path;
+  bool force = false;
+  options.add_options()("help,h", "print this help")("format,f", po::value(&format)->value_name("json|csv"),
+                                                     "output format (required)")(
+      "output,o", po::value(&out_path)->value_name("OUT"), "write to OUT instead of standard output")(
+      "force", po::bool_switch(&force), "replace OUT if it exists")("file", po::value(&file), "results file");
+  po::positional_options_description positional;
+  positional.add("file", 1);
+  po::variables_map vm;
+  if (!parse("export", args, options, positional, vm)) return kExitUsage;
+  if (vm.count("help")) {
+    std::cout << options;
+    return kExitOk;
+  }
+  if (file.empty()) return usageError("export", "no results file given");
+  if (format != "json" && format != "csv") {
+    return usageError("export", format.empty() ? "--format json|csv is required"
+                                               : fmt::format("--format: '{}' is not json or csv", format));
+  }
+  struct stat st {};
+  if (!out_path.empty() && !force && lstat(out_path.c_str(), &st) == 0) {
+    return usageError("export", fmt::format("{} exists: use --force to replace it", out_path));
+  }
+  StoredResults results;
+  try {
+    results = readResultsFile(file);
+  } catch (const ResultsFileError& e) {
+    fmt::print(stderr, "mdbench export: error: {}\n", e.what());
+    return kExitFailed;
+  }
+  std::ofstream file_out;
+  if (!out_path.empty()) {
+    file_out.open(out_path, std::ios::out | std::ios::trunc);
+    if (!file_out) {
+      fmt::print(stderr, "mdbench export: error: cannot write {}\n", out_path);
+      return kExitFailed;
+    }
+  }
+  std::ostream& out = out_path.empty() ? std::cout : file_out;
+  if (format == "json") {
+    exportJson(results, out);
+  } else {
+    exportCsv(results, out);
+  }
+  out.flush();
+  if (!out) {
+    fmt::print(stderr, "mdbench export: error: writing {} failed\n",
+               out_path.empty() ? "standard output" : out_path);
+    return kExitFailed;
+  }
+  return kExitOk;
+}
+
+}  // namespace mdbench
