@@ -57,6 +57,12 @@ double baseRate(Phase phase) {
       return 3000.0;
     case Phase::kTreeRemove:
       return 900.0;
+    case Phase::kDirReaddir:
+    case Phase::kFileReaddir:
+      return 400.0;
+    case Phase::kDirRename:
+    case Phase::kFileRename:
+      return 2000.0;
   }
   return 1000.0;
 }

@@ -7,10 +7,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <optional>
+#include <sstream>
 
 #include "mdbench/clock.hpp"
 #include "mdbench/config.hpp"
@@ -41,15 +44,14 @@ std::string versionText() {
                      MpiSession::libraryVersion(), hdf5Version());
 }
 
-// The directory the run works in. Decided on rank 0, shared with every rank.
+// A directory the run works in. Decided on rank 0, shared with every rank.
 struct Target {
   std::string path;      // absolute
   bool created = false;  // this run made it (and so may remove it when it is empty)
 };
 
-// Rank 0 only: finds or makes the target directory. Returns "" or a message for the user.
-std::string prepareTargetOnRoot(const Config& config, Target& target) {
-  std::string path = config.target;
+// Rank 0 only: finds or makes one target directory. Returns "" or a message for the user.
+std::string prepareTarget(std::string path, Target& target) {
   if (path.empty()) {
     // A fresh directory in the cwd, named so that concurrent and later runs never collide.
     const std::time_t now = std::time(nullptr);
@@ -63,9 +65,7 @@ std::string prepareTargetOnRoot(const Config& config, Target& target) {
   if (lstat(path.c_str(), &st) == 0) {
     if (S_ISLNK(st.st_mode)) {
       return fmt::format(
-          "target {} is a symbolic link; mdbench never follows links: give the directory it "
-          "points to",
-          path);
+          "target {} is a symbolic link; mdbench never follows links: give the directory it points to", path);
     }
     if (!S_ISDIR(st.st_mode)) return fmt::format("target {} exists and is not a directory", path);
   } else if (errno != ENOENT) {
@@ -83,23 +83,74 @@ std::string prepareTargetOnRoot(const Config& config, Target& target) {
   return {};
 }
 
-RunInfo describeRun(Comm& comm, const Config& config, const Target& target, const SchedulerInfo& scheduler) {
+// Rank 0 only: every target (-d A@B@C), or the one fresh default directory. On failure, removes what
+// it made and returns the message.
+std::string prepareTargetsOnRoot(const Config& config, std::vector<Target>& targets) {
+  const std::vector<std::string> paths =
+      config.targets.empty() ? std::vector<std::string>{""} : config.targets;
+  for (const std::string& path : paths) {
+    Target target;
+    if (std::string error = prepareTarget(path, target); !error.empty()) {
+      for (const Target& made : targets) {
+        if (made.created) rmdir(made.path.c_str());
+      }
+      targets.clear();
+      return error;
+    }
+    targets.push_back(target);
+  }
+  return {};
+}
+
+std::string joinPaths(const std::vector<Target>& targets, char separator) {
+  std::string joined;
+  for (const Target& t : targets) joined += (joined.empty() ? "" : std::string(1, separator)) + t.path;
+  return joined;
+}
+
+// Collective: where every rank runs. Rank 0 learns the hosts; every rank learns every rank's node index
+// (the plan's node-aware shift needs it).
+struct Placement {
+  std::vector<std::string> host_of_rank;  // rank 0 only
+  std::vector<std::uint32_t> node_of_rank;
+  std::uint32_t nodes = 1;
+};
+
+Placement placeRanks(Comm& comm) {
+  Placement placement;
+  const NodeMap map = gatherNodeMap(comm);
+  std::string encoded;
+  if (comm.rank() == 0) {
+    const NodeLayout layout = nodeLayout(map.host_of_rank);
+    placement.host_of_rank = map.host_of_rank;
+    for (const std::uint32_t node : layout.node_of_rank) encoded += fmt::format("{} ", node);
+  }
+  comm.broadcast(encoded);
+  std::istringstream in(encoded);
+  for (std::uint32_t node = 0; in >> node;) placement.node_of_rank.push_back(node);
+  placement.nodes = placement.node_of_rank.empty()
+                        ? 1
+                        : *std::max_element(placement.node_of_rank.begin(), placement.node_of_rank.end()) + 1;
+  return placement;
+}
+
+RunInfo describeRun(Comm& comm, const Config& config, const std::vector<Target>& targets,
+                    const Placement& placement, const SchedulerInfo& scheduler) {
   RunInfo info;
-  const NodeMap nodes = gatherNodeMap(comm);
   info.version = std::string(version());
   info.git_commit = std::string(gitCommit());
   info.command_line = config.command_line;
-  info.target = target.path;
+  info.target = joinPaths(targets, '@');
   info.start_utc = utcTimestampNow();
   info.ranks = comm.size();
-  info.nodes = nodes.nodes;
-  info.host_of_rank = nodes.host_of_rank;
+  info.nodes = placement.nodes;
+  info.host_of_rank = placement.host_of_rank;
   info.mpi_library = MpiSession::libraryVersion();
   info.hdf5_version = hdf5Version();
   info.scheduler = scheduler.scheduler;
   info.job_id = scheduler.job_id;
   info.job_name = scheduler.job_name;
-  if (const auto fs = probeFileSystem(target.path)) {
+  if (const auto fs = targets.empty() ? std::nullopt : probeFileSystem(targets.front().path)) {
     info.fs_type = fs->type;
     info.fs_total_bytes = fs->total_bytes;
     info.fs_free_bytes = fs->free_bytes;
@@ -158,6 +209,13 @@ void discardResults(Output& output) {
 // Collective. Returns the exit status, the same on every rank.
 int runConfigured(const Config& config, Comm& comm) {
   const bool root = comm.rank() == 0;
+  if (config.targets.size() > comm.size()) {
+    if (root) {
+      fmt::print(stderr, "mdbench: error: -d/--dir: {} targets for {} ranks: each target needs a rank\n",
+                 config.targets.size(), comm.size());
+    }
+    return kExitUsage;
+  }
   const SchedulerInfo scheduler = detectScheduler();
   Output output;
   std::string error;
@@ -167,46 +225,57 @@ int runConfigured(const Config& config, Comm& comm) {
     return status;
   }
 
-  Target target;
-  if (root) error = prepareTargetOnRoot(config, target);
+  std::vector<Target> targets;
+  if (root) error = prepareTargetsOnRoot(config, targets);
   if ((status = agreeOnRootStatus(comm, error.empty() ? kExitOk : kExitFailed, error)) != kExitOk) {
     if (root) fmt::print(stderr, "mdbench: error: {}\n", error);
     discardResults(output);
     return status;
   }
-  comm.broadcast(target.path);
+  std::string paths = joinPaths(targets, '\n');
+  comm.broadcast(paths);
+  std::vector<std::string> target_paths;
+  std::istringstream lines(paths);
+  for (std::string line; std::getline(lines, line);) target_paths.push_back(line);
+  const std::string& my_target = target_paths[comm.rank() % target_paths.size()];
 
   int err = 0;
-  std::unique_ptr<PosixBackend> backend = PosixBackend::open(target.path, err);
-  error = agreeOnSetup(comm, err, fmt::format("cannot open target {}", target.path));
+  std::unique_ptr<PosixBackend> backend = PosixBackend::open(my_target, err);
+  error = agreeOnSetup(comm, err, fmt::format("cannot open target {}", my_target));
   if (!error.empty()) {
-    if (root) fmt::print(stderr, "mdbench: error: {}\n", error);
-    if (root && target.created) rmdir(target.path.c_str());
+    if (root) {
+      fmt::print(stderr, "mdbench: error: {}\n", error);
+      for (const Target& t : targets) {
+        if (t.created) rmdir(t.path.c_str());
+      }
+    }
     discardResults(output);
     return kExitFailed;
   }
 
-  const Plan plan(config, comm.size());
+  const Placement placement = placeRanks(comm);
+  const Plan plan(config, placement.node_of_rank);
   SteadyClock clock;
   ConsoleSink console(stdout);
   std::vector<Sink*> sinks;
   if (output.sink) sinks.push_back(output.sink.get());  // first: a phase is on disk before it is shown
   sinks.push_back(&console);
-  RunResult result = runBenchmark(plan, RunParts{comm, clock, *backend},
-                                  describeRun(comm, config, target, scheduler), sinks);
+  RunResult result = runBenchmark(plan, RunParts{comm, clock, *backend, my_target},
+                                  describeRun(comm, config, targets, placement, scheduler), sinks);
   backend.reset();
 
   if (root) {
     if (!result.setup_error.empty()) fmt::print(stderr, "mdbench: error: {}\n", result.setup_error);
     const bool removed_tree = config.phases.remove && result.setup_error.empty();
-    if (target.created && removed_tree) {
-      if (rmdir(target.path.c_str()) != 0) {
-        result.cleanup_problems.push_back(
-            fmt::format("{} not removed: {}", target.path, describeErrno(errno)));
-        fmt::print("cleanup: {}\n", result.cleanup_problems.back());
+    for (const Target& t : targets) {
+      if (t.created && removed_tree) {
+        if (rmdir(t.path.c_str()) != 0) {
+          result.cleanup_problems.push_back(fmt::format("{} not removed: {}", t.path, describeErrno(errno)));
+          fmt::print("cleanup: {}\n", result.cleanup_problems.back());
+        }
+      } else if (!removed_tree && result.setup_error.empty()) {
+        fmt::print("kept:     {}\n", t.path);
       }
-    } else if (!removed_tree && result.setup_error.empty()) {
-      fmt::print("kept:     {}\n", target.path);
     }
     const bool failed =
         !result.setup_error.empty() || result.failedOps() > 0 || !result.cleanup_problems.empty();

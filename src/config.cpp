@@ -3,19 +3,23 @@
 #include "mdbench/config.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
 #include <boost/program_options.hpp>
+#include <cmath>
 #include <cstddef>
 #include <limits>
-#include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "config_presets.hpp"
+#include "config_tokenizer.hpp"
 #include "config_values.hpp"
 #include "mdbench/tree_math.hpp"
 
@@ -23,9 +27,10 @@ namespace mdbench {
 namespace {
 
 namespace po = boost::program_options;
-using config_detail::Converted;
+using config_detail::Given;
+using config_detail::takesValue;
 
-// Each option's names once: as Boost wants them, and as messages show them.
+// Each option's names once: as Boost wants them, and as messages show them. Short names are mdtest's letters.
 struct OptionName {
   const char* boost;
   const char* shown;
@@ -39,17 +44,33 @@ constexpr OptionName kItemsPerDir{"items-per-dir,I", "-I/--items-per-dir"};
 constexpr OptionName kLeafOnly{"leaf-only,L", "-L/--leaf-only"};
 constexpr OptionName kFilesOnly{"files-only,F", "-F/--files-only"};
 constexpr OptionName kDirsOnly{"dirs-only,D", "-D/--dirs-only"};
+constexpr OptionName kSharedFiles{"shared-files,S", "-S/--shared-files"};
+constexpr OptionName kPreset{"preset", "--preset"};
 constexpr OptionName kCreate{"create,C", "-C/--create"};
 constexpr OptionName kStat{"stat,T", "-T/--stat"};
 constexpr OptionName kRead{"read,E", "-E/--read"};
 constexpr OptionName kRemove{"remove,r", "-r/--remove"};
-constexpr OptionName kIterations{"iterations,i", "-i/--iterations"};
+constexpr OptionName kRename{"rename,U", "-U/--rename"};
+constexpr OptionName kReaddir{"readdir", "--readdir"};
+constexpr OptionName kRenamed{"renamed", "--renamed"};
+constexpr OptionName kShift{"shift,N", "-N/--shift"};
+constexpr OptionName kRandom{"random,R", "-R/--random"};
+constexpr OptionName kStonewall{"stonewall,W", "-W/--stonewall"};
+constexpr OptionName kStonewallFile{"stonewall-file,x", "-x/--stonewall-file"};
+constexpr OptionName kPreDelay{"pre-delay,p", "-p/--pre-delay"};
+constexpr OptionName kPrintRateAndTime{"print-rate-and-time,P", "-P/--print-rate-and-time"};
+constexpr OptionName kTimeUniqueOverhead{"time-unique-overhead,t", "-t/--time-unique-overhead"};
 constexpr OptionName kWriteBytes{"write-bytes,w", "-w/--write-bytes"};
 constexpr OptionName kReadBytes{"read-bytes,e", "-e/--read-bytes"};
+constexpr OptionName kFsync{"fsync,y", "-y/--fsync"};
+constexpr OptionName kSync{"sync,Y", "-Y/--sync"};
+constexpr OptionName kVerify{"verify,X", "-X/--verify"};
+constexpr OptionName kIterations{"iterations,i", "-i/--iterations"};
 constexpr OptionName kKeep{"keep", "--keep"};
 constexpr OptionName kOutput{"output,o", "-o/--output"};
 constexpr OptionName kForce{"force", "--force"};
 constexpr OptionName kAppend{"append", "--append"};
+constexpr OptionName kVerbose{"verbose,v", "-v/--verbose"};
 constexpr OptionName kHelp{"help,h", "-h/--help"};
 constexpr OptionName kVersion{"version", "--version"};
 
@@ -57,10 +78,14 @@ constexpr OptionName kVersion{"version", "--version"};
 // not an exception; nullopt means "not given".
 struct RawOptions {
   std::optional<std::string> items, dir, depth, branching, items_per_dir, iterations, write_bytes, read_bytes,
-      output;
-  bool unique_dir = false, leaf_only = false, files_only = false, dirs_only = false;
-  bool create = false, stat = false, read = false, remove = false, keep = false, help = false,
-       version = false, force = false, append = false;
+      output, shift, random_seed, stonewall, stonewall_file, pre_delay, preset;
+  bool unique_dir = false, leaf_only = false, files_only = false, dirs_only = false, shared_files = false;
+  bool create = false, stat = false, read = false, remove = false, rename = false, readdir = false,
+       renamed = false;
+  bool random = false, fsync = false, sync = false, verify = false;
+  bool print_rate_and_time = false, time_unique_overhead = false;  // mdtest's; nothing to change
+  bool keep = false, help = false, version = false, force = false, append = false;
+  std::uint32_t verbosity = 0;
 };
 
 struct OptionTable {
@@ -74,6 +99,24 @@ po::typed_value<std::string>* text(std::optional<std::string>& slot, const char*
   });
 }
 
+// -R [SEED]: a list of at most one token, empty when the seed is left out, so that "--random=" (an empty
+// seed, refused) differs from "--random" (none).
+po::typed_value<std::vector<std::string>>* optionalText(bool& given, std::optional<std::string>& slot,
+                                                        const char* value_name) {
+  return po::value<std::vector<std::string>>()
+      ->implicit_value({}, "")
+      ->value_name(value_name)
+      ->notifier([&given, &slot](const std::vector<std::string>& value) {
+        given = true;
+        if (!value.empty()) slot = value.front();
+      });
+}
+
+// -v: the one option that may be repeated (Boost's "composing"); each occurrence counts.
+po::typed_value<bool>* counter(std::uint32_t& count) {
+  return po::bool_switch()->composing()->notifier([&count](bool) { ++count; });
+}
+
 // The one option table: lookups while parsing and the help text both come from it. Bound to raw.
 OptionTable buildOptionTable(RawOptions& raw) {
   OptionTable table;
@@ -83,11 +126,16 @@ OptionTable buildOptionTable(RawOptions& raw) {
   };
   // clang-format off
   group("Workload")
-      (kItems.boost, text(raw.items, "N"), "items per rank, exact (default 1000)")
+      (kItems.boost, text(raw.items, "N"), "items per rank, exact (default 1000; required with --preset)")
       (kFilesOnly.boost, po::bool_switch(&raw.files_only), "files only (default: files and directories)")
-      (kDirsOnly.boost, po::bool_switch(&raw.dirs_only), "directories only");
+      (kDirsOnly.boost, po::bool_switch(&raw.dirs_only), "directories only")
+      (kSharedFiles.boost, po::bool_switch(&raw.shared_files),
+       "every rank uses the same file names (implies -F; not with -u)")
+      (kPreset.boost, text(raw.preset, "NAME"), "IO500's mdtest options, read before the others (see Presets)");
   group("Tree")
-      (kDir.boost, text(raw.dir, "DIR"), "directory to run in (default: a new mdbench.<stamp> in the current one)")
+      (kDir.boost, text(raw.dir, "DIR"),
+       "directory to run in (default: a new mdbench.<stamp> in the current one);\n"
+       "DIR@DIR@...: rank r runs in the (r mod count)-th (needs -u, no -N)")
       (kUniqueDir.boost, po::bool_switch(&raw.unique_dir), "a tree per rank (default: one tree shared by all)")
       (kDepth.boost, text(raw.depth, "N"), "tree depth (default 0: the tree is one directory)")
       (kBranching.boost, text(raw.branching, "N"), "subdirectories per directory (default 1)")
@@ -95,14 +143,39 @@ OptionTable buildOptionTable(RawOptions& raw) {
        "fill item directories N at a time, in order (default: spread -n\n"
        "evenly); without -n, -n is N times the number of item directories")
       (kLeafOnly.boost, po::bool_switch(&raw.leaf_only), "items only in the leaf directories");
-  group("Phases (none given: all, without read for -D)")
+  group("Phases (none of -C -T -E -r given: those four, without read for -D)")
       (kCreate.boost, po::bool_switch(&raw.create), "create the items")
       (kStat.boost, po::bool_switch(&raw.stat), "stat the items")
       (kRead.boost, po::bool_switch(&raw.read), "read the files (-e bytes each)")
-      (kRemove.boost, po::bool_switch(&raw.remove), "remove the items");
+      (kRemove.boost, po::bool_switch(&raw.remove), "remove the items")
+      (kRename.boost, po::bool_switch(&raw.rename), "also rename every item (to <name>.renamed) after stat and read")
+      (kReaddir.boost, po::bool_switch(&raw.readdir), "also list every tree directory and check its entries")
+      (kRenamed.boost, po::bool_switch(&raw.renamed), "the items were renamed by an earlier run (-U); not with -C, -U");
+  group("Order and timing (SECONDS: digits, optionally with a fraction: 300, 0.5)")
+      (kShift.boost, text(raw.shift, "S"),
+       "later phases work on the items of rank r+S (mod ranks), defeating\n"
+       "client caches (default 0: each rank its own)")
+      (kRandom.boost, optionalText(raw.random, raw.random_seed, "[SEED]"),
+       "stat, read and readdir in a random order from SEED (default 0); the\n"
+       "next word is SEED when it starts with a digit: -R 7, -R7, --random=7")
+      (kStonewall.boost, text(raw.stonewall, "SECONDS"),
+       "stop creating after SECONDS, then every rank creates up to the\n"
+       "highest count reached (default 0: off; the create phase only)")
+      (kStonewallFile.boost, text(raw.stonewall_file, "FILE"),
+       "the create phase writes the item count it reached to FILE; runs\n"
+       "without -C read it from there")
+      (kPreDelay.boost, text(raw.pre_delay, "SECONDS"), "sleep before each iteration (default 0)")
+      (kPrintRateAndTime.boost, po::bool_switch(&raw.print_rate_and_time),
+       "accepted for mdtest scripts: rate and time are always printed")
+      (kTimeUniqueOverhead.boost, po::bool_switch(&raw.time_unique_overhead),
+       "accepted for mdtest scripts: creating the trees (unique ones too)\n"
+       "is always timed, as a phase of its own");
   group("Data (B: bytes, or with suffix k, m, g for KiB, MiB, GiB; at most 1g)")
       (kWriteBytes.boost, text(raw.write_bytes, "B"), "bytes written to each file it creates (default 0)")
-      (kReadBytes.boost, text(raw.read_bytes, "B"), "bytes read from each file in the read phase (default 0)");
+      (kReadBytes.boost, text(raw.read_bytes, "B"), "bytes read from each file in the read phase (default 0)")
+      (kFsync.boost, po::bool_switch(&raw.fsync), "fsync each file after writing it (needs -w)")
+      (kSync.boost, po::bool_switch(&raw.sync), "syncfs at the end of each phase, inside its timed region")
+      (kVerify.boost, po::bool_switch(&raw.verify), "check the bytes read against the pattern written (needs -e)");
   group("Output and run")
       (kIterations.boost, text(raw.iterations, "N"), "repeat the selected phases N times (default 1)")
       (kKeep.boost, po::bool_switch(&raw.keep), "leave the tree in place after the run")
@@ -111,134 +184,13 @@ OptionTable buildOptionTable(RawOptions& raw) {
        "current directory); never overwritten unless --force")
       (kForce.boost, po::bool_switch(&raw.force), "replace an existing results file")
       (kAppend.boost, po::bool_switch(&raw.append), "add this run to an existing results file")
+      (kVerbose.boost, counter(raw.verbosity), "more detail on the console; repeat for more: -vv")
       (kHelp.boost, po::bool_switch(&raw.help), "print this help and exit")
       (kVersion.boost, po::bool_switch(&raw.version), "print the version and exit");
   // clang-format on
   for (const auto& entry : table.groups) table.all.add(*entry.second);
   return table;
 }
-
-// "-n/--items", or "--keep" for an option without a short name.
-std::string shownName(const po::option_description& option) {
-  const std::string short_name = option.canonical_display_name(po::command_line_style::allow_dash_for_short);
-  const std::string long_name = "--" + option.long_name();
-  return short_name.size() == 2 && short_name[0] == '-' ? short_name + "/" + long_name : long_name;
-}
-
-bool takesValue(const po::option_description& option) { return option.semantic()->max_tokens() > 0; }
-
-// Exact lookups only: with Boost's prefix guessing, an abbreviation in a job script ("--dep") changes meaning
-// or becomes ambiguous when an option is added.
-const po::option_description* findLong(const po::options_description& all, const std::string& name) {
-  if (name.empty() || name[0] == '-') return nullptr;  // "---n" must not find "-n"
-  return all.find_nothrow(name, /*approx=*/false);
-}
-const po::option_description* findShort(const po::options_description& all, char letter) {
-  return all.find_nothrow(std::string{'-', letter}, /*approx=*/false);
-}
-
-// Splits the arguments into options and values without ever stopping at the first problem, then hands each
-// value to the option's Boost semantic. Boost's own parser throws on the first syntax error (a missing value,
-// "--keep=1"), which would hide every later problem, so the tokenizer is ours; the table is Boost's.
-class Tokenizer {
- public:
-  Tokenizer(const std::vector<std::string>& args, const po::options_description& all,
-            std::vector<std::string>& errors)
-      : args_(args), all_(all), errors_(errors) {}
-
-  void run() {
-    bool options_ended = false;
-    for (next_ = 0; next_ < args_.size();) {
-      const std::string& arg = args_[next_++];
-      if (options_ended || arg.size() < 2 || arg[0] != '-') {
-        errors_.push_back(fmt::format("unexpected argument '{}'", arg));
-      } else if (arg == "--") {
-        options_ended = true;
-      } else if (arg[1] == '-') {
-        longOption(arg);
-      } else {
-        shortGroup(arg);
-      }
-    }
-  }
-
- private:
-  void longOption(const std::string& arg) {
-    const std::size_t eq = arg.find('=');
-    const std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
-    const po::option_description* option = findLong(all_, name);
-    if (option == nullptr) {
-      errors_.push_back(fmt::format("unknown option '--{}'", name));
-    } else if (eq != std::string::npos && !takesValue(*option)) {
-      errors_.push_back(fmt::format("{}: takes no value, got '{}'", shownName(*option), arg));
-    } else if (eq != std::string::npos) {
-      apply(*option, arg.substr(eq + 1));
-    } else if (takesValue(*option)) {
-      applyWithNextValue(*option);
-    } else {
-      apply(*option, std::nullopt);
-    }
-  }
-
-  // "-uFL", "-n5", "-uFn 5": switches may be grouped; a value option takes the rest of the word or the next
-  // one.
-  void shortGroup(const std::string& arg) {
-    for (std::size_t pos = 1; pos < arg.size(); ++pos) {
-      const po::option_description* option = findShort(all_, arg[pos]);
-      if (option == nullptr) {
-        // Whether the unknown option takes a value is unknowable, so the rest of the word is not guessed at.
-        errors_.push_back(arg.size() == 2 ? fmt::format("unknown option '-{}'", arg[pos])
-                                          : fmt::format("unknown option '-{}' in '{}'", arg[pos], arg));
-        return;
-      }
-      if (!takesValue(*option)) {
-        apply(*option, std::nullopt);
-      } else if (pos + 1 < arg.size()) {
-        apply(*option, arg.substr(pos + 1));
-        return;
-      } else {
-        applyWithNextValue(*option);
-        return;
-      }
-    }
-  }
-
-  // As Boost does: the next word is the value unless it is one of our options ("-d -u" lacks a value).
-  void applyWithNextValue(const po::option_description& option) {
-    if (next_ < args_.size() && !isKnownOption(args_[next_])) {
-      apply(option, args_[next_++]);
-    } else {
-      errors_.push_back(fmt::format("{}: needs a value", shownName(option)));
-    }
-  }
-
-  bool isKnownOption(const std::string& word) const {
-    if (word == "--") return true;
-    if (word.size() < 2 || word[0] != '-') return false;
-    if (word[1] != '-') return findShort(all_, word[1]) != nullptr;
-    return findLong(all_, word.substr(2, word.find('=') - 2)) != nullptr;
-  }
-
-  void apply(const po::option_description& option, const std::optional<std::string>& value) {
-    if (++seen_[&option] == 2) errors_.push_back(fmt::format("{}: given more than once", shownName(option)));
-    if (seen_[&option] > 1) return;
-    std::vector<std::string> tokens;
-    if (value) tokens.push_back(*value);
-    try {
-      boost::any stored;
-      option.semantic()->parse(stored, tokens, /*utf8=*/false);
-      option.semantic()->notify(stored);
-    } catch (const po::error& e) {  // not expected for string and switch semantics; reported, never thrown
-      errors_.push_back(fmt::format("{}: {}", shownName(option), e.what()));
-    }
-  }
-
-  const std::vector<std::string>& args_;
-  const po::options_description& all_;
-  std::vector<std::string>& errors_;
-  std::size_t next_ = 0;
-  std::map<const po::option_description*, int> seen_;
-};
 
 // Fields whose given value was refused: the Config holds the default there, and a cross-check involving it
 // would complain about a value the user never gave.
@@ -263,13 +215,16 @@ class Converter {
   bool bytes(const std::optional<std::string>& raw, const OptionName& name, std::uint64_t& out) {
     return take(raw, name, out, [](const std::string& text) { return config_detail::toByteCount(text); });
   }
+  bool seconds(const std::optional<std::string>& raw, const OptionName& name, double& out) {
+    return take(raw, name, out, [](const std::string& text) { return config_detail::toSeconds(text); });
+  }
 
  private:
   // True when the value was given and refused.
   template <typename T, typename Convert>
   bool take(const std::optional<std::string>& raw, const OptionName& name, T& out, Convert convert) {
     if (!raw) return false;
-    const Converted converted = convert(*raw);
+    const auto converted = convert(*raw);
     if (converted.problem) {
       errors_.push_back(fmt::format("{}: {}", name.shown, *converted.problem));
       return true;
@@ -283,13 +238,14 @@ class Converter {
 
 std::string joinCommandLine(const std::vector<std::string>& args) {
   std::string line = "mdbench";
-  for (const std::string& arg : args) line += " " + config_detail::shellQuote(arg);
+  for (const std::string& arg : args) {  // appended piecewise: "x" + string trips GCC 12's -Wrestrict at -O2
+    line += ' ';
+    line += config_detail::shellQuote(arg);
+  }
   return line;
 }
 
-// Converts the values, including the problems only the command line can show (Config cannot say "-I 0 given",
-// "-d ''" or "-F and -D").
-Refused convert(const RawOptions& raw, Config& config, std::vector<std::string>& errors) {
+Refused convertNumbers(const RawOptions& raw, Config& config, std::vector<std::string>& errors) {
   Converter converter(errors);
   Refused refused;
   refused.items = converter.number(raw.items, kItems, config.items);
@@ -299,15 +255,60 @@ Refused convert(const RawOptions& raw, Config& config, std::vector<std::string>&
   converter.number(raw.iterations, kIterations, config.iterations);
   refused.write_bytes = converter.bytes(raw.write_bytes, kWriteBytes, config.write_bytes);
   refused.read_bytes = converter.bytes(raw.read_bytes, kReadBytes, config.read_bytes);
+  converter.number(raw.shift, kShift, config.shift);
+  converter.number(raw.random_seed, kRandom, config.random_seed);
+  converter.seconds(raw.stonewall, kStonewall, config.stonewall_s);
+  converter.seconds(raw.pre_delay, kPreDelay, config.pre_delay_s);
   if (raw.items_per_dir && !refused.items_per_dir && config.items_per_dir == 0) {
     errors.push_back(fmt::format("{}: must be at least 1, got '0' (leave it out to spread -n evenly)",
                                  kItemsPerDir.shown));
     refused.items_per_dir = true;
   }
+  return refused;
+}
+
+// Paths and names. A refused -d leaves targets empty, so that no cross-check counts its parts.
+void convertTexts(const RawOptions& raw, Config& config, std::vector<std::string>& errors) {
   if (raw.dir) {
-    if (raw.dir->empty()) errors.push_back(fmt::format("{}: empty value, expected a directory", kDir.shown));
     config.target = *raw.dir;
+    if (raw.dir->empty()) {
+      errors.push_back(fmt::format("{}: empty value, expected a directory", kDir.shown));
+    } else if (auto targets = config_detail::splitTargets(*raw.dir)) {
+      config.targets = std::move(*targets);
+    } else {
+      errors.push_back(fmt::format("{}: '{}' has an empty directory name (DIR@DIR@...: one '@' between two)",
+                                   kDir.shown, *raw.dir));
+    }
   }
+  if (raw.stonewall_file) {
+    if (raw.stonewall_file->empty())
+      errors.push_back(fmt::format("{}: empty value, expected a file name", kStonewallFile.shown));
+    config.stonewall_file = *raw.stonewall_file;
+  }
+  if (raw.output) {
+    if (raw.output->empty())
+      errors.push_back(fmt::format("{}: empty value, expected a file name", kOutput.shown));
+    config.output = *raw.output;
+  }
+  if (raw.preset) {
+    if (config_detail::findPreset(*raw.preset) == nullptr) {
+      errors.push_back(fmt::format("{}: unknown preset '{}' (expected {})", kPreset.shown, *raw.preset,
+                                   config_detail::presetNames()));
+    } else {
+      config.preset = *raw.preset;
+      // IO500 has no default item count: a preset run without one would silently be a different benchmark.
+      if (!raw.items && !raw.items_per_dir)
+        errors.push_back(
+            fmt::format("{} {} needs {} (items per rank)", kPreset.shown, *raw.preset, kItems.shown));
+    }
+  }
+}
+
+// Converts the values, including the problems only the command line can show (Config cannot say "-I 0 given",
+// "-d ''" or "-F and -D").
+Refused convert(const RawOptions& raw, Config& config, std::vector<std::string>& errors) {
+  const Refused refused = convertNumbers(raw, config, errors);
+  convertTexts(raw, config, errors);
   if (raw.files_only && raw.dirs_only) {
     errors.push_back(fmt::format("{} and {} exclude each other", kFilesOnly.shown, kDirsOnly.shown));
   } else if (raw.files_only) {
@@ -317,19 +318,21 @@ Refused convert(const RawOptions& raw, Config& config, std::vector<std::string>&
   }
   config.sharing = raw.unique_dir ? TreeSharing::kUnique : TreeSharing::kShared;
   config.leaf_only = raw.leaf_only;
+  config.shared_files = raw.shared_files;
   config.keep = raw.keep;
-  if (raw.output) {
-    if (raw.output->empty())
-      errors.push_back(fmt::format("{}: empty value, expected a file name", kOutput.shown));
-    config.output = *raw.output;
-  }
+  config.renamed = raw.renamed;
+  config.random_order = raw.random;
+  config.fsync_writes = raw.fsync;
+  config.sync_phases = raw.sync;
+  config.verify_read = raw.verify;
+  config.verbosity = raw.verbosity;
   if (raw.force && raw.append) {
     errors.push_back(fmt::format("{} and {} exclude each other", kForce.shown, kAppend.shown));
   }
   config.output_mode = raw.force    ? OutputMode::kForce
                        : raw.append ? OutputMode::kAppend
                                     : OutputMode::kCreate;
-  config.phases = {raw.create, raw.stat, raw.read, raw.remove};
+  config.phases = {raw.create, raw.stat, raw.read, raw.remove, raw.rename, raw.readdir};
   return refused;
 }
 
@@ -343,16 +346,21 @@ std::string dirsText(std::uint64_t count, const Config& config) {
                      count == 1 ? "directory" : "directories");
 }
 
-// Implied values: the default phase selection, and -n from -I.
+// Implied values: files only for -S, the default phase selection, and -n from -I.
 void resolve(const RawOptions& raw, Config& config, Refused& refused, std::vector<std::string>& errors) {
-  if (!config.phases.any()) {
-    // Reading applies to files; -D alone would otherwise select a phase validate() refuses.
-    config.phases = {true, true, config.kinds != ItemKinds::kDirsOnly, true};
+  // As in mdtest, shared files leave out directories; with -D, validate() reports the contradiction.
+  if (config.shared_files && config.kinds == ItemKinds::kBoth) config.kinds = ItemKinds::kFilesOnly;
+  PhaseSelection& phases = config.phases;
+  if (!phases.create && !phases.stat && !phases.read && !phases.remove) {
+    // Reading applies to files; -D alone would otherwise select a phase validate() refuses. -U and --readdir
+    // add to this default rather than replace it.
+    phases.create = phases.stat = phases.remove = true;
+    phases.read = config.kinds != ItemKinds::kDirsOnly;
   }
   if (config.keep) {
     // --keep means the tree stays: no remove phase runs. Asking for both is a contradiction.
     if (raw.remove) errors.push_back(fmt::format("{} and {} exclude each other", kKeep.shown, kRemove.shown));
-    config.phases.remove = false;
+    phases.remove = false;
   }
   if (raw.items || config.items_per_dir == 0) return;
   const std::optional<std::uint64_t> dirs = refused.tree ? std::nullopt : itemDirCount(config);
@@ -409,6 +417,83 @@ void checkData(const Config& config, const Refused& refused, std::vector<std::st
     errors.push_back(fmt::format("{}: {} is more than {} {}: the files this run creates would be too short",
                                  kReadBytes.shown, config.read_bytes, kWriteBytes.shown, config.write_bytes));
   }
+  // -X only matters where the read phase runs: job scripts pass the same options to every phase's job.
+  if (config.verify_read && config.phases.read) {
+    if (dirs_only) {
+      errors.push_back(
+          fmt::format("{}: nothing read to verify: {} has no files", kVerify.shown, kDirsOnly.shown));
+    } else if (config.read_bytes == 0 && !refused.read_bytes) {
+      errors.push_back(
+          fmt::format("{}: nothing read to verify: needs {} > 0", kVerify.shown, kReadBytes.shown));
+    }
+  }
+  if (config.fsync_writes && config.write_bytes == 0 && !refused.write_bytes) {
+    errors.push_back(fmt::format("{}: needs {} > 0", kFsync.shown, kWriteBytes.shown));
+  }
+}
+
+// Who works where: shared files, several target directories, the rank shift.
+void checkSharing(const Config& config, std::vector<std::string>& errors) {
+  if (config.shared_files) {
+    if (config.sharing == TreeSharing::kUnique) {
+      errors.push_back(fmt::format("{} and {} exclude each other", kSharedFiles.shown, kUniqueDir.shown));
+    }
+    if (config.kinds == ItemKinds::kDirsOnly) {
+      errors.push_back(
+          fmt::format("{}: shared files are files, not with {}", kSharedFiles.shown, kDirsOnly.shown));
+    } else if (config.kinds == ItemKinds::kBoth) {  // parsing implies -F; a Config built otherwise may not
+      errors.push_back(
+          fmt::format("{}: shared files are files, needs {}", kSharedFiles.shown, kFilesOnly.shown));
+    }
+  }
+  if (std::any_of(config.targets.begin(), config.targets.end(), [](const auto& t) { return t.empty(); })) {
+    errors.push_back(fmt::format("{}: an empty directory name in the list", kDir.shown));
+  }
+  if (config.targets.size() > 1) {
+    const std::string list = fmt::format("{}", fmt::join(config.targets, "@"));
+    if (config.sharing == TreeSharing::kShared) {
+      errors.push_back(fmt::format("{}: '{}' needs {}: a shared tree cannot span several directories",
+                                   kDir.shown, list, kUniqueDir.shown));
+    }
+    if (config.shift > 0) {
+      // mdtest refuses it too ("cannot have multiple directory paths with -N strides").
+      errors.push_back(fmt::format("{}: {} and several {} directories exclude each other", kShift.shown,
+                                   config.shift, kDir.shown));
+    }
+  }
+}
+
+void checkPhaseOptions(const Config& config, std::vector<std::string>& errors) {
+  const PhaseSelection& phases = config.phases;
+  if (config.random_order && !phases.stat && !phases.read && !phases.readdir) {
+    errors.push_back(
+        fmt::format("{}: nothing to randomize: needs the stat, read or readdir phase ({}, {}, {})",
+                    kRandom.shown, kStat.shown, kRead.shown, kReaddir.shown));
+  }
+  if (config.renamed && phases.rename) {
+    errors.push_back(fmt::format("{} and {} exclude each other: items cannot be renamed twice",
+                                 kRenamed.shown, kRename.shown));
+  }
+  if (config.renamed && phases.create) {
+    errors.push_back(fmt::format("{} and {} exclude each other: the items this run creates are not renamed",
+                                 kRenamed.shown, kCreate.shown));
+  }
+}
+
+// Parsing cannot produce a bad duration or preset; a Config built otherwise can.
+void checkValues(const Config& config, std::vector<std::string>& errors) {
+  const std::array<std::pair<const OptionName*, double>, 2> durations = {
+      {{&kStonewall, config.stonewall_s}, {&kPreDelay, config.pre_delay_s}}};
+  for (const auto& [name, value] : durations) {
+    if (!(value >= 0.0 && value <= config_detail::kMaxSeconds)) {  // NaN fails both
+      errors.push_back(fmt::format("{}: {} is not between 0 and {} seconds", name->shown, value,
+                                   config_detail::kMaxSeconds));
+    }
+  }
+  if (!config.preset.empty() && config_detail::findPreset(config.preset) == nullptr) {
+    errors.push_back(fmt::format("{}: unknown preset '{}' (expected {})", kPreset.shown, config.preset,
+                                 config_detail::presetNames()));
+  }
 }
 
 void validateInto(const Config& config, const Refused& refused, std::vector<std::string>& errors) {
@@ -418,10 +503,34 @@ void validateInto(const Config& config, const Refused& refused, std::vector<std:
   if (config.iterations == 0)
     errors.push_back(fmt::format("{}: must be at least 1, got 0", kIterations.shown));
   if (!config.phases.any()) {
-    errors.push_back(fmt::format("no phase selected ({}, {}, {}, {})", kCreate.shown, kStat.shown,
-                                 kRead.shown, kRemove.shown));
+    errors.push_back(fmt::format("no phase selected ({}, {}, {}, {}, {}, {})", kCreate.shown, kStat.shown,
+                                 kRead.shown, kRemove.shown, kRename.shown, kReaddir.shown));
   }
   checkData(config, refused, errors);
+  checkSharing(config, errors);
+  checkPhaseOptions(config, errors);
+  checkValues(config, errors);
+}
+
+// The user's --preset, if it names one: its options are applied first.
+const config_detail::Preset* presetIn(const std::vector<Given>& given) {
+  for (const Given& occurrence : given) {
+    if (occurrence.option->long_name() == "preset" && occurrence.value) {
+      return config_detail::findPreset(*occurrence.value);
+    }
+  }
+  return nullptr;
+}
+
+void applyPreset(const config_detail::Preset* preset, const po::options_description& all) {
+  if (preset == nullptr) return;
+  std::vector<std::string> problems;
+  const std::vector<Given> given =
+      config_detail::Tokenizer(config_detail::presetArgs(*preset), all, problems).run();
+  config_detail::applyGiven(given, problems);
+  if (!problems.empty()) {  // the preset table is ours: a programmer error (and tested)
+    throw std::logic_error(fmt::format("--preset {}: {}", preset->name, fmt::join(problems, "; ")));
+  }
 }
 
 }  // namespace
@@ -434,7 +543,9 @@ CliRequest parseCommandLine(const std::vector<std::string>& args) {
   request.config.command_line = joinCommandLine(args);
   RawOptions raw;
   const OptionTable table = buildOptionTable(raw);
-  Tokenizer(args, table.all, request.errors).run();
+  const std::vector<Given> given = config_detail::Tokenizer(args, table.all, request.errors).run();
+  applyPreset(presetIn(given), table.all);  // first, so that the command line overrides it
+  config_detail::applyGiven(given, request.errors);
   if (raw.help || raw.version) {
     request.action = raw.help ? CliAction::kHelp : CliAction::kVersion;
     request.errors.clear();
@@ -458,10 +569,9 @@ std::string helpText() {
   const auto left_column = [](const po::option_description& option) {
     const std::string short_name =
         option.canonical_display_name(po::command_line_style::allow_dash_for_short);
-    std::string text = short_name.size() == 2 && short_name[0] == '-' ? "  " + short_name + ", " : "      ";
-    text += "--" + option.long_name();
-    if (takesValue(option)) text += " " + option.semantic()->name();
-    return text;
+    const bool has_short = short_name.size() == 2 && short_name[0] == '-';
+    return fmt::format("  {:4}--{}{}{}", has_short ? short_name + "," : "", option.long_name(),
+                       takesValue(option) ? " " : "", takesValue(option) ? option.semantic()->name() : "");
   };
   std::size_t width = 0;
   for (const auto& option : table.all.options()) width = std::max(width, left_column(*option).size());
@@ -472,7 +582,7 @@ std::string helpText() {
       "\n"
       "File system metadata benchmark in the manner of mdtest: each rank creates, stats, reads and removes\n"
       "its own items (files and directories) in a tree of directories, one phase at a time between\n"
-      "barriers, and the rate of every phase is reported.\n";
+      "barriers, and the rate of every phase is reported. Short options are mdtest's letters.\n";
   for (const auto& [caption, group] : table.groups) {
     help += "\n" + caption + ":\n";
     for (const auto& option : group->options()) {
@@ -485,6 +595,14 @@ std::string helpText() {
       }
       help += left + description + "\n";
     }
+  }
+  help +=
+      "\n"
+      "Presets: --preset NAME -n N reads NAME's options first; later options replace its values (-W 5),\n"
+      "but cannot turn its switches off. IO500 gives -Y to its create job only; mdbench's -Y syncs every "
+      "phase.\n";
+  for (const config_detail::Preset& preset : config_detail::kPresets) {
+    help += fmt::format("  {:<12}{}\n", preset.name, preset.options);
   }
   help +=
       "\n"

@@ -1,19 +1,24 @@
-// Strict conversion of option values and shell quoting for the recorded command line (private to config).
+// Strict conversion of option values, -d lists and shell quoting for the recorded command line (private to
+// config).
 #pragma once
 
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <vector>
 
 namespace mdbench::config_detail {
 
 inline constexpr std::uint64_t kMaxIoBytes = std::uint64_t{1} << 30;
+// Longest -W and -p: far beyond any job, and small enough for any clock's duration type (ns in int64).
+inline constexpr std::uint32_t kMaxSeconds = 1000000;
 
 // A value or the reason it was refused ("'x' is not a whole number"), without the option name.
 struct Converted {
@@ -68,6 +73,47 @@ inline Converted toByteCount(std::string_view text) {
     return {0, fmt::format("'{}' is more than 1 GiB", text)};
   }
   return {number.value << shift, std::nullopt};
+}
+
+struct ConvertedSeconds {
+  double value = 0.0;
+  std::optional<std::string> problem;
+};
+
+inline bool allDigits(std::string_view text) {
+  return !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+// Plain decimals only, digits with an optional fraction ("300", "0.5"): no sign, blank, exponent, "inf" or
+// "nan", all of which from_chars would take and none of which a job script means.
+inline ConvertedSeconds toSeconds(std::string_view text) {
+  if (text.empty()) return {0.0, "empty value, expected a number of seconds"};
+  const std::size_t dot = text.find('.');
+  const bool plain =
+      allDigits(text.substr(0, dot)) && (dot == std::string_view::npos || allDigits(text.substr(dot + 1)));
+  if (!plain) {
+    return {0.0, fmt::format("'{}' is not a number of seconds (digits, optionally with a fraction: 300, 0.5)",
+                             text)};
+  }
+  double value = 0.0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || value > kMaxSeconds) {  // out_of_range: overflow, or a fraction that underflows
+    return {0.0, fmt::format("'{}' is out of range (at most {} seconds)", text, kMaxSeconds)};
+  }
+  return {value, std::nullopt};
+}
+
+// "a@b@c" -> {a, b, c}, as mdtest splits -d; nullopt when a part is empty ("a@@b", "a@", "@a").
+inline std::optional<std::vector<std::string>> splitTargets(std::string_view text) {
+  std::vector<std::string> parts;
+  for (std::size_t start = 0;;) {
+    const std::size_t at = text.find('@', start);
+    const std::string_view part = text.substr(start, at == std::string_view::npos ? at : at - start);
+    if (part.empty()) return std::nullopt;
+    parts.emplace_back(part);
+    if (at == std::string_view::npos) return parts;
+    start = at + 1;
+  }
 }
 
 // Quotes an argument for a POSIX shell only when it needs it: 'it'\''s' for it's.

@@ -22,6 +22,26 @@ std::string humanBytes(std::uint64_t bytes) {
   return unit == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", value, kUnits[unit]);
 }
 
+// The options that change what a phase does, in words.
+std::string describeOptions(const Plan& plan) {
+  const Config& c = plan.config();
+  std::vector<std::string> parts;
+  if (c.shift > 0 || plan.shift() > 0) parts.push_back(fmt::format("rank shift {} (-N)", plan.shift()));
+  if (c.random_order) parts.push_back(fmt::format("random order, seed {} (-R)", c.random_seed));
+  if (c.stonewall_s > 0) parts.push_back(fmt::format("stonewall {} s (-W)", c.stonewall_s));
+  if (!c.stonewall_file.empty()) parts.push_back(fmt::format("stonewall file {} (-x)", c.stonewall_file));
+  if (c.sync_phases) parts.push_back("syncfs at the end of each phase, inside the timed region (-Y)");
+  if (c.fsync_writes) parts.push_back("fsync after each write (-y)");
+  if (c.verify_read) parts.push_back("data read is verified (-X)");
+  if (c.shared_files) parts.push_back("all ranks use the same file names (-S)");
+  if (c.renamed) parts.push_back("items renamed by an earlier job (--renamed)");
+  if (c.pre_delay_s > 0) parts.push_back(fmt::format("{} s delay before each iteration (-p)", c.pre_delay_s));
+  if (!c.preset.empty()) parts.push_back(fmt::format("preset {}", c.preset));
+  std::string text;
+  for (const std::string& part : parts) text += (text.empty() ? "" : "; ") + part;
+  return text;
+}
+
 std::string humanCount(std::uint64_t count) {
   if (count >= 10'000'000) return fmt::format("{:.1f}M", static_cast<double>(count) / 1e6);
   if (count >= 10'000) return fmt::format("{:.1f}k", static_cast<double>(count) / 1e3);
@@ -63,6 +83,12 @@ std::string_view opVerb(Phase phase) {
       return "read";
     case Phase::kFileRemove:
       return "unlink";
+    case Phase::kDirReaddir:
+    case Phase::kFileReaddir:
+      return "readdir";
+    case Phase::kDirRename:
+    case Phase::kFileRename:
+      return "rename";
   }
   return "op";
 }
@@ -93,6 +119,26 @@ void ConsoleSink::printLatencyTable(const RunResult& run, const Plan& plan) {
   }
 }
 
+// With -W: per phase that the stonewall cut, the rate at the stonewall beside the full rate.
+void ConsoleSink::printStonewallTable(const RunResult& run, const Plan& plan) {
+  bool header = false;
+  for (const Phase phase : plan.phases()) {
+    for (const PhaseResult& measured : run.phases) {
+      if (measured.phase != phase) continue;
+      const PhaseAggregate agg = aggregate(measured.ranks);
+      if (!agg.stonewalled) continue;
+      if (!header) {
+        fmt::print(out_, "\n{:<12} {:>9} {:>16} {:>12} {:>18} {:>13} {:>13}\n", "stonewall", "iteration",
+                   "ops at stonewall", "time s", "ops/s at stonewall", "ops (full)", "ops/s (full)");
+        header = true;
+      }
+      fmt::print(out_, "{:<12} {:>9} {:>16} {:>12.3f} {:>18.1f} {:>13} {:>13.1f}\n", phaseName(phase),
+                 measured.iteration, agg.ops_at_stonewall, agg.stonewall_time_s, agg.ops_per_s_at_stonewall,
+                 agg.ok + agg.failed, agg.ops_per_s);
+    }
+  }
+}
+
 void ConsoleSink::begin(const RunInfo& info, const Plan& plan) {
   fmt::print(out_, "mdbench {} (commit {}) on {} rank{}, {} node{}\n", info.version, info.git_commit,
              info.ranks, info.ranks == 1 ? "" : "s", info.nodes, info.nodes == 1 ? "" : "s");
@@ -101,6 +147,9 @@ void ConsoleSink::begin(const RunInfo& info, const Plan& plan) {
              humanBytes(info.fs_free_bytes), humanBytes(info.fs_total_bytes), humanCount(info.fs_free_inodes),
              humanCount(info.fs_total_inodes));
   fmt::print(out_, "workload: {}\n", describeWorkload(plan));
+  if (const std::string options = describeOptions(plan); !options.empty())
+    fmt::print(out_, "options:  {}\n", options);
+  if (!plan.shiftNote().empty()) fmt::print(out_, "note:     {}\n", plan.shiftNote());
   fmt::print(out_, "started:  {}\n\n", info.start_utc);
   std::fflush(out_);
 }
@@ -108,9 +157,14 @@ void ConsoleSink::begin(const RunInfo& info, const Plan& plan) {
 // One line per finished phase, so a long batch job shows how far it got.
 void ConsoleSink::phase(const PhaseResult& result, const Plan&) {
   const PhaseAggregate agg = aggregate(result.ranks);
-  fmt::print(out_, "  done: iteration {} {:<12} {:>11} ops {:>13.1f} ops/s {:>10.3f} s {:>8} failed\n",
+  fmt::print(out_, "  done: iteration {} {:<12} {:>11} ops {:>13.1f} ops/s {:>10.3f} s {:>8} failed",
              result.iteration, phaseName(result.phase), agg.ok + agg.failed, agg.ops_per_s, agg.time_s,
              agg.failed);
+  if (agg.stonewalled) {
+    fmt::print(out_, "   stonewall: {} ops in {:.3f} s = {:.1f} ops/s", agg.ops_at_stonewall,
+               agg.stonewall_time_s, agg.ops_per_s_at_stonewall);
+  }
+  fmt::print(out_, "\n");
   std::fflush(out_);
 }
 
@@ -143,6 +197,7 @@ void ConsoleSink::end(const RunResult& run, const Plan& plan) {
                phaseName(phase), ops, s.mean, s.max, s.min, s.stddev, rank_min, rank_max, balance, failed);
   }
   printLatencyTable(run, plan);
+  printStonewallTable(run, plan);
   fmt::print(out_,
              "\nops/s: operations that succeeded, over all ranks, divided by the slowest rank's barrier-to-"
              "barrier time;\nrank min/max: one rank's ops/s up to its own last operation, balance = min/max "

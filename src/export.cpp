@@ -15,6 +15,7 @@
 
 #include "mdbench/phase.hpp"
 #include "mdbench/stats.hpp"
+#include "results_layout.hpp"  // the strings the results file holds for enumerated and joined values
 
 namespace mdbench {
 namespace {
@@ -22,23 +23,6 @@ namespace {
 // ordered_json keeps the keys in the schema's order (schema first, then runs), which is what a person
 // reading the export expects; the document is the same JSON value as with sorted keys.
 using Json = nlohmann::ordered_json;
-
-// The same strings the results file holds for the enumerated config attributes.
-std::string_view sharingName(TreeSharing sharing) {
-  return sharing == TreeSharing::kUnique ? "unique" : "shared";
-}
-
-std::string_view kindsName(ItemKinds kinds) {
-  switch (kinds) {
-    case ItemKinds::kFilesOnly:
-      return "files";
-    case ItemKinds::kDirsOnly:
-      return "dirs";
-    case ItemKinds::kBoth:
-      break;
-  }
-  return "both";
-}
 
 Json runAttributesJson(const StoredRun& run) {
   const RunInfo& info = run.info;
@@ -68,25 +52,43 @@ Json runAttributesJson(const StoredRun& run) {
   return j;
 }
 
-// Flags are uint8 0/1 in the file; JSON has booleans for that.
-Json configJson(const Config& c) {
+// Flags are uint8 0/1 in the file; JSON has booleans for that. `targets` stays the file's '@'-joined text,
+// so that every key holds the value the file holds.
+Json configJson(const StoredRun& run) {
+  const Config& c = run.config;
   Json j;
   j["items"] = c.items;
   j["target"] = c.target;
-  j["sharing"] = sharingName(c.sharing);
+  j["targets"] = results::joinTargets(c.targets);
+  j["sharing"] = results::sharingName(c.sharing);
   j["depth"] = c.depth;
   j["branching"] = c.branching;
   j["items_per_dir"] = c.items_per_dir;
   j["leaf_only"] = c.leaf_only;
-  j["kinds"] = kindsName(c.kinds);
+  j["kinds"] = results::kindsName(c.kinds);
   j["phase_create"] = c.phases.create;
   j["phase_stat"] = c.phases.stat;
   j["phase_read"] = c.phases.read;
   j["phase_remove"] = c.phases.remove;
+  j["phase_rename"] = c.phases.rename;
+  j["phase_readdir"] = c.phases.readdir;
   j["iterations"] = c.iterations;
   j["write_bytes"] = c.write_bytes;
   j["read_bytes"] = c.read_bytes;
   j["keep"] = c.keep;
+  j["shift"] = c.shift;
+  j["shift_used"] = run.shift_used;
+  j["random_order"] = c.random_order;
+  j["random_seed"] = c.random_seed;
+  j["stonewall_s"] = c.stonewall_s;
+  j["stonewall_file"] = c.stonewall_file;
+  j["renamed"] = c.renamed;
+  j["fsync_writes"] = c.fsync_writes;
+  j["sync_phases"] = c.sync_phases;
+  j["verify_read"] = c.verify_read;
+  j["shared_files"] = c.shared_files;
+  j["pre_delay_s"] = c.pre_delay_s;
+  j["preset"] = c.preset;
   return j;
 }
 
@@ -102,6 +104,8 @@ Json rankJson(const StoredRankRow& r) {
   j["t_local_end"] = r.t_local_end;
   j["t_global_end"] = r.t_global_end;
   j["rate"] = r.rate;
+  j["ops_at_stonewall"] = r.ops_at_stonewall;
+  j["t_stonewall"] = r.t_stonewall;
   return j;
 }
 
@@ -117,7 +121,8 @@ Json errorJson(const StoredError& e) {
 // Only the non-empty buckets: a phase has 592 buckets of which a handful hold anything. Each keeps its
 // index (so histograms of several phases can still be summed bucket by bucket) and its bounds. The
 // bounds come from the run's latency_bucket_low/_high datasets; should those not cover the histogram
-// (a hand-made file), they are the ones schema version 1 defines, which the writer stores.
+// (a hand-made file), they are the ones the schema defines (unchanged since version 1), which the writer
+// stores.
 Json latencyBucketsJson(const std::vector<std::uint64_t>& counts, const StoredRun& run) {
   Json buckets = Json::array();
   for (std::size_t b = 0; b < counts.size(); ++b) {
@@ -141,6 +146,7 @@ Json phaseJson(const StoredPhase& p, const StoredRun& run) {
   j["iteration"] = p.iteration;
   j["phase"] = phaseName(p.phase);
   j["order"] = p.order;
+  j["items"] = p.items;
   j["ops_ok"] = a.ok;
   j["ops_failed"] = a.failed;
   j["bytes"] = a.bytes;
@@ -152,6 +158,10 @@ Json phaseJson(const StoredPhase& p, const StoredRun& run) {
   j["rank_rate_max"] = a.rank_rate_max;
   j["rank_rate_mean"] = a.rank_rate_mean;
   j["balance"] = a.balance;
+  j["stonewalled"] = a.stonewalled;
+  j["ops_at_stonewall"] = a.ops_at_stonewall;
+  j["stonewall_time_s"] = a.stonewall_time_s;
+  j["ops_per_s_at_stonewall"] = a.ops_per_s_at_stonewall;
   j["latency_p50_ns"] = l.p50_ns;
   j["latency_p90_ns"] = l.p90_ns;
   j["latency_p99_ns"] = l.p99_ns;
@@ -184,7 +194,7 @@ Json runJson(const StoredRun& run) {
   j["attributes"] = runAttributesJson(run);
   j["hosts"] = run.info.host_of_rank;
   j["node_of_rank"] = run.node_of_rank;
-  j["config"] = configJson(run.config);
+  j["config"] = configJson(run);
   Json phases = Json::array();
   for (const StoredPhase& p : run.phases) phases.push_back(phaseJson(p, run));
   j["phases"] = std::move(phases);
@@ -211,9 +221,11 @@ void appendCsvField(std::string& line, std::string_view field) {
   line += '"';
 }
 
+// Columns added in schema version 2 come last, so scripts that pick columns by position keep working.
 constexpr std::string_view kCsvHeader =
     "run,iteration,phase,order,rank,node,host,planned,ok,failed,bytes,t_start,t_local_end,t_global_end,"
-    "rate,phase_ops_per_s,phase_time_s\n";
+    "rate,phase_ops_per_s,phase_time_s,ops_at_stonewall,t_stonewall,phase_items,phase_ops_per_s_at_"
+    "stonewall\n";
 
 // fmt's "{}" prints integers in decimal and doubles in the shortest form that reads back exactly.
 std::string csvRow(const StoredRun& run, const StoredPhase& p, const StoredRankRow& r) {
@@ -224,9 +236,10 @@ std::string csvRow(const StoredRun& run, const StoredPhase& p, const StoredRankR
   fmt::format_to(std::back_inserter(line), ",{},{},{},{},{},", p.iteration, phaseName(p.phase), p.order,
                  r.rank, r.node);
   appendCsvField(line, host);
-  fmt::format_to(std::back_inserter(line), ",{},{},{},{},{},{},{},{},{},{}\n", r.planned, r.ok, r.failed,
-                 r.bytes, r.t_start, r.t_local_end, r.t_global_end, r.rate, p.aggregate.ops_per_s,
-                 p.aggregate.time_s);
+  fmt::format_to(std::back_inserter(line), ",{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", r.planned, r.ok,
+                 r.failed, r.bytes, r.t_start, r.t_local_end, r.t_global_end, r.rate, p.aggregate.ops_per_s,
+                 p.aggregate.time_s, r.ops_at_stonewall, r.t_stonewall, p.items,
+                 p.aggregate.ops_per_s_at_stonewall);
   return line;
 }
 

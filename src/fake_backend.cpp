@@ -149,12 +149,20 @@ int FakeBackend::removeDir(DirHandle parent, const char* name) {
   return 0;
 }
 
-int FakeBackend::createFile(DirHandle parent, const char* name, std::span<const std::byte> data) {
+int FakeBackend::createFile(DirHandle parent, const char* name, std::span<const std::byte> data,
+                            CreateOptions options) {
   if (const int err = enter(FakeOp::kCreateFile); err != 0) return err;
   if (const int err = parentDir(handles_, nodes_, parent); err != 0) return err;
   if (const int err = checkName(name); err != 0) return err;
   const Node file{.is_dir = false, .size = data.size()};
-  return nodes_.emplace(childPath(parent, name), file).second ? 0 : EEXIST;
+  const auto [it, inserted] = nodes_.emplace(childPath(parent, name), file);
+  if (inserted) return 0;
+  if (options.mode == CreateMode::kExclusive) return EEXIST;
+  // Opening an existing name without O_EXCL: a directory cannot be opened for writing; a file is written
+  // from offset 0 without O_TRUNC, so it grows to at least the new data.
+  if (it->second.is_dir) return EISDIR;
+  it->second.size = std::max<std::uint64_t>(it->second.size, data.size());
+  return 0;
 }
 
 int FakeBackend::statEntry(DirHandle parent, const char* name, bool is_dir) {
@@ -189,5 +197,62 @@ int FakeBackend::unlinkFile(DirHandle parent, const char* name) {
   nodes_.erase(it);
   return 0;
 }
+
+int FakeBackend::renameEntry(DirHandle dir, const char* from, const char* to) {
+  if (const int err = enter(FakeOp::kRename); err != 0) return err;
+  if (const int err = parentDir(handles_, nodes_, dir); err != 0) return err;
+  if (const int err = checkName(from); err != 0) return err;
+  if (const int err = checkName(to); err != 0) return err;
+  const std::string from_path = childPath(dir, from);
+  const std::string to_path = childPath(dir, to);
+  const auto it = nodes_.find(from_path);
+  if (it == nodes_.end()) return ENOENT;
+  if (nodes_.contains(to_path)) return EEXIST;  // RENAME_NOREPLACE (also when from == to, as Linux does)
+  const Node node = it->second;
+  nodes_.erase(it);
+  nodes_.emplace(to_path, node);
+  if (!node.is_dir) return 0;
+  // Move the subtree: every path under "from/" becomes the same path under "to/".
+  const std::string from_prefix = from_path + "/";
+  std::vector<std::pair<std::string, Node>> moved;
+  for (auto child = nodes_.lower_bound(from_prefix);
+       child != nodes_.end() && child->first.starts_with(from_prefix);) {
+    moved.emplace_back(to_path + "/" + child->first.substr(from_prefix.size()), child->second);
+    child = nodes_.erase(child);
+  }
+  for (auto& entry : moved) nodes_.insert(std::move(entry));
+  // Open handles follow the directory they refer to, as descriptors do.
+  for (std::string& handle : handles_) {
+    if (handle == from_path) {
+      handle = to_path;
+    } else if (handle.starts_with(from_prefix)) {
+      handle = to_path + "/" + handle.substr(from_prefix.size());
+    }
+  }
+  return 0;
+}
+
+int FakeBackend::countEntries(DirHandle dir, std::span<const std::string_view> prefixes,
+                              std::span<std::uint64_t> counts, std::uint64_t& total) {
+  total = 0;
+  if (const int err = enter(FakeOp::kReaddir); err != 0) return err;
+  if (counts.size() != prefixes.size()) return EINVAL;
+  std::fill(counts.begin(), counts.end(), 0);
+  if (const int err = parentDir(handles_, nodes_, dir); err != 0) return err;
+  const std::string& dir_path = handles_[static_cast<std::size_t>(dir.value)];
+  const std::string prefix = dir_path.empty() ? std::string() : dir_path + "/";
+  // Direct children only: the rest of the path after "dir/" contains no '/'.
+  for (auto it = nodes_.lower_bound(prefix); it != nodes_.end() && it->first.starts_with(prefix); ++it) {
+    const std::string_view name = std::string_view(it->first).substr(prefix.size());
+    if (name.empty() || name.find('/') != std::string_view::npos) continue;  // the root itself, or deeper
+    ++total;
+    for (std::size_t k = 0; k < prefixes.size(); ++k) {
+      if (name.starts_with(prefixes[k])) ++counts[k];
+    }
+  }
+  return 0;
+}
+
+int FakeBackend::syncFileSystem() { return enter(FakeOp::kSync); }
 
 }  // namespace mdbench

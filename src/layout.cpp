@@ -157,20 +157,29 @@ std::string treeDirPath(const TreeLayout& layout, TreeSharing sharing, std::uint
   return path;
 }
 
-std::string itemName(ItemKind kind, std::uint32_t owner, std::uint64_t item) {
-  return fmt::format("{}.mdbench.{}.{}", kindPrefix(kind), owner, item);
+std::string itemName(ItemKind kind, std::uint32_t owner, std::uint64_t item, NameForm form) {
+  const std::string_view suffix = form == NameForm::kRenamed ? kRenamedSuffix : std::string_view{};
+  if (owner == kSharedOwner) return fmt::format("{}.mdbench.shared.{}{}", kindPrefix(kind), item, suffix);
+  return fmt::format("{}.mdbench.{}.{}{}", kindPrefix(kind), owner, item, suffix);
 }
 
-ItemNamer::ItemNamer(ItemKind kind, std::uint32_t owner) {
-  // The longest prefix ("file.mdbench.4294967295.", 24 chars) plus 20 digits and a NUL fits in 64.
-  const auto end = fmt::format_to_n(buf_.data(), buf_.size(), "{}.mdbench.{}.", kindPrefix(kind), owner);
+ItemNamer::ItemNamer(ItemKind kind, std::uint32_t owner, NameForm form) : form_(form) {
+  // The longest prefix ("file.mdbench.4294967295.", 24 chars), 20 digits, the suffix and a NUL fit in
+  // buf_ with room to spare; name() relies on that.
+  static_assert(24 + 20 + kRenamedSuffix.size() + 1 <= sizeof(buf_));
+  const auto end =
+      owner == kSharedOwner
+          ? fmt::format_to_n(buf_.data(), buf_.size(), "{}.mdbench.shared.", kindPrefix(kind))
+          : fmt::format_to_n(buf_.data(), buf_.size(), "{}.mdbench.{}.", kindPrefix(kind), owner);
   prefix_len_ = end.size;
 }
 
 const char* ItemNamer::name(std::uint64_t item) {
-  // Leaves room for the NUL; to_chars cannot fail here since 20 digits always fit (see the constructor).
-  const auto result = std::to_chars(buf_.data() + prefix_len_, buf_.data() + buf_.size() - 1, item);
-  *result.ptr = '\0';
+  // to_chars cannot fail here: 20 digits and the suffix always fit after the prefix (see the constructor).
+  char* const end = buf_.data() + buf_.size();
+  char* pos = std::to_chars(buf_.data() + prefix_len_, end, item).ptr;
+  if (form_ == NameForm::kRenamed) pos = std::copy(kRenamedSuffix.begin(), kRenamedSuffix.end(), pos);
+  *pos = '\0';
   return buf_.data();
 }
 

@@ -18,6 +18,17 @@
 //   balance       = rank_rate_min / rank_rate_max             0 if rank_rate_max is 0
 //   all per-rank fields are 0 when no rank is active.
 //
+// Per phase, the stonewall (-W). A rank whose timer fired records when (t_stonewall_r > 0) and the ops it
+// had done successfully by then (ops_at_stonewall_r); one whose timer never fired records t_stonewall_r = 0
+// and all its successful ops (ok_r). Failed ops never count in a rate:
+//   stonewalled      = whether any rank has t_stonewall_r > 0
+//   ops_at_stonewall = sum over ALL ranks of ops_at_stonewall_r             0 if not stonewalled
+//   stonewall_time_s = max over the ranks with t_stonewall_r > 0 of (t_stonewall_r - t_start_r), at least 0
+//                      (the longest any rank ran before its timer fired)    0 if not stonewalled
+//   ops_per_s_at_stonewall = ops_at_stonewall / stonewall_time_s            0 if stonewall_time_s is 0
+//                      (mdtest's rate at the stonewall, beside the full ops_per_s: after the firing, ranks
+//                      wear out to the largest count any rank reached, and that tail is in ops_per_s only)
+//
 // Per phase, over iterations (summarize, of each iteration's ops_per_s):
 //   max, min, mean, stddev = sample standard deviation (n - 1 in the denominator, as mdtest)
 //   stddev is 0 for a single iteration; everything is 0 for none.
@@ -43,14 +54,26 @@ double rankRate(const RankPhaseRecord& r) {
 PhaseAggregate aggregate(std::span<const RankPhaseRecord> ranks) {
   PhaseAggregate a;
   RunningStats rates;
+  std::uint64_t ops_at_stonewall = 0;
   for (const RankPhaseRecord& r : ranks) {
     a.ok += r.ok;
     a.failed += r.failed;
     a.bytes += r.bytes;
     a.time_s = std::max(a.time_s, r.t_global_end - r.t_start);
     if (r.planned > 0) rates.add(rankRate(r));
+    ops_at_stonewall += r.ops_at_stonewall;
+    if (r.t_stonewall > 0.0) {
+      a.stonewalled = true;
+      a.stonewall_time_s = std::max(a.stonewall_time_s, r.t_stonewall - r.t_start);
+    }
   }
   if (a.time_s > 0.0) a.ops_per_s = static_cast<double>(a.ok) / a.time_s;
+  if (a.stonewalled) {
+    a.ops_at_stonewall = ops_at_stonewall;
+    if (a.stonewall_time_s > 0.0) {
+      a.ops_per_s_at_stonewall = static_cast<double>(a.ops_at_stonewall) / a.stonewall_time_s;
+    }
+  }
 
   a.active_ranks = static_cast<std::uint32_t>(rates.count());
   a.rank_rate_min = rates.min();

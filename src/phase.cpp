@@ -12,14 +12,22 @@ std::string_view phaseName(Phase phase) {
       return "dir-create";
     case Phase::kDirStat:
       return "dir-stat";
+    case Phase::kDirReaddir:
+      return "dir-readdir";
+    case Phase::kDirRename:
+      return "dir-rename";
     case Phase::kDirRemove:
       return "dir-remove";
     case Phase::kFileCreate:
       return "file-create";
     case Phase::kFileStat:
       return "file-stat";
+    case Phase::kFileReaddir:
+      return "file-readdir";
     case Phase::kFileRead:
       return "file-read";
+    case Phase::kFileRename:
+      return "file-rename";
     case Phase::kFileRemove:
       return "file-remove";
     case Phase::kTreeRemove:

@@ -3,18 +3,31 @@
 // under the target directory is never followed.
 #include "mdbench/posix_backend.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <stdio.h>  // renameat2, RENAME_NOREPLACE (glibc 2.28+, _GNU_SOURCE)
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstddef>
+#include <cstring>
 #include <new>
+#include <string_view>
 
 namespace mdbench {
 namespace {
 
 constexpr int kDirOpenFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 constexpr int kCreateFlags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+// -S only, inside the run's own fresh directory where every rank opens the same names. Still O_NOFOLLOW: a
+// symlink planted there fails with ELOOP instead of being written through.
+constexpr int kOpenOrCreateFlags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC;
+// A fresh descriptor for listing, so the caller's descriptor keeps its own offset ("." is never a symlink).
+constexpr int kListFlags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+// getdents64 buffer on the stack: a few hundred names per call, far below any thread's stack limit.
+constexpr std::size_t kDirentBufferBytes = 32 * 1024;
 constexpr int kReadFlags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC;
 constexpr mode_t kDirMode = 0777;   // the umask applies
 constexpr mode_t kFileMode = 0666;  // the umask applies
@@ -107,11 +120,15 @@ int PosixBackend::removeDir(DirHandle parent, const char* name) {
   return ::unlinkat(fdOf(parent), name, AT_REMOVEDIR) == 0 ? 0 : lastError();
 }
 
-int PosixBackend::createFile(DirHandle parent, const char* name, std::span<const std::byte> data) {
+int PosixBackend::createFile(DirHandle parent, const char* name, std::span<const std::byte> data,
+                             CreateOptions options) {
   if (!usable(parent)) return EBADF;
-  const int fd = ::openat(fdOf(parent), name, kCreateFlags, kFileMode);
+  const int flags = options.mode == CreateMode::kOpenOrCreate ? kOpenOrCreateFlags : kCreateFlags;
+  const int fd = ::openat(fdOf(parent), name, flags, kFileMode);
   if (fd < 0) return lastError();
-  return closeAfter(fd, writeAll(fd, data));
+  int err = writeAll(fd, data);
+  if (err == 0 && options.fsync && ::fsync(fd) != 0) err = lastError();
+  return closeAfter(fd, err);
 }
 
 int PosixBackend::statEntry(DirHandle parent, const char* name, bool is_dir) {
@@ -134,5 +151,70 @@ int PosixBackend::unlinkFile(DirHandle parent, const char* name) {
   if (!usable(parent)) return EBADF;
   return ::unlinkat(fdOf(parent), name, 0) == 0 ? 0 : lastError();
 }
+
+// rename(2) never follows symlinks: a link named `from` is itself moved, its target untouched.
+int PosixBackend::renameEntry(DirHandle dir, const char* from, const char* to) {
+  if (!usable(dir)) return EBADF;
+  const int fd = fdOf(dir);
+  if (::renameat2(fd, from, fd, to, RENAME_NOREPLACE) == 0) return 0;
+  const int err = lastError();
+  // EINVAL / ENOSYS: the file system (or kernel) does not support RENAME_NOREPLACE (e.g. older NFS). linkat
+  // + unlinkat would be atomic but cannot move directories, so check then rename instead. Small race: an
+  // entry created as `to` between the fstatat and the renameat is replaced; within one run no two ranks
+  // rename onto the same name, so only an outside process could cause it. An EINVAL that is a real error
+  // (e.g. `from` is ".") comes back from the plain renameat below.
+  if (err != EINVAL && err != ENOSYS) return err;
+  struct stat st;
+  if (::fstatat(fd, to, &st, AT_SYMLINK_NOFOLLOW) == 0) return EEXIST;
+  if (errno != ENOENT) return lastError();
+  return ::renameat(fd, from, fd, to) == 0 ? 0 : lastError();
+}
+
+namespace {
+
+// Counts the names of one getdents64 batch into counts/total.
+void countBatch(const char* buf, std::size_t len, std::span<const std::string_view> prefixes,
+                std::span<std::uint64_t> counts, std::uint64_t& total) {
+  // The kernel's records have glibc's struct dirent64 layout up to d_name, but are only d_reclen long (d_name
+  // is not 256 bytes), so read the fields by offset rather than through a dirent64 pointer.
+  constexpr std::size_t kReclenOffset = offsetof(struct dirent64, d_reclen);
+  constexpr std::size_t kNameOffset = offsetof(struct dirent64, d_name);
+  for (std::size_t pos = 0; pos < len;) {
+    decltype(dirent64::d_reclen) reclen;
+    std::memcpy(&reclen, buf + pos + kReclenOffset, sizeof reclen);
+    const std::string_view name(buf + pos + kNameOffset);  // NUL-terminated within the record
+    pos += reclen;
+    if (name == "." || name == "..") continue;
+    ++total;
+    for (std::size_t k = 0; k < prefixes.size(); ++k) {
+      if (name.starts_with(prefixes[k])) ++counts[k];
+    }
+  }
+}
+
+}  // namespace
+
+int PosixBackend::countEntries(DirHandle dir, std::span<const std::string_view> prefixes,
+                               std::span<std::uint64_t> counts, std::uint64_t& total) {
+  total = 0;
+  if (counts.size() != prefixes.size()) return EINVAL;
+  for (std::uint64_t& c : counts) c = 0;
+  if (!usable(dir)) return EBADF;
+  const int fd = ::openat(fdOf(dir), ".", kListFlags);
+  if (fd < 0) return lastError();
+  alignas(8) char buf[kDirentBufferBytes];
+  for (;;) {
+    const long n = ::syscall(SYS_getdents64, fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return closeAfter(fd, lastError());
+    }
+    if (n == 0) break;
+    countBatch(buf, static_cast<std::size_t>(n), prefixes, counts, total);
+  }
+  return closeAfter(fd, 0);
+}
+
+int PosixBackend::syncFileSystem() { return ::syncfs(root_fd_) == 0 ? 0 : lastError(); }
 
 }  // namespace mdbench

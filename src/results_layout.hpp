@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "h5.hpp"
 #include "mdbench/config.hpp"
@@ -62,6 +63,32 @@ inline std::optional<Phase> parsePhase(std::string_view name) {
   return std::nullopt;
 }
 
+// -d A@B@C: the config attribute `targets` joins the targets with '@' ("" when there are none). A target
+// never holds '@' (the option splits at it), so the text splits back into the same list.
+inline constexpr char kTargetSeparator = '@';
+
+inline std::string joinTargets(const std::vector<std::string>& targets) {
+  std::string text;
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    if (i > 0) text += kTargetSeparator;
+    text += targets[i];
+  }
+  return text;
+}
+
+inline std::vector<std::string> splitTargets(std::string_view text) {
+  std::vector<std::string> targets;
+  if (text.empty()) return targets;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t at = text.find(kTargetSeparator, start);
+    targets.emplace_back(
+        text.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
+    if (at == std::string_view::npos) return targets;
+    start = at + 1;
+  }
+}
+
 // A row of an `errors` dataset in memory.
 struct ErrorRow {
   std::uint32_t rank = 0;
@@ -71,7 +98,8 @@ struct ErrorRow {
 };
 
 // The compound fields, in file order, exactly as results-schema/schema.json lists them.
-inline constexpr std::array<h5::Field, 10> kRankFields = {{
+// Fields added in version 2 come last, so the version 1 fields keep their offsets in the packed rows.
+inline constexpr std::array<h5::Field, 12> kRankFields = {{
     {"rank", h5::Type::kUint32, offsetof(StoredRankRow, rank)},
     {"node", h5::Type::kUint32, offsetof(StoredRankRow, node)},
     {"planned", h5::Type::kUint64, offsetof(StoredRankRow, planned)},
@@ -82,6 +110,8 @@ inline constexpr std::array<h5::Field, 10> kRankFields = {{
     {"t_local_end", h5::Type::kFloat64, offsetof(StoredRankRow, t_local_end)},
     {"t_global_end", h5::Type::kFloat64, offsetof(StoredRankRow, t_global_end)},
     {"rate", h5::Type::kFloat64, offsetof(StoredRankRow, rate)},
+    {"ops_at_stonewall", h5::Type::kUint64, offsetof(StoredRankRow, ops_at_stonewall)},
+    {"t_stonewall", h5::Type::kFloat64, offsetof(StoredRankRow, t_stonewall)},
 }};
 
 inline constexpr std::array<h5::Field, 4> kErrorFields = {{

@@ -53,13 +53,15 @@ Phase readPhaseName(hid_t object) {
   return *phase;
 }
 
-Config readConfig(hid_t run) {
+// The config group: every resolved option into a Config, and the plan's shift into `shift_used`.
+Config readConfig(hid_t run, std::uint32_t& shift_used) {
   const h5::Handle group = h5::openGroup(run, "config");
   const hid_t g = group.get();
   const std::string path = h5::pathOf(g);
   Config c;
   c.items = attr<std::uint64_t>(g, "items");
   c.target = attr<std::string>(g, "target");
+  c.targets = results::splitTargets(attr<std::string>(g, "targets"));
   const auto sharing = attr<std::string>(g, "sharing");
   const std::optional<TreeSharing> parsed_sharing = results::parseSharing(sharing);
   if (!parsed_sharing) {
@@ -80,10 +82,25 @@ Config readConfig(hid_t run) {
   c.phases.stat = readFlag(g, "phase_stat");
   c.phases.read = readFlag(g, "phase_read");
   c.phases.remove = readFlag(g, "phase_remove");
+  c.phases.rename = readFlag(g, "phase_rename");
+  c.phases.readdir = readFlag(g, "phase_readdir");
   c.iterations = attr<std::uint32_t>(g, "iterations");
   c.write_bytes = attr<std::uint64_t>(g, "write_bytes");
   c.read_bytes = attr<std::uint64_t>(g, "read_bytes");
   c.keep = readFlag(g, "keep");
+  c.shift = attr<std::uint32_t>(g, "shift");
+  shift_used = attr<std::uint32_t>(g, "shift_used");
+  c.random_order = readFlag(g, "random_order");
+  c.random_seed = attr<std::uint64_t>(g, "random_seed");
+  c.stonewall_s = attr<double>(g, "stonewall_s");
+  c.stonewall_file = attr<std::string>(g, "stonewall_file");
+  c.renamed = readFlag(g, "renamed");
+  c.fsync_writes = readFlag(g, "fsync_writes");
+  c.sync_phases = readFlag(g, "sync_phases");
+  c.verify_read = readFlag(g, "verify_read");
+  c.shared_files = readFlag(g, "shared_files");
+  c.pre_delay_s = attr<double>(g, "pre_delay_s");
+  c.preset = attr<std::string>(g, "preset");
   return c;
 }
 
@@ -95,6 +112,7 @@ StoredPhase readPhase(hid_t iteration, const std::string& name) {
   p.phase = readPhaseName(g);
   p.iteration = attr<std::uint32_t>(g, "iteration");
   p.order = attr<std::uint32_t>(g, "order");
+  p.items = attr<std::uint64_t>(g, "items");
   PhaseAggregate& a = p.aggregate;
   a.ok = attr<std::uint64_t>(g, "ops_ok");
   a.failed = attr<std::uint64_t>(g, "ops_failed");
@@ -106,6 +124,10 @@ StoredPhase readPhase(hid_t iteration, const std::string& name) {
   a.rank_rate_max = attr<double>(g, "rank_rate_max");
   a.rank_rate_mean = attr<double>(g, "rank_rate_mean");
   a.balance = attr<double>(g, "balance");
+  a.stonewalled = readFlag(g, "stonewalled");
+  a.ops_at_stonewall = attr<std::uint64_t>(g, "ops_at_stonewall");
+  a.stonewall_time_s = attr<double>(g, "stonewall_time_s");
+  a.ops_per_s_at_stonewall = attr<double>(g, "ops_per_s_at_stonewall");
   p.rate_formula = attr<std::string>(g, "rate_formula");
   LatencySummary& l = p.latency_summary;
   l.p50_ns = attr<std::uint64_t>(g, "latency_p50_ns");
@@ -203,7 +225,7 @@ StoredRun readRun(hid_t runs, const std::string& name) {
   run.node_of_rank = h5::readVector<std::uint32_t>(g, "node_of_rank");
   run.bucket_low = h5::readVector<std::uint64_t>(g, "latency_bucket_low");
   run.bucket_high = h5::readVector<std::uint64_t>(g, "latency_bucket_high");
-  run.config = readConfig(g);
+  run.config = readConfig(g, run.shift_used);
   run.config.command_line = run.info.command_line;  // stored once, as a run attribute
   run.phases = readIterations(g);
   run.has_summary = h5::exists(g, "summary");

@@ -86,9 +86,12 @@ std::string nextRunName(hid_t file) {
 
 std::uint8_t flag(bool value) { return value ? 1 : 0; }
 
-void writeConfig(hid_t group, const Config& c) {
+// Every resolved option, and the rank shift the plan settled on (-N can be raised on several nodes).
+void writeConfig(hid_t group, const Plan& plan) {
+  const Config& c = plan.config();
   h5::writeAttribute(group, "items", c.items);
   h5::writeAttribute(group, "target", c.target);
+  h5::writeAttribute(group, "targets", results::joinTargets(c.targets));
   h5::writeAttribute(group, "sharing", results::sharingName(c.sharing));
   h5::writeAttribute(group, "depth", c.depth);
   h5::writeAttribute(group, "branching", c.branching);
@@ -99,10 +102,25 @@ void writeConfig(hid_t group, const Config& c) {
   h5::writeAttribute(group, "phase_stat", flag(c.phases.stat));
   h5::writeAttribute(group, "phase_read", flag(c.phases.read));
   h5::writeAttribute(group, "phase_remove", flag(c.phases.remove));
+  h5::writeAttribute(group, "phase_rename", flag(c.phases.rename));
+  h5::writeAttribute(group, "phase_readdir", flag(c.phases.readdir));
   h5::writeAttribute(group, "iterations", c.iterations);
   h5::writeAttribute(group, "write_bytes", c.write_bytes);
   h5::writeAttribute(group, "read_bytes", c.read_bytes);
   h5::writeAttribute(group, "keep", flag(c.keep));
+  h5::writeAttribute(group, "shift", c.shift);
+  h5::writeAttribute(group, "shift_used", plan.shift());
+  h5::writeAttribute(group, "random_order", flag(c.random_order));
+  h5::writeAttribute(group, "random_seed", c.random_seed);
+  h5::writeAttribute(group, "stonewall_s", c.stonewall_s);
+  h5::writeAttribute(group, "stonewall_file", c.stonewall_file);
+  h5::writeAttribute(group, "renamed", flag(c.renamed));
+  h5::writeAttribute(group, "fsync_writes", flag(c.fsync_writes));
+  h5::writeAttribute(group, "sync_phases", flag(c.sync_phases));
+  h5::writeAttribute(group, "verify_read", flag(c.verify_read));
+  h5::writeAttribute(group, "shared_files", flag(c.shared_files));
+  h5::writeAttribute(group, "pre_delay_s", c.pre_delay_s);
+  h5::writeAttribute(group, "preset", c.preset);
 }
 
 void writeRunAttributes(hid_t run, const RunInfo& info, const NodeLayout& layout) {
@@ -152,6 +170,10 @@ void writeAggregate(hid_t group, const PhaseAggregate& a, const LatencySummary& 
   h5::writeAttribute(group, "rank_rate_max", a.rank_rate_max);
   h5::writeAttribute(group, "rank_rate_mean", a.rank_rate_mean);
   h5::writeAttribute(group, "balance", a.balance);
+  h5::writeAttribute(group, "stonewalled", flag(a.stonewalled));
+  h5::writeAttribute(group, "ops_at_stonewall", a.ops_at_stonewall);
+  h5::writeAttribute(group, "stonewall_time_s", a.stonewall_time_s);
+  h5::writeAttribute(group, "ops_per_s_at_stonewall", a.ops_per_s_at_stonewall);
   h5::writeAttribute(group, "latency_p50_ns", l.p50_ns);
   h5::writeAttribute(group, "latency_p90_ns", l.p90_ns);
   h5::writeAttribute(group, "latency_p99_ns", l.p99_ns);
@@ -168,7 +190,7 @@ struct Hdf5Sink::Impl {
   h5::Handle run;  // open from begin() to finish()
   h5::Handle iterations;
   std::vector<std::uint32_t> node_of_rank;
-  std::string target;  // RunInfo::target, the prefix of error paths
+  std::vector<std::string> targets;  // RunInfo::target split at '@': rank r's error paths start with its own
 
   void requireRun(std::string_view call) const {
     if (!run.valid()) throw h5::Error(fmt::format("Hdf5Sink::{} called before begin()", call));
@@ -188,10 +210,10 @@ struct Hdf5Sink::Impl {
     h5::writeStrings(run.get(), "hosts", hosts);
     h5::writeVector(run.get(), "node_of_rank", layout.node_of_rank);
     writeBucketBounds(run.get());
-    writeConfig(h5::createGroup(run.get(), "config").get(), plan.config());
+    writeConfig(h5::createGroup(run.get(), "config").get(), plan);
     iterations = h5::createGroup(run.get(), "iterations");
     node_of_rank = layout.node_of_rank;
-    target = info.target;
+    targets = results::splitTargets(info.target);
     h5::flush(file.get());
   }
 
@@ -209,9 +231,15 @@ struct Hdf5Sink::Impl {
     for (std::uint32_t rank = 0; rank < result.ranks.size(); ++rank) {
       const RankPhaseRecord& r = result.ranks[rank];
       rows.push_back({rank, node_of_rank[rank], r.planned, r.ok, r.failed, r.bytes, r.t_start, r.t_local_end,
-                      r.t_global_end, rankRate(r)});
+                      r.t_global_end, rankRate(r), r.ops_at_stonewall, r.t_stonewall});
     }
     h5::writeCompound<StoredRankRow>(group, "ranks", results::kRankFields, rows);
+  }
+
+  // The directory `rank` worked in: targets[rank mod the number of targets] (-d A@B@C).
+  std::string targetOf(std::uint32_t rank, const Plan& plan) const {
+    if (targets.empty()) return "";
+    return targets.size() == 1 ? targets.front() : targets[plan.targetOf(rank) % targets.size()];
   }
 
   void writeErrors(hid_t group, const PhaseResult& result, const Plan& plan) const {
@@ -225,7 +253,7 @@ struct Hdf5Sink::Impl {
     for (const std::uint32_t rank : failed_ranks) {
       const FirstError& e = result.ranks[rank].first_error;
       names.push_back(errnoName(e.err));
-      paths.push_back(target + "/" + errorPath(plan, result.iteration, result.phase, e));
+      paths.push_back(targetOf(rank, plan) + "/" + errorPath(plan, result.iteration, result.phase, e));
     }
     std::vector<results::ErrorRow> rows;
     for (std::size_t i = 0; i < failed_ranks.size(); ++i) {
@@ -254,6 +282,7 @@ struct Hdf5Sink::Impl {
     h5::writeAttribute(group.get(), "phase", name);
     h5::writeAttribute(group.get(), "iteration", result.iteration);
     h5::writeAttribute(group.get(), "order", static_cast<std::uint32_t>(position - plan.phases().begin()));
+    h5::writeAttribute(group.get(), "items", result.items);
     writeAggregate(group.get(), aggregate(result.ranks), latencySummary(result.latency));
     writeRanks(group.get(), result);
     h5::writeVector(group.get(), "latency", result.latency.counts());

@@ -3,79 +3,61 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <limits>
+#include <thread>
 #include <utility>
 
+#include "dir_cursor.hpp"
 #include "mdbench/errno_name.hpp"
 #include "mdbench/layout.hpp"
+#include "mdbench/stonewall_file.hpp"
 
 namespace mdbench {
 namespace {
 
-// Keeps the chain of open tree directories from the tree root down to the directory last asked for.
-// Depth-first order makes consecutive directories share most ancestors, so most moves cost one
-// openat, and no path is ever resolved from the top (nor through a symlink: the backend refuses them).
-class DirCursor {
- public:
-  DirCursor(Backend& backend, DirHandle base, const TreeLayout& layout, TreeSharing sharing,
-            std::uint32_t owner)
-      : backend_(backend), base_(base), layout_(layout), sharing_(sharing), owner_(owner) {}
-  ~DirCursor() { closeFrom(0); }
-  DirCursor(const DirCursor&) = delete;
-  DirCursor& operator=(const DirCursor&) = delete;
+// A readdir count or a -X data check that does not match: a failed op with this errno.
+constexpr int kMismatch = EBADMSG;
+constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
 
-  // Opens tree directory `dir`; returns 0 or the errno of the open that failed.
-  int open(std::uint64_t dir, DirHandle& out) {
-    path_.clear();
-    for (std::uint64_t d = dir; d != TreeLayout::kNone; d = layout_.parent(d)) path_.push_back(d);
-    std::reverse(path_.begin(), path_.end());
-    std::size_t shared = 0;
-    while (shared < chain_.size() && shared < path_.size() && chain_[shared].dir == path_[shared]) {
-      ++shared;
-    }
-    closeFrom(shared);
-    for (std::size_t level = shared; level < path_.size(); ++level) {
-      const DirHandle parent = level == 0 ? base_ : chain_[level - 1].handle;
-      const std::string name = treeDirName(sharing_, owner_, path_[level]);
-      DirHandle opened;
-      if (const int err = backend_.openDir(parent, name.c_str(), opened); err != 0) return err;
-      chain_.push_back({path_[level], opened});
-    }
-    out = chain_.back().handle;
-    return 0;
+bool contains(const std::vector<Phase>& phases, Phase phase) {
+  return std::find(phases.begin(), phases.end(), phase) != phases.end();
+}
+
+bool isCreate(Phase p) { return p == Phase::kDirCreate || p == Phase::kFileCreate; }
+bool isReaddir(Phase p) { return p == Phase::kDirReaddir || p == Phase::kFileReaddir; }
+
+// What the stonewall (-W) does in a phase. Creates, stats and reads stop when it fires and then wear out
+// to the count the furthest rank reached (mdtest's rule, for every phase that changes nothing it cannot
+// finish later); renames and removes only note when it fired and go on, since what they skipped would be
+// left behind with the wrong name or at all. Tree and readdir phases are not stonewalled.
+enum class StonewallRule { kNone, kStopAndWearOut, kNoteOnly };
+StonewallRule stonewallRule(Phase phase) {
+  switch (phase) {
+    case Phase::kDirCreate:
+    case Phase::kDirStat:
+    case Phase::kFileCreate:
+    case Phase::kFileStat:
+    case Phase::kFileRead:
+      return StonewallRule::kStopAndWearOut;
+    case Phase::kDirRename:
+    case Phase::kDirRemove:
+    case Phase::kFileRename:
+    case Phase::kFileRemove:
+      return StonewallRule::kNoteOnly;
+    default:
+      return StonewallRule::kNone;
   }
+}
 
-  // The directory that holds tree directory `dir` (the iteration directory for the tree root).
-  int openParentOf(std::uint64_t dir, DirHandle& out) {
-    if (dir == 0) {
-      closeFrom(0);
-      out = base_;
-      return 0;
-    }
-    return open(layout_.parent(dir), out);
-  }
-
- private:
-  struct Entry {
-    std::uint64_t dir;
-    DirHandle handle;
-  };
-  void closeFrom(std::size_t level) {
-    while (chain_.size() > level) {
-      // A failed close of a directory we only read cannot lose data; nothing to report.
-      (void)backend_.closeDir(chain_.back().handle);
-      chain_.pop_back();
-    }
-  }
-
-  Backend& backend_;
-  DirHandle base_;
-  const TreeLayout& layout_;
-  TreeSharing sharing_;
-  std::uint32_t owner_;
-  std::vector<Entry> chain_;
-  std::vector<std::uint64_t> path_;
+// Items per rank that exist for each kind in this iteration: -n, -x's counts, or a stonewalled create's.
+struct ItemLimits {
+  std::uint64_t dirs = 0;
+  std::uint64_t files = 0;
+  std::uint64_t& of(ItemKind kind) { return kind == ItemKind::kDir ? dirs : files; }
 };
 
 // Everything one rank needs to measure a phase.
@@ -84,27 +66,49 @@ class PhaseExecutor {
   PhaseExecutor(const Plan& plan, RunParts parts) : plan_(plan), parts_(parts), rank_(parts.comm.rank()) {
     const Config& config = plan.config();
     write_data_.resize(config.write_bytes);
-    for (std::size_t i = 0; i < write_data_.size(); ++i) {
-      write_data_[i] = static_cast<std::byte>((rank_ * 131u + i) & 0xffu);
-    }
     read_buf_.resize(config.read_bytes);
+    create_options_.mode = config.shared_files ? CreateMode::kOpenOrCreate : CreateMode::kExclusive;
+    create_options_.fsync = config.fsync_writes;
   }
 
   void setEpoch(std::int64_t epoch_ns) { epoch_ns_ = epoch_ns; }
 
-  // Barrier, t_start, the planned operations, t_local_end, barrier, t_global_end.
-  RankPhaseRecord measure(Phase phase, DirHandle iteration_dir, LatencyHistogram& latency) {
+  // Barrier, t_start, the planned operations (with the stonewall's agreement and wear-out), -Y's sync,
+  // t_local_end, barrier, t_global_end.
+  RankPhaseRecord measure(Phase phase, DirHandle iteration_dir, ItemLimits& limits,
+                          LatencyHistogram& latency) {
     RankPhaseRecord record;
-    record.planned = plan_.plannedOps(phase, rank_);
+    const Config& config = plan_.config();
+    const bool item_phase = !isTreePhase(phase) && !isReaddir(phase);
+    const std::uint64_t limit = item_phase ? limits.of(itemKindOf(phase)) : 0;
+    record.planned = plannedOps(phase, limit);
     latency = LatencyHistogram{};
     record_ = &record;
     latency_ = &latency;
     const std::uint32_t owner = plan_.owner(phase, rank_);
-    DirCursor cursor(parts_.backend, iteration_dir, plan_.layout(), plan_.config().sharing, owner);
+    DirCursor cursor(parts_.backend, iteration_dir, plan_.layout(), config.sharing, owner);
+    const StonewallRule rule = config.stonewall_s > 0 ? stonewallRule(phase) : StonewallRule::kNone;
+    if (config.write_bytes > 0) fillPattern(write_data_, owner == kSharedOwner ? kSharedOwner : owner, 0);
 
     parts_.comm.barrier();
     const std::int64_t t_start = parts_.clock.nowNs();
-    if (record.planned > 0) execute(phase, cursor, owner);
+    deadline_ns_ =
+        rule == StonewallRule::kNone ? kNever : t_start + static_cast<std::int64_t>(config.stonewall_s * 1e9);
+    stop_at_deadline_ = rule == StonewallRule::kStopAndWearOut;
+    std::uint64_t reached = record.planned > 0 ? execute(phase, cursor, owner, 0, limit) : 0;
+    items_ = limit;
+    if (rule == StonewallRule::kStopAndWearOut) {
+      // Every rank takes part, also those with nothing to do, so no rank waits alone.
+      const std::uint64_t furthest = parts_.comm.allreduceMax(reached);
+      deadline_ns_ = kNever;
+      if (reached < furthest) reached = execute(phase, cursor, owner, reached, furthest);
+      if (isCreate(phase)) limits.of(itemKindOf(phase)) = furthest;
+      record.planned = plannedOps(phase, furthest);
+      items_ = furthest;
+    }
+    if (record.t_stonewall == 0.0) record.ops_at_stonewall = record.ok;
+    // -Y: inside the timed region, as mdtest does; not an op of the phase, so a failure is reported apart.
+    sync_error_ = config.sync_phases ? parts_.backend.syncFileSystem() : 0;
     const std::int64_t t_local_end = parts_.clock.nowNs();
     parts_.comm.barrier();
     const std::int64_t t_global_end = parts_.clock.nowNs();
@@ -118,41 +122,96 @@ class PhaseExecutor {
  private:
   double seconds(std::int64_t ns) const { return static_cast<double>(ns - epoch_ns_) * 1e-9; }
 
-  void execute(Phase phase, DirCursor& cursor, std::uint32_t owner) {
+  // The plan's count, with the item phases limited to the items that exist in this iteration.
+  std::uint64_t plannedOps(Phase phase, std::uint64_t limit) const {
+    const std::uint64_t planned = plan_.plannedOps(phase, rank_);
+    if (isTreePhase(phase) || isReaddir(phase) || planned == 0) return planned;
+    return limit;
+  }
+
+  // Names for `phase`: renamed when -U renamed them earlier in this run, or --renamed says a job did.
+  NameForm nameForm(Phase phase) const {
+    if (plan_.config().renamed) return NameForm::kRenamed;
+    const Phase rename = itemKindOf(phase) == ItemKind::kDir ? Phase::kDirRename : Phase::kFileRename;
+    const auto& phases = plan_.phases();
+    const auto at = std::find(phases.begin(), phases.end(), rename);
+    return at != phases.end() && at < std::find(phases.begin(), phases.end(), phase) ? NameForm::kRenamed
+                                                                                     : NameForm::kOriginal;
+  }
+
+  // Runs items [from, to) of the phase's order; returns where it stopped (`to`, or earlier when the
+  // stonewall fired and the phase stops for it).
+  std::uint64_t execute(Phase phase, DirCursor& cursor, std::uint32_t owner, std::uint64_t from,
+                        std::uint64_t to) {
     Backend& b = parts_.backend;
-    const std::span<const std::byte> data = write_data_;
-    const std::span<std::byte> buf = read_buf_;
+    const std::uint64_t limit = to;
     switch (phase) {
       case Phase::kTreeCreate:
-        return treeLoop(cursor, owner, TreeOrder::kPreorder,
-                        [&b](DirHandle parent, const char* name) { return b.makeDir(parent, name); });
+        treeLoop(cursor, owner, TreeOrder::kPreorder,
+                 [&b](DirHandle parent, const char* name) { return b.makeDir(parent, name); });
+        return to;
       case Phase::kTreeRemove:
-        return treeLoop(cursor, owner, TreeOrder::kPostorder,
-                        [&b](DirHandle parent, const char* name) { return b.removeDir(parent, name); });
+        treeLoop(cursor, owner, TreeOrder::kPostorder,
+                 [&b](DirHandle parent, const char* name) { return b.removeDir(parent, name); });
+        return to;
+      case Phase::kDirReaddir:
+      case Phase::kFileReaddir:
+        readdirLoop(phase, cursor, owner);
+        return to;
+      default:
+        break;
+    }
+    const ItemKind kind = itemKindOf(phase);
+    ItemNamer namer(kind, owner, nameForm(phase));
+    switch (phase) {
       case Phase::kDirCreate:
-        return itemLoop(cursor, owner, ItemKind::kDir, 0,
-                        [&b](DirHandle dir, const char* name) { return b.makeDir(dir, name); });
+        return itemLoop(phase, cursor, owner, from, limit, 0,
+                        [&](DirHandle dir, std::uint64_t item) { return b.makeDir(dir, namer.name(item)); });
       case Phase::kDirStat:
-        return itemLoop(cursor, owner, ItemKind::kDir, 0, [&b](DirHandle dir, const char* name) {
-          return b.statEntry(dir, name, /*is_dir=*/true);
+        return itemLoop(phase, cursor, owner, from, limit, 0, [&](DirHandle dir, std::uint64_t item) {
+          return b.statEntry(dir, namer.name(item), /*is_dir=*/true);
         });
       case Phase::kDirRemove:
-        return itemLoop(cursor, owner, ItemKind::kDir, 0,
-                        [&b](DirHandle dir, const char* name) { return b.removeDir(dir, name); });
-      case Phase::kFileCreate:
-        return itemLoop(
-            cursor, owner, ItemKind::kFile, data.size(),
-            [&b, data](DirHandle dir, const char* name) { return b.createFile(dir, name, data); });
-      case Phase::kFileStat:
-        return itemLoop(cursor, owner, ItemKind::kFile, 0, [&b](DirHandle dir, const char* name) {
-          return b.statEntry(dir, name, /*is_dir=*/false);
+        return itemLoop(phase, cursor, owner, from, limit, 0, [&](DirHandle dir, std::uint64_t item) {
+          return b.removeDir(dir, namer.name(item));
         });
-      case Phase::kFileRead:
-        return itemLoop(cursor, owner, ItemKind::kFile, buf.size(),
-                        [&b, buf](DirHandle dir, const char* name) { return b.readFile(dir, name, buf); });
+      case Phase::kFileCreate: {
+        const std::span<std::byte> data = write_data_;
+        // Only the 16-byte header differs between items; the rest was filled once for the owner.
+        const std::span<std::byte> header = data.first(std::min<std::size_t>(16, data.size()));
+        return itemLoop(phase, cursor, owner, from, limit, data.size(),
+                        [&](DirHandle dir, std::uint64_t item) {
+                          fillPattern(header, owner, item);
+                          return b.createFile(dir, namer.name(item), data, create_options_);
+                        });
+      }
+      case Phase::kFileStat:
+        return itemLoop(phase, cursor, owner, from, limit, 0, [&](DirHandle dir, std::uint64_t item) {
+          return b.statEntry(dir, namer.name(item), /*is_dir=*/false);
+        });
+      case Phase::kFileRead: {
+        const std::span<std::byte> buf = read_buf_;
+        const bool verify = plan_.config().verify_read;
+        return itemLoop(phase, cursor, owner, from, limit, buf.size(),
+                        [&](DirHandle dir, std::uint64_t item) {
+                          const int err = b.readFile(dir, namer.name(item), buf);
+                          if (err == 0 && verify && !checkPattern(buf, owner, item)) return kMismatch;
+                          return err;
+                        });
+      }
       case Phase::kFileRemove:
-        return itemLoop(cursor, owner, ItemKind::kFile, 0,
-                        [&b](DirHandle dir, const char* name) { return b.unlinkFile(dir, name); });
+        return itemLoop(phase, cursor, owner, from, limit, 0, [&](DirHandle dir, std::uint64_t item) {
+          return b.unlinkFile(dir, namer.name(item));
+        });
+      case Phase::kDirRename:
+      case Phase::kFileRename: {
+        ItemNamer renamed(kind, owner, NameForm::kRenamed);
+        return itemLoop(phase, cursor, owner, from, limit, 0, [&](DirHandle dir, std::uint64_t item) {
+          return b.renameEntry(dir, namer.name(item), renamed.name(item));
+        });
+      }
+      default:
+        return to;
     }
   }
 
@@ -164,38 +223,50 @@ class PhaseExecutor {
   // The hot loop: one backend call and one clock read per item, no allocation, no formatting. Each
   // op's latency runs from the previous clock read to this one, so it includes the loop's own few
   // nanoseconds (naming the item) but costs one clock read per op instead of two (about 40 ns each here,
-  // 4% of a tmpfs stat).
+  // 4% of a tmpfs stat). Items are visited in number order (directory by directory), or in -R's
+  // permutation; the stonewall check is one comparison per op.
   template <class Op>
-  void itemLoop(DirCursor& cursor, std::uint32_t owner, ItemKind kind, std::uint64_t bytes_per_op, Op op) {
+  std::uint64_t itemLoop(Phase phase, DirCursor& cursor, std::uint32_t owner, std::uint64_t from,
+                         std::uint64_t to, std::uint64_t bytes_per_op, Op op) {
     const TreeLayout& layout = plan_.layout();
-    ItemNamer namer(kind, owner);
     Clock& clock = parts_.clock;
     RankPhaseRecord& record = *record_;
     LatencyHistogram& latency = *latency_;
-    for (std::uint64_t dir = layout.firstPreorder(); dir != TreeLayout::kNone;
-         dir = layout.nextPreorder(dir)) {
-      const std::uint64_t count = layout.itemsInDir(dir);
-      if (count == 0) continue;
-      const std::uint64_t first = layout.firstItemInDir(dir);
-      DirHandle handle;
-      if (const int err = cursor.open(dir, handle); err != 0) {
-        fail(err, owner, dir, FirstError{}.item, count);
-        continue;
+    const bool random = plan_.randomOrder(phase);
+    const Permutation order(random ? to : 0, plan_.config().random_seed);
+    std::uint64_t dir = TreeLayout::kNone;
+    std::uint64_t dir_first = 0;
+    std::uint64_t dir_end = 0;
+    DirHandle handle;
+    int dir_error = 0;
+    std::int64_t previous = clock.nowNs();
+    for (std::uint64_t position = from; position < to; ++position) {
+      const std::uint64_t item = random ? order(position) : position;
+      if (item < dir_first || item >= dir_end) {
+        dir = layout.dirOfItem(item);
+        dir_first = layout.firstItemInDir(dir);
+        dir_end = dir_first + layout.itemsInDir(dir);
+        dir_error = cursor.open(dir, handle);
       }
-      std::int64_t previous = clock.nowNs();
-      for (std::uint64_t item = first; item < first + count; ++item) {
-        const int err = op(handle, namer.name(item));
-        const std::int64_t now = clock.nowNs();
-        if (err == 0) [[likely]] {
-          ++record.ok;
-          record.bytes += bytes_per_op;
-          latency.add(static_cast<std::uint64_t>(now - previous));
-        } else {
-          fail(err, owner, dir, item, 1);
-        }
-        previous = now;
+      const int err = dir_error != 0 ? dir_error : op(handle, item);
+      const std::int64_t now = clock.nowNs();
+      if (err == 0) [[likely]] {
+        ++record.ok;
+        record.bytes += bytes_per_op;
+        latency.add(static_cast<std::uint64_t>(now - previous));
+      } else {
+        fail(err, owner, dir, dir_error != 0 ? FirstError{}.item : item, 1);
+        if (dir_error != 0) dir_end = 0;  // try to open it again for the next item
+      }
+      previous = now;
+      if (now >= deadline_ns_) [[unlikely]] {
+        record.ops_at_stonewall = record.ok;
+        record.t_stonewall = seconds(now);
+        deadline_ns_ = kNever;
+        if (stop_at_deadline_) return position + 1;
       }
     }
+    return to;
   }
 
   enum class TreeOrder { kPreorder, kPostorder };
@@ -226,21 +297,71 @@ class PhaseExecutor {
     }
   }
 
+  // Lists each tree directory this rank is given and checks its entries: the phase's kind of items
+  // (those that exist in this iteration) and the tree's own subdirectories. One op per directory.
+  void readdirLoop(Phase phase, DirCursor& cursor, std::uint32_t owner) {
+    static constexpr std::array<std::string_view, 3> kPrefixes = {"dir.mdbench.", "file.mdbench.",
+                                                                  "mdbench_tree."};
+    const TreeLayout& layout = plan_.layout();
+    const Config& config = plan_.config();
+    const std::size_t kind_index = itemKindOf(phase) == ItemKind::kDir ? 0 : 1;
+    const std::uint64_t limit = readdir_limit_;
+    const std::uint64_t owners =
+        config.shared_files || config.sharing == TreeSharing::kUnique ? 1 : plan_.ranks();
+    Clock& clock = parts_.clock;
+    std::array<std::uint64_t, 3> counts{};
+    for (std::uint64_t dir = 0; dir < layout.dirCount(); ++dir) {
+      if (!plan_.listsDir(phase, rank_, dir)) continue;
+      const std::uint64_t first = layout.firstItemInDir(dir);
+      const std::uint64_t present = limit <= first ? 0 : std::min(layout.itemsInDir(dir), limit - first);
+      const std::uint64_t children = layout.firstChild(dir) == TreeLayout::kNone ? 0 : layout.branching();
+      const std::int64_t t0 = clock.nowNs();
+      DirHandle handle;
+      std::uint64_t total = 0;
+      int err = cursor.open(dir, handle);
+      if (err == 0) err = parts_.backend.countEntries(handle, kPrefixes, counts, total);
+      if (err == 0 && (counts[kind_index] != present * owners || counts[2] != children)) err = kMismatch;
+      const std::int64_t t1 = clock.nowNs();
+      if (err == 0) {
+        ++record_->ok;
+        latency_->add(static_cast<std::uint64_t>(t1 - t0));
+      } else {
+        fail(err, owner, dir, FirstError{}.item, 1);
+      }
+    }
+  }
+
+ public:
+  // The item count readdir checks against (the phase's kind), set before a readdir phase.
+  void setReaddirLimit(std::uint64_t limit) { readdir_limit_ = limit; }
+  // Items per rank the last item phase worked on (a stonewall's agreed count when it stopped early).
+  std::uint64_t lastItems() const { return items_; }
+  // The errno of -Y's syncfs at the end of the last phase (0: fine, or no -Y).
+  int lastSyncError() const { return sync_error_; }
+
+ private:
   const Plan& plan_;
   RunParts parts_;
   std::uint32_t rank_;
   std::int64_t epoch_ns_ = 0;
+  std::int64_t deadline_ns_ = kNever;
+  bool stop_at_deadline_ = false;
+  std::uint64_t readdir_limit_ = 0;
+  std::uint64_t items_ = 0;
+  int sync_error_ = 0;
   std::vector<std::byte> write_data_;
   std::vector<std::byte> read_buf_;
+  CreateOptions create_options_;
   RankPhaseRecord* record_ = nullptr;
   LatencyHistogram* latency_ = nullptr;
 };
 
-PhaseResult collect(Comm& comm, std::uint32_t iteration, Phase phase, const RankPhaseRecord& record,
-                    LatencyHistogram& latency) {
+PhaseResult collect(Comm& comm, std::uint32_t iteration, Phase phase, std::uint64_t items,
+                    const RankPhaseRecord& record, LatencyHistogram& latency) {
   PhaseResult result;
   result.iteration = iteration;
   result.phase = phase;
+  result.items = items;
   std::vector<std::byte> all;
   comm.gatherBytes(std::as_bytes(std::span(&record, 1)), all);
   comm.reduceSumToRoot(latency.counts());
@@ -252,8 +373,26 @@ PhaseResult collect(Comm& comm, std::uint32_t iteration, Phase phase, const Rank
   return result;
 }
 
-bool contains(const std::vector<Phase>& phases, Phase phase) {
-  return std::find(phases.begin(), phases.end(), phase) != phases.end();
+// -x without creating: rank 0 reads the counts an earlier job left; every rank learns them or the error.
+std::string readLimits(Comm& comm, const Config& config, ItemLimits& limits) {
+  std::string error;
+  StonewallCounts counts;
+  if (comm.rank() == 0) error = readStonewallFile(config.stonewall_file, counts);
+  comm.broadcast(error);
+  if (!error.empty()) return error;
+  std::string text = comm.rank() == 0 ? fmt::format("{} {}", counts.dirs.value_or(limits.dirs),
+                                                    counts.files.value_or(limits.files))
+                                      : std::string();
+  comm.broadcast(text);
+  std::sscanf(text.c_str(), "%lu %lu", &limits.dirs, &limits.files);
+  for (const std::uint64_t count : {limits.dirs, limits.files}) {
+    if (count > config.items) {
+      return fmt::format(
+          "{}: a count of {} is more than -n {}: run with the -n of the job that created the items",
+          config.stonewall_file, count, config.items);
+    }
+  }
+  return {};
 }
 
 }  // namespace
@@ -262,13 +401,23 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
   RunResult result;
   result.info = std::move(info);
   result.config = plan.config();
+  const Config& config = plan.config();
   Comm& comm = parts.comm;
   Backend& backend = parts.backend;
   const bool root = comm.rank() == 0;
   const bool creates = contains(plan.phases(), Phase::kTreeCreate);
   const bool removes = contains(plan.phases(), Phase::kTreeRemove);
+  const std::uint32_t targets = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(config.targets.size()));
+  // The first rank of each target makes and removes that target's iteration directory.
+  const bool leads_target = comm.rank() < targets;
+  const std::string target = parts.target.empty() ? result.info.target : parts.target;
   if (root) {
     for (Sink* sink : sinks) sink->begin(result.info, plan);
+  }
+
+  ItemLimits run_limits{config.items, config.items};
+  if (!config.stonewall_file.empty() && !creates) {
+    result.setup_error = readLimits(comm, config, run_limits);
   }
 
   PhaseExecutor executor(plan, parts);
@@ -276,16 +425,21 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
   comm.barrier();
   executor.setEpoch(parts.clock.nowNs());
 
-  for (std::uint32_t iteration = 0; iteration < plan.config().iterations; ++iteration) {
-    const std::string name = iterationDirName(iteration);
-    const std::string where = fmt::format("{}/{}", result.info.target, name);
-    int err = (root && creates) ? backend.makeDir(backend.root(), name.c_str()) : 0;
-    result.setup_error = agreeOnSetup(comm, err, fmt::format("cannot create {}", where));
-    if (err == EEXIST) {
-      // Only rank 0 makes it, so only rank 0 knows; the hint reaches the user from there.
-      result.setup_error += " (left by an earlier run? finish it with -r, or choose another -d)";
+  for (std::uint32_t iteration = 0; iteration < config.iterations && result.setup_error.empty();
+       ++iteration) {
+    if (config.pre_delay_s > 0) {
+      std::this_thread::sleep_for(std::chrono::duration<double>(config.pre_delay_s));
     }
-    if (!result.setup_error.empty()) break;
+    const std::string name = iterationDirName(iteration);
+    const std::string where = fmt::format("{}/{}", target, name);
+    int err = (leads_target && creates) ? backend.makeDir(backend.root(), name.c_str()) : 0;
+    result.setup_error = agreeOnSetup(comm, err, fmt::format("cannot create {}", where));
+    if (!result.setup_error.empty()) {
+      if (result.setup_error.find("EEXIST") != std::string::npos) {
+        result.setup_error += " (left by an earlier run? finish it with -r, or choose another -d)";
+      }
+      break;
+    }
     DirHandle iteration_dir;
     err = backend.openDir(backend.root(), name.c_str(), iteration_dir);
     result.setup_error = agreeOnSetup(
@@ -296,20 +450,40 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
       break;
     }
 
+    ItemLimits limits = run_limits;
     for (const Phase phase : plan.phases()) {
-      const RankPhaseRecord record = executor.measure(phase, iteration_dir, latency);
-      PhaseResult measured = collect(comm, iteration, phase, record, latency);
+      if (phase == Phase::kDirReaddir) executor.setReaddirLimit(limits.dirs);
+      if (phase == Phase::kFileReaddir) executor.setReaddirLimit(limits.files);
+      const RankPhaseRecord record = executor.measure(phase, iteration_dir, limits, latency);
+      const std::uint64_t items = isTreePhase(phase) ? config.items
+                                  : isReaddir(phase) ? limits.of(itemKindOf(phase))
+                                                     : executor.lastItems();
+      PhaseResult measured = collect(comm, iteration, phase, items, record, latency);
+      if (config.sync_phases) {
+        const std::string problem =
+            agreeOnSetup(comm, executor.lastSyncError(),
+                         fmt::format("syncfs after {} (iteration {})", phaseName(phase), iteration));
+        if (root && !problem.empty()) result.cleanup_problems.push_back(problem);
+      }
       if (root) {
+        if (!config.stonewall_file.empty() && isCreate(phase)) {
+          StonewallCounts counts;
+          if (contains(plan.phases(), Phase::kDirCreate)) counts.dirs = limits.dirs;
+          if (contains(plan.phases(), Phase::kFileCreate)) counts.files = limits.files;
+          if (std::string problem = writeStonewallFile(config.stonewall_file, counts); !problem.empty()) {
+            result.cleanup_problems.push_back(problem);
+          }
+        }
         for (Sink* sink : sinks) sink->phase(measured, plan);
         result.phases.push_back(std::move(measured));
       }
     }
     (void)backend.closeDir(iteration_dir);
     // The last phase ended in a barrier, so every rank is done with the tree.
-    if (root && removes) {
-      if (const int rm = backend.removeDir(backend.root(), name.c_str()); rm != 0) {
-        result.cleanup_problems.push_back(fmt::format("{} not removed: {}", where, describeErrno(rm)));
-      }
+    err = (leads_target && removes) ? backend.removeDir(backend.root(), name.c_str()) : 0;
+    if (const std::string problem = agreeOnSetup(comm, err, fmt::format("{} not removed", where));
+        !problem.empty() && root) {
+      result.cleanup_problems.push_back(problem);
     }
   }
 

@@ -5,7 +5,9 @@
 //    attribute types and allowed values, dataset types, shapes and compound fields. Objects and attributes
 //    the schema does not list are allowed (a newer minor addition) and only noted.
 // 2. Consistency, on the file as read by readResultsFile(): every derived number is recomputed from the
-//    per-rank rows with the functions in metrics.hpp (the only place the formulas live) and compared.
+//    per-rank rows with the functions in metrics.hpp (the only place the formulas live) and compared, and
+//    every rank's planned ops from the plan (plan.hpp) of the stored config, node_of_rank and the phase's
+//    items; the items themselves and the stonewall fields follow the rules of results-schema/README.md.
 //
 // Inside, a problem is thrown as a `Problem` so each check is one line; validateResultsFile catches it and
 // every other exception, so nothing escapes to the caller.
@@ -25,6 +27,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mdbench/config.hpp"
@@ -488,6 +491,8 @@ RankPhaseRecord toRecord(const StoredRankRow& row) {
   record.t_start = row.t_start;
   record.t_local_end = row.t_local_end;
   record.t_global_end = row.t_global_end;
+  record.ops_at_stonewall = row.ops_at_stonewall;
+  record.t_stonewall = row.t_stonewall;
   return record;
 }
 
@@ -513,6 +518,13 @@ void checkAggregate(const StoredPhase& phase) {
   expectNear(g, "rank_rate_max", want.rank_rate_max, got.rank_rate_max, "max of active ranks' rate");
   expectNear(g, "rank_rate_mean", want.rank_rate_mean, got.rank_rate_mean, "mean of active ranks' rate");
   expectNear(g, "balance", want.balance, got.balance, "rank_rate_min / rank_rate_max");
+  expectEqual(g, "stonewalled", want.stonewalled, got.stonewalled, "some rank has t_stonewall > 0");
+  expectEqual(g, "ops_at_stonewall", want.ops_at_stonewall, got.ops_at_stonewall,
+              "sum of ranks.ops_at_stonewall when stonewalled, else 0");
+  expectNear(g, "stonewall_time_s", want.stonewall_time_s, got.stonewall_time_s,
+             "max of t_stonewall - t_start over ranks with t_stonewall > 0");
+  expectNear(g, "ops_per_s_at_stonewall", want.ops_per_s_at_stonewall, got.ops_per_s_at_stonewall,
+             "ops_at_stonewall / stonewall_time_s");
 }
 
 void checkLatency(const StoredPhase& phase) {
@@ -554,6 +566,32 @@ void checkErrors(const StoredPhase& phase) {
       fail(path, fmt::format("no row for rank {}, which failed {} operation(s)", r, phase.ranks[r].failed));
     }
   }
+}
+
+// What -W does in a phase (results-schema/README.md, "Stonewall"): creates, stats and reads stop at the
+// firing and wear out; renames and removes note the firing and go on; tree and readdir phases have none.
+enum class StonewallRule : std::uint8_t { kNone, kStopAndWearOut, kNoteOnly };
+
+StonewallRule stonewallRule(Phase phase) {
+  switch (phase) {
+    case Phase::kDirCreate:
+    case Phase::kDirStat:
+    case Phase::kFileCreate:
+    case Phase::kFileStat:
+    case Phase::kFileRead:
+      return StonewallRule::kStopAndWearOut;
+    case Phase::kDirRename:
+    case Phase::kDirRemove:
+    case Phase::kFileRename:
+    case Phase::kFileRemove:
+      return StonewallRule::kNoteOnly;
+    case Phase::kTreeCreate:
+    case Phase::kTreeRemove:
+    case Phase::kDirReaddir:
+    case Phase::kFileReaddir:
+      break;
+  }
+  return StonewallRule::kNone;
 }
 
 class RunChecker {
@@ -637,13 +675,69 @@ class RunChecker {
   // The plan the stored configuration gives: what each rank was planned to do, which phases run in
   // which order.
   void makePlan() {
+    const std::string config_group = run_.group + "/config";
     const std::vector<std::string> problems = validate(run_.config);
-    if (!problems.empty()) fail(run_.group + "/config", "invalid configuration: " + problems.front());
+    if (!problems.empty()) fail(config_group, "invalid configuration: " + problems.front());
     if (run_.info.ranks == 0) fail(run_.group, "ranks: expected at least 1, found 0");
-    plan_.emplace(run_.config, run_.info.ranks);
+    plan_.emplace(run_.config, run_.node_of_rank);  // node-aware: the rank shift depends on the nodes
+    expectEqual(config_group, "shift_used", plan_->shift(), run_.shift_used,
+                "the plan's shift for the stored config and node_of_rank");
   }
 
-  void checkPhase(const StoredPhase& phase) const {
+  // The plan a phase worked to: the stored config's, with the phase's items (a stonewalled create's count,
+  // or -x's, replaces -n). Tree phases build the same tree whatever the count.
+  const Plan& planFor(const StoredPhase& phase) {
+    if (isTreePhase(phase.phase) || phase.items == run_.config.items) return *plan_;
+    const auto known = item_plans_.find(phase.items);
+    if (known != item_plans_.end()) return known->second;
+    if (phase.items > 0) {
+      Config config = run_.config;
+      config.items = phase.items;
+      const std::vector<std::string> problems = validate(config);
+      if (!problems.empty()) {
+        fail(phase.group, fmt::format("items: {} gives no valid plan with the stored config: {}", phase.items,
+                                      problems.front()));
+      }
+    }
+    return item_plans_.emplace(phase.items, plan_->withItems(phase.items)).first->second;
+  }
+
+  // Without -W, and without -x reading another job's counts, every item phase works on -n items. A
+  // stonewall (-W) can stop a create, stat or read short of -n (all ranks wear out to one count), never
+  // beyond. Within an iteration no phase works on more items than its kind's create made, and rename and
+  // remove work on all of them (they run to the end: what they skipped would be left behind).
+  void checkItems(const StoredPhase& phase) {
+    if (isTreePhase(phase.phase)) return;
+    const Config& c = run_.config;
+    const bool reads_counts = !c.stonewall_file.empty() && !c.phases.create;
+    if (c.stonewall_s == 0.0 && !reads_counts) {
+      expectEqual(phase.group, "items", c.items, phase.items, "config items: no -W, no counts read with -x");
+      return;
+    }
+    if (!reads_counts && phase.items > c.items) {
+      fail(phase.group, fmt::format("items: expected at most config items = {} (a stonewall only stops "
+                                    "early), found {}",
+                                    c.items, phase.items));
+    }
+    const auto key = std::make_pair(phase.iteration, itemKindOf(phase.phase));
+    if (phase.phase == Phase::kDirCreate || phase.phase == Phase::kFileCreate) {
+      created_[key] = {phase.items, phase.group};
+      return;
+    }
+    const auto create = created_.find(key);
+    if (create == created_.end()) return;
+    const auto& [created, create_group] = create->second;
+    const bool all = phase.phase == Phase::kDirRename || phase.phase == Phase::kFileRename ||
+                     phase.phase == Phase::kDirRemove || phase.phase == Phase::kFileRemove;
+    if (all ? phase.items != created : phase.items > created) {
+      fail(phase.group, fmt::format("items: expected {}{} ({} made that many; {}), found {}",
+                                    all ? "" : "at most ", created, create_group,
+                                    all ? "rename and remove work on all of them" : "no phase works on more",
+                                    phase.items));
+    }
+  }
+
+  void checkPhase(const StoredPhase& phase) {
     const std::string& g = phase.group;
     const std::vector<Phase>& order = plan_->phases();
     const auto at = std::find(order.begin(), order.end(), phase.phase);
@@ -667,13 +761,15 @@ class RunChecker {
       fail(g, fmt::format("rate_formula: expected \"{}\", found \"{}\"", results::kRateFormula,
                           phase.rate_formula));
     }
-    checkRows(phase);
+    checkItems(phase);
+    checkRows(phase, planFor(phase));
+    checkWearOut(phase);
     checkAggregate(phase);
     checkLatency(phase);
     checkErrors(phase);
   }
 
-  void checkRows(const StoredPhase& phase) const {
+  void checkRows(const StoredPhase& phase, const Plan& plan) const {
     const std::string path = phase.group + "/ranks";
     expectEqual<std::size_t>(path, "rows", run_.info.ranks, phase.ranks.size(), "ranks");
     for (std::uint32_t r = 0; r < phase.ranks.size(); ++r) {
@@ -681,8 +777,8 @@ class RunChecker {
       const std::string at = fmt::format("row {}", r);
       expectEqual(path, at + ": rank", r, row.rank, "rows are in rank order");
       expectEqual(path, at + ": node", run_.node_of_rank[r], row.node, "node_of_rank");
-      expectEqual(path, at + ": planned", plan_->plannedOps(phase.phase, r), row.planned,
-                  "the stored config's plan");
+      expectEqual(path, at + ": planned", plan.plannedOps(phase.phase, r), row.planned,
+                  "the stored config's plan for the phase's items");
       if (row.ok > row.planned || row.planned - row.ok != row.failed) {
         fail(path, fmt::format("{}: ok + failed = {} + {}, expected planned = {}", at, row.ok, row.failed,
                                row.planned));
@@ -692,6 +788,54 @@ class RunChecker {
                                row.t_start, row.t_local_end, row.t_global_end));
       }
       expectNear(path, at + ": rate", rankRate(toRecord(row)), row.rate, "ok / (t_local_end - t_start)");
+      checkStonewallRow(path, at, row, phase.phase);
+    }
+  }
+
+  // A rank whose timer never fired (t_stonewall = 0) had done all its ops "at the stonewall"; one whose
+  // timer fired had done at most all of them, at a time inside its own run of the phase.
+  void checkStonewallRow(const std::string& path, const std::string& at, const StoredRankRow& row,
+                         Phase phase) const {
+    if (row.t_stonewall == 0.0) {
+      if (row.ops_at_stonewall != row.ok) {
+        fail(path, fmt::format("{}: ops_at_stonewall: expected ok = {} (t_stonewall = 0: the timer "
+                               "never fired), found {}",
+                               at, row.ok, row.ops_at_stonewall));
+      }
+      return;
+    }
+    if (row.ops_at_stonewall > row.ok) {
+      fail(path, fmt::format("{}: ops_at_stonewall: expected at most ok = {}, found {}", at, row.ok,
+                             row.ops_at_stonewall));
+    }
+    if (!(row.t_start <= row.t_stonewall && row.t_stonewall <= row.t_local_end)) {
+      fail(path,
+           fmt::format("{}: expected t_stonewall = 0 or t_start <= t_stonewall <= t_local_end, found {} "
+                       "(t_start {}, t_local_end {})",
+                       at, row.t_stonewall, row.t_start, row.t_local_end));
+    }
+    if (!(run_.config.stonewall_s > 0.0)) {
+      fail(path, fmt::format("{}: t_stonewall: expected 0 (config stonewall_s = 0: no stonewall), found {}",
+                             at, row.t_stonewall));
+    }
+    if (stonewallRule(phase) == StonewallRule::kNone) {
+      fail(path, fmt::format("{}: t_stonewall: expected 0 ({} has no stonewall), found {}", at,
+                             phaseName(phase), row.t_stonewall));
+    }
+  }
+
+  // A stonewalled create, stat or read stops every rank at its firing and then takes all ranks on to the
+  // largest count any rank reached: that is the phase's items.
+  void checkWearOut(const StoredPhase& phase) const {
+    if (stonewallRule(phase.phase) != StonewallRule::kStopAndWearOut) return;
+    const auto fired = [](const StoredRankRow& row) { return row.t_stonewall > 0.0; };
+    if (std::none_of(phase.ranks.begin(), phase.ranks.end(), fired)) return;
+    std::uint64_t reached = 0;
+    for (const StoredRankRow& row : phase.ranks) reached = std::max(reached, row.ops_at_stonewall);
+    if (phase.items < reached) {
+      fail(phase.group, fmt::format("items: expected at least the largest ranks.ops_at_stonewall = {} (every "
+                                    "rank wears out to the furthest count), found {}",
+                                    reached, phase.items));
     }
   }
 
@@ -737,6 +881,9 @@ class RunChecker {
   const StoredRun& run_;
   std::vector<std::string>& notes_;
   std::optional<Plan> plan_;
+  std::map<std::uint64_t, Plan> item_plans_;  // by phase items, when they differ from config items
+  // The create phase of each (iteration, item kind) seen so far: its items and group.
+  std::map<std::pair<std::uint32_t, ItemKind>, std::pair<std::uint64_t, std::string>> created_;
 };
 
 void checkFile(const std::string& path, std::vector<std::string>& notes) {

@@ -3,7 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+#include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mdbench {
@@ -31,11 +35,45 @@ std::string errorOf(const Args& args) {
 
 PhaseSelection phases(bool create, bool stat, bool read, bool remove) { return {create, stat, read, remove}; }
 
+// Phases by letter: C T E r as in mdtest, U rename, d readdir. phasesOf("CTrU").
+PhaseSelection phasesOf(std::string_view letters) {
+  PhaseSelection selection;
+  for (const char letter : letters) {
+    bool& phase = letter == 'C'   ? selection.create
+                  : letter == 'T' ? selection.stat
+                  : letter == 'E' ? selection.read
+                  : letter == 'r' ? selection.remove
+                  : letter == 'U' ? selection.rename
+                                  : selection.readdir;
+    phase = true;
+  }
+  return selection;
+}
+
 void expectPhases(const Config& config, const PhaseSelection& expected) {
   EXPECT_EQ(config.phases.create, expected.create);
   EXPECT_EQ(config.phases.stat, expected.stat);
   EXPECT_EQ(config.phases.read, expected.read);
   EXPECT_EQ(config.phases.remove, expected.remove);
+  EXPECT_EQ(config.phases.rename, expected.rename);
+  EXPECT_EQ(config.phases.readdir, expected.readdir);
+}
+
+// Every field but preset and command_line, so that two command lines can be compared for their effect.
+std::string describe(const Config& c) {
+  std::ostringstream out;
+  const PhaseSelection& p = c.phases;
+  out << "n=" << c.items << " d=" << c.target << " targets=";
+  for (const std::string& target : c.targets) out << target << ";";
+  out << " sharing=" << static_cast<int>(c.sharing) << " z=" << c.depth << " b=" << c.branching
+      << " I=" << c.items_per_dir << " L=" << c.leaf_only << " kinds=" << static_cast<int>(c.kinds)
+      << " phases=" << p.create << p.stat << p.read << p.remove << p.rename << p.readdir
+      << " i=" << c.iterations << " w=" << c.write_bytes << " e=" << c.read_bytes << " keep=" << c.keep
+      << " N=" << c.shift << " R=" << c.random_order << "/" << c.random_seed << " W=" << c.stonewall_s
+      << " x=" << c.stonewall_file << " renamed=" << c.renamed << " y=" << c.fsync_writes
+      << " Y=" << c.sync_phases << " X=" << c.verify_read << " S=" << c.shared_files << " v=" << c.verbosity
+      << " p=" << c.pre_delay_s << " o=" << c.output << " mode=" << static_cast<int>(c.output_mode);
+  return out.str();
 }
 
 // A Config as parseCommandLine() returns it for no arguments: a valid base for validate() tests.
@@ -62,6 +100,20 @@ TEST(ConfigParse, Defaults) {
   EXPECT_EQ(config.write_bytes, 0u);
   EXPECT_EQ(config.read_bytes, 0u);
   EXPECT_FALSE(config.keep);
+  EXPECT_EQ(config.targets, std::vector<std::string>{});
+  EXPECT_EQ(config.shift, 0u);
+  EXPECT_FALSE(config.random_order);
+  EXPECT_EQ(config.random_seed, 0u);
+  EXPECT_EQ(config.stonewall_s, 0.0);
+  EXPECT_EQ(config.stonewall_file, "");
+  EXPECT_FALSE(config.renamed);
+  EXPECT_FALSE(config.fsync_writes);
+  EXPECT_FALSE(config.sync_phases);
+  EXPECT_FALSE(config.verify_read);
+  EXPECT_FALSE(config.shared_files);
+  EXPECT_EQ(config.verbosity, 0u);
+  EXPECT_EQ(config.pre_delay_s, 0.0);
+  EXPECT_EQ(config.preset, "");
   EXPECT_EQ(config.command_line, "mdbench");
   EXPECT_EQ(parseCommandLine({}).action, CliAction::kRun);
 }
@@ -92,7 +144,7 @@ TEST(ConfigParse, ValueSpellings) {
   EXPECT_EQ(configOf({"-n7"}).items, 7u);
   EXPECT_EQ(configOf({"-uFn", "7"}).items, 7u);
   EXPECT_EQ(configOf({"-uFn7"}).items, 7u);
-  EXPECT_EQ(configOf({"-d", "-x"}).target, "-x");  // not one of ours, so a value as for Boost
+  EXPECT_EQ(configOf({"-d", "-Q"}).target, "-Q");  // not one of ours, so a value as for Boost
   EXPECT_EQ(configOf({"-n", "007"}).items, 7u);
 }
 
@@ -246,7 +298,7 @@ TEST(ConfigResolve, CommandLineQuoting) {
   EXPECT_EQ(configOf({"-d", "my dir"}).command_line, "mdbench -d 'my dir'");
   EXPECT_EQ(configOf({"-d", "it's"}).command_line, "mdbench -d 'it'\\''s'");
   EXPECT_EQ(configOf({"-d", "$HOME/*"}).command_line, "mdbench -d '$HOME/*'");
-  EXPECT_EQ(configOf({"--dir=a=b,c:d@e%f+g"}).command_line, "mdbench --dir=a=b,c:d@e%f+g");
+  EXPECT_EQ(configOf({"-u", "--dir=a=b,c:d@e%f+g"}).command_line, "mdbench -u --dir=a=b,c:d@e%f+g");
   EXPECT_EQ(parseCommandLine({"-d", ""}).config.command_line, "mdbench -d ''");
   EXPECT_EQ(parseCommandLine({"x\ty"}).config.command_line, "mdbench 'x\ty'");
 }
@@ -254,11 +306,11 @@ TEST(ConfigResolve, CommandLineQuoting) {
 // ---- unknown options, positional arguments, repeats, syntax
 
 TEST(ConfigSyntax, UnknownOptionsAllReported) {
-  EXPECT_EQ(errorsOf({"--bogus", "-n", "5", "-Q", "--stonewall=3"}),
-            (Errors{"unknown option '--bogus'", "unknown option '-Q'", "unknown option '--stonewall'"}));
+  EXPECT_EQ(errorsOf({"--bogus", "-n", "5", "-Q", "--stone=3"}),
+            (Errors{"unknown option '--bogus'", "unknown option '-Q'", "unknown option '--stone'"}));
 }
 
-TEST(ConfigSyntax, UnknownLetterInGroup) { EXPECT_EQ(errorOf({"-uxF"}), "unknown option '-x' in '-uxF'"); }
+TEST(ConfigSyntax, UnknownLetterInGroup) { EXPECT_EQ(errorOf({"-uQF"}), "unknown option '-Q' in '-uQF'"); }
 
 TEST(ConfigSyntax, NoPrefixGuessing) {
   EXPECT_EQ(errorsOf({"--item", "5"}), (Errors{"unknown option '--item'", "unexpected argument '5'"}));
@@ -344,7 +396,27 @@ TEST(ConfigHelp, TextListsEveryOptionAndDefault) {
                            "      --keep",
                            "  -h, --help",
                            "      --version",
-                           "(default 1000)",
+                           "  -S, --shared-files",
+                           "      --preset NAME",
+                           "  -U, --rename",
+                           "      --readdir",
+                           "      --renamed",
+                           "  -N, --shift S",
+                           "  -R, --random [SEED]",
+                           "  -W, --stonewall SECONDS",
+                           "  -x, --stonewall-file FILE",
+                           "  -p, --pre-delay SECONDS",
+                           "  -P, --print-rate-and-time",
+                           "  -t, --time-unique-overhead",
+                           "  -y, --fsync",
+                           "  -Y, --sync",
+                           "  -X, --verify",
+                           "  -v, --verbose",
+                           "DIR@DIR@...",
+                           "mdtest's letters",
+                           "  io500-easy  -u -L -F -N 1 -W 300 -Y\n",
+                           "  io500-hard  -t -w 3901 -e 3901 -N 1 -F -W 300 -Y -X\n",
+                           "(default 1000;",
                            "Usage: ",
                            "Exit status: 0",
                            "file.mdbench.<rank>.<i>",
@@ -369,7 +441,7 @@ TEST(ConfigHelp, TextColumnsAlignedAndShort) {
     if (column == std::string::npos) column = description;
     EXPECT_EQ(description, column) << line;
   }
-  EXPECT_LE(lines, 55u);
+  EXPECT_LE(lines, 80u);
 }
 
 // ---- contradictions and impossible values
@@ -476,11 +548,12 @@ TEST(ConfigValidate, ValidateAloneOnAConfig) {
   config.iterations = 0;
   config.write_bytes = (1u << 30) + 1;
   config.phases = PhaseSelection{};
-  EXPECT_EQ(validate(config),
-            (Errors{"-b/--branching: must be at least 1, got 0", "-n/--items: must be at least 1, got 0",
-                    "-i/--iterations: must be at least 1, got 0",
-                    "no phase selected (-C/--create, -T/--stat, -E/--read, -r/--remove)",
-                    "-w/--write-bytes: 1073741825 is more than 1 GiB"}));
+  EXPECT_EQ(
+      validate(config),
+      (Errors{"-b/--branching: must be at least 1, got 0", "-n/--items: must be at least 1, got 0",
+              "-i/--iterations: must be at least 1, got 0",
+              "no phase selected (-C/--create, -T/--stat, -E/--read, -r/--remove, -U/--rename, --readdir)",
+              "-w/--write-bytes: 1073741825 is more than 1 GiB"}));
   Config fits = validConfig();
   fits.depth = 2;
   fits.branching = 2;
@@ -490,6 +563,342 @@ TEST(ConfigValidate, ValidateAloneOnAConfig) {
   fits.items = 22;
   EXPECT_EQ(validate(fits),
             Errors{"-n/--items: -n 22 does not fit -I 3 over 7 directories (at most 21 items)"});
+}
+
+// ---- mdtest's further options
+
+TEST(ConfigParse, NewValueOptionsShortAndLong) {
+  for (const bool use_long : {false, true}) {
+    const auto opt = [use_long](const char* short_name, const char* long_name) {
+      return std::string(use_long ? long_name : short_name);
+    };
+    const Config config =
+        configOf({opt("-N", "--shift"), "3", opt("-W", "--stonewall"), "2.5", opt("-x", "--stonewall-file"),
+                  "sw.txt", opt("-p", "--pre-delay"), "1", opt("-R", "--random"), "42"});
+    SCOPED_TRACE(use_long ? "long" : "short");
+    EXPECT_EQ(config.shift, 3u);
+    EXPECT_EQ(config.stonewall_s, 2.5);
+    EXPECT_EQ(config.stonewall_file, "sw.txt");
+    EXPECT_EQ(config.pre_delay_s, 1.0);
+    EXPECT_TRUE(config.random_order);
+    EXPECT_EQ(config.random_seed, 42u);
+  }
+}
+
+// Each switch sets its own field and no other; the base makes every one of them valid.
+TEST(ConfigParse, NewSwitchesShortAndLong) {
+  struct Switch {
+    const char* short_name;
+    const char* long_name;
+    bool Config::*field;
+  };
+  const Args base = {"-T", "-E", "-w", "1", "-e", "1"};
+  const Switch switches[] = {
+      {"-y", "--fsync", &Config::fsync_writes}, {"-Y", "--sync", &Config::sync_phases},
+      {"-X", "--verify", &Config::verify_read}, {"-S", "--shared-files", &Config::shared_files},
+      {"", "--renamed", &Config::renamed},      {"-R", "--random", &Config::random_order}};
+  for (const Switch& tested : switches) {
+    for (const char* name : {tested.short_name, tested.long_name}) {
+      if (*name == '\0') continue;
+      Args args = base;
+      args.emplace_back(name);
+      const Config config = configOf(args);
+      for (const Switch& other : switches) EXPECT_EQ(config.*other.field, &other == &tested) << name;
+    }
+  }
+}
+
+TEST(ConfigParse, RandomSeedForms) {
+  const auto seed = [](const Args& args) {
+    const Config config = configOf(args);
+    EXPECT_TRUE(config.random_order);
+    return config.random_seed;
+  };
+  EXPECT_EQ(seed({"-R"}), 0u);
+  EXPECT_EQ(seed({"-R", "7"}), 7u);
+  EXPECT_EQ(seed({"-R7"}), 7u);
+  EXPECT_EQ(seed({"--random"}), 0u);
+  EXPECT_EQ(seed({"--random=7"}), 7u);
+  EXPECT_EQ(seed({"--random", "7"}), 7u);
+  EXPECT_EQ(seed({"-uR7"}), 7u);
+  EXPECT_EQ(seed({"-R", "18446744073709551615"}), 18446744073709551615u);
+  // An option after -R, or letters after it in a group, give no seed.
+  EXPECT_EQ(seed({"-R", "-n", "5"}), 0u);
+  EXPECT_EQ(configOf({"-R", "-n", "5"}).items, 5u);
+  const Config grouped = configOf({"-RuF"});
+  EXPECT_EQ(grouped.random_seed, 0u);
+  EXPECT_EQ(grouped.sharing, TreeSharing::kUnique);
+  EXPECT_EQ(grouped.kinds, ItemKinds::kFilesOnly);
+}
+
+TEST(ConfigNumbers, RandomSeedRefused) {
+  EXPECT_EQ(errorOf({"-R", "1.5"}), "-R/--random: '1.5' is not a whole number");
+  EXPECT_EQ(errorOf({"-R1e5"}), "-R/--random: '1e5' is not a whole number");
+  EXPECT_EQ(errorOf({"--random="}), "-R/--random: empty value, expected a whole number");
+  EXPECT_EQ(errorOf({"--random=x"}), "-R/--random: 'x' is not a whole number");
+  EXPECT_EQ(errorOf({"-R", "18446744073709551616"}),
+            "-R/--random: '18446744073709551616' is out of range (at most 18446744073709551615)");
+  EXPECT_EQ(errorOf({"-R", "x"}), "unexpected argument 'x'");  // no digit: not a seed
+  EXPECT_EQ(errorOf({"-R", "-R5"}), "-R/--random: given more than once");
+}
+
+TEST(ConfigParse, VerboseCounts) {
+  EXPECT_EQ(configOf({"-v"}).verbosity, 1u);
+  EXPECT_EQ(configOf({"-vv"}).verbosity, 2u);
+  EXPECT_EQ(configOf({"--verbose", "--verbose"}).verbosity, 2u);
+  EXPECT_EQ(configOf({"-v", "--verbose", "-vvv"}).verbosity, 5u);
+  EXPECT_EQ(configOf({"-uvFv"}).verbosity, 2u);
+  EXPECT_EQ(errorOf({"--verbose=2"}), "-v/--verbose: takes no value, got '--verbose=2'");
+}
+
+// mdtest's -P and -t describe what mdbench always does: accepted, nothing changes.
+TEST(ConfigParse, PrintRateAndTimeUniqueOverheadAccepted) {
+  const std::string plain = describe(configOf({"-n", "5"}));
+  EXPECT_EQ(describe(configOf({"-P", "-t", "-n", "5"})), plain);
+  EXPECT_EQ(describe(configOf({"--print-rate-and-time", "--time-unique-overhead", "-n", "5"})), plain);
+  EXPECT_EQ(describe(configOf({"-Ptn5"})), plain);
+  EXPECT_EQ(errorOf({"-P", "-P"}), "-P/--print-rate-and-time: given more than once");
+}
+
+TEST(ConfigParse, DirList) {
+  EXPECT_EQ(configOf({"-d", "/a"}).targets, Args{"/a"});
+  const Config config = configOf({"-u", "-d", "/a@/b@/c"});
+  EXPECT_EQ(config.targets, (Args{"/a", "/b", "/c"}));
+  EXPECT_EQ(config.target, "/a@/b@/c");
+  EXPECT_EQ(configOf({"-u", "--dir=x@y"}).targets, (Args{"x", "y"}));
+}
+
+TEST(ConfigParse, DirListEmptyParts) {
+  for (const char* dir : {"a@@b", "a@", "@a", "@"}) {
+    EXPECT_EQ(errorOf({"-u", "-d", dir}),
+              "-d/--dir: '" + std::string(dir) +
+                  "' has an empty directory name (DIR@DIR@...: one '@' between two)");
+  }
+  // Refused, so no second message about -u or -N for its parts.
+  EXPECT_EQ(errorsOf({"-d", "a@@b", "-N", "1"}).size(), 1u);
+  EXPECT_EQ(parseCommandLine({"-d", "a@@b"}).config.targets, Args{});
+}
+
+TEST(ConfigNumbers, Seconds) {
+  EXPECT_EQ(configOf({"-W", "300"}).stonewall_s, 300.0);
+  EXPECT_EQ(configOf({"-W", "0.5"}).stonewall_s, 0.5);
+  EXPECT_EQ(configOf({"-W", "0"}).stonewall_s, 0.0);
+  EXPECT_EQ(configOf({"--stonewall=007.250"}).stonewall_s, 7.25);
+  EXPECT_EQ(configOf({"-W", "1000000"}).stonewall_s, 1e6);
+  EXPECT_EQ(configOf({"-p", "0.25"}).pre_delay_s, 0.25);
+  EXPECT_EQ(configOf({"-p3"}).pre_delay_s, 3.0);
+}
+
+TEST(ConfigNumbers, SecondsRefused) {
+  const std::string kind = " is not a number of seconds (digits, optionally with a fraction: 300, 0.5)";
+  for (const char* bad : {"-1", "1e3", ".5", "5.", "+5", "inf", "nan", "1,5", " 1", "1.2.3", "5s"}) {
+    EXPECT_EQ(errorOf({"-W", bad}), "-W/--stonewall: '" + std::string(bad) + "'" + kind);
+  }
+  EXPECT_EQ(errorOf({"-p", "soon"}), "-p/--pre-delay: 'soon'" + kind);
+  EXPECT_EQ(errorOf({"-W", ""}), "-W/--stonewall: empty value, expected a number of seconds");
+  EXPECT_EQ(errorOf({"-W", "1000000.5"}),
+            "-W/--stonewall: '1000000.5' is out of range (at most 1000000 seconds)");
+  EXPECT_EQ(errorOf({"-p", "1" + std::string(400, '0')}),
+            "-p/--pre-delay: '1" + std::string(400, '0') + "' is out of range (at most 1000000 seconds)");
+}
+
+TEST(ConfigNumbers, ShiftAndStonewallFile) {
+  EXPECT_EQ(configOf({"-N", "4294967295"}).shift, 4294967295u);
+  EXPECT_EQ(errorOf({"-N", "4294967296"}), "-N/--shift: '4294967296' is out of range (at most 4294967295)");
+  EXPECT_EQ(errorOf({"-N", "-1"}), "-N/--shift: '-1' is not a whole number");
+  EXPECT_EQ(errorOf({"-x", ""}), "-x/--stonewall-file: empty value, expected a file name");
+  EXPECT_EQ(errorOf({"-x"}), "-x/--stonewall-file: needs a value");
+}
+
+// ---- phase selection with -U and --readdir
+
+TEST(ConfigResolve, RenameAndReaddirAddToThePhases) {
+  expectPhases(configOf({}), phasesOf("CTEr"));
+  expectPhases(configOf({"-U"}), phasesOf("CTErU"));
+  expectPhases(configOf({"--rename"}), phasesOf("CTErU"));
+  expectPhases(configOf({"--readdir"}), phasesOf("CTErd"));
+  expectPhases(configOf({"-U", "--readdir"}), phasesOf("CTErUd"));
+  expectPhases(configOf({"-D", "-U"}), phasesOf("CTrU"));
+  expectPhases(configOf({"-T", "-U"}), phasesOf("TU"));
+  expectPhases(configOf({"-C", "--readdir"}), phasesOf("Cd"));
+  expectPhases(configOf({"-rU", "--readdir"}), phasesOf("rUd"));
+  expectPhases(configOf({"--keep", "-U"}), phasesOf("CTEU"));
+}
+
+// ---- contradictions of the further options
+
+TEST(ConfigValidate, SharedFiles) {
+  const Config config = configOf({"-S"});
+  EXPECT_EQ(config.kinds, ItemKinds::kFilesOnly);  // implied, as in mdtest
+  expectPhases(config, phasesOf("CTEr"));
+  EXPECT_EQ(configOf({"-S", "-F"}).kinds, ItemKinds::kFilesOnly);
+  EXPECT_EQ(errorOf({"-S", "-u"}), "-S/--shared-files and -u/--unique-dir exclude each other");
+  EXPECT_EQ(errorOf({"-S", "-D"}), "-S/--shared-files: shared files are files, not with -D/--dirs-only");
+}
+
+TEST(ConfigValidate, SeveralDirs) {
+  EXPECT_EQ(errorOf({"-d", "a@b"}),
+            "-d/--dir: 'a@b' needs -u/--unique-dir: a shared tree cannot span several directories");
+  EXPECT_EQ(errorOf({"-u", "-d", "a@b", "-N", "1"}),
+            "-N/--shift: 1 and several -d/--dir directories exclude each other");
+  EXPECT_EQ(configOf({"-u", "-d", "a@b", "-N", "0"}).targets.size(), 2u);
+  EXPECT_EQ(configOf({"-d", "a", "-N", "1"}).shift, 1u);  // one directory: shared tree and shift are fine
+}
+
+TEST(ConfigValidate, Verify) {
+  EXPECT_EQ(errorOf({"-X"}), "-X/--verify: nothing read to verify: needs -e/--read-bytes > 0");
+  EXPECT_EQ(errorOf({"-X", "-E"}), "-X/--verify: nothing read to verify: needs -e/--read-bytes > 0");
+  EXPECT_EQ(errorsOf({"-D", "-E", "-X"}),
+            (Errors{"-E/--read: the read phase reads files, not with -D/--dirs-only",
+                    "-X/--verify: nothing read to verify: -D/--dirs-only has no files"}));
+  // More read than written is the existing rule's, once.
+  EXPECT_EQ(
+      errorOf({"-X", "-w", "1", "-e", "2"}),
+      "-e/--read-bytes: 2 is more than -w/--write-bytes 1: the files this run creates would be too short");
+  EXPECT_EQ(errorOf({"-X", "-e", "x"}),
+            "-e/--read-bytes: 'x' is not a byte count (a whole number, optionally with k, m or g)");
+  // Without a read phase there is nothing to check: job scripts pass the same options to every job.
+  EXPECT_TRUE(configOf({"-X", "-C"}).verify_read);
+  EXPECT_TRUE(configOf({"-X", "-D", "-C"}).verify_read);
+  EXPECT_TRUE(configOf({"-X", "-w", "8", "-e", "8"}).verify_read);
+  EXPECT_TRUE(configOf({"-X", "-E", "-e", "8"}).verify_read);
+}
+
+TEST(ConfigValidate, Fsync) {
+  EXPECT_EQ(errorOf({"-y"}), "-y/--fsync: needs -w/--write-bytes > 0");
+  EXPECT_EQ(errorOf({"-y", "-w", "0"}), "-y/--fsync: needs -w/--write-bytes > 0");
+  EXPECT_EQ(errorOf({"-y", "-w", "x"}),
+            "-w/--write-bytes: 'x' is not a byte count (a whole number, optionally with k, m or g)");
+  EXPECT_TRUE(configOf({"-y", "-w", "1"}).fsync_writes);
+}
+
+TEST(ConfigValidate, Renamed) {
+  EXPECT_EQ(errorOf({"--renamed", "-T", "-U"}),
+            "--renamed and -U/--rename exclude each other: items cannot be renamed twice");
+  EXPECT_EQ(errorOf({"--renamed"}),  // the default phases create
+            "--renamed and -C/--create exclude each other: the items this run creates are not renamed");
+  expectPhases(configOf({"--renamed", "-T", "-E", "-r", "--readdir"}), phasesOf("TErd"));
+}
+
+TEST(ConfigValidate, RandomNeedsSomethingToRandomize) {
+  const std::string message =
+      "-R/--random: nothing to randomize: needs the stat, read or readdir phase (-T/--stat, -E/--read, "
+      "--readdir)";
+  EXPECT_EQ(errorOf({"-R", "-C"}), message);
+  EXPECT_EQ(errorOf({"-R", "-C", "-r", "-U"}), message);
+  EXPECT_TRUE(configOf({"-R", "-C", "--readdir"}).random_order);
+  EXPECT_TRUE(configOf({"-R", "-E"}).random_order);
+  EXPECT_TRUE(configOf({"-R", "-D"}).random_order);  // default phases: stat
+}
+
+TEST(ConfigValidate, FurtherProblemsAllListed) {
+  EXPECT_EQ(
+      errorsOf({"-S", "-u", "-D", "-d", "a@b", "-N", "2", "-y", "--renamed", "-U", "-R", "-C", "-W", "x",
+                "-p", "-1", "-x", ""}),
+      (Errors{
+          "-W/--stonewall: 'x' is not a number of seconds (digits, optionally with a fraction: 300, 0.5)",
+          "-p/--pre-delay: '-1' is not a number of seconds (digits, optionally with a fraction: 300, 0.5)",
+          "-x/--stonewall-file: empty value, expected a file name", "-y/--fsync: needs -w/--write-bytes > 0",
+          "-S/--shared-files and -u/--unique-dir exclude each other",
+          "-S/--shared-files: shared files are files, not with -D/--dirs-only",
+          "-N/--shift: 2 and several -d/--dir directories exclude each other",
+          "-R/--random: nothing to randomize: needs the stat, read or readdir phase (-T/--stat, "
+          "-E/--read, --readdir)",
+          "--renamed and -U/--rename exclude each other: items cannot be renamed twice",
+          "--renamed and -C/--create exclude each other: the items this run creates are not renamed"}));
+}
+
+TEST(ConfigValidate, FurtherValuesOnAConfig) {
+  Config config = validConfig();
+  config.stonewall_s = -1.0;
+  config.pre_delay_s = std::numeric_limits<double>::quiet_NaN();
+  config.preset = "io600";
+  config.targets = {"a", ""};
+  config.shared_files = true;  // with kinds kBoth: parsing would have implied -F
+  EXPECT_EQ(validate(config),
+            (Errors{"-S/--shared-files: shared files are files, needs -F/--files-only",
+                    "-d/--dir: an empty directory name in the list",
+                    "-d/--dir: 'a@' needs -u/--unique-dir: a shared tree cannot span several directories",
+                    "-W/--stonewall: -1 is not between 0 and 1000000 seconds",
+                    "-p/--pre-delay: nan is not between 0 and 1000000 seconds",
+                    "--preset: unknown preset 'io600' (expected io500-easy or io500-hard)"}));
+}
+
+// ---- presets
+
+TEST(ConfigPreset, IoFiveHundredEasy) {
+  const Config config = configOf({"--preset", "io500-easy", "-n", "1000000"});
+  EXPECT_EQ(config.preset, "io500-easy");
+  EXPECT_EQ(config.items, 1000000u);
+  EXPECT_EQ(config.sharing, TreeSharing::kUnique);
+  EXPECT_TRUE(config.leaf_only);
+  EXPECT_EQ(config.kinds, ItemKinds::kFilesOnly);
+  EXPECT_EQ(config.shift, 1u);
+  EXPECT_EQ(config.stonewall_s, 300.0);
+  EXPECT_TRUE(config.sync_phases);
+  EXPECT_FALSE(config.verify_read);
+  EXPECT_EQ(config.write_bytes, 0u);
+  EXPECT_EQ(config.read_bytes, 0u);
+  expectPhases(config, phasesOf("CTEr"));
+  EXPECT_EQ(config.command_line, "mdbench --preset io500-easy -n 1000000");
+  EXPECT_EQ(describe(config),
+            describe(configOf({"-u", "-L", "-F", "-N", "1", "-W", "300", "-Y", "-n", "1000000"})));
+}
+
+TEST(ConfigPreset, IoFiveHundredHard) {
+  const Config config = configOf({"--preset=io500-hard", "-n", "1000"});
+  EXPECT_EQ(config.preset, "io500-hard");
+  EXPECT_EQ(config.sharing, TreeSharing::kShared);
+  EXPECT_EQ(config.depth, 0u);
+  EXPECT_FALSE(config.leaf_only);
+  EXPECT_EQ(config.kinds, ItemKinds::kFilesOnly);
+  EXPECT_EQ(config.write_bytes, 3901u);
+  EXPECT_EQ(config.read_bytes, 3901u);
+  EXPECT_EQ(config.shift, 1u);
+  EXPECT_EQ(config.stonewall_s, 300.0);
+  EXPECT_TRUE(config.sync_phases);
+  EXPECT_TRUE(config.verify_read);
+  expectPhases(config, phasesOf("CTEr"));
+  EXPECT_EQ(describe(config), describe(configOf({"-t", "-w", "3901", "-e", "3901", "-N", "1", "-F", "-W",
+                                                 "300", "-Y", "-X", "-n", "1000"})));
+}
+
+TEST(ConfigPreset, CommandLineOverridesWherever) {
+  EXPECT_EQ(configOf({"--preset", "io500-easy", "-n", "5", "-W", "5"}).stonewall_s, 5.0);
+  EXPECT_EQ(configOf({"-W", "0", "--preset", "io500-easy", "-n", "5"}).stonewall_s, 0.0);
+  const Config hard =
+      configOf({"--preset", "io500-hard", "-n", "5", "-N", "0", "-w", "8k", "-e", "4k", "-z", "2"});
+  EXPECT_EQ(hard.shift, 0u);
+  EXPECT_EQ(hard.write_bytes, 8192u);
+  EXPECT_EQ(hard.read_bytes, 4096u);
+  EXPECT_EQ(hard.depth, 2u);
+  // Phases are the user's, as IO500 runs each phase as its own job.
+  expectPhases(configOf({"--preset", "io500-easy", "-n", "5", "-C"}), phasesOf("C"));
+  // A switch the preset sets stays set.
+  EXPECT_EQ(errorOf({"--preset", "io500-easy", "-n", "5", "-S"}),
+            "-S/--shared-files and -u/--unique-dir exclude each other");
+}
+
+TEST(ConfigPreset, NeedsItems) {
+  EXPECT_EQ(errorOf({"--preset", "io500-easy"}), "--preset io500-easy needs -n/--items (items per rank)");
+  EXPECT_EQ(errorOf({"--preset", "io500-hard", "-W", "1"}),
+            "--preset io500-hard needs -n/--items (items per rank)");
+  EXPECT_EQ(configOf({"--preset", "io500-hard", "-I", "10"}).items, 10u);  // -I gives -n exactly
+}
+
+TEST(ConfigPreset, UnknownOrRepeated) {
+  EXPECT_EQ(errorOf({"--preset", "io500", "-n", "5"}),
+            "--preset: unknown preset 'io500' (expected io500-easy or io500-hard)");
+  EXPECT_EQ(errorOf({"--preset=", "-n", "5"}),
+            "--preset: unknown preset '' (expected io500-easy or io500-hard)");
+  EXPECT_EQ(errorOf({"--preset"}), "--preset: needs a value");
+  // Nothing of an unknown preset applies, and its missing -n is not reported.
+  EXPECT_EQ(parseCommandLine({"--preset", "IO500-EASY"}).config.sharing, TreeSharing::kShared);
+  EXPECT_EQ(errorOf({"--preset", "io500-easy", "--preset", "io500-hard", "-n", "5"}),
+            "--preset: given more than once");
+  const CliRequest help = parseCommandLine({"--preset", "io500-easy", "-h"});
+  EXPECT_EQ(help.action, CliAction::kHelp);
+  EXPECT_EQ(help.errors, Errors{});
 }
 
 }  // namespace

@@ -70,14 +70,17 @@ StoredPhase makePhase(Values& v, const std::string& run_group, std::uint32_t ite
   p.phase = phase;
   p.iteration = iteration;
   p.order = order;
-  p.aggregate = {
-      v.whole(), v.whole(), v.whole(), v.real(), v.real(), static_cast<std::uint32_t>(node_of_rank.size()),
-      v.real(),  v.real(),  v.real(),  v.real()};
+  p.items = v.whole();
+  p.aggregate = {v.whole(), v.whole(),      v.whole(),
+                 v.real(),  v.real(),       static_cast<std::uint32_t>(node_of_rank.size()),
+                 v.real(),  v.real(),       v.real(),
+                 v.real(),  order % 2 == 0, v.whole(),
+                 v.real(),  v.real()};
   p.rate_formula = "ops_ok / max(t_global_end - t_start)";
   p.latency_summary = {v.whole(), v.whole(), v.whole(), v.whole(), v.whole()};
   for (std::uint32_t r = 0; r < node_of_rank.size(); ++r) {
     p.ranks.push_back({r, node_of_rank[r], v.whole(), v.whole(), v.whole(), v.whole(), v.real(), v.real(),
-                       v.real(), v.real()});
+                       v.real(), v.real(), v.whole(), v.real()});
   }
   p.latency.assign(LatencyHistogram::kBuckets, 0);
   p.latency[0] = 1;
@@ -93,7 +96,7 @@ StoredResults makeResults() {
   Values v;
   StoredResults results;
   results.schema = "mdbench-results";
-  results.schema_version = 1;
+  results.schema_version = 2;
 
   StoredRun run;
   run.group = "/runs/run-0000";
@@ -126,18 +129,32 @@ StoredResults makeResults() {
   run.bucket_high = schemaBounds(true);
   Config& c = run.config;
   c.items = kNearMax;
-  c.target = "/tmp/a b";
+  c.target = "/tmp/a b@/tmp/c,d";
+  c.targets = {"/tmp/a b", "/tmp/c,d"};
   c.sharing = TreeSharing::kUnique;
   c.depth = 2;
   c.branching = 3;
   c.items_per_dir = 0;
   c.leaf_only = true;
   c.kinds = ItemKinds::kFilesOnly;
-  c.phases = {.create = true, .stat = false, .read = true, .remove = true};
+  c.phases = {.create = true, .stat = false, .read = true, .remove = true, .rename = true, .readdir = false};
   c.iterations = 2;
   c.write_bytes = 4096;
   c.read_bytes = std::uint64_t{1} << 30;
   c.keep = false;
+  c.shift = 4294967295u;
+  c.random_order = true;
+  c.random_seed = kMax;
+  c.stonewall_s = 0.1;
+  c.stonewall_file = "/tmp/count \"x\"";
+  c.renamed = false;
+  c.fsync_writes = true;
+  c.sync_phases = true;
+  c.verify_read = true;
+  c.shared_files = false;
+  c.pre_delay_s = 1e-17;
+  c.preset = "io500-hard";
+  run.shift_used = 7;
   for (std::uint32_t it = 0; it < 2; ++it) {
     run.phases.push_back(makePhase(v, run.group, it, Phase::kFileCreate, 0, run.node_of_rank));
     run.phases.push_back(makePhase(v, run.group, it, Phase::kFileRemove, 1, run.node_of_rank));
@@ -160,6 +177,9 @@ StoredResults makeResults() {
   killed.node_of_rank = {0};
   killed.config.sharing = TreeSharing::kShared;
   killed.config.kinds = ItemKinds::kDirsOnly;
+  killed.config.phases.readdir = true;
+  killed.config.renamed = true;
+  killed.config.shared_files = true;
   killed.phases.push_back(makePhase(v, killed.group, 0, Phase::kTreeCreate, 0, killed.node_of_rank));
   results.runs.push_back(killed);
   return results;
@@ -246,9 +266,12 @@ void checkRunAttributes(const json& a, const StoredRun& run) {
   expectUint(a, "fs_free_inodes", info.fs_free_inodes);
 }
 
-void checkConfig(const json& j, const Config& c, std::string_view sharing, std::string_view kinds) {
+void checkConfig(const json& j, const StoredRun& run, std::string_view sharing, std::string_view kinds,
+                 std::string_view targets) {
+  const Config& c = run.config;
   expectUint(j, "items", c.items);
   expectString(j, "target", c.target);
+  expectString(j, "targets", targets);
   expectString(j, "sharing", sharing);
   expectUint(j, "depth", c.depth);
   expectUint(j, "branching", c.branching);
@@ -263,6 +286,21 @@ void checkConfig(const json& j, const Config& c, std::string_view sharing, std::
   expectUint(j, "write_bytes", c.write_bytes);
   expectUint(j, "read_bytes", c.read_bytes);
   expectBool(j, "keep", c.keep);
+  expectBool(j, "phase_rename", c.phases.rename);
+  expectBool(j, "phase_readdir", c.phases.readdir);
+  expectUint(j, "shift", c.shift);
+  expectUint(j, "shift_used", run.shift_used);
+  expectBool(j, "random_order", c.random_order);
+  expectUint(j, "random_seed", c.random_seed);
+  expectDouble(j, "stonewall_s", c.stonewall_s);
+  expectString(j, "stonewall_file", c.stonewall_file);
+  expectBool(j, "renamed", c.renamed);
+  expectBool(j, "fsync_writes", c.fsync_writes);
+  expectBool(j, "sync_phases", c.sync_phases);
+  expectBool(j, "verify_read", c.verify_read);
+  expectBool(j, "shared_files", c.shared_files);
+  expectDouble(j, "pre_delay_s", c.pre_delay_s);
+  expectString(j, "preset", c.preset);
 }
 
 void checkRankRow(const json& j, const StoredRankRow& r) {
@@ -276,6 +314,8 @@ void checkRankRow(const json& j, const StoredRankRow& r) {
   expectDouble(j, "t_local_end", r.t_local_end);
   expectDouble(j, "t_global_end", r.t_global_end);
   expectDouble(j, "rate", r.rate);
+  expectUint(j, "ops_at_stonewall", r.ops_at_stonewall);
+  expectDouble(j, "t_stonewall", r.t_stonewall);
 }
 
 void checkLatencyBuckets(const json& buckets, const StoredPhase& p) {
@@ -298,6 +338,7 @@ void checkPhase(const json& j, const StoredPhase& p) {
   expectUint(j, "iteration", p.iteration);
   expectString(j, "phase", phaseName(p.phase));
   expectUint(j, "order", p.order);
+  expectUint(j, "items", p.items);
   const PhaseAggregate& a = p.aggregate;
   expectUint(j, "ops_ok", a.ok);
   expectUint(j, "ops_failed", a.failed);
@@ -310,6 +351,10 @@ void checkPhase(const json& j, const StoredPhase& p) {
   expectDouble(j, "rank_rate_max", a.rank_rate_max);
   expectDouble(j, "rank_rate_mean", a.rank_rate_mean);
   expectDouble(j, "balance", a.balance);
+  expectBool(j, "stonewalled", a.stonewalled);
+  expectUint(j, "ops_at_stonewall", a.ops_at_stonewall);
+  expectDouble(j, "stonewall_time_s", a.stonewall_time_s);
+  expectDouble(j, "ops_per_s_at_stonewall", a.ops_per_s_at_stonewall);
   expectUint(j, "latency_p50_ns", p.latency_summary.p50_ns);
   expectUint(j, "latency_p90_ns", p.latency_summary.p90_ns);
   expectUint(j, "latency_p99_ns", p.latency_summary.p99_ns);
@@ -330,12 +375,13 @@ void checkPhase(const json& j, const StoredPhase& p) {
   }
 }
 
-void checkRun(const json& j, const StoredRun& run, std::string_view sharing, std::string_view kinds) {
+void checkRun(const json& j, const StoredRun& run, std::string_view sharing, std::string_view kinds,
+              std::string_view targets) {
   expectString(j, "group", run.group);
   checkRunAttributes(field(j, "attributes"), run);
   EXPECT_EQ(field(j, "hosts"), json(run.info.host_of_rank));
   EXPECT_EQ(field(j, "node_of_rank"), json(run.node_of_rank));
-  checkConfig(field(j, "config"), run.config, sharing, kinds);
+  checkConfig(field(j, "config"), run, sharing, kinds, targets);
   const json& phases = field(j, "phases");
   ASSERT_EQ(phases.size(), run.phases.size());
   for (std::size_t p = 0; p < run.phases.size(); ++p) checkPhase(phases[p], run.phases[p]);
@@ -360,11 +406,11 @@ TEST(ExportJson, EveryValueReadsBackExactly) {
   const StoredResults results = makeResults();
   const json doc = json::parse(toJson(results));
   expectString(doc, "schema", "mdbench-results");
-  expectUint(doc, "schema_version", 1);
+  expectUint(doc, "schema_version", 2);
   const json& runs = field(doc, "runs");
   ASSERT_EQ(runs.size(), 2u);
-  checkRun(runs[0], results.runs[0], "unique", "files");
-  checkRun(runs[1], results.runs[1], "shared", "dirs");
+  checkRun(runs[0], results.runs[0], "unique", "files", "/tmp/a b@/tmp/c,d");
+  checkRun(runs[1], results.runs[1], "shared", "dirs", "");
 }
 
 TEST(ExportJson, ExportsOnlyNonEmptyLatencyBuckets) {
@@ -376,7 +422,7 @@ TEST(ExportJson, ExportsOnlyNonEmptyLatencyBuckets) {
   EXPECT_EQ(buckets[3]["high"].get<std::uint64_t>(), kMax);  // the open-ended last bucket
 }
 
-// The killed run stored no bucket bounds; its buckets get the bounds schema version 1 defines.
+// The killed run stored no bucket bounds; its buckets get the bounds the schema defines.
 TEST(ExportJson, BucketBoundsFromTheRunOrTheSchema) {
   StoredResults results = makeResults();
   results.runs[0].bucket_low[17] = 1000;  // the file's bounds win when it has them
@@ -426,9 +472,9 @@ TEST(ExportJson, UsesTheSchemaNames) {
 TEST(ExportJson, PrettyPrintedWithTwoSpacesAndTrailingNewline) {
   StoredResults results;
   results.schema = "mdbench-results";
-  results.schema_version = 1;
+  results.schema_version = 2;
   EXPECT_EQ(toJson(results),
-            "{\n  \"schema\": \"mdbench-results\",\n  \"schema_version\": 1,\n  \"runs\": []\n}\n");
+            "{\n  \"schema\": \"mdbench-results\",\n  \"schema_version\": 2,\n  \"runs\": []\n}\n");
   const std::string text = toJson(makeResults());
   EXPECT_NE(text.find("\n      \"group\": \"/runs/run-0000\",\n"), std::string::npos);
   EXPECT_EQ(text.back(), '\n');
@@ -513,10 +559,27 @@ void expectSameDouble(const std::string& text, double expected) {
       << "'" << text << "' != " << expected;
 }
 
-constexpr std::string_view kCsvColumns[] = {
-    "run",         "iteration",    "phase", "order",           "rank",        "node",
-    "host",        "planned",      "ok",    "failed",          "bytes",       "t_start",
-    "t_local_end", "t_global_end", "rate",  "phase_ops_per_s", "phase_time_s"};
+constexpr std::string_view kCsvColumns[] = {"run",
+                                            "iteration",
+                                            "phase",
+                                            "order",
+                                            "rank",
+                                            "node",
+                                            "host",
+                                            "planned",
+                                            "ok",
+                                            "failed",
+                                            "bytes",
+                                            "t_start",
+                                            "t_local_end",
+                                            "t_global_end",
+                                            "rate",
+                                            "phase_ops_per_s",
+                                            "phase_time_s",
+                                            "ops_at_stonewall",
+                                            "t_stonewall",
+                                            "phase_items",
+                                            "phase_ops_per_s_at_stonewall"};
 
 TEST(ExportCsv, HeaderAndEveryFieldReadBackExactly) {
   const StoredResults results = makeResults();
@@ -556,6 +619,10 @@ TEST(ExportCsv, HeaderAndEveryFieldReadBackExactly) {
         expectSameDouble(f[14], r.rate);
         expectSameDouble(f[15], p.aggregate.ops_per_s);
         expectSameDouble(f[16], p.aggregate.time_s);
+        EXPECT_EQ(toUint(f[17]), r.ops_at_stonewall);
+        expectSameDouble(f[18], r.t_stonewall);
+        EXPECT_EQ(toUint(f[19]), p.items);
+        expectSameDouble(f[20], p.aggregate.ops_per_s_at_stonewall);
       }
     }
   }
@@ -565,9 +632,11 @@ TEST(ExportCsv, QuotesOnlyWhatNeedsIt) {
   StoredResults results = makeResults();
   StoredPhase& p = results.runs[0].phases[0];
   p.ranks.resize(2);
-  p.ranks[1] = {1, 1, 10, 9, 1, 4096, 0.1, 1e-17, 123456789.123456789, 0.0};
+  p.ranks[1] = {1, 1, 10, 9, 1, 4096, 0.1, 1e-17, 123456789.123456789, 0.0, 7, 0.125};
   p.aggregate.ops_per_s = 2.5;
   p.aggregate.time_s = 0.30000000000000004;
+  p.items = 10;
+  p.aggregate.ops_per_s_at_stonewall = 56.0;
   results.runs[0].phases.resize(1);
   results.runs.resize(1);
   const std::string csv = toCsv(results);
@@ -575,7 +644,7 @@ TEST(ExportCsv, QuotesOnlyWhatNeedsIt) {
   EXPECT_EQ(
       row,
       "/runs/run-0000,0,file-create,0,1,1,\"we,ird \"\"host\"\"\",10,9,1,4096,0.1,1e-17,123456789.12345679,0,"
-      "2.5,0.30000000000000004\n");
+      "2.5,0.30000000000000004,7,0.125,10,56\n");
 }
 
 TEST(ExportCsv, HeaderOnlyWithoutPhases) {
@@ -583,7 +652,8 @@ TEST(ExportCsv, HeaderOnlyWithoutPhases) {
   for (StoredRun& run : results.runs) run.phases.clear();
   EXPECT_EQ(toCsv(results),
             std::string("run,iteration,phase,order,rank,node,host,planned,ok,failed,bytes,t_start,"
-                        "t_local_end,t_global_end,rate,phase_ops_per_s,phase_time_s\n"));
+                        "t_local_end,t_global_end,rate,phase_ops_per_s,phase_time_s,ops_at_stonewall,"
+                        "t_stonewall,phase_items,phase_ops_per_s_at_stonewall\n"));
 }
 
 // ---- From a real results file ----
@@ -607,7 +677,8 @@ class ScratchDir {
   std::string path_;
 };
 
-// Every planned op succeeds except rank 1's first in file-remove (ENOENT); times are awkward doubles.
+// Every planned op succeeds except rank 1's first in file-remove (ENOENT); times are awkward doubles. The
+// stonewall fires in file-create on rank 0 after 2 ops (rank 1 never fires, so both end with every item).
 RunResult writtenRun(const Plan& plan) {
   RunResult run;
   run.config = plan.config();
@@ -624,16 +695,23 @@ RunResult writtenRun(const Plan& plan) {
   for (const Phase phase : plan.phases()) {
     PhaseResult result;
     result.phase = phase;
+    result.items = plan.config().items;
     for (std::uint32_t r = 0; r < plan.ranks(); ++r) {
       RankPhaseRecord rec;
       rec.planned = plan.plannedOps(phase, r);
       rec.ok = rec.planned;
+      rec.ops_at_stonewall = rec.planned;
       rec.t_start = t;
       rec.t_local_end = t + 0.1 * (r + 1);
       rec.t_global_end = t + 0.30000000000000004;
+      if (phase == Phase::kFileCreate && r == 0) {
+        rec.ops_at_stonewall = 2;
+        rec.t_stonewall = t + 0.0625;
+      }
       if (phase == Phase::kFileRemove && r == 1 && rec.planned > 0) {
         --rec.ok;
         rec.failed = 1;
+        rec.ops_at_stonewall = rec.ok;  // the timer never fired: every successful op
         rec.first_error = {.err = ENOENT, .owner = 1, .dir = 0, .item = 0};
       }
       for (std::uint64_t op = 0; op < rec.ok; ++op) result.latency.add(1000 + 37 * op + r);
@@ -652,8 +730,10 @@ TEST(ExportFromFile, WrittenFileReadBackAndExported) {
   config.items = 3;
   config.sharing = TreeSharing::kUnique;
   config.kinds = ItemKinds::kFilesOnly;
-  config.phases = {.create = true, .stat = false, .read = false, .remove = true};
-  config.command_line = "mdbench -n 3 -u -F -C -r";
+  config.phases = {
+      .create = true, .stat = false, .read = false, .remove = true, .rename = true, .readdir = true};
+  config.stonewall_s = 0.0625;
+  config.command_line = "mdbench -n 3 -u -F -C -r -U --readdir -W 0.0625";
   const Plan plan(config, 2);
   const RunResult run = writtenRun(plan);
   {
@@ -664,6 +744,8 @@ TEST(ExportFromFile, WrittenFileReadBackAndExported) {
     sink->end(run, plan);
     sink->finish(1);
   }
+  const ValidationResult validation = validateResultsFile(path);
+  EXPECT_TRUE(validation.ok) << validation.first_problem;  // what is exported is a valid file
   const StoredResults stored = readResultsFile(path);
   const json doc = json::parse(toJson(stored));
 
@@ -682,6 +764,11 @@ TEST(ExportFromFile, WrittenFileReadBackAndExported) {
   expectString(j["config"], "kinds", "files");
   expectBool(j["config"], "phase_stat", false);
   expectBool(j["config"], "phase_remove", true);
+  expectBool(j["config"], "phase_rename", true);
+  expectBool(j["config"], "phase_readdir", true);
+  expectDouble(j["config"], "stonewall_s", 0.0625);
+  expectUint(j["config"], "shift_used", 0);
+  expectString(j["config"], "targets", "");
 
   const json& phases = j["phases"];
   ASSERT_EQ(phases.size(), run.phases.size());
@@ -693,11 +780,17 @@ TEST(ExportFromFile, WrittenFileReadBackAndExported) {
     const PhaseAggregate a = aggregate(written.ranks);
     expectUint(p, "ops_ok", a.ok);
     expectDouble(p, "ops_per_s", a.ops_per_s);
+    expectUint(p, "items", 3);
+    expectBool(p, "stonewalled", written.phase == Phase::kFileCreate);
+    expectUint(p, "ops_at_stonewall", a.ops_at_stonewall);
+    expectDouble(p, "ops_per_s_at_stonewall", a.ops_per_s_at_stonewall);
     expectUint(p, "latency_p99_ns", written.latency.quantile(0.99));
     for (std::size_t r = 0; r < written.ranks.size(); ++r) {
       expectDouble(p["ranks"][r], "t_start", written.ranks[r].t_start);
       expectDouble(p["ranks"][r], "t_local_end", written.ranks[r].t_local_end);
       expectDouble(p["ranks"][r], "rate", rankRate(written.ranks[r]));
+      expectUint(p["ranks"][r], "ops_at_stonewall", written.ranks[r].ops_at_stonewall);
+      expectDouble(p["ranks"][r], "t_stonewall", written.ranks[r].t_stonewall);
     }
     std::uint64_t counted = 0;
     for (const json& b : p["latency_buckets"]) {
@@ -727,6 +820,13 @@ TEST(ExportFromFile, WrittenFileReadBackAndExported) {
   EXPECT_EQ(records->size(), 1 + run.phases.size() * plan.ranks());
   EXPECT_EQ((*records)[1][6], "node,\"a\"");  // rank 0 of the first phase
   EXPECT_EQ((*records)[2][6], "node-b");
+  // file-create is the second phase (after tree-create): rank 0 fired after 2 of its 3 ops, 0.0625 s in;
+  // with rank 1's 3, that is 5 ops at the stonewall in 0.0625 s.
+  const std::vector<std::string>& create0 = (*records)[1 + plan.ranks()];
+  EXPECT_EQ(create0[2], "file-create");
+  EXPECT_EQ(create0[17], "2");
+  EXPECT_EQ(create0[19], "3");
+  EXPECT_EQ(create0[20], "80");
 }
 
 }  // namespace

@@ -315,8 +315,27 @@ TEST(Names, TreeDirectoryPaths) {
 TEST(Names, Items) {
   EXPECT_EQ(itemName(ItemKind::kFile, 0, 0), "file.mdbench.0.0");
   EXPECT_EQ(itemName(ItemKind::kDir, 7, 42), "dir.mdbench.7.42");
-  EXPECT_EQ(itemName(ItemKind::kFile, 4294967295u, 18446744073709551615u),
-            "file.mdbench.4294967295.18446744073709551615");
+  EXPECT_EQ(itemName(ItemKind::kFile, 4294967294u, 18446744073709551615u),
+            "file.mdbench.4294967294.18446744073709551615");
+}
+
+TEST(Names, RenamedItems) {
+  EXPECT_EQ(kRenamedSuffix, ".renamed");
+  EXPECT_EQ(itemName(ItemKind::kFile, 0, 0, NameForm::kOriginal), "file.mdbench.0.0");
+  EXPECT_EQ(itemName(ItemKind::kFile, 0, 0, NameForm::kRenamed), "file.mdbench.0.0.renamed");
+  EXPECT_EQ(itemName(ItemKind::kDir, 12, 345, NameForm::kRenamed), "dir.mdbench.12.345.renamed");
+  EXPECT_EQ(itemName(ItemKind::kFile, 4294967294u, 18446744073709551615u, NameForm::kRenamed),
+            "file.mdbench.4294967294.18446744073709551615.renamed");
+}
+
+TEST(Names, SharedItems) {
+  EXPECT_EQ(kSharedOwner, 4294967295u);
+  EXPECT_EQ(itemName(ItemKind::kFile, kSharedOwner, 0), "file.mdbench.shared.0");
+  EXPECT_EQ(itemName(ItemKind::kDir, kSharedOwner, 17), "dir.mdbench.shared.17");
+  EXPECT_EQ(itemName(ItemKind::kFile, kSharedOwner, 3901, NameForm::kRenamed),
+            "file.mdbench.shared.3901.renamed");
+  EXPECT_EQ(itemName(ItemKind::kFile, kSharedOwner, 18446744073709551615u, NameForm::kRenamed),
+            "file.mdbench.shared.18446744073709551615.renamed");
 }
 
 TEST(Names, ItemNamerMatchesItemName) {
@@ -326,15 +345,30 @@ TEST(Names, ItemNamerMatchesItemName) {
     values.push_back(p - 1);
     values.push_back(p);
   }
+  int checked = 0;
   for (ItemKind kind : {ItemKind::kFile, ItemKind::kDir}) {
-    for (std::uint32_t owner : {0u, 1u, 123u, 4294967295u}) {
-      ItemNamer namer(kind, owner);
-      for (std::uint64_t v : values) ASSERT_EQ(std::string(namer.name(v)), itemName(kind, owner, v));
-      // Shorter after longer: the old digits must not leak past the new NUL.
-      ASSERT_EQ(std::string(namer.name(max)), itemName(kind, owner, max));
-      ASSERT_EQ(std::string(namer.name(3)), itemName(kind, owner, 3));
+    for (std::uint32_t owner : {0u, 1u, 123u, 4294967294u, kSharedOwner}) {
+      for (NameForm form : {NameForm::kOriginal, NameForm::kRenamed}) {
+        ItemNamer namer(kind, owner, form);
+        for (std::uint64_t v : values) {
+          ASSERT_EQ(std::string(namer.name(v)), itemName(kind, owner, v, form));
+          ++checked;
+        }
+        // Shorter after longer: the old digits and suffix must not leak past the new NUL.
+        ASSERT_EQ(std::string(namer.name(max)), itemName(kind, owner, max, form));
+        ASSERT_EQ(std::string(namer.name(3)), itemName(kind, owner, 3, form));
+      }
     }
   }
+  EXPECT_EQ(checked, 2 * 5 * 2 * static_cast<int>(values.size()));
+}
+
+TEST(Names, ItemNamerDefaultsToTheOriginalName) {
+  ItemNamer namer(ItemKind::kFile, 5);
+  EXPECT_STREQ(namer.name(6), "file.mdbench.5.6");
+  ItemNamer renamed(ItemKind::kDir, kSharedOwner, NameForm::kRenamed);
+  EXPECT_STREQ(renamed.name(0), "dir.mdbench.shared.0.renamed");
+  EXPECT_STREQ(renamed.name(10), "dir.mdbench.shared.10.renamed");
 }
 
 }  // namespace

@@ -143,6 +143,78 @@ TEST(Aggregate, EmptyIsAllZero) {
   EXPECT_EQ(a.ops_per_s, 0.0);
   EXPECT_EQ(a.active_ranks, 0u);
   EXPECT_EQ(a.balance, 0.0);
+  EXPECT_FALSE(a.stonewalled);
+  EXPECT_EQ(a.ops_at_stonewall, 0u);
+  EXPECT_EQ(a.stonewall_time_s, 0.0);
+  EXPECT_EQ(a.ops_per_s_at_stonewall, 0.0);
+}
+
+// A rank of a stonewalled phase: its timer fired `fired_after` seconds after t_start, `at_firing` ops done.
+RankPhaseRecord fired(std::uint64_t ops, double t_start, double fired_after, std::uint64_t at_firing) {
+  RankPhaseRecord r = record(ops, ops, 0, t_start, t_start + 10.0, t_start + 11.0);
+  r.t_stonewall = t_start + fired_after;
+  r.ops_at_stonewall = at_firing;
+  return r;
+}
+
+// A rank whose timer never fired: t_stonewall 0, every op done "at the stonewall".
+RankPhaseRecord unfired(std::uint64_t ops, double t_start) {
+  RankPhaseRecord r = record(ops, ops, 0, t_start, t_start + 1.0, t_start + 11.0);
+  r.ops_at_stonewall = ops;
+  return r;
+}
+
+TEST(Aggregate, NoTimerFiredMeansNotStonewalledAndAllZero) {
+  const std::vector<RankPhaseRecord> ranks = {unfired(100, 1.0), unfired(80, 2.0)};
+  const PhaseAggregate a = aggregate(ranks);
+  EXPECT_FALSE(a.stonewalled);
+  EXPECT_EQ(a.ops_at_stonewall, 0u);  // not the 180 the ranks hold: the field is about a firing
+  EXPECT_EQ(a.stonewall_time_s, 0.0);
+  EXPECT_EQ(a.ops_per_s_at_stonewall, 0.0);
+  EXPECT_EQ(a.ok, 180u);  // the rest is unaffected
+}
+
+TEST(Aggregate, StonewallSumsEveryRanksOpsOverTheLongestTimeToAFiring) {
+  const std::vector<RankPhaseRecord> ranks = {
+      fired(60, 1.0, 2.0, 40),  // fired 2 s after its start
+      fired(60, 3.0, 2.5, 30),  // 2.5 s after its own start (5.5 on the clock): the longest
+      unfired(50, 0.5),         // done before its timer: all 50 count
+  };
+  const PhaseAggregate a = aggregate(ranks);
+  EXPECT_TRUE(a.stonewalled);
+  EXPECT_EQ(a.ops_at_stonewall, 120u);
+  EXPECT_DOUBLE_EQ(a.stonewall_time_s, 2.5);
+  EXPECT_DOUBLE_EQ(a.ops_per_s_at_stonewall, 48.0);
+  EXPECT_EQ(a.ok, 170u);
+  EXPECT_DOUBLE_EQ(a.time_s, 11.0);
+}
+
+TEST(Aggregate, OneFiredRankMakesThePhaseStonewalled) {
+  const std::vector<RankPhaseRecord> ranks = {unfired(10, 1.0), fired(10, 1.0, 0.25, 4), unfired(10, 1.0)};
+  const PhaseAggregate a = aggregate(ranks);
+  EXPECT_TRUE(a.stonewalled);
+  EXPECT_EQ(a.ops_at_stonewall, 24u);
+  EXPECT_DOUBLE_EQ(a.stonewall_time_s, 0.25);
+  EXPECT_DOUBLE_EQ(a.ops_per_s_at_stonewall, 96.0);
+}
+
+TEST(Aggregate, FailedOpsAtTheStonewallAreCounted) {
+  // ops_at_stonewall is ops done, ok or failed: the record has no separate ok count at the firing.
+  RankPhaseRecord r = fired(10, 0.0, 1.0, 5);
+  r.ok = 8;
+  r.failed = 2;
+  const PhaseAggregate a = aggregate(std::span<const RankPhaseRecord>(&r, 1));
+  EXPECT_EQ(a.ops_at_stonewall, 5u);
+  EXPECT_DOUBLE_EQ(a.ops_per_s_at_stonewall, 5.0);
+}
+
+TEST(Aggregate, FiringAtTheStartGivesZeroStonewallRate) {
+  const std::vector<RankPhaseRecord> ranks = {fired(10, 2.0, 0.0, 0), unfired(10, 2.0)};
+  const PhaseAggregate a = aggregate(ranks);
+  EXPECT_TRUE(a.stonewalled);
+  EXPECT_EQ(a.ops_at_stonewall, 10u);
+  EXPECT_EQ(a.stonewall_time_s, 0.0);
+  EXPECT_EQ(a.ops_per_s_at_stonewall, 0.0);
 }
 
 TEST(Summarize, ThreeValues) {

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -78,7 +79,7 @@ class PosixBackendTest : public ::testing::TestWithParam<const char*> {
 
 TEST_P(PosixBackendTest, CreateStatReadUnlinkRoundTrip) {
   const auto data = bytes("hello, metadata");
-  ASSERT_EQ(backend_->createFile(root_, "f", data), 0);
+  ASSERT_EQ(backend_->createFile(root_, "f", data, {}), 0);
   EXPECT_EQ(readDisk(dir_ / "f"), "hello, metadata");
   EXPECT_EQ(backend_->statEntry(root_, "f", false), 0);
 
@@ -97,7 +98,7 @@ TEST_P(PosixBackendTest, CreateStatReadUnlinkRoundTrip) {
 }
 
 TEST_P(PosixBackendTest, EmptyFileAndEmptyBuffer) {
-  ASSERT_EQ(backend_->createFile(root_, "empty", {}), 0);
+  ASSERT_EQ(backend_->createFile(root_, "empty", {}, {}), 0);
   EXPECT_EQ(fs::file_size(dir_ / "empty"), 0u);
   EXPECT_EQ(backend_->readFile(root_, "empty", {}), 0);
   std::vector<std::byte> one(1);
@@ -107,7 +108,7 @@ TEST_P(PosixBackendTest, EmptyFileAndEmptyBuffer) {
 TEST_P(PosixBackendTest, LargeFileIsWrittenAndReadCompletely) {
   std::string content(2u << 20, '\0');
   for (std::size_t i = 0; i < content.size(); ++i) content[i] = static_cast<char>('a' + i % 23);
-  ASSERT_EQ(backend_->createFile(root_, "big", bytes(content)), 0);
+  ASSERT_EQ(backend_->createFile(root_, "big", bytes(content), {}), 0);
   // Compared as booleans: a diff of two megabytes would drown the report.
   EXPECT_TRUE(readDisk(dir_ / "big") == content);
   std::vector<std::byte> buf(content.size());
@@ -117,11 +118,11 @@ TEST_P(PosixBackendTest, LargeFileIsWrittenAndReadCompletely) {
 
 TEST_P(PosixBackendTest, CreateIsExclusiveAndLeavesExistingContent) {
   writeDisk(dir_ / "f", "original");
-  EXPECT_EQ(backend_->createFile(root_, "f", bytes("new")), EEXIST);
+  EXPECT_EQ(backend_->createFile(root_, "f", bytes("new"), {}), EEXIST);
   EXPECT_EQ(readDisk(dir_ / "f"), "original");
 
   ASSERT_EQ(backend_->makeDir(root_, "d"), 0);
-  EXPECT_EQ(backend_->createFile(root_, "d", bytes("new")), EEXIST);
+  EXPECT_EQ(backend_->createFile(root_, "d", bytes("new"), {}), EEXIST);
   EXPECT_TRUE(fs::is_directory(fs::symlink_status(dir_ / "d")));
   EXPECT_EQ(backend_->makeDir(root_, "d"), EEXIST);
   EXPECT_EQ(backend_->makeDir(root_, "f"), EEXIST);
@@ -133,7 +134,7 @@ TEST_P(PosixBackendTest, SymlinkToFileIsNeverFollowed) {
   std::vector<std::byte> buf(3);
   DirHandle out;
 
-  EXPECT_EQ(backend_->createFile(root_, "link", bytes("overwritten")), EEXIST);
+  EXPECT_EQ(backend_->createFile(root_, "link", bytes("overwritten"), {}), EEXIST);
   EXPECT_EQ(backend_->readFile(root_, "link", buf), ELOOP);
   EXPECT_EQ(backend_->readFile(root_, "link", {}), ELOOP);
   EXPECT_EQ(backend_->statEntry(root_, "link", false), EINVAL);
@@ -161,7 +162,7 @@ TEST_P(PosixBackendTest, SymlinkToDirectoryIsNeverFollowed) {
   EXPECT_EQ(backend_->statEntry(root_, "link", true), ENOTDIR);
   EXPECT_EQ(backend_->statEntry(root_, "link", false), EINVAL);
   EXPECT_EQ(backend_->removeDir(root_, "link"), ENOTDIR);
-  EXPECT_EQ(backend_->createFile(root_, "link", bytes("x")), EEXIST);
+  EXPECT_EQ(backend_->createFile(root_, "link", bytes("x"), {}), EEXIST);
   EXPECT_EQ(backend_->makeDir(root_, "link"), EEXIST);
   std::vector<std::byte> buf(1);
   EXPECT_EQ(backend_->readFile(root_, "link", buf), ELOOP);
@@ -173,7 +174,7 @@ TEST_P(PosixBackendTest, SymlinkToDirectoryIsNeverFollowed) {
 
 TEST_P(PosixBackendTest, DanglingSymlinkIsNotCreatedThrough) {
   fs::create_symlink(dir_ / "absent", dir_ / "link");
-  EXPECT_EQ(backend_->createFile(root_, "link", bytes("x")), EEXIST);
+  EXPECT_EQ(backend_->createFile(root_, "link", bytes("x"), {}), EEXIST);
   EXPECT_EQ(backend_->statEntry(root_, "link", false), EINVAL);
   EXPECT_FALSE(fs::exists(fs::symlink_status(dir_ / "absent")));
 }
@@ -229,7 +230,7 @@ TEST_P(PosixBackendTest, ReadingADirectory) {
 
 TEST_P(PosixBackendTest, StatChecksTheKind) {
   ASSERT_EQ(backend_->makeDir(root_, "d"), 0);
-  ASSERT_EQ(backend_->createFile(root_, "f", bytes("x")), 0);
+  ASSERT_EQ(backend_->createFile(root_, "f", bytes("x"), {}), 0);
   ASSERT_EQ(::mkfifo((dir_ / "fifo").c_str(), 0600), 0) << describeErrno(errno);
 
   EXPECT_EQ(backend_->statEntry(root_, "d", true), 0);
@@ -257,7 +258,7 @@ TEST_P(PosixBackendTest, NestedDirectories) {
   ASSERT_EQ(backend_->makeDir(a, "b"), 0);
   DirHandle b;
   ASSERT_EQ(backend_->openDir(a, "b", b), 0);
-  ASSERT_EQ(backend_->createFile(b, "f", bytes("deep")), 0);
+  ASSERT_EQ(backend_->createFile(b, "f", bytes("deep"), {}), 0);
   EXPECT_EQ(readDisk(dir_ / "a" / "b" / "f"), "deep");
   EXPECT_EQ(backend_->statEntry(a, "b", true), 0);
   EXPECT_EQ(backend_->statEntry(b, "f", false), 0);
@@ -285,10 +286,13 @@ TEST_P(PosixBackendTest, InvalidHandlesAreEBADF) {
     EXPECT_EQ(backend_->openDir(bad, "x", out), EBADF);
     EXPECT_EQ(backend_->makeDir(bad, "x"), EBADF);
     EXPECT_EQ(backend_->removeDir(bad, "x"), EBADF);
-    EXPECT_EQ(backend_->createFile(bad, "x", bytes("x")), EBADF);
+    EXPECT_EQ(backend_->createFile(bad, "x", bytes("x"), {}), EBADF);
     EXPECT_EQ(backend_->statEntry(bad, "x", false), EBADF);
     EXPECT_EQ(backend_->readFile(bad, "x", buf), EBADF);
     EXPECT_EQ(backend_->unlinkFile(bad, "x"), EBADF);
+    EXPECT_EQ(backend_->renameEntry(bad, "x", "y"), EBADF);
+    std::uint64_t total = 0;
+    EXPECT_EQ(backend_->countEntries(bad, {}, {}, total), EBADF);
     EXPECT_EQ(backend_->closeDir(bad), EBADF);
   }
   // The root belongs to the backend: closing it is refused and it stays usable.
@@ -299,7 +303,7 @@ TEST_P(PosixBackendTest, InvalidHandlesAreEBADF) {
 TEST_P(PosixBackendTest, ModesFollowTheUmask) {
   const mode_t saved = ::umask(027);
   const int mkdir_rc = backend_->makeDir(root_, "d");
-  const int create_rc = backend_->createFile(root_, "f", bytes("x"));
+  const int create_rc = backend_->createFile(root_, "f", bytes("x"), {});
   ::umask(saved);
   ASSERT_EQ(mkdir_rc, 0);
   ASSERT_EQ(create_rc, 0);
@@ -318,6 +322,234 @@ TEST_P(PosixBackendTest, DestructorClosesTheRootDescriptor) {
   errno = 0;
   EXPECT_EQ(::fcntl(fd, F_GETFD), -1);
   EXPECT_EQ(errno, EBADF);
+}
+
+constexpr CreateOptions kOpenOrCreate{.mode = CreateMode::kOpenOrCreate, .fsync = false};
+
+TEST_P(PosixBackendTest, OpenOrCreateCreatesAMissingFile) {
+  ASSERT_EQ(backend_->createFile(root_, "f", bytes("fresh"), kOpenOrCreate), 0);
+  EXPECT_EQ(readDisk(dir_ / "f"), "fresh");
+  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(dir_ / "f")));
+}
+
+TEST_P(PosixBackendTest, OpenOrCreateKeepsAnExistingFileAndWritesIntoIt) {
+  writeDisk(dir_ / "f", "original");
+  struct stat before;
+  ASSERT_EQ(::stat((dir_ / "f").c_str(), &before), 0);
+  ASSERT_EQ(backend_->createFile(root_, "f", bytes("NEW"), kOpenOrCreate), 0);
+  struct stat after;
+  ASSERT_EQ(::stat((dir_ / "f").c_str(), &after), 0);
+  EXPECT_EQ(after.st_ino, before.st_ino);  // the same file, not a replacement
+  // No O_TRUNC: the data overwrites the start, the rest stays (every -S rank writes the same bytes).
+  EXPECT_EQ(readDisk(dir_ / "f"), "NEWginal");
+  // A second rank doing the same thing succeeds too.
+  ASSERT_EQ(backend_->createFile(root_, "f", bytes("NEW"), kOpenOrCreate), 0);
+  EXPECT_EQ(readDisk(dir_ / "f"), "NEWginal");
+}
+
+TEST_P(PosixBackendTest, OpenOrCreateNeverFollowsSymlinksNorOpensDirectories) {
+  writeDisk(dir_ / "target", "secret");
+  fs::create_symlink(dir_ / "target", dir_ / "link");
+  fs::create_symlink(dir_ / "absent", dir_ / "dangling");
+  ASSERT_EQ(backend_->makeDir(root_, "d"), 0);
+
+  EXPECT_EQ(backend_->createFile(root_, "link", bytes("x"), kOpenOrCreate), ELOOP);
+  EXPECT_EQ(readDisk(dir_ / "target"), "secret");
+  EXPECT_EQ(backend_->createFile(root_, "dangling", bytes("x"), kOpenOrCreate), ELOOP);
+  EXPECT_FALSE(fs::exists(fs::symlink_status(dir_ / "absent")));
+  EXPECT_EQ(backend_->createFile(root_, "d", bytes("x"), kOpenOrCreate), EISDIR);
+  EXPECT_TRUE(fs::is_empty(dir_ / "d"));
+}
+
+TEST_P(PosixBackendTest, FsyncPathWritesTheData) {
+  // Durability cannot be observed here; check that the fsync path succeeds and leaves the data.
+  const CreateOptions exclusive_sync{.mode = CreateMode::kExclusive, .fsync = true};
+  const CreateOptions shared_sync{.mode = CreateMode::kOpenOrCreate, .fsync = true};
+  ASSERT_EQ(backend_->createFile(root_, "a", bytes("synced"), exclusive_sync), 0);
+  EXPECT_EQ(readDisk(dir_ / "a"), "synced");
+  EXPECT_EQ(backend_->createFile(root_, "a", bytes("x"), exclusive_sync), EEXIST);
+  ASSERT_EQ(backend_->createFile(root_, "b", bytes("shared"), shared_sync), 0);
+  ASSERT_EQ(backend_->createFile(root_, "b", bytes("SH"), shared_sync), 0);
+  EXPECT_EQ(readDisk(dir_ / "b"), "SHared");
+  ASSERT_EQ(backend_->createFile(root_, "empty", {}, exclusive_sync), 0);
+  EXPECT_EQ(fs::file_size(dir_ / "empty"), 0u);
+}
+
+TEST_P(PosixBackendTest, RenameMovesAFile) {
+  writeDisk(dir_ / "from", "content");
+  ASSERT_EQ(backend_->renameEntry(root_, "from", "to"), 0);
+  EXPECT_FALSE(fs::exists(fs::symlink_status(dir_ / "from")));
+  EXPECT_EQ(readDisk(dir_ / "to"), "content");
+  EXPECT_EQ(backend_->renameEntry(root_, "from", "to"), ENOENT);
+}
+
+TEST_P(PosixBackendTest, RenameMovesADirectoryWithItsContents) {
+  ASSERT_EQ(backend_->makeDir(root_, "d"), 0);
+  DirHandle d;
+  ASSERT_EQ(backend_->openDir(root_, "d", d), 0);
+  ASSERT_EQ(backend_->createFile(d, "inside", bytes("kept"), {}), 0);
+  ASSERT_EQ(backend_->renameEntry(root_, "d", "e"), 0);
+  EXPECT_FALSE(fs::exists(fs::symlink_status(dir_ / "d")));
+  EXPECT_EQ(readDisk(dir_ / "e" / "inside"), "kept");
+  // An open handle follows the directory, as a descriptor does.
+  EXPECT_EQ(backend_->statEntry(d, "inside", false), 0);
+  EXPECT_EQ(backend_->closeDir(d), 0);
+}
+
+TEST_P(PosixBackendTest, RenameNeverReplacesAnExistingTarget) {
+  writeDisk(dir_ / "a", "A");
+  writeDisk(dir_ / "b", "B");
+  ASSERT_EQ(backend_->makeDir(root_, "d"), 0);
+  ASSERT_EQ(backend_->makeDir(root_, "empty"), 0);
+
+  EXPECT_EQ(backend_->renameEntry(root_, "a", "b"), EEXIST);
+  EXPECT_EQ(backend_->renameEntry(root_, "a", "d"), EEXIST);
+  EXPECT_EQ(backend_->renameEntry(root_, "d", "a"), EEXIST);
+  EXPECT_EQ(backend_->renameEntry(root_, "d", "empty"), EEXIST);  // rename(2) would replace an empty dir
+  EXPECT_EQ(backend_->renameEntry(root_, "a", "a"), EEXIST);      // as Linux answers with RENAME_NOREPLACE
+  EXPECT_EQ(readDisk(dir_ / "a"), "A");
+  EXPECT_EQ(readDisk(dir_ / "b"), "B");
+  EXPECT_TRUE(fs::is_directory(fs::symlink_status(dir_ / "d")));
+  EXPECT_TRUE(fs::is_directory(fs::symlink_status(dir_ / "empty")));
+}
+
+TEST_P(PosixBackendTest, RenameOfASymlinkMovesTheLinkItself) {
+  writeDisk(dir_ / "target", "secret");
+  fs::create_directory(dir_ / "target-dir");
+  fs::create_symlink(dir_ / "target", dir_ / "link");
+  fs::create_symlink(dir_ / "target-dir", dir_ / "dir-link");
+  fs::create_symlink(dir_ / "absent", dir_ / "dangling");
+
+  ASSERT_EQ(backend_->renameEntry(root_, "link", "moved"), 0);
+  EXPECT_TRUE(fs::is_symlink(dir_ / "moved"));
+  EXPECT_EQ(fs::read_symlink(dir_ / "moved"), dir_ / "target");
+  EXPECT_EQ(readDisk(dir_ / "target"), "secret");
+  ASSERT_EQ(backend_->renameEntry(root_, "dir-link", "moved-dir"), 0);
+  EXPECT_TRUE(fs::is_symlink(dir_ / "moved-dir"));
+  EXPECT_TRUE(fs::is_directory(fs::symlink_status(dir_ / "target-dir")));
+  ASSERT_EQ(backend_->renameEntry(root_, "dangling", "moved-dangling"), 0);
+  EXPECT_TRUE(fs::is_symlink(dir_ / "moved-dangling"));
+  EXPECT_FALSE(fs::exists(fs::symlink_status(dir_ / "absent")));
+
+  // A symlink as the target is an existing entry: not replaced, not followed.
+  writeDisk(dir_ / "src", "S");
+  EXPECT_EQ(backend_->renameEntry(root_, "src", "moved-dangling"), EEXIST);
+  EXPECT_FALSE(fs::exists(fs::symlink_status(dir_ / "absent")));
+  EXPECT_EQ(readDisk(dir_ / "src"), "S");
+}
+
+// Runs countEntries with the given prefixes; counts are pre-filled with junk to check they are reset.
+struct Counted {
+  int err = -1;
+  std::vector<std::uint64_t> counts;
+  std::uint64_t total = 99;
+};
+Counted count(Backend& backend, DirHandle dir, std::vector<std::string_view> prefixes) {
+  Counted out;
+  out.counts.assign(prefixes.size(), 77);
+  out.err = backend.countEntries(dir, prefixes, out.counts, out.total);
+  return out;
+}
+
+// Descriptors open in this process, to check that nothing leaks.
+std::ptrdiff_t openDescriptors() {
+  return std::distance(fs::directory_iterator("/proc/self/fd"), fs::directory_iterator());
+}
+
+TEST_P(PosixBackendTest, CountEntriesByPrefixOverMixedEntries) {
+  writeDisk(dir_ / "file.0", "x");
+  writeDisk(dir_ / "file.1", "x");
+  writeDisk(dir_ / "other", "x");
+  fs::create_directory(dir_ / "dir.0");
+  fs::create_directory(dir_ / "dir.1");
+  writeDisk(dir_ / "dir.1" / "file.nested", "x");  // not a direct child: not counted
+  fs::create_symlink(dir_ / "file.0", dir_ / "file.link");
+  fs::create_symlink(dir_ / "dir.0", dir_ / "dir.link");
+  fs::create_symlink(dir_ / "absent", dir_ / "dangling");
+  ASSERT_EQ(::mkfifo((dir_ / "fifo").c_str(), 0600), 0) << describeErrno(errno);
+
+  const auto fds = openDescriptors();
+  const Counted c = count(*backend_, root_, {"file.", "dir.", "file", "", "nothing", "dir.link"});
+  ASSERT_EQ(c.err, 0);
+  EXPECT_EQ(c.total, 9u);
+  EXPECT_EQ(c.counts, (std::vector<std::uint64_t>{3, 3, 3, 9, 0, 1}));
+  EXPECT_EQ(openDescriptors(), fds);
+
+  const Counted none = count(*backend_, root_, {});
+  ASSERT_EQ(none.err, 0);
+  EXPECT_EQ(none.total, 9u);
+
+  DirHandle sub;
+  ASSERT_EQ(backend_->openDir(root_, "dir.0", sub), 0);
+  const Counted empty = count(*backend_, sub, {"file"});
+  ASSERT_EQ(empty.err, 0);
+  EXPECT_EQ(empty.total, 0u);
+  EXPECT_EQ(empty.counts, std::vector<std::uint64_t>{0});
+  EXPECT_EQ(backend_->closeDir(sub), 0);
+}
+
+TEST_P(PosixBackendTest, CountEntriesOfALargeDirectoryIsExact) {
+  // 5000 names of ~20 bytes are ~160 KiB of getdents64 records: several 32 KiB batches.
+  ASSERT_EQ(backend_->makeDir(root_, "big"), 0);
+  DirHandle big;
+  ASSERT_EQ(backend_->openDir(root_, "big", big), 0);
+  constexpr int kFiles = 3000;
+  constexpr int kDirs = 2000;
+  for (int i = 0; i < kFiles; ++i) {
+    ASSERT_EQ(backend_->createFile(big, ("file.entry." + std::to_string(i)).c_str(), {}, {}), 0);
+  }
+  for (int i = 0; i < kDirs; ++i) {
+    ASSERT_EQ(backend_->makeDir(big, ("dir.entry." + std::to_string(i)).c_str()), 0);
+  }
+  const Counted c = count(*backend_, big, {"file.", "dir.", "file.entry.1", "x"});
+  ASSERT_EQ(c.err, 0);
+  EXPECT_EQ(c.total, static_cast<std::uint64_t>(kFiles + kDirs));
+  // "file.entry.1" matches 1, 10-19, 100-199, 1000-1999: 1 + 10 + 100 + 1000.
+  EXPECT_EQ(c.counts, (std::vector<std::uint64_t>{kFiles, kDirs, 1111, 0}));
+  EXPECT_EQ(backend_->closeDir(big), 0);
+}
+
+TEST_P(PosixBackendTest, CountEntriesLeavesTheCallersDescriptorUsable) {
+  ASSERT_EQ(backend_->makeDir(root_, "d"), 0);
+  DirHandle d;
+  ASSERT_EQ(backend_->openDir(root_, "d", d), 0);
+  ASSERT_EQ(backend_->createFile(d, "a", bytes("x"), {}), 0);
+  const int fd = static_cast<int>(d.value);
+  const off_t offset_before = ::lseek(fd, 0, SEEK_CUR);
+
+  const Counted first = count(*backend_, d, {"a"});
+  ASSERT_EQ(first.err, 0);
+  EXPECT_EQ(first.total, 1u);
+  EXPECT_EQ(::lseek(fd, 0, SEEK_CUR), offset_before);  // the listing used its own descriptor
+  // The same handle still works for *at calls and for another listing.
+  ASSERT_EQ(backend_->createFile(d, "b", bytes("x"), {}), 0);
+  EXPECT_EQ(backend_->statEntry(d, "a", false), 0);
+  const Counted second = count(*backend_, d, {"a", "b"});
+  ASSERT_EQ(second.err, 0);
+  EXPECT_EQ(second.total, 2u);
+  EXPECT_EQ(second.counts, (std::vector<std::uint64_t>{1, 1}));
+  // Counting the root leaves it usable as well.
+  ASSERT_EQ(count(*backend_, root_, {}).err, 0);
+  EXPECT_EQ(backend_->statEntry(root_, "d", true), 0);
+  EXPECT_EQ(backend_->closeDir(d), 0);
+}
+
+TEST_P(PosixBackendTest, CountEntriesChecksItsArguments) {
+  writeDisk(dir_ / "f", "x");
+  const std::string_view prefixes[] = {"a", "b"};
+  std::uint64_t counts[1] = {};
+  std::uint64_t total = 5;
+  EXPECT_EQ(backend_->countEntries(root_, prefixes, counts, total), EINVAL);
+  EXPECT_EQ(total, 0u);
+  std::uint64_t two[2] = {};
+  EXPECT_EQ(backend_->countEntries(DirHandle{}, prefixes, two, total), EBADF);
+  EXPECT_EQ(backend_->countEntries(DirHandle{AT_FDCWD}, prefixes, two, total), EBADF);
+}
+
+TEST_P(PosixBackendTest, SyncFileSystemSucceeds) {
+  ASSERT_EQ(backend_->createFile(root_, "f", bytes("x"), {}), 0);
+  EXPECT_EQ(backend_->syncFileSystem(), 0);
+  EXPECT_EQ(readDisk(dir_ / "f"), "x");
 }
 
 INSTANTIATE_TEST_SUITE_P(FileSystems, PosixBackendTest, ::testing::Values("/dev/shm", "/tmp"),

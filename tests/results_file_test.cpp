@@ -77,22 +77,35 @@ std::string commandOutput(const std::string& command, int& status) {
 
 constexpr std::uint64_t kNoItem = ~std::uint64_t{0};
 
+// Every option away from its default, as far as the options allow together (one results file records
+// them all, so the round trip is checked for each).
 Config testConfig() {
   Config c;
   c.items = 4;
-  c.target = "/scratch/run";
+  c.target = "/scratch/run@/scratch/other";
+  c.targets = {"/scratch/run", "/scratch/other"};
   c.sharing = TreeSharing::kUnique;
   c.depth = 1;
   c.branching = 2;
   c.items_per_dir = 3;
   c.leaf_only = true;
   c.kinds = ItemKinds::kFilesOnly;
-  c.phases = {.create = true, .stat = true, .read = false, .remove = true};
+  c.phases = {.create = true, .stat = true, .read = false, .remove = true, .rename = true, .readdir = true};
   c.iterations = 2;
   c.write_bytes = 100;
   c.read_bytes = 0;
   c.keep = false;
-  c.command_line = "mdbench -n 4 -u -z 1 -b 2 -I 3 -L -F -C -T -r -i 2 -w 100 -d /scratch/run";
+  c.random_order = true;
+  c.random_seed = 18446744073709551557u;  // needs all 64 bits
+  c.stonewall_s = 0.5;
+  c.stonewall_file = "/scratch/counts, \"1\"";
+  c.fsync_writes = true;
+  c.sync_phases = true;
+  c.pre_delay_s = 0.125;
+  c.preset = "io500-easy";
+  c.command_line =
+      "mdbench -n 4 -u -z 1 -b 2 -I 3 -L -F -C -T -r -U --readdir -i 2 -w 100 -d /scratch/run@/scratch/other "
+      "-R 18446744073709551557 -W 0.5 -x '/scratch/counts, \"1\"' -y -Y -p 0.125 --preset io500-easy";
   return c;
 }
 
@@ -101,7 +114,7 @@ RunInfo testInfo() {
   info.version = "0.1.0";
   info.git_commit = "abc1234-dirty";
   info.command_line = testConfig().command_line;
-  info.target = "/scratch/run";
+  info.target = "/scratch/run@/scratch/other";  // the targets, absolute
   info.start_utc = "2026-11-30T13:23:06Z";
   info.end_utc = "2026-11-30T13:24:10Z";
   info.ranks = 3;
@@ -130,6 +143,7 @@ RankPhaseRecord record(std::uint64_t ok, std::uint64_t failed, std::uint64_t byt
   r.t_start = t_start;
   r.t_local_end = t_local_end;
   r.t_global_end = t_global_end;
+  r.ops_at_stonewall = ok + failed;  // the timer never fired
   return r;
 }
 
@@ -141,16 +155,48 @@ LatencyHistogram histogram(std::initializer_list<std::pair<std::uint64_t, int>> 
   return h;
 }
 
-// file-create: rank 1 fails once (EEXIST on an item). Rates 2, 3, 4; time_s = 4 / time_scale.
+// file-create: rank 1 fails once (EEXIST on an item). Rates 2, 3, 4; time_s = 4 / time_scale. In
+// iteration 1 the stonewall fires on ranks 0 (1 s in, 2 ops done) and 2 (0.75 s in, 3 ops); rank 1 never
+// fires (4 ops): 9 ops at the stonewall, 1 s, 9 ops/s.
 PhaseResult fileCreate(std::uint32_t iteration, double time_scale) {
   PhaseResult p;
   p.iteration = iteration;
   p.phase = Phase::kFileCreate;
+  p.items = 4;
   p.ranks = {record(4, 0, 400, 1.0, 3.0, 1.0 + 4.0 / time_scale),
              record(3, 1, 300, 1.0, 2.0, 1.0 + 4.0 / time_scale),
              record(4, 0, 400, 1.5, 2.5, 1.5 + 4.0 / time_scale)};
   p.ranks[1].first_error = {.err = EEXIST, .owner = 1, .dir = 2, .item = 3};
+  if (iteration == 1) {
+    p.ranks[0].t_stonewall = 2.0;
+    p.ranks[0].ops_at_stonewall = 2;
+    p.ranks[2].t_stonewall = 2.25;
+    p.ranks[2].ops_at_stonewall = 3;
+  }
   p.latency = histogram({{5, 1}, {100, 8}, {1000, 2}});  // 11 = ok
+  return p;
+}
+
+// file-readdir (iteration 0): every rank lists the 3 directories of a tree; rank 2 finds a wrong count in
+// one (EBADMSG). time_s = 3.
+PhaseResult fileReaddir() {
+  PhaseResult p;
+  p.phase = Phase::kFileReaddir;
+  p.items = 4;
+  p.ranks = {record(3, 0, 0, 20.0, 21.0, 23.0), record(3, 0, 0, 20.0, 21.5, 23.0),
+             record(2, 1, 0, 20.0, 22.0, 23.0)};
+  p.ranks[2].first_error = {.err = EBADMSG, .owner = 2, .dir = 1, .item = kNoItem};
+  p.latency = histogram({{2000, 8}});
+  return p;
+}
+
+// file-rename (iteration 0): every rank renames its 4 files in 2 s; time_s = 4.
+PhaseResult fileRename() {
+  PhaseResult p;
+  p.phase = Phase::kFileRename;
+  p.items = 4;
+  for (int r = 0; r < 3; ++r) p.ranks.push_back(record(4, 0, 0, 30.0, 32.0, 34.0));
+  p.latency = histogram({{700, 12}});
   return p;
 }
 
@@ -160,6 +206,7 @@ PhaseResult fileStat(std::uint32_t iteration, double time_scale) {
   PhaseResult p;
   p.iteration = iteration;
   p.phase = Phase::kFileStat;
+  p.items = 4;
   for (int r = 0; r < 3; ++r) p.ranks.push_back(record(4, 0, 0, 10.0, 11.0, 10.0 + 2.0 / time_scale));
   int ok = 12;
   if (iteration == 1) {
@@ -178,7 +225,8 @@ struct SyntheticRun {
   SyntheticRun() {
     result.info = testInfo();
     result.config = config;
-    result.phases = {fileCreate(0, 1.0), fileStat(0, 1.0), fileCreate(1, 2.0), fileStat(1, 0.5)};
+    result.phases = {fileCreate(0, 1.0), fileStat(0, 1.0),   fileReaddir(),
+                     fileRename(),       fileCreate(1, 2.0), fileStat(1, 0.5)};
   }
 };
 
@@ -233,6 +281,8 @@ void expectRank(const StoredRankRow& row, std::uint32_t rank, std::uint32_t node
   EXPECT_EQ(row.t_local_end, r.t_local_end);
   EXPECT_EQ(row.t_global_end, r.t_global_end);
   EXPECT_EQ(row.rate, rate);
+  EXPECT_EQ(row.ops_at_stonewall, r.ops_at_stonewall);
+  EXPECT_EQ(row.t_stonewall, r.t_stonewall);
 }
 
 void expectRanks(const StoredPhase& stored, const PhaseResult& written, std::vector<double> rates) {
@@ -287,6 +337,21 @@ void expectConfig(const Config& got, const Config& want) {
   EXPECT_EQ(got.read_bytes, want.read_bytes);
   EXPECT_EQ(got.keep, want.keep);
   EXPECT_EQ(got.command_line, want.command_line);
+  EXPECT_EQ(got.targets, want.targets);
+  EXPECT_EQ(got.shift, want.shift);
+  EXPECT_EQ(got.random_order, want.random_order);
+  EXPECT_EQ(got.random_seed, want.random_seed);
+  EXPECT_EQ(got.stonewall_s, want.stonewall_s);
+  EXPECT_EQ(got.stonewall_file, want.stonewall_file);
+  EXPECT_EQ(got.renamed, want.renamed);
+  EXPECT_EQ(got.fsync_writes, want.fsync_writes);
+  EXPECT_EQ(got.sync_phases, want.sync_phases);
+  EXPECT_EQ(got.verify_read, want.verify_read);
+  EXPECT_EQ(got.shared_files, want.shared_files);
+  EXPECT_EQ(got.pre_delay_s, want.pre_delay_s);
+  EXPECT_EQ(got.preset, want.preset);
+  EXPECT_EQ(got.phases.rename, want.phases.rename);
+  EXPECT_EQ(got.phases.readdir, want.phases.readdir);
 }
 
 // file-create of iteration 0 (time_scale 1): ok 11 of 12, rates 2, 3, 4 over 4 s.
@@ -294,7 +359,9 @@ void expectFileCreate0(const StoredPhase& p, const PhaseResult& written) {
   EXPECT_EQ(p.group, "/runs/run-0000/iterations/iter-0000/file-create");
   EXPECT_EQ(p.phase, Phase::kFileCreate);
   EXPECT_EQ(p.iteration, 0u);
-  EXPECT_EQ(p.order, 1u);  // tree-create, file-create, file-stat, file-remove, tree-remove
+  // tree-create, file-create, file-stat, file-readdir, file-rename, file-remove, tree-remove
+  EXPECT_EQ(p.order, 1u);
+  EXPECT_EQ(p.items, 4u);
   EXPECT_EQ(p.aggregate.ok, 11u);
   EXPECT_EQ(p.aggregate.failed, 1u);
   EXPECT_EQ(p.aggregate.bytes, 1100u);
@@ -305,6 +372,10 @@ void expectFileCreate0(const StoredPhase& p, const PhaseResult& written) {
   EXPECT_EQ(p.aggregate.rank_rate_max, 4.0);
   EXPECT_EQ(p.aggregate.rank_rate_mean, 3.0);
   EXPECT_EQ(p.aggregate.balance, 0.5);
+  EXPECT_FALSE(p.aggregate.stonewalled);
+  EXPECT_EQ(p.aggregate.ops_at_stonewall, 0u);
+  EXPECT_EQ(p.aggregate.stonewall_time_s, 0.0);
+  EXPECT_EQ(p.aggregate.ops_per_s_at_stonewall, 0.0);
   EXPECT_EQ(p.rate_formula, "ops_ok / max(t_global_end - t_start)");
   // 5 ns once, 100 ns (bucket 100..103) 8 times, 1000 ns (bucket 992..1023) twice.
   EXPECT_EQ(p.latency_summary.p50_ns, 103u);
@@ -322,7 +393,7 @@ void expectFileCreate0(const StoredPhase& p, const PhaseResult& written) {
   EXPECT_EQ(p.errors[0].err, EEXIST);
   EXPECT_EQ(p.errors[0].errno_name, "EEXIST");
   EXPECT_EQ(p.errors[0].path,
-            "/scratch/run/mdbench.iter.0/mdbench_tree.1.0/mdbench_tree.1.2/file.mdbench.1.3");
+            "/scratch/other/mdbench.iter.0/mdbench_tree.1.0/mdbench_tree.1.2/file.mdbench.1.3");  // rank 1
 }
 
 // file-stat: 12 ops in 2 / time_scale s, every rank at 4 ops/s, every latency 50 ns (bucket 50..51).
@@ -333,6 +404,7 @@ void expectFileStat(const StoredPhase& p, const PhaseResult& written, std::uint3
   EXPECT_EQ(p.phase, Phase::kFileStat);
   EXPECT_EQ(p.iteration, iteration);
   EXPECT_EQ(p.order, 2u);
+  EXPECT_EQ(p.items, 4u);
   EXPECT_EQ(p.aggregate.ops_per_s, ops_per_s);
   EXPECT_EQ(p.aggregate.rank_rate_min, iteration == 1 ? 3.0 : 4.0);
   EXPECT_EQ(p.aggregate.rank_rate_max, 4.0);
@@ -340,6 +412,56 @@ void expectFileStat(const StoredPhase& p, const PhaseResult& written, std::uint3
   EXPECT_EQ(p.latency_summary.max_ns, 51u);
   expectRanks(p, written, {4.0, 4.0, iteration == 1 ? 3.0 : 4.0});
   expectLatency(p, written.latency);
+}
+
+// file-readdir: 8 of 9 directories listed as expected in 3 s; rank 2's wrong count is a failed op.
+void expectFileReaddir(const StoredPhase& p, const PhaseResult& written) {
+  EXPECT_EQ(p.group, "/runs/run-0000/iterations/iter-0000/file-readdir");
+  EXPECT_EQ(p.phase, Phase::kFileReaddir);
+  EXPECT_EQ(p.order, 3u);
+  EXPECT_EQ(p.items, 4u);
+  EXPECT_EQ(p.aggregate.ok, 8u);
+  EXPECT_EQ(p.aggregate.failed, 1u);
+  EXPECT_EQ(p.aggregate.time_s, 3.0);
+  EXPECT_EQ(p.aggregate.ops_per_s, 8.0 / 3.0);
+  EXPECT_FALSE(p.aggregate.stonewalled);
+  expectRanks(p, written, {3.0, 2.0, 1.0});
+  expectLatency(p, written.latency);
+  ASSERT_EQ(p.errors.size(), 1u);
+  EXPECT_EQ(p.errors[0].rank, 2u);
+  EXPECT_EQ(p.errors[0].err, EBADMSG);
+  EXPECT_EQ(p.errors[0].errno_name, "EBADMSG");
+  // Rank 2 works in the first target (rank mod 2 targets); the directory whose count was wrong.
+  EXPECT_EQ(p.errors[0].path, "/scratch/run/mdbench.iter.0/mdbench_tree.2.0/mdbench_tree.2.1");
+}
+
+// file-rename: 12 renames in 4 s.
+void expectFileRename(const StoredPhase& p, const PhaseResult& written) {
+  EXPECT_EQ(p.group, "/runs/run-0000/iterations/iter-0000/file-rename");
+  EXPECT_EQ(p.phase, Phase::kFileRename);
+  EXPECT_EQ(p.order, 4u);
+  EXPECT_EQ(p.aggregate.ok, 12u);
+  EXPECT_EQ(p.aggregate.ops_per_s, 3.0);
+  expectRanks(p, written, {2.0, 2.0, 2.0});
+  EXPECT_TRUE(p.errors.empty());
+}
+
+// file-create of iteration 1 (time_scale 2): the stonewall fired on ranks 0 and 2.
+void expectStonewalledFileCreate1(const StoredPhase& p, const PhaseResult& written) {
+  EXPECT_EQ(p.group, "/runs/run-0000/iterations/iter-0001/file-create");
+  EXPECT_EQ(p.iteration, 1u);
+  EXPECT_EQ(p.order, 1u);
+  EXPECT_EQ(p.items, 4u);
+  EXPECT_EQ(p.aggregate.time_s, 2.0);
+  EXPECT_EQ(p.aggregate.ops_per_s, 5.5);
+  EXPECT_TRUE(p.aggregate.stonewalled);
+  EXPECT_EQ(p.aggregate.ops_at_stonewall, 9u);
+  EXPECT_EQ(p.aggregate.stonewall_time_s, 1.0);
+  EXPECT_EQ(p.aggregate.ops_per_s_at_stonewall, 9.0);
+  expectRanks(p, written, {2.0, 3.0, 4.0});
+  EXPECT_EQ(p.ranks[0].t_stonewall, 2.0);
+  EXPECT_EQ(p.ranks[1].t_stonewall, 0.0);
+  EXPECT_EQ(p.ranks[1].ops_at_stonewall, 4u);
 }
 
 // ---- Tests ----
@@ -359,12 +481,13 @@ TEST(ResultsFile, WhatIsWrittenReadsBackExactly) {
 
   const StoredResults stored = readResultsFile(path);
   EXPECT_EQ(stored.schema, "mdbench-results");
-  EXPECT_EQ(stored.schema_version, 1u);
+  EXPECT_EQ(stored.schema_version, 2u);
   ASSERT_EQ(stored.runs.size(), 1u);
   const StoredRun& r = stored.runs[0];
   EXPECT_EQ(r.group, "/runs/run-0000");
   expectInfo(r.info, run.result.info);
   expectConfig(r.config, run.config);
+  EXPECT_EQ(r.shift_used, 0u);
   EXPECT_EQ(r.status, "failed");
   EXPECT_EQ(r.exit_status, 1);
   EXPECT_EQ(r.ranks_per_node_min, 1u);
@@ -379,27 +502,27 @@ TEST(ResultsFile, WhatIsWrittenReadsBackExactly) {
   EXPECT_EQ(r.bucket_low[591], std::uint64_t{31} << 35);  // 2^39 + 15 x 2^35
   EXPECT_EQ(r.bucket_high[591], ~std::uint64_t{0});
 
-  ASSERT_EQ(r.phases.size(), 4u);
+  ASSERT_EQ(r.phases.size(), 6u);
   const std::vector<PhaseResult>& written = run.result.phases;
   expectFileCreate0(r.phases[0], written[0]);
   expectFileStat(r.phases[1], written[1], 0, 6.0);
   EXPECT_TRUE(r.phases[1].errors.empty());
-  EXPECT_EQ(r.phases[2].group, "/runs/run-0000/iterations/iter-0001/file-create");
-  EXPECT_EQ(r.phases[2].aggregate.time_s, 2.0);
-  EXPECT_EQ(r.phases[2].aggregate.ops_per_s, 5.5);
-  expectFileStat(r.phases[3], written[3], 1, 2.75);
-  ASSERT_EQ(r.phases[3].errors.size(), 1u);
-  EXPECT_EQ(r.phases[3].errors[0].rank, 2u);
-  EXPECT_EQ(r.phases[3].errors[0].err, ENOENT);
-  EXPECT_EQ(r.phases[3].errors[0].errno_name, "ENOENT");
-  EXPECT_EQ(r.phases[3].errors[0].path, "/scratch/run/mdbench.iter.1/mdbench_tree.2.0/mdbench_tree.2.1");
+  expectFileReaddir(r.phases[2], written[2]);
+  expectFileRename(r.phases[3], written[3]);
+  expectStonewalledFileCreate1(r.phases[4], written[4]);
+  expectFileStat(r.phases[5], written[5], 1, 2.75);
+  ASSERT_EQ(r.phases[5].errors.size(), 1u);
+  EXPECT_EQ(r.phases[5].errors[0].rank, 2u);
+  EXPECT_EQ(r.phases[5].errors[0].err, ENOENT);
+  EXPECT_EQ(r.phases[5].errors[0].errno_name, "ENOENT");
+  EXPECT_EQ(r.phases[5].errors[0].path, "/scratch/run/mdbench.iter.1/mdbench_tree.2.0/mdbench_tree.2.1");
 
   // errors exists only where an operation failed.
   EXPECT_TRUE(linkExists(path, "/runs/run-0000/iterations/iter-0000/file-create/errors"));
   EXPECT_FALSE(linkExists(path, "/runs/run-0000/iterations/iter-0000/file-stat/errors"));
 
   ASSERT_TRUE(r.has_summary);
-  ASSERT_EQ(r.summaries.size(), 2u);  // the phases that ran, in execution order
+  ASSERT_EQ(r.summaries.size(), 4u);  // the phases that ran, in execution order
   EXPECT_EQ(r.summaries[0].phase, Phase::kFileCreate);
   EXPECT_EQ(r.summaries[0].summary.iterations, 2u);
   EXPECT_EQ(r.summaries[0].summary.max, 5.5);
@@ -412,6 +535,12 @@ TEST(ResultsFile, WhatIsWrittenReadsBackExactly) {
   EXPECT_EQ(r.summaries[1].summary.min, 2.75);
   EXPECT_EQ(r.summaries[1].summary.mean, 4.375);
   EXPECT_DOUBLE_EQ(r.summaries[1].summary.stddev, 3.25 / std::sqrt(2.0));
+  EXPECT_EQ(r.summaries[2].phase, Phase::kFileReaddir);
+  EXPECT_EQ(r.summaries[2].summary.iterations, 1u);
+  EXPECT_EQ(r.summaries[2].summary.mean, 8.0 / 3.0);
+  EXPECT_EQ(r.summaries[2].summary.stddev, 0.0);
+  EXPECT_EQ(r.summaries[3].phase, Phase::kFileRename);
+  EXPECT_EQ(r.summaries[3].summary.max, 3.0);
 }
 
 TEST(ResultsFile, StatusIsCompleteForExitZero) {
@@ -421,6 +550,33 @@ TEST(ResultsFile, StatusIsCompleteForExitZero) {
   const StoredRun r = readResultsFile(path).runs.at(0);
   EXPECT_EQ(r.status, "complete");
   EXPECT_EQ(r.exit_status, 0);
+}
+
+// -N 1 with 4 ranks in blocks of 2 per node would leave ranks 0 and 2 on their own node's items: the plan
+// uses shift 2, and the file keeps both. No -d: no targets, and the targets attribute is "".
+TEST(ResultsFile, ShiftAsGivenAndShiftUsedAreBothKept) {
+  const TempDir dir;
+  const std::string path = dir.file("r.h5");
+  Config config = testConfig();
+  config.shift = 1;
+  config.target.clear();
+  config.targets.clear();
+  const Plan plan(config, std::vector<std::uint32_t>{0, 0, 1, 1});
+  ASSERT_EQ(plan.shift(), 2u);
+  RunInfo info = testInfo();
+  info.ranks = 4;
+  info.host_of_rank = {"node-a", "node-a", "node-b", "node-b"};
+  {
+    bool exists_error = false;
+    auto sink = Hdf5Sink::open(path, OutputMode::kCreate, exists_error);
+    sink->begin(info, plan);
+    sink->finish(0);
+  }
+  const StoredRun r = readResultsFile(path).runs.at(0);
+  EXPECT_EQ(r.config.shift, 1u);
+  EXPECT_EQ(r.shift_used, 2u);
+  EXPECT_EQ(r.config.target, "");
+  EXPECT_TRUE(r.config.targets.empty());
 }
 
 TEST(ResultsFile, CreateRefusesAnExistingFileAndLeavesItUntouched) {
@@ -478,7 +634,7 @@ TEST(ResultsFile, AppendAddsTheNextRunAndBothReadBack) {
   EXPECT_EQ(stored.runs[0].group, "/runs/run-0000");
   EXPECT_EQ(stored.runs[0].info.job_id, "123");
   EXPECT_EQ(stored.runs[0].status, "failed");
-  EXPECT_EQ(stored.runs[0].phases.size(), 4u);
+  EXPECT_EQ(stored.runs[0].phases.size(), 6u);
   const StoredRun& r = stored.runs[1];
   EXPECT_EQ(r.group, "/runs/run-0001");
   EXPECT_EQ(r.info.job_id, "456");
@@ -488,10 +644,10 @@ TEST(ResultsFile, AppendAddsTheNextRunAndBothReadBack) {
   EXPECT_EQ(r.node_of_rank, (std::vector<std::uint32_t>{0, 0, 0}));
   EXPECT_EQ(r.ranks_per_node_min, 3u);
   EXPECT_EQ(r.ranks_per_node_max, 3u);
-  ASSERT_EQ(r.phases.size(), 4u);
+  ASSERT_EQ(r.phases.size(), 6u);
   EXPECT_EQ(r.phases[0].group, "/runs/run-0001/iterations/iter-0000/file-create");
   EXPECT_EQ(r.phases[0].ranks[1].node, 0u);
-  EXPECT_EQ(r.summaries.size(), 2u);
+  EXPECT_EQ(r.summaries.size(), 4u);
 }
 
 TEST(ResultsFile, AppendCreatesAMissingFile) {
@@ -539,7 +695,7 @@ TEST(ResultsFile, AppendRefusesAnotherSchemaVersion) {
   const std::string path = dir.file("r.h5");
   writeRun(path, OutputMode::kCreate, SyntheticRun{}, 0);
   withRawFile(path, [](hid_t file) {
-    const std::uint32_t version = 2;
+    const std::uint32_t version = 3;
     const hid_t attribute = H5Aopen(file, "schema_version", H5P_DEFAULT);
     ASSERT_GE(attribute, 0);
     EXPECT_GE(H5Awrite(attribute, H5T_NATIVE_UINT32, &version), 0);
@@ -549,9 +705,9 @@ TEST(ResultsFile, AppendRefusesAnotherSchemaVersion) {
 
   bool exists_error = false;
   EXPECT_EQ(errorOf([&] { Hdf5Sink::open(path, OutputMode::kAppend, exists_error); }),
-            path + " has schema version 2, this mdbench writes 1: cannot append to it");
+            path + " has schema version 3, this mdbench writes 2: cannot append to it");
   EXPECT_EQ(readBytes(path), before);
-  EXPECT_EQ(errorOf([&] { readResultsFile(path); }), path + " has schema version 2, this mdbench reads 1");
+  EXPECT_EQ(errorOf([&] { readResultsFile(path); }), path + " has schema version 3, this mdbench reads 2");
 }
 
 TEST(ResultsFile, AnUnfinishedRunReadsBackAsRunningWithItsPhases) {
@@ -753,21 +909,36 @@ TEST(ResultsFile, H5pyReadsTheFile) {
       "print([float(x) for x in d['rate']])\n"
       "e = run['iterations/iter-0000/file-create/errors']\n"
       "text = lambda v: v.decode() if isinstance(v, bytes) else v\n"
-      "print(e[0]['errno'], text(e[0]['errno_name']), text(e[0]['path']))\n";
+      "print(e[0]['errno'], text(e[0]['errno_name']), text(e[0]['path']))\n"
+      "c = run['config'].attrs\n"
+      "print(text(c['targets']), c['random_seed'], c['random_seed'].dtype, c['stonewall_s'], "
+      "c['shift_used'])\n"
+      "p = run['iterations/iter-0001/file-create']\n"
+      "print(p.attrs['items'], p.attrs['stonewalled'], p.attrs['ops_at_stonewall'], "
+      "p.attrs['stonewall_time_s'], "
+      "p.attrs['ops_per_s_at_stonewall'])\n"
+      "print([float(x) for x in p['ranks']['t_stonewall']], [int(x) for x in "
+      "p['ranks']['ops_at_stonewall']])\n"
+      "print(text(run['iterations/iter-0000/file-readdir'].attrs['phase']))\n";
   const std::string script_path = dir.file("probe.py");
   writeText(script_path, script);
   const std::string out = commandOutput("/usr/bin/python3 " + script_path + " " + path, status);
   ASSERT_EQ(status, 0) << out;
   EXPECT_EQ(
       out,
-      "mdbench-results 1 uint32\n"
+      "mdbench-results 2 uint32\n"
       "failed 1 int32\n"
       "md test files uint8\n"
-      "72 [('rank', '<u4', 0), ('node', '<u4', 4), ('planned', '<u8', 8), ('ok', '<u8', 16), "
+      "88 [('rank', '<u4', 0), ('node', '<u4', 4), ('planned', '<u8', 8), ('ok', '<u8', 16), "
       "('failed', '<u8', 24), ('bytes', '<u8', 32), ('t_start', '<f8', 40), ('t_local_end', '<f8', 48), "
-      "('t_global_end', '<f8', 56), ('rate', '<f8', 64)]\n"
+      "('t_global_end', '<f8', 56), ('rate', '<f8', 64), ('ops_at_stonewall', '<u8', 72), "
+      "('t_stonewall', '<f8', 80)]\n"
       "[2.0, 3.0, 4.0]\n"
-      "17 EEXIST /scratch/run/mdbench.iter.0/mdbench_tree.1.0/mdbench_tree.1.2/file.mdbench.1.3\n");
+      "17 EEXIST /scratch/other/mdbench.iter.0/mdbench_tree.1.0/mdbench_tree.1.2/file.mdbench.1.3\n"
+      "/scratch/run@/scratch/other 18446744073709551557 uint64 0.5 0\n"
+      "4 1 9 1.0 9.0\n"
+      "[2.0, 0.0, 2.25] [2, 4, 3]\n"
+      "file-readdir\n");
 }
 
 }  // namespace

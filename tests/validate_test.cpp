@@ -22,6 +22,8 @@
 #include <vector>
 
 #include "mdbench/config.hpp"
+#include "mdbench/metrics.hpp"
+#include "mdbench/phase.hpp"
 #include "mdbench/plan.hpp"
 #include "mdbench/result.hpp"
 #include "mdbench/results_file.hpp"
@@ -32,37 +34,54 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string kRun = "/runs/run-0000";
+const std::string kConfig = kRun + "/config";
 const std::string kIter0 = kRun + "/iterations/iter-0000";
 const std::string kIter1 = kRun + "/iterations/iter-0001";
 const std::string kFileCreate0 = kIter0 + "/file-create";
-const std::string kFileStat1 = kIter1 + "/file-stat";  // rank 1 fails one stat here (failed runs)
+const std::string kFileCreate1 = kIter1 + "/file-create";  // stonewalled: 2 of the 3 items
+const std::string kFileStat1 = kIter1 + "/file-stat";      // rank 1 fails one stat here (failed runs)
 
 // ---- Writing a run as the runner would ----
 
 enum class Outcome : std::uint8_t {
   kFailed,    // rank 1 fails one stat in iteration 1; exit 1
   kComplete,  // every op succeeds; exit 0
-  kRunning,   // killed after a few phases: no end(), no finish()
+  kRunning,   // killed after iteration 0's first three phases: no end(), no finish()
 };
 
+// Files only in a shared tree, every phase (readdir and rename too), rank shift 1, and a stonewall.
+const std::vector<std::string> kArgs = {"-n", "3",  "-i", "2",  "-F",        "-z", "1", "-b", "2", "-w",
+                                        "64", "-e", "64", "-U", "--readdir", "-N", "1", "-W", "30"};
+constexpr std::string_view kCommandLine =
+    "mdbench -n 3 -i 2 -F -z 1 -b 2 -w 64 -e 64 -U --readdir -N 1 -W 30";
+
+// The stonewall fires in iteration 1's file-create after these many ops on ranks 0, 1, 2 (3 ranks), and
+// every rank wears out to the largest: the file phases of iteration 1 work on 2 items.
+constexpr std::uint64_t kOpsAtStonewall[] = {2, 1, 1};
+constexpr std::uint64_t kStonewalledItems = 2;
+
 Config runConfig() {
-  CliRequest request =
-      parseCommandLine({"-n", "3", "-i", "2", "-F", "-z", "1", "-b", "2", "-w", "64", "-e", "64"});
-  EXPECT_TRUE(request.errors.empty());
-  request.config.command_line = "mdbench -n 3 -i 2 -F -z 1 -b 2 -w 64 -e 64";
+  CliRequest request = parseCommandLine(kArgs);
+  EXPECT_TRUE(request.errors.empty()) << request.errors.front();
+  request.config.command_line = kCommandLine;
   return request.config;
 }
 
-RunInfo runInfo() {
+// The run's shape: its hosts (3 ranks on 2 nodes unless a test says otherwise).
+struct RunShape {
+  std::vector<std::string> hosts = {"node-a", "node-a", "node-b"};
+};
+
+RunInfo runInfo(const RunShape& shape) {
   RunInfo info;
   info.version = "0.1.0";
   info.git_commit = "df90c78";
-  info.command_line = "mdbench -n 3 -i 2 -F -z 1 -b 2 -w 64 -e 64";
+  info.command_line = kCommandLine;
   info.target = "/scratch/mdbench.test";
   info.start_utc = "2026-11-30T13:23:06Z";
-  info.ranks = 3;
-  info.nodes = 2;
-  info.host_of_rank = {"node-a", "node-a", "node-b"};
+  info.ranks = static_cast<std::uint32_t>(shape.hosts.size());
+  info.nodes = nodeLayout(shape.hosts).nodes;
+  info.host_of_rank = shape.hosts;
   info.fs_type = "tmpfs";
   info.fs_total_bytes = 1 << 30;
   info.fs_free_bytes = 1 << 29;
@@ -73,11 +92,17 @@ RunInfo runInfo() {
   return info;
 }
 
+bool stonewalled(std::uint32_t iteration, Phase phase) {
+  return iteration == 1 && phase == Phase::kFileCreate;
+}
+
 // One phase on every rank, with realistic times and latencies: rank r is (r + 1) times slower than rank 0.
-PhaseResult measure(const Plan& plan, std::uint32_t iteration, Phase phase, double t0, Outcome outcome) {
+PhaseResult measure(const Plan& run_plan, std::uint32_t iteration, Phase phase, double t0, Outcome outcome) {
   PhaseResult result;
   result.iteration = iteration;
   result.phase = phase;
+  result.items = iteration == 1 && !isTreePhase(phase) ? kStonewalledItems : run_plan.config().items;
+  const Plan plan = run_plan.withItems(result.items);
   double t_end = t0;
   for (std::uint32_t rank = 0; rank < plan.ranks(); ++rank) {
     RankPhaseRecord r;
@@ -86,16 +111,18 @@ PhaseResult measure(const Plan& plan, std::uint32_t iteration, Phase phase, doub
     if (outcome == Outcome::kFailed && iteration == 1 && phase == Phase::kFileStat && rank == 1) {
       r.ok -= 1;
       r.failed = 1;
-      r.first_error = FirstError{ENOENT, rank, 2, 2};  // item 2 lives in tree directory 2
+      r.first_error = FirstError{ENOENT, plan.owner(phase, rank), 1, 1};  // item 1 of 2 lives in directory 1
     }
     if (phase == Phase::kFileCreate) r.bytes = r.ok * plan.config().write_bytes;
     if (phase == Phase::kFileRead) r.bytes = r.ok * plan.config().read_bytes;
+    r.ops_at_stonewall = stonewalled(iteration, phase) ? kOpsAtStonewall[rank % 3] : r.ok;
     r.t_start = t0 + 1e-4 * rank;
     r.t_local_end = r.t_start;
     for (std::uint64_t op = 0; op < r.planned; ++op) {
       const std::uint64_t ns = 20000 * (rank + 1) + 1337 * op + 5000 * iteration;
       r.t_local_end += static_cast<double>(ns) * 1e-9;
       if (op < r.ok) result.latency.add(ns);
+      if (stonewalled(iteration, phase) && op + 1 == r.ops_at_stonewall) r.t_stonewall = r.t_local_end;
     }
     t_end = std::max(t_end, r.t_local_end);
     result.ranks.push_back(r);
@@ -105,11 +132,12 @@ PhaseResult measure(const Plan& plan, std::uint32_t iteration, Phase phase, doub
 }
 
 // Writes a whole run through Hdf5Sink into `path`.
-void writeRun(const std::string& path, Outcome outcome, OutputMode mode = OutputMode::kCreate) {
+void writeRun(const std::string& path, Outcome outcome, OutputMode mode = OutputMode::kCreate,
+              const RunShape& shape = {}) {
   const Config config = runConfig();
-  const Plan plan(config, 3);
+  const Plan plan(config, nodeLayout(shape.hosts).node_of_rank);
   RunResult run;
-  run.info = runInfo();
+  run.info = runInfo(shape);
   run.config = config;
   bool exists_error = false;
   std::unique_ptr<Hdf5Sink> sink = Hdf5Sink::open(path, mode, exists_error);
@@ -270,6 +298,19 @@ void changeField(const std::string& path, const std::string& object, std::size_t
   ASSERT_GE(H5Dwrite(dataset, memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0);
 }
 
+// One field of one row of a compound dataset.
+template <class T>
+T fieldValue(const std::string& path, const std::string& object, std::size_t row, const std::string& field) {
+  const Id file = openFile(path);
+  const Id dataset(H5Dopen2(file, object.c_str(), H5P_DEFAULT));
+  const Id space(H5Dget_space(dataset));
+  const Id memory(H5Tcreate(H5T_COMPOUND, sizeof(T)));
+  H5Tinsert(memory, field.c_str(), 0, std::is_same_v<T, double> ? H5T_NATIVE_DOUBLE : H5T_NATIVE_UINT64);
+  std::vector<T> values(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space)));
+  EXPECT_GE(H5Dread(dataset, memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0);
+  return values.at(row);
+}
+
 // Sets a string field of a compound dataset to `value` in every row.
 void setStringField(const std::string& path, const std::string& object, const std::string& field,
                     const std::string& value) {
@@ -407,8 +448,9 @@ TEST_F(Validate, WrongSchemaName) {
 }
 
 TEST_F(Validate, UnknownSchemaVersion) {
-  setNumber<std::uint64_t>(valid(), "/", "schema_version", 2);
-  EXPECT_TRUE(failsAt("/", "knows version 1, found 2"));
+  setNumber<std::uint64_t>(valid(), "/", "schema_version", 1);
+  EXPECT_TRUE(
+      failsAt("/", "knows version 2, found 1"));  // version 1 files: mdbench before readdir and rename
 }
 
 // ---- Structure ----
@@ -709,6 +751,168 @@ TEST_F(Validate, IterationBeyondTheConfiguredCount) {
   EXPECT_TRUE(failsAt(kIter1 + "/tree-create", "iteration: expected less than config iterations = 1"));
 }
 
+// ---- Stonewall, items, new phases and options (schema version 2) ----
+
+TEST_F(Validate, TheFixtureHasAStonewalledPhaseAndTheNewPhases) {
+  valid();
+  EXPECT_EQ(getNumber<std::uint64_t>(file_, kFileCreate1, "stonewalled"), 1u);
+  EXPECT_EQ(getNumber<std::uint64_t>(file_, kFileCreate1, "ops_at_stonewall"), 4u);
+  EXPECT_EQ(getNumber<std::uint64_t>(file_, kFileCreate1, "items"), 2u);
+  EXPECT_EQ(getNumber<std::uint64_t>(file_, kFileCreate0, "stonewalled"), 0u);
+  EXPECT_EQ(getNumber<std::uint64_t>(file_, kIter0 + "/file-readdir", "ops_ok"), 3u);  // 3 dirs, 3 ranks
+  EXPECT_EQ(getNumber<std::uint64_t>(file_, kIter1 + "/file-rename", "ops_ok"), 6u);
+  EXPECT_EQ(getNumber<std::uint64_t>(file_, kConfig, "shift_used"), 1u);
+}
+
+TEST_F(Validate, StonewalledFlagChanged) {
+  setNumber<std::uint64_t>(valid(), kFileCreate1, "stonewalled", 0);
+  EXPECT_TRUE(
+      failsAt(kFileCreate1, "stonewalled: expected true (some rank has t_stonewall > 0), found false"));
+}
+
+TEST_F(Validate, OpsAtStonewallDifferFromTheSum) {
+  setNumber<std::uint64_t>(valid(), kFileCreate1, "ops_at_stonewall", 6);
+  EXPECT_TRUE(failsAt(kFileCreate1, "ops_at_stonewall: expected 4"));
+}
+
+TEST_F(Validate, OpsAtStonewallOfAPhaseThatWasNotStonewalled) {
+  setNumber<std::uint64_t>(valid(), kFileCreate0, "ops_at_stonewall", 9);
+  EXPECT_TRUE(failsAt(kFileCreate0, "ops_at_stonewall: expected 0"));
+}
+
+TEST_F(Validate, StonewallTimeChanged) {
+  valid();
+  setNumber(file_, kFileCreate1, "stonewall_time_s",
+            getNumber<double>(file_, kFileCreate1, "stonewall_time_s") * 2);
+  EXPECT_TRUE(failsAt(kFileCreate1, "stonewall_time_s: expected"));
+}
+
+TEST_F(Validate, RateAtStonewallChanged) {
+  setNumber(valid(), kFileCreate1, "ops_per_s_at_stonewall", 1.0);
+  EXPECT_TRUE(failsAt(kFileCreate1, "ops_per_s_at_stonewall: expected"));
+}
+
+TEST_F(Validate, RowOpsAtStonewallBeyondItsOps) {
+  changeField<std::uint64_t>(valid(), kFileCreate1 + "/ranks", 1, "ops_at_stonewall", 5);
+  EXPECT_TRUE(failsAt(kFileCreate1 + "/ranks", "row 1: ops_at_stonewall: expected at most ok = 2"));
+}
+
+TEST_F(Validate, RowOpsAtStonewallOfARankThatNeverFired) {
+  changeField<std::uint64_t>(valid(), kFileCreate0 + "/ranks", 0, "ops_at_stonewall", ~std::uint64_t{0});
+  EXPECT_TRUE(failsAt(kFileCreate0 + "/ranks", "row 0: ops_at_stonewall: expected ok = 3"));
+}
+
+TEST_F(Validate, RowFiringOutsideThePhase) {
+  changeField<double>(valid(), kFileCreate1 + "/ranks", 2, "t_stonewall", 100.0);
+  EXPECT_TRUE(failsAt(kFileCreate1 + "/ranks",
+                      "row 2: expected t_stonewall = 0 or t_start <= t_stonewall <= t_local_end"));
+}
+
+TEST_F(Validate, TreePhaseWithAFiring) {
+  valid();
+  changeField<double>(file_, kIter0 + "/tree-create/ranks", 0, "t_stonewall",
+                      fieldValue<double>(file_, kIter0 + "/tree-create/ranks", 0, "t_local_end"));
+  EXPECT_TRUE(failsAt(kIter0 + "/tree-create/ranks",
+                      "row 0: t_stonewall: expected 0 (tree-create has no stonewall)"));
+}
+
+TEST_F(Validate, FiringWithoutAStonewallConfigured) {
+  valid(Outcome::kRunning);  // iteration 0 only: every phase worked on -n items
+  setNumber(file_, kConfig, "stonewall_s", 0.0);
+  changeField<double>(file_, kFileCreate0 + "/ranks", 0, "t_stonewall",
+                      fieldValue<double>(file_, kFileCreate0 + "/ranks", 0, "t_local_end"));
+  EXPECT_TRUE(failsAt(kFileCreate0 + "/ranks", "row 0: t_stonewall: expected 0 (config stonewall_s = 0"));
+}
+
+TEST_F(Validate, ItemsOtherThanConfiguredWithoutAStonewall) {
+  valid(Outcome::kRunning);
+  setNumber(file_, kConfig, "stonewall_s", 0.0);
+  setNumber<std::uint64_t>(file_, kFileCreate0, "items", 2);
+  EXPECT_TRUE(failsAt(kFileCreate0, "items: expected 3 (config items: no -W"));
+}
+
+TEST_F(Validate, MoreItemsThanConfigured) {
+  setNumber<std::uint64_t>(valid(), kFileCreate1, "items", 4);
+  EXPECT_TRUE(failsAt(kFileCreate1, "items: expected at most config items = 3"));
+}
+
+TEST_F(Validate, StatOfMoreItemsThanTheCreateMade) {
+  setNumber<std::uint64_t>(valid(), kFileStat1, "items", 3);
+  EXPECT_TRUE(failsAt(kFileStat1, "items: expected at most 2 (" + kFileCreate1 + " made that many"));
+}
+
+TEST_F(Validate, RemoveOfFewerItemsThanTheCreateMade) {
+  setNumber<std::uint64_t>(valid(), kIter1 + "/file-remove", "items", 1);
+  EXPECT_TRUE(failsAt(
+      kIter1 + "/file-remove",
+      "items: expected 2 (" + kFileCreate1 + " made that many; rename and remove work on all of them)"));
+}
+
+TEST_F(Validate, PlannedFollowsThePhaseItems) {
+  setNumber<std::uint64_t>(valid(), kFileStat1, "items", 1);  // fewer than created: allowed, but planned 2
+  EXPECT_TRUE(failsAt(kFileStat1 + "/ranks", "row 0: planned: expected 1"));
+}
+
+TEST_F(Validate, ReaddirPlannedDiffersFromThePlan) {
+  valid();
+  changeField<std::uint64_t>(file_, kIter0 + "/file-readdir/ranks", 2, "planned", 1);
+  changeField<std::uint64_t>(file_, kIter0 + "/file-readdir/ranks", 2, "ok", 1);
+  EXPECT_TRUE(failsAt(kIter0 + "/file-readdir/ranks", "row 2: planned: expected 1"));
+}
+
+TEST_F(Validate, MissingPhaseItems) {
+  deleteAttribute(valid(), kIter0 + "/file-rename", "items");
+  EXPECT_TRUE(failsAt(kIter0 + "/file-rename", "attribute items missing (expected type uint64)"));
+}
+
+TEST_F(Validate, ShiftUsedChanged) {
+  setNumber<std::uint64_t>(valid(), kConfig, "shift_used", 2);
+  EXPECT_TRUE(failsAt(kConfig, "shift_used: expected 1 (the plan's shift"));
+}
+
+// 4 ranks in blocks of 2 per node: -N 1 would stat items of the same node, so the plan shifts by 2.
+TEST_F(Validate, NodeAwareShiftPasses) {
+  writeRun(file_, Outcome::kComplete, OutputMode::kCreate, RunShape{{"n-a", "n-a", "n-b", "n-b"}});
+  const ValidationResult result = validateResultsFile(file_);
+  EXPECT_TRUE(result.ok) << result.first_problem;
+  EXPECT_EQ(getNumber<std::uint64_t>(file_, kConfig, "shift"), 1u);
+  EXPECT_EQ(getNumber<std::uint64_t>(file_, kConfig, "shift_used"), 2u);
+  setNumber<std::uint64_t>(file_, kConfig, "shift_used", 1);
+  EXPECT_TRUE(failsAt(kConfig, "shift_used: expected 2"));
+}
+
+TEST_F(Validate, ConfigAttributeOfWrongType) {
+  const std::uint32_t seconds = 30;
+  replaceAttribute(valid(), kConfig, "stonewall_s", H5T_STD_U32LE, H5T_NATIVE_UINT32, &seconds);
+  EXPECT_TRUE(failsAt(kConfig, "attribute stonewall_s: expected type float64, found uint32"));
+}
+
+TEST_F(Validate, PresetNotAllowed) {
+  setString(valid(), kConfig, "preset", "io500-medium");
+  EXPECT_TRUE(
+      failsAt(kConfig, "attribute preset: expected one of |io500-easy|io500-hard, found \"io500-medium\""));
+}
+
+TEST_F(Validate, NewFlagOutOfRangeIsReportedByTheReader) {
+  setNumber<std::uint64_t>(valid(), kConfig, "verify_read", 2);
+  EXPECT_TRUE(failsAt(kConfig, "attribute 'verify_read' is 2, expected 0 or 1"));
+}
+
+TEST_F(Validate, NegativeStonewall) {
+  setNumber(valid(), kConfig, "stonewall_s", -1.0);
+  EXPECT_TRUE(failsAt(kConfig, "invalid configuration: -W/--stonewall: -1"));
+}
+
+TEST_F(Validate, SeveralTargetsInASharedTree) {
+  setString(valid(), kConfig, "targets", "/scratch/a@/scratch/b");  // read back as two targets
+  EXPECT_TRUE(failsAt(kConfig, "a shared tree cannot span several directories"));
+}
+
+TEST_F(Validate, SummaryPhaseNameNotAllowed) {
+  setString(valid(), kRun + "/summary/file-rename", "phase", "file-move");
+  EXPECT_TRUE(failsAt(kRun + "/summary/file-rename", "attribute phase: expected one of"));
+}
+
 // ---- The schema itself ----
 
 TEST(Schema, CompiledInSchemaParsesAndNamesItself) {
@@ -716,6 +920,22 @@ TEST(Schema, CompiledInSchemaParsesAndNamesItself) {
   EXPECT_EQ(schema.at("schema"), std::string(kSchemaName));
   EXPECT_EQ(schema.at("version"), kSchemaVersion);
   EXPECT_GE(schema.at("objects").size(), 10u);
+}
+
+// Every phase name the program has is allowed where the schema names phases, and no other.
+TEST(Schema, PhaseNamesAreThePrograms) {
+  const nlohmann::json schema = nlohmann::json::parse(schemaJson());
+  std::vector<std::string> names;
+  for (const Phase phase : kAllPhases) names.emplace_back(phaseName(phase));
+  int lists = 0;
+  for (const nlohmann::json& object : schema.at("objects")) {
+    for (const nlohmann::json& attribute : object.value("attributes", nlohmann::json::array())) {
+      if (attribute.at("name") != "phase") continue;
+      EXPECT_EQ(attribute.at("one_of").get<std::vector<std::string>>(), names) << object.at("path");
+      ++lists;
+    }
+  }
+  EXPECT_EQ(lists, 2);  // the phase groups and the summary groups
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace mdbench {
 
@@ -13,6 +14,14 @@ namespace mdbench {
 struct DirHandle {
   std::int64_t value = -1;
   bool valid() const { return value >= 0; }
+};
+
+// How a file is created: exclusively (O_EXCL: never reuse anything), or, for -S where every rank opens
+// the same names inside the run's own fresh directory, opened if another rank made it first.
+enum class CreateMode : std::uint8_t { kExclusive, kOpenOrCreate };
+struct CreateOptions {
+  CreateMode mode = CreateMode::kExclusive;
+  bool fsync = false;  // -y: fsync after writing, before close
 };
 
 // Every operation returns 0 on success or an errno value (EIO for failures without one); none throws.
@@ -30,7 +39,8 @@ class Backend {
   virtual int makeDir(DirHandle parent, const char* name) = 0;    // fails with EEXIST if present
   virtual int removeDir(DirHandle parent, const char* name) = 0;  // must be empty
   // Creates a new regular file (fails with EEXIST if present), writes `data` into it, closes it.
-  virtual int createFile(DirHandle parent, const char* name, std::span<const std::byte> data) = 0;
+  virtual int createFile(DirHandle parent, const char* name, std::span<const std::byte> data,
+                         CreateOptions options) = 0;
   // Stats `name`; fails with ENOTDIR (expected a directory), EISDIR (expected a
   // file, found a directory) or EINVAL (anything else, e.g. a symlink).
   virtual int statEntry(DirHandle parent, const char* name, bool is_dir) = 0;
@@ -38,6 +48,14 @@ class Backend {
   // opens and closes.
   virtual int readFile(DirHandle parent, const char* name, std::span<std::byte> buf) = 0;
   virtual int unlinkFile(DirHandle parent, const char* name) = 0;
+  // Renames `from` to `to` in the same directory, never replacing an existing `to` (EEXIST).
+  virtual int renameEntry(DirHandle dir, const char* from, const char* to) = 0;
+  // Lists every entry of `dir` (not "." or ".."): counts[k] = entries whose name starts with prefixes[k]
+  // (counts.size() == prefixes.size()); `total` = all entries.
+  virtual int countEntries(DirHandle dir, std::span<const std::string_view> prefixes,
+                           std::span<std::uint64_t> counts, std::uint64_t& total) = 0;
+  // Flushes the file system holding the root (syncfs); -Y calls it at the end of each phase.
+  virtual int syncFileSystem() = 0;
 };
 
 }  // namespace mdbench

@@ -16,13 +16,16 @@ enum class OutputMode : std::uint8_t {
   kAppend,  // --append: add a run group to an existing results file (or create it)
 };
 
-// -C -T -E -r. When none is given, all four are selected (read only when files are in play: not with -D).
+// -C -T -E -r -U --readdir. When none of -C -T -E -r is given, those four are selected (read only when
+// files are in play: not with -D); -U and --readdir add the rename and readdir phases to any selection.
 struct PhaseSelection {
   bool create = false;
   bool stat = false;
   bool read = false;
   bool remove = false;
-  bool any() const { return create || stat || read || remove; }
+  bool rename = false;   // -U, --rename: rename every item (to <name>.renamed) after stat and read
+  bool readdir = false;  // --readdir: list every tree directory and check its entry counts
+  bool any() const { return create || stat || read || remove || rename || readdir; }
 };
 
 struct Config {
@@ -39,6 +42,22 @@ struct Config {
   std::uint64_t write_bytes = 0;  // -w, --write-bytes
   std::uint64_t read_bytes = 0;   // -e, --read-bytes
   bool keep = false;              // --keep: leave the tree in place after the run
+  // -d A@B@C: several targets, rank r works in targets[r % count] (needs -u). Filled by parsing: one
+  // element for a plain -d, empty without -d. `target` keeps the option's text as given.
+  std::vector<std::string> targets;
+  std::uint32_t shift = 0;        // -N, --shift: later phases work on items of rank r + k*S (mdtest -N)
+  bool random_order = false;      // -R, --random [SEED]: stat, read and readdir in a random order
+  std::uint64_t random_seed = 0;  //   the seed (reproducible; default 0)
+  double stonewall_s = 0.0;       // -W, --stonewall SECONDS: 0 = off
+  std::string stonewall_file;     // -x, --stonewall-file FILE: create writes the count, later jobs read it
+  bool renamed = false;           // --renamed: the items were renamed by an earlier job (-U)
+  bool fsync_writes = false;      // -y, --fsync: fsync each file after writing it
+  bool sync_phases = false;       // -Y, --sync: syncfs at the end of each phase, inside the timed region
+  bool verify_read = false;       // -X, --verify: check the bytes read against the written pattern
+  bool shared_files = false;      // -S, --shared-files: every rank uses the same file names (files only)
+  std::uint32_t verbosity = 0;    // -v (repeatable), --verbose
+  double pre_delay_s = 0.0;       // -p, --pre-delay SECONDS: sleep before each iteration
+  std::string preset;             // --preset io500-easy|io500-hard ("" when none)
   std::string output;             // -o, --output: results file; empty: a default name in the cwd
   OutputMode output_mode = OutputMode::kCreate;  // --force, --append
   std::string command_line;                      // the arguments as given, for the record

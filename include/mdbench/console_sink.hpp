@@ -16,6 +16,7 @@ class ConsoleSink final : public Sink {
 
  private:
   void printLatencyTable(const RunResult& run, const Plan& plan);
+  void printStonewallTable(const RunResult& run, const Plan& plan);
   std::FILE* out_;
 };
 

@@ -14,8 +14,19 @@ namespace mdbench {
 
 class ManualClock;
 
-enum class FakeOp : std::uint8_t { kOpenDir, kMakeDir, kRemoveDir, kCreateFile, kStat, kReadFile, kUnlink };
-inline constexpr std::size_t kFakeOpCount = 7;
+enum class FakeOp : std::uint8_t {
+  kOpenDir,
+  kMakeDir,
+  kRemoveDir,
+  kCreateFile,
+  kStat,
+  kReadFile,
+  kUnlink,
+  kRename,
+  kReaddir,
+  kSync,
+};
+inline constexpr std::size_t kFakeOpCount = 10;
 
 struct FakeFault {
   FakeOp op;
@@ -43,10 +54,15 @@ class FakeBackend final : public Backend {
   int closeDir(DirHandle dir) override;
   int makeDir(DirHandle parent, const char* name) override;
   int removeDir(DirHandle parent, const char* name) override;
-  int createFile(DirHandle parent, const char* name, std::span<const std::byte> data) override;
+  int createFile(DirHandle parent, const char* name, std::span<const std::byte> data,
+                 CreateOptions options) override;
   int statEntry(DirHandle parent, const char* name, bool is_dir) override;
   int readFile(DirHandle parent, const char* name, std::span<std::byte> buf) override;
   int unlinkFile(DirHandle parent, const char* name) override;
+  int renameEntry(DirHandle dir, const char* from, const char* to) override;
+  int countEntries(DirHandle dir, std::span<const std::string_view> prefixes, std::span<std::uint64_t> counts,
+                   std::uint64_t& total) override;
+  int syncFileSystem() override;
 
  private:
   struct Node {

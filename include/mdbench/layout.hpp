@@ -66,6 +66,12 @@ class TreeLayout {
 
 enum class ItemKind : std::uint8_t { kFile, kDir };
 
+// The owner of -S's shared names: "file.mdbench.shared.<i>" instead of "file.mdbench.<owner>.<i>".
+inline constexpr std::uint32_t kSharedOwner = 0xffffffffu;
+// Names of items renamed by -U: "<name>.renamed".
+inline constexpr std::string_view kRenamedSuffix = ".renamed";
+enum class NameForm : std::uint8_t { kOriginal, kRenamed };
+
 // Names, relative to the iteration directory:
 //   iteration directory     mdbench.iter.<iteration>          (made and removed by rank 0, untimed)
 //   tree directory d        mdbench_tree.<d>                  (shared tree)
@@ -77,18 +83,20 @@ std::string iterationDirName(std::uint32_t iteration);
 std::string treeDirName(TreeSharing sharing, std::uint32_t owner, std::uint64_t dir);
 std::string treeDirPath(const TreeLayout& layout, TreeSharing sharing, std::uint32_t owner,
                         std::uint64_t dir);  // "a/b/c", root first
-std::string itemName(ItemKind kind, std::uint32_t owner, std::uint64_t item);
+std::string itemName(ItemKind kind, std::uint32_t owner, std::uint64_t item,
+                     NameForm form = NameForm::kOriginal);
 
-// Builds item names in the hot loop without allocating: a fixed prefix and a decimal number.
+// Builds item names in the hot loop without allocating: a fixed prefix, a decimal number, a fixed suffix.
 class ItemNamer {
  public:
-  ItemNamer(ItemKind kind, std::uint32_t owner);
+  ItemNamer(ItemKind kind, std::uint32_t owner, NameForm form = NameForm::kOriginal);
   // The NUL-terminated name of item; valid until the next call.
   const char* name(std::uint64_t item);
 
  private:
-  std::array<char, 64> buf_{};
+  std::array<char, 96> buf_{};
   std::size_t prefix_len_ = 0;
+  NameForm form_ = NameForm::kOriginal;
 };
 
 }  // namespace mdbench

@@ -25,6 +25,13 @@ struct PhaseAggregate {
   double rank_rate_max = 0.0;
   double rank_rate_mean = 0.0;
   double balance = 0.0;
+  // Stonewall (-W): whether any rank's timer fired; the ops all ranks had done when their timers fired;
+  // the slowest rank's time to its firing (max of t_stonewall - t_start over ranks that fired); and
+  // ops_at_stonewall / stonewall_time_s. All 0 when no timer fired.
+  bool stonewalled = false;
+  std::uint64_t ops_at_stonewall = 0;
+  double stonewall_time_s = 0.0;
+  double ops_per_s_at_stonewall = 0.0;
 };
 
 double rankRate(const RankPhaseRecord& r);

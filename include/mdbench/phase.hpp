@@ -13,22 +13,27 @@ enum class Phase : std::uint8_t {
   kTreeCreate,
   kDirCreate,
   kDirStat,
+  kDirReaddir,
+  kDirRename,
   kDirRemove,
   kFileCreate,
   kFileStat,
+  kFileReaddir,
   kFileRead,
+  kFileRename,
   kFileRemove,
   kTreeRemove,
 };
-inline constexpr std::size_t kPhaseCount = 9;
+inline constexpr std::size_t kPhaseCount = 13;
 
 inline constexpr std::array<Phase, kPhaseCount> kAllPhases = {
-    Phase::kTreeCreate, Phase::kDirCreate, Phase::kDirStat,    Phase::kDirRemove, Phase::kFileCreate,
-    Phase::kFileStat,   Phase::kFileRead,  Phase::kFileRemove, Phase::kTreeRemove};
+    Phase::kTreeCreate, Phase::kDirCreate,  Phase::kDirStat,   Phase::kDirReaddir,  Phase::kDirRename,
+    Phase::kDirRemove,  Phase::kFileCreate, Phase::kFileStat,  Phase::kFileReaddir, Phase::kFileRead,
+    Phase::kFileRename, Phase::kFileRemove, Phase::kTreeRemove};
 
 // Stable names used on the console, in result files and in acceptance rules:
-// "tree-create", "dir-create", "dir-stat", "dir-remove", "file-create", "file-stat",
-// "file-read", "file-remove", "tree-remove".
+// "tree-create", "dir-create", "dir-stat", "dir-readdir", "dir-rename", "dir-remove", "file-create",
+// "file-stat", "file-readdir", "file-read", "file-rename", "file-remove", "tree-remove".
 std::string_view phaseName(Phase phase);
 
 }  // namespace mdbench

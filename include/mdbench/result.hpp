@@ -33,6 +33,12 @@ struct RankPhaseRecord {
   double t_start = 0.0;       // after the opening barrier
   double t_local_end = 0.0;   // this rank's last op done
   double t_global_end = 0.0;  // after the closing barrier
+  // Stonewall (-W): ops that had succeeded when this rank's timer fired, and when that was; if it never
+  // fired, ops_at_stonewall = ok and t_stonewall = 0. After firing, a rank of a create, stat or
+  // read phase stops and then wears out to the largest count any rank reached; rename and remove phases
+  // run to the end (what they skipped would be left behind).
+  std::uint64_t ops_at_stonewall = 0;
+  double t_stonewall = 0.0;
   FirstError first_error;
 };
 static_assert(std::is_trivially_copyable_v<RankPhaseRecord>);
@@ -40,6 +46,7 @@ static_assert(std::is_trivially_copyable_v<RankPhaseRecord>);
 struct PhaseResult {
   std::uint32_t iteration = 0;
   Phase phase = Phase::kTreeCreate;
+  std::uint64_t items = 0;             // items per rank this phase worked on (-n, or a stonewall's count)
   std::vector<RankPhaseRecord> ranks;  // indexed by rank
   LatencyHistogram latency;            // every successful op of every rank
 };

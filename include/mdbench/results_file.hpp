@@ -18,7 +18,7 @@
 namespace mdbench {
 
 inline constexpr std::string_view kSchemaName = "mdbench-results";
-inline constexpr std::uint32_t kSchemaVersion = 1;
+inline constexpr std::uint32_t kSchemaVersion = 2;
 
 class ResultsFileError : public std::runtime_error {
  public:
@@ -67,6 +67,8 @@ struct StoredRankRow {
   double t_local_end = 0.0;
   double t_global_end = 0.0;
   double rate = 0.0;
+  std::uint64_t ops_at_stonewall = 0;
+  double t_stonewall = 0.0;  // 0: the rank's stonewall timer did not fire
 };
 
 struct StoredError {
@@ -81,6 +83,7 @@ struct StoredPhase {
   Phase phase = Phase::kTreeCreate;
   std::uint32_t iteration = 0;
   std::uint32_t order = 0;
+  std::uint64_t items = 0;   // items per rank the phase worked on (PhaseResult::items)
   PhaseAggregate aggregate;  // as stored in the attributes
   std::string rate_formula;
   LatencySummary latency_summary;
@@ -105,6 +108,7 @@ struct StoredRun {
   std::vector<std::uint64_t> bucket_low;
   std::vector<std::uint64_t> bucket_high;
   Config config;
+  std::uint32_t shift_used = 0;     // the plan's rank shift (Plan::shift()); config.shift is -N as given
   std::vector<StoredPhase> phases;  // by iteration, then execution order
   bool has_summary = false;
   std::vector<StoredSummary> summaries;  // in execution order

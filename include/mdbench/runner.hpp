@@ -2,6 +2,7 @@
 #pragma once
 
 #include <span>
+#include <string>
 
 #include "mdbench/backend.hpp"
 #include "mdbench/clock.hpp"
@@ -15,11 +16,14 @@ namespace mdbench {
 struct RunParts {
   Comm& comm;
   Clock& clock;
-  Backend& backend;  // opened on the target directory
+  Backend& backend;         // opened on this rank's target directory
+  std::string target = {};  // that directory's path, for messages
 };
 
-// Collective: every rank calls it. Per iteration rank 0 makes the iteration directory (when creating)
-// and removes it (when removing, and --keep is not set), untimed. Each phase: barrier, t_start, the
+// Collective: every rank calls it. Per iteration the first rank of each target (rank t for target t)
+// makes the iteration directory (when creating) and removes it (when removing), untimed, after -p's delay.
+// -x: a run that creates writes the counts its creates reached (after a stonewall: the agreed count);
+// a run that does not create reads them first and works on that many items. Each phase: barrier, t_start, the
 // planned ops, t_local_end, barrier, t_global_end; then the records are gathered and the latency
 // histograms reduced to rank 0, which hands the phase to the sinks. A setup failure on any rank is agreed
 // by all ranks (no rank is left in a barrier) and ends the run with RunResult::setup_error set.

@@ -1,0 +1,23 @@
+// The stonewall file (-x): the item counts a stonewalled create reached, for later jobs of a split workload.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace mdbench {
+
+// Items per rank that exist after the create phases, per kind.
+struct StonewallCounts {
+  std::optional<std::uint64_t> dirs;
+  std::optional<std::uint64_t> files;
+};
+
+// The file holds "mdbench stonewall 1\n" and then "dirs <count>\n" and/or "files <count>\n". It is
+// rewritten only if it does not exist or is a stonewall file already (so a mistyped -x never clobbers a
+// user's file). Returns "" or a message naming the file and the cause.
+std::string writeStonewallFile(const std::string& path, const StonewallCounts& counts);
+// Returns "" and fills counts, or a message naming the file and what is wrong with it.
+std::string readStonewallFile(const std::string& path, StonewallCounts& counts);
+
+}  // namespace mdbench

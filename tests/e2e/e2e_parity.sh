@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# mdtest parity and past it, end to end: stonewall with wear-out and -x, rank shift, random order, rename,
+# readdir, verification, several targets, shared files, presets, -y/-Y/-p.
+source "$(dirname "$0")/lib.sh" "$@"
+py=/usr/bin/python3
+h5() { "$py" -c "import h5py,sys; f=h5py.File(sys.argv[1],'r'); print($2)" "$1"; }
+count_named() { find "$1" -name "$2" | wc -l; }
+
+# Stonewall: creates stop after 1 s, every rank wears out to the same count, later jobs use it via -x.
+t=$BASE/sw
+run 2 -d "$t" -F -u -n 3000000 -W 1 -C -x "$BASE/sw.count" -o "$BASE/sw.h5"
+expect_rc 0 "stonewalled create"
+expect_in "$OUT" "stonewall:" "stonewall reported on the console"
+count=$(sed -n 's/^files //p' "$BASE/sw.count")
+expect_eq "$(head -1 "$BASE/sw.count")" "mdbench stonewall 1" "stonewall file header"
+if [ -n "$count" ] && [ "$count" -gt 0 ] && [ "$count" -lt 3000000 ]; then pass; else fail "stonewall count '$count'"; fi
+expect_eq "$(count_named "$t" 'file.mdbench.0.*')" "$count" "rank 0 made exactly the agreed count"
+expect_eq "$(count_named "$t" 'file.mdbench.1.*')" "$count" "rank 1 wore out to the agreed count"
+expect_eq "$(h5 "$BASE/sw.h5" 'f["runs/run-0000/iterations/iter-0000/file-create"].attrs["items"]')" "$count" \
+  "file records the agreed count"
+expect_eq "$(h5 "$BASE/sw.h5" 'f["runs/run-0000/iterations/iter-0000/file-create"].attrs["stonewalled"]')" 1 \
+  "file says the phase was stonewalled"
+run 0 validate "$BASE/sw.h5"
+expect_rc 0 "stonewalled file validates"
+run 2 -d "$t" -F -u -n 3000000 -T -x "$BASE/sw.count"
+expect_rc 0 "stat job reads the count"
+expect_eq "$(column file-stat 2)" $((2 * count)) "stat job works on the agreed count"
+expect_eq "$(column file-stat last)" 0 "stat job: no failures"
+run 4 -d "$t" -F -u -n 3000000 -T -x "$BASE/missing.count"
+expect_rc 1 "missing stonewall file: an error on every rank, no hang"
+expect_in "$ERR" "cannot read stonewall file $BASE/missing.count" "missing stonewall file named"
+run 2 -d "$t" -F -u -n 3000000 -r -x "$BASE/sw.count"
+expect_rc 0 "remove job"
+expect_empty_dir "$t" "stonewalled workload removed completely"
+
+# Rank shift: with -N 1, rank 0 stats rank 1's items, so a missing item of rank 1 is rank 0's error.
+t=$BASE/shift
+run 2 -d "$t" -F -u -n 20 -C
+rm "$t/mdbench.iter.0/mdbench_tree.1.0/file.mdbench.1.3"
+run 2 -d "$t" -F -u -n 20 -T -N 1
+expect_rc 1 "shifted stat with a missing item"
+expect_in "$OUT" "rank 0: file-stat (iteration 0): stat $t/mdbench.iter.0/mdbench_tree.1.0/file.mdbench.1.3" \
+  "rank 0 worked on rank 1's items"
+run 2 -d "$t" -F -u -n 20 -T -N 1 -R 7
+expect_eq "$(column file-stat last)" 1 "random order visits the same items"
+run 2 -d "$t" -F -u -n 20 -r
+expect_eq "$(column file-remove last)" 1 "remove: the one missing item"
+
+# Rename: every item renamed, none left under its old name; --renamed finishes the job later.
+for kind in F D; do
+  t=$BASE/rename.$kind
+  run 2 -d "$t" -$kind -n 25 -z 1 -b 2 -U --keep
+  expect_rc 0 "rename -$kind"
+  expect_eq "$(count_named "$t" '*mdbench.[0-9]*.renamed')" 50 "rename -$kind: all items renamed"
+  expect_eq "$(find "$t" \( -name 'file.mdbench.*' -o -name 'dir.mdbench.*' \) ! -name '*.renamed' | wc -l)" 0 \
+    "rename -$kind: no old names left"
+  run 2 -d "$t" -$kind -n 25 -z 1 -b 2 -r --renamed
+  expect_rc 0 "remove renamed -$kind"
+  expect_empty_dir "$t" "remove renamed -$kind"
+done
+
+# Readdir: every directory listed, counts checked; a stray entry is a failure.
+t=$BASE/readdir
+run 4 -d "$t" -n 30 -z 1 -b 3 --readdir
+expect_rc 0 "readdir run"
+expect_eq "$(column dir-readdir 2)" 4 "shared tree: each of the 4 directories listed once"
+expect_eq "$(column file-readdir last)" 0 "readdir counts match"
+run 2 -d "$t" -n 30 -z 1 -b 3 -u -C
+touch "$t/mdbench.iter.0/mdbench_tree.1.0/mdbench_tree.1.2/file.mdbench.1.999"
+run 2 -d "$t" -n 30 -z 1 -b 3 -u -T --readdir
+expect_rc 1 "readdir finds the stray entry"
+expect_eq "$(column file-readdir last)" 1 "one directory's count is off"
+expect_in "$OUT" "EBADMSG" "readdir mismatch named"
+rm "$t/mdbench.iter.0/mdbench_tree.1.0/mdbench_tree.1.2/file.mdbench.1.999"
+run 2 -d "$t" -n 30 -z 1 -b 3 -u -r
+expect_empty_dir "$t" "readdir workload removed"
+
+# Verification: a file changed between create and read is a failed read.
+t=$BASE/verify
+run 2 -d "$t" -F -n 10 -w 64 -C
+printf 'XXXX' | dd of="$t/mdbench.iter.0/mdbench_tree.0/file.mdbench.1.4" bs=1 seek=20 conv=notrunc status=none
+run 2 -d "$t" -F -n 10 -e 64 -E -X
+expect_rc 1 "verification catches the change"
+expect_eq "$(column file-read last)" 1 "exactly one bad file"
+expect_in "$OUT" "file.mdbench.1.4: EBADMSG" "the changed file named"
+run 2 -d "$t" -F -n 10 -r
+
+# Several targets: rank r works in target r mod 2.
+run 4 -d "$BASE/ta@$BASE/tb" -u -F -n 5 --keep
+expect_rc 0 "two targets"
+expect_eq "$(cd "$BASE/ta/mdbench.iter.0" && echo mdbench_tree.*)" "mdbench_tree.0.0 mdbench_tree.2.0" "target a: ranks 0, 2"
+expect_eq "$(cd "$BASE/tb/mdbench.iter.0" && echo mdbench_tree.*)" "mdbench_tree.1.0 mdbench_tree.3.0" "target b: ranks 1, 3"
+run 4 -d "$BASE/ta@$BASE/tb" -u -F -n 5 -r
+expect_rc 0 "two targets: remove"
+expect_empty_dir "$BASE/ta" "target a empty"
+expect_empty_dir "$BASE/tb" "target b empty"
+
+# Shared files: every rank uses the same names.
+t=$BASE/shared
+run 2 -d "$t" -S -n 40 -w 8 -e 8 --keep
+expect_rc 0 "shared files"
+expect_eq "$(count_named "$t" 'file.mdbench.shared.*')" 40 "one set of shared names"
+expect_eq "$(column file-stat 2)" 80 "every rank stats them"
+run 2 -d "$t" -S -n 40 -r
+expect_rc 0 "shared files: remove"
+expect_empty_dir "$t" "shared files removed"
+
+# Presets expand to the documented IO500 parameters.
+run 2 -d "$BASE/easy" --preset io500-easy -n 50 -W 30 -o "$BASE/easy.h5"
+expect_rc 0 "io500-easy"
+expect_eq "$(h5 "$BASE/easy.h5" '[int(f["runs/run-0000/config"].attrs[k]) for k in ("leaf_only","shift","sync_phases")] + [f["runs/run-0000/config"].attrs[k] for k in ("sharing","kinds")]')" \
+  "[1, 1, 1, 'unique', 'files']" "io500-easy parameters"
+run 2 -d "$BASE/hard" --preset io500-hard -n 50 -W 30 -o "$BASE/hard.h5"
+expect_rc 0 "io500-hard"
+expect_eq "$(h5 "$BASE/hard.h5" '[int(f["runs/run-0000/config"].attrs[k]) for k in ("write_bytes","read_bytes","shift")] + [f["runs/run-0000/config"].attrs["sharing"]]')" \
+  "[3901, 3901, 1, 'shared']" "io500-hard parameters"
+
+# -y, -Y and -p: accepted, said, and -p really waits.
+start=$(date +%s.%N)
+run 2 -d "$BASE/sync" -F -n 20 -w 16 -y -Y -p 0.5 -i 2
+end=$(date +%s.%N)
+expect_rc 0 "fsync, sync, delay"
+expect_in "$OUT" "inside the timed region" "-Y says the sync is timed"
+if "$py" -c "import sys; sys.exit(0 if float(sys.argv[2]) - float(sys.argv[1]) >= 1.0 else 1)" "$start" "$end"; then
+  pass
+else
+  fail "-p 0.5 -i 2 should take at least 1 s"
+fi
+
+finish
