@@ -13,8 +13,8 @@ trap 'rm -rf "$work"' EXIT
 results=$work/results
 mkdir "$work/t"
 for pair in $(seq "$pairs"); do
-  mpiexec -n "$ranks" "$build/mdbench" -F -u -n "$items" -d "$work/t" |
-    awk -v p="$pair" '$1 ~ /^file-/ { print "mdbench", p, $1, $3 }' >>"$results"
+  mpiexec -n "$ranks" "$build/mdbench" -F -u -n "$items" -d "$work/t" -o "$work/mdbench.$pair.h5" |
+    awk -v p="$pair" '$1 ~ /^file-/ && !seen[$1]++ { print "mdbench", p, $1, $3 }' >>"$results"
   mpiexec -n "$ranks" "$build/bench/mdbench_ref" "$work/t" "$items" |
     awk -v p="$pair" '{ print "ref", p, $1, $2 }' >>"$results"
 done

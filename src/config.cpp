@@ -159,8 +159,9 @@ OptionTable buildOptionTable(RawOptions& raw) {
        "stat, read and readdir in a random order from SEED (default 0); the\n"
        "next word is SEED when it starts with a digit: -R 7, -R7, --random=7")
       (kStonewall.boost, text(raw.stonewall, "SECONDS"),
-       "stop creating after SECONDS, then every rank creates up to the\n"
-       "highest count reached (default 0: off; the create phase only)")
+       "creates, stats and reads stop after SECONDS, then every rank goes\n"
+       "on to the highest count reached; renames and removes note the rate\n"
+       "at SECONDS and finish (default 0: off)")
       (kStonewallFile.boost, text(raw.stonewall_file, "FILE"),
        "the create phase writes the item count it reached to FILE; runs\n"
        "without -C read it from there")

@@ -155,7 +155,22 @@ void ConsoleSink::begin(const RunInfo& info, const Plan& plan) {
 }
 
 // One line per finished phase, so a long batch job shows how far it got.
-void ConsoleSink::phase(const PhaseResult& result, const Plan&) {
+// -v: every rank's numbers for the phase (-vv: no cap on the number of ranks shown).
+void ConsoleSink::printRanks(const PhaseResult& result, std::uint32_t verbosity) {
+  constexpr std::size_t kMaxRanks = 64;
+  for (std::size_t r = 0; r < result.ranks.size(); ++r) {
+    if (r == kMaxRanks && verbosity < 2) {
+      fmt::print(out_, "        ... {} more ranks (-vv shows all)\n", result.ranks.size() - kMaxRanks);
+      break;
+    }
+    const RankPhaseRecord& rec = result.ranks[r];
+    fmt::print(out_,
+               "        rank {:>5}: {:>10} ok {:>8} failed {:>13.1f} ops/s {:>10.3f} s to its last op\n", r,
+               rec.ok, rec.failed, rankRate(rec), rec.t_local_end - rec.t_start);
+  }
+}
+
+void ConsoleSink::phase(const PhaseResult& result, const Plan& plan) {
   const PhaseAggregate agg = aggregate(result.ranks);
   fmt::print(out_, "  done: iteration {} {:<12} {:>11} ops {:>13.1f} ops/s {:>10.3f} s {:>8} failed",
              result.iteration, phaseName(result.phase), agg.ok + agg.failed, agg.ops_per_s, agg.time_s,
@@ -165,6 +180,7 @@ void ConsoleSink::phase(const PhaseResult& result, const Plan&) {
                agg.stonewall_time_s, agg.ops_per_s_at_stonewall);
   }
   fmt::print(out_, "\n");
+  if (plan.config().verbosity > 0) printRanks(result, plan.config().verbosity);
   std::fflush(out_);
 }
 

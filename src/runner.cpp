@@ -310,7 +310,10 @@ class PhaseExecutor {
         config.shared_files || config.sharing == TreeSharing::kUnique ? 1 : plan_.ranks();
     Clock& clock = parts_.clock;
     std::array<std::uint64_t, 3> counts{};
-    for (std::uint64_t dir = 0; dir < layout.dirCount(); ++dir) {
+    const bool random = plan_.randomOrder(phase);
+    const Permutation order(random ? layout.dirCount() : 0, config.random_seed);
+    for (std::uint64_t position = 0; position < layout.dirCount(); ++position) {
+      const std::uint64_t dir = random ? order(position) : position;
       if (!plan_.listsDir(phase, rank_, dir)) continue;
       const std::uint64_t first = layout.firstItemInDir(dir);
       const std::uint64_t present = limit <= first ? 0 : std::min(layout.itemsInDir(dir), limit - first);

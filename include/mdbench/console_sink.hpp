@@ -17,6 +17,7 @@ class ConsoleSink final : public Sink {
  private:
   void printLatencyTable(const RunResult& run, const Plan& plan);
   void printStonewallTable(const RunResult& run, const Plan& plan);
+  void printRanks(const PhaseResult& result, std::uint32_t verbosity);
   std::FILE* out_;
 };
 
