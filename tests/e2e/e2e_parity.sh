@@ -7,31 +7,37 @@ h5() { "$py" -c "import h5py,sys; f=h5py.File(sys.argv[1],'r'); print($2)" "$1";
 count_named() { find "$1" -name "$2" | wc -l; }
 
 # Stonewall: creates stop after 1 s, every rank wears out to the same count, later jobs use it via -x.
-t=$BASE/sw
-run 2 -d "$t" -F -u -n 3000000 -W 1 -C -x "$BASE/sw.count" -o "$BASE/sw.h5"
-expect_rc 0 "stonewalled create"
-expect_in "$OUT" "stonewall:" "stonewall reported on the console"
-count=$(sed -n 's/^files //p' "$BASE/sw.count")
-expect_eq "$(head -1 "$BASE/sw.count")" "mdbench stonewall 1" "stonewall file header"
-if [ -n "$count" ] && [ "$count" -gt 0 ] && [ "$count" -lt 3000000 ]; then pass; else fail "stonewall count '$count'"; fi
-expect_eq "$(count_named "$t" 'file.mdbench.0.*')" "$count" "rank 0 made exactly the agreed count"
-expect_eq "$(count_named "$t" 'file.mdbench.1.*')" "$count" "rank 1 wore out to the agreed count"
-expect_eq "$(h5 "$BASE/sw.h5" 'f["runs/run-0000/iterations/iter-0000/file-create"].attrs["items"]')" "$count" \
-  "file records the agreed count"
-expect_eq "$(h5 "$BASE/sw.h5" 'f["runs/run-0000/iterations/iter-0000/file-create"].attrs["stonewalled"]')" 1 \
-  "file says the phase was stonewalled"
-run 0 validate "$BASE/sw.h5"
-expect_rc 0 "stonewalled file validates"
-run 2 -d "$t" -F -u -n 3000000 -T -x "$BASE/sw.count"
-expect_rc 0 "stat job reads the count"
-expect_eq "$(column file-stat 2)" $((2 * count)) "stat job works on the agreed count"
-expect_eq "$(column file-stat last)" 0 "stat job: no failures"
-run 4 -d "$t" -F -u -n 3000000 -T -x "$BASE/missing.count"
+for np in 2 4; do
+  t=$BASE/sw.$np
+  f=$BASE/sw.$np.h5
+  run "$np" -d "$t" -F -u -n 3000000 -W 1 -C -x "$BASE/sw.count" -o "$f"
+  expect_rc 0 "np=$np stonewalled create"
+  expect_in "$OUT" "stonewall:" "np=$np stonewall reported on the console"
+  count=$(sed -n 's/^files //p' "$BASE/sw.count")
+  expect_eq "$(head -1 "$BASE/sw.count")" "mdbench stonewall 1" "np=$np stonewall file header"
+  if [ -n "$count" ] && [ "$count" -gt 0 ] && [ "$count" -lt 3000000 ]; then pass; else fail "np=$np stonewall count '$count'"; fi
+  for ((r = 0; r < np; r++)); do
+    expect_eq "$(count_named "$t" "file.mdbench.$r.*")" "$count" "np=$np rank $r ends with the agreed count"
+  done
+  phase='f["runs/run-0000/iterations/iter-0000/file-create"]'
+  expect_eq "$(h5 "$f" "$phase.attrs['items']")" "$count" "np=$np file records the agreed count"
+  expect_eq "$(h5 "$f" "int($phase.attrs['stonewalled'])")" 1 "np=$np file says the phase was stonewalled"
+  # Stopped on time: every rank's timer fired 1 s after its start (within the time of one create).
+  expect_eq "$(h5 "$f" "all(1.0 <= r['t_stonewall'] - r['t_start'] < 1.25 for r in ${phase}['ranks'][()])")" True \
+    "np=$np every rank stopped 1 s after its start"
+  run 0 validate "$f"
+  expect_rc 0 "np=$np stonewalled file validates"
+  run "$np" -d "$t" -F -u -n 3000000 -T -x "$BASE/sw.count"
+  expect_rc 0 "np=$np stat job reads the count"
+  expect_eq "$(column file-stat 2)" $((np * count)) "np=$np stat job works on the agreed count"
+  expect_eq "$(column file-stat last)" 0 "np=$np stat job: no failures"
+  run "$np" -d "$t" -F -u -n 3000000 -r -x "$BASE/sw.count"
+  expect_rc 0 "np=$np remove job"
+  expect_empty_dir "$t" "np=$np stonewalled workload removed completely"
+done
+run 4 -d "$BASE/sw.2" -F -u -n 3000000 -T -x "$BASE/missing.count"
 expect_rc 1 "missing stonewall file: an error on every rank, no hang"
 expect_in "$ERR" "cannot read stonewall file $BASE/missing.count" "missing stonewall file named"
-run 2 -d "$t" -F -u -n 3000000 -r -x "$BASE/sw.count"
-expect_rc 0 "remove job"
-expect_empty_dir "$t" "stonewalled workload removed completely"
 
 # Rank shift: with -N 1, rank 0 stats rank 1's items, so a missing item of rank 1 is rank 0's error.
 t=$BASE/shift
@@ -47,16 +53,18 @@ run 2 -d "$t" -F -u -n 20 -r
 expect_eq "$(column file-remove last)" 1 "remove: the one missing item"
 
 # Rename: every item renamed, none left under its old name; --renamed finishes the job later.
-for kind in F D; do
-  t=$BASE/rename.$kind
-  run 2 -d "$t" -$kind -n 25 -z 1 -b 2 -U --keep
-  expect_rc 0 "rename -$kind"
-  expect_eq "$(count_named "$t" '*mdbench.[0-9]*.renamed')" 50 "rename -$kind: all items renamed"
-  expect_eq "$(find "$t" \( -name 'file.mdbench.*' -o -name 'dir.mdbench.*' \) ! -name '*.renamed' | wc -l)" 0 \
-    "rename -$kind: no old names left"
-  run 2 -d "$t" -$kind -n 25 -z 1 -b 2 -r --renamed
-  expect_rc 0 "remove renamed -$kind"
-  expect_empty_dir "$t" "remove renamed -$kind"
+for np in 2 4; do
+  for kind in F D; do
+    t=$BASE/rename.$np.$kind
+    run "$np" -d "$t" -$kind -n 25 -z 1 -b 2 -U -N 1 --keep
+    expect_rc 0 "np=$np rename -$kind"
+    expect_eq "$(count_named "$t" '*mdbench.[0-9]*.renamed')" $((25 * np)) "np=$np rename -$kind: all items renamed"
+    expect_eq "$(find "$t" \( -name 'file.mdbench.*' -o -name 'dir.mdbench.*' \) ! -name '*.renamed' | wc -l)" 0 \
+      "np=$np rename -$kind: no old names left"
+    run "$np" -d "$t" -$kind -n 25 -z 1 -b 2 -r --renamed
+    expect_rc 0 "np=$np remove renamed -$kind"
+    expect_empty_dir "$t" "np=$np remove renamed -$kind"
+  done
 done
 
 # Readdir: every directory listed, counts checked; a stray entry is a failure.
@@ -96,14 +104,17 @@ expect_empty_dir "$BASE/ta" "target a empty"
 expect_empty_dir "$BASE/tb" "target b empty"
 
 # Shared files: every rank uses the same names.
-t=$BASE/shared
-run 2 -d "$t" -S -n 40 -w 8 -e 8 --keep
-expect_rc 0 "shared files"
-expect_eq "$(count_named "$t" 'file.mdbench.shared.*')" 40 "one set of shared names"
-expect_eq "$(column file-stat 2)" 80 "every rank stats them"
-run 2 -d "$t" -S -n 40 -r
-expect_rc 0 "shared files: remove"
-expect_empty_dir "$t" "shared files removed"
+for np in 2 4; do
+  t=$BASE/shared.$np
+  run "$np" -d "$t" -S -n 40 -w 8 -e 8 -X --keep
+  expect_rc 0 "np=$np shared files"
+  expect_eq "$(count_named "$t" 'file.mdbench.shared.*')" 40 "np=$np one set of shared names"
+  expect_eq "$(column file-stat 2)" $((40 * np)) "np=$np every rank stats them"
+  run "$np" -d "$t" -S -n 40 -r
+  expect_rc 0 "np=$np shared files: remove"
+  expect_eq "$(column file-remove 2)" 40 "np=$np rank 0 alone removes the shared names"
+  expect_empty_dir "$t" "np=$np shared files removed"
+done
 
 # Presets expand to the documented IO500 parameters.
 run 2 -d "$BASE/easy" --preset io500-easy -n 50 -W 30 -o "$BASE/easy.h5"
