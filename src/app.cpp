@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <hdf5.h>
 #include <limits.h>
 #include <sys/stat.h>
@@ -27,6 +28,7 @@
 #include "mdbench/results_file.hpp"
 #include "mdbench/runner.hpp"
 #include "mdbench/scheduler.hpp"
+#include "mdbench/sweep.hpp"
 #include "mdbench/version.hpp"
 #include "tools.hpp"
 
@@ -108,21 +110,39 @@ std::string joinPaths(const std::vector<Target>& targets, char separator) {
   return joined;
 }
 
+// Test hook: MDBENCH_FAKE_HOSTS="n0,n0,n1,n1" gives rank r the r-th name as its host name, so that what
+// depends on the nodes (sweep placement, the rank shift, the results file's hosts) can be tested on one
+// machine. One name per rank of the job. Rank 0 reads it; returns "" or the problem (a usage error).
+std::string fakeHostsOnRoot(std::uint32_t ranks, std::vector<std::string>& hosts) {
+  const char* text = std::getenv("MDBENCH_FAKE_HOSTS");
+  if (text == nullptr) return {};
+  std::istringstream in(text);
+  for (std::string name; std::getline(in, name, ',');) hosts.push_back(name);
+  const bool empty_name = std::any_of(hosts.begin(), hosts.end(), [](const auto& h) { return h.empty(); });
+  if (hosts.size() != ranks || empty_name) {
+    return fmt::format(
+        "MDBENCH_FAKE_HOSTS (a test hook): '{}' does not give {} host names (one per rank, "
+        "separated by commas)",
+        text, ranks);
+  }
+  return {};
+}
+
 // Collective: where every rank runs. Rank 0 learns the hosts; every rank learns every rank's node index
-// (the plan's node-aware shift needs it).
+// (the plan's node-aware shift and the sweep's placement need it).
 struct Placement {
   std::vector<std::string> host_of_rank;  // rank 0 only
   std::vector<std::uint32_t> node_of_rank;
   std::uint32_t nodes = 1;
 };
 
-Placement placeRanks(Comm& comm) {
+Placement placeRanks(Comm& comm, const std::vector<std::string>& fake_hosts) {
   Placement placement;
   const NodeMap map = gatherNodeMap(comm);
   std::string encoded;
   if (comm.rank() == 0) {
-    const NodeLayout layout = nodeLayout(map.host_of_rank);
-    placement.host_of_rank = map.host_of_rank;
+    placement.host_of_rank = fake_hosts.empty() ? map.host_of_rank : fake_hosts;
+    const NodeLayout layout = nodeLayout(placement.host_of_rank);
     for (const std::uint32_t node : layout.node_of_rank) encoded += fmt::format("{} ", node);
   }
   comm.broadcast(encoded);
@@ -132,34 +152,6 @@ Placement placeRanks(Comm& comm) {
                         ? 1
                         : *std::max_element(placement.node_of_rank.begin(), placement.node_of_rank.end()) + 1;
   return placement;
-}
-
-RunInfo describeRun(Comm& comm, const Config& config, const std::vector<Target>& targets,
-                    const Placement& placement, const SchedulerInfo& scheduler) {
-  RunInfo info;
-  info.version = std::string(version());
-  info.git_commit = std::string(gitCommit());
-  info.command_line = config.command_line;
-  info.target = joinPaths(targets, '@');
-  info.start_utc = utcTimestampNow();
-  info.ranks = comm.size();
-  info.nodes = placement.nodes;
-  info.host_of_rank = placement.host_of_rank;
-  info.mpi_library = MpiSession::libraryVersion();
-  info.hdf5_version = hdf5Version();
-  info.scheduler = scheduler.scheduler;
-  info.job_id = scheduler.job_id;
-  info.job_name = scheduler.job_name;
-  if (const auto fs = targets.empty() ? std::nullopt : probeFileSystem(targets.front().path)) {
-    info.fs_type = fs->type;
-    info.fs_total_bytes = fs->total_bytes;
-    info.fs_free_bytes = fs->free_bytes;
-    info.fs_total_inodes = fs->total_inodes;
-    info.fs_free_inodes = fs->free_inodes;
-  } else {
-    info.fs_type = "unknown";
-  }
-  return info;
 }
 
 // Rank 0's verdict on a setup step, shared with every rank: its exit status (kExitOk to go on) and message.
@@ -206,20 +198,213 @@ void discardResults(Output& output) {
   if (output.created) std::remove(path.c_str());
 }
 
+// What every run of this invocation shares: the single run, or each step of a sweep.
+struct RunSetup {
+  const Config& config;
+  const std::vector<Target>& targets;            // rank 0 only
+  const std::vector<std::string>& target_paths;  // every rank
+  const Placement& placement;                    // the job's
+  const SchedulerInfo& scheduler;
+  Output& output;  // rank 0 only
+  Clock& clock;
+};
+
+RunInfo describeRun(const RunSetup& setup, std::uint32_t ranks, std::vector<std::string> host_of_rank,
+                    std::uint32_t nodes, SweepStepInfo sweep) {
+  RunInfo info;
+  info.version = std::string(version());
+  info.git_commit = std::string(gitCommit());
+  info.command_line = setup.config.command_line;
+  info.target = joinPaths(setup.targets, '@');
+  info.start_utc = utcTimestampNow();
+  info.ranks = ranks;
+  info.nodes = nodes;
+  info.host_of_rank = std::move(host_of_rank);
+  info.mpi_library = MpiSession::libraryVersion();
+  info.hdf5_version = hdf5Version();
+  info.scheduler = setup.scheduler.scheduler;
+  info.job_id = setup.scheduler.job_id;
+  info.job_name = setup.scheduler.job_name;
+  info.sweep = sweep;
+  if (const auto fs = setup.targets.empty() ? std::nullopt : probeFileSystem(setup.targets.front().path)) {
+    info.fs_type = fs->type;
+    info.fs_total_bytes = fs->total_bytes;
+    info.fs_free_bytes = fs->free_bytes;
+    info.fs_total_inodes = fs->total_inodes;
+    info.fs_free_inodes = fs->free_inodes;
+  } else {
+    info.fs_type = "unknown";
+  }
+  return info;
+}
+
+// Collective over comm: the whole workload once, into the results file and onto the console (rank 0).
+RunResult runWorkload(Comm& comm, Backend& backend, const std::string& my_target, const Plan& plan,
+                      RunInfo info, const RunSetup& setup) {
+  ConsoleSink console(stdout);
+  std::vector<Sink*> sinks;
+  if (setup.output.sink) sinks.push_back(setup.output.sink.get());  // first: a phase is on disk before shown
+  sinks.push_back(&console);
+  RunResult result =
+      runBenchmark(plan, RunParts{comm, setup.clock, backend, my_target}, std::move(info), sinks);
+  if (comm.rank() == 0 && !result.setup_error.empty()) {
+    fmt::print(stderr, "mdbench: error: {}\n", result.setup_error);
+  }
+  return result;
+}
+
+int exitStatusOf(const RunResult& result) {
+  const bool failed =
+      !result.setup_error.empty() || result.failedOps() > 0 || !result.cleanup_problems.empty();
+  return failed ? kExitFailed : kExitOk;
+}
+
+// Rank 0: the run group's status, and where it went.
+void finishRun(Output& output, int status) {
+  output.sink->finish(status);
+  fmt::print("results:  {} ({})\n", output.sink->path(), output.sink->runGroup());
+}
+
+// What the runs left in the targets: nothing (the trees were removed), the trees (--keep, a phase selection
+// without remove), maybe something (a sweep that stopped early), or unknown after a setup error (already
+// reported).
+enum class Trees : std::uint8_t { kRemoved, kKept, kMaybe, kUnknown };
+
+// Rank 0: removes the target directories this invocation made once the trees in them are gone, or says
+// which stay. Problems go into `problems`.
+void removeTargets(const RunSetup& setup, Trees trees, std::vector<std::string>& problems) {
+  for (const Target& t : setup.targets) {
+    if (t.created && trees == Trees::kMaybe) {
+      // rmdir removes only an empty directory: whatever is left stays, and is shown.
+      if (rmdir(t.path.c_str()) != 0) fmt::print("kept:     {}\n", t.path);
+    } else if (t.created && trees == Trees::kRemoved) {
+      if (rmdir(t.path.c_str()) != 0) {
+        problems.push_back(fmt::format("{} not removed: {}", t.path, describeErrno(errno)));
+        fmt::print("cleanup: {}\n", problems.back());
+      }
+    } else if (trees == Trees::kKept) {
+      fmt::print("kept:     {}\n", t.path);
+    }
+  }
+}
+
+// Collective over the step's ranks: one sweep step, its own run group. Rank 0's result (empty elsewhere);
+// `began` is false when the step could not even start (then it has no run group).
+RunResult runSweepStep(Comm& comm, const RunSetup& setup, const StepRanks& step, SweepStepInfo sweep,
+                       bool& began) {
+  // The step's rank r works in target r mod targets, as the plan says; not necessarily the job rank's.
+  const std::string& my_target = setup.target_paths[comm.rank() % setup.target_paths.size()];
+  int err = 0;
+  std::unique_ptr<PosixBackend> backend = PosixBackend::open(my_target, err);
+  RunResult result;
+  result.setup_error = agreeOnSetup(comm, err, fmt::format("cannot open target {}", my_target));
+  began = result.setup_error.empty();
+  if (!began) {
+    if (comm.rank() == 0) fmt::print(stderr, "mdbench: error: {}\n", result.setup_error);
+    return result;
+  }
+  std::vector<std::string> hosts;
+  if (comm.rank() == 0) {
+    for (const std::uint32_t r : step.ranks) hosts.push_back(setup.placement.host_of_rank[r]);
+  }
+  const Plan plan(setup.config, step.node_of_rank);
+  return runWorkload(comm, *backend, my_target, plan,
+                     describeRun(setup, comm.size(), hosts, step.nodes, sweep), setup);
+}
+
+// Collective over the job. Each step: the job is split, the step's ranks run the whole workload while the
+// others wait (sleeping); then all agree on its status. A step that could not start, or left something behind
+// that the next step's create would run into, ends the sweep. Returns the exit status, the same on every
+// rank.
+int runSweep(Comm& world, const RunSetup& setup, const std::vector<std::uint32_t>& steps) {
+  const bool root = world.rank() == 0;
+  const SweepPlacement placement = setup.config.sweep.placement;
+  if (root) {
+    fmt::print("sweep:    {} step{} ({} ranks) of the job's {} ranks, placement {}\n\n", steps.size(),
+               steps.size() == 1 ? "" : "s", fmt::join(steps, ", "), world.size(),
+               sweepPlacementName(placement));
+  }
+  std::vector<RunResult> done;  // rank 0: the steps that ran
+  int status = kExitOk;
+  std::size_t next = 0;
+  bool stopped = false;
+  for (; next < steps.size() && !stopped; ++next) {
+    const StepRanks step = stepRanks(setup.placement.node_of_rank, steps[next], placement);
+    const bool member = std::binary_search(step.ranks.begin(), step.ranks.end(), world.rank());
+    int step_status = kExitOk;
+    bool stop = false;
+    if (std::unique_ptr<Comm> step_comm =
+            world.split(member ? std::optional<std::uint32_t>{0} : kNotInSplit, world.rank())) {
+      bool began = false;
+      const SweepStepInfo sweep{static_cast<std::uint32_t>(next + 1), placement, world.size()};
+      RunResult result = runSweepStep(*step_comm, setup, step, sweep, began);
+      if (root) {
+        step_status = began ? exitStatusOf(result) : kExitFailed;
+        stop = !began || !result.setup_error.empty() || !result.cleanup_problems.empty();
+        if (began) {
+          finishRun(setup.output, step_status);
+          done.push_back(std::move(result));
+        }
+        std::fflush(stdout);
+      }
+    }
+    world.idleBarrier();
+    const std::uint64_t verdict =
+        world.allreduceMax(root ? static_cast<std::uint64_t>(step_status) * 2 + (stop ? 1 : 0) : 0);
+    status = std::max(status, static_cast<int>(verdict / 2));
+    stopped = verdict % 2 == 1;
+    if (root && !stopped && next + 1 < steps.size()) fmt::print("\n");
+  }
+  if (root) {
+    printSweepTable(stdout, done);
+    if (stopped && next < steps.size()) {
+      fmt::print("sweep stopped after step {}: steps of {} ranks not run\n", next,
+                 fmt::join(steps.begin() + static_cast<std::ptrdiff_t>(next), steps.end(), ", "));
+    }
+    if (done.empty()) discardResults(setup.output);  // not a single run group: no results file either
+    std::vector<std::string> problems;
+    removeTargets(setup, stopped ? Trees::kMaybe : Trees::kRemoved, problems);
+    if (!problems.empty()) status = kExitFailed;
+  }
+  std::fflush(stdout);
+  return static_cast<int>(world.allreduceMax(static_cast<std::uint64_t>(status)));
+}
+
+// Problems only the job size shows, found before anything touches the file system: "" or the message.
+std::string checkJobSize(const Config& config, std::uint32_t ranks, std::vector<std::uint32_t>& steps) {
+  if (config.targets.size() > ranks) {
+    return fmt::format("-d/--dir: {} targets for {} ranks: each target needs a rank", config.targets.size(),
+                       ranks);
+  }
+  SweepSteps sweep = resolveSweepSteps(config.sweep, ranks);
+  if (!sweep.error.empty()) return sweep.error;
+  steps = std::move(sweep.steps);
+  if (!steps.empty() && config.targets.size() > steps.front()) {
+    return fmt::format("--sweep: a step of {} rank{} for {} targets (-d/--dir): each target needs a rank",
+                       steps.front(), steps.front() == 1 ? "" : "s", config.targets.size());
+  }
+  return {};
+}
+
 // Collective. Returns the exit status, the same on every rank.
 int runConfigured(const Config& config, Comm& comm) {
   const bool root = comm.rank() == 0;
-  if (config.targets.size() > comm.size()) {
-    if (root) {
-      fmt::print(stderr, "mdbench: error: -d/--dir: {} targets for {} ranks: each target needs a rank\n",
-                 config.targets.size(), comm.size());
-    }
+  std::vector<std::uint32_t> steps;
+  if (const std::string problem = checkJobSize(config, comm.size(), steps); !problem.empty()) {
+    if (root) fmt::print(stderr, "mdbench: error: {}\n", problem);
     return kExitUsage;
+  }
+  std::vector<std::string> fake_hosts;
+  std::string error;
+  if (root) error = fakeHostsOnRoot(comm.size(), fake_hosts);
+  int status = agreeOnRootStatus(comm, error.empty() ? kExitOk : kExitUsage, error);
+  if (status != kExitOk) {
+    if (root) fmt::print(stderr, "mdbench: error: {}\n", error);
+    return status;
   }
   const SchedulerInfo scheduler = detectScheduler();
   Output output;
-  std::string error;
-  int status = root ? openResultsOnRoot(config, scheduler, output, error) : kExitOk;
+  status = root ? openResultsOnRoot(config, scheduler, output, error) : kExitOk;
   if ((status = agreeOnRootStatus(comm, status, error)) != kExitOk) {
     if (root) fmt::print(stderr, "mdbench: error: {}\n", error);
     return status;
@@ -253,35 +438,25 @@ int runConfigured(const Config& config, Comm& comm) {
     return kExitFailed;
   }
 
-  const Placement placement = placeRanks(comm);
-  const Plan plan(config, placement.node_of_rank);
+  const Placement placement = placeRanks(comm, fake_hosts);
   SteadyClock clock;
-  ConsoleSink console(stdout);
-  std::vector<Sink*> sinks;
-  if (output.sink) sinks.push_back(output.sink.get());  // first: a phase is on disk before it is shown
-  sinks.push_back(&console);
-  RunResult result = runBenchmark(plan, RunParts{comm, clock, *backend, my_target},
-                                  describeRun(comm, config, targets, placement, scheduler), sinks);
+  const RunSetup setup{config, targets, target_paths, placement, scheduler, output, clock};
+  if (config.sweep.active()) {
+    backend.reset();  // each step opens its ranks' targets
+    return runSweep(comm, setup, steps);
+  }
+  const Plan plan(config, placement.node_of_rank);
+  RunResult result =
+      runWorkload(comm, *backend, my_target, plan,
+                  describeRun(setup, comm.size(), placement.host_of_rank, placement.nodes, {}), setup);
   backend.reset();
-
   if (root) {
-    if (!result.setup_error.empty()) fmt::print(stderr, "mdbench: error: {}\n", result.setup_error);
-    const bool removed_tree = config.phases.remove && result.setup_error.empty();
-    for (const Target& t : targets) {
-      if (t.created && removed_tree) {
-        if (rmdir(t.path.c_str()) != 0) {
-          result.cleanup_problems.push_back(fmt::format("{} not removed: {}", t.path, describeErrno(errno)));
-          fmt::print("cleanup: {}\n", result.cleanup_problems.back());
-        }
-      } else if (!removed_tree && result.setup_error.empty()) {
-        fmt::print("kept:     {}\n", t.path);
-      }
-    }
-    const bool failed =
-        !result.setup_error.empty() || result.failedOps() > 0 || !result.cleanup_problems.empty();
-    status = failed ? kExitFailed : kExitOk;
-    output.sink->finish(status);
-    fmt::print("results:  {} ({})\n", output.sink->path(), output.sink->runGroup());
+    const Trees trees = !result.setup_error.empty() ? Trees::kUnknown
+                        : config.phases.remove      ? Trees::kRemoved
+                                                    : Trees::kKept;
+    removeTargets(setup, trees, result.cleanup_problems);
+    status = exitStatusOf(result);
+    finishRun(output, status);
   }
   std::fflush(stdout);
   return static_cast<int>(comm.allreduceMax(static_cast<std::uint64_t>(status)));

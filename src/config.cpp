@@ -70,6 +70,11 @@ constexpr OptionName kKeep{"keep", "--keep"};
 constexpr OptionName kOutput{"output,o", "-o/--output"};
 constexpr OptionName kForce{"force", "--force"};
 constexpr OptionName kAppend{"append", "--append"};
+constexpr OptionName kSweep{"sweep", "--sweep"};
+constexpr OptionName kSweepPlacement{"sweep-placement", "--sweep-placement"};
+constexpr OptionName kSweepFirst{"sweep-first,f", "-f/--sweep-first"};
+constexpr OptionName kSweepLast{"sweep-last,l", "-l/--sweep-last"};
+constexpr OptionName kSweepStride{"sweep-stride,s", "-s/--sweep-stride"};
 constexpr OptionName kVerbose{"verbose,v", "-v/--verbose"};
 constexpr OptionName kHelp{"help,h", "-h/--help"};
 constexpr OptionName kVersion{"version", "--version"};
@@ -79,6 +84,7 @@ constexpr OptionName kVersion{"version", "--version"};
 struct RawOptions {
   std::optional<std::string> items, dir, depth, branching, items_per_dir, iterations, write_bytes, read_bytes,
       output, shift, random_seed, stonewall, stonewall_file, pre_delay, preset;
+  std::optional<std::string> sweep, sweep_placement, sweep_first, sweep_last, sweep_stride;
   bool unique_dir = false, leaf_only = false, files_only = false, dirs_only = false, shared_files = false;
   bool create = false, stat = false, read = false, remove = false, rename = false, readdir = false,
        renamed = false;
@@ -185,11 +191,20 @@ OptionTable buildOptionTable(RawOptions& raw) {
        "current directory); never overwritten unless --force")
       (kForce.boost, po::bool_switch(&raw.force), "replace an existing results file")
       (kAppend.boost, po::bool_switch(&raw.append), "add this run to an existing results file")
+      (kSweep.boost, text(raw.sweep, "STEPS"), "the whole run once per step of 1,2,4,.. ranks or pow2 (or mdtest's -f -l -s)")
+      (kSweepPlacement.boost, text(raw.sweep_placement, "P"), "a step of k: block, ranks 0..k-1 (default); spread, round-robin over nodes")
       (kVerbose.boost, counter(raw.verbosity), "more detail on the console; repeat for more: -vv")
       (kHelp.boost, po::bool_switch(&raw.help), "print this help and exit")
       (kVersion.boost, po::bool_switch(&raw.version), "print the version and exit");
+  // mdtest's spelling of --sweep: parsed, but left out of --help (kept short; --sweep names them).
+  po::options_description mdtest_sweep;
+  mdtest_sweep.add_options()
+      (kSweepFirst.boost, text(raw.sweep_first, "N"), "first step (default 1)")
+      (kSweepLast.boost, text(raw.sweep_last, "N"), "last step: FIRST, FIRST+STRIDE, ... up to LAST")
+      (kSweepStride.boost, text(raw.sweep_stride, "N"), "ranks between steps (default 1)");
   // clang-format on
   for (const auto& entry : table.groups) table.all.add(*entry.second);
+  table.all.add(mdtest_sweep);
   return table;
 }
 
@@ -237,6 +252,38 @@ class Converter {
   std::vector<std::string>& errors_;
 };
 
+// mdtest's -f FIRST -l LAST -s STRIDE: FIRST, FIRST+STRIDE, ... <= LAST. mdtest ignores -f and -s without -l
+// (one run on every rank); here that is an error rather than a surprise.
+void convertSweepRange(const RawOptions& raw, SweepSpec& sweep, std::vector<std::string>& errors) {
+  std::uint32_t first = 1, last = 0, stride = 1;
+  Converter converter(errors);
+  bool refused = converter.number(raw.sweep_first, kSweepFirst, first);
+  refused = converter.number(raw.sweep_last, kSweepLast, last) || refused;
+  refused = converter.number(raw.sweep_stride, kSweepStride, stride) || refused;
+  if (!raw.sweep_last) {
+    errors.push_back(fmt::format("{} and {} need {} (the largest step; mdtest ignores them without it)",
+                                 kSweepFirst.shown, kSweepStride.shown, kSweepLast.shown));
+    return;
+  }
+  if (refused) return;
+  const std::array<std::pair<const OptionName*, std::uint32_t>, 3> values = {
+      {{&kSweepFirst, first}, {&kSweepLast, last}, {&kSweepStride, stride}}};
+  for (const auto& [name, value] : values) {
+    if (value == 0) {
+      errors.push_back(fmt::format("{}: must be at least 1, got 0", name->shown));
+      refused = true;
+    }
+  }
+  if (refused) return;
+  if (first > last) {
+    errors.push_back(
+        fmt::format("{} {} is more than {} {}", kSweepFirst.shown, first, kSweepLast.shown, last));
+    return;
+  }
+  sweep.kind = SweepSpec::Kind::kList;
+  for (std::uint64_t k = first; k <= last; k += stride) sweep.steps.push_back(static_cast<std::uint32_t>(k));
+}
+
 std::string joinCommandLine(const std::vector<std::string>& args) {
   std::string line = "mdbench";
   for (const std::string& arg : args) {  // appended piecewise: "x" + string trips GCC 12's -Wrestrict at -O2
@@ -244,6 +291,38 @@ std::string joinCommandLine(const std::vector<std::string>& args) {
     line += config_detail::shellQuote(arg);
   }
   return line;
+}
+
+// --sweep, or mdtest's -f/-l/-s expanded into the same list, and --sweep-placement.
+void convertSweep(const RawOptions& raw, Config& config, std::vector<std::string>& errors) {
+  SweepSpec& sweep = config.sweep;
+  const bool range = raw.sweep_first || raw.sweep_last || raw.sweep_stride;
+  if (raw.sweep && range) {
+    errors.push_back(
+        fmt::format("{} and {}, {}, {} exclude each other (-f/-l/-s are mdtest's spelling of a sweep)",
+                    kSweep.shown, kSweepFirst.shown, kSweepLast.shown, kSweepStride.shown));
+  } else if (raw.sweep && *raw.sweep == "pow2") {
+    sweep.kind = SweepSpec::Kind::kPow2;
+  } else if (raw.sweep) {
+    config_detail::ConvertedSteps list = config_detail::toStepList(*raw.sweep);
+    if (list.problem) {
+      errors.push_back(fmt::format("{}: {}", kSweep.shown, *list.problem));
+    } else {
+      sweep.kind = SweepSpec::Kind::kList;
+      sweep.steps = std::move(list.steps);
+    }
+  } else if (range) {
+    convertSweepRange(raw, sweep, errors);
+  }
+  if (!raw.sweep_placement) return;
+  if (!raw.sweep && !range) {
+    errors.push_back(fmt::format("{}: needs {} (or -f/-l/-s)", kSweepPlacement.shown, kSweep.shown));
+  } else if (*raw.sweep_placement == "block" || *raw.sweep_placement == "spread") {
+    sweep.placement = *raw.sweep_placement == "block" ? SweepPlacement::kBlock : SweepPlacement::kSpread;
+  } else {
+    errors.push_back(fmt::format("{}: unknown placement '{}' (expected block or spread)",
+                                 kSweepPlacement.shown, *raw.sweep_placement));
+  }
 }
 
 Refused convertNumbers(const RawOptions& raw, Config& config, std::vector<std::string>& errors) {
@@ -310,6 +389,7 @@ void convertTexts(const RawOptions& raw, Config& config, std::vector<std::string
 Refused convert(const RawOptions& raw, Config& config, std::vector<std::string>& errors) {
   const Refused refused = convertNumbers(raw, config, errors);
   convertTexts(raw, config, errors);
+  convertSweep(raw, config, errors);
   if (raw.files_only && raw.dirs_only) {
     errors.push_back(fmt::format("{} and {} exclude each other", kFilesOnly.shown, kDirsOnly.shown));
   } else if (raw.files_only) {
@@ -497,6 +577,32 @@ void checkValues(const Config& config, std::vector<std::string>& errors) {
   }
 }
 
+// A sweep step is a whole run: each step creates its items and removes them again, so that the next step
+// starts from the same empty target.
+void checkSweep(const Config& config, std::vector<std::string>& errors) {
+  const SweepSpec& sweep = config.sweep;
+  if (!sweep.active()) return;
+  if (config.keep) {
+    errors.push_back(
+        fmt::format("{}: every step creates and removes its items: not with {}", kSweep.shown, kKeep.shown));
+  } else if (!config.phases.create || !config.phases.remove) {
+    errors.push_back(fmt::format(
+        "{}: every step creates and removes its items: the phases must include {} and {} (or leave out "
+        "{} {} {} {} for all of them)",
+        kSweep.shown, kCreate.shown, kRemove.shown, kCreate.shown, kStat.shown, kRead.shown, kRemove.shown));
+  }
+  if (sweep.placement == SweepPlacement::kNone) {
+    errors.push_back(fmt::format("{}: placement none is not a placement", kSweepPlacement.shown));
+  }
+  // Parsing guarantees these; a Config built otherwise may not.
+  const bool increasing = std::adjacent_find(sweep.steps.begin(), sweep.steps.end(),
+                                             [](auto a, auto b) { return a >= b; }) == sweep.steps.end();
+  if (sweep.kind == SweepSpec::Kind::kList &&
+      (sweep.steps.empty() || sweep.steps.front() == 0 || !increasing)) {
+    errors.push_back(fmt::format("{}: the steps must be strictly increasing rank counts >= 1", kSweep.shown));
+  }
+}
+
 void validateInto(const Config& config, const Refused& refused, std::vector<std::string>& errors) {
   checkTree(config, refused, errors);
   if (config.items == 0 && !refused.items)
@@ -511,6 +617,7 @@ void validateInto(const Config& config, const Refused& refused, std::vector<std:
   checkSharing(config, errors);
   checkPhaseOptions(config, errors);
   checkValues(config, errors);
+  checkSweep(config, errors);
 }
 
 // The user's --preset, if it names one: its options are applied first.
@@ -562,6 +669,18 @@ std::vector<std::string> validate(const Config& config) {
   std::vector<std::string> errors;
   validateInto(config, Refused{}, errors);
   return errors;
+}
+
+std::string_view sweepPlacementName(SweepPlacement placement) {
+  switch (placement) {
+    case SweepPlacement::kNone:
+      return "none";
+    case SweepPlacement::kBlock:
+      return "block";
+    case SweepPlacement::kSpread:
+      return "spread";
+  }
+  return "?";
 }
 
 std::string helpText() {

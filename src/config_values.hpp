@@ -116,6 +116,37 @@ inline std::optional<std::vector<std::string>> splitTargets(std::string_view tex
   }
 }
 
+// --sweep's list: rank counts separated by commas ("1,2,4,8"), each a whole number >= 1, strictly increasing.
+struct ConvertedSteps {
+  std::vector<std::uint32_t> steps;
+  std::optional<std::string> problem;
+};
+
+inline ConvertedSteps toStepList(std::string_view text) {
+  if (text.empty()) return {{}, "empty value, expected rank counts (1,2,4,8) or pow2"};
+  std::vector<std::uint32_t> steps;
+  for (std::size_t start = 0;;) {
+    const std::size_t comma = text.find(',', start);
+    const std::string_view part = text.substr(start, comma == std::string_view::npos ? comma : comma - start);
+    const Converted number = toWholeNumber(part, std::numeric_limits<std::uint32_t>::max());
+    if (part.empty())
+      return {{}, fmt::format("'{}' has an empty step (one comma between two rank counts)", text)};
+    if (number.problem) {
+      return {{},
+              fmt::format("'{}': {} (expected rank counts such as 1,2,4,8, or pow2)", text, *number.problem)};
+    }
+    if (number.value == 0) return {{}, fmt::format("'{}': a step needs at least 1 rank, got 0", text)};
+    if (!steps.empty() && number.value <= steps.back()) {
+      return {{},
+              fmt::format("'{}': steps must be strictly increasing ({} after {})", text, number.value,
+                          steps.back())};
+    }
+    steps.push_back(static_cast<std::uint32_t>(number.value));
+    if (comma == std::string_view::npos) return {steps, std::nullopt};
+    start = comma + 1;
+  }
+}
+
 // Quotes an argument for a POSIX shell only when it needs it: 'it'\''s' for it's.
 inline std::string shellQuote(std::string_view arg) {
   constexpr std::string_view kSafe =

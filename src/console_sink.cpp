@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "mdbench/errno_name.hpp"
@@ -146,6 +147,10 @@ void ConsoleSink::begin(const RunInfo& info, const Plan& plan) {
   fmt::print(out_, "target:   {} ({}, {} free of {}, {} inodes free of {})\n", info.target, info.fs_type,
              humanBytes(info.fs_free_bytes), humanBytes(info.fs_total_bytes), humanCount(info.fs_free_inodes),
              humanCount(info.fs_total_inodes));
+  if (info.sweep.step > 0) {
+    fmt::print(out_, "sweep:    step {}: {} of the job's {} ranks, placement {}\n", info.sweep.step,
+               info.ranks, info.sweep.job_ranks, sweepPlacementName(info.sweep.placement));
+  }
   fmt::print(out_, "workload: {}\n", describeWorkload(plan));
   if (const std::string options = describeOptions(plan); !options.empty())
     fmt::print(out_, "options:  {}\n", options);
@@ -250,6 +255,43 @@ void ConsoleSink::end(const RunResult& run, const Plan& plan) {
   for (const std::string& problem : run.cleanup_problems) fmt::print(out_, "cleanup: {}\n", problem);
   fmt::print(out_, "finished: {}\n", run.info.end_utc);
   std::fflush(out_);
+}
+
+void printSweepTable(std::FILE* out, std::span<const RunResult> steps) {
+  if (steps.empty()) return;
+  const RunInfo& first_info = steps.front().info;
+  fmt::print(out, "\nsweep: {} step{} of the job's {} ranks, placement {}\n", steps.size(),
+             steps.size() == 1 ? "" : "s", first_info.sweep.job_ranks,
+             sweepPlacementName(first_info.sweep.placement));
+  fmt::print(out, "{:<12} {:>5} {:>6} {:>6} {:>14} {:>15} {:>11} {:>8}\n", "phase", "step", "ranks", "nodes",
+             "mean ops/s", "ops/s per rank", "efficiency", "failed");
+  for (const Phase phase : selectPhases(steps.front().config)) {
+    double first_per_rank = -1.0;
+    for (const RunResult& step : steps) {
+      std::vector<double> rates;
+      std::uint32_t active = 0;
+      std::uint64_t failed = 0;
+      for (const PhaseResult& measured : step.phases) {
+        if (measured.phase != phase) continue;
+        const PhaseAggregate agg = aggregate(measured.ranks);
+        rates.push_back(agg.ops_per_s);
+        active = std::max(active, agg.active_ranks);
+        failed += agg.failed;
+      }
+      if (rates.empty()) continue;
+      const double mean = summarize(rates).mean;
+      const double per_rank = perRankRate(mean, active);
+      if (first_per_rank < 0.0) first_per_rank = per_rank;
+      fmt::print(out, "{:<12} {:>5} {:>6} {:>6} {:>14.1f} {:>15.1f} {:>10.1f}% {:>8}\n", phaseName(phase),
+                 step.info.sweep.step, step.info.ranks, step.info.nodes, mean, per_rank,
+                 100.0 * scalingEfficiency(per_rank, first_per_rank), failed);
+    }
+  }
+  fmt::print(
+      out,
+      "\nmean ops/s: over the step's iterations; ops/s per rank: mean ops/s / ranks with work in the phase;"
+      "\nefficiency: ops/s per rank / the first step's (100% = linear scaling).\n");
+  std::fflush(out);
 }
 
 }  // namespace mdbench

@@ -49,6 +49,9 @@ Json runAttributesJson(const StoredRun& run) {
   j["fs_free_bytes"] = info.fs_free_bytes;
   j["fs_total_inodes"] = info.fs_total_inodes;
   j["fs_free_inodes"] = info.fs_free_inodes;
+  j["job_ranks"] = info.sweep.job_ranks;
+  j["sweep_step"] = info.sweep.step;
+  j["sweep_placement"] = sweepPlacementName(info.sweep.placement);
   return j;
 }
 

@@ -103,6 +103,14 @@ std::uint64_t RunResult::failedOps() const {
   return failed;
 }
 
+double perRankRate(double mean_ops_per_s, std::uint32_t active_ranks) {
+  return active_ranks == 0 ? 0.0 : mean_ops_per_s / active_ranks;
+}
+
+double scalingEfficiency(double per_rank, double first_per_rank) {
+  return first_per_rank > 0.0 ? per_rank / first_per_rank : 0.0;
+}
+
 LatencySummary latencySummary(const LatencyHistogram& histogram) {
   LatencySummary s;
   if (histogram.count() == 0) return s;

@@ -56,6 +56,13 @@ inline std::optional<ItemKinds> parseKinds(std::string_view name) {
   return std::nullopt;
 }
 
+inline std::optional<SweepPlacement> parseSweepPlacement(std::string_view name) {
+  for (const SweepPlacement p : {SweepPlacement::kNone, SweepPlacement::kBlock, SweepPlacement::kSpread}) {
+    if (sweepPlacementName(p) == name) return p;
+  }
+  return std::nullopt;
+}
+
 inline std::optional<Phase> parsePhase(std::string_view name) {
   for (const Phase phase : kAllPhases) {
     if (phaseName(phase) == name) return phase;

@@ -209,6 +209,15 @@ RunInfo readRunInfo(hid_t run) {
   info.fs_total_inodes = attr<std::uint64_t>(run, "fs_total_inodes");
   info.fs_free_inodes = attr<std::uint64_t>(run, "fs_free_inodes");
   info.host_of_rank = h5::readStrings(run, "hosts");
+  info.sweep.job_ranks = attr<std::uint32_t>(run, "job_ranks");
+  info.sweep.step = attr<std::uint32_t>(run, "sweep_step");
+  const auto placement = attr<std::string>(run, "sweep_placement");
+  const std::optional<SweepPlacement> parsed = results::parseSweepPlacement(placement);
+  if (!parsed) {
+    throw h5::Error(fmt::format("{}: attribute 'sweep_placement' is '{}', expected none, block or spread",
+                                h5::pathOf(run), placement));
+  }
+  info.sweep.placement = *parsed;
   return info;
 }
 

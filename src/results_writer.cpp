@@ -146,6 +146,10 @@ void writeRunAttributes(hid_t run, const RunInfo& info, const NodeLayout& layout
   h5::writeAttribute(run, "fs_free_bytes", info.fs_free_bytes);
   h5::writeAttribute(run, "fs_total_inodes", info.fs_total_inodes);
   h5::writeAttribute(run, "fs_free_inodes", info.fs_free_inodes);
+  // Version 3: the sweep. Outside a sweep: step 0, placement "none", and the job is the run's ranks.
+  h5::writeAttribute(run, "job_ranks", info.sweep.job_ranks == 0 ? info.ranks : info.sweep.job_ranks);
+  h5::writeAttribute(run, "sweep_step", info.sweep.step);
+  h5::writeAttribute(run, "sweep_placement", sweepPlacementName(info.sweep.placement));
 }
 
 void writeBucketBounds(hid_t run) {
@@ -186,8 +190,9 @@ void writeAggregate(hid_t group, const PhaseAggregate& a, const LatencySummary& 
 struct Hdf5Sink::Impl {
   // Declared first so that it is closed last, after every object opened in it.
   h5::Handle file;
-  std::string run_name;
-  h5::Handle run;  // open from begin() to finish()
+  std::string path;
+  std::string run_name;  // of the run begin() writes next (or is writing)
+  h5::Handle run;        // open from begin() to finish()
   h5::Handle iterations;
   std::vector<std::uint32_t> node_of_rank;
   std::vector<std::string> targets;  // RunInfo::target split at '@': rank r's error paths start with its own
@@ -198,6 +203,11 @@ struct Hdf5Sink::Impl {
 
   void begin(const RunInfo& info, const Plan& plan) {
     if (run.valid()) throw h5::Error("Hdf5Sink::begin called twice");
+    if (!file.valid()) {
+      // After finish(): another run (the next sweep step) goes into the same file, in the next group.
+      file = openForAppend(path);
+      run_name = nextRunName(file.get());
+    }
     std::vector<std::string> hosts = info.host_of_rank;
     if (hosts.empty()) hosts.assign(info.ranks, std::string(results::kUnknownHost));
     if (hosts.size() != info.ranks) {
@@ -347,6 +357,7 @@ std::unique_ptr<Hdf5Sink> Hdf5Sink::open(const std::string& path, OutputMode mod
     }
     impl->run_name = nextRunName(impl->file.get());
   });
+  impl->path = path;
   return std::unique_ptr<Hdf5Sink>(new Hdf5Sink(path, std::move(impl)));
 }
 
@@ -363,6 +374,7 @@ Hdf5Sink::~Hdf5Sink() {
 
 void Hdf5Sink::begin(const RunInfo& info, const Plan& plan) {
   inFile(path_, [&] { impl_->begin(info, plan); });
+  run_group_ = fmt::format("/{}/{}", results::kRunsGroup, impl_->run_name);
 }
 
 void Hdf5Sink::phase(const PhaseResult& result, const Plan& plan) {

@@ -1,6 +1,6 @@
 // Lenient read-only HDF5 lookups for the validator, on top of h5.hpp: they report "absent or unreadable" as
 // nullopt instead of throwing, and accept fixed-length strings where the schema says "string", so the
-// validator can say precisely what is wrong. Private to src/validate.cpp.
+// validator can say precisely what is wrong. Private to src/validate_structure.cpp.
 #pragma once
 
 #include <hdf5.h>

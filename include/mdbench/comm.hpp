@@ -3,6 +3,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -27,7 +29,15 @@ class Comm {
   virtual void broadcast(std::string& text) = 0;
   // This process's host name (MPI_Get_processor_name under MPI).
   virtual std::string hostName() const = 0;
+  // Collective: the ranks passing the same color form a new communicator, ranked by `key` (ties by their
+  // rank here), as MPI_Comm_split does. A rank passing no color (kNotInSplit) gets nullptr.
+  virtual std::unique_ptr<Comm> split(std::optional<std::uint32_t> color, std::uint32_t key) = 0;
+  // A barrier that sleeps while it waits (MPI_Ibarrier, tested every millisecond), for ranks that sit out
+  // a sweep step: a rank spinning in MPI_Barrier would take a core from the ranks being measured.
+  virtual void idleBarrier() = 0;
 };
+
+inline constexpr std::optional<std::uint32_t> kNotInSplit = std::nullopt;
 
 // One process: every collective is the identity.
 class SelfComm final : public Comm {
@@ -41,6 +51,8 @@ class SelfComm final : public Comm {
   std::uint64_t allreduceSum(std::uint64_t value) override { return value; }
   void broadcast(std::string&) override {}
   std::string hostName() const override;
+  std::unique_ptr<Comm> split(std::optional<std::uint32_t> color, std::uint32_t key) override;
+  void idleBarrier() override {}
 };
 
 // Gathers every rank's host name to rank 0 (fixed-width records) and counts distinct ones.

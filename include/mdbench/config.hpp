@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mdbench {
@@ -28,6 +29,25 @@ struct PhaseSelection {
   bool any() const { return create || stat || read || remove || rename || readdir; }
 };
 
+// --sweep-placement: which ranks take part in a sweep step of k ranks. kNone marks a run that is not a
+// sweep step (the results file records it so); a Config's sweep never holds it.
+enum class SweepPlacement : std::uint8_t {
+  kNone,
+  kBlock,   // world ranks 0 .. k-1
+  kSpread,  // round-robin across the nodes: the i-th participant from node i mod nodes
+};
+std::string_view sweepPlacementName(SweepPlacement placement);  // "none", "block", "spread"
+
+// --sweep LIST|pow2, or mdtest's -f FIRST -l LAST -s STRIDE: run the whole workload once per step on that
+// many ranks. The steps are resolved against the job size at run time (sweep.hpp).
+struct SweepSpec {
+  enum class Kind : std::uint8_t { kNone, kList, kPow2 };
+  Kind kind = Kind::kNone;
+  std::vector<std::uint32_t> steps;  // kList: strictly increasing, each >= 1 (-f/-l/-s expand into it)
+  SweepPlacement placement = SweepPlacement::kBlock;
+  bool active() const { return kind != Kind::kNone; }
+};
+
 struct Config {
   std::uint64_t items = 1000;  // -n, --items: items per rank, exact
   std::string target;          // -d, --dir: empty means a fresh mdbench.<stamp> directory in the cwd
@@ -42,6 +62,7 @@ struct Config {
   std::uint64_t write_bytes = 0;  // -w, --write-bytes
   std::uint64_t read_bytes = 0;   // -e, --read-bytes
   bool keep = false;              // --keep: leave the tree in place after the run
+  SweepSpec sweep;                // --sweep, --sweep-placement, -f/-l/-s
   // -d A@B@C: several targets, rank r works in targets[r % count] (needs -u). Filled by parsing: one
   // element for a plain -d, empty without -d. `target` keeps the option's text as given.
   std::vector<std::string> targets;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdio>
+#include <span>
 
 #include "mdbench/sink.hpp"
 
@@ -20,5 +21,10 @@ class ConsoleSink final : public Sink {
   void printRanks(const PhaseResult& result, std::uint32_t verbosity);
   std::FILE* out_;
 };
+
+// After a sweep (--sweep): one row per phase and step, in steps' order within each phase, with the mean
+// ops/s, the rate per rank and the scaling efficiency against the first step (metrics.hpp). `steps` are rank
+// 0's results of the steps that ran.
+void printSweepTable(std::FILE* out, std::span<const RunResult> steps);
 
 }  // namespace mdbench

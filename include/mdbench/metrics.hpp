@@ -47,6 +47,13 @@ struct IterationSummary {
 };
 IterationSummary summarize(std::span<const double> ops_per_s);
 
+// Scaling sweep (--sweep), per phase and step: the per-rank rate is the step's mean ops/s over iterations
+// divided by the ranks that had work in the phase (active_ranks: all of the step's, except rank 0 alone in
+// a shared tree's tree phases and -S's remove); 0 without active ranks. The efficiency is a step's per-rank
+// rate over the first step's (1 = perfect scaling); 0 when the first step's is 0.
+double perRankRate(double mean_ops_per_s, std::uint32_t active_ranks);
+double scalingEfficiency(double per_rank, double first_per_rank);
+
 // Latency percentiles of a phase from its merged histogram (LatencyHistogram::quantile: the upper bound
 // of the bucket holding the ceil(q * count)-th smallest latency). All 0 for an empty histogram.
 struct LatencySummary {

@@ -1,6 +1,10 @@
-// Comm over MPI_COMM_WORLD, and the RAII owner of MPI_Init / MPI_Finalize.
+// Comm over an MPI communicator (MPI_COMM_WORLD, or one split from it), and the RAII owner of MPI_Init /
+// MPI_Finalize.
 #pragma once
 
+#include <mpi.h>
+
+#include <memory>
 #include <string>
 
 #include "mdbench/comm.hpp"
@@ -19,9 +23,16 @@ class MpiSession {
   [[noreturn]] static void abort(int code);
 };
 
+// Whether an MpiComm frees its communicator (MPI_Comm_free) when destroyed.
+enum class CommOwnership : std::uint8_t { kBorrowed, kOwned };
+
 class MpiComm final : public Comm {
  public:
-  MpiComm();
+  MpiComm();  // MPI_COMM_WORLD, borrowed
+  MpiComm(MPI_Comm comm, CommOwnership ownership);
+  ~MpiComm() override;
+  MpiComm(const MpiComm&) = delete;
+  MpiComm& operator=(const MpiComm&) = delete;
   std::uint32_t rank() const override { return rank_; }
   std::uint32_t size() const override { return size_; }
   void barrier() override;
@@ -31,8 +42,13 @@ class MpiComm final : public Comm {
   std::uint64_t allreduceSum(std::uint64_t value) override;
   void broadcast(std::string& text) override;
   std::string hostName() const override;
+  // The new communicator is owned by the returned MpiComm.
+  std::unique_ptr<Comm> split(std::optional<std::uint32_t> color, std::uint32_t key) override;
+  void idleBarrier() override;
 
  private:
+  MPI_Comm comm_ = MPI_COMM_WORLD;
+  CommOwnership ownership_ = CommOwnership::kBorrowed;
   std::uint32_t rank_ = 0;
   std::uint32_t size_ = 1;
 };

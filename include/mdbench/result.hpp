@@ -51,6 +51,13 @@ struct PhaseResult {
   LatencyHistogram latency;            // every successful op of every rank
 };
 
+// A run that is one step of a sweep (--sweep): which step, how its ranks were picked, out of how many.
+struct SweepStepInfo {
+  std::uint32_t step = 0;  // 1-based; 0: the run is not a sweep step
+  SweepPlacement placement = SweepPlacement::kNone;
+  std::uint32_t job_ranks = 0;  // ranks in the whole job; 0: the run's own ranks (not a sweep step)
+};
+
 struct RunInfo {
   std::string version;
   std::string git_commit;
@@ -68,6 +75,7 @@ struct RunInfo {
   std::string scheduler = "none";  // "slurm", "pbs" or "none"
   std::string job_id;              // SLURM_JOB_ID / PBS_JOBID; "" outside a batch job
   std::string job_name;            // SLURM_JOB_NAME / PBS_JOBNAME
+  SweepStepInfo sweep;
 };
 
 struct RunResult {

@@ -18,16 +18,17 @@
 namespace mdbench {
 
 inline constexpr std::string_view kSchemaName = "mdbench-results";
-inline constexpr std::uint32_t kSchemaVersion = 2;
+inline constexpr std::uint32_t kSchemaVersion = 3;
 
 class ResultsFileError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
 
-// Writes one run into a results file with the default (serial) HDF5 driver, on rank 0 only. Each sink
+// Writes runs into a results file with the default (serial) HDF5 driver, on rank 0 only. Each sink
 // call writes its part and flushes, so a job killed mid-run leaves a valid file with every finished
-// phase (status "running", no summary).
+// phase (status "running", no summary). One run per begin() ... finish(); a begin() after finish() reopens
+// the file and writes the next run group (a sweep writes one per step).
 class Hdf5Sink final : public Sink {
  public:
   // Creates or opens the file. Throws ResultsFileError with a message naming the path and the cause
@@ -38,14 +39,16 @@ class Hdf5Sink final : public Sink {
   Hdf5Sink(const Hdf5Sink&) = delete;
   Hdf5Sink& operator=(const Hdf5Sink&) = delete;
 
-  void begin(const RunInfo& info, const Plan& plan) override;  // the run group, status "running"
+  // The run group, status "running"; after finish(), the file is reopened and the next group begun.
+  void begin(const RunInfo& info, const Plan& plan) override;
   void phase(const PhaseResult& result, const Plan& plan) override;
   void end(const RunResult& result, const Plan& plan) override;  // summary and end_utc
   // Status "complete" (exit 0) or "failed", the exit status; closes the file.
   void finish(int exit_status);
 
   const std::string& path() const { return path_; }
-  const std::string& runGroup() const { return run_group_; }  // "/runs/run-0000"
+  // "/runs/run-0000": the group of the run begin() began last (before it: the one it will begin).
+  const std::string& runGroup() const { return run_group_; }
 
  private:
   struct Impl;

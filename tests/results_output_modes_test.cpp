@@ -1,0 +1,157 @@
+// The results file's output modes: create refuses an existing file, --force replaces it, --append adds the
+// next run and refuses files that are not ours, leaving them untouched.
+#include <gtest/gtest.h>
+#include <hdf5.h>
+
+#include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "mdbench/results_file.hpp"
+#include "results_fixture.hpp"
+
+namespace mdbench::results_test {
+namespace {
+
+std::string readBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// ---- Tests ----
+
+TEST(ResultsFile, CreateRefusesAnExistingFileAndLeavesItUntouched) {
+  const TempDir dir;
+  const std::string path = dir.file("r.h5");
+  writeRun(path, OutputMode::kCreate, SyntheticRun{}, 0);
+  const std::string before = readBytes(path);
+
+  bool exists_error = false;
+  EXPECT_EQ(errorOf([&] { Hdf5Sink::open(path, OutputMode::kCreate, exists_error); }),
+            path + " exists: use --append to add this run to it, or --force to replace it");
+  EXPECT_TRUE(exists_error);
+  EXPECT_EQ(readBytes(path), before);
+}
+
+TEST(ResultsFile, CreateReportsAnImpossiblePath) {
+  const TempDir dir;
+  const std::string path = dir.file("no-such-dir/r.h5");
+  bool exists_error = true;
+  EXPECT_EQ(errorOf([&] { Hdf5Sink::open(path, OutputMode::kCreate, exists_error); }),
+            "cannot create " + path + ": unable to open file: No such file or directory");
+  EXPECT_FALSE(exists_error);
+}
+
+TEST(ResultsFile, ForceReplacesAnExistingFile) {
+  const TempDir dir;
+  const std::string path = dir.file("r.h5");
+  writeRun(path, OutputMode::kCreate, SyntheticRun{}, 1);
+  SyntheticRun second;
+  second.result.info.job_id = "456";
+  EXPECT_EQ(writeRun(path, OutputMode::kForce, second, 0), "/runs/run-0000");
+
+  const StoredResults stored = readResultsFile(path);
+  ASSERT_EQ(stored.runs.size(), 1u);
+  EXPECT_EQ(stored.runs[0].info.job_id, "456");
+  EXPECT_EQ(stored.runs[0].status, "complete");
+
+  writeText(path, "not HDF5 at all\n");
+  writeRun(path, OutputMode::kForce, second, 0);
+  EXPECT_EQ(readResultsFile(path).runs.size(), 1u);
+}
+
+TEST(ResultsFile, AppendAddsTheNextRunAndBothReadBack) {
+  const TempDir dir;
+  const std::string path = dir.file("r.h5");
+  writeRun(path, OutputMode::kCreate, SyntheticRun{}, 1);
+  SyntheticRun second;
+  second.result.info.host_of_rank.clear();  // unknown hosts: all on one node
+  second.result.info.nodes = 1;
+  second.result.info.job_id = "456";
+  EXPECT_EQ(writeRun(path, OutputMode::kAppend, second, 0), "/runs/run-0001");
+
+  const StoredResults stored = readResultsFile(path);
+  ASSERT_EQ(stored.runs.size(), 2u);
+  EXPECT_EQ(stored.runs[0].group, "/runs/run-0000");
+  EXPECT_EQ(stored.runs[0].info.job_id, "123");
+  EXPECT_EQ(stored.runs[0].status, "failed");
+  EXPECT_EQ(stored.runs[0].phases.size(), 6u);
+  const StoredRun& r = stored.runs[1];
+  EXPECT_EQ(r.group, "/runs/run-0001");
+  EXPECT_EQ(r.info.job_id, "456");
+  EXPECT_EQ(r.status, "complete");
+  EXPECT_EQ(r.info.host_of_rank, (std::vector<std::string>{"unknown", "unknown", "unknown"}));
+  EXPECT_EQ(r.info.nodes, 1u);
+  EXPECT_EQ(r.node_of_rank, (std::vector<std::uint32_t>{0, 0, 0}));
+  EXPECT_EQ(r.ranks_per_node_min, 3u);
+  EXPECT_EQ(r.ranks_per_node_max, 3u);
+  ASSERT_EQ(r.phases.size(), 6u);
+  EXPECT_EQ(r.phases[0].group, "/runs/run-0001/iterations/iter-0000/file-create");
+  EXPECT_EQ(r.phases[0].ranks[1].node, 0u);
+  EXPECT_EQ(r.summaries.size(), 4u);
+}
+
+TEST(ResultsFile, AppendCreatesAMissingFile) {
+  const TempDir dir;
+  const std::string path = dir.file("r.h5");
+  EXPECT_EQ(writeRun(path, OutputMode::kAppend, SyntheticRun{}, 0), "/runs/run-0000");
+  EXPECT_EQ(readResultsFile(path).runs.size(), 1u);
+}
+
+TEST(ResultsFile, AppendRefusesAnHdf5FileThatIsNotOursAndLeavesItUntouched) {
+  const TempDir dir;
+  const std::string path = dir.file("other.h5");
+  const hid_t file = H5Fcreate(path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
+  ASSERT_GE(file, 0);
+  ASSERT_GE(H5Gclose(H5Gcreate2(file, "data", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)), 0);
+  ASSERT_GE(H5Fclose(file), 0);
+  const std::string before = readBytes(path);
+
+  bool exists_error = false;
+  EXPECT_EQ(
+      errorOf([&] { Hdf5Sink::open(path, OutputMode::kAppend, exists_error); }),
+      path +
+          " is not an mdbench results file (no string attribute 'schema' at its root): cannot append to it");
+  EXPECT_FALSE(exists_error);
+  EXPECT_EQ(readBytes(path), before);
+  EXPECT_EQ(errorOf([&] { readResultsFile(path); }),
+            path + " is not an mdbench results file (no string attribute 'schema' at its root)");
+}
+
+TEST(ResultsFile, AppendRefusesAPlainTextFileAndLeavesItUntouched) {
+  const TempDir dir;
+  const std::string path = dir.file("notes.txt");
+  writeText(path, "some notes\n");
+
+  bool exists_error = false;
+  EXPECT_EQ(errorOf([&] { Hdf5Sink::open(path, OutputMode::kAppend, exists_error); }),
+            path + " is not an mdbench results file (not an HDF5 file): cannot append to it");
+  EXPECT_EQ(readBytes(path), "some notes\n");
+  EXPECT_EQ(errorOf([&] { readResultsFile(path); }),
+            path + " is not an mdbench results file (not an HDF5 file)");
+}
+
+TEST(ResultsFile, AppendRefusesAnotherSchemaVersion) {
+  const TempDir dir;
+  const std::string path = dir.file("r.h5");
+  writeRun(path, OutputMode::kCreate, SyntheticRun{}, 0);
+  withRawFile(path, [](hid_t file) {
+    const std::uint32_t version = kSchemaVersion + 1;
+    const hid_t attribute = H5Aopen(file, "schema_version", H5P_DEFAULT);
+    ASSERT_GE(attribute, 0);
+    EXPECT_GE(H5Awrite(attribute, H5T_NATIVE_UINT32, &version), 0);
+    EXPECT_GE(H5Aclose(attribute), 0);
+  });
+  const std::string before = readBytes(path);
+
+  bool exists_error = false;
+  EXPECT_EQ(errorOf([&] { Hdf5Sink::open(path, OutputMode::kAppend, exists_error); }),
+            path + " has schema version 4, this mdbench writes 3: cannot append to it");
+  EXPECT_EQ(readBytes(path), before);
+  EXPECT_EQ(errorOf([&] { readResultsFile(path); }), path + " has schema version 4, this mdbench reads 3");
+}
+
+}  // namespace
+}  // namespace mdbench::results_test
