@@ -379,4 +379,26 @@ std::string errorPath(const Plan& plan, std::uint32_t iteration, Phase phase, co
   return path;
 }
 
+StonewallRule stonewallRule(Phase phase) {
+  switch (phase) {
+    case Phase::kDirCreate:
+    case Phase::kDirStat:
+    case Phase::kFileCreate:
+    case Phase::kFileStat:
+    case Phase::kFileRead:
+      return StonewallRule::kStopAndWearOut;
+    case Phase::kDirRename:
+    case Phase::kDirRemove:
+    case Phase::kFileRename:
+    case Phase::kFileRemove:
+      return StonewallRule::kNoteOnly;
+    case Phase::kTreeCreate:
+    case Phase::kTreeRemove:
+    case Phase::kDirReaddir:
+    case Phase::kFileReaddir:
+      return StonewallRule::kNone;
+  }
+  throw std::logic_error("stonewallRule: not a phase");
+}
+
 }  // namespace mdbench

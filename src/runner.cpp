@@ -30,29 +30,6 @@ bool contains(const std::vector<Phase>& phases, Phase phase) {
 bool isCreate(Phase p) { return p == Phase::kDirCreate || p == Phase::kFileCreate; }
 bool isReaddir(Phase p) { return p == Phase::kDirReaddir || p == Phase::kFileReaddir; }
 
-// What the stonewall (-W) does in a phase. Creates, stats and reads stop when it fires and then wear out
-// to the count the furthest rank reached (mdtest's rule, for every phase that changes nothing it cannot
-// finish later); renames and removes only note when it fired and go on, since what they skipped would be
-// left behind with the wrong name or at all. Tree and readdir phases are not stonewalled.
-enum class StonewallRule { kNone, kStopAndWearOut, kNoteOnly };
-StonewallRule stonewallRule(Phase phase) {
-  switch (phase) {
-    case Phase::kDirCreate:
-    case Phase::kDirStat:
-    case Phase::kFileCreate:
-    case Phase::kFileStat:
-    case Phase::kFileRead:
-      return StonewallRule::kStopAndWearOut;
-    case Phase::kDirRename:
-    case Phase::kDirRemove:
-    case Phase::kFileRename:
-    case Phase::kFileRemove:
-      return StonewallRule::kNoteOnly;
-    default:
-      return StonewallRule::kNone;
-  }
-}
-
 // Items per rank that exist for each kind in this iteration: -n, -x's counts, or a stonewalled create's.
 struct ItemLimits {
   std::uint64_t dirs = 0;
@@ -215,6 +192,16 @@ class PhaseExecutor {
     }
   }
 
+  // One op on a directory itself (tree and readdir phases): counted, and timed when it succeeded.
+  void tally(int err, std::int64_t elapsed_ns, std::uint32_t owner, std::uint64_t dir) {
+    if (err == 0) {
+      ++record_->ok;
+      latency_->add(static_cast<std::uint64_t>(elapsed_ns));
+    } else {
+      fail(err, owner, dir, FirstError{}.item, 1);
+    }
+  }
+
   void fail(int err, std::uint32_t owner, std::uint64_t dir, std::uint64_t item, std::uint64_t count) {
     record_->failed += count;
     if (!record_->first_error.any()) record_->first_error = FirstError{err, owner, dir, item};
@@ -287,13 +274,7 @@ class PhaseExecutor {
       }
       const std::int64_t t0 = clock.nowNs();
       const int err = op(parent, name.c_str());
-      const std::int64_t t1 = clock.nowNs();
-      if (err == 0) {
-        ++record_->ok;
-        latency_->add(static_cast<std::uint64_t>(t1 - t0));
-      } else {
-        fail(err, owner, dir, FirstError{}.item, 1);
-      }
+      tally(err, clock.nowNs() - t0, owner, dir);
     }
   }
 
@@ -324,13 +305,7 @@ class PhaseExecutor {
       int err = cursor.open(dir, handle);
       if (err == 0) err = parts_.backend.countEntries(handle, kPrefixes, counts, total);
       if (err == 0 && (counts[kind_index] != present * owners || counts[2] != children)) err = kMismatch;
-      const std::int64_t t1 = clock.nowNs();
-      if (err == 0) {
-        ++record_->ok;
-        latency_->add(static_cast<std::uint64_t>(t1 - t0));
-      } else {
-        fail(err, owner, dir, FirstError{}.item, 1);
-      }
+      tally(err, clock.nowNs() - t0, owner, dir);
     }
   }
 

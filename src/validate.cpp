@@ -170,32 +170,6 @@ void checkErrors(const StoredPhase& phase) {
   }
 }
 
-// What -W does in a phase (results-schema/README.md, "Stonewall"): creates, stats and reads stop at the
-// firing and wear out; renames and removes note the firing and go on; tree and readdir phases have none.
-enum class StonewallRule : std::uint8_t { kNone, kStopAndWearOut, kNoteOnly };
-
-StonewallRule stonewallRule(Phase phase) {
-  switch (phase) {
-    case Phase::kDirCreate:
-    case Phase::kDirStat:
-    case Phase::kFileCreate:
-    case Phase::kFileStat:
-    case Phase::kFileRead:
-      return StonewallRule::kStopAndWearOut;
-    case Phase::kDirRename:
-    case Phase::kDirRemove:
-    case Phase::kFileRename:
-    case Phase::kFileRemove:
-      return StonewallRule::kNoteOnly;
-    case Phase::kTreeCreate:
-    case Phase::kTreeRemove:
-    case Phase::kDirReaddir:
-    case Phase::kFileReaddir:
-      break;
-  }
-  return StonewallRule::kNone;
-}
-
 class RunChecker {
  public:
   RunChecker(const StoredRun& run, std::vector<std::string>& notes) : run_(run), notes_(notes) {}

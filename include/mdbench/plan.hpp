@@ -21,6 +21,13 @@ namespace mdbench {
 std::vector<Phase> selectPhases(const Config& config);
 
 bool isTreePhase(Phase phase);
+
+// What the stonewall (-W) does in a phase. Creates, stats and reads stop when it fires and then wear out to
+// the count the furthest rank reached (mdtest's rule, for every phase that changes nothing it cannot finish
+// later); renames and removes only note when it fired and go on, since what they skipped would be left
+// behind with the wrong name or at all. Tree and readdir phases are not stonewalled.
+enum class StonewallRule : std::uint8_t { kNone, kStopAndWearOut, kNoteOnly };
+StonewallRule stonewallRule(Phase phase);
 // The item kind an item phase works on (kDir for dir-*, kFile for file-*). Precondition: !isTreePhase.
 ItemKind itemKindOf(Phase phase);
 
