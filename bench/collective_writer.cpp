@@ -11,57 +11,20 @@
 #include <stdexcept>
 #include <utility>
 
+#include "h5.hpp"
 #include "mdbench/metrics.hpp"
 #include "mdbench/results_file.hpp"
 
 namespace mdbench::bench {
 namespace {
 
-// Owns one HDF5 identifier of any kind; throws at construction when the creating call failed.
-class Id {
+// The results module's RAII handle (src/h5.hpp), built from the call that creates the identifier: throws
+// when that call failed.
+class Id : public h5::Handle {
  public:
   Id() = default;
-  Id(hid_t id, std::string_view what) : id_(id) {
-    if (id < 0) throw std::runtime_error(fmt::format("HDF5: {} failed", what));
-  }
-  ~Id() { static_cast<void>(reset()); }
-  Id(Id&& other) noexcept : id_(std::exchange(other.id_, H5I_INVALID_HID)) {}
-  Id& operator=(Id&& other) noexcept {
-    if (this != &other) {
-      static_cast<void>(reset());
-      id_ = std::exchange(other.id_, H5I_INVALID_HID);
-    }
-    return *this;
-  }
-  Id(const Id&) = delete;
-  Id& operator=(const Id&) = delete;
-  hid_t get() const { return id_; }
-
-  [[nodiscard]] herr_t reset() {
-    if (id_ < 0) return 0;
-    const hid_t id = std::exchange(id_, H5I_INVALID_HID);
-    switch (H5Iget_type(id)) {
-      case H5I_FILE:
-        return H5Fclose(id);
-      case H5I_GROUP:
-        return H5Gclose(id);
-      case H5I_DATASET:
-        return H5Dclose(id);
-      case H5I_ATTR:
-        return H5Aclose(id);
-      case H5I_DATASPACE:
-        return H5Sclose(id);
-      case H5I_DATATYPE:
-        return H5Tclose(id);
-      case H5I_GENPROP_LST:
-        return H5Pclose(id);
-      default:
-        return -1;
-    }
-  }
-
- private:
-  hid_t id_ = H5I_INVALID_HID;
+  Id(hid_t id, std::string_view what) : h5::Handle(h5::check(id, "collective writer", what)) {}
+  [[nodiscard]] herr_t reset() { return close(); }
 };
 
 void check(herr_t status, std::string_view what) {

@@ -32,6 +32,7 @@ PhaseResult collect(Comm& comm, const PhaseSlot& slot, const RankPhaseRecord& re
   PhaseResult result;
   result.iteration = slot.iteration;
   result.phase = slot.phase;
+  result.items = record.planned;
   std::vector<std::byte> all;
   comm.gatherBytes(std::as_bytes(std::span(&record, 1)), all);
   comm.reduceSumToRoot(latency.counts());

@@ -126,6 +126,7 @@ RankPhaseRecord syntheticRecord(const Plan& plan, Phase phase, std::uint32_t ran
         FirstError{.err = ENOENT, .owner = rank, .dir = 0, .item = (std::uint64_t{rank} * 7919) % items};
   }
   r.ok = r.planned - r.failed;
+  r.ops_at_stonewall = r.ok;  // no stonewall: every successful op
   if (phase == Phase::kFileCreate) r.bytes = r.ok * plan.config().write_bytes;
   if (phase == Phase::kFileRead) r.bytes = r.ok * plan.config().read_bytes;
 
@@ -168,6 +169,7 @@ PhaseResult syntheticPhase(const Plan& plan, std::uint32_t iteration, Phase phas
   PhaseResult result;
   result.iteration = iteration;
   result.phase = phase;
+  result.items = plan.config().items;
   result.ranks.reserve(plan.ranks());
   std::uint64_t ok = 0;
   const double t0 = syntheticPhaseStart(slot);
