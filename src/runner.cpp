@@ -65,7 +65,7 @@ class PhaseExecutor {
     const std::uint32_t owner = plan_.owner(phase, rank_);
     DirCursor cursor(parts_.backend, iteration_dir, plan_.layout(), config.sharing, owner);
     const StonewallRule rule = config.stonewall_s > 0 ? stonewallRule(phase) : StonewallRule::kNone;
-    if (config.write_bytes > 0) fillPattern(write_data_, owner == kSharedOwner ? kSharedOwner : owner, 0);
+    if (config.write_bytes > 0) fillPattern(write_data_, owner, 0);
 
     parts_.comm.barrier();
     const std::int64_t t_start = parts_.clock.nowNs();
@@ -78,7 +78,8 @@ class PhaseExecutor {
       // Every rank takes part, also those with nothing to do, so no rank waits alone.
       const std::uint64_t furthest = parts_.comm.allreduceMax(reached);
       deadline_ns_ = kNever;
-      if (reached < furthest) reached = execute(phase, cursor, owner, reached, furthest);
+      if (record.planned > 0 && reached < furthest)
+        reached = execute(phase, cursor, owner, reached, furthest);
       if (isCreate(phase)) limits.of(itemKindOf(phase)) = furthest;
       record.planned = plannedOps(phase, furthest);
       items_ = furthest;
