@@ -18,6 +18,7 @@
 #include "mdbench/metrics.hpp"
 #include "mdbench/mpi_comm.hpp"
 #include "mdbench/results_file.hpp"
+#include "mdbench/runner.hpp"
 #include "mdbench/validate.hpp"
 #include "mpi_call_counter.hpp"
 #include "scratch_dir.hpp"
@@ -25,24 +26,6 @@
 
 namespace mdbench::bench {
 namespace {
-
-// What runBenchmark does after every phase: one gather of the records, one reduce of the histograms.
-PhaseResult collect(Comm& comm, const PhaseSlot& slot, const RankPhaseRecord& record,
-                    LatencyHistogram latency) {
-  PhaseResult result;
-  result.iteration = slot.iteration;
-  result.phase = slot.phase;
-  result.items = record.planned;
-  std::vector<std::byte> all;
-  comm.gatherBytes(std::as_bytes(std::span(&record, 1)), all);
-  comm.reduceSumToRoot(latency.counts());
-  if (comm.rank() == 0) {
-    result.ranks.resize(comm.size());
-    std::memcpy(result.ranks.data(), all.data(), all.size());
-    result.latency = latency;
-  }
-  return result;
-}
 
 MpiCallCounts operator-(const MpiCallCounts& a, const MpiCallCounts& b) {
   return {a.collectives - b.collectives, a.file_collectives - b.file_collectives,
@@ -171,7 +154,9 @@ int compare(MpiComm& comm, std::uint32_t writes, CollectiveOptions collective, c
         fmt::format("/runs/run-0000/iterations/iter-{:04}/{}", slot.iteration, phaseName(slot.phase)));
 
     const auto gather = [&] {
-      PhaseResult result = collect(comm, slot, record, latency);
+      // What runBenchmark does after every phase (a copy of the histogram: the reduction sums in place).
+      LatencyHistogram summed = latency;
+      PhaseResult result = collectPhase(comm, slot.iteration, slot.phase, record.planned, record, summed);
       if (!root) return;
       sink->phase(result, plan);
       run.phases.push_back(std::move(result));

@@ -335,23 +335,6 @@ class PhaseExecutor {
   LatencyHistogram* latency_ = nullptr;
 };
 
-PhaseResult collect(Comm& comm, std::uint32_t iteration, Phase phase, std::uint64_t items,
-                    const RankPhaseRecord& record, LatencyHistogram& latency) {
-  PhaseResult result;
-  result.iteration = iteration;
-  result.phase = phase;
-  result.items = items;
-  std::vector<std::byte> all;
-  comm.gatherBytes(std::as_bytes(std::span(&record, 1)), all);
-  comm.reduceSumToRoot(latency.counts());
-  if (comm.rank() == 0) {
-    result.ranks.resize(comm.size());
-    std::memcpy(result.ranks.data(), all.data(), all.size());
-    result.latency = latency;
-  }
-  return result;
-}
-
 // -x without creating: rank 0 reads the counts an earlier job left; every rank learns them or the error.
 std::string readLimits(Comm& comm, const Config& config, ItemLimits& limits) {
   std::string error;
@@ -375,6 +358,23 @@ std::string readLimits(Comm& comm, const Config& config, ItemLimits& limits) {
 }
 
 }  // namespace
+
+PhaseResult collectPhase(Comm& comm, std::uint32_t iteration, Phase phase, std::uint64_t items,
+                         const RankPhaseRecord& record, LatencyHistogram& latency) {
+  PhaseResult result;
+  result.iteration = iteration;
+  result.phase = phase;
+  result.items = items;
+  std::vector<std::byte> all;
+  comm.gatherBytes(std::as_bytes(std::span(&record, 1)), all);
+  comm.reduceSumToRoot(latency.counts());
+  if (comm.rank() == 0) {
+    result.ranks.resize(comm.size());
+    std::memcpy(result.ranks.data(), all.data(), all.size());
+    result.latency = latency;
+  }
+  return result;
+}
 
 RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span<Sink* const> sinks) {
   RunResult result;
@@ -437,7 +437,7 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
       const std::uint64_t items = isTreePhase(phase) ? config.items
                                   : isReaddir(phase) ? limits.of(itemKindOf(phase))
                                                      : executor.lastItems();
-      PhaseResult measured = collect(comm, iteration, phase, items, record, latency);
+      PhaseResult measured = collectPhase(comm, iteration, phase, items, record, latency);
       if (config.sync_phases) {
         const std::string problem =
             agreeOnSetup(comm, executor.lastSyncError(),

@@ -28,6 +28,11 @@ struct RunParts {
 // histograms reduced to rank 0, which hands the phase to the sinks. A setup failure on any rank is agreed
 // by all ranks (no rank is left in a barrier) and ends the run with RunResult::setup_error set.
 // Rank 0's result holds every rank's records; other ranks' results hold no phases.
+// Collective, after each phase: one gather of every rank's record and one reduction of the latency
+// histograms (summed in place into `latency` on rank 0). Rank 0's result holds every rank's record.
+PhaseResult collectPhase(Comm& comm, std::uint32_t iteration, Phase phase, std::uint64_t items,
+                         const RankPhaseRecord& record, LatencyHistogram& latency);
+
 RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span<Sink* const> sinks);
 
 }  // namespace mdbench
