@@ -1,0 +1,83 @@
+// Results of other tools brought into a results file (mdbench import): data-path summaries from IOR and
+// IOzone, metadata summaries from mdtest. Plain data; the parsers never touch HDF5.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mdbench {
+
+// Input a parser cannot read: names the source, the 1-based line (0: not line-specific) and the cause.
+// what() is "SOURCE:LINE: MESSAGE" (or "SOURCE: MESSAGE").
+class ImportError : public std::runtime_error {
+ public:
+  ImportError(const std::string& source, std::size_t line, const std::string& message);
+  std::size_t line() const { return line_; }
+
+ private:
+  std::size_t line_;
+};
+
+// One operation at one client count, aggregate over all clients. Bandwidth in MiB/s (2^20 bytes per
+// second): IOR reports MiB/s; IOzone's "kB/sec" are KiB/s and are divided by 1024.
+struct DataPathRow {
+  std::string operation;  // IOR: "write", "read"; IOzone: "initial-write", "rewrite", "read", "re-read", ...
+  std::uint32_t clients = 0;     // IOR numTasks; IOzone processes or threads (-t N)
+  std::uint32_t nodes = 0;       // 0: not known
+  std::uint32_t iterations = 0;  // IOR repetitions; IOzone 1
+  double mib_per_s_max = 0.0;    // over iterations
+  double mib_per_s_min = 0.0;
+  double mib_per_s_mean = 0.0;
+  double mib_per_s_stddev = 0.0;  // as the tool reported it; 0 with one iteration
+  double ops_per_s_mean = 0.0;    // IOR OPsMean; 0 when not reported
+  std::uint64_t transfer_bytes = 0;  // IOR transferSize, IOzone record size; 0: not known
+  std::uint64_t block_bytes = 0;     // IOR blockSize, IOzone file size per client; 0: not known
+};
+
+// One imported output of a data-path tool.
+struct DataPathImport {
+  std::string tool;          // "ior" or "iozone"
+  std::string tool_version;  // as printed, "" when absent
+  std::string command_line;  // as printed, "" when absent
+  std::string began;         // start time as the tool printed it, "" when absent
+  std::string source;        // the file it was read from (as given to import)
+  std::vector<DataPathRow> rows;
+};
+
+// One mdtest operation at one rank count. Rates in ops/s over iterations, as in mdtest's SUMMARY rate
+// table; times (seconds) from the SUMMARY time table when mdtest printed it (-P or newer mdtest), else 0.
+struct MetadataImportRow {
+  std::string phase;      // the mdbench phase name ("file-create", ...); "" when mdbench has no such phase
+  std::string operation;  // mdtest's own label, e.g. "File creation"
+  std::uint32_t ranks = 0;
+  std::uint32_t nodes = 0;  // 0: not known
+  std::uint32_t iterations = 0;
+  double ops_per_s_max = 0.0;
+  double ops_per_s_min = 0.0;
+  double ops_per_s_mean = 0.0;
+  double ops_per_s_stddev = 0.0;
+  double time_s_mean = 0.0;  // 0: no time table
+};
+
+struct MetadataImport {
+  std::string tool;  // "mdtest"
+  std::string tool_version;
+  std::string command_line;
+  std::string began;
+  std::string source;
+  std::vector<MetadataImportRow> rows;
+};
+
+// Parsers: text is the whole file, source names it in errors. Each throws ImportError on input that is
+// not the tool's output or is malformed, naming the line; none crashes or loops on any input.
+DataPathImport parseIorJson(std::string_view text, const std::string& source);
+DataPathImport parseIozone(std::string_view text, const std::string& source);
+MetadataImport parseMdtest(std::string_view text, const std::string& source);
+
+// Sniffs which tool wrote text: "ior", "iozone", "mdtest" or "" (unknown).
+std::string detectImportFormat(std::string_view text);
+
+}  // namespace mdbench

@@ -1,0 +1,2 @@
+// Placeholder: filled in by the issue 6 work.
+namespace mdbench {}

@@ -1,0 +1,3 @@
+// Placeholder: filled in by the issue 6 work.
+#include <gtest/gtest.h>
+TEST(Placeholder_import_ior_test, Builds) { EXPECT_EQ(1 + 1, 2); }
