@@ -33,12 +33,16 @@
 //   max, min, mean, stddev = sample standard deviation (n - 1 in the denominator, as mdtest)
 //   stddev is 0 for a single iteration; everything is 0 for none.
 //
+// Pooled iterations (pool), scaling shape (peak, saturation) and ratios to a baseline, for reports: see
+// metrics.hpp, where each is defined next to its declaration.
+//
 // Per run (RunResult::failedOps):
 //   failed ops    = sum of failed over every phase, iteration and rank (non-zero makes the exit code
 //   non-zero)
 #include "mdbench/metrics.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "mdbench/stats.hpp"
@@ -93,6 +97,44 @@ IterationSummary summarize(std::span<const double> ops_per_s) {
   out.mean = s.mean();
   out.stddev = s.sampleStddev();
   return out;
+}
+
+IterationSummary pool(const IterationSummary& a, const IterationSummary& b) {
+  if (a.iterations == 0) return b;
+  if (b.iterations == 0) return a;
+  const double na = a.iterations, nb = b.iterations, n = na + nb;
+  IterationSummary out;
+  out.iterations = a.iterations + b.iterations;
+  out.max = std::max(a.max, b.max);
+  out.min = std::min(a.min, b.min);
+  out.mean = (na * a.mean + nb * b.mean) / n;
+  const double d = b.mean - a.mean;
+  const double m2 = (na - 1) * a.stddev * a.stddev + (nb - 1) * b.stddev * b.stddev + d * d * na * nb / n;
+  out.stddev = std::sqrt(std::max(0.0, m2 / (n - 1)));
+  return out;
+}
+
+ScalingShape scalingShape(std::span<const double> means) {
+  ScalingShape shape;
+  if (means.empty()) return shape;
+  shape.peak = static_cast<std::size_t>(std::max_element(means.begin(), means.end()) - means.begin());
+  const double peak = means[shape.peak];
+  if (means.size() < 2 || !(peak > 0.0)) return shape;
+  for (std::size_t i = 0; i < means.size(); ++i) {
+    if (means[i] >= kSaturationFraction * peak) {
+      shape.saturated = i + 1 < means.size();
+      shape.saturation = i;
+      break;
+    }
+  }
+  if (!shape.saturated) shape.saturation = 0;
+  return shape;
+}
+
+bool ratioToBaseline(double value, double baseline, double& ratio) {
+  if (!(baseline > 0.0)) return false;
+  ratio = value / baseline;
+  return true;
 }
 
 std::uint64_t RunResult::failedOps() const {

@@ -37,4 +37,11 @@ std::string_view phaseName(Phase phase) {
   throw std::logic_error("mdbench::phaseName: not a Phase value");
 }
 
+std::optional<Phase> parsePhaseName(std::string_view name) {
+  for (const Phase phase : kAllPhases) {
+    if (phaseName(phase) == name) return phase;
+  }
+  return std::nullopt;
+}
+
 }  // namespace mdbench

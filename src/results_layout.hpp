@@ -63,12 +63,7 @@ inline std::optional<SweepPlacement> parseSweepPlacement(std::string_view name) 
   return std::nullopt;
 }
 
-inline std::optional<Phase> parsePhase(std::string_view name) {
-  for (const Phase phase : kAllPhases) {
-    if (phaseName(phase) == name) return phase;
-  }
-  return std::nullopt;
-}
+inline std::optional<Phase> parsePhase(std::string_view name) { return parsePhaseName(name); }
 
 // -d A@B@C: the config attribute `targets` joins the targets with '@' ("" when there are none). A target
 // never holds '@' (the option splits at it), so the text splits back into the same list.
@@ -147,8 +142,13 @@ inline std::string rootProblem(hid_t file, const std::string& path, std::string_
   } catch (const h5::Error& e) {
     return fmt::format("{} is not a valid mdbench results file ({})", path, e.what());
   }
-  if (version != kSchemaVersion) {
-    return fmt::format("{} has schema version {}, this mdbench {} {}", path, version, verb, kSchemaVersion);
+  const bool readable = verb == "reads" ? version >= kOldestReadableSchemaVersion && version <= kSchemaVersion
+                                        : version == kSchemaVersion;
+  if (!readable) {
+    return verb == "reads" ? fmt::format("{} has schema version {}, this mdbench reads versions {} to {}",
+                                         path, version, kOldestReadableSchemaVersion, kSchemaVersion)
+                           : fmt::format("{} has schema version {}, this mdbench writes {}", path, version,
+                                         kSchemaVersion);
   }
   if (!h5::exists(file, kRunsGroup)) {
     return fmt::format("{} is not a valid mdbench results file (no /{} group)", path, kRunsGroup);

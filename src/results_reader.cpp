@@ -9,24 +9,12 @@
 #include "h5.hpp"
 #include "mdbench/results_file.hpp"
 #include "mdbench/stats.hpp"
+#include "results_files.hpp"
+#include "results_imports.hpp"
 #include "results_layout.hpp"
 
 namespace mdbench {
-namespace {
-
-template <class T>
-T attr(hid_t object, const std::string& name) {
-  return h5::readAttribute<T>(object, name);
-}
-
-bool readFlag(hid_t object, const std::string& name) {
-  const auto value = attr<std::uint8_t>(object, name);
-  if (value > 1) {
-    throw h5::Error(
-        fmt::format("{}: attribute '{}' is {}, expected 0 or 1", h5::pathOf(object), name, value));
-  }
-  return value == 1;
-}
+namespace results {
 
 // Children named <prefix><number>, in numeric order (run-9999 before run-10000). Others are ignored: the
 // schema allows objects it does not list.
@@ -43,6 +31,25 @@ std::vector<std::string> numberedChildren(hid_t group, std::string_view prefix) 
     return a.size() != b.size() ? a.size() < b.size() : a < b;
   });
   return names;
+}
+
+}  // namespace results
+
+namespace {
+using results::numberedChildren;
+
+template <class T>
+T attr(hid_t object, const std::string& name) {
+  return h5::readAttribute<T>(object, name);
+}
+
+bool readFlag(hid_t object, const std::string& name) {
+  const auto value = attr<std::uint8_t>(object, name);
+  if (value > 1) {
+    throw h5::Error(
+        fmt::format("{}: attribute '{}' is {}, expected 0 or 1", h5::pathOf(object), name, value));
+  }
+  return value == 1;
 }
 
 Phase readPhaseName(hid_t object) {
@@ -268,6 +275,7 @@ StoredResults readResultsFile(const std::string& path) {
     const h5::Handle runs = h5::openGroup(file.get(), results::kRunsGroup);
     for (const std::string& name : numberedChildren(runs.get(), "run-"))
       out.runs.push_back(readRun(runs.get(), name));
+    readImports(file.get(), out);
     return out;
   } catch (const h5::Error& e) {
     throw ResultsFileError(fmt::format("{}: {}", path, e.what()));

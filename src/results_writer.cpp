@@ -13,22 +13,11 @@
 #include "mdbench/plan.hpp"
 #include "mdbench/results_file.hpp"
 #include "mdbench/stats.hpp"
+#include "results_files.hpp"
 #include "results_layout.hpp"
 
 namespace mdbench {
-namespace {
-
-// Runs `body` with HDF5's error printing off, adding the file name to h5::Error messages (object-level
-// problems and misuse); messages that name the file already pass through unchanged.
-template <class Body>
-void inFile(const std::string& path, Body&& body) {
-  const h5::QuietErrors quiet;
-  try {
-    body();
-  } catch (const h5::Error& e) {
-    throw ResultsFileError(fmt::format("{}: {}", path, e.what()));
-  }
-}
+namespace results {
 
 bool pathExists(const std::string& path) {
   std::error_code ec;
@@ -50,6 +39,7 @@ h5::Handle createFile(const std::string& path, unsigned flags) {
   return handle;
 }
 
+namespace {
 h5::Handle openFile(const std::string& path, unsigned flags) {
   const h5::Handle fapl = h5::fileAccess();
   const hid_t file = H5Fopen(path.c_str(), flags, fapl.get());
@@ -59,6 +49,7 @@ h5::Handle openFile(const std::string& path, unsigned flags) {
   }
   return h5::Handle(file);
 }
+}  // namespace
 
 // Opens an existing results file for appending. Checks it read-only first, so that a file that is not
 // ours is never opened for writing (which can rewrite its superblock).
@@ -74,6 +65,25 @@ h5::Handle openForAppend(const std::string& path) {
     if (!problem.empty()) throw ResultsFileError(fmt::format("{}: cannot append to it", problem));
   }
   return openFile(path, H5F_ACC_RDWR);
+}
+
+}  // namespace results
+
+namespace {
+using results::createFile;
+using results::openForAppend;
+using results::pathExists;
+
+// Runs `body` with HDF5's error printing off, adding the file name to h5::Error messages (object-level
+// problems and misuse); messages that name the file already pass through unchanged.
+template <class Body>
+void inFile(const std::string& path, Body&& body) {
+  const h5::QuietErrors quiet;
+  try {
+    body();
+  } catch (const h5::Error& e) {
+    throw ResultsFileError(fmt::format("{}: {}", path, e.what()));
+  }
 }
 
 // The first free run group name; normally run-<number of runs so far>.

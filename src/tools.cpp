@@ -63,7 +63,7 @@ int runValidate(const std::vector<std::string>& args) {
   for (const std::string& file : files) {
     const ValidationResult result = validateResultsFile(file);
     if (result.ok) {
-      fmt::print("{}: valid ({} schema version {})\n", file, kSchemaName, kSchemaVersion);
+      fmt::print("{}: valid ({} schema version {})\n", file, kSchemaName, result.schema_version);
     } else {
       fmt::print("{}: INVALID: {}\n", file, result.first_problem);
       status = kExitFailed;

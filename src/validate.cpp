@@ -480,7 +480,49 @@ class RunChecker {
   std::map<std::pair<std::uint32_t, ItemKind>, std::pair<std::uint64_t, std::string>> created_;
 };
 
-void checkFile(const std::string& path, std::vector<std::string>& notes) {
+// An imported row's rates (ops/s or MiB/s): finite, not negative, min <= mean <= max, a sensible count.
+struct ImportedRates {
+  std::uint32_t count;  // clients or ranks
+  std::uint32_t iterations;
+  double max, min, mean, stddev;
+};
+
+void checkImportedRow(const std::string& object, const ImportedRates& r) {
+  if (r.count == 0) fail(object, "a client or rank count of 0");
+  if (r.iterations == 0) fail(object, "0 iterations");
+  for (const double v : {r.max, r.min, r.mean, r.stddev}) {
+    if (!std::isfinite(v) || v < 0.0)
+      fail(object, fmt::format("a rate of {}: not a finite, non-negative number", v));
+  }
+  if (!(r.min <= r.mean * (1 + 1e-9) && r.mean <= r.max * (1 + 1e-9))) {
+    fail(object, fmt::format("min {} <= mean {} <= max {} does not hold", r.min, r.mean, r.max));
+  }
+}
+
+void checkImports(const StoredResults& results) {
+  for (const DataPathImport& imp : results.datapath) {
+    for (std::size_t i = 0; i < imp.rows.size(); ++i) {
+      const DataPathRow& r = imp.rows[i];
+      const std::string object = fmt::format("{}/results row {}", imp.group, i);
+      if (r.operation.empty()) fail(object, "an empty operation name");
+      checkImportedRow(object, {r.clients, r.iterations, r.mib_per_s_max, r.mib_per_s_min, r.mib_per_s_mean,
+                                r.mib_per_s_stddev});
+    }
+  }
+  for (const MetadataImport& imp : results.metadata_imports) {
+    for (std::size_t i = 0; i < imp.rows.size(); ++i) {
+      const MetadataImportRow& r = imp.rows[i];
+      const std::string object = fmt::format("{}/results row {}", imp.group, i);
+      if (!r.phase.empty() && !parsePhaseName(r.phase))
+        fail(object, fmt::format("phase '{}' is not a phase name", r.phase));
+      if (r.operation.empty()) fail(object, "an empty operation name");
+      checkImportedRow(object, {r.ranks, r.iterations, r.ops_per_s_max, r.ops_per_s_min, r.ops_per_s_mean,
+                                r.ops_per_s_stddev});
+    }
+  }
+}
+
+void checkFile(const std::string& path, std::vector<std::string>& notes, std::uint32_t& version) {
   std::error_code error;
   if (!std::filesystem::exists(path, error)) fail("", "no such file");
   if (!std::filesystem::is_regular_file(path, error)) fail("", "not a regular file");
@@ -492,7 +534,9 @@ void checkFile(const std::string& path, std::vector<std::string>& notes) {
   checkStructure(path, notes);
 
   const StoredResults results = readResultsFile(path);
+  version = results.schema_version;
   for (const StoredRun& run : results.runs) RunChecker(run, notes).check();
+  checkImports(results);
 }
 
 }  // namespace
@@ -505,7 +549,7 @@ ValidationResult validateResultsFile(const std::string& path) {
     result.first_problem = problem;
   };
   try {
-    validation::checkFile(path, result.notes);
+    validation::checkFile(path, result.notes, result.schema_version);
   } catch (const validation::Problem& p) {
     failed(p.object.empty() ? fmt::format("{}: {}", path, p.what)
                             : fmt::format("{}: {}: {}", path, p.object, p.what));

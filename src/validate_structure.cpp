@@ -404,9 +404,11 @@ void checkIdentity(hid_t file, const Schema& schema) {
   }
   const std::optional<std::uint64_t> version = readUnsignedAttribute(root.get(), "schema_version");
   if (!version) fail("/", "no integer attribute schema_version");
-  if (*version != schema.version) {
-    fail("/", fmt::format("attribute schema_version: this validator knows version {}, found {}",
-                          schema.version, *version));
+  // Every version since the oldest readable one only added optional objects, so its files are checked
+  // against this schema as they are.
+  if (*version < kOldestReadableSchemaVersion || *version > schema.version) {
+    fail("/", fmt::format("attribute schema_version: this validator knows versions {} to {}, found {}",
+                          kOldestReadableSchemaVersion, schema.version, *version));
   }
 }
 

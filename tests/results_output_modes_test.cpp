@@ -148,9 +148,31 @@ TEST(ResultsFile, AppendRefusesAnotherSchemaVersion) {
 
   bool exists_error = false;
   EXPECT_EQ(errorOf([&] { Hdf5Sink::open(path, OutputMode::kAppend, exists_error); }),
-            path + " has schema version 4, this mdbench writes 3: cannot append to it");
+            path + " has schema version 5, this mdbench writes 4: cannot append to it");
   EXPECT_EQ(readBytes(path), before);
-  EXPECT_EQ(errorOf([&] { readResultsFile(path); }), path + " has schema version 4, this mdbench reads 3");
+  EXPECT_EQ(errorOf([&] { readResultsFile(path); }),
+            path + " has schema version 5, this mdbench reads versions 3 to 4");
+}
+
+// Version 4 only added optional groups: a version 3 file is still read and valid, but never appended to
+// (the file would then claim a version it does not have).
+TEST(ResultsFile, ReadsButDoesNotAppendToVersion3) {
+  const TempDir dir;
+  const std::string path = dir.file("r.h5");
+  writeRun(path, OutputMode::kCreate, SyntheticRun{}, 0);
+  withRawFile(path, [](hid_t file) {
+    const std::uint32_t version = 3;
+    const hid_t attribute = H5Aopen(file, "schema_version", H5P_DEFAULT);
+    ASSERT_GE(attribute, 0);
+    EXPECT_GE(H5Awrite(attribute, H5T_NATIVE_UINT32, &version), 0);
+    EXPECT_GE(H5Aclose(attribute), 0);
+  });
+  const StoredResults stored = readResultsFile(path);
+  EXPECT_EQ(stored.schema_version, 3u);
+  EXPECT_EQ(stored.runs.size(), 1u);
+  bool exists_error = false;
+  EXPECT_EQ(errorOf([&] { Hdf5Sink::open(path, OutputMode::kAppend, exists_error); }),
+            path + " has schema version 3, this mdbench writes 4: cannot append to it");
 }
 
 }  // namespace

@@ -109,7 +109,7 @@ TEST(SweepResults, EachStepIsItsOwnRunGroup) {
   const std::string path = dir.file("sweep.h5");
   writeSweep(path);
   const StoredResults stored = readResultsFile(path);
-  EXPECT_EQ(stored.schema_version, 3u);
+  EXPECT_EQ(stored.schema_version, kSchemaVersion);
   ASSERT_EQ(stored.runs.size(), 3u);
   const std::uint32_t ranks[] = {1, 2, 4};
   for (std::uint32_t i = 0; i < 3; ++i) {
@@ -264,7 +264,7 @@ TEST(SweepResults, ExportedToJson) {
   std::ostringstream out;
   exportJson(readResultsFile(path), out);
   const nlohmann::json doc = nlohmann::json::parse(out.str());
-  EXPECT_EQ(doc["schema_version"], 3);
+  EXPECT_EQ(doc["schema_version"], kSchemaVersion);
   ASSERT_EQ(doc["runs"].size(), 3u);
   for (std::uint32_t i = 0; i < 3; ++i) {
     const nlohmann::json& attributes = doc["runs"][i]["attributes"];

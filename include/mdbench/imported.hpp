@@ -31,8 +31,8 @@ struct DataPathRow {
   double mib_per_s_max = 0.0;    // over iterations
   double mib_per_s_min = 0.0;
   double mib_per_s_mean = 0.0;
-  double mib_per_s_stddev = 0.0;  // as the tool reported it; 0 with one iteration
-  double ops_per_s_mean = 0.0;    // IOR OPsMean; 0 when not reported
+  double mib_per_s_stddev = 0.0;     // as the tool reported it; 0 with one iteration
+  double ops_per_s_mean = 0.0;       // IOR OPsMean; 0 when not reported
   std::uint64_t transfer_bytes = 0;  // IOR transferSize, IOzone record size; 0: not known
   std::uint64_t block_bytes = 0;     // IOR blockSize, IOzone file size per client; 0: not known
 };
@@ -45,6 +45,7 @@ struct DataPathImport {
   std::string began;         // start time as the tool printed it, "" when absent
   std::string source;        // the file it was read from (as given to import)
   std::vector<DataPathRow> rows;
+  std::string group;  // the results file's group it was read from ("/datapath/import-0000"); "" before
 };
 
 // One mdtest operation at one rank count. Rates in ops/s over iterations, as in mdtest's SUMMARY rate
@@ -69,6 +70,7 @@ struct MetadataImport {
   std::string began;
   std::string source;
   std::vector<MetadataImportRow> rows;
+  std::string group;  // "/metadata-imports/import-0000" once read from a results file
 };
 
 // Parsers: text is the whole file, source names it in errors. Each throws ImportError on input that is

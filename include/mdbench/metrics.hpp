@@ -1,6 +1,7 @@
 // Every aggregate formula mdbench reports, in one place (documented again in README and results-schema/).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -46,6 +47,28 @@ struct IterationSummary {
   double stddev = 0.0;
 };
 IterationSummary summarize(std::span<const double> ops_per_s);
+
+// Two sets of iterations measured apart (two runs at one rank count, or imported summaries) as one:
+// count-weighted mean, min of min, max of max, and the pooled sample standard deviation
+// (Chan et al.: M2 = (na-1) sa^2 + (nb-1) sb^2 + d^2 na nb / n, stddev = sqrt(M2 / (n-1))).
+IterationSummary pool(const IterationSummary& a, const IterationSummary& b);
+
+// The shape of a scaling curve (means by ascending rank count) for reports:
+//   peak       = index of the largest mean (the first, on ties)
+//   saturation = the smallest index whose mean reaches kSaturationFraction of the peak, provided larger
+//                rank counts were measured after it (more ranks then added less than 10%); none when that
+//                index is the last point (still scaling), with fewer than two points, or a zero peak.
+inline constexpr double kSaturationFraction = 0.9;
+struct ScalingShape {
+  std::size_t peak = 0;
+  bool saturated = false;
+  std::size_t saturation = 0;
+};
+ScalingShape scalingShape(std::span<const double> means);
+
+// A configuration's value relative to the baseline's at the same series and rank count: value / baseline.
+// False (no ratio) when the baseline is not positive.
+bool ratioToBaseline(double value, double baseline, double& ratio);
 
 // Scaling sweep (--sweep), per phase and step: the per-rank rate is the step's mean ops/s over iterations
 // divided by the ranks that had work in the phase (active_ranks: all of the step's, except rank 0 alone in

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace mdbench {
@@ -35,5 +36,7 @@ inline constexpr std::array<Phase, kPhaseCount> kAllPhases = {
 // "tree-create", "dir-create", "dir-stat", "dir-readdir", "dir-rename", "dir-remove", "file-create",
 // "file-stat", "file-readdir", "file-read", "file-rename", "file-remove", "tree-remove".
 std::string_view phaseName(Phase phase);
+// The phase with that stable name; nullopt for any other text.
+std::optional<Phase> parsePhaseName(std::string_view name);
 
 }  // namespace mdbench

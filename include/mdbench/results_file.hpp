@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "mdbench/config.hpp"
+#include "mdbench/imported.hpp"
 #include "mdbench/metrics.hpp"
 #include "mdbench/phase.hpp"
 #include "mdbench/result.hpp"
@@ -18,7 +19,9 @@
 namespace mdbench {
 
 inline constexpr std::string_view kSchemaName = "mdbench-results";
-inline constexpr std::uint32_t kSchemaVersion = 3;
+inline constexpr std::uint32_t kSchemaVersion = 4;
+// Readers accept every version from this one on: each later version only added optional objects.
+inline constexpr std::uint32_t kOldestReadableSchemaVersion = 3;
 
 class ResultsFileError : public std::runtime_error {
  public:
@@ -121,11 +124,27 @@ struct StoredResults {
   std::string schema;
   std::uint32_t schema_version = 0;
   std::vector<StoredRun> runs;  // by group name
+  // Imported output of other tools (mdbench import; schema version 4), by group name.
+  std::vector<DataPathImport> datapath;          // /datapath/import-NNNN
+  std::vector<MetadataImport> metadata_imports;  // /metadata-imports/import-NNNN
 };
 
 // Reads a whole results file. Throws ResultsFileError naming the file and the object that is missing or
 // of the wrong type. Reads with the default driver; never needs MPI.
 StoredResults readResultsFile(const std::string& path);
+
+// Adds the imported results of other tools (mdbench import) to a results file as /datapath/import-NNNN
+// and /metadata-imports/import-NNNN groups: kCreate makes a new file (an existing one is an error),
+// kAppend adds to an existing results file of this version (or creates it); kForce is not accepted
+// (imports never replace a file). Returns the group paths written. Throws ResultsFileError.
+struct ImportRecord {
+  std::string imported_utc;     // when mdbench import ran (ISO 8601)
+  std::string mdbench_version;  // the importing binary
+};
+std::vector<std::string> writeImports(const std::string& path, OutputMode mode,
+                                      const std::vector<DataPathImport>& datapath,
+                                      const std::vector<MetadataImport>& metadata,
+                                      const ImportRecord& record);
 
 // The next run group name in a file holding `existing` run groups: "run-0000", "run-0001", ...
 std::string runGroupName(std::uint32_t index);

@@ -41,9 +41,9 @@ struct Series {
   // Metadata: the phase name ("file-create"); data path: "TOOL:OPERATION" ("ior:write",
   // "iozone:initial-write"). The same name in two configurations is the same measurement.
   std::string name;
-  std::string unit;    // "ops/s" or "MiB/s"
-  std::string x_unit;  // "ranks" or "clients"
-  std::vector<ScalingPoint> points;  // ascending ranks, one per count
+  std::string unit;                                   // "ops/s" or "MiB/s"
+  std::string x_unit;                                 // "ranks" or "clients"
+  std::vector<ScalingPoint> points;                   // ascending ranks, one per count
   const ScalingPoint* at(std::uint32_t ranks) const;  // nullptr: no point at that count
 };
 

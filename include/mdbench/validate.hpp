@@ -2,6 +2,7 @@
 // derived number from the per-rank data.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,7 @@ namespace mdbench {
 
 struct ValidationResult {
   bool ok = true;
+  std::uint32_t schema_version = 0;  // the file's, once its structure has been read
   std::string first_problem;       // "<file>: <object path>: <what is wrong>" when !ok
   std::vector<std::string> notes;  // objects present but not in the schema, runs still "running", ...
 };
