@@ -535,6 +535,10 @@ void checkFile(const std::string& path, std::vector<std::string>& notes, std::ui
 
   const StoredResults results = readResultsFile(path);
   version = results.schema_version;
+  // Since version 4 a file may hold imports only; a file with nothing at all is a mistake.
+  if (results.runs.empty() && results.datapath.empty() && results.metadata_imports.empty()) {
+    fail("/runs", "no group matching \"run-*\" and no imports: the file holds no results");
+  }
   for (const StoredRun& run : results.runs) RunChecker(run, notes).check();
   checkImports(results);
 }
