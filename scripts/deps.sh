@@ -7,7 +7,7 @@ packages=(
   mpich libmpich-dev libhdf5-mpich-dev hdf5-tools
   libboost-program-options-dev libfmt-dev libgtest-dev
   clang-format shellcheck nlohmann-json3-dev python3-h5py python3-numpy
-  slurm-wlm munge
+  slurm-wlm munge librsvg2-bin libxml2-utils
 )
 
 missing=()

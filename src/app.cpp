@@ -13,9 +13,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <functional>
+#include <map>
 #include <optional>
 #include <sstream>
 
+#include "mdbench/check.hpp"
 #include "mdbench/clock.hpp"
 #include "mdbench/config.hpp"
 #include "mdbench/console_sink.hpp"
@@ -467,10 +470,16 @@ int runConfigured(const Config& config, Comm& comm) {
 int runApp(const std::vector<std::string>& args, Comm& comm) {
   const bool root = comm.rank() == 0;
   // Subcommands on results files need one process; under mpiexec the other ranks only wait for its status.
-  if (!args.empty() && (args[0] == "validate" || args[0] == "export")) {
+  using Tool = int (*)(const std::vector<std::string>&);
+  static const std::map<std::string, Tool, std::less<>> kTools = {{"validate", runValidate},
+                                                                  {"export", runExport},
+                                                                  {"import", runImport},
+                                                                  {"report", runReport},
+                                                                  {"check", runCheck}};
+  if (const auto tool = args.empty() ? kTools.end() : kTools.find(args[0]); tool != kTools.end()) {
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     int status = kExitOk;
-    if (root) status = args[0] == "validate" ? runValidate(rest) : runExport(rest);
+    if (root) status = tool->second(rest);
     return static_cast<int>(comm.allreduceMax(static_cast<std::uint64_t>(status)));
   }
   const bool explicit_run = !args.empty() && args[0] == "run";

@@ -1,2 +1,397 @@
-// Placeholder: filled in by the issue 6 work.
-namespace mdbench {}
+// mdbench report: tables and chart specs from configurations. The rates come from the scaling model; the
+// shape (peak, saturation) and ratios from metrics.cpp, so a report shows nothing computed elsewhere.
+#include "mdbench/report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <locale>
+#include <set>
+#include <stdexcept>
+
+#include "mdbench/metrics.hpp"
+#include "mdbench/phase.hpp"
+
+namespace mdbench {
+namespace {
+
+// Thousands separators from the standard library's facet rather than a hand-made formatter.
+struct Grouping : std::numpunct<char> {
+  char do_thousands_sep() const override { return ','; }
+  std::string do_grouping() const override { return "\3"; }
+};
+
+const std::locale& groupedLocale() {
+  static const std::locale locale(std::locale::classic(), new Grouping);
+  return locale;
+}
+
+// ops/s as whole numbers; MiB/s and ratios with decimals (a data-path rate of 3.5 MiB/s is not 4).
+std::string formatRate(double value, const std::string& unit) {
+  if (unit == "ops/s" || value >= 10000.0) return fmt::format(groupedLocale(), "{:.0Lf}", value);
+  return fmt::format(groupedLocale(), "{:.1Lf}", value);
+}
+
+// Three significant digits in the largest unit that keeps the number at least 1: 850 ns, 1.73 us, 12.5 ms.
+std::string formatLatency(std::uint64_t ns) {
+  const auto value = static_cast<double>(ns);
+  if (ns >= 1'000'000'000) return fmt::format("{:.3g} s", value / 1e9);
+  if (ns >= 1'000'000) return fmt::format("{:.3g} ms", value / 1e6);
+  if (ns >= 1'000) return fmt::format("{:.3g} us", value / 1e3);
+  return fmt::format("{} ns", ns);
+}
+
+// "1 rank", "4 ranks", "1 client".
+std::string countOf(std::uint32_t n, const std::string& plural_unit) {
+  return n == 1 && plural_unit.ends_with('s')
+             ? fmt::format("1 {}", plural_unit.substr(0, plural_unit.size() - 1))
+             : fmt::format("{} {}", n, plural_unit);
+}
+
+// The first configuration's series of that name, for its kind and units.
+const Series& anySeries(const std::vector<Configuration>& configs, const std::string& name) {
+  for (const Configuration& c : configs) {
+    if (const Series* s = c.find(name)) return *s;
+  }
+  throw std::logic_error("reportSeries gave a series no configuration has: " + name);
+}
+
+std::vector<std::uint32_t> rankCounts(const std::vector<Configuration>& configs, const std::string& name) {
+  std::set<std::uint32_t> ranks;
+  for (const Configuration& c : configs) {
+    if (const Series* s = c.find(name)) {
+      for (const ScalingPoint& p : s->points) ranks.insert(p.ranks);
+    }
+  }
+  return {ranks.begin(), ranks.end()};
+}
+
+ScalingShape shapeOf(const Series& s) {
+  std::vector<double> means;
+  for (const ScalingPoint& p : s.points) means.push_back(p.mean);
+  return scalingShape(means);
+}
+
+ChartPoint chartPoint(const ScalingPoint& p, ErrorBars bars, double scale) {
+  const double low = bars == ErrorBars::kMinMax ? p.min : std::max(0.0, p.mean - p.stddev);
+  const double high = bars == ErrorBars::kMinMax ? p.max : p.mean + p.stddev;
+  return {static_cast<double>(p.ranks), p.mean * scale, low * scale, high * scale};
+}
+
+std::string barsText(ErrorBars bars) {
+  return bars == ErrorBars::kMinMax ? "error bars: slowest to fastest iteration"
+                                    : "error bars: mean +- one standard deviation over iterations";
+}
+
+// ---- Tables ----
+
+struct Table {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+};
+
+std::string renderText(const Table& t) {
+  std::vector<std::size_t> width(t.header.size(), 0);
+  const auto measure = [&](const std::vector<std::string>& row) {
+    for (std::size_t i = 0; i < row.size() && i < width.size(); ++i)
+      width[i] = std::max(width[i], row[i].size());
+  };
+  measure(t.header);
+  for (const auto& row : t.rows) measure(row);
+  std::string out;
+  const auto line = [&](const std::vector<std::string>& row) {
+    std::string text = "  ";
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      text += i == 0 ? fmt::format("{:<{}}", row[i], width[i]) : fmt::format("  {:>{}}", row[i], width[i]);
+    }
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+    out += text + "\n";
+  };
+  line(t.header);
+  for (const auto& row : t.rows) line(row);
+  return out;
+}
+
+std::string escapeMarkdown(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '|' || c == '*' || c == '_' || c == '`' || c == '[' || c == ']' || c == '<' || c == '>')
+      out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string renderMarkdown(const Table& t) {
+  std::string out = "|";
+  for (const std::string& h : t.header) out += " " + escapeMarkdown(h) + " |";
+  out += "\n|";
+  for (std::size_t i = 0; i < t.header.size(); ++i) out += i == 0 ? "---|" : "---:|";
+  out += "\n";
+  for (const auto& row : t.rows) {
+    out += "|";
+    for (const std::string& cell : row) out += " " + escapeMarkdown(cell) + " |";
+    out += "\n";
+  }
+  return out;
+}
+
+// The configurations that measured this series, and whether the baseline is among them (ratio columns are
+// shown only then).
+std::vector<std::size_t> measuredBy(const std::vector<Configuration>& configs, const std::string& name) {
+  std::vector<std::size_t> present;
+  for (std::size_t c = 0; c < configs.size(); ++c) {
+    if (configs[c].find(name)) present.push_back(c);
+  }
+  return present;
+}
+
+bool hasRatios(const std::vector<Configuration>& configs, const std::string& name, const ReportOptions& o) {
+  return o.baseline && configs[*o.baseline].find(name) != nullptr;
+}
+
+Table seriesTable(const std::vector<Configuration>& configs, const std::string& name,
+                  const ReportOptions& o) {
+  const Series& kind = anySeries(configs, name);
+  const std::vector<std::size_t> present = measuredBy(configs, name);
+  const bool ratios = hasRatios(configs, name, o);
+  const bool latency = kind.kind == SeriesKind::kMetadata;
+  Table t;
+  t.header.push_back(kind.x_unit);
+  for (const std::size_t c : present) {
+    t.header.push_back(fmt::format("{} {}", configs[c].label, kind.unit));
+    t.header.push_back("+- sd");
+    t.header.push_back("min");
+    t.header.push_back("max");
+    t.header.push_back("n");
+    if (latency) t.header.push_back("p99");
+    if (ratios && c != *o.baseline) t.header.push_back(fmt::format("/ {}", configs[*o.baseline].label));
+  }
+  const Series* base_series = ratios ? configs[*o.baseline].find(name) : nullptr;
+  for (const std::uint32_t ranks : rankCounts(configs, name)) {
+    std::vector<std::string> row{fmt::format("{}", ranks)};
+    const ScalingPoint* base = base_series ? base_series->at(ranks) : nullptr;
+    for (const std::size_t c : present) {
+      const ScalingPoint* p = configs[c].find(name)->at(ranks);
+      if (p) {
+        row.push_back(formatRate(p->mean, kind.unit));
+        row.push_back(formatRate(p->stddev, kind.unit));
+        row.push_back(formatRate(p->min, kind.unit));
+        row.push_back(formatRate(p->max, kind.unit));
+        row.push_back(fmt::format("{}", p->iterations));
+        if (latency) row.push_back(p->has_latency ? formatLatency(p->latency.p99_ns) : "-");
+      } else {
+        row.insert(row.end(), latency ? 6 : 5, "-");
+      }
+      if (ratios && c != *o.baseline) {
+        double ratio = 0.0;
+        row.push_back(p && base && ratioToBaseline(p->mean, base->mean, ratio) ? fmt::format("{:.2f}", ratio)
+                                                                               : "-");
+      }
+    }
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
+std::vector<std::string> shapeLines(const std::vector<Configuration>& configs, const std::string& name) {
+  std::vector<std::string> lines;
+  for (const Configuration& c : configs) {
+    const Series* s = c.find(name);
+    if (!s || s->points.empty()) continue;
+    const ScalingShape shape = shapeOf(*s);
+    const ScalingPoint& peak = s->points[shape.peak];
+    std::string line = fmt::format("{}: peak {} {} at {}", c.label, formatRate(peak.mean, s->unit), s->unit,
+                                   countOf(peak.ranks, s->x_unit));
+    if (s->points.size() < 2) {
+      line += "; one count measured, no scaling to show";
+    } else if (shape.saturated) {
+      line += fmt::format("; saturates at {} ({:.0f}% of the peak; more {} add less than {:.0f}%)",
+                          countOf(s->points[shape.saturation].ranks, s->x_unit), kSaturationFraction * 100,
+                          s->x_unit, (1 - kSaturationFraction) * 100);
+    } else {
+      line += fmt::format("; still scaling at {}", countOf(s->points.back().ranks, s->x_unit));
+    }
+    lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
+std::string seriesTitle(const Series& s) {
+  return fmt::format("{}: {} against {}", s.name, s.unit, s.x_unit);
+}
+
+std::string configsLine(const std::vector<Configuration>& configs) {
+  std::string out;
+  for (const Configuration& c : configs) {
+    std::string files;
+    for (const std::string& f : c.files) files += (files.empty() ? "" : ", ") + f;
+    out += fmt::format("- {}: {}\n", c.label, files);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string chartStem(const std::string& series) {
+  std::string stem;
+  for (const char c : series) {
+    const bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-';
+    stem += safe ? c : '-';
+  }
+  return stem.empty() ? "series" : stem;
+}
+
+std::vector<std::string> reportSeries(const std::vector<Configuration>& configs) {
+  std::vector<std::string> names;
+  for (const Phase phase : kAllPhases) {
+    const std::string name(phaseName(phase));
+    for (const Configuration& c : configs) {
+      if (c.find(name)) {
+        names.push_back(name);
+        break;
+      }
+    }
+  }
+  std::set<std::string> datapath;
+  for (const Configuration& c : configs) {
+    for (const Series& s : c.series) {
+      if (s.kind == SeriesKind::kDataPath) datapath.insert(s.name);
+    }
+  }
+  names.insert(names.end(), datapath.begin(), datapath.end());
+  return names;
+}
+
+ChartSpec seriesChart(const std::vector<Configuration>& configs, const std::string& name,
+                      const ReportOptions& options) {
+  const Series& kind = anySeries(configs, name);
+  ChartSpec spec;
+  spec.title = seriesTitle(kind);
+  spec.subtitle = barsText(options.error_bars);
+  spec.x_label = kind.x_unit;
+  spec.y_label = fmt::format("{} ({})", name, kind.unit);
+  for (const Configuration& c : configs) {
+    const Series* s = c.find(name);
+    if (!s) continue;
+    ChartSeries cs;
+    cs.label = c.label;
+    for (const ScalingPoint& p : s->points) cs.points.push_back(chartPoint(p, options.error_bars, 1.0));
+    if (!s->points.empty()) {
+      const ScalingShape shape = shapeOf(*s);
+      cs.peak = shape.peak;
+      if (shape.saturated) cs.saturation = shape.saturation;
+    }
+    spec.series.push_back(std::move(cs));
+  }
+  return spec;
+}
+
+ChartSpec relativeChart(const std::vector<Configuration>& configs, const std::string& name,
+                        const ReportOptions& options) {
+  const Series& kind = anySeries(configs, name);
+  const std::size_t b = options.baseline.value_or(0);
+  const Series* base = b < configs.size() ? configs[b].find(name) : nullptr;
+  ChartSpec spec;
+  spec.title = fmt::format("{}: relative to {}", name, b < configs.size() ? configs[b].label : "?");
+  spec.subtitle = fmt::format("mean {} over the baseline's mean at the same {}; {}", kind.unit, kind.x_unit,
+                              barsText(options.error_bars));
+  spec.x_label = kind.x_unit;
+  spec.y_label = fmt::format("{} / baseline", name);
+  spec.reference_y = 1.0;
+  spec.reference_label = fmt::format("baseline {}", b < configs.size() ? configs[b].label : "");
+  for (std::size_t c = 0; c < configs.size(); ++c) {
+    const Series* s = configs[c].find(name);
+    if (c == b || !s || !base) continue;
+    ChartSeries cs;
+    cs.label = configs[c].label;
+    for (const ScalingPoint& p : s->points) {
+      const ScalingPoint* bp = base->at(p.ranks);
+      double ratio = 0.0;
+      if (!bp || !ratioToBaseline(p.mean, bp->mean, ratio)) continue;
+      cs.points.push_back(chartPoint(p, options.error_bars, 1.0 / bp->mean));
+    }
+    spec.series.push_back(std::move(cs));
+  }
+  return spec;
+}
+
+std::vector<ReportChart> reportCharts(const std::vector<Configuration>& configs,
+                                      const ReportOptions& options) {
+  std::vector<ReportChart> charts;
+  std::vector<ChartSpec> panels;
+  for (const std::string& name : reportSeries(configs)) {
+    ChartSpec spec = seriesChart(configs, name, options);
+    charts.push_back({name, chartStem(name), false, renderSvg(spec)});
+    spec.subtitle.clear();
+    spec.width = 520;
+    spec.height = 360;
+    panels.push_back(std::move(spec));
+    // A relative chart needs the baseline's series and another configuration's.
+    if (hasRatios(configs, name, options) && measuredBy(configs, name).size() > 1) {
+      charts.push_back(
+          {name, chartStem(name) + "-relative", true, renderSvg(relativeChart(configs, name, options))});
+    }
+  }
+  if (!panels.empty()) {
+    std::string labels;
+    for (const Configuration& c : configs) labels += (labels.empty() ? "" : ", ") + c.label;
+    charts.push_back(
+        {"", "overview", false, renderPanels(panels, 3, fmt::format("mdbench report: {}", labels))});
+  }
+  return charts;
+}
+
+std::string reportText(const std::vector<Configuration>& configs, const ReportOptions& options) {
+  std::string out;
+  for (const std::string& name : reportSeries(configs)) {
+    out += seriesTitle(anySeries(configs, name)) + "\n";
+    out += renderText(seriesTable(configs, name, options));
+    for (const std::string& line : shapeLines(configs, name)) out += "  " + line + "\n";
+    out += "\n";
+  }
+  for (const Configuration& c : configs) {
+    for (const std::string& note : c.notes) out += fmt::format("note ({}): {}\n", c.label, note);
+  }
+  if (out.empty()) out = "no results in the files given\n";
+  return out;
+}
+
+std::string reportMarkdown(const std::vector<Configuration>& configs, const ReportOptions& options,
+                           const std::vector<ReportChart>& charts) {
+  std::string out = "# mdbench report\n\nConfigurations:\n\n" + escapeMarkdown(configsLine(configs)) + "\n";
+  if (options.baseline) {
+    out += fmt::format("Ratios are to the baseline **{}**.\n\n",
+                       escapeMarkdown(configs[*options.baseline].label));
+  }
+  out += fmt::format(
+      "Rates are the mean over iterations of the aggregate rate (ops/s of all ranks, barrier to barrier; "
+      "MiB/s as the data-path tool reported it); n is the number of iterations; p99 is the latency of the "
+      "merged histograms. The peak is the largest mean; the saturation point is the first count reaching "
+      "{:.0f}% of the peak with larger counts measured.\n\n",
+      kSaturationFraction * 100);
+  for (const ReportChart& chart : charts) {
+    if (chart.series.empty()) out += fmt::format("![overview]({}.svg)\n\n", chart.stem);
+  }
+  for (const std::string& name : reportSeries(configs)) {
+    out += "## " + escapeMarkdown(seriesTitle(anySeries(configs, name))) + "\n\n";
+    for (const ReportChart& chart : charts) {
+      if (chart.series == name)
+        out += fmt::format("![{}]({}.svg)\n\n", escapeMarkdown(chart.stem), chart.stem);
+    }
+    out += renderMarkdown(seriesTable(configs, name, options)) + "\n";
+    for (const std::string& line : shapeLines(configs, name)) out += "- " + escapeMarkdown(line) + "\n";
+    out += "\n";
+  }
+  bool any_note = false;
+  for (const Configuration& c : configs) {
+    for (const std::string& note : c.notes) {
+      if (!any_note) out += "## Notes\n\n";
+      any_note = true;
+      out += fmt::format("- {}: {}\n", escapeMarkdown(c.label), escapeMarkdown(note));
+    }
+  }
+  return out;
+}
+
+}  // namespace mdbench

@@ -11,8 +11,8 @@ namespace mdbench {
 struct ValidationResult {
   bool ok = true;
   std::uint32_t schema_version = 0;  // the file's, once its structure has been read
-  std::string first_problem;       // "<file>: <object path>: <what is wrong>" when !ok
-  std::vector<std::string> notes;  // objects present but not in the schema, runs still "running", ...
+  std::string first_problem;         // "<file>: <object path>: <what is wrong>" when !ok
+  std::vector<std::string> notes;    // objects present but not in the schema, runs still "running", ...
 };
 
 // Structure (groups, datasets, attributes, types, shapes, allowed values) against the compiled-in schema,

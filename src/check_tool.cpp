@@ -1,0 +1,183 @@
+// mdbench check: acceptance gates on results files, for CI. Runs on rank 0 alone.
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "mdbench/app.hpp"
+#include "mdbench/check.hpp"
+#include "mdbench/results_file.hpp"
+
+namespace mdbench {
+namespace po = boost::program_options;
+namespace {
+
+constexpr std::string_view kGrammar = R"(
+Rules: SERIES[.METRIC][@RANKS] OP VALUE[UNIT], one per --require or one a line in a --rules file
+('#' starts a comment). Examples: "file-create >= 50k ops/s", "file-stat.p99@8 < 2ms",
+"ior:write.rate-min >= 1.5 GiB/s", "file-create.failed == 0".
+  SERIES  a phase (tree-create, dir-create, ..., file-create, file-stat, ..., tree-remove) or a data-path
+          series TOOL:OPERATION (ior:write, iozone:initial-write)
+  METRIC  rate (default: mean over iterations of the aggregate rate), rate-min, rate-max (worst and best
+          iteration), stonewall-rate, p50, p90, p99, p999, latency-max, failed (failed operations summed);
+          all but the rates are measured by mdbench metadata runs only
+  RANKS   one rank (client) count; without it the rule must hold at every count the series has
+  OP      >=, <=, >, <, ==
+  VALUE   rates: a number with optional k, M, G (x1e3, x1e6, x1e9), then optionally ops/s (metadata) or
+          MiB/s, GiB/s (data path); latencies need a unit: ns, us, ms, s; failed: a whole number
+A rule fails when its series, rank count or metric is missing from the results.
+Exit status: 0 every rule holds, 3 a rule does not, 2 bad usage or a bad rule, 1 a file cannot be read.
+)";
+
+void printError(const std::string& message) { fmt::print(stderr, "mdbench check: error: {}\n", message); }
+
+int usageErrors(const std::vector<std::string>& messages) {
+  for (const std::string& message : messages) printError(message);
+  fmt::print(stderr, "Try 'mdbench check --help'.\n");
+  return kExitUsage;
+}
+
+bool readText(const std::string& path, std::string& text) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  text = buffer.str();
+  return !in.bad();
+}
+
+// Every rule from --require and --rules; problems (bad rules, unreadable rules files) are appended.
+std::vector<Rule> collectRules(const std::vector<std::string>& required,
+                               const std::vector<std::string>& files, std::vector<std::string>& problems) {
+  std::vector<Rule> rules;
+  const auto take = [&](RuleParse parsed) {
+    rules.insert(rules.end(), parsed.rules.begin(), parsed.rules.end());
+    problems.insert(problems.end(), parsed.errors.begin(), parsed.errors.end());
+  };
+  for (const std::string& text : required) take(parseRule(text));
+  for (const std::string& file : files) {
+    std::string contents;
+    if (!readText(file, contents)) {
+      problems.push_back(fmt::format("--rules {}: cannot read: {}", file, std::strerror(errno)));
+      continue;
+    }
+    take(parseRules(contents, file));
+  }
+  return rules;
+}
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return lstat(path.c_str(), &st) == 0;
+}
+
+// Writes the report; without force, O_EXCL keeps a file that appeared since the first check. Returns the
+// problem, empty on success.
+std::string writeReport(const std::string& path, const JUnitReport& report, bool force) {
+  std::ostringstream xml;
+  writeJUnit(xml, report);
+  const std::string text = xml.str();
+  const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (force ? O_TRUNC : O_EXCL);
+  const int fd = ::open(path.c_str(), flags, 0666);
+  if (fd < 0) return fmt::format("cannot write {}: {}", path, std::strerror(errno));
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int error = errno;
+      ::close(fd);
+      return fmt::format("writing {} failed: {}", path, std::strerror(error));
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (::close(fd) != 0) return fmt::format("writing {} failed: {}", path, std::strerror(errno));
+  return {};
+}
+
+}  // namespace
+
+int runCheck(const std::vector<std::string>& args) {
+  po::options_description options(
+      "mdbench check FILE... --require RULE ... [--rules FILE] [--junit OUT]: acceptance gates on results "
+      "files (all FILEs form one configuration)");
+  std::vector<std::string> files, required, rule_files;
+  std::string junit_path;
+  bool force = false;
+  options.add_options()("help,h", "print this help")("require,r", po::value(&required)->value_name("RULE"),
+                                                     "a rule that must hold (repeatable)")(
+      "rules", po::value(&rule_files)->value_name("FILE"), "rules, one a line (repeatable)")(
+      "junit", po::value(&junit_path)->value_name("OUT"), "also write a JUnit XML report to OUT")(
+      "force", po::bool_switch(&force), "replace OUT if it exists")("file", po::value(&files),
+                                                                    "results file");
+  po::positional_options_description positional;
+  positional.add("file", -1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args)
+                  .options(options)
+                  .positional(positional)
+                  .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing)
+                  .run(),
+              vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    return usageErrors({e.what()});
+  }
+  if (vm.count("help")) {
+    std::cout << options << kGrammar;
+    return kExitOk;
+  }
+
+  // Every usage problem at once, before any results file is read.
+  std::vector<std::string> problems;
+  if (files.empty()) problems.emplace_back("no results file given");
+  const std::vector<Rule> rules = collectRules(required, rule_files, problems);
+  if (rules.empty() && problems.empty())
+    problems.emplace_back("no rule given: --require RULE or --rules FILE");
+  if (!junit_path.empty() && !force && exists(junit_path)) {
+    problems.push_back(fmt::format("--junit: {} exists: use --force to replace it", junit_path));
+  }
+  if (force && junit_path.empty()) problems.emplace_back("--force without --junit: nothing to replace");
+  if (!problems.empty()) return usageErrors(problems);
+
+  JUnitReport report;
+  report.files = files;
+  int status = kExitOk;
+  try {
+    const Configuration configuration = loadConfiguration("check", files);
+    report.notes = configuration.notes;
+    report.outcomes = evaluate(rules, configuration);
+  } catch (const ResultsFileError& e) {
+    printError(e.what());
+    report.error = e.what();
+    status = kExitFailed;
+  }
+  for (const std::string& note : report.notes) fmt::print("note: {}\n", note);
+  std::size_t passed = 0;
+  for (const Outcome& outcome : report.outcomes) {
+    fmt::print("{}  {}\n", outcome.passed ? "PASS" : "FAIL", outcome.message);
+    if (outcome.passed) ++passed;
+  }
+  if (status == kExitOk) {
+    fmt::print("{} of {} checks passed\n", passed, report.outcomes.size());
+    if (passed != report.outcomes.size()) status = kExitCheckFailed;
+  }
+  std::fflush(stdout);
+  if (!junit_path.empty()) {
+    if (const std::string problem = writeReport(junit_path, report, force); !problem.empty()) {
+      printError(problem);
+      return kExitFailed;
+    }
+  }
+  return status;
+}
+
+}  // namespace mdbench

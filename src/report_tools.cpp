@@ -1,0 +1,343 @@
+// The subcommands `mdbench import` (other tools' output into a results file) and `mdbench report` (tables
+// and charts of one or more configurations). They run on rank 0 alone and never overwrite a file.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <sys/stat.h>
+
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+#include "mdbench/app.hpp"
+#include "mdbench/imported.hpp"
+#include "mdbench/report.hpp"
+#include "mdbench/results_file.hpp"
+#include "mdbench/version.hpp"
+#include "tools.hpp"
+
+namespace mdbench {
+namespace po = boost::program_options;
+namespace {
+
+// Import inputs are text summaries; anything this large is not one (and would only waste memory).
+constexpr std::uintmax_t kMaxImportBytes = 64u << 20;
+
+int usageError(const std::string& command, const std::string& message) {
+  fmt::print(stderr, "mdbench {0}: error: {1}\nTry 'mdbench {0} --help'.\n", command, message);
+  return kExitUsage;
+}
+
+bool parseArgs(const std::string& command, const std::vector<std::string>& args,
+               const po::options_description& options, const po::positional_options_description& positional,
+               po::variables_map& vm) {
+  try {
+    po::store(po::command_line_parser(args)
+                  .options(options)
+                  .positional(positional)
+                  .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing)
+                  .run(),
+              vm);
+    po::notify(vm);
+    return true;
+  } catch (const po::error& e) {
+    usageError(command, e.what());
+    return false;
+  }
+}
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return lstat(path.c_str(), &st) == 0;
+}
+
+// The whole file as text, or an error message.
+bool readInput(const std::string& path, std::string& text, std::string& error) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    error =
+        exists(path) ? fmt::format("{}: not a regular file", path) : fmt::format("{}: no such file", path);
+    return false;
+  }
+  if (std::filesystem::file_size(path, ec) > kMaxImportBytes) {
+    error = fmt::format("{}: larger than {} MiB: not a tool's summary output", path, kMaxImportBytes >> 20);
+    return false;
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (!in.good() && !in.eof()) {
+    error = fmt::format("{}: cannot be read", path);
+    return false;
+  }
+  text = buffer.str();
+  return true;
+}
+
+std::string utcNow() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                     tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
+template <class Rows>
+std::string describeRows(const Rows& rows) {
+  std::set<std::uint32_t> counts;
+  std::set<std::string> operations;
+  for (const auto& row : rows) {
+    operations.insert(row.operation);
+    if constexpr (requires { row.clients; }) {
+      counts.insert(row.clients);
+    } else {
+      counts.insert(row.ranks);
+    }
+  }
+  return fmt::format("{} rows: {} at {}", rows.size(), fmt::join(operations, ", "), fmt::join(counts, ", "));
+}
+
+// "LABEL=FILE,FILE" or "FILE,FILE": the label defaults to the first file's name without directory and
+// extension.
+struct ConfigSpec {
+  std::string label;
+  std::vector<std::string> files;
+};
+
+ConfigSpec parseConfigSpec(const std::string& text) {
+  ConfigSpec spec;
+  std::string files = text;
+  if (const std::size_t eq = text.find('='); eq != std::string::npos && eq > 0) {
+    spec.label = text.substr(0, eq);
+    files = text.substr(eq + 1);
+  }
+  std::size_t start = 0;
+  while (start <= files.size()) {
+    const std::size_t comma = files.find(',', start);
+    const std::string file =
+        files.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (!file.empty()) spec.files.push_back(file);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (spec.label.empty() && !spec.files.empty())
+    spec.label = std::filesystem::path(spec.files[0]).stem().string();
+  return spec;
+}
+
+bool writeText(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  return static_cast<bool>(out);
+}
+
+}  // namespace
+
+int runImport(const std::vector<std::string>& args) {
+  po::options_description options(
+      "mdbench import INPUT... -o FILE.h5: other tools' results into a results file (IOR JSON summaries, "
+      "IOzone throughput-mode output, mdtest output)");
+  std::string format = "auto", out;
+  bool append = false;
+  std::vector<std::string> inputs;
+  options.add_options()("help,h", "print this help")(
+      "format,f", po::value(&format)->value_name("auto|ior|iozone|mdtest"),
+      "the tool that wrote every INPUT (default: recognised from each file)")(
+      "output,o", po::value(&out)->value_name("FILE.h5"), "the results file to write (required)")(
+      "append", po::bool_switch(&append),
+      "add to an existing results file (an existing FILE is an error otherwise)")("input", po::value(&inputs),
+                                                                                  "a tool's output");
+  po::positional_options_description positional;
+  positional.add("input", -1);
+  po::variables_map vm;
+  if (!parseArgs("import", args, options, positional, vm)) return kExitUsage;
+  if (vm.count("help")) {
+    std::cout
+        << options
+        << "IOR: ior -O summaryFormat=JSON (stdout or -O summaryFile). IOzone: throughput mode, iozone -t "
+           "N.\n"
+           "mdtest: its whole output, with or without -P and --showRankStatistics, sweeps included.\n"
+           "Exit status: 0 imported, 1 an input cannot be read or parsed (nothing written), 2 bad usage.\n";
+    return kExitOk;
+  }
+  if (inputs.empty()) return usageError("import", "no input file given");
+  if (out.empty()) return usageError("import", "-o FILE.h5 is required");
+  if (format != "auto" && format != "ior" && format != "iozone" && format != "mdtest") {
+    return usageError("import", fmt::format("--format: '{}' is not auto, ior, iozone or mdtest", format));
+  }
+  if (!append && exists(out))
+    return usageError("import", fmt::format("{} exists: use --append to add to it", out));
+
+  // Everything is parsed before anything is written: one bad input leaves the results file as it was.
+  std::vector<DataPathImport> datapath;
+  std::vector<MetadataImport> metadata;
+  std::vector<std::string> lines;
+  for (const std::string& input : inputs) {
+    std::string text, error;
+    if (!readInput(input, text, error)) {
+      fmt::print(stderr, "mdbench import: error: {}\n", error);
+      return kExitFailed;
+    }
+    const std::string tool = format == "auto" ? detectImportFormat(text) : format;
+    try {
+      if (tool == "ior" || tool == "iozone") {
+        datapath.push_back(tool == "ior" ? parseIorJson(text, input) : parseIozone(text, input));
+        lines.push_back(fmt::format("{}: {} {}, {}", input, tool, datapath.back().tool_version,
+                                    describeRows(datapath.back().rows)));
+      } else if (tool == "mdtest") {
+        metadata.push_back(parseMdtest(text, input));
+        lines.push_back(fmt::format("{}: mdtest {}, {}", input, metadata.back().tool_version,
+                                    describeRows(metadata.back().rows)));
+      } else {
+        fmt::print(
+            stderr,
+            "mdbench import: error: {}: not recognised as IOR JSON, IOzone throughput output or mdtest "
+            "output (give --format to say which)\n",
+            input);
+        return kExitFailed;
+      }
+    } catch (const ImportError& e) {
+      fmt::print(stderr, "mdbench import: error: {}\n", e.what());
+      return kExitFailed;
+    }
+  }
+  try {
+    const std::vector<std::string> groups =
+        writeImports(out, append ? OutputMode::kAppend : OutputMode::kCreate, datapath, metadata,
+                     {utcNow(), std::string(version())});
+    for (std::size_t i = 0; i < lines.size() && i < groups.size(); ++i) {
+      fmt::print("{} -> {} {}\n", lines[i], out, groups[i]);
+    }
+  } catch (const ResultsFileError& e) {
+    fmt::print(stderr, "mdbench import: error: {}\n", e.what());
+    return kExitFailed;
+  }
+  return kExitOk;
+}
+
+int runReport(const std::vector<std::string>& args) {
+  po::options_description options(
+      "mdbench report [LABEL=]FILE[,FILE...]...: tables and scaling charts; each argument is one "
+      "configuration "
+      "(several files of one configuration are pooled by rank count)");
+  std::vector<std::string> specs;
+  std::string baseline, out_dir, bars = "minmax";
+  bool png = false, force = false, markdown = false;
+  options.add_options()("help,h", "print this help")(
+      "baseline,b", po::value(&baseline)->value_name("LABEL|[LABEL=]FILE"),
+      "show every configuration relative to this one (a LABEL given, or a further configuration)")(
+      "out-dir,d", po::value(&out_dir)->value_name("DIR"),
+      "write report.md, one SVG chart per phase and data-path operation, and overview.svg into DIR")(
+      "png", po::bool_switch(&png), "also write each chart as PNG (needs rsvg-convert: librsvg2-bin)")(
+      "force", po::bool_switch(&force), "replace report files that exist in DIR")(
+      "markdown", po::bool_switch(&markdown), "print the Markdown report instead of the console tables")(
+      "error-bars", po::value(&bars)->value_name("minmax|stddev"),
+      "error bars from the slowest to the fastest iteration (default), or mean +- one standard deviation")(
+      "config", po::value(&specs), "a configuration");
+  po::positional_options_description positional;
+  positional.add("config", -1);
+  po::variables_map vm;
+  if (!parseArgs("report", args, options, positional, vm)) return kExitUsage;
+  if (vm.count("help")) {
+    std::cout << options
+              << "Exit status: 0 report written, 1 a results file cannot be read or a report file written, "
+                 "2 bad usage.\n";
+    return kExitOk;
+  }
+  if (specs.empty()) return usageError("report", "no results file given");
+  ReportOptions report;
+  if (bars != "minmax" && bars != "stddev") {
+    return usageError("report", fmt::format("--error-bars: '{}' is not minmax or stddev", bars));
+  }
+  report.error_bars = bars == "minmax" ? ErrorBars::kMinMax : ErrorBars::kStddev;
+  if (png && out_dir.empty()) return usageError("report", "--png needs --out-dir DIR");
+
+  std::vector<ConfigSpec> configs_given;
+  for (const std::string& text : specs) {
+    configs_given.push_back(parseConfigSpec(text));
+    if (configs_given.back().files.empty())
+      return usageError("report", fmt::format("'{}' names no file", text));
+  }
+  if (!baseline.empty()) {
+    for (std::size_t i = 0; i < configs_given.size() && !report.baseline; ++i) {
+      if (configs_given[i].label == baseline || specs[i] == baseline) report.baseline = i;
+    }
+    if (!report.baseline) {
+      configs_given.push_back(parseConfigSpec(baseline));
+      if (configs_given.back().files.empty()) return usageError("report", "--baseline names no file");
+      report.baseline = configs_given.size() - 1;
+    }
+  }
+  for (std::size_t i = 0; i < configs_given.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (configs_given[i].label == configs_given[j].label) {
+        return usageError("report", fmt::format("two configurations are labelled '{}': name them LABEL=FILE",
+                                                configs_given[i].label));
+      }
+    }
+  }
+
+  std::vector<Configuration> configs;
+  try {
+    for (const ConfigSpec& spec : configs_given) configs.push_back(loadConfiguration(spec.label, spec.files));
+  } catch (const ResultsFileError& e) {
+    fmt::print(stderr, "mdbench report: error: {}\n", e.what());
+    return kExitFailed;
+  }
+
+  const std::vector<ReportChart> charts = reportCharts(configs, report);
+  if (markdown) {
+    fmt::print("{}", reportMarkdown(configs, report, charts));
+  } else {
+    fmt::print("{}", reportText(configs, report));
+  }
+  if (out_dir.empty()) return kExitOk;
+
+  // Every file is checked before the first is written: an existing report is kept whole or replaced whole.
+  std::vector<std::pair<std::string, std::string>> files;  // path, content
+  files.emplace_back(out_dir + "/report.md", reportMarkdown(configs, report, charts));
+  for (const ReportChart& chart : charts)
+    files.emplace_back(fmt::format("{}/{}.svg", out_dir, chart.stem), chart.svg);
+  std::error_code ec;
+  if (exists(out_dir) && !std::filesystem::is_directory(out_dir, ec)) {
+    return usageError("report", fmt::format("--out-dir {}: exists and is not a directory", out_dir));
+  }
+  if (!force) {
+    for (const auto& [path, content] : files) {
+      const std::string png_path = path.substr(0, path.size() - 4) + ".png";
+      if (exists(path) || (png && path.ends_with(".svg") && exists(png_path))) {
+        return usageError("report", fmt::format("{} exists: use --force to replace the report files",
+                                                exists(path) ? path : png_path));
+      }
+    }
+  }
+  std::filesystem::create_directories(out_dir, ec);
+  if (ec) {
+    fmt::print(stderr, "mdbench report: error: cannot create {}: {}\n", out_dir, ec.message());
+    return kExitFailed;
+  }
+  for (const auto& [path, content] : files) {
+    if (!writeText(path, content)) {
+      fmt::print(stderr, "mdbench report: error: cannot write {}\n", path);
+      return kExitFailed;
+    }
+    if (png && path.ends_with(".svg")) {
+      try {
+        svgToPng(path, path.substr(0, path.size() - 4) + ".png");
+      } catch (const std::exception& e) {
+        fmt::print(stderr, "mdbench report: error: {}\n", e.what());
+        return kExitFailed;
+      }
+    }
+  }
+  fmt::print("wrote {}/report.md and {} chart{}{}\n", out_dir, charts.size(), charts.size() == 1 ? "" : "s",
+             png ? " (SVG and PNG)" : " (SVG)");
+  return kExitOk;
+}
+
+}  // namespace mdbench

@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# mdbench check: acceptance gates on real results files (a 2-rank run and a 1,2 sweep), their exit
+# statuses and messages, and the JUnit report validated against tests/fixtures/junit.xsd and read back.
+source "$(dirname "$0")/lib.sh" "$@"
+py=/usr/bin/python3
+xsd=$E2E_DIR/../fixtures/junit.xsd
+
+# valid_junit FILE WHAT: FILE validates against our JUnit schema.
+valid_junit() {
+  if xmllint --noout --schema "$xsd" "$1" >"$BASE/xmllint.txt" 2>&1; then pass; else fail "$2: $(cat "$BASE/xmllint.txt")"; fi
+}
+# junit_counts FILE: tests, failures and errors of <testsuites> and <testsuite>, the testcases, and the
+# testcases holding a <failure>.
+junit_counts() {
+  "$py" - "$1" <<'PY'
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+suite = root.find("testsuite")
+cases = suite.findall("testcase")
+print(root.get("tests"), root.get("failures"), root.get("errors"), suite.get("tests"), suite.get("failures"),
+      suite.get("errors"), len(cases), sum(c.find("failure") is not None for c in cases))
+PY
+}
+# junit_case FILE NAME: "pass" or "fail: MESSAGE" for the testcase NAME, "absent" without one.
+junit_case() {
+  "$py" - "$1" "$2" <<'PY'
+import sys, xml.etree.ElementTree as ET
+cases = [c for c in ET.parse(sys.argv[1]).getroot().iter("testcase") if c.get("name") == sys.argv[2]]
+if not cases:
+    print("absent")
+else:
+    f = cases[0].find("failure")
+    print("pass" if f is None else "fail: " + f.get("message"))
+PY
+}
+
+r=$BASE/r.h5
+s=$BASE/s.h5
+run 2 -d "$BASE/t" -n 200 -F -u -i 2 -o "$r"
+expect_rc 0 "benchmark on 2 ranks"
+run 2 -d "$BASE/t" --sweep 1,2 -n 200 -F -u -i 2 -o "$s"
+expect_rc 0 "sweep 1,2 on 2 ranks"
+
+# A rule set that holds: every metric kind, units, a rank count; one testcase each (one rank count).
+pass_rules=("file-create >= 1" "file-stat.rate-min > 0" "file-read.rate-max >= 0.001k ops/s"
+  "file-remove@2 >= 1" "file-create.failed == 0" "file-stat.p99 < 10s" "file-create.latency-max <= 60000 ms"
+  "tree-create.p50 > 0ns")
+args=()
+for rule in "${pass_rules[@]}"; do args+=(--require "$rule"); done
+run 0 check "$r" "${args[@]}" --junit "$BASE/pass.xml"
+expect_rc 0 "passing rules"
+expect_in "$OUT" "8 of 8 checks passed" "passing rules: summary"
+expect_not_in "$OUT" "FAIL" "passing rules: no FAIL line"
+expect_in "$OUT" "PASS  file-create at 2 ranks: " "passing rules: PASS line"
+valid_junit "$BASE/pass.xml" "passing rules: JUnit"
+expect_eq "$(junit_counts "$BASE/pass.xml")" "8 0 0 8 0 0 8 0" "passing rules: JUnit counts"
+for rule in "${pass_rules[@]}"; do
+  expect_eq "$(junit_case "$BASE/pass.xml" "$rule @ 2 ranks")" pass "passing rules: testcase '$rule'"
+done
+
+# The rate is the mean over iterations of the file's per-iteration aggregate rates: a limit just below
+# holds, just above does not.
+mean=$("$py" -c '
+import h5py, sys
+its = h5py.File(sys.argv[1], "r")["runs/run-0000/iterations"].values()
+rates = [float(it["file-create"].attrs["ops_per_s"]) for it in its]
+print(repr(sum(rates) / len(rates)))' "$r")
+below=$("$py" -c "print(repr($mean * (1 - 1e-9)))")
+above=$("$py" -c "print(repr($mean * (1 + 1e-9)))")
+run 0 check "$r" --require "file-create >= $below" --require "file-create <= $above"
+expect_rc 0 "the mean rate of the file (mean $mean)"
+run 0 check "$r" --require "file-create > $above"
+expect_rc 3 "just above the mean rate fails"
+
+# A rule set that fails: exit 3, the failing testcase has a <failure> naming value and limit.
+run 0 check "$r" --require "file-create >= 1G" --require "file-stat >= 1" --junit "$BASE/fail.xml"
+expect_rc 3 "failing rule"
+expect_in "$OUT" "FAIL  file-create at 2 ranks: " "failing rule: FAIL line"
+expect_in "$OUT" "ops/s, required >= 1,000,000,000 ops/s" "failing rule: value and limit"
+expect_in "$OUT" "PASS  file-stat at 2 ranks: " "failing rule: the other still passes"
+expect_in "$OUT" "1 of 2 checks passed" "failing rule: summary"
+valid_junit "$BASE/fail.xml" "failing rule: JUnit"
+expect_eq "$(junit_counts "$BASE/fail.xml")" "2 1 0 2 1 0 2 1" "failing rule: JUnit counts"
+case "$(junit_case "$BASE/fail.xml" "file-create >= 1G @ 2 ranks")" in
+  "fail: file-create at 2 ranks: "*", required >= 1,000,000,000 ops/s") pass ;;
+  *) fail "failing rule: testcase has no <failure>: $(junit_case "$BASE/fail.xml" "file-create >= 1G @ 2 ranks")" ;;
+esac
+expect_eq "$(junit_case "$BASE/fail.xml" "file-stat >= 1 @ 2 ranks")" pass "failing rule: passing testcase"
+
+# The sweep: without @RANKS a rule is checked at every step; @RANKS picks one; a count it lacks fails.
+run 0 check "$s" --require "file-create >= 1" --require "file-stat@1 >= 1" --require "file-create@4 >= 1" \
+  --junit "$BASE/sweep.xml"
+expect_rc 3 "sweep: a missing step fails"
+expect_in "$OUT" "PASS  file-create at 1 rank: " "sweep: step 1"
+expect_in "$OUT" "PASS  file-create at 2 ranks: " "sweep: step 2"
+expect_in "$OUT" "PASS  file-stat at 1 rank: " "sweep: @1"
+expect_not_in "$OUT" "file-stat at 2 ranks" "sweep: @1 checks step 1 only"
+expect_in "$OUT" "FAIL  file-create@4 >= 1: no file-create results at 4 ranks in $s (file-create has 1, 2 ranks)" \
+  "sweep: missing step message"
+expect_in "$OUT" "3 of 4 checks passed" "sweep: summary"
+valid_junit "$BASE/sweep.xml" "sweep: JUnit"
+expect_eq "$(junit_counts "$BASE/sweep.xml")" "4 1 0 4 1 0 4 1" "sweep: JUnit counts"
+expect_eq "$(junit_case "$BASE/sweep.xml" "file-stat@1 >= 1 @ 1 ranks")" pass "sweep: @1 testcase"
+expect_eq "$(junit_case "$BASE/sweep.xml" "file-create >= 1 @ 2 ranks")" pass "sweep: step 2 testcase"
+
+# Several files are one configuration: both files' 2-rank runs pool into one point.
+run 0 check "$r" "$s" --require "file-create >= 1" --junit "$BASE/both.xml"
+expect_rc 0 "two files"
+expect_in "$OUT" "2 of 2 checks passed" "two files: one outcome per rank count"
+expect_eq "$("$py" -c '
+import sys, xml.etree.ElementTree as ET
+print(" ".join(p.get("value") for p in ET.parse(sys.argv[1]).getroot().iter("property") if p.get("name") == "file"))' \
+  "$BASE/both.xml")" "$r $s" "two files: properties"
+
+# Latency: in the rule's unit, failing below any real latency.
+run 0 check "$r" --require "file-stat.p99 < 1ns" --require "file-stat.p50 <= 10 s"
+expect_rc 3 "latency rule"
+expect_in "$OUT" "FAIL  file-stat p99 at 2 ranks: " "latency rule: FAIL line"
+expect_in "$OUT" " ns, required < 1 ns" "latency rule: in ns"
+expect_in "$OUT" "PASS  file-stat p50 at 2 ranks: " "latency rule: p50 passes"
+
+# Bad rules: every one reported, by its text, exit 2 before any file is read (the file does not exist).
+run 0 check "$BASE/absent.h5" --require "file-creat >= 1" --require "file-stat.p99 < 2" \
+  --require "file-create@0 > 1" --require "file-create >= 1 MiB/s" --require "file-create >= 1" \
+  --junit "$BASE/bad.xml"
+expect_rc 2 "bad rules"
+expect_in "$ERR" "rule 'file-creat >= 1': unknown series 'file-creat'" "bad rules: unknown series"
+expect_in "$ERR" "rule 'file-stat.p99 < 2': a latency needs a unit" "bad rules: latency without unit"
+expect_in "$ERR" "rule 'file-create@0 > 1': '@0' is not a rank count" "bad rules: @0"
+expect_in "$ERR" "rule 'file-create >= 1 MiB/s': MiB/s does not fit file-create" "bad rules: unit"
+expect_not_in "$ERR" "absent.h5" "bad rules: the results file is not read"
+expect_absent "$BASE/bad.xml" "bad rules: no JUnit"
+
+# A rules file: comments and blank lines skipped, a bad line named FILE:LINE; a good file passes.
+printf '# nightly gates\n\nfile-create >= 1  # headline\nfile-stat.p99 < 2\nfile-create.failed == 0\n' \
+  >"$BASE/bad.rules"
+run 0 check "$r" --rules "$BASE/bad.rules"
+expect_rc 2 "rules file with a bad line"
+expect_in "$ERR" "$BASE/bad.rules:4: rule 'file-stat.p99 < 2': a latency needs a unit" "rules file: FILE:LINE"
+expect_eq "$(grep -c "rule '" "$ERR")" 1 "rules file: only the bad line"
+printf '# nightly gates\n\nfile-create >= 1  # headline\nfile-stat.p99 < 2s\n' >"$BASE/good.rules"
+run 0 check "$r" --rules "$BASE/good.rules" --require "file-remove > 0"
+expect_rc 0 "rules file and --require"
+expect_in "$OUT" "3 of 3 checks passed" "rules file and --require: summary"
+run 0 check "$r" --rules "$BASE/none.rules"
+expect_rc 2 "missing rules file"
+expect_in "$ERR" "$BASE/none.rules" "missing rules file: named"
+
+# A results file that cannot be read: exit 1 naming it; the JUnit report says so as an error.
+run 0 check "$r" "$BASE/absent.h5" --require "file-create >= 1" --junit "$BASE/error.xml"
+expect_rc 1 "missing results file"
+expect_in "$ERR" "$BASE/absent.h5" "missing results file: named"
+valid_junit "$BASE/error.xml" "missing results file: JUnit"
+expect_eq "$(junit_counts "$BASE/error.xml")" "1 0 1 1 0 1 1 0" "missing results file: JUnit counts"
+
+# --junit never overwrites without --force: exit 2 naming the file, which is left as it was.
+echo "the user's own file" >"$BASE/keep.xml"
+run 0 check "$r" --require "file-create >= 1" --junit "$BASE/keep.xml"
+expect_rc 2 "existing JUnit file"
+expect_in "$ERR" "$BASE/keep.xml exists" "existing JUnit file: named"
+expect_eq "$(cat "$BASE/keep.xml")" "the user's own file" "existing JUnit file: unchanged"
+run 0 check "$r" --require "file-create >= 1" --junit "$BASE/keep.xml" --force
+expect_rc 0 "existing JUnit file with --force"
+valid_junit "$BASE/keep.xml" "--force: JUnit"
+expect_eq "$(junit_counts "$BASE/keep.xml")" "1 0 0 1 0 0 1 0" "--force: JUnit counts"
+
+finish

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# mdbench import and mdbench report end to end: a real sweep and real split runs as two configurations,
+# IOR, IOzone and mdtest output imported beside them, the tables checked against the HDF5 files read with
+# h5py, the SVG charts parsed for their series, points and labels, PNGs checked, and the usage errors.
+# Nothing the user had is ever overwritten.
+source "$(dirname "$0")/lib.sh" "$@"
+py=/usr/bin/python3
+FIX=$E2E_DIR/../fixtures/import
+SVG="$py $E2E_DIR/check_svg.py"
+target=$BASE/target
+mkdir -p "$target"
+
+svg_ok() {  # svg_ok WHAT FILE CHECKS...
+  local what=$1
+  shift
+  if $SVG "$@" >"$BASE/svg.txt" 2>&1; then pass; else fail "$what: $(cat "$BASE/svg.txt")"; fi
+}
+
+# ---- Two configurations from real runs: a sweep in one file, and the same steps as two jobs ----
+run 2 -d "$target" -n 300 -F -u -i 2 --sweep 1,2 -o "$BASE/sweep.h5"
+expect_rc 0 "sweep 1,2"
+run 1 -d "$target" -n 300 -F -u -i 2 -o "$BASE/job1.h5"
+expect_rc 0 "job at 1 rank"
+run 2 -d "$target" -n 300 -F -u -i 2 -o "$BASE/job2.h5"
+expect_rc 0 "job at 2 ranks"
+
+run 0 report sweep="$BASE/sweep.h5" jobs="$BASE/job1.h5,$BASE/job2.h5" --baseline sweep -d "$BASE/out" --png
+expect_rc 0 "report with a baseline"
+expect_in "$OUT" "file-create: ops/s against ranks" "a table per phase"
+expect_in "$OUT" "/ sweep" "ratio column to the baseline"
+expect_in "$OUT" "wrote $BASE/out/report.md and" "the report says where it went"
+
+# The table's means are the means over iterations of the files' aggregate rates (pooled over the two jobs).
+if "$py" - "$BASE" "$OUT" <<'PY' >"$BASE/check.txt" 2>&1; then pass; else fail "table values: $(cat "$BASE/check.txt")"; fi
+import re, sys, h5py, statistics
+base, out = sys.argv[1], open(sys.argv[2]).read().splitlines()
+def rates(files, phase):
+    by_ranks = {}
+    for path in files:
+        f = h5py.File(path, "r")
+        for run in f["runs"].values():
+            for it in run["iterations"].values():
+                if phase in it:
+                    by_ranks.setdefault(int(run.attrs["ranks"]), []).append(float(it[phase].attrs["ops_per_s"]))
+    return by_ranks
+start = out.index("file-create: ops/s against ranks")
+cells = lambda line: re.split(r"\s{2,}", line.strip())  # a latency cell is "3.46 us"
+rows = [cells(out[start + 2]), cells(out[start + 3])]
+sweep = rates([f"{base}/sweep.h5"], "file-create")
+jobs = rates([f"{base}/job1.h5", f"{base}/job2.h5"], "file-create")
+for row in rows:
+    ranks = int(row[0])
+    want_sweep = round(statistics.mean(sweep[ranks]))
+    want_jobs = round(statistics.mean(jobs[ranks]))
+    got_sweep, got_jobs = int(row[1].replace(",", "")), int(row[7].replace(",", ""))
+    assert abs(got_sweep - want_sweep) <= 1, (ranks, got_sweep, want_sweep)
+    assert abs(got_jobs - want_jobs) <= 1, (ranks, got_jobs, want_jobs)
+    assert row[5] == "2" and row[11] == "2", row  # iterations: 2 per rank count in each configuration
+    ratio = float(row[13])
+    assert abs(ratio - want_jobs / want_sweep) < 0.006, (ratio, want_jobs / want_sweep)
+print("ok")
+PY
+
+for phase in tree-create file-create file-stat file-read file-remove tree-remove; do
+  svg_ok "$phase chart" "$BASE/out/$phase.svg" --series sweep --series jobs --points sweep=2 --points jobs=2 \
+    --peak sweep --text "ranks" --text "$phase (ops/s)" --text "$phase: ops/s against ranks"
+  svg_ok "$phase relative chart" "$BASE/out/$phase-relative.svg" --series jobs --points jobs=2 --reference \
+    --text "baseline sweep" --text "$phase / baseline"
+  if [ "$(head -c 8 "$BASE/out/$phase.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then pass; else
+    fail "$phase.png is not a PNG"; fi
+done
+svg_ok "overview" "$BASE/out/overview.svg" --panels 6 --series sweep --series jobs
+expect_in "$BASE/out/report.md" "![file-create](file-create.svg)" "Markdown embeds the charts"
+expect_in "$BASE/out/report.md" "| ranks |" "Markdown tables"
+expect_in "$BASE/out/report.md" "Ratios are to the baseline **sweep**" "Markdown names the baseline"
+
+# Never overwritten without --force; with --force, replaced.
+before=$(fingerprint "$BASE/out")
+run 0 report "$BASE/sweep.h5" -d "$BASE/out"
+expect_rc 2 "report into a directory with a report"
+expect_in "$ERR" "exists: use --force to replace the report files" "says why"
+expect_eq "$(fingerprint "$BASE/out")" "$before" "existing report untouched"
+run 0 report "$BASE/sweep.h5" -d "$BASE/out" --force
+expect_rc 0 "report --force"
+expect_absent "$BASE/out/sweep" "no stray files"
+
+# ---- Imports beside the runs: IOR and IOzone (MiB/s against clients), mdtest (ops/s against ranks) ----
+cp "$BASE/sweep.h5" "$BASE/combined.h5"
+run 0 import "$FIX/ior-4.1-real-n1.json" "$FIX/ior-4.1-real-n2.json" "$FIX/iozone-3.471-real-l1-u2.txt" \
+  -o "$BASE/combined.h5" --append
+expect_rc 0 "import IOR and IOzone into the sweep's file"
+expect_in "$OUT" "ior-4.1-real-n2.json: ior" "import says what it read"
+expect_in "$OUT" "/datapath/import-0002" "three import groups"
+run 0 import "$FIX/mdtest-4.1-real-plain-n2.txt" -o "$BASE/mdtest.h5"
+expect_rc 0 "import mdtest into a new file"
+run 0 validate "$BASE/combined.h5" "$BASE/mdtest.h5"
+expect_rc 0 "imported files validate"
+
+run 0 report mdbench="$BASE/combined.h5" mdtest="$BASE/mdtest.h5" -d "$BASE/out2"
+expect_rc 0 "report with imports"
+expect_in "$OUT" "ior:write: MiB/s against clients" "IOR table"
+expect_in "$OUT" "iozone:initial-write: MiB/s against clients" "IOzone table"
+svg_ok "IOR write chart" "$BASE/out2/ior-write.svg" --series mdbench --points mdbench=2 --text clients \
+  --text "ior:write (MiB/s)"
+svg_ok "mdtest beside mdbench" "$BASE/out2/file-create.svg" --series mdbench --series mdtest --points mdtest=1
+if "$py" - "$FIX/ior-4.1-real-n2.json" "$OUT" <<'PY' >"$BASE/check.txt" 2>&1; then pass; else fail "IOR value: $(cat "$BASE/check.txt")"; fi
+import sys, json
+doc = json.load(open(sys.argv[1]))
+write = [s for s in doc["summary"] if s["operation"] == "write"][0]
+out = open(sys.argv[2]).read().splitlines()
+start = out.index("ior:write: MiB/s against clients")
+row = [r.split() for r in out[start + 2:start + 4] if r.split()[0] == str(write["numTasks"])][0]
+assert abs(float(row[1].replace(",", "")) - write["bwMeanMIB"]) < 0.051, (row, write["bwMeanMIB"])
+print("ok")
+PY
+
+# ---- Bad input: a clear message and a non-zero exit, nothing written ----
+printf 'not a tool output\n' >"$BASE/garbage.txt"
+run 0 import "$BASE/garbage.txt" -o "$BASE/never.h5"
+expect_rc 1 "unrecognised input"
+expect_in "$ERR" "garbage.txt: not recognised" "names the file"
+expect_absent "$BASE/never.h5" "nothing written for a bad input"
+head -c 700 "$FIX/ior-4.1-real-n2.json" >"$BASE/cut.json"
+run 0 import --format ior "$BASE/cut.json" -o "$BASE/never.h5"
+expect_rc 1 "truncated IOR JSON"
+expect_in "$ERR" "cut.json:" "names the file and line"
+expect_absent "$BASE/never.h5" "nothing written for a truncated input"
+before=$(md5sum "$BASE/mdtest.h5")
+run 0 import "$FIX/mdtest-4.1-real-plain-n2.txt" -o "$BASE/mdtest.h5"
+expect_rc 2 "import onto an existing file without --append"
+expect_eq "$(md5sum "$BASE/mdtest.h5")" "$before" "existing file untouched"
+run 0 import "$FIX/mdtest-4.1-real-plain-n2.txt" "$BASE/garbage.txt" -o "$BASE/mdtest.h5" --append
+expect_rc 1 "one bad input among good ones"
+expect_eq "$(md5sum "$BASE/mdtest.h5")" "$before" "nothing appended when any input is bad"
+run 0 import --format nope "$FIX/mdtest-4.1-real-plain-n2.txt" -o "$BASE/x.h5"
+expect_rc 2 "unknown --format"
+
+run 0 report "$BASE/missing.h5"
+expect_rc 1 "report on a missing file"
+expect_in "$ERR" "missing.h5" "names the file"
+run 0 report "$BASE/garbage.txt"
+expect_rc 1 "report on a file that is not a results file"
+run 0 report a="$BASE/sweep.h5" a="$BASE/job1.h5"
+expect_rc 2 "two configurations with one label"
+run 0 report "$BASE/sweep.h5" --png
+expect_rc 2 "--png without --out-dir"
+run 0 report "$BASE/sweep.h5" --error-bars wide
+expect_rc 2 "bad --error-bars"
+touch "$BASE/afile"
+run 0 report "$BASE/sweep.h5" -d "$BASE/afile"
+expect_rc 2 "--out-dir onto a file"
+run 2 report "$BASE/sweep.h5"
+expect_rc 0 "report under mpiexec: rank 0 reports, the others wait"
+
+finish
