@@ -150,12 +150,22 @@ Configuration buildConfiguration(const std::string& label, const std::vector<std
       }
     }
     for (const DataPathImport& imp : results[f].datapath) {
+      bool ops_only = false;
       for (const DataPathRow& row : imp.rows) {
+        // IOzone -O reports ops/s and no bandwidth: kept in the file, but not a MiB/s point.
+        if (row.mib_per_s_mean == 0.0 && row.mib_per_s_max == 0.0 && row.ops_per_s_mean > 0.0) {
+          ops_only = true;
+          continue;
+        }
         addImported(fmt::format("{}:{}", imp.tool, row.operation),
                     SeriesInfo{SeriesKind::kDataPath, kPhaseCount + 1}, row.clients, row.nodes,
                     summaryOf(row.iterations, row.mib_per_s_max, row.mib_per_s_min, row.mib_per_s_mean,
                               row.mib_per_s_stddev),
                     acc, kinds);
+      }
+      if (ops_only) {
+        config.notes.push_back(fmt::format("{}: {} {} reported ops/s, not bandwidth: not shown in MiB/s",
+                                           file, imp.tool, imp.source));
       }
     }
   }

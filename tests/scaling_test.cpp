@@ -124,6 +124,19 @@ TEST(Scaling, NotesUnfinishedAndFailedRunsAndPooledTools) {
   EXPECT_DOUBLE_EQ(four->mean, 200.0);
 }
 
+TEST(Scaling, IozoneOpsOutputIsNotAMiBPoint) {
+  StoredResults r;
+  DataPathImport iozone;
+  iozone.tool = "iozone";
+  iozone.source = "iozone-O.txt";
+  iozone.rows.push_back({"initial-write", 2, 0, 1, 0.0, 0.0, 0.0, 0.0, 51234.5, 65536, 4194304});
+  r.datapath.push_back(iozone);
+  const Configuration c = buildConfiguration("x", {"r.h5"}, {r});
+  EXPECT_TRUE(c.series.empty());
+  ASSERT_EQ(c.notes.size(), 1u);
+  EXPECT_EQ(c.notes[0], "r.h5: iozone iozone-O.txt reported ops/s, not bandwidth: not shown in MiB/s");
+}
+
 TEST(ScalingShape, PeakAndSaturation) {
   const std::vector<double> rising = {100, 200, 400};
   ScalingShape s = scalingShape(rising);
