@@ -14,6 +14,7 @@
 #include "mdbench/app.hpp"
 #include "mdbench/check.hpp"
 #include "mdbench/results_file.hpp"
+#include "tools.hpp"
 
 namespace mdbench {
 namespace po = boost::program_options;
@@ -120,17 +121,7 @@ int runCheck(const std::vector<std::string>& args) {
   po::positional_options_description positional;
   positional.add("file", -1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args)
-                  .options(options)
-                  .positional(positional)
-                  .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing)
-                  .run(),
-              vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    return usageErrors({e.what()});
-  }
+  if (!parseToolArgs("check", args, options, positional, vm)) return kExitUsage;
   if (vm.count("help")) {
     std::cout << options << kGrammar;
     return kExitOk;

@@ -27,29 +27,6 @@ namespace {
 // Import inputs are text summaries; anything this large is not one (and would only waste memory).
 constexpr std::uintmax_t kMaxImportBytes = 64u << 20;
 
-int usageError(const std::string& command, const std::string& message) {
-  fmt::print(stderr, "mdbench {0}: error: {1}\nTry 'mdbench {0} --help'.\n", command, message);
-  return kExitUsage;
-}
-
-bool parseArgs(const std::string& command, const std::vector<std::string>& args,
-               const po::options_description& options, const po::positional_options_description& positional,
-               po::variables_map& vm) {
-  try {
-    po::store(po::command_line_parser(args)
-                  .options(options)
-                  .positional(positional)
-                  .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing)
-                  .run(),
-              vm);
-    po::notify(vm);
-    return true;
-  } catch (const po::error& e) {
-    usageError(command, e.what());
-    return false;
-  }
-}
-
 bool exists(const std::string& path) {
   struct stat st {};
   return lstat(path.c_str(), &st) == 0;
@@ -155,7 +132,7 @@ int runImport(const std::vector<std::string>& args) {
   po::positional_options_description positional;
   positional.add("input", -1);
   po::variables_map vm;
-  if (!parseArgs("import", args, options, positional, vm)) return kExitUsage;
+  if (!parseToolArgs("import", args, options, positional, vm)) return kExitUsage;
   if (vm.count("help")) {
     std::cout
         << options
@@ -165,13 +142,13 @@ int runImport(const std::vector<std::string>& args) {
            "Exit status: 0 imported, 1 an input cannot be read or parsed (nothing written), 2 bad usage.\n";
     return kExitOk;
   }
-  if (inputs.empty()) return usageError("import", "no input file given");
-  if (out.empty()) return usageError("import", "-o FILE.h5 is required");
+  if (inputs.empty()) return toolUsageError("import", "no input file given");
+  if (out.empty()) return toolUsageError("import", "-o FILE.h5 is required");
   if (format != "auto" && format != "ior" && format != "iozone" && format != "mdtest") {
-    return usageError("import", fmt::format("--format: '{}' is not auto, ior, iozone or mdtest", format));
+    return toolUsageError("import", fmt::format("--format: '{}' is not auto, ior, iozone or mdtest", format));
   }
   if (!append && exists(out))
-    return usageError("import", fmt::format("{} exists: use --append to add to it", out));
+    return toolUsageError("import", fmt::format("{} exists: use --append to add to it", out));
 
   // Everything is parsed before anything is written: one bad input leaves the results file as it was.
   std::vector<DataPathImport> datapath;
@@ -242,26 +219,26 @@ int runReport(const std::vector<std::string>& args) {
   po::positional_options_description positional;
   positional.add("config", -1);
   po::variables_map vm;
-  if (!parseArgs("report", args, options, positional, vm)) return kExitUsage;
+  if (!parseToolArgs("report", args, options, positional, vm)) return kExitUsage;
   if (vm.count("help")) {
     std::cout << options
               << "Exit status: 0 report written, 1 a results file cannot be read or a report file written, "
                  "2 bad usage.\n";
     return kExitOk;
   }
-  if (specs.empty()) return usageError("report", "no results file given");
+  if (specs.empty()) return toolUsageError("report", "no results file given");
   ReportOptions report;
   if (bars != "minmax" && bars != "stddev") {
-    return usageError("report", fmt::format("--error-bars: '{}' is not minmax or stddev", bars));
+    return toolUsageError("report", fmt::format("--error-bars: '{}' is not minmax or stddev", bars));
   }
   report.error_bars = bars == "minmax" ? ErrorBars::kMinMax : ErrorBars::kStddev;
-  if (png && out_dir.empty()) return usageError("report", "--png needs --out-dir DIR");
+  if (png && out_dir.empty()) return toolUsageError("report", "--png needs --out-dir DIR");
 
   std::vector<ConfigSpec> configs_given;
   for (const std::string& text : specs) {
     configs_given.push_back(parseConfigSpec(text));
     if (configs_given.back().files.empty())
-      return usageError("report", fmt::format("'{}' names no file", text));
+      return toolUsageError("report", fmt::format("'{}' names no file", text));
   }
   if (!baseline.empty()) {
     for (std::size_t i = 0; i < configs_given.size() && !report.baseline; ++i) {
@@ -269,15 +246,16 @@ int runReport(const std::vector<std::string>& args) {
     }
     if (!report.baseline) {
       configs_given.push_back(parseConfigSpec(baseline));
-      if (configs_given.back().files.empty()) return usageError("report", "--baseline names no file");
+      if (configs_given.back().files.empty()) return toolUsageError("report", "--baseline names no file");
       report.baseline = configs_given.size() - 1;
     }
   }
   for (std::size_t i = 0; i < configs_given.size(); ++i) {
     for (std::size_t j = 0; j < i; ++j) {
       if (configs_given[i].label == configs_given[j].label) {
-        return usageError("report", fmt::format("two configurations are labelled '{}': name them LABEL=FILE",
-                                                configs_given[i].label));
+        return toolUsageError("report",
+                              fmt::format("two configurations are labelled '{}': name them LABEL=FILE",
+                                          configs_given[i].label));
       }
     }
   }
@@ -305,14 +283,14 @@ int runReport(const std::vector<std::string>& args) {
     files.emplace_back(fmt::format("{}/{}.svg", out_dir, chart.stem), chart.svg);
   std::error_code ec;
   if (exists(out_dir) && !std::filesystem::is_directory(out_dir, ec)) {
-    return usageError("report", fmt::format("--out-dir {}: exists and is not a directory", out_dir));
+    return toolUsageError("report", fmt::format("--out-dir {}: exists and is not a directory", out_dir));
   }
   if (!force) {
     for (const auto& [path, content] : files) {
       const std::string png_path = path.substr(0, path.size() - 4) + ".png";
       if (exists(path) || (png && path.ends_with(".svg") && exists(png_path))) {
-        return usageError("report", fmt::format("{} exists: use --force to replace the report files",
-                                                exists(path) ? path : png_path));
+        return toolUsageError("report", fmt::format("{} exists: use --force to replace the report files",
+                                                    exists(path) ? path : png_path));
       }
     }
   }

@@ -15,22 +15,11 @@
 #include <utility>
 #include <vector>
 
+#include "mdbench/xml_text.hpp"
+
 namespace mdbench::svg {
 
-// Length in bytes of the valid UTF-8 sequence starting at s[i], or 0 if it is not one.
-inline std::size_t utf8Length(std::string_view s, std::size_t i) {
-  const auto lead = static_cast<unsigned char>(s[i]);
-  std::size_t n = 0;
-  if (lead < 0x80) return 1;
-  if ((lead & 0xE0) == 0xC0 && lead >= 0xC2) n = 2;
-  if ((lead & 0xF0) == 0xE0) n = 3;
-  if ((lead & 0xF8) == 0xF0 && lead <= 0xF4) n = 4;
-  if (n == 0 || i + n > s.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k) {
-    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
-  }
-  return n;
-}
+inline std::size_t utf8Length(std::string_view s, std::size_t i) { return utf8SequenceLength(s, i); }
 
 // Text as XML 1.0 accepts it: labels come from file names and command lines, so invalid UTF-8 bytes
 // become '?' and control characters (which XML forbids even escaped) become spaces.
@@ -75,32 +64,8 @@ inline std::string truncate(std::string_view s, std::size_t max_chars) {
   return clean + "\u2026";
 }
 
-inline std::string escape(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (const char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
+// Sanitized text has no control characters or invalid bytes left, so this escapes the five markup ones.
+inline std::string escape(std::string_view s) { return xmlEscape(s); }
 
 // A coordinate: two decimals, trailing zeros dropped, never "-0" (and never nan: callers keep their
 // scales finite, and this is the last line of defence).

@@ -15,17 +15,14 @@
 
 namespace mdbench {
 namespace po = boost::program_options;
-namespace {
-
-int usageError(const std::string& command, const std::string& message) {
+int toolUsageError(const std::string& command, const std::string& message) {
   fmt::print(stderr, "mdbench {0}: error: {1}\nTry 'mdbench {0} --help'.\n", command, message);
   return kExitUsage;
 }
 
-// Parses a subcommand's arguments; returns false (with a message printed) on bad usage.
-bool parse(const std::string& command, const std::vector<std::string>& args,
-           const po::options_description& options, const po::positional_options_description& positional,
-           po::variables_map& vm) {
+bool parseToolArgs(const std::string& command, const std::vector<std::string>& args,
+                   const po::options_description& options,
+                   const po::positional_options_description& positional, po::variables_map& vm) {
   try {
     po::store(po::command_line_parser(args)
                   .options(options)
@@ -36,12 +33,10 @@ bool parse(const std::string& command, const std::vector<std::string>& args,
     po::notify(vm);
     return true;
   } catch (const po::error& e) {
-    usageError(command, e.what());
+    toolUsageError(command, e.what());
     return false;
   }
 }
-
-}  // namespace
 
 int runValidate(const std::vector<std::string>& args) {
   po::options_description options("mdbench validate FILE...: check results files against the schema");
@@ -53,12 +48,12 @@ int runValidate(const std::vector<std::string>& args) {
   po::positional_options_description positional;
   positional.add("file", -1);
   po::variables_map vm;
-  if (!parse("validate", args, options, positional, vm)) return kExitUsage;
+  if (!parseToolArgs("validate", args, options, positional, vm)) return kExitUsage;
   if (vm.count("help")) {
     std::cout << options << "Exit status: 0 all files valid, 1 a file is not, 2 bad usage.\n";
     return kExitOk;
   }
-  if (files.empty()) return usageError("validate", "no file given");
+  if (files.empty()) return toolUsageError("validate", "no file given");
   int status = kExitOk;
   for (const std::string& file : files) {
     const ValidationResult result = validateResultsFile(file);
@@ -88,19 +83,20 @@ int runExport(const std::vector<std::string>& args) {
   po::positional_options_description positional;
   positional.add("file", 1);
   po::variables_map vm;
-  if (!parse("export", args, options, positional, vm)) return kExitUsage;
+  if (!parseToolArgs("export", args, options, positional, vm)) return kExitUsage;
   if (vm.count("help")) {
     std::cout << options;
     return kExitOk;
   }
-  if (file.empty()) return usageError("export", "no results file given");
+  if (file.empty()) return toolUsageError("export", "no results file given");
   if (format != "json" && format != "csv") {
-    return usageError("export", format.empty() ? "--format json|csv is required"
-                                               : fmt::format("--format: '{}' is not json or csv", format));
+    return toolUsageError("export", format.empty()
+                                        ? "--format json|csv is required"
+                                        : fmt::format("--format: '{}' is not json or csv", format));
   }
   struct stat st {};
   if (!out_path.empty() && !force && lstat(out_path.c_str(), &st) == 0) {
-    return usageError("export", fmt::format("{} exists: use --force to replace it", out_path));
+    return toolUsageError("export", fmt::format("{} exists: use --force to replace it", out_path));
   }
   StoredResults results;
   try {

@@ -2,6 +2,7 @@
 // run on one rank, return the exit status.
 #pragma once
 
+#include <boost/program_options.hpp>
 #include <string>
 #include <vector>
 
@@ -11,5 +12,15 @@ int runValidate(const std::vector<std::string>& args);
 int runExport(const std::vector<std::string>& args);
 int runImport(const std::vector<std::string>& args);  // report_tools.cpp
 int runReport(const std::vector<std::string>& args);  // report_tools.cpp
+
+// Shared by the subcommands: "mdbench COMMAND: error: MESSAGE" and the --help hint on standard error;
+// returns kExitUsage.
+int toolUsageError(const std::string& command, const std::string& message);
+// Parses a subcommand's arguments with Boost.PO (no abbreviated options); on bad usage prints the
+// parser's message as toolUsageError does and returns false.
+bool parseToolArgs(const std::string& command, const std::vector<std::string>& args,
+                   const boost::program_options::options_description& options,
+                   const boost::program_options::positional_options_description& positional,
+                   boost::program_options::variables_map& vm);
 
 }  // namespace mdbench

@@ -14,31 +14,17 @@
 #include <string_view>
 #include <vector>
 
+#include "import_fixture.hpp"
 #include "mdbench/imported.hpp"
 
 namespace mdbench {
 namespace {
 
-const std::filesystem::path kFixtures = std::filesystem::path(MDBENCH_FIXTURES) / "import";
+using import_test::importErrorOf;
+using import_test::kFixtures;
+using import_test::readFixture;
 
-std::string readFixture(const std::string& name) {
-  std::ifstream in(kFixtures / name, std::ios::binary);
-  EXPECT_TRUE(in.good()) << "missing fixture " << name;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// The ImportError of parsing text, or a failed test when there is none.
-ImportError iorError(std::string_view text) {
-  try {
-    parseIorJson(text, "in.json");
-  } catch (const ImportError& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no ImportError for:\n" << text;
-  return ImportError("in.json", 0, "none");
-}
+ImportError iorError(std::string_view text) { return importErrorOf(parseIorJson, text, "in.json"); }
 
 void expectRow(const DataPathRow& row, const char* operation, std::uint32_t clients, std::uint32_t nodes,
                std::uint32_t iterations) {

@@ -10,28 +10,17 @@
 #include <string>
 #include <string_view>
 
+#include "import_fixture.hpp"
 #include "mdbench/imported.hpp"
 
 namespace mdbench {
 namespace {
 
-std::string readFixture(const std::string& name) {
-  std::ifstream in(std::filesystem::path(MDBENCH_FIXTURES) / "import" / name, std::ios::binary);
-  EXPECT_TRUE(in.good()) << "missing fixture " << name;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using import_test::importErrorOf;
+using import_test::kFixtures;
+using import_test::readFixture;
 
-ImportError mdtestError(std::string_view text) {
-  try {
-    parseMdtest(text, "md.txt");
-  } catch (const ImportError& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no ImportError for:\n" << text;
-  return ImportError("md.txt", 0, "none");
-}
+ImportError mdtestError(std::string_view text) { return importErrorOf(parseMdtest, text, "md.txt"); }
 
 struct Expected {
   const char* phase;

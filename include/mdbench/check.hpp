@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "mdbench/scaling.hpp"
+#include "mdbench/xml_text.hpp"  // xmlEscape, used by the JUnit writer and its tests
 
 namespace mdbench {
 
@@ -92,9 +93,6 @@ struct JUnitReport {
 
 // The common JUnit XML that Jenkins, GitLab and GitHub read (schema: tests/fixtures/junit.xsd).
 void writeJUnit(std::ostream& out, const JUnitReport& report);
-// Text escaped for XML character data and attribute values; control characters XML 1.0 cannot hold and
-// invalid UTF-8 become U+FFFD.
-std::string xmlEscape(std::string_view text);
 
 // `mdbench check FILE... --require RULE ... [--rules FILE] [--junit OUT [--force]]`; runs on one rank.
 int runCheck(const std::vector<std::string>& args);
