@@ -246,6 +246,58 @@ std::string csvRow(const StoredRun& run, const StoredPhase& p, const StoredRankR
   return line;
 }
 
+// Imported results (schema version 4): the group's attributes and its rows, fields under their file names.
+template <class Import>
+Json importJson(const Import& imp) {
+  return Json{{"group", imp.group},
+              {"tool", imp.tool},
+              {"tool_version", imp.tool_version},
+              {"command_line", imp.command_line},
+              {"began", imp.began},
+              {"source", imp.source},
+              {"imported_utc", imp.imported_utc},
+              {"mdbench_version", imp.mdbench_version}};
+}
+
+Json datapathJson(const DataPathImport& imp) {
+  Json j = importJson(imp);
+  Json rows = Json::array();
+  for (const DataPathRow& r : imp.rows) {
+    rows.push_back({{"operation", r.operation},
+                    {"clients", r.clients},
+                    {"nodes", r.nodes},
+                    {"iterations", r.iterations},
+                    {"mib_per_s_max", r.mib_per_s_max},
+                    {"mib_per_s_min", r.mib_per_s_min},
+                    {"mib_per_s_mean", r.mib_per_s_mean},
+                    {"mib_per_s_stddev", r.mib_per_s_stddev},
+                    {"ops_per_s_mean", r.ops_per_s_mean},
+                    {"transfer_bytes", r.transfer_bytes},
+                    {"block_bytes", r.block_bytes}});
+  }
+  j["results"] = std::move(rows);
+  return j;
+}
+
+Json metadataImportJson(const MetadataImport& imp) {
+  Json j = importJson(imp);
+  Json rows = Json::array();
+  for (const MetadataImportRow& r : imp.rows) {
+    rows.push_back({{"phase", r.phase},
+                    {"operation", r.operation},
+                    {"ranks", r.ranks},
+                    {"nodes", r.nodes},
+                    {"iterations", r.iterations},
+                    {"ops_per_s_max", r.ops_per_s_max},
+                    {"ops_per_s_min", r.ops_per_s_min},
+                    {"ops_per_s_mean", r.ops_per_s_mean},
+                    {"ops_per_s_stddev", r.ops_per_s_stddev},
+                    {"time_s_mean", r.time_s_mean}});
+  }
+  j["results"] = std::move(rows);
+  return j;
+}
+
 }  // namespace
 
 void exportJson(const StoredResults& results, std::ostream& out) {
@@ -255,6 +307,12 @@ void exportJson(const StoredResults& results, std::ostream& out) {
   Json runs = Json::array();
   for (const StoredRun& run : results.runs) runs.push_back(runJson(run));
   doc["runs"] = std::move(runs);
+  Json datapath = Json::array();
+  for (const DataPathImport& imp : results.datapath) datapath.push_back(datapathJson(imp));
+  doc["datapath"] = std::move(datapath);
+  Json metadata = Json::array();
+  for (const MetadataImport& imp : results.metadata_imports) metadata.push_back(metadataImportJson(imp));
+  doc["metadata_imports"] = std::move(metadata);
   // Doubles are printed in their shortest round-trip form (a non-finite one, which no formula of the
   // schema produces, would become null). Strings in a results file are UTF-8 by contract; a stray invalid
   // byte (a host or path name from a system that does not use UTF-8) becomes U+FFFD rather than aborting the

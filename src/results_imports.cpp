@@ -99,6 +99,8 @@ void readProvenance(hid_t group, Import& out) {
   out.command_line = h5::readAttribute<std::string>(group, "command_line");
   out.began = h5::readAttribute<std::string>(group, "began");
   out.source = h5::readAttribute<std::string>(group, "source");
+  out.imported_utc = h5::readAttribute<std::string>(group, "imported_utc");
+  out.mdbench_version = h5::readAttribute<std::string>(group, "mdbench_version");
 }
 
 // The group `parent` in the file, created when absent; then the first free import-NNNN below it.

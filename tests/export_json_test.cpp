@@ -233,8 +233,18 @@ TEST(ExportJson, UsesTheSchemaNames) {
     s.insert(extra);
     return s;
   };
-  const json doc = json::parse(toJson(makeResults()));
-  EXPECT_EQ(keys(doc), plus(names("/", "attributes"), {"runs"}));
+  StoredResults results = makeResults();
+  results.datapath.push_back({"ior", "", "", "", "", {{"write", 1, 0, 1, 1, 1, 1, 0, 0, 0, 0}}, "", "", ""});
+  results.metadata_imports.push_back(
+      {"mdtest", "", "", "", "", {{"file-stat", "File stat", 1, 0, 1, 1, 1, 1, 0, 0}}, "", "", ""});
+  const json doc = json::parse(toJson(results));
+  EXPECT_EQ(keys(doc), plus(names("/", "attributes"), {"runs", "datapath", "metadata_imports"}));
+  EXPECT_EQ(keys(doc["datapath"][0]), plus(names("/datapath/import-*", "attributes"), {"group", "results"}));
+  EXPECT_EQ(keys(doc["datapath"][0]["results"][0]), names("/datapath/import-*/results", "fields"));
+  EXPECT_EQ(keys(doc["metadata_imports"][0]),
+            plus(names("/metadata-imports/import-*", "attributes"), {"group", "results"}));
+  EXPECT_EQ(keys(doc["metadata_imports"][0]["results"][0]),
+            names("/metadata-imports/import-*/results", "fields"));
   const json& run = doc["runs"][0];
   EXPECT_EQ(keys(run), (std::set<std::string>{"group", "attributes", "hosts", "node_of_rank", "config",
                                               "phases", "summary"}));
@@ -253,7 +263,8 @@ TEST(ExportJson, PrettyPrintedWithTwoSpacesAndTrailingNewline) {
   results.schema = "mdbench-results";
   results.schema_version = 2;
   EXPECT_EQ(toJson(results),
-            "{\n  \"schema\": \"mdbench-results\",\n  \"schema_version\": 2,\n  \"runs\": []\n}\n");
+            "{\n  \"schema\": \"mdbench-results\",\n  \"schema_version\": 2,\n  \"runs\": [],\n  "
+            "\"datapath\": [],\n  \"metadata_imports\": []\n}\n");
   const std::string text = toJson(makeResults());
   EXPECT_NE(text.find("\n      \"group\": \"/runs/run-0000\",\n"), std::string::npos);
   EXPECT_EQ(text.back(), '\n');
@@ -264,6 +275,59 @@ TEST(ExportJson, ReplacesInvalidUtf8InsteadOfFailing) {
   results.runs[0].info.host_of_rank[0] = "bad\xff";
   const json doc = json::parse(toJson(results));
   EXPECT_EQ(doc["runs"][0]["hosts"][0].get<std::string>(), "bad\xEF\xBF\xBD");
+}
+
+TEST(ExportJson, ImportedResultsWithEveryField) {
+  StoredResults results = makeResults();
+  DataPathImport ior;
+  ior.group = "/datapath/import-0000";
+  ior.tool = "ior";
+  ior.tool_version = "4.1.0";
+  ior.command_line = "ior -w";
+  ior.began = "Mon Nov 30";
+  ior.source = "ior.json";
+  ior.rows.push_back({"write", 2, 1, 3, 0.1, 1e-17, 1.0 / 3.0, 5e-324, 6.02214076e23, kMax, 42});
+  results.datapath.push_back(ior);
+  MetadataImport md;
+  md.group = "/metadata-imports/import-0000";
+  md.tool = "mdtest";
+  md.rows.push_back(
+      {"file-stat", "File stat", 4, 2, 5, 123456789.123456789, 0.30000000000000004, 2.0, 0.0, 0.25});
+  results.metadata_imports.push_back(md);
+
+  const json doc = json::parse(toJson(results));
+  const json& d = field(doc, "datapath").at(0);
+  expectString(d, "group", "/datapath/import-0000");
+  expectString(d, "tool", "ior");
+  expectString(d, "tool_version", "4.1.0");
+  expectString(d, "command_line", "ior -w");
+  expectString(d, "began", "Mon Nov 30");
+  expectString(d, "source", "ior.json");
+  const json& row = field(d, "results").at(0);
+  expectString(row, "operation", "write");
+  expectUint(row, "clients", 2);
+  expectUint(row, "nodes", 1);
+  expectUint(row, "iterations", 3);
+  expectDouble(row, "mib_per_s_max", 0.1);
+  expectDouble(row, "mib_per_s_min", 1e-17);
+  expectDouble(row, "mib_per_s_mean", 1.0 / 3.0);
+  expectDouble(row, "mib_per_s_stddev", 5e-324);
+  expectDouble(row, "ops_per_s_mean", 6.02214076e23);
+  expectUint(row, "transfer_bytes", kMax);
+  expectUint(row, "block_bytes", 42);
+  const json& m = field(doc, "metadata_imports").at(0);
+  expectString(m, "tool", "mdtest");
+  const json& mrow = field(m, "results").at(0);
+  expectString(mrow, "phase", "file-stat");
+  expectString(mrow, "operation", "File stat");
+  expectUint(mrow, "ranks", 4);
+  expectUint(mrow, "nodes", 2);
+  expectUint(mrow, "iterations", 5);
+  expectDouble(mrow, "ops_per_s_max", 123456789.123456789);
+  expectDouble(mrow, "ops_per_s_min", 0.30000000000000004);
+  expectDouble(mrow, "ops_per_s_mean", 2.0);
+  expectDouble(mrow, "ops_per_s_stddev", 0.0);
+  expectDouble(mrow, "time_s_mean", 0.25);
 }
 
 }  // namespace

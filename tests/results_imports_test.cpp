@@ -59,6 +59,8 @@ TEST(ResultsImports, WrittenAppendedAndReadBackExactly) {
   EXPECT_EQ(ior.command_line, "ior -w -r -i 2 -O summaryFormat=JSON");
   EXPECT_EQ(ior.began, "Mon Nov 30 12:00:00 2026");
   EXPECT_EQ(ior.source, "ior-2.json");
+  EXPECT_EQ(ior.imported_utc, "2026-11-30T12:00:00Z");
+  EXPECT_EQ(ior.mdbench_version, "0.1.0");
   ASSERT_EQ(ior.rows.size(), 2u);
   const DataPathRow& w = ior.rows[0];
   EXPECT_EQ(w.operation, "write");

@@ -45,7 +45,9 @@ struct DataPathImport {
   std::string began;         // start time as the tool printed it, "" when absent
   std::string source;        // the file it was read from (as given to import)
   std::vector<DataPathRow> rows;
-  std::string group;  // the results file's group it was read from ("/datapath/import-0000"); "" before
+  std::string group;         // the results file's group it was read from ("/datapath/import-0000"); "" before
+  std::string imported_utc;  // once read from a results file: when and by which mdbench it was imported
+  std::string mdbench_version;
 };
 
 // One mdtest operation at one rank count. Rates in ops/s over iterations, as in mdtest's SUMMARY rate
@@ -70,7 +72,9 @@ struct MetadataImport {
   std::string began;
   std::string source;
   std::vector<MetadataImportRow> rows;
-  std::string group;  // "/metadata-imports/import-0000" once read from a results file
+  std::string group;         // "/metadata-imports/import-0000" once read from a results file
+  std::string imported_utc;  // once read from a results file, as for DataPathImport
+  std::string mdbench_version;
 };
 
 // Parsers: text is the whole file, source names it in errors. Each throws ImportError on input that is
