@@ -19,11 +19,13 @@
 #include <sstream>
 
 #include "mdbench/check.hpp"
+#include "mdbench/cleanup.hpp"
 #include "mdbench/clock.hpp"
 #include "mdbench/config.hpp"
 #include "mdbench/console_sink.hpp"
 #include "mdbench/errno_name.hpp"
 #include "mdbench/fsinfo.hpp"
+#include "mdbench/layout.hpp"
 #include "mdbench/metrics.hpp"
 #include "mdbench/mpi_comm.hpp"
 #include "mdbench/plan.hpp"
@@ -50,6 +52,21 @@ std::string versionText() {
 }
 
 // A directory the run works in. Decided on rank 0, shared with every rank.
+// Removes a directory this run made and marked: the mark first, then the directory; when the directory
+// cannot go, the mark comes back. Returns 0 or the errno of the removal.
+int removeMarkedDir(const std::string& path) {
+  const std::string mark = path + "/" + std::string(kMarkName);
+  unlink(mark.c_str());
+  if (rmdir(path.c_str()) == 0) return 0;
+  const int err = errno;
+  const int fd = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd >= 0) {
+    (void)writeMark(fd, "mdbench target directory\n");
+    close(fd);
+  }
+  return err;
+}
+
 struct Target {
   std::string path;      // absolute
   bool created = false;  // this run made it (and so may remove it when it is empty)
@@ -79,6 +96,14 @@ std::string prepareTarget(std::string path, Target& target) {
     return fmt::format("cannot create target directory {}: {}", path, describeErrno(errno));
   } else {
     target.created = true;
+    // Marked, so that `mdbench clean` can tell a target an interrupted run left from any other directory.
+    const int fd = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    const int err = fd < 0 ? errno : writeMark(fd, "mdbench target directory\n");
+    if (fd >= 0) close(fd);
+    if (err != 0) {
+      rmdir(path.c_str());
+      return fmt::format("cannot mark target directory {}: {}", path, describeErrno(err));
+    }
   }
   char resolved[PATH_MAX];
   if (realpath(path.c_str(), resolved) == nullptr) {
@@ -97,7 +122,7 @@ std::string prepareTargetsOnRoot(const Config& config, std::vector<Target>& targ
     Target target;
     if (std::string error = prepareTarget(path, target); !error.empty()) {
       for (const Target& made : targets) {
-        if (made.created) rmdir(made.path.c_str());
+        if (made.created) removeMarkedDir(made.path);
       }
       targets.clear();
       return error;
@@ -278,10 +303,10 @@ enum class Trees : std::uint8_t { kRemoved, kKept, kMaybe, kUnknown };
 void removeTargets(const RunSetup& setup, Trees trees, std::vector<std::string>& problems) {
   for (const Target& t : setup.targets) {
     if (t.created && trees == Trees::kMaybe) {
-      // rmdir removes only an empty directory: whatever is left stays, and is shown.
-      if (rmdir(t.path.c_str()) != 0) fmt::print("kept:     {}\n", t.path);
+      // Only an empty directory goes: whatever is left stays, with the mark, and is shown.
+      if (removeMarkedDir(t.path) != 0) fmt::print("kept:     {}\n", t.path);
     } else if (t.created && trees == Trees::kRemoved) {
-      if (rmdir(t.path.c_str()) != 0) {
+      if (removeMarkedDir(t.path) != 0) {
         problems.push_back(fmt::format("{} not removed: {}", t.path, describeErrno(errno)));
         fmt::print("cleanup: {}\n", problems.back());
       }
@@ -434,7 +459,7 @@ int runConfigured(const Config& config, Comm& comm) {
     if (root) {
       fmt::print(stderr, "mdbench: error: {}\n", error);
       for (const Target& t : targets) {
-        if (t.created) rmdir(t.path.c_str());
+        if (t.created) removeMarkedDir(t.path);
       }
     }
     discardResults(output);
@@ -471,11 +496,9 @@ int runApp(const std::vector<std::string>& args, Comm& comm) {
   const bool root = comm.rank() == 0;
   // Subcommands on results files need one process; under mpiexec the other ranks only wait for its status.
   using Tool = int (*)(const std::vector<std::string>&);
-  static const std::map<std::string, Tool, std::less<>> kTools = {{"validate", runValidate},
-                                                                  {"export", runExport},
-                                                                  {"import", runImport},
-                                                                  {"report", runReport},
-                                                                  {"check", runCheck}};
+  static const std::map<std::string, Tool, std::less<>> kTools = {
+      {"validate", runValidate}, {"export", runExport}, {"import", runImport},
+      {"report", runReport},     {"check", runCheck},   {"clean", runClean}};
   if (const auto tool = args.empty() ? kTools.end() : kTools.find(args[0]); tool != kTools.end()) {
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     int status = kExitOk;

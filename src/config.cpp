@@ -703,7 +703,7 @@ std::string helpText() {
       "File system metadata benchmark in the manner of mdtest: each rank creates, stats, reads and removes\n"
       "its own items (files and directories) in a tree of directories, one phase at a time between\n"
       "barriers, and the rate of every phase is reported. Short options are mdtest's letters.\n"
-      "On results files: mdbench validate|export|import|report|check ... (each has --help).\n";
+      "Subcommands: validate|export|import|report|check on results files, clean DIR for leftovers (--help).\n";
   for (const auto& [caption, group] : table.groups) {
     help += "\n" + caption + ":\n";
     for (const auto& option : group->options()) {

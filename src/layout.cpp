@@ -183,4 +183,52 @@ const char* ItemNamer::name(std::uint64_t item) {
   return buf_.data();
 }
 
+namespace {
+
+// Consumes a run of decimal digits (at least one, at most 20) from the front of text.
+bool eatNumber(std::string_view& text) {
+  std::size_t n = 0;
+  while (n < text.size() && n <= 20 && text[n] >= '0' && text[n] <= '9') ++n;
+  if (n == 0 || n > 20) return false;
+  text.remove_prefix(n);
+  return true;
+}
+
+bool eat(std::string_view& text, std::string_view prefix) {
+  if (!text.starts_with(prefix)) return false;
+  text.remove_prefix(prefix.size());
+  return true;
+}
+
+// <n|shared>.<n>[.renamed], and nothing after it.
+bool isItemTail(std::string_view text) {
+  if (!eat(text, "shared.") && !(eatNumber(text) && eat(text, "."))) return false;
+  if (!eatNumber(text)) return false;
+  return text.empty() || text == kRenamedSuffix;
+}
+
+}  // namespace
+
+GeneratedName classifyName(std::string_view name) {
+  std::string_view rest = name;
+  if (eat(rest, "mdbench_tree.")) {
+    if (!eatNumber(rest)) return GeneratedName::kForeign;
+    if (rest.empty()) return GeneratedName::kGeneratedDir;
+    return eat(rest, ".") && eatNumber(rest) && rest.empty() ? GeneratedName::kGeneratedDir
+                                                             : GeneratedName::kForeign;
+  }
+  rest = name;
+  if (eat(rest, "dir.mdbench."))
+    return isItemTail(rest) ? GeneratedName::kGeneratedDir : GeneratedName::kForeign;
+  rest = name;
+  if (eat(rest, "file.mdbench.")) {
+    return isItemTail(rest) ? GeneratedName::kGeneratedFile : GeneratedName::kForeign;
+  }
+  return GeneratedName::kForeign;
+}
+
+bool isIterationDirName(std::string_view name) {
+  return eat(name, "mdbench.iter.") && eatNumber(name) && name.empty();
+}
+
 }  // namespace mdbench

@@ -335,6 +335,27 @@ class PhaseExecutor {
   LatencyHistogram* latency_ = nullptr;
 };
 
+// Collective: makes the iteration directory the run's own. The rank that made it writes its mark
+// (`writes`); a run that did not make it (a later job of a split workload) uses it only when it carries
+// the mark, so a directory of that name that mdbench did not make is never used, nor anything removed in it.
+// `creates` is the same on every rank; `leads` is true on the first rank of each target.
+std::string claimIterationDir(Comm& comm, Backend& backend, DirHandle dir, bool creates, bool leads,
+                              const std::string& where, const std::string& mark) {
+  const std::string mark_name(kMarkName);
+  if (creates) {
+    const int err =
+        leads ? backend.createFile(dir, mark_name.c_str(), std::as_bytes(std::span(mark)), {}) : 0;
+    return agreeOnSetup(comm, err, fmt::format("cannot mark {} as this run's", where));
+  }
+  const int err = leads ? backend.statEntry(dir, mark_name.c_str(), /*is_dir=*/false) : 0;
+  const std::string problem = agreeOnSetup(comm, err == 0 ? 0 : ENOENT, "");
+  if (problem.empty()) return {};
+  return fmt::format(
+      "{} has no {} mark: mdbench did not make it, so it is never used or removed (a directory "
+      "left by mdbench before version 0.2 can be removed by hand)",
+      where, mark_name);
+}
+
 // -x without creating: rank 0 reads the counts an earlier job left; every rank learns them or the error.
 std::string readLimits(Comm& comm, const Config& config, ItemLimits& limits) {
   std::string error;
@@ -401,6 +422,8 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
 
   PhaseExecutor executor(plan, parts);
   LatencyHistogram latency;
+  const std::string mark = fmt::format("mdbench {} run started {} on {} ranks\n", result.info.version,
+                                       result.info.start_utc, comm.size());
   comm.barrier();
   executor.setEpoch(parts.clock.nowNs());
 
@@ -424,6 +447,10 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
     result.setup_error = agreeOnSetup(
         comm, err,
         fmt::format("cannot open {}{}", where, creates ? "" : " (left by an earlier create run?)"));
+    if (result.setup_error.empty()) {
+      result.setup_error =
+          claimIterationDir(comm, backend, iteration_dir, creates, leads_target, where, mark);
+    }
     if (!result.setup_error.empty()) {
       if (iteration_dir.valid()) (void)backend.closeDir(iteration_dir);
       break;
@@ -457,9 +484,17 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
         result.phases.push_back(std::move(measured));
       }
     }
+    // The last phase ended in a barrier, so every rank is done with the tree: the mark goes last, and comes
+    // back when the directory cannot go (it holds something, and stays recognisable as a run's).
+    err = 0;
+    if (leads_target && removes) {
+      err = backend.unlinkFile(iteration_dir, std::string(kMarkName).c_str());
+      if (err == 0 && (err = backend.removeDir(backend.root(), name.c_str())) != 0) {
+        (void)backend.createFile(iteration_dir, std::string(kMarkName).c_str(),
+                                 std::as_bytes(std::span(mark)), {});
+      }
+    }
     (void)backend.closeDir(iteration_dir);
-    // The last phase ended in a barrier, so every rank is done with the tree.
-    err = (leads_target && removes) ? backend.removeDir(backend.root(), name.c_str()) : 0;
     if (const std::string problem = agreeOnSetup(comm, err, fmt::format("{} not removed", where));
         !problem.empty() && root) {
       result.cleanup_problems.push_back(problem);

@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "mdbench/app.hpp"
+#include "mdbench/cleanup.hpp"
 #include "mdbench/export.hpp"
 #include "mdbench/results_file.hpp"
 #include "mdbench/validate.hpp"
@@ -126,6 +127,50 @@ int runExport(const std::vector<std::string>& args) {
     return kExitFailed;
   }
   return kExitOk;
+}
+
+int runClean(const std::vector<std::string>& args) {
+  po::options_description options(
+      "mdbench clean DIR...: remove what interrupted mdbench runs left in DIR (a target, a run's iteration\n"
+      "directory, or the directory holding targets mdbench made), and nothing else");
+  bool dry_run = false;
+  std::vector<std::string> dirs;
+  options.add_options()("help,h", "print this help")(
+      "dry-run,n", po::bool_switch(&dry_run), "only say what would be removed")("dir", po::value(&dirs),
+                                                                                "directory");
+  po::positional_options_description positional;
+  positional.add("dir", -1);
+  po::variables_map vm;
+  if (!parseToolArgs("clean", args, options, positional, vm)) return kExitUsage;
+  if (vm.count("help")) {
+    std::cout
+        << options
+        << "Only directories carrying mdbench's mark (.mdbench-run, written by the run that made them)\n"
+           "are entered, and only names mdbench generates, of the type it gives them, are removed;\n"
+           "links are never followed. Anything else stays and is listed.\n"
+           "Exit status: 0 everything found was removed (or nothing was found), 1 something stays or a\n"
+           "DIR cannot be used, 2 bad usage.\n";
+    return kExitOk;
+  }
+  if (dirs.empty()) return toolUsageError("clean", "no directory given");
+  int status = kExitOk;
+  for (const std::string& dir : dirs) {
+    std::vector<std::string> log;
+    const CleanSummary summary = cleanDirectory(dir, dry_run, log);
+    for (const std::string& line : log) fmt::print("{}\n", line);
+    for (const std::string& note : summary.tally.notes) fmt::print("  left: {}\n", note);
+    if (summary.tally.kept > summary.tally.notes.size()) {
+      fmt::print("  ... and {} more\n", summary.tally.kept - summary.tally.notes.size());
+    }
+    if (!summary.error.empty()) {
+      fmt::print(stderr, "mdbench clean: error: {}\n", summary.error);
+      status = kExitFailed;
+      continue;
+    }
+    if (summary.run_dirs == 0) fmt::print("{}: no mdbench run directories\n", dir);
+    if (summary.tally.kept > 0) status = kExitFailed;
+  }
+  return status;
 }
 
 }  // namespace mdbench

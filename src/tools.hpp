@@ -12,6 +12,7 @@ int runValidate(const std::vector<std::string>& args);
 int runExport(const std::vector<std::string>& args);
 int runImport(const std::vector<std::string>& args);  // report_tools.cpp
 int runReport(const std::vector<std::string>& args);  // report_tools.cpp
+int runClean(const std::vector<std::string>& args);
 
 // Shared by the subcommands: "mdbench COMMAND: error: MESSAGE" and the --help hint on standard error;
 // returns kExitUsage.

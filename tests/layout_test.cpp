@@ -371,5 +371,62 @@ TEST(Names, ItemNamerDefaultsToTheOriginalName) {
   EXPECT_STREQ(renamed.name(10), "dir.mdbench.shared.10.renamed");
 }
 
+
+// ---- What mdbench clean may remove: exactly the names mdbench generates ----
+
+TEST(GeneratedNames, EveryNameMdbenchMakesIsRecognised) {
+  TreeLayout layout(3, 2, false, 10, 0);
+  for (const TreeSharing sharing : {TreeSharing::kShared, TreeSharing::kUnique}) {
+    for (std::uint64_t d = 0; d < layout.dirCount(); ++d) {
+      EXPECT_EQ(classifyName(treeDirName(sharing, 7, d)), GeneratedName::kGeneratedDir) << d;
+    }
+  }
+  for (const std::uint32_t owner : {0u, 12u, 4294967295u - 1, kSharedOwner}) {
+    for (const NameForm form : {NameForm::kOriginal, NameForm::kRenamed}) {
+      for (const std::uint64_t item : {std::uint64_t{0}, std::uint64_t{99}, ~std::uint64_t{0}}) {
+        EXPECT_EQ(classifyName(itemName(ItemKind::kDir, owner, item, form)), GeneratedName::kGeneratedDir);
+        EXPECT_EQ(classifyName(itemName(ItemKind::kFile, owner, item, form)), GeneratedName::kGeneratedFile);
+      }
+    }
+  }
+  for (const std::uint32_t i : {0u, 1u, 4294967295u}) EXPECT_TRUE(isIterationDirName(iterationDirName(i)));
+}
+
+TEST(GeneratedNames, NearMissesAreForeign) {
+  for (const char* name : {"",
+                           ".",
+                           "..",
+                           ".mdbench-run",
+                           "mdbench_tree.",
+                           "mdbench_tree.x",
+                           "mdbench_tree.1.",
+                           "mdbench_tree.1.2.3",
+                           "mdbench_tree.1 ",
+                           "mdbench_tree.-1",
+                           "file.mdbench.",
+                           "file.mdbench.1",
+                           "file.mdbench.1.",
+                           "file.mdbench.1.2.",
+                           "file.mdbench.1.2.renamed2",
+                           "file.mdbench.1.2.renamedx",
+                           "file.mdbench.shared",
+                           "file.mdbench.shared.",
+                           "file.mdbench.shared.x",
+                           "file.mdbench.a.1",
+                           "file.mdbench.1.2/x",
+                           "dir.mdbench.1.2.3",
+                           "Dir.mdbench.1.2",
+                           "file.mdbench.1.123456789012345678901",
+                           "notes.txt",
+                           "file.mdbench.1.2.bak",
+                           "mdbench.iter.0"}) {
+    EXPECT_EQ(classifyName(name), GeneratedName::kForeign) << name;
+  }
+  for (const char* name : {"mdbench.iter.", "mdbench.iter.x", "mdbench.iter.1.2", "mdbench.iter.-1",
+                           "Mdbench.iter.1", "mdbench.iter.1 "}) {
+    EXPECT_FALSE(isIterationDirName(name)) << name;
+  }
+}
+
 }  // namespace
 }  // namespace mdbench

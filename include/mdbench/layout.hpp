@@ -86,6 +86,21 @@ std::string treeDirPath(const TreeLayout& layout, TreeSharing sharing, std::uint
 std::string itemName(ItemKind kind, std::uint32_t owner, std::uint64_t item,
                      NameForm form = NameForm::kOriginal);
 
+// The mark a run leaves in every directory it made to work in (iteration directories, and target
+// directories it created): a regular file whose presence says "made by mdbench". A directory without it is
+// never used by a later job or removed by `mdbench clean`, whatever its name.
+inline constexpr std::string_view kMarkName = ".mdbench-run";
+
+// What a name in an iteration directory's subtree is, judged by the name alone (mdbench clean and the
+// cleanup after a signal remove only names that are kGeneratedDir / kGeneratedFile, of that type):
+//   kGeneratedDir   mdbench_tree.<n>, mdbench_tree.<n>.<n>, dir.mdbench.<n|shared>.<n>[.renamed]
+//   kGeneratedFile  file.mdbench.<n|shared>.<n>[.renamed]
+//   kForeign        anything else
+enum class GeneratedName : std::uint8_t { kGeneratedDir, kGeneratedFile, kForeign };
+GeneratedName classifyName(std::string_view name);
+// mdbench.iter.<n>: an iteration directory's name (its mark decides whether mdbench made it).
+bool isIterationDirName(std::string_view name);
+
 // Builds item names in the hot loop without allocating: a fixed prefix, a decimal number, a fixed suffix.
 class ItemNamer {
  public:

@@ -17,8 +17,9 @@ for np in 1 2 4; do
     run "$np" -d "$t" -n 50 -w 100 "${flags[@]}" -C
     expect_rc 0 "$what: create"
     expect_not_in "$OUT" "file-stat" "$what: create-only runs no stat"
-    # The iteration directory, the tree(s), and 50 files and 50 directories per rank.
-    expect_eq "$(entries "$t")" $((1 + tree_dirs + 100 * np)) "$what: entries on disk"
+    # The iteration directory and its mark, the tree(s), and 50 files and 50 directories per rank.
+    expect_eq "$(entries "$t")" $((2 + tree_dirs + 100 * np)) "$what: entries on disk"
+    expect_eq "$(find "$t" -name .mdbench-run)" "$t/mdbench.iter.0/.mdbench-run" "$what: the run's mark"
     expect_eq "$(find "$t" -type f -size 100c | wc -l)" $((50 * np)) "$what: files of 100 bytes"
 
     run "$np" -d "$t" -n 50 -e 100 "${flags[@]}" -T -E
@@ -34,6 +35,19 @@ for np in 1 2 4; do
     expect_eq "$(column tree-remove 2)" "$tree_dirs" "$what: tree directories removed"
     expect_empty_dir "$t" "$what: remove-only leaves the target empty"
   done
+done
+
+# A later job works only in a directory that carries the create job's mark: a look-alike that mdbench did
+# not make (a user's directory, or one whose mark was removed) is refused, and nothing in it is touched.
+t=$BASE/lookalike
+mkdir -p "$t/mdbench.iter.0/mdbench_tree.0.0"
+echo "user data" >"$t/mdbench.iter.0/mdbench_tree.0.0/file.mdbench.0.0"
+before=$(fingerprint "$t")
+for phases in "-T" "-r"; do
+  run 2 -d "$t" -n 1 -u -z 0 -F "$phases"
+  expect_rc 1 "look-alike iteration directory ($phases)"
+  expect_in "$ERR" "$t/mdbench.iter.0 has no .mdbench-run mark: mdbench did not make it" "look-alike refused ($phases)"
+  expect_eq "$(fingerprint "$t")" "$before" "look-alike untouched ($phases)"
 done
 
 finish

@@ -1,0 +1,275 @@
+// Removing what mdbench made and nothing else (cleanup.hpp). Every call is relative to an open directory
+// with AT_SYMLINK_NOFOLLOW / O_NOFOLLOW, so a link planted anywhere below is reported, never followed; a
+// name is removed only when mdbench generates it and the entry has the type mdbench gives it.
+#include "mdbench/cleanup.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "mdbench/errno_name.hpp"
+#include "mdbench/layout.hpp"
+
+namespace mdbench {
+namespace {
+
+constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+
+int lastError() { return errno != 0 ? errno : EIO; }
+
+// An owned descriptor.
+class Fd {
+ public:
+  explicit Fd(int fd = -1) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+  bool valid() const { return fd_ >= 0; }
+
+ private:
+  int fd_;
+};
+
+// The entry names of dir_fd (not "." or ".."), listed through a fresh descriptor so dir_fd's offset stays.
+// Listing all names first keeps the walk correct while entries are removed.
+int listNames(int dir_fd, std::vector<std::string>& names) {
+  const int fd = ::openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return lastError();
+  DIR* dir = ::fdopendir(fd);
+  if (dir == nullptr) {
+    const int err = lastError();
+    ::close(fd);
+    return err;
+  }
+  errno = 0;
+  while (const dirent* entry = ::readdir(dir)) {
+    const std::string_view name = entry->d_name;
+    if (name != "." && name != "..") names.emplace_back(name);
+  }
+  const int err = errno;
+  ::closedir(dir);
+  return err;
+}
+
+std::string_view typeOf(const struct stat& st) {
+  if (S_ISLNK(st.st_mode)) return "a symbolic link";
+  if (S_ISDIR(st.st_mode)) return "a directory";
+  if (S_ISREG(st.st_mode)) return "a file";
+  return "a special file";
+}
+
+void removeBelow(int dir_fd, const std::string& display, const CleanOptions& options, bool top,
+                 CleanTally& tally);
+
+// One entry of a directory being emptied.
+void removeEntry(int dir_fd, const std::string& name, const std::string& path, const CleanOptions& options,
+                 CleanTally& tally) {
+  struct stat st {};
+  if (::fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (errno != ENOENT) tally.keep(path, describeErrno(lastError()));  // ENOENT: gone meanwhile
+    return;
+  }
+  const GeneratedName kind = classifyName(name);
+  if (kind == GeneratedName::kGeneratedFile && S_ISREG(st.st_mode)) {
+    if (options.dry_run || ::unlinkat(dir_fd, name.c_str(), 0) == 0) {
+      ++tally.files;
+    } else if (errno != ENOENT) {
+      tally.keep(path, describeErrno(lastError()));
+    }
+    return;
+  }
+  if (kind == GeneratedName::kGeneratedDir && S_ISDIR(st.st_mode)) {
+    const Fd sub(::openat(dir_fd, name.c_str(), kDirFlags));
+    if (!sub.valid()) {
+      tally.keep(path, describeErrno(lastError()));
+      return;
+    }
+    const std::uint64_t kept_before = tally.kept;
+    removeBelow(sub.get(), path, options, false, tally);
+    if (options.dry_run) {
+      if (tally.kept == kept_before) ++tally.dirs;  // it would be empty
+    } else if (::unlinkat(dir_fd, name.c_str(), AT_REMOVEDIR) == 0) {
+      ++tally.dirs;
+    } else if (tally.kept == kept_before) {
+      tally.keep(path, describeErrno(lastError()));  // not because of something reported below
+    }
+    return;
+  }
+  tally.keep(path, kind == GeneratedName::kForeign
+                       ? fmt::format("{} mdbench did not make; left alone", typeOf(st))
+                       : fmt::format("{} with a name mdbench gives to {}; left alone", typeOf(st),
+                                     kind == GeneratedName::kGeneratedDir ? "directories" : "files"));
+}
+
+void removeBelow(int dir_fd, const std::string& display, const CleanOptions& options, bool top,
+                 CleanTally& tally) {
+  std::vector<std::string> names;
+  if (const int err = listNames(dir_fd, names); err != 0) {
+    tally.keep(display, fmt::format("cannot list it: {}", describeErrno(err)));
+    return;
+  }
+  for (const std::string& name : names) {
+    if (top && name == kMarkName) continue;  // the caller removes the mark last
+    if (top && options.parts > 1 && cleanPartOf(name, options.parts) != options.part) continue;
+    removeEntry(dir_fd, name, display + "/" + name, options, tally);
+  }
+}
+
+// A marked directory below parent_fd: an iteration directory (emptied of generated names) or a target
+// mdbench created (holding iteration directories). Removed with its mark when nothing else is left.
+void cleanMarked(int parent_fd, const std::string& name, const std::string& path, bool dry_run,
+                 CleanSummary& summary, std::vector<std::string>& log) {
+  const Fd dir(::openat(parent_fd, name.c_str(), kDirFlags));
+  if (!dir.valid() || !hasMark(dir.get())) return;
+  ++summary.run_dirs;
+  CleanTally tally;
+  const CleanOptions options{dry_run, 0, 1};
+  if (isIterationDirName(name)) {
+    removeBelow(dir.get(), path, options, true, tally);
+  } else {
+    std::vector<std::string> names;
+    if (const int err = listNames(dir.get(), names); err != 0) {
+      tally.keep(path, fmt::format("cannot list it: {}", describeErrno(err)));
+    }
+    for (const std::string& child : names) {
+      if (child == kMarkName) continue;
+      const std::uint64_t before = summary.run_dirs;
+      if (isIterationDirName(child)) cleanMarked(dir.get(), child, path + "/" + child, dry_run, summary, log);
+      if (summary.run_dirs == before) tally.keep(path + "/" + child, "not made by mdbench; left alone");
+    }
+  }
+  const std::string counts = fmt::format("{} files, {} directories", tally.files, tally.dirs);
+  bool removed = false;
+  if (tally.kept == 0 && !dry_run) {
+    ::unlinkat(dir.get(), std::string(kMarkName).c_str(), 0);
+    removed = ::unlinkat(parent_fd, name.c_str(), AT_REMOVEDIR) == 0;
+    if (!removed) {
+      // Something appeared meanwhile: the directory stays, and so does its mark.
+      const int err = lastError();
+      (void)writeMark(dir.get(), "mdbench run directory (kept by mdbench clean)\n");
+      tally.keep(path, describeErrno(err));
+    }
+  }
+  if (removed) ++summary.removed_run_dirs;
+  if (dry_run) {
+    log.push_back(tally.kept == 0
+                      ? fmt::format("would remove {} ({})", path, counts)
+                      : fmt::format("would empty {} of {}, keeping {} entries mdbench did not make", path,
+                                    counts, tally.kept));
+  } else {
+    log.push_back(removed ? fmt::format("removed {} ({})", path, counts)
+                          : fmt::format("kept {}: removed {}, {} entries left", path, counts, tally.kept));
+  }
+  summary.tally += tally;
+}
+
+}  // namespace
+
+void CleanTally::keep(const std::string& path, std::string_view why) {
+  ++kept;
+  if (notes.size() < kMaxCleanNotes) notes.push_back(fmt::format("{}: {}", path, why));
+}
+
+CleanTally& CleanTally::operator+=(const CleanTally& other) {
+  files += other.files;
+  dirs += other.dirs;
+  kept += other.kept;
+  for (const std::string& note : other.notes) {
+    if (notes.size() < kMaxCleanNotes) notes.push_back(note);
+  }
+  return *this;
+}
+
+std::uint32_t cleanPartOf(std::string_view name, std::uint32_t parts) {
+  // FNV-1a: the same on every rank and build, unlike std::hash.
+  std::uint64_t hash = 14695981039346656037ull;
+  for (const char c : name) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  return parts == 0 ? 0 : static_cast<std::uint32_t>(hash % parts);
+}
+
+int removeGeneratedBelow(int dir_fd, const std::string& display, const CleanOptions& options,
+                         CleanTally& tally) {
+  std::vector<std::string> probe;
+  if (const int err = listNames(dir_fd, probe); err != 0) return err;
+  removeBelow(dir_fd, display, options, true, tally);
+  return 0;
+}
+
+int writeMark(int dir_fd, std::string_view description) {
+  const int fd = ::openat(dir_fd, std::string(kMarkName).c_str(),
+                          O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) return lastError();
+  int err = 0;
+  if (::write(fd, description.data(), description.size()) != static_cast<ssize_t>(description.size())) {
+    err = lastError();
+  }
+  if (::close(fd) != 0 && err == 0) err = lastError();
+  return err;
+}
+
+bool hasMark(int dir_fd) {
+  struct stat st {};
+  return ::fstatat(dir_fd, std::string(kMarkName).c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+         S_ISREG(st.st_mode);
+}
+
+CleanSummary cleanDirectory(const std::string& dir, bool dry_run, std::vector<std::string>& log) {
+  CleanSummary summary;
+  struct stat st {};
+  if (::lstat(dir.c_str(), &st) != 0) {
+    summary.error = fmt::format("{}: {}", dir, describeErrno(lastError()));
+    return summary;
+  }
+  if (S_ISLNK(st.st_mode)) {
+    summary.error =
+        fmt::format("{} is a symbolic link; mdbench never follows links: give the directory", dir);
+    return summary;
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    summary.error = fmt::format("{} is not a directory", dir);
+    return summary;
+  }
+  // DIR itself may be a marked directory: then it is cleaned from its parent.
+  std::filesystem::path path = std::filesystem::path(dir).lexically_normal();
+  if (path.filename().empty() && path.has_parent_path()) path = path.parent_path();  // "a/b/" is "a/b"
+  const std::string name = path.filename().string();
+  const Fd self(::open(dir.c_str(), kDirFlags));
+  if (!self.valid()) {
+    summary.error = fmt::format("cannot open {}: {}", dir, describeErrno(lastError()));
+    return summary;
+  }
+  if (hasMark(self.get()) && !name.empty() && name != "." && name != "..") {
+    const std::string parent = path.has_parent_path() ? path.parent_path().string() : ".";
+    const Fd parent_fd(::open(parent.c_str(), kDirFlags));
+    if (!parent_fd.valid()) {
+      summary.error = fmt::format("cannot open {}: {}", parent, describeErrno(lastError()));
+      return summary;
+    }
+    cleanMarked(parent_fd.get(), name, dir, dry_run, summary, log);
+    return summary;
+  }
+  std::vector<std::string> names;
+  if (const int err = listNames(self.get(), names); err != 0) {
+    summary.error = fmt::format("cannot list {}: {}", dir, describeErrno(err));
+    return summary;
+  }
+  for (const std::string& child : names) {
+    const std::uint64_t before = summary.run_dirs;
+    cleanMarked(self.get(), child, dir + "/" + child, dry_run, summary, log);
+    if (summary.run_dirs == before && (isIterationDirName(child) || child.starts_with("mdbench."))) {
+      log.push_back(fmt::format("left {}: it has no mark, so mdbench did not make it", dir + "/" + child));
+    }
+  }
+  return summary;
+}
+
+}  // namespace mdbench
