@@ -8,6 +8,7 @@ packages=(
   libboost-program-options-dev libfmt-dev libgtest-dev
   clang-format shellcheck nlohmann-json3-dev python3-h5py python3-numpy
   slurm-wlm munge librsvg2-bin libxml2-utils
+  clang libclang-rt-14-dev llvm
 )
 
 missing=()

@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <functional>
 #include <map>
@@ -33,6 +34,8 @@
 #include "mdbench/results_file.hpp"
 #include "mdbench/runner.hpp"
 #include "mdbench/scheduler.hpp"
+#include "mdbench/signals.hpp"
+#include "mdbench/stonewall_file.hpp"
 #include "mdbench/sweep.hpp"
 #include "mdbench/version.hpp"
 #include "tools.hpp"
@@ -70,6 +73,9 @@ int removeMarkedDir(const std::string& path) {
 struct Target {
   std::string path;      // absolute
   bool created = false;  // this run made it (and so may remove it when it is empty)
+  // An earlier job of the workload made it (it carries the mark): the job that removes the trees also
+  // removes it once it is empty, as a single run would have.
+  bool marked = false;
 };
 
 // Rank 0 only: finds or makes one target directory. Returns "" or a message for the user.
@@ -90,6 +96,11 @@ std::string prepareTarget(std::string path, Target& target) {
           "target {} is a symbolic link; mdbench never follows links: give the directory it points to", path);
     }
     if (!S_ISDIR(st.st_mode)) return fmt::format("target {} exists and is not a directory", path);
+    const int fd = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0) {
+      target.marked = hasMark(fd);
+      close(fd);
+    }
   } else if (errno != ENOENT) {
     return fmt::format("cannot use target {}: {}", path, describeErrno(errno));
   } else if (mkdir(path.c_str(), 0777) != 0) {
@@ -201,6 +212,15 @@ int openResultsOnRoot(const Config& config, const SchedulerInfo& scheduler, Outp
   // in a job script) get "-2", "-3", ... rather than failing. A name the user gave is taken as given.
   const bool chosen = !config.output.empty();
   const std::string base = chosen ? config.output : defaultResultsName(scheduler, std::time(nullptr));
+  // Only a regular file is a results file: HDF5 would block on a FIFO and write through a link.
+  if (struct stat st{}; chosen && lstat(base.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    const char* kind = S_ISDIR(st.st_mode)    ? "a directory"
+                       : S_ISFIFO(st.st_mode) ? "a FIFO"
+                       : S_ISLNK(st.st_mode)  ? "a symbolic link"
+                                              : "not a regular file";
+    error = fmt::format("-o/--output: {} is {}, not a results file", base, kind);
+    return kExitUsage;
+  }
   constexpr int kMaxAttempts = 1000;
   for (int attempt = 1;; ++attempt) {
     std::string path = base;
@@ -282,15 +302,43 @@ RunResult runWorkload(Comm& comm, Backend& backend, const std::string& my_target
 }
 
 int exitStatusOf(const RunResult& result) {
+  if (result.stop_signal != 0) return 128 + result.stop_signal;
   const bool failed =
       !result.setup_error.empty() || result.failedOps() > 0 || !result.cleanup_problems.empty();
   return failed ? kExitFailed : kExitOk;
 }
 
+// "SIGTERM", "SIGINT" (glibc's abbreviation, or the number).
+std::string signalName(int signal) {
+  const char* abbreviation = sigabbrev_np(signal);
+  return abbreviation != nullptr ? fmt::format("SIG{}", abbreviation) : fmt::format("signal {}", signal);
+}
+
+// Rank 0: what a signal stopped, and what became of the run's items.
+void reportStop(const RunResult& result, bool keeps_trees) {
+  if (result.stop_signal == 0) return;
+  const std::string after =
+      result.phases.empty() ? std::string("before its first phase ended")
+                            : fmt::format("after {} (iteration {})", phaseName(result.phases.back().phase),
+                                          result.phases.back().iteration);
+  fmt::print(
+      stderr, "mdbench: stopped by {} {}: the finished phases are in the results file; {}\n",
+      signalName(result.stop_signal), after,
+      keeps_trees ? "the trees are kept (--keep or no remove phase)" : "what the run made was removed");
+}
+
 // Rank 0: the run group's status, and where it went.
-void finishRun(Output& output, int status) {
-  output.sink->finish(status);
+// Returns the status, or kExitFailed when the results could not all be written (the writer said so
+// already once; this names the file again with what it keeps).
+int finishRun(Output& output, int status) {
+  try {
+    output.sink->finish(status);
+  } catch (const ResultsFileError& e) {
+    fmt::print(stderr, "mdbench: error: {}\n", e.what());
+    return std::max(status, kExitFailed);
+  }
   fmt::print("results:  {} ({})\n", output.sink->path(), output.sink->runGroup());
+  return status;
 }
 
 // What the runs left in the targets: nothing (the trees were removed), the trees (--keep, a phase selection
@@ -302,8 +350,12 @@ enum class Trees : std::uint8_t { kRemoved, kKept, kMaybe, kUnknown };
 // which stay. Problems go into `problems`.
 void removeTargets(const RunSetup& setup, Trees trees, std::vector<std::string>& problems) {
   for (const Target& t : setup.targets) {
-    if (t.created && trees == Trees::kMaybe) {
+    const bool ours = t.created || t.marked;
+    if (ours && trees == Trees::kMaybe) {
       // Only an empty directory goes: whatever is left stays, with the mark, and is shown.
+      if (removeMarkedDir(t.path) != 0) fmt::print("kept:     {}\n", t.path);
+    } else if (t.marked && trees == Trees::kRemoved) {
+      // Made by an earlier job: removed when the trees were the last thing in it, kept (quietly) otherwise.
       if (removeMarkedDir(t.path) != 0) fmt::print("kept:     {}\n", t.path);
     } else if (t.created && trees == Trees::kRemoved) {
       if (removeMarkedDir(t.path) != 0) {
@@ -368,17 +420,21 @@ int runSweep(Comm& world, const RunSetup& setup, const std::vector<std::uint32_t
       RunResult result = runSweepStep(*step_comm, setup, step, sweep, began);
       if (root) {
         step_status = began ? exitStatusOf(result) : kExitFailed;
-        stop = !began || !result.setup_error.empty() || !result.cleanup_problems.empty();
+        stop = !began || !result.setup_error.empty() || !result.cleanup_problems.empty() ||
+               result.stop_signal != 0;
+        reportStop(result, setup.config.keep || !setup.config.phases.remove);
         if (began) {
-          finishRun(setup.output, step_status);
+          step_status = finishRun(setup.output, step_status);
           done.push_back(std::move(result));
         }
         std::fflush(stdout);
       }
     }
     world.idleBarrier();
+    // A signal that reached only ranks outside the step also ends the sweep.
+    stop = stop || stopSignal() != 0;
     const std::uint64_t verdict =
-        world.allreduceMax(root ? static_cast<std::uint64_t>(step_status) * 2 + (stop ? 1 : 0) : 0);
+        world.allreduceMax(static_cast<std::uint64_t>(root ? step_status : 0) * 2 + (stop ? 1 : 0));
     status = std::max(status, static_cast<int>(verdict / 2));
     stopped = verdict % 2 == 1;
     if (root && !stopped && next + 1 < steps.size()) fmt::print("\n");
@@ -392,19 +448,29 @@ int runSweep(Comm& world, const RunSetup& setup, const std::vector<std::uint32_t
     if (done.empty()) discardResults(setup.output);  // not a single run group: no results file either
     std::vector<std::string> problems;
     removeTargets(setup, stopped ? Trees::kMaybe : Trees::kRemoved, problems);
-    if (!problems.empty()) status = kExitFailed;
+    if (!problems.empty()) status = std::max(status, kExitFailed);
   }
   std::fflush(stdout);
-  return static_cast<int>(world.allreduceMax(static_cast<std::uint64_t>(status)));
+  status = static_cast<int>(world.allreduceMax(static_cast<std::uint64_t>(status)));
+  const int signal = static_cast<int>(world.allreduceMax(static_cast<std::uint64_t>(stopSignal())));
+  return signal != 0 ? 128 + signal : status;
 }
 
 // Problems only the job size shows, found before anything touches the file system: "" or the message.
 std::string checkJobSize(const Config& config, std::uint32_t ranks, std::vector<std::uint32_t>& steps) {
+  SweepSteps sweep = resolveSweepSteps(config.sweep, ranks);
+  // -N S: rank r works on rank (r + S) mod P's items, so S >= P wraps round to a smaller shift, or to the
+  // rank's own items. One rank has no other: 1 is accepted there (IO500's -N 1 is in its presets).
+  const std::uint32_t smallest = sweep.steps.empty() ? ranks : sweep.steps.front();
+  if (config.shift >= std::max<std::uint32_t>(smallest, 2)) {
+    return fmt::format("-N/--shift: {} with {} {} rank{}: the shift must be less than the ranks (at most {})",
+                       config.shift, sweep.steps.empty() ? "a job of" : "a sweep step of", smallest,
+                       smallest == 1 ? "" : "s", std::max<std::uint32_t>(smallest, 2) - 1);
+  }
   if (config.targets.size() > ranks) {
     return fmt::format("-d/--dir: {} targets for {} ranks: each target needs a rank", config.targets.size(),
                        ranks);
   }
-  SweepSteps sweep = resolveSweepSteps(config.sweep, ranks);
   if (!sweep.error.empty()) return sweep.error;
   steps = std::move(sweep.steps);
   if (!steps.empty() && config.targets.size() > steps.front()) {
@@ -417,6 +483,8 @@ std::string checkJobSize(const Config& config, std::uint32_t ranks, std::vector<
 // Collective. Returns the exit status, the same on every rank.
 int runConfigured(const Config& config, Comm& comm) {
   const bool root = comm.rank() == 0;
+  // From here on SIGINT/SIGTERM stop the run after the current phase; a second one exits at once.
+  const StopSignals stop_signals;
   std::vector<std::uint32_t> steps;
   if (const std::string problem = checkJobSize(config, comm.size(), steps); !problem.empty()) {
     if (root) fmt::print(stderr, "mdbench: error: {}\n", problem);
@@ -427,6 +495,18 @@ int runConfigured(const Config& config, Comm& comm) {
   if (root) error = fakeHostsOnRoot(comm.size(), fake_hosts);
   int status = agreeOnRootStatus(comm, error.empty() ? kExitOk : kExitUsage, error);
   if (status != kExitOk) {
+    if (root) fmt::print(stderr, "mdbench: error: {}\n", error);
+    return status;
+  }
+  // -x: a file the run could not read, or would refuse to overwrite, is a usage error found now, not after
+  // the results file was opened and the create phase ran.
+  if (root && !config.stonewall_file.empty()) {
+    error =
+        checkStonewallFile(config.stonewall_file,
+                           config.phases.create ? StonewallUse::kWrite : StonewallUse::kRead, config.items);
+    if (!error.empty()) error = "-x/--stonewall-file: " + error;
+  }
+  if ((status = agreeOnRootStatus(comm, error.empty() ? kExitOk : kExitUsage, error)) != kExitOk) {
     if (root) fmt::print(stderr, "mdbench: error: {}\n", error);
     return status;
   }
@@ -479,12 +559,15 @@ int runConfigured(const Config& config, Comm& comm) {
                   describeRun(setup, comm.size(), placement.host_of_rank, placement.nodes, {}), setup);
   backend.reset();
   if (root) {
+    const bool keeps = config.keep || !config.phases.remove;
     const Trees trees = !result.setup_error.empty() ? Trees::kUnknown
-                        : config.phases.remove      ? Trees::kRemoved
-                                                    : Trees::kKept;
+                        : keeps                     ? Trees::kKept
+                        : result.stop_signal != 0   ? Trees::kMaybe
+                                                    : Trees::kRemoved;
     removeTargets(setup, trees, result.cleanup_problems);
     status = exitStatusOf(result);
-    finishRun(output, status);
+    reportStop(result, keeps);
+    status = finishRun(output, status);
   }
   std::fflush(stdout);
   return static_cast<int>(comm.allreduceMax(static_cast<std::uint64_t>(status)));

@@ -7,7 +7,6 @@
 #include <boost/program_options.hpp>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -45,13 +44,28 @@ int usageErrors(const std::vector<std::string>& messages) {
   return kExitUsage;
 }
 
-bool readText(const std::string& path, std::string& text) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  text = buffer.str();
-  return !in.bad();
+// A rules file's text, or the problem. Only a regular file is read: a FIFO would block until a writer came
+// (a hang in CI), and a directory reads as empty, which would look like "no rule given".
+std::string readText(const std::string& path, std::string& text) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return std::strerror(errno);
+  struct stat st {};
+  std::string problem;
+  if (::fstat(fd, &st) != 0) {
+    problem = std::strerror(errno);
+  } else if (!S_ISREG(st.st_mode)) {
+    problem = S_ISDIR(st.st_mode) ? "a directory, not a file" : "not a regular file";
+  }
+  char buffer[4096];
+  for (ssize_t n = 0; problem.empty() && (n = ::read(fd, buffer, sizeof buffer)) != 0;) {
+    if (n > 0) {
+      text.append(buffer, static_cast<std::size_t>(n));
+    } else if (errno != EINTR) {
+      problem = std::strerror(errno);
+    }
+  }
+  ::close(fd);
+  return problem;
 }
 
 // Every rule from --require and --rules; problems (bad rules, unreadable rules files) are appended.
@@ -65,8 +79,8 @@ std::vector<Rule> collectRules(const std::vector<std::string>& required,
   for (const std::string& text : required) take(parseRule(text));
   for (const std::string& file : files) {
     std::string contents;
-    if (!readText(file, contents)) {
-      problems.push_back(fmt::format("--rules {}: cannot read: {}", file, std::strerror(errno)));
+    if (const std::string problem = readText(file, contents); !problem.empty()) {
+      problems.push_back(fmt::format("--rules {}: cannot read: {}", file, problem));
       continue;
     }
     take(parseRules(contents, file));

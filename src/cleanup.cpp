@@ -15,6 +15,7 @@
 
 #include "mdbench/errno_name.hpp"
 #include "mdbench/layout.hpp"
+#include "mdbench/posix_backend.hpp"
 
 namespace mdbench {
 namespace {
@@ -220,6 +221,13 @@ bool hasMark(int dir_fd) {
   struct stat st {};
   return ::fstatat(dir_fd, std::string(kMarkName).c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
          S_ISREG(st.st_mode);
+}
+
+// The POSIX backend's share of the cleanup after a signal (declared in posix_backend.hpp): the walk above on
+// the backend's descriptor.
+int PosixBackend::removeGenerated(DirHandle dir, const CleanOptions& options, CleanTally& tally) {
+  if (dir.value < 0) return EBADF;
+  return removeGeneratedBelow(static_cast<int>(dir.value), ".", options, tally);
 }
 
 CleanSummary cleanDirectory(const std::string& dir, bool dry_run, std::vector<std::string>& log) {

@@ -252,6 +252,8 @@ class Converter {
   std::vector<std::string>& errors_;
 };
 
+constexpr std::uint64_t kMaxSweepSteps = 65536;
+
 // mdtest's -f FIRST -l LAST -s STRIDE: FIRST, FIRST+STRIDE, ... <= LAST. mdtest ignores -f and -s without -l
 // (one run on every rank); here that is an error rather than a surprise.
 void convertSweepRange(const RawOptions& raw, SweepSpec& sweep, std::vector<std::string>& errors) {
@@ -278,6 +280,13 @@ void convertSweepRange(const RawOptions& raw, SweepSpec& sweep, std::vector<std:
   if (first > last) {
     errors.push_back(
         fmt::format("{} {} is more than {} {}", kSweepFirst.shown, first, kSweepLast.shown, last));
+    return;
+  }
+  // Each step is a whole run; the steps are a list, so "-l 4294967295" must not become four billion of them.
+  if (const std::uint64_t count = (last - first) / stride + 1; count > kMaxSweepSteps) {
+    errors.push_back(fmt::format("{} {} {} {} {} {}: {} steps, at most {} (each step is a whole run)",
+                                 kSweepFirst.shown, first, kSweepLast.shown, last, kSweepStride.shown, stride,
+                                 count, kMaxSweepSteps));
     return;
   }
   sweep.kind = SweepSpec::Kind::kList;
@@ -315,13 +324,15 @@ void convertSweep(const RawOptions& raw, Config& config, std::vector<std::string
     convertSweepRange(raw, sweep, errors);
   }
   if (!raw.sweep_placement) return;
+  // Both problems at once: a bad name is reported even when --sweep is missing too.
+  if (*raw.sweep_placement != "block" && *raw.sweep_placement != "spread") {
+    errors.push_back(fmt::format("{}: unknown placement '{}' (expected block or spread)",
+                                 kSweepPlacement.shown, *raw.sweep_placement));
+  }
   if (!raw.sweep && !range) {
     errors.push_back(fmt::format("{}: needs {} (or -f/-l/-s)", kSweepPlacement.shown, kSweep.shown));
   } else if (*raw.sweep_placement == "block" || *raw.sweep_placement == "spread") {
     sweep.placement = *raw.sweep_placement == "block" ? SweepPlacement::kBlock : SweepPlacement::kSpread;
-  } else {
-    errors.push_back(fmt::format("{}: unknown placement '{}' (expected block or spread)",
-                                 kSweepPlacement.shown, *raw.sweep_placement));
   }
 }
 
@@ -347,6 +358,26 @@ Refused convertNumbers(const RawOptions& raw, Config& config, std::vector<std::s
   return refused;
 }
 
+// A path the kernel would refuse (too long, a name too long), named with its option.
+void checkPath(const OptionName& name, const std::string& path, std::vector<std::string>& errors,
+               std::size_t max_last_name = config_detail::kMaxNameBytes) {
+  if (const auto problem = config_detail::pathProblem(path, max_last_name)) {
+    errors.push_back(fmt::format("{}: {}", name.shown, *problem));
+  }
+}
+
+// -d's directories are also sent to every rank one per line, and a newline in a directory name is far more
+// often a script's mistake ("$(ls ...)" giving two lines) than a name anyone chose.
+void checkPaths(const OptionName& name, const std::vector<std::string>& paths,
+                std::vector<std::string>& errors) {
+  for (const std::string& path : paths) {
+    if (path.find('\n') != std::string::npos) {
+      errors.push_back(fmt::format("{}: a directory name with a newline in it is not supported", name.shown));
+    }
+    checkPath(name, path, errors);
+  }
+}
+
 // Paths and names. A refused -d leaves targets empty, so that no cross-check counts its parts.
 void convertTexts(const RawOptions& raw, Config& config, std::vector<std::string>& errors) {
   if (raw.dir) {
@@ -355,6 +386,7 @@ void convertTexts(const RawOptions& raw, Config& config, std::vector<std::string
       errors.push_back(fmt::format("{}: empty value, expected a directory", kDir.shown));
     } else if (auto targets = config_detail::splitTargets(*raw.dir)) {
       config.targets = std::move(*targets);
+      checkPaths(kDir, config.targets, errors);
     } else {
       errors.push_back(fmt::format("{}: '{}' has an empty directory name (DIR@DIR@...: one '@' between two)",
                                    kDir.shown, *raw.dir));
@@ -363,11 +395,14 @@ void convertTexts(const RawOptions& raw, Config& config, std::vector<std::string
   if (raw.stonewall_file) {
     if (raw.stonewall_file->empty())
       errors.push_back(fmt::format("{}: empty value, expected a file name", kStonewallFile.shown));
+    // The file is written through FILE.tmp: its name needs room for the suffix.
+    checkPath(kStonewallFile, *raw.stonewall_file, errors, config_detail::kMaxNameBytes - 4);
     config.stonewall_file = *raw.stonewall_file;
   }
   if (raw.output) {
     if (raw.output->empty())
       errors.push_back(fmt::format("{}: empty value, expected a file name", kOutput.shown));
+    checkPath(kOutput, *raw.output, errors);
     config.output = *raw.output;
   }
   if (raw.preset) {
@@ -703,7 +738,8 @@ std::string helpText() {
       "File system metadata benchmark in the manner of mdtest: each rank creates, stats, reads and removes\n"
       "its own items (files and directories) in a tree of directories, one phase at a time between\n"
       "barriers, and the rate of every phase is reported. Short options are mdtest's letters.\n"
-      "Subcommands: validate|export|import|report|check on results files, clean DIR for leftovers (--help).\n";
+      "Subcommands: validate|export|import|report|check on results files, clean DIR for leftovers "
+      "(--help).\n";
   for (const auto& [caption, group] : table.groups) {
     help += "\n" + caption + ":\n";
     for (const auto& option : group->options()) {

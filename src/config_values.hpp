@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -145,6 +146,42 @@ inline ConvertedSteps toStepList(std::string_view text) {
     if (comma == std::string_view::npos) return {steps, std::nullopt};
     start = comma + 1;
   }
+}
+
+// The kernel's limits on a path given to a system call (PATH_MAX counts the terminating NUL) and on one
+// name in it. Checked when parsing, so that a mistyped path is a usage error before anything is touched,
+// not a failure after the results file was opened or a phase ran.
+inline constexpr std::size_t kMaxPathBytes = PATH_MAX - 1;
+inline constexpr std::size_t kMaxNameBytes = NAME_MAX;
+
+// A long path or name shown in a message: its first 40 bytes and its length.
+inline std::string abbreviated(std::string_view text) {
+  constexpr std::size_t kShown = 40;
+  if (text.size() <= kShown) return fmt::format("'{}'", text);
+  return fmt::format("'{}...' ({} bytes)", text.substr(0, kShown), text.size());
+}
+
+// Why the kernel would refuse this path, or nullopt. The last name may be limited further: a file written
+// through a sibling "NAME.tmp" needs room for the suffix.
+inline std::optional<std::string> pathProblem(std::string_view path,
+                                              std::size_t max_last_name = kMaxNameBytes) {
+  if (path.size() > kMaxPathBytes) {
+    return fmt::format("{} is longer than the limit of {} bytes for a path", abbreviated(path),
+                       kMaxPathBytes);
+  }
+  for (std::size_t start = 0; start < path.size();) {
+    const std::size_t slash = path.find('/', start);
+    const bool last = slash == std::string_view::npos;
+    const std::string_view name = path.substr(start, last ? slash : slash - start);
+    const std::size_t limit = last ? max_last_name : kMaxNameBytes;
+    if (name.size() > limit) {
+      return fmt::format("the name {} in it is longer than the limit of {} bytes{}", abbreviated(name), limit,
+                         limit < kMaxNameBytes ? " (the file is written through NAME.tmp first)" : "");
+    }
+    if (last) break;
+    start = slash + 1;
+  }
+  return std::nullopt;
 }
 
 // Quotes an argument for a POSIX shell only when it needs it: 'it'\''s' for it's.

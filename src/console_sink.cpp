@@ -190,6 +190,14 @@ void ConsoleSink::phase(const PhaseResult& result, const Plan& plan) {
 }
 
 void ConsoleSink::end(const RunResult& run, const Plan& plan) {
+  if (run.phases.empty()) {
+    // A setup error (reported by the caller) stopped the run before its first phase: no empty tables.
+    fmt::print(out_, "no phase ran\n");
+    for (const std::string& problem : run.cleanup_problems) fmt::print(out_, "cleanup: {}\n", problem);
+    fmt::print(out_, "finished: {}\n", run.info.end_utc);
+    std::fflush(out_);
+    return;
+  }
   // Rows in execution order, one per phase, summarising its iterations.
   fmt::print(out_, "{:<12} {:>11} {:>13} {:>13} {:>13} {:>11} {:>13} {:>13} {:>7} {:>8}\n", "phase",
              "ops/iter", "mean ops/s", "max ops/s", "min ops/s", "stddev", "rank min", "rank max", "balance",

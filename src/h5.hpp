@@ -9,6 +9,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <ranges>
 #include <span>
@@ -457,6 +458,46 @@ std::vector<T> readVector(hid_t parent, const std::string& name) {
   return values;
 }
 
+// The memory of the variable-length strings one H5Dread allocates, freed when the arena goes out of scope.
+// H5Dvlen_reclaim cannot do that job alone: when a read fails (a corrupt global heap entry in the middle of
+// a dataset), HDF5 1.10 returns without freeing the strings it had already converted, and no pointer to
+// them ever reaches the caller. Allocating through the transfer property list's vlen memory manager
+// keeps every block in the arena, whatever the read did.
+class VlenArena {
+ public:
+  explicit VlenArena(std::string_view object)
+      : transfer_(make(H5Pcreate(H5P_DATASET_XFER), object, "cannot create a transfer property list")) {
+    check(H5Pset_vlen_mem_manager(transfer_.get(), &VlenArena::allocate, this, &VlenArena::release, this),
+          object, "cannot set the string memory manager");
+  }
+  ~VlenArena() {
+    for (void* block : blocks_) std::free(block);
+  }
+  VlenArena(const VlenArena&) = delete;
+  VlenArena& operator=(const VlenArena&) = delete;
+
+  // The dataset transfer property list to pass to H5Dread.
+  hid_t transfer() const { return transfer_.get(); }
+
+ private:
+  static void* allocate(std::size_t size, void* self) {
+    void* block = std::malloc(size == 0 ? 1 : size);
+    if (block == nullptr) return nullptr;
+    try {
+      static_cast<VlenArena*>(self)->blocks_.push_back(block);
+    } catch (...) {
+      std::free(block);
+      return nullptr;
+    }
+    return block;
+  }
+  // HDF5 frees through here only what it reclaims itself; the arena frees it at the end.
+  static void release(void* /*block*/, void* /*self*/) {}
+
+  Handle transfer_;
+  std::vector<void*> blocks_;
+};
+
 inline void writeStrings(hid_t parent, const std::string& name, const std::vector<std::string>& values) {
   const Handle type = stringType();
   const Handle dataset = detail::createDataset(parent, name, type.get(), values.size());
@@ -475,13 +516,12 @@ inline std::vector<std::string> readStrings(hid_t parent, const std::string& nam
   std::vector<char*> pointers(detail::length1d(dataset.get()), nullptr);
   if (pointers.empty()) return {};
   const Handle type = stringType();
-  const Handle space = make(H5Dget_space(dataset.get()), path, "cannot read its dataspace");
-  check(H5Dread(dataset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, pointers.data()), path,
+  const VlenArena arena(path);
+  check(H5Dread(dataset.get(), type.get(), H5S_ALL, H5S_ALL, arena.transfer(), pointers.data()), path,
         "cannot read");
   std::vector<std::string> values;
   values.reserve(pointers.size());
   for (const char* pointer : pointers) values.emplace_back(pointer != nullptr ? pointer : "");
-  H5Dvlen_reclaim(type.get(), space.get(), H5P_DEFAULT, pointers.data());
   return values;
 }
 
@@ -561,15 +601,9 @@ auto readCompound(hid_t parent, const std::string& name, std::span<const Field> 
   std::vector<std::invoke_result_t<Convert, const Row&>> out;
   if (rows.empty()) return out;
   const Handle memory_type = memoryCompound(sizeof(Row), fields);
-  const Handle space = make(H5Dget_space(dataset.get()), path, "cannot read its dataspace");
-  check(H5Dread(dataset.get(), memory_type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data()), path,
+  const VlenArena arena(path);  // frees the strings HDF5 allocates, also when the read or a conversion fails
+  check(H5Dread(dataset.get(), memory_type.get(), H5S_ALL, H5S_ALL, arena.transfer(), rows.data()), path,
         "cannot read");
-  // Frees the strings HDF5 allocated, also when a conversion throws.
-  struct Reclaim {
-    hid_t type, space;
-    void* buffer;
-    ~Reclaim() { H5Dvlen_reclaim(type, space, H5P_DEFAULT, buffer); }
-  } reclaim{memory_type.get(), space.get(), rows.data()};
   out.reserve(rows.size());
   for (const Row& row : rows) out.push_back(convert(row));
   return out;

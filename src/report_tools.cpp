@@ -153,7 +153,8 @@ int runImport(const std::vector<std::string>& args) {
   // Everything is parsed before anything is written: one bad input leaves the results file as it was.
   std::vector<DataPathImport> datapath;
   std::vector<MetadataImport> metadata;
-  std::vector<std::string> lines;
+  // writeImports writes the data-path imports first, then the metadata ones: the lines follow that order.
+  std::vector<std::string> datapath_lines, metadata_lines;
   for (const std::string& input : inputs) {
     std::string text, error;
     if (!readInput(input, text, error)) {
@@ -164,12 +165,12 @@ int runImport(const std::vector<std::string>& args) {
     try {
       if (tool == "ior" || tool == "iozone") {
         datapath.push_back(tool == "ior" ? parseIorJson(text, input) : parseIozone(text, input));
-        lines.push_back(fmt::format("{}: {} {}, {}", input, tool, datapath.back().tool_version,
-                                    describeRows(datapath.back().rows)));
+        datapath_lines.push_back(fmt::format("{}: {} {}, {}", input, tool, datapath.back().tool_version,
+                                             describeRows(datapath.back().rows)));
       } else if (tool == "mdtest") {
         metadata.push_back(parseMdtest(text, input));
-        lines.push_back(fmt::format("{}: mdtest {}, {}", input, metadata.back().tool_version,
-                                    describeRows(metadata.back().rows)));
+        metadata_lines.push_back(fmt::format("{}: mdtest {}, {}", input, metadata.back().tool_version,
+                                             describeRows(metadata.back().rows)));
       } else {
         fmt::print(
             stderr,
@@ -187,6 +188,8 @@ int runImport(const std::vector<std::string>& args) {
     const std::vector<std::string> groups =
         writeImports(out, append ? OutputMode::kAppend : OutputMode::kCreate, datapath, metadata,
                      {utcNow(), std::string(version())});
+    std::vector<std::string> lines = std::move(datapath_lines);
+    lines.insert(lines.end(), metadata_lines.begin(), metadata_lines.end());
     for (std::size_t i = 0; i < lines.size() && i < groups.size(); ++i) {
       fmt::print("{} -> {} {}\n", lines[i], out, groups[i]);
     }

@@ -1,9 +1,20 @@
 // The HDF5 results writer (results-schema/README.md): one run group per run, written by rank 0 alone with
 // the default driver and flushed after every sink call, so a killed job leaves every finished phase.
 // Each call writes O(ranks) values; no per-op data ever reaches this file.
+// A full or failing file system must neither stop the benchmark (its numbers are still on the console, and
+// the target must still be cleaned up) nor leave a file HDF5 cannot read: before each write the space it
+// needs is reserved, and when that (or the write) fails the sink stops writing, says so once, and finish()
+// throws, leaving the file as it was after the last complete write.
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <filesystem>
 #include <system_error>
 
@@ -73,6 +84,82 @@ namespace {
 using results::createFile;
 using results::openForAppend;
 using results::pathExists;
+
+// Space reserved before a write step, past the file's end: far more than one step writes (a phase is about
+// 10 KiB plus a row per rank and a path per first error), since running short halfway leaves metadata
+// pointing past the end of the file.
+constexpr std::uint64_t kReserveFixed = 64 * 1024;
+constexpr std::uint64_t kReservePerRank = 256;
+constexpr std::uint64_t kReservePerError = 1024;
+
+int lastErrno() { return errno != 0 ? errno : EIO; }
+bool noRoom(int err) { return err == ENOSPC || err == EDQUOT; }
+
+// The descriptor behind a file opened with the default (sec2) driver; -1 with any other driver.
+int descriptorOf(hid_t file) {
+  const h5::Handle fapl(H5Fget_access_plist(file));
+  void* handle = nullptr;
+  if (!fapl.valid() || H5Pget_driver(fapl.get()) != H5FD_SEC2) return -1;
+  if (H5Fget_vfd_handle(file, fapl.get(), &handle) < 0 || handle == nullptr) return -1;
+  return *static_cast<int*>(handle);
+}
+
+// Allocates every block of the file up to its end plus `bytes` (holes included) without changing its size,
+// so the next write step cannot run out of space halfway. 0, or ENOSPC / EDQUOT when there is no room; a
+// file system without fallocate gets no such guarantee (0).
+// A file size limit (RLIMIT_FSIZE) counts as no room too (EFBIG); where fallocate is not supported, the
+// file system's free space is checked instead.
+int reserveSpace(int fd, std::uint64_t bytes) {
+  struct stat st {};
+  if (fd < 0 || ::fstat(fd, &st) != 0) return 0;
+  const std::uint64_t end = static_cast<std::uint64_t>(st.st_size) + bytes;
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY && end > limit.rlim_cur) {
+    return EFBIG;
+  }
+  if (::fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, static_cast<off_t>(end)) == 0) return 0;
+  const int err = lastErrno();
+  if (noRoom(err)) return err;
+  struct statvfs fs {};
+  if (::fstatvfs(fd, &fs) == 0 && static_cast<std::uint64_t>(fs.f_bavail) * fs.f_frsize < bytes)
+    return ENOSPC;
+  return 0;
+}
+
+// Gives back what reserveSpace allocated past the end (truncating to the same size frees it on ext4, XFS,
+// tmpfs).
+void releaseSpace(int fd) {
+  struct stat st {};
+  if (fd >= 0 && ::fstat(fd, &st) == 0) static_cast<void>(::ftruncate(fd, st.st_size));
+}
+
+// Creates `path` as a new results file: it must not exist (exists_error otherwise). It is ours from the
+// O_EXCL create on, so every later failure removes it again. Room for the header is checked first, so that
+// a full file system is reported plainly (ENOSPC) and HDF5 never half-creates the file.
+h5::Handle createNewFile(const std::string& path, bool& exists_error) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  if (fd < 0) {
+    const int err = lastErrno();
+    exists_error = err == EEXIST;
+    if (exists_error) {
+      throw ResultsFileError(
+          fmt::format("{} exists: use --append to add this run to it, or --force to replace it", path));
+    }
+    throw ResultsFileError(fmt::format("cannot create {}: {}", path, describeErrno(err)));
+  }
+  const int err = ::fallocate(fd, 0, 0, kReserveFixed) == 0 ? 0 : lastErrno();
+  ::close(fd);
+  if (noRoom(err)) {
+    std::remove(path.c_str());
+    throw ResultsFileError(fmt::format("cannot create {}: {}", path, describeErrno(err)));
+  }
+  try {
+    return createFile(path, H5F_ACC_TRUNC);
+  } catch (const ResultsFileError&) {
+    std::remove(path.c_str());
+    throw;
+  }
+}
 
 // Runs `body` with HDF5's error printing off, adding the file name to h5::Error messages (object-level
 // problems and misuse); messages that name the file already pass through unchanged.
@@ -206,13 +293,48 @@ struct Hdf5Sink::Impl {
   h5::Handle iterations;
   std::vector<std::uint32_t> node_of_rank;
   std::vector<std::string> targets;  // RunInfo::target split at '@': rank r's error paths start with its own
+  // "" while every write succeeded; else what went wrong: nothing more is written, finish() throws it.
+  std::string failure;
+  bool made = false;   // open() created the file
+  bool began = false;  // some run group was written completely
 
   void requireRun(std::string_view call) const {
     if (!run.valid()) throw h5::Error(fmt::format("Hdf5Sink::{} called before begin()", call));
   }
 
-  void begin(const RunInfo& info, const Plan& plan) {
+  // One write step. A failure (no room, an I/O error) is not the benchmark's: it is reported at once and
+  // remembered, the run goes on (its numbers reach the console), and the file keeps its last complete state.
+  template <class Body>
+  void write(Body&& body) {
+    if (!failure.empty()) return;
+    try {
+      inFile(path, body);
+    } catch (const ResultsFileError& e) {
+      // HDF5 1.10.8 cannot close a file after a failed flush (its cache keeps "slist enabled"), and crashes
+      // at exit; reserve() is there so that it never comes to that. Give back the reserve at least.
+      if (file.valid()) releaseSpace(descriptorOf(file.get()));
+      failure = fmt::format("results could not be written: {}", e.what());
+      fmt::print(stderr, "mdbench: error: {}; the run goes on, its numbers on the console only\n", failure);
+      std::fflush(stderr);
+    }
+  }
+
+  // Throws when `bytes` more cannot be had for `what`; nothing is written then.
+  void reserve(std::string_view what, std::uint64_t bytes) const {
+    if (const int err = reserveSpace(descriptorOf(file.get()), bytes); err != 0) {
+      throw ResultsFileError(fmt::format("{}: no room for {}: {}", path, what, describeErrno(err)));
+    }
+  }
+
+  void checkBegin(const RunInfo& info) const {
     if (run.valid()) throw h5::Error("Hdf5Sink::begin called twice");
+    const std::size_t hosts = info.host_of_rank.empty() ? info.ranks : info.host_of_rank.size();
+    if (hosts != info.ranks) {
+      throw h5::Error(fmt::format("Hdf5Sink::begin: {} host names for {} ranks", hosts, info.ranks));
+    }
+  }
+
+  void begin(const RunInfo& info, const Plan& plan) {
     if (!file.valid()) {
       // After finish(): another run (the next sweep step) goes into the same file, in the next group.
       file = openForAppend(path);
@@ -220,9 +342,9 @@ struct Hdf5Sink::Impl {
     }
     std::vector<std::string> hosts = info.host_of_rank;
     if (hosts.empty()) hosts.assign(info.ranks, std::string(results::kUnknownHost));
-    if (hosts.size() != info.ranks) {
-      throw h5::Error(fmt::format("Hdf5Sink::begin: {} host names for {} ranks", hosts.size(), info.ranks));
-    }
+    std::uint64_t text = info.command_line.size() + info.target.size();
+    for (const std::string& host : hosts) text += host.size();
+    reserve("the run's description", kReserveFixed + info.ranks * kReservePerRank + text);
     const NodeLayout layout = nodeLayout(hosts);
     const h5::Handle runs = h5::openGroup(file.get(), results::kRunsGroup);
     run = h5::createGroup(runs.get(), run_name);
@@ -235,6 +357,7 @@ struct Hdf5Sink::Impl {
     node_of_rank = layout.node_of_rank;
     targets = results::splitTargets(info.target);
     h5::flush(file.get());
+    began = true;
   }
 
   h5::Handle iterationGroup(std::uint32_t iteration) {
@@ -283,21 +406,35 @@ struct Hdf5Sink::Impl {
     h5::writeCompound<results::ErrorRow>(group, "errors", results::kErrorFields, rows);
   }
 
-  void phase(const PhaseResult& result, const Plan& plan) {
+  void checkPhase(const PhaseResult& result, const Plan& plan) const {
     requireRun("phase");
     const std::string name(phaseName(result.phase));
     if (result.ranks.size() != node_of_rank.size()) {
       throw h5::Error(fmt::format("Hdf5Sink::phase: {} has {} rank records for a run of {} ranks", name,
                                   result.ranks.size(), node_of_rank.size()));
     }
-    const auto position = std::find(plan.phases().begin(), plan.phases().end(), result.phase);
-    if (position == plan.phases().end()) {
+    if (std::find(plan.phases().begin(), plan.phases().end(), result.phase) == plan.phases().end()) {
       throw h5::Error(fmt::format("Hdf5Sink::phase: {} is not a phase of the plan", name));
     }
-    const h5::Handle iteration = iterationGroup(result.iteration);
-    if (h5::exists(iteration.get(), name)) {
-      throw h5::Error(fmt::format("Hdf5Sink::phase: {} already holds {}", h5::pathOf(iteration.get()), name));
+    const std::string iteration = results::iterationGroupName(result.iteration);
+    if (h5::exists(iterations.get(), iteration) &&
+        h5::exists(h5::openGroup(iterations.get(), iteration).get(), name)) {
+      throw h5::Error(fmt::format("Hdf5Sink::phase: {}/{} already holds {}", h5::pathOf(iterations.get()),
+                                  iteration, name));
     }
+  }
+
+  void phase(const PhaseResult& result, const Plan& plan) {
+    const std::string name(phaseName(result.phase));
+    std::uint64_t target_chars = 0;  // of the longest target: each first error's path starts with one
+    for (const std::string& t : targets) target_chars = std::max<std::uint64_t>(target_chars, t.size());
+    std::uint64_t errors = 0;
+    for (const RankPhaseRecord& r : result.ranks) errors += r.first_error.any() ? 1 : 0;
+    reserve(
+        fmt::format("iteration {} {}", result.iteration, name),
+        kReserveFixed + result.ranks.size() * kReservePerRank + errors * (kReservePerError + target_chars));
+    const auto position = std::find(plan.phases().begin(), plan.phases().end(), result.phase);
+    const h5::Handle iteration = iterationGroup(result.iteration);
     const h5::Handle group = h5::createGroup(iteration.get(), name);
     h5::writeAttribute(group.get(), "phase", name);
     h5::writeAttribute(group.get(), "iteration", result.iteration);
@@ -311,7 +448,7 @@ struct Hdf5Sink::Impl {
   }
 
   void end(const RunResult& result, const Plan& plan) {
-    requireRun("end");
+    reserve("the summary", kReserveFixed + plan.phases().size() * kReservePerError);
     const h5::Handle summary = h5::createGroup(run.get(), "summary");
     for (const Phase phase : plan.phases()) {
       std::vector<double> ops_per_s;
@@ -334,11 +471,17 @@ struct Hdf5Sink::Impl {
   }
 
   void finish(int exit_status) {
-    if (!file.valid()) return;  // finished already
     if (run.valid()) {
-      h5::writeAttribute(run.get(), "status", exit_status == 0 ? "complete" : "failed");
+      reserve("the run's status", kReserveFixed);
+      // Exit statuses above 128 are 128 + the signal that stopped the run (signals.hpp).
+      h5::writeAttribute(run.get(), "status",
+                         exit_status == 0    ? "complete"
+                         : exit_status > 128 ? "interrupted"
+                                             : "failed");
       h5::writeAttribute(run.get(), "exit_status", static_cast<std::int32_t>(exit_status));
     }
+    h5::flush(file.get());
+    releaseSpace(descriptorOf(file.get()));
     h5::check(iterations.close(), "/", "cannot close the iterations group");
     h5::check(run.close(), "/", "cannot close the run group");
     h5::check(file.close(), "/", "cannot close the file");
@@ -348,26 +491,28 @@ struct Hdf5Sink::Impl {
 std::unique_ptr<Hdf5Sink> Hdf5Sink::open(const std::string& path, OutputMode mode, bool& exists_error) {
   exists_error = false;
   auto impl = std::make_unique<Impl>();
-  inFile(path, [&] {
-    switch (mode) {
-      case OutputMode::kCreate:
-        if (pathExists(path)) {
-          exists_error = true;
-          throw ResultsFileError(
-              fmt::format("{} exists: use --append to add this run to it, or --force to replace it", path));
-        }
-        impl->file = createFile(path, H5F_ACC_EXCL);
-        break;
-      case OutputMode::kForce:
+  bool made = false;  // the file is new: ours to remove if opening fails
+  try {
+    inFile(path, [&] {
+      if (mode == OutputMode::kForce && pathExists(path)) {
         impl->file = createFile(path, H5F_ACC_TRUNC);
-        break;
-      case OutputMode::kAppend:
-        impl->file = pathExists(path) ? openForAppend(path) : createFile(path, H5F_ACC_EXCL);
-        break;
+      } else if (mode == OutputMode::kAppend && pathExists(path)) {
+        impl->file = openForAppend(path);
+      } else {
+        impl->file = createNewFile(path, exists_error);
+        made = true;
+      }
+      impl->run_name = nextRunName(impl->file.get());
+    });
+  } catch (const ResultsFileError&) {
+    if (made) {
+      impl.reset();
+      std::remove(path.c_str());
     }
-    impl->run_name = nextRunName(impl->file.get());
-  });
+    throw;
+  }
   impl->path = path;
+  impl->made = made;
   return std::unique_ptr<Hdf5Sink>(new Hdf5Sink(path, std::move(impl)));
 }
 
@@ -379,24 +524,50 @@ Hdf5Sink::Hdf5Sink(std::string path, std::unique_ptr<Impl> impl)
 Hdf5Sink::~Hdf5Sink() {
   // Without finish() the run keeps status "running", as a killed job's would.
   const h5::QuietErrors quiet;
+  if (impl_->file.valid()) releaseSpace(descriptorOf(impl_->file.get()));
   impl_.reset();
 }
 
+// Misuse (a call out of order, records that do not fit the run) throws at once; a failing write does not
+// (Impl::write).
 void Hdf5Sink::begin(const RunInfo& info, const Plan& plan) {
-  inFile(path_, [&] { impl_->begin(info, plan); });
+  if (!impl_->failure.empty()) return;
+  inFile(path_, [&] { impl_->checkBegin(info); });
+  impl_->write([&] { impl_->begin(info, plan); });
   run_group_ = fmt::format("/{}/{}", results::kRunsGroup, impl_->run_name);
 }
 
 void Hdf5Sink::phase(const PhaseResult& result, const Plan& plan) {
-  inFile(path_, [&] { impl_->phase(result, plan); });
+  if (!impl_->failure.empty()) return;
+  inFile(path_, [&] { impl_->checkPhase(result, plan); });
+  impl_->write([&] { impl_->phase(result, plan); });
 }
 
 void Hdf5Sink::end(const RunResult& result, const Plan& plan) {
-  inFile(path_, [&] { impl_->end(result, plan); });
+  if (!impl_->failure.empty()) return;
+  inFile(path_, [&] { impl_->requireRun("end"); });
+  impl_->write([&] { impl_->end(result, plan); });
 }
 
+// Throws the first write failure of the run (the benchmark itself may have gone well), after closing the
+// file as far as it can be: it keeps what was written before the failure.
 void Hdf5Sink::finish(int exit_status) {
-  inFile(path_, [&] { impl_->finish(exit_status); });
+  if (impl_->failure.empty()) {
+    if (!impl_->file.valid()) return;  // finished already
+    impl_->write([&] { impl_->finish(exit_status); });
+    if (impl_->failure.empty()) return;
+  }
+  {
+    const h5::QuietErrors quiet;
+    static_cast<void>(impl_->iterations.close());
+    static_cast<void>(impl_->run.close());
+    static_cast<void>(impl_->file.close());
+  }
+  if (impl_->made && !impl_->began && std::remove(path_.c_str()) == 0) {
+    impl_->made = false;  // removed once; a sweep's later steps only report
+    throw ResultsFileError(fmt::format("{}; {} removed: it held no run", impl_->failure, path_));
+  }
+  throw ResultsFileError(fmt::format("{}; the file keeps what was written before that", impl_->failure));
 }
 
 }  // namespace mdbench

@@ -14,6 +14,7 @@
 #include "dir_cursor.hpp"
 #include "mdbench/errno_name.hpp"
 #include "mdbench/layout.hpp"
+#include "mdbench/signals.hpp"
 #include "mdbench/stonewall_file.hpp"
 
 namespace mdbench {
@@ -72,18 +73,21 @@ class PhaseExecutor {
     deadline_ns_ =
         rule == StonewallRule::kNone ? kNever : t_start + static_cast<std::int64_t>(config.stonewall_s * 1e9);
     stop_at_deadline_ = rule == StonewallRule::kStopAndWearOut;
+    stopped_ = false;
     std::uint64_t reached = record.planned > 0 ? execute(phase, cursor, owner, 0, limit) : 0;
     items_ = limit;
     if (rule == StonewallRule::kStopAndWearOut) {
       // Every rank takes part, also those with nothing to do, so no rank waits alone.
       const std::uint64_t furthest = parts_.comm.allreduceMax(reached);
       deadline_ns_ = kNever;
-      if (record.planned > 0 && reached < furthest)
+      if (record.planned > 0 && reached < furthest && !stopped_)
         reached = execute(phase, cursor, owner, reached, furthest);
       if (isCreate(phase)) limits.of(itemKindOf(phase)) = furthest;
       record.planned = plannedOps(phase, furthest);
       items_ = furthest;
     }
+    // Stopped by a signal: the ops it did are what it planned (as after a stonewall), so counts stay exact.
+    if (stopped_) record.planned = record.ok + record.failed;
     if (record.t_stonewall == 0.0) record.ops_at_stonewall = record.ok;
     // -Y: inside the timed region, as mdtest does; not an op of the phase, so a failure is reported apart.
     sync_error_ = config.sync_phases ? parts_.backend.syncFileSystem() : 0;
@@ -253,6 +257,10 @@ class PhaseExecutor {
         deadline_ns_ = kNever;
         if (stop_at_deadline_) return position + 1;
       }
+      if (stopSignal() != 0) [[unlikely]] {
+        stopped_ = true;
+        return position + 1;
+      }
     }
     return to;
   }
@@ -267,6 +275,10 @@ class PhaseExecutor {
     Clock& clock = parts_.clock;
     for (std::uint64_t dir = pre ? layout.firstPreorder() : layout.firstPostorder(); dir != TreeLayout::kNone;
          dir = pre ? layout.nextPreorder(dir) : layout.nextPostorder(dir)) {
+      if (stopSignal() != 0) {
+        stopped_ = true;
+        return;
+      }
       const std::string name = treeDirName(sharing, owner, dir);
       DirHandle parent;
       if (const int err = cursor.openParentOf(dir, parent); err != 0) {
@@ -295,6 +307,10 @@ class PhaseExecutor {
     const bool random = plan_.randomOrder(phase);
     const Permutation order(random ? layout.dirCount() : 0, config.random_seed);
     for (std::uint64_t position = 0; position < layout.dirCount(); ++position) {
+      if (stopSignal() != 0) {
+        stopped_ = true;
+        return;
+      }
       const std::uint64_t dir = random ? order(position) : position;
       if (!plan_.listsDir(phase, rank_, dir)) continue;
       const std::uint64_t first = layout.firstItemInDir(dir);
@@ -325,6 +341,7 @@ class PhaseExecutor {
   std::int64_t epoch_ns_ = 0;
   std::int64_t deadline_ns_ = kNever;
   bool stop_at_deadline_ = false;
+  bool stopped_ = false;  // the last phase stopped for a signal (signals.hpp)
   std::uint64_t readdir_limit_ = 0;
   std::uint64_t items_ = 0;
   int sync_error_ = 0;
@@ -334,6 +351,12 @@ class PhaseExecutor {
   RankPhaseRecord* record_ = nullptr;
   LatencyHistogram* latency_ = nullptr;
 };
+
+// Whether the run leaves its trees for a later job (--keep, or a phase selection without removal); then
+// a signal does not remove them either.
+bool keepsTrees(const Plan& plan) {
+  return plan.config().keep || !contains(plan.phases(), Phase::kTreeRemove);
+}
 
 // Collective: makes the iteration directory the run's own. The rank that made it writes its mark
 // (`writes`); a run that did not make it (a later job of a split workload) uses it only when it carries
@@ -483,11 +506,29 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
         for (Sink* sink : sinks) sink->phase(measured, plan);
         result.phases.push_back(std::move(measured));
       }
+      // A signal on any rank ends the run after the phase it arrived in (which is kept, stopped short).
+      result.stop_signal = static_cast<int>(comm.allreduceMax(static_cast<std::uint64_t>(stopSignal())));
+      if (result.stop_signal != 0) break;
+    }
+    if (result.stop_signal != 0 && !keepsTrees(plan)) {
+      // Every rank of the target removes its share of what this iteration made, then the lead removes the
+      // directory below (as after a normal last phase). A second signal ends the process at once.
+      const auto rank = comm.rank();
+      const std::uint32_t parts = (comm.size() - rank % targets + targets - 1) / targets;
+      CleanTally tally;
+      (void)backend.removeGenerated(iteration_dir, CleanOptions{false, rank / targets, parts}, tally);
+      const std::uint64_t kept = comm.allreduceMax(tally.kept);
+      if (root && kept > 0) {
+        result.cleanup_problems.push_back(fmt::format("{}: {} entries mdbench did not make were left{}",
+                                                      where, kept,
+                                                      tally.notes.empty() ? "" : ": " + tally.notes[0]));
+      }
+      comm.barrier();
     }
     // The last phase ended in a barrier, so every rank is done with the tree: the mark goes last, and comes
     // back when the directory cannot go (it holds something, and stays recognisable as a run's).
     err = 0;
-    if (leads_target && removes) {
+    if (leads_target && (result.stop_signal != 0 ? !keepsTrees(plan) : removes)) {
       err = backend.unlinkFile(iteration_dir, std::string(kMarkName).c_str());
       if (err == 0 && (err = backend.removeDir(backend.root(), name.c_str())) != 0) {
         (void)backend.createFile(iteration_dir, std::string(kMarkName).c_str(),
@@ -499,6 +540,7 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
         !problem.empty() && root) {
       result.cleanup_problems.push_back(problem);
     }
+    if (result.stop_signal != 0) break;
   }
 
   result.info.end_utc = utcTimestampNow();

@@ -2,11 +2,11 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <charconv>
-#include <fstream>
 #include <sstream>
 
 #include "mdbench/errno_name.hpp"
@@ -16,25 +16,83 @@ namespace {
 
 constexpr std::string_view kHeader = "mdbench stonewall 1";
 
+// What a path is, for messages about a stonewall file that is not a regular file.
+const char* kindOf(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+  return "not a regular file";
+}
+
+// Only a regular file is read: opening a FIFO would block rank 0 (and every rank waiting for it) until
+// some writer appeared, and a directory or device holds no counts. O_NONBLOCK makes the open of a FIFO
+// return at once, so that fstat can refuse it.
 std::string readAll(const std::string& path, std::string& text) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fmt::format("cannot read stonewall file {}: {}", path, describeErrno(errno));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  text = buffer.str();
-  return {};
+  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return fmt::format("cannot read stonewall file {}: {}", path, describeErrno(errno));
+  struct stat st {};
+  std::string error;
+  if (fstat(fd, &st) != 0) {
+    error = fmt::format("cannot read stonewall file {}: {}", path, describeErrno(errno));
+  } else if (!S_ISREG(st.st_mode)) {
+    error = fmt::format("stonewall file {} is {}, not a file", path, kindOf(st.st_mode));
+  }
+  char buffer[4096];
+  for (ssize_t n = 0; error.empty() && (n = read(fd, buffer, sizeof buffer)) != 0;) {
+    if (n > 0) {
+      text.append(buffer, static_cast<std::size_t>(n));
+    } else if (errno != EINTR) {
+      error = fmt::format("cannot read stonewall file {}: {}", path, describeErrno(errno));
+    }
+  }
+  close(fd);
+  return error;
 }
 
 }  // namespace
 
-std::string writeStonewallFile(const std::string& path, const StonewallCounts& counts) {
-  std::string existing;
-  if (access(path.c_str(), F_OK) == 0) {
+std::string checkStonewallFile(const std::string& path, StonewallUse use, std::uint64_t items) {
+  if (use == StonewallUse::kRead) {
+    StonewallCounts counts;
+    if (std::string error = readStonewallFile(path, counts); !error.empty()) return error;
+    for (const std::optional<std::uint64_t>& count : {counts.dirs, counts.files}) {
+      if (count && *count > items) {
+        return fmt::format(
+            "{}: a count of {} is more than -n {}: run with the -n of the job that created the items", path,
+            *count, items);
+      }
+    }
+    return {};
+  }
+  struct stat st {};
+  if (lstat(path.c_str(), &st) == 0) {
+    // Renaming over a link would replace the link, not write where it points: refused like any other
+    // non-file, before anything is read from it.
+    if (!S_ISREG(st.st_mode)) {
+      return fmt::format("stonewall file {} is {}, not a file: not overwriting it", path, kindOf(st.st_mode));
+    }
+    std::string existing;
     if (std::string error = readAll(path, existing); !error.empty()) return error;
     if (existing.rfind(kHeader, 0) != 0) {
       return fmt::format("{} exists and is not an mdbench stonewall file: not overwriting it", path);
     }
+    return {};
   }
+  if (errno != ENOENT) return fmt::format("cannot write stonewall file {}: {}", path, describeErrno(errno));
+  // Absent: its directory must exist (the file is written through a sibling FILE.tmp).
+  const std::size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  if (stat(dir.c_str(), &st) != 0) {
+    return fmt::format("cannot write stonewall file {}: {}", path, describeErrno(errno));
+  }
+  if (!S_ISDIR(st.st_mode)) return fmt::format("cannot write stonewall file {}: ENOTDIR", path);
+  return {};
+}
+
+std::string writeStonewallFile(const std::string& path, const StonewallCounts& counts) {
+  if (std::string error = checkStonewallFile(path, StonewallUse::kWrite, 0); !error.empty()) return error;
   std::string text = fmt::format("{}\n", kHeader);
   if (counts.dirs) text += fmt::format("dirs {}\n", *counts.dirs);
   if (counts.files) text += fmt::format("files {}\n", *counts.files);

@@ -901,5 +901,61 @@ TEST(ConfigPreset, UnknownOrRepeated) {
   EXPECT_EQ(help.errors, Errors{});
 }
 
+// Paths the kernel would refuse are usage errors, found before anything is touched: the whole path
+// (PATH_MAX), one name in it (NAME_MAX), and -x's name with room for the FILE.tmp it is written through.
+TEST(ConfigTest, PathsTooLongAreUsageErrors) {
+  const std::string long_path = "/tmp/" + std::string(5000, 'a');
+  const std::string long_name = "/tmp/" + std::string(300, 'c') + "/x";
+  EXPECT_EQ(
+      errorOf({"-d", long_path}),
+      "-d/--dir: '/tmp/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...' (5005 bytes) is longer than the limit of "
+      "4095 bytes for a path");
+  EXPECT_EQ(errorOf({"-o", long_name}),
+            "-o/--output: the name 'cccccccccccccccccccccccccccccccccccccccc...' (300 bytes) in it is longer "
+            "than the limit of 255 bytes");
+  EXPECT_EQ(errorOf({"-d", "a@" + long_name, "-u"}).substr(0, 24), "-d/--dir: the name 'cccc");
+  EXPECT_NE(errorOf({"-x", long_path}).find("-x/--stonewall-file: '/tmp/aaaa"), std::string::npos);
+  EXPECT_EQ(
+      errorOf({"-x", std::string(252, 's')}),
+      "-x/--stonewall-file: the name 'ssssssssssssssssssssssssssssssssssssssss...' (252 bytes) in it is "
+      "longer than the limit of 251 bytes (the file is written through NAME.tmp first)");
+  configOf({"-x", std::string(251, 's'), "-o", std::string(255, 'o'), "-d", "/tmp/" + std::string(255, 'd')});
+  std::string longest;  // 4095 bytes of names of 255: the longest path the kernel takes
+  while (longest.size() + 256 <= 4095) longest += "/" + std::string(255, 'd');
+  longest += "/" + std::string(4095 - longest.size() - 1, 'e');
+  ASSERT_EQ(longest.size(), 4095u);
+  configOf({"-d", longest});
+  EXPECT_NE(errorOf({"-d", longest + "e"}).find("(4096 bytes) is longer than the limit of 4095"),
+            std::string::npos);
+}
+
+// A newline in -d would split the directory when it is sent to the other ranks, one per line; other odd
+// bytes are fine.
+TEST(ConfigTest, NewlineInADirectoryIsRefused) {
+  EXPECT_EQ(errorOf({"-d", "/tmp/a\nb"}), "-d/--dir: a directory name with a newline in it is not supported");
+  EXPECT_EQ(configOf({"-d", "/tmp/a b\t'\"$*\\\xff"}).targets,
+            std::vector<std::string>{"/tmp/a b\t'\"$*\\\xff"});
+}
+
+// -l far beyond any job must not expand into billions of steps before the job size is known.
+TEST(ConfigTest, SweepRangeHasABoundedNumberOfSteps) {
+  EXPECT_EQ(
+      errorOf({"-l", "4294967295"}),
+      "-f/--sweep-first 1 -l/--sweep-last 4294967295 -s/--sweep-stride 1: 4294967295 steps, at most 65536 "
+      "(each step is a whole run)");
+  EXPECT_EQ(configOf({"-f", "1", "-l", "4294967295", "-s", "4294967295"}).sweep.steps,
+            std::vector<std::uint32_t>{1});
+  EXPECT_EQ(configOf({"-l", "65536"}).sweep.steps.size(), 65536u);
+}
+
+// A bad placement is named even when --sweep is missing as well.
+TEST(ConfigTest, SweepPlacementBadNameAndMissingSweepBothReported) {
+  EXPECT_EQ(errorsOf({"--sweep-placement", "x"}),
+            (Errors{"--sweep-placement: unknown placement 'x' (expected block or spread)",
+                    "--sweep-placement: needs --sweep (or -f/-l/-s)"}));
+  EXPECT_EQ(errorsOf({"--sweep-placement", ""}).front(),
+            "--sweep-placement: unknown placement '' (expected block or spread)");
+}
+
 }  // namespace
 }  // namespace mdbench

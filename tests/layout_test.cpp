@@ -371,7 +371,6 @@ TEST(Names, ItemNamerDefaultsToTheOriginalName) {
   EXPECT_STREQ(renamed.name(10), "dir.mdbench.shared.10.renamed");
 }
 
-
 // ---- What mdbench clean may remove: exactly the names mdbench generates ----
 
 TEST(GeneratedNames, EveryNameMdbenchMakesIsRecognised) {

@@ -2,8 +2,11 @@
 // next run and refuses files that are not ours, leaving them untouched.
 #include <gtest/gtest.h>
 #include <hdf5.h>
+#include <sys/resource.h>
 
+#include <csignal>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -40,8 +43,70 @@ TEST(ResultsFile, CreateReportsAnImpossiblePath) {
   const std::string path = dir.file("no-such-dir/r.h5");
   bool exists_error = true;
   EXPECT_EQ(errorOf([&] { Hdf5Sink::open(path, OutputMode::kCreate, exists_error); }),
-            "cannot create " + path + ": unable to open file: No such file or directory");
+            "cannot create " + path + ": ENOENT (No such file or directory)");
   EXPECT_FALSE(exists_error);
+}
+
+// A file that cannot grow (here: a file size limit, as a full file system would) stops the writing, not the
+// run: no sink call throws until finish(), which reports the first failure; a new file that never got a run
+// group is removed again.
+class FileSizeLimit {
+ public:
+  explicit FileSizeLimit(rlim_t bytes) : signal_(std::signal(SIGXFSZ, SIG_IGN)) {
+    getrlimit(RLIMIT_FSIZE, &saved_);
+    rlimit limit = saved_;
+    limit.rlim_cur = bytes;
+    setrlimit(RLIMIT_FSIZE, &limit);
+  }
+  ~FileSizeLimit() {
+    setrlimit(RLIMIT_FSIZE, &saved_);
+    std::signal(SIGXFSZ, signal_);
+  }
+  FileSizeLimit(const FileSizeLimit&) = delete;
+  FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+
+ private:
+  rlimit saved_{};
+  void (*signal_)(int);
+};
+
+TEST(ResultsFile, AFileThatCannotGrowStopsTheWritingNotTheRun) {
+  const TempDir dir;
+  const std::string path = dir.file("r.h5");
+  const SyntheticRun run;
+  bool exists_error = false;
+  auto sink = Hdf5Sink::open(path, OutputMode::kCreate, exists_error);
+  std::string error;
+  {
+    const FileSizeLimit limit(std::filesystem::file_size(path));
+    EXPECT_NO_THROW(sink->begin(run.result.info, run.plan));
+    EXPECT_NO_THROW(sink->phase(run.result.phases[0], run.plan));
+    EXPECT_NO_THROW(sink->end(run.result, run.plan));
+  }
+  error = errorOf([&] { sink->finish(1); });
+  EXPECT_EQ(error.rfind("results could not be written: " + path + ": ", 0), 0u) << error;
+  EXPECT_NE(error.find(": no room for the run's description: EFBIG"), std::string::npos) << error;
+  EXPECT_NE(error.find(path + " removed: it held no run"), std::string::npos) << error;
+  EXPECT_FALSE(std::filesystem::exists(path));
+
+  // A run that began keeps its file, and the message says so.
+  const std::string kept = dir.file("kept.h5");
+  sink = Hdf5Sink::open(kept, OutputMode::kCreate, exists_error);
+  sink->begin(run.result.info, run.plan);
+  sink->phase(run.result.phases[0], run.plan);
+  {
+    const FileSizeLimit limit(std::filesystem::file_size(kept));
+    EXPECT_NO_THROW(sink->phase(run.result.phases[1], run.plan));
+    EXPECT_NO_THROW(sink->end(run.result, run.plan));
+  }
+  error = errorOf([&] { sink->finish(0); });
+  EXPECT_EQ(error.rfind("results could not be written: " + kept + ": ", 0), 0u) << error;
+  EXPECT_NE(error.find("; the file keeps what was written before that"), std::string::npos) << error;
+  EXPECT_NE(error.find(": no room for iteration 0 file-stat: EFBIG"), std::string::npos) << error;
+  // Valid, with the phase written before, and still "running": nothing was half-written.
+  const StoredRun stored = readResultsFile(kept).runs.at(0);
+  EXPECT_EQ(stored.phases.size(), 1u);
+  EXPECT_EQ(stored.status, "running");
 }
 
 TEST(ResultsFile, ForceReplacesAnExistingFile) {

@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <filesystem>
 
 #include "mdbench/fake_backend.hpp"
@@ -13,6 +15,7 @@
 #include "mdbench/mpi_comm.hpp"
 #include "mdbench/posix_backend.hpp"
 #include "mdbench/runner.hpp"
+#include "mdbench/signals.hpp"
 
 namespace mdbench {
 namespace {
@@ -223,6 +226,51 @@ TEST(RunnerMpi, SharedTreeOnTmpfsLeavesNothingBehind) {
   EXPECT_EQ(aggregate(find(run, Phase::kFileCreate).ranks).ok, 37u * comm.size());
   EXPECT_TRUE(std::filesystem::is_empty(dir));
   std::filesystem::remove(dir);
+}
+
+// A stop signal on one rank (the last) ends every rank's run after the phase it arrived in; the stopped
+// phase's counts stay exact, and what the run made is removed (at one rank, where the fake file system is
+// the only one, nothing is left at all).
+TEST(RunnerMpi, StopSignalEndsTheRunAfterThePhaseAndCleansUp) {
+  MpiComm comm;
+  ManualClock clock;
+  FakeBackend fake(&clock);
+  RecordingSink sink;
+  Config config = smallConfig();
+  config.iterations = 2;
+  if (comm.rank() == comm.size() - 1) requestStopForTesting(SIGTERM);
+  const RunResult run = runFake(config, fake, clock, comm, &sink);
+  requestStopForTesting(0);
+  EXPECT_EQ(run.stop_signal, SIGTERM);
+  if (comm.rank() == 0) {
+    EXPECT_EQ(sink.phases, std::vector<Phase>{Phase::kTreeCreate});
+    EXPECT_EQ(sink.ends, 1);
+    ASSERT_EQ(run.phases.size(), 1u);
+    for (const RankPhaseRecord& r : run.phases[0].ranks) EXPECT_EQ(r.ok + r.failed, r.planned);
+  }
+  // Each rank's fake is a file system of its own, so with several ranks each also holds the shares of the
+  // others: only at one rank is the cleanup complete within one fake.
+  if (comm.size() == 1) {
+    EXPECT_EQ(fake.listAll(), std::vector<std::string>{});
+    EXPECT_TRUE(run.cleanup_problems.empty());
+  }
+}
+
+TEST(RunnerMpi, StopSignalKeepsTheTreesOfAKeepRun) {
+  MpiComm comm;
+  ManualClock clock;
+  FakeBackend fake(&clock);
+  Config config = smallConfig();
+  config.keep = true;
+  config.phases.remove = false;
+  requestStopForTesting(SIGINT);
+  const RunResult run = runFake(config, fake, clock, comm);
+  requestStopForTesting(0);
+  EXPECT_EQ(run.stop_signal, SIGINT);
+  if (comm.rank() == 0) {
+    // The signal came before the first op, so the tree phase made nothing; the run directory stays, marked.
+    EXPECT_EQ(fake.listAll(), (std::vector<std::string>{"mdbench.iter.0/", "mdbench.iter.0/.mdbench-run"}));
+  }
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -61,6 +62,50 @@ TEST_F(StonewallFileTest, ReadErrorsNameTheProblem) {
             path("bad") + " line 2: expected 'dirs <count>' or 'files <count>', found 'files 12x'");
   put(path("empty"), "mdbench stonewall 1\n");
   EXPECT_EQ(readStonewallFile(path("empty"), counts), path("empty") + " holds no count");
+}
+
+// Not a regular file: refused at once. A FIFO must not block the reader (every other rank waits for it)
+// nor the writer, and a dangling link is a missing file, not one to replace.
+TEST_F(StonewallFileTest, RefusesWhatIsNotAFileWithoutBlocking) {
+  ASSERT_EQ(mkfifo(path("fifo").c_str(), 0600), 0);
+  std::filesystem::create_directory(path("dir"));
+  std::filesystem::create_symlink(path("nowhere"), path("dangling"));
+  StonewallCounts counts;
+  EXPECT_EQ(readStonewallFile(path("fifo"), counts),
+            "stonewall file " + path("fifo") + " is a FIFO, not a file");
+  EXPECT_EQ(readStonewallFile(path("dir"), counts),
+            "stonewall file " + path("dir") + " is a directory, not a file");
+  EXPECT_NE(readStonewallFile(path("dangling"), counts).find("ENOENT"), std::string::npos);
+  EXPECT_EQ(writeStonewallFile(path("fifo"), {1, 2}),
+            "stonewall file " + path("fifo") + " is a FIFO, not a file: not overwriting it");
+  EXPECT_EQ(writeStonewallFile(path("dir"), {1, 2}),
+            "stonewall file " + path("dir") + " is a directory, not a file: not overwriting it");
+  EXPECT_EQ(writeStonewallFile(path("dangling"), {1, 2}),
+            "stonewall file " + path("dangling") + " is a symbolic link, not a file: not overwriting it");
+  EXPECT_TRUE(std::filesystem::is_symlink(path("dangling")));
+  EXPECT_TRUE(std::filesystem::is_fifo(path("fifo")));
+}
+
+// Before a run: what its later read or write would say, without touching anything.
+TEST_F(StonewallFileTest, CheckFindsWhatAReadOrWriteWouldRefuse) {
+  put(path("sw"), "mdbench stonewall 1\nfiles 5\n");
+  put(path("notes"), "my notes\n");
+  std::filesystem::create_directory(path("dir"));
+  EXPECT_EQ(checkStonewallFile(path("sw"), StonewallUse::kRead, 5), "");
+  EXPECT_EQ(
+      checkStonewallFile(path("sw"), StonewallUse::kRead, 4),
+      path("sw") + ": a count of 5 is more than -n 4: run with the -n of the job that created the items");
+  EXPECT_NE(checkStonewallFile(path("missing"), StonewallUse::kRead, 5).find("ENOENT"), std::string::npos);
+  EXPECT_EQ(checkStonewallFile(path("sw"), StonewallUse::kWrite, 0), "");
+  EXPECT_EQ(checkStonewallFile(path("missing"), StonewallUse::kWrite, 0), "");
+  EXPECT_EQ(checkStonewallFile(path("nodir/sw"), StonewallUse::kWrite, 0),
+            "cannot write stonewall file " + path("nodir/sw") + ": ENOENT (No such file or directory)");
+  EXPECT_EQ(checkStonewallFile(path("notes"), StonewallUse::kWrite, 0),
+            path("notes") + " exists and is not an mdbench stonewall file: not overwriting it");
+  EXPECT_EQ(checkStonewallFile(path("dir"), StonewallUse::kWrite, 0),
+            "stonewall file " + path("dir") + " is a directory, not a file: not overwriting it");
+  EXPECT_FALSE(std::filesystem::exists(path("missing")));
+  EXPECT_EQ(get(path("notes")), "my notes\n");
 }
 
 }  // namespace

@@ -45,7 +45,8 @@ TEST_F(Validate, AttributeThatIsNotAScalar) {
 
 TEST_F(Validate, StatusNotAllowed) {
   setString(valid(), kRun, "status", "done");
-  EXPECT_TRUE(failsAt(kRun, "attribute status: expected one of running|complete|failed, found \"done\""));
+  EXPECT_TRUE(
+      failsAt(kRun, "attribute status: expected one of running|complete|failed|interrupted, found \"done\""));
 }
 
 TEST_F(Validate, PhaseNameNotAllowed) {

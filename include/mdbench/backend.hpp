@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "mdbench/cleanup.hpp"
+
 namespace mdbench {
 
 // An open directory of the backend. Opaque to callers; the backend gives it meaning (a descriptor for
@@ -56,6 +58,10 @@ class Backend {
                            std::span<std::uint64_t> counts, std::uint64_t& total) = 0;
   // Flushes the file system holding the root (syncfs); -Y calls it at the end of each phase.
   virtual int syncFileSystem() = 0;
+  // The cleanup after a signal: removes what mdbench generated below `dir` by cleanup.hpp's rules (only
+  // generated names of the right type, never through a link), this caller's share of the top-level entries
+  // (options.part of options.parts). Returns 0, or the errno of listing `dir`; what stays is in `tally`.
+  virtual int removeGenerated(DirHandle dir, const CleanOptions& options, CleanTally& tally) = 0;
 };
 
 }  // namespace mdbench

@@ -63,6 +63,8 @@ class FakeBackend final : public Backend {
   int countEntries(DirHandle dir, std::span<const std::string_view> prefixes, std::span<std::uint64_t> counts,
                    std::uint64_t& total) override;
   int syncFileSystem() override;
+  int removeGenerated(DirHandle dir, const CleanOptions& options,
+                      CleanTally& tally) override;  // fake_backend_cleanup.cpp
 
  private:
   struct Node {

@@ -31,6 +31,7 @@ class PosixBackend final : public Backend {
   int countEntries(DirHandle dir, std::span<const std::string_view> prefixes, std::span<std::uint64_t> counts,
                    std::uint64_t& total) override;
   int syncFileSystem() override;
+  int removeGenerated(DirHandle dir, const CleanOptions& options, CleanTally& tally) override;  // cleanup.cpp
 
  private:
   explicit PosixBackend(int root_fd) : root_fd_(root_fd) {}

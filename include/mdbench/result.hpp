@@ -84,6 +84,9 @@ struct RunResult {
   std::vector<PhaseResult> phases;            // iteration-major, in execution order
   std::string setup_error;                    // non-empty: the run could not start or continue (exit 1)
   std::vector<std::string> cleanup_problems;  // what could not be removed at the end (exit 1)
+  // SIGINT or SIGTERM (signals.hpp) that stopped the run after the phase it arrived in; 0: none. The exit
+  // status is then 128 + it.
+  int stop_signal = 0;
   std::uint64_t failedOps() const;
 };
 

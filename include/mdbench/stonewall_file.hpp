@@ -20,4 +20,11 @@ std::string writeStonewallFile(const std::string& path, const StonewallCounts& c
 // Returns "" and fills counts, or a message naming the file and what is wrong with it.
 std::string readStonewallFile(const std::string& path, StonewallCounts& counts);
 
+// What a run will do with the file: read the counts (a run without -C) or write them (a run with -C).
+enum class StonewallUse : std::uint8_t { kRead, kWrite };
+// Before anything is touched: "" when the run will be able to use the file, else the message a later read or
+// write would give. kRead also refuses a count larger than `items` (-n); kWrite checks that the file is
+// absent or a stonewall file already, and that its directory exists.
+std::string checkStonewallFile(const std::string& path, StonewallUse use, std::uint64_t items);
+
 }  // namespace mdbench

@@ -33,10 +33,10 @@ for np in 2 4; do
   expect_eq "$(column file-stat last)" 0 "np=$np stat job: no failures"
   run "$np" -d "$t" -F -u -n 3000000 -r -x "$BASE/sw.count"
   expect_rc 0 "np=$np remove job"
-  expect_empty_dir "$t" "np=$np stonewalled workload removed completely"
+  expect_absent "$t" "np=$np stonewalled workload (and the target the create job made) removed completely"
 done
 run 4 -d "$BASE/sw.2" -F -u -n 3000000 -T -x "$BASE/missing.count"
-expect_rc 1 "missing stonewall file: an error on every rank, no hang"
+expect_rc 2 "missing stonewall file: a usage error on every rank before anything is touched, no hang"
 expect_in "$ERR" "cannot read stonewall file $BASE/missing.count" "missing stonewall file named"
 
 # Rank shift: with -N 1, rank 0 stats rank 1's items, so a missing item of rank 1 is rank 0's error.
@@ -63,7 +63,7 @@ for np in 2 4; do
       "np=$np rename -$kind: no old names left"
     run "$np" -d "$t" -$kind -n 25 -z 1 -b 2 -r --renamed
     expect_rc 0 "np=$np remove renamed -$kind"
-    expect_empty_dir "$t" "np=$np remove renamed -$kind"
+    expect_absent "$t" "np=$np remove renamed -$kind (and the target the create job made)"
   done
 done
 
@@ -81,7 +81,7 @@ expect_eq "$(column file-readdir last)" 1 "one directory's count is off"
 expect_in "$OUT" "EBADMSG" "readdir mismatch named"
 rm "$t/mdbench.iter.0/mdbench_tree.1.0/mdbench_tree.1.2/file.mdbench.1.999"
 run 2 -d "$t" -n 30 -z 1 -b 3 -u -r
-expect_empty_dir "$t" "readdir workload removed"
+expect_absent "$t" "readdir workload removed, with the target the create job made"
 
 # Verification: a file changed between create and read is a failed read.
 t=$BASE/verify
@@ -100,8 +100,8 @@ expect_eq "$(cd "$BASE/ta/mdbench.iter.0" && echo mdbench_tree.*)" "mdbench_tree
 expect_eq "$(cd "$BASE/tb/mdbench.iter.0" && echo mdbench_tree.*)" "mdbench_tree.1.0 mdbench_tree.3.0" "target b: ranks 1, 3"
 run 4 -d "$BASE/ta@$BASE/tb" -u -F -n 5 -r
 expect_rc 0 "two targets: remove"
-expect_empty_dir "$BASE/ta" "target a empty"
-expect_empty_dir "$BASE/tb" "target b empty"
+expect_absent "$BASE/ta" "target a (made by the create job) removed"
+expect_absent "$BASE/tb" "target b (made by the create job) removed"
 
 # Shared files: every rank uses the same names.
 for np in 2 4; do
@@ -113,7 +113,7 @@ for np in 2 4; do
   run "$np" -d "$t" -S -n 40 -r
   expect_rc 0 "np=$np shared files: remove"
   expect_eq "$(column file-remove 2)" 40 "np=$np rank 0 alone removes the shared names"
-  expect_empty_dir "$t" "np=$np shared files removed"
+  expect_absent "$t" "np=$np shared files removed, with the target the create job made"
 done
 
 # Presets expand to the documented IO500 parameters.

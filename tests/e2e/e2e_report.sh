@@ -91,8 +91,12 @@ run 0 import "$FIX/ior-4.1-real-n1.json" "$FIX/ior-4.1-real-n2.json" "$FIX/iozon
 expect_rc 0 "import IOR and IOzone into the sweep's file"
 expect_in "$OUT" "ior-4.1-real-n2.json: ior" "import says what it read"
 expect_in "$OUT" "/datapath/import-0002" "three import groups"
-run 0 import "$FIX/mdtest-4.1-real-plain-n2.txt" -o "$BASE/mdtest.h5"
-expect_rc 0 "import mdtest into a new file"
+run 0 import "$FIX/mdtest-4.1-real-plain-n2.txt" "$FIX/ior-4.1-real-n1.json" -o "$BASE/mdtest.h5"
+expect_rc 0 "import mdtest (and IOR) into a new file"
+expect_in "$OUT" "mdtest-4.1-real-plain-n2.txt: mdtest 4.1.0+dev, 10 rows: Directory creation" "mdtest line"
+expect_in "$OUT" "-> $BASE/mdtest.h5 /metadata-imports/import-0000" "each input named with its own group"
+expect_in "$OUT" "ior-4.1-real-n1.json: ior 4.1.0+dev, 2 rows: read, write at 1 -> $BASE/mdtest.h5 /datapath/import-0000" \
+  "the IOR input with its group"
 run 0 validate "$BASE/combined.h5" "$BASE/mdtest.h5"
 expect_rc 0 "imported files validate"
 

@@ -1,0 +1,84 @@
+// The fuzzed entry points, one function per input reader, shared by the libFuzzer targets (fuzz/*_fuzz.cpp)
+// and the replay of saved inputs in the normal test suite (tests/fuzz_regressions_test.cpp).
+// Each function feeds one input to the reader and lets through only the exception the reader documents for
+// bad input; anything else (another exception, a broken invariant, a sanitizer report) is a finding.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mdbench/check.hpp"
+#include "mdbench/config.hpp"
+#include "mdbench/imported.hpp"
+#include "mdbench/results_file.hpp"
+#include "mdbench/validate.hpp"
+
+namespace mdbench::fuzz {
+
+// A broken invariant of a reader: escapes every target as a crash.
+class FuzzFinding : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
+// Options: the input split on NUL bytes into argv (argv[0] excluded). parseCommandLine never throws; a
+// request it accepted must also pass validate() on its own.
+inline void fuzzOptions(std::string_view input) {
+  std::vector<std::string> args;
+  std::size_t start = 0;
+  for (std::size_t nul = input.find('\0'); nul != std::string_view::npos; nul = input.find('\0', start)) {
+    args.emplace_back(input.substr(start, nul - start));
+    start = nul + 1;
+  }
+  if (start < input.size()) args.emplace_back(input.substr(start));
+  const CliRequest request = parseCommandLine(args);
+  const std::vector<std::string> problems = validate(request.config);
+  if (request.action == CliAction::kRun && request.errors.empty() && !problems.empty()) {
+    throw FuzzFinding("parseCommandLine accepted a Config that validate() refuses: " + problems.front());
+  }
+}
+
+// Importers: every parser on every input (and the sniffer); only ImportError is allowed out.
+inline void fuzzImport(std::string_view input) {
+  const std::string detected = detectImportFormat(input);
+  if (!detected.empty() && detected != "ior" && detected != "iozone" && detected != "mdtest") {
+    throw FuzzFinding("detectImportFormat returned an unknown format: " + detected);
+  }
+  try {
+    (void)parseIorJson(input, "fuzz.json");
+  } catch (const ImportError&) {
+  }
+  try {
+    (void)parseIozone(input, "fuzz.txt");
+  } catch (const ImportError&) {
+  }
+  try {
+    (void)parseMdtest(input, "fuzz.txt");
+  } catch (const ImportError&) {
+  }
+}
+
+// Acceptance rules: a rules file and a single rule; neither throws (problems come back as errors), and a
+// rule either parses or says why not.
+inline void fuzzRules(std::string_view input) {
+  const RuleParse file = parseRules(input, "fuzz.rules");
+  const RuleParse one = parseRule(input);
+  if (one.rules.empty() == one.errors.empty()) {
+    throw FuzzFinding("parseRule gave neither exactly one rule nor an error");
+  }
+  (void)file;
+}
+
+// Results files: the reader may refuse a file (ResultsFileError); the validator never throws.
+inline void fuzzResultsFile(const std::string& path) {
+  try {
+    (void)readResultsFile(path);
+  } catch (const ResultsFileError&) {
+  }
+  (void)validateResultsFile(path);
+}
+
+}  // namespace mdbench::fuzz

@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# SIGINT and SIGTERM (Slurm's time limit) during real runs under mpiexec: every rank stops the phase it is in,
+# the finished phases and the stopped one are in a valid results file (status interrupted), what the run made
+# is removed (kept with --keep), the exit status is 128 + the signal, and a second signal exits at once.
+# Nothing else in the target is touched.
+source "$(dirname "$0")/lib.sh" "$@"
+py=/usr/bin/python3
+
+# Each rank runs under this wrapper, which records the rank's exit status: Hydra's mpiexec forwards
+# SIGINT/SIGTERM to the ranks' process groups, but its own exit status after that is racy (seen: 0 or 128 +
+# the signal for the same ranks' statuses), so the ranks' statuses are checked instead. The wrapper ignores
+# the signals itself; mdbench installs its own handlers over the ignored disposition it inherits.
+wrapper=$BASE/rank-wrapper.sh
+cat >"$wrapper" <<'EOF'
+#!/usr/bin/env bash
+trap '' TERM INT
+"$MDBENCH" "$@"
+rc=$?
+echo "$rc" >"$STATUS_DIR/rank.$PMI_RANK"
+exit "$rc"
+EOF
+chmod +x "$wrapper"
+
+# start_run NAME ARGS...: the benchmark in the background on 2 ranks; sets PID (mpiexec's) and T (target).
+start_run() {
+  T=$BASE/$1
+  shift
+  mkdir -p "$T"
+  echo "user data" >"$T/precious.txt"
+  STATUS_DIR=$BASE/status.$(basename "$T")
+  export STATUS_DIR
+  mkdir -p "$STATUS_DIR"
+  # Not under timeout(1): the signal goes to mpiexec itself, as from Slurm or a terminal. finish_run is
+  # the hang guard.
+  "$MPIEXEC" -n 2 "$wrapper" -d "$T" "$@" >"$OUT" 2>"$ERR" &
+  PID=$!
+}
+
+# ranks_exited STATUS WHAT: every rank exited with STATUS.
+ranks_exited() {
+  expect_eq "$(cat "$STATUS_DIR"/rank.* 2>/dev/null | sort -u | tr '\n' ' ')" "$1 " "$2: every rank's exit status"
+}
+
+# wait_for_files N: until the target holds N of the run's files (the create phase is under way), at most 20 s.
+wait_for_files() {
+  local _
+  for _ in $(seq 200); do
+    [ "$(find "$T" -name 'file.mdbench.*' 2>/dev/null | head -n "$1" | wc -l)" -ge "$1" ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+ranks() { pgrep -f "^$MDBENCH -d $T "; }
+
+# finish_run: waits for mpiexec (killing it after 60 s: a hang); RC its status, SECONDS_TAKEN how long
+# after the signal.
+finish_run() {
+  local start=$SECONDS _
+  for _ in $(seq 600); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
+  kill -0 "$PID" 2>/dev/null && { fail "mpiexec still running after 60 s: a hang"; kill -KILL "$PID"; }
+  wait "$PID"
+  SECONDS_TAKEN=$((SECONDS - start))
+}
+
+# check_file FILE STATUS EXIT LAST_PHASE: the results file validates, with that status and exit status, and
+# its last phase is LAST_PHASE, stopped short (fewer ops than planned by the config) or complete.
+check_file() {
+  if "$py" - "$@" <<'PY' >"$BASE/check.txt" 2>&1; then pass; else fail "check_file $*: $(cat "$BASE/check.txt")"; fi
+import sys, h5py
+path, status, exit_status, last = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+f = h5py.File(path, "r")
+text = lambda v: v.decode() if isinstance(v, bytes) else v
+run = f["runs/run-0000"]
+assert text(run.attrs["status"]) == status, text(run.attrs["status"])
+assert int(run.attrs["exit_status"]) == exit_status, int(run.attrs["exit_status"])
+phases = sorted(run["iterations/iter-0000"].items(), key=lambda kv: int(kv[1].attrs["order"]))
+assert phases[-1][0] == last, [p for p, _ in phases]
+rows = phases[-1][1]["ranks"][()]
+assert all(int(r["ok"]) + int(r["failed"]) == int(r["planned"]) for r in rows), rows
+print("ok")
+PY
+}
+
+# ---- SIGTERM to mpiexec during file-create: everything stops, is recorded and cleaned up ----
+start_run term -n 2000000 -F -u -o "$BASE/term.h5"
+wait_for_files 1000 || fail "SIGTERM: the create phase never started"
+kill -TERM "$PID"
+finish_run
+ranks_exited 143 "SIGTERM (128 + 15)"
+if [ "$SECONDS_TAKEN" -le 10 ]; then pass; else fail "SIGTERM: took ${SECONDS_TAKEN}s to stop"; fi
+expect_in "$ERR" "mdbench: stopped by SIGTERM after file-create (iteration 0)" "says what stopped it and where"
+expect_in "$ERR" "what the run made was removed" "says it cleaned up"
+check_file "$BASE/term.h5" interrupted 143 file-create
+run 0 validate "$BASE/term.h5"
+expect_rc 0 "the interrupted run's file validates"
+expect_eq "$(find "$T" -mindepth 1)" "$T/precious.txt" "SIGTERM: only the user's file is left"
+expect_eq "$(cat "$T/precious.txt")" "user data" "SIGTERM: user data untouched"
+
+# ---- SIGINT (Ctrl-C) during file-stat ----
+start_run int -n 150000 -F -u -i 3 -o "$BASE/int.h5"
+wait_for_files 1 || fail "SIGINT: the create phase never started"
+# Let the creates finish, so the signal lands in a later phase.
+for _ in $(seq 100); do grep -q "file-create" "$OUT" && break; sleep 0.1; done
+kill -INT "$PID"
+finish_run
+ranks_exited 130 "SIGINT (128 + 2)"
+expect_in "$ERR" "mdbench: stopped by SIGINT after" "SIGINT reported"
+run 0 validate "$BASE/int.h5"
+expect_rc 0 "SIGINT: file validates"
+expect_eq "$(find "$T" -mindepth 1)" "$T/precious.txt" "SIGINT: only the user's file is left"
+
+# ---- --keep: the trees stay (with the run's mark) for mdbench clean ----
+start_run keep -n 2000000 -F -u --keep -o "$BASE/keep.h5"
+wait_for_files 1000 || fail "keep: the create phase never started"
+kill -TERM "$PID"
+finish_run
+ranks_exited 143 "keep"
+expect_in "$ERR" "the trees are kept" "keep: says so"
+if [ "$(find "$T" -name 'file.mdbench.*' | wc -l)" -ge 1000 ]; then pass; else fail "keep: the files were removed"; fi
+expect_eq "$(head -c 8 "$T/mdbench.iter.0/.mdbench-run")" "mdbench " "keep: the run directory is marked"
+run 0 clean "$T"
+expect_rc 0 "keep: mdbench clean removes what the stopped run kept"
+expect_eq "$(find "$T" -mindepth 1)" "$T/precious.txt" "keep: after clean only the user's file is left"
+
+# ---- A signal to one rank only: the others finish the phase, then all stop ----
+start_run one -n 400000 -F -u -o "$BASE/one.h5"
+wait_for_files 1000 || fail "one rank: the create phase never started"
+kill -TERM "$(ranks | tail -n 1)"
+finish_run
+ranks_exited 143 "one rank signalled: the job still stops with 128 + 15"
+check_file "$BASE/one.h5" interrupted 143 file-create
+expect_eq "$(find "$T" -mindepth 1)" "$T/precious.txt" "one rank: cleaned up"
+
+# ---- A second signal exits at once, without cleaning up ----
+start_run twice -n 2000000 -F -u -o "$BASE/twice.h5"
+wait_for_files 200000 || fail "twice: the create phase never started"
+# The first signal starts the cleanup of ~200,000 files; the second arrives during it. (Two signals sent at
+# once could merge into one: the kernel keeps one pending signal of a kind.)
+for pid in $(ranks); do kill -TERM "$pid"; done
+sleep 0.2
+for pid in $(ranks); do kill -TERM "$pid"; done
+finish_run
+ranks_exited 143 "twice: the second signal's 128 + 15, at once"
+if [ "$SECONDS_TAKEN" -le 5 ]; then pass; else fail "twice: took ${SECONDS_TAKEN}s"; fi
+expect_in "$ERR" "second signal: exiting now" "twice: says it exits at once"
+expect_eq "$(cat "$T/precious.txt")" "user data" "twice: user data untouched"
+run 0 clean "$T"
+expect_rc 0 "twice: mdbench clean removes the leftovers"
+expect_eq "$(find "$T" -mindepth 1)" "$T/precious.txt" "twice: after clean only the user's file is left"
+
+# ---- A sweep stops at the step the signal arrives in ----
+start_run sweep -n 1000000 -F -u --sweep 1,2 -o "$BASE/sweep.h5"
+wait_for_files 1000 || fail "sweep: the create phase never started"
+kill -TERM "$PID"
+finish_run
+ranks_exited 143 "sweep"
+expect_in "$OUT" "sweep stopped after step 1: steps of 2 ranks not run" "sweep: later steps not run"
+run 0 validate "$BASE/sweep.h5"
+expect_rc 0 "sweep: file validates"
+expect_eq "$(find "$T" -mindepth 1)" "$T/precious.txt" "sweep: cleaned up"
+
+finish
