@@ -770,7 +770,8 @@ std::string helpText() {
       "first directories hold one item more; nothing is rounded.\n"
       "\n"
       "Exit status: 0 every operation succeeded; 1 an operation failed or the run could not start;\n"
-      "2 bad options (reported all at once; nothing was touched).\n";
+      "2 bad options (reported all at once; nothing was touched); 128+N stopped by signal N (SIGINT, "
+      "SIGTERM).\n";
   return help;
 }
 

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstring>
 #include <limits>
+#include <set>
 #include <thread>
 #include <utility>
 
@@ -74,6 +75,7 @@ class PhaseExecutor {
         rule == StonewallRule::kNone ? kNever : t_start + static_cast<std::int64_t>(config.stonewall_s * 1e9);
     stop_at_deadline_ = rule == StonewallRule::kStopAndWearOut;
     stopped_ = false;
+    if (isCreate(phase)) taken_here_.clear();
     std::uint64_t reached = record.planned > 0 ? execute(phase, cursor, owner, 0, limit) : 0;
     items_ = limit;
     if (rule == StonewallRule::kStopAndWearOut) {
@@ -155,7 +157,7 @@ class PhaseExecutor {
         });
       case Phase::kDirRemove:
         return itemLoop(phase, cursor, owner, from, limit, 0, [&](DirHandle dir, std::uint64_t item) {
-          return b.removeDir(dir, namer.name(item));
+          return notOurs(kind, owner, item) ? EEXIST : b.removeDir(dir, namer.name(item));
         });
       case Phase::kFileCreate: {
         const std::span<std::byte> data = write_data_;
@@ -183,18 +185,26 @@ class PhaseExecutor {
       }
       case Phase::kFileRemove:
         return itemLoop(phase, cursor, owner, from, limit, 0, [&](DirHandle dir, std::uint64_t item) {
-          return b.unlinkFile(dir, namer.name(item));
+          return notOurs(kind, owner, item) ? EEXIST : b.unlinkFile(dir, namer.name(item));
         });
       case Phase::kDirRename:
       case Phase::kFileRename: {
         ItemNamer renamed(kind, owner, NameForm::kRenamed);
         return itemLoop(phase, cursor, owner, from, limit, 0, [&](DirHandle dir, std::uint64_t item) {
-          return b.renameEntry(dir, namer.name(item), renamed.name(item));
+          return notOurs(kind, owner, item) ? EEXIST
+                                            : b.renameEntry(dir, namer.name(item), renamed.name(item));
         });
       }
       default:
         return to;
     }
+  }
+
+  // Whether (owner, item) was there before this run created it (shareTaken); the check is one empty() test
+  // in the common case.
+  bool notOurs(ItemKind kind, std::uint32_t owner, std::uint64_t item) const {
+    const auto& taken = taken_[static_cast<int>(kind)];
+    return !taken.empty() && taken.count({owner, item}) != 0;
   }
 
   // One op on a directory itself (tree and readdir phases): counted, and timed when it succeeded.
@@ -249,6 +259,7 @@ class PhaseExecutor {
       } else {
         fail(err, owner, dir, dir_error != 0 ? FirstError{}.item : item, 1);
         if (dir_error != 0) dir_end = 0;  // try to open it again for the next item
+        if (err == EEXIST && isCreate(phase)) taken_here_.push_back(item);
       }
       previous = now;
       if (now >= deadline_ns_) [[unlikely]] {
@@ -327,6 +338,34 @@ class PhaseExecutor {
   }
 
  public:
+  // Collective, after a create phase: every rank learns which items could not be created because something
+  // of that name was there already (EEXIST). Those were not made by this run, so the later remove and
+  // rename phases leave them alone (whichever rank -N gives them to) and count them as failed with EEXIST.
+  void shareTaken(Comm& comm, Phase phase) {
+    taken_[static_cast<int>(itemKindOf(phase))].clear();  // this iteration's creates replace the last one's
+    const std::uint64_t most = comm.allreduceMax(taken_here_.size());
+    if (most == 0) return;
+    struct Slot {
+      std::uint64_t item;
+      std::uint32_t owner;
+      std::uint32_t used;
+    };
+    std::vector<Slot> mine(most, Slot{0, 0, 0});
+    const std::uint32_t owner = plan_.owner(phase, rank_);
+    for (std::size_t i = 0; i < taken_here_.size(); ++i) mine[i] = Slot{taken_here_[i], owner, 1};
+    std::vector<std::byte> all;
+    comm.gatherBytes(std::as_bytes(std::span(mine)), all);
+    std::string bytes =
+        comm.rank() == 0 ? std::string(reinterpret_cast<const char*>(all.data()), all.size()) : std::string();
+    comm.broadcast(bytes);
+    std::set<std::pair<std::uint32_t, std::uint64_t>>& taken = taken_[static_cast<int>(itemKindOf(phase))];
+    for (std::size_t at = 0; at + sizeof(Slot) <= bytes.size(); at += sizeof(Slot)) {
+      Slot slot;
+      std::memcpy(&slot, bytes.data() + at, sizeof slot);
+      if (slot.used != 0) taken.emplace(slot.owner, slot.item);
+    }
+  }
+
   // The item count readdir checks against (the phase's kind), set before a readdir phase.
   void setReaddirLimit(std::uint64_t limit) { readdir_limit_ = limit; }
   // Items per rank the last item phase worked on (a stonewall's agreed count when it stopped early).
@@ -342,6 +381,9 @@ class PhaseExecutor {
   std::int64_t deadline_ns_ = kNever;
   bool stop_at_deadline_ = false;
   bool stopped_ = false;  // the last phase stopped for a signal (signals.hpp)
+  // Items this rank's last create phase found taken (EEXIST), and every rank's, by kind (shareTaken).
+  std::vector<std::uint64_t> taken_here_;
+  std::set<std::pair<std::uint32_t, std::uint64_t>> taken_[2];
   std::uint64_t readdir_limit_ = 0;
   std::uint64_t items_ = 0;
   int sync_error_ = 0;
@@ -488,6 +530,7 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
                                   : isReaddir(phase) ? limits.of(itemKindOf(phase))
                                                      : executor.lastItems();
       PhaseResult measured = collectPhase(comm, iteration, phase, items, record, latency);
+      if (isCreate(phase)) executor.shareTaken(comm, phase);
       if (config.sync_phases) {
         const std::string problem =
             agreeOnSetup(comm, executor.lastSyncError(),

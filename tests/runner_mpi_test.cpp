@@ -273,5 +273,25 @@ TEST(RunnerMpi, StopSignalKeepsTheTreesOfAKeepRun) {
   }
 }
 
+// An item whose create found its name taken (EEXIST) was not made by this run: the remove phase leaves it
+// alone (never calling unlink on it) and counts it as failed with EEXIST, on every rank.
+TEST(RunnerMpi, ItemsFoundTakenAreNeverRemoved) {
+  MpiComm comm;
+  ManualClock clock;
+  FakeBackend fake(&clock);
+  fake.addFault({FakeOp::kCreateFile, 5, EEXIST});  // 7 of 37 creates find their name taken
+  Config config = smallConfig();
+  config.kinds = ItemKinds::kFilesOnly;
+  const RunResult run = runFake(config, fake, clock, comm);
+  EXPECT_EQ(fake.calls(FakeOp::kUnlink), comm.rank() == 0 ? 31u : 30u);  // rank 0 also unlinks the mark
+  if (comm.rank() != 0) return;
+  const PhaseResult& remove = find(run, Phase::kFileRemove);
+  for (std::uint32_t r = 0; r < comm.size(); ++r) {
+    EXPECT_EQ(remove.ranks[r].ok, 30u);
+    EXPECT_EQ(remove.ranks[r].failed, 7u);
+    EXPECT_EQ(remove.ranks[r].first_error.err, EEXIST);
+  }
+}
+
 }  // namespace
 }  // namespace mdbench
