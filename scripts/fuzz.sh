@@ -1,17 +1,16 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (fuzz/, clang) into build-fuzz (or $1) and runs each one for a bounded time
+# Builds the libFuzzer targets (fuzz/, clang) into build-sanitize (or $1; the build scripts/sanitize.sh
+# makes, see scripts/sanitized-build.sh) and runs each one for a bounded time
 # (MDBENCH_FUZZ_SECONDS, default 15) on a copy of its corpus and saved regressions, in a temporary
 # directory: nothing is written into the repository. Exit 1 on any crash, leak, timeout or out-of-memory,
 # naming the reproducer (kept in the temporary directory).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=${1:-build-fuzz}
+build=${1:-build-sanitize}
 seconds=${MDBENCH_FUZZ_SECONDS:-15}
 targets=(options import rules results)
 
-cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DMDBENCH_FUZZ=ON \
-  -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" -j "$(nproc)" --target "${targets[@]/%/_fuzz}" >/dev/null
+scripts/sanitized-build.sh "$build" "${targets[@]/%/_fuzz}"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mdbench-fuzz.XXXXXX")
 

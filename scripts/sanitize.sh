@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# Builds the whole project and its tests with gcc's AddressSanitizer and UndefinedBehaviorSanitizer into
-# build-asan (or $1) and runs the full test suite there: any memory error, leak or undefined behaviour fails
-# its test. Leaks inside MPICH's and HDF5's own libraries are suppressed by scripts/lsan.supp.
+# One clang build serves the sanitizer suite and the fuzzers: the whole project and its tests built with
+# AddressSanitizer and UndefinedBehaviorSanitizer, plus the libFuzzer targets, into build-sanitize (or $1).
+# Runs the test suite there (any memory error, leak or undefined behaviour fails its test), then each fuzz
+# target for a bounded time (scripts/fuzz.sh on the same build). Leaks inside MPICH's and HDF5's own
+# libraries are suppressed by scripts/lsan.supp.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-build=${1:-build-asan}
-sanitizers="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+build=${1:-build-sanitize}
 
-cmake -S . -B "$build" -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_C_FLAGS="$sanitizers" -DCMAKE_CXX_FLAGS="$sanitizers" \
-  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
-cmake --build "$build" -j "$(nproc)" >/dev/null
+started=$SECONDS
+scripts/sanitized-build.sh "$build" all
+echo "sanitize: built in $((SECONDS - started)) s"
 
 # Inherited by every test and, through mpiexec (Hydra passes the whole environment on), by every rank.
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
@@ -28,5 +28,8 @@ excluded=(
 for reason in "${excluded[@]}"; do echo "sanitize: not run: $reason"; done
 exclude_regex=$(printf '%s\n' "${excluded[@]}" | sed -n 's/^\([^:]*\):.*/^\1$/p' | paste -sd '|' -)
 
-cd "$build"
-ctest -j2 --output-on-failure ${exclude_regex:+-E "$exclude_regex"}
+started=$SECONDS
+(cd "$build" && ctest -j2 --output-on-failure ${exclude_regex:+-E "$exclude_regex"})
+echo "sanitize: tests passed in $((SECONDS - started)) s"
+
+scripts/fuzz.sh "$build"

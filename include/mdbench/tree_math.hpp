@@ -23,7 +23,7 @@ constexpr std::optional<std::uint64_t> treeLeafCount(std::uint32_t depth, std::u
 
 // (b^(depth+1) - 1) / (b - 1) directories (depth + 1 for b = 1), or nullopt past kMaxTreeDirs.
 constexpr std::optional<std::uint64_t> treeDirCount(std::uint32_t depth, std::uint32_t branching) {
-  if (branching == 0 || depth >= kMaxTreeDirs) return std::nullopt;
+  if (branching == 0) return std::nullopt;
   if (branching == 1) return std::uint64_t{depth} + 1;  // a chain; no need to walk its levels
   std::uint64_t level_size = 1;
   std::uint64_t total = 1;

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# sanitized-build.sh BUILD TARGET...: configures BUILD, once, as the clang build with AddressSanitizer,
+# UndefinedBehaviorSanitizer, the tests and the libFuzzer targets (MDBENCH_FUZZ), then builds TARGET...
+# (`all` for everything). Shared by scripts/sanitize.sh and scripts/fuzz.sh, so one build serves both.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=$1
+shift
+sanitizers="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+
+if ! grep -qs '^MDBENCH_FUZZ:BOOL=ON$' "$build/CMakeCache.txt"; then
+  cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DMDBENCH_FUZZ=ON -DBUILD_TESTING=ON -DCMAKE_C_FLAGS="$sanitizers" -DCMAKE_CXX_FLAGS="$sanitizers" \
+    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
+fi
+cmake --build "$build" -j "$(nproc)" --target "$@" >/dev/null
