@@ -1,10 +1,11 @@
-// The reference: the same system calls mdbench's POSIX backend makes for -F -u, with no harness around
-// them (no histogram, no per-op clock reads, no backend interface). mdbench's rates are quoted as ratios
-// against this program, run side by side.
+// The reference: the same system calls mdbench's POSIX backend makes for -u (a directory per rank), with
+// no harness around them (no histogram, no per-op clock reads, no backend interface). mdbench's rates are
+// quoted as ratios against this program, run side by side.
 //
-//   mpiexec -n P mdbench_ref DIR ITEMS
-// makes DIR/ref.<rank>/, then per phase: barrier, time, the loop, barrier; prints "<phase> <ops/s>" with
-// ops/s = P * ITEMS / slowest rank's barrier-to-barrier time (mdbench's definition), and removes it all.
+//   mpiexec -n P mdbench_ref DIR ITEMS [dirs|files|all]        (default: all)
+// makes DIR/ref.<rank>/, then per phase, in mdbench's order (the directory phases, then the file phases):
+// barrier, time, the loop, barrier; prints "<phase> <ops/s> failed <n>" with ops/s = P * ITEMS / the
+// slowest rank's barrier-to-barrier time (mdbench's definition), and removes it all.
 #include <fcntl.h>
 #include <mpi.h>
 #include <sys/stat.h>
@@ -22,8 +23,8 @@ namespace {
 struct Namer {
   char buf[64];
   std::size_t prefix;
-  explicit Namer(int rank) {
-    prefix = static_cast<std::size_t>(std::snprintf(buf, sizeof buf, "file.mdbench.%d.", rank));
+  Namer(const char* kind, int rank) {
+    prefix = static_cast<std::size_t>(std::snprintf(buf, sizeof buf, "%s.mdbench.%d.", kind, rank));
   }
   const char* operator()(unsigned long i) {
     auto r = std::to_chars(buf + prefix, buf + sizeof buf - 1, i);
@@ -36,6 +37,7 @@ double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+// Runs loop (which returns its failed count) between two barriers; rank 0 prints the phase's rate.
 template <class Loop>
 void phase(const char* name, int ranks, unsigned long items, Loop loop) {
   MPI_Barrier(MPI_COMM_WORLD);
@@ -53,27 +55,34 @@ void phase(const char* name, int ranks, unsigned long items, Loop loop) {
     std::printf("%s %.1f failed %lu\n", name, static_cast<double>(ranks * items) / slowest, failures);
 }
 
-}  // namespace
+void dirPhases(int rank, int ranks, unsigned long items, int dfd) {
+  Namer name("dir", rank);
+  phase("dir-create", ranks, items, [&] {
+    unsigned long failed = 0;
+    for (unsigned long i = 0; i < items; ++i) {
+      if (mkdirat(dfd, name(i), 0777) != 0) ++failed;
+    }
+    return failed;
+  });
+  phase("dir-stat", ranks, items, [&] {
+    unsigned long failed = 0;
+    struct stat st;
+    for (unsigned long i = 0; i < items; ++i) {
+      if (fstatat(dfd, name(i), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode)) ++failed;
+    }
+    return failed;
+  });
+  phase("dir-remove", ranks, items, [&] {
+    unsigned long failed = 0;
+    for (unsigned long i = 0; i < items; ++i) {
+      if (unlinkat(dfd, name(i), AT_REMOVEDIR) != 0) ++failed;
+    }
+    return failed;
+  });
+}
 
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  if (argc != 3) {
-    if (rank == 0) std::fprintf(stderr, "usage: mdbench_ref DIR ITEMS\n");
-    MPI_Finalize();
-    return 2;
-  }
-  const std::string dir = std::string(argv[1]) + "/ref." + std::to_string(rank);
-  const unsigned long items = std::strtoul(argv[2], nullptr, 10);
-  if (mkdir(dir.c_str(), 0777) != 0) {
-    std::perror(dir.c_str());
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
-  const int dfd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  Namer name(rank);
-
+void filePhases(int rank, int ranks, unsigned long items, int dfd) {
+  Namer name("file", rank);
   phase("file-create", ranks, items, [&] {
     unsigned long failed = 0;
     for (unsigned long i = 0; i < items; ++i) {
@@ -86,7 +95,7 @@ int main(int argc, char** argv) {
     unsigned long failed = 0;
     struct stat st;
     for (unsigned long i = 0; i < items; ++i) {
-      if (fstatat(dfd, name(i), &st, AT_SYMLINK_NOFOLLOW) != 0) ++failed;
+      if (fstatat(dfd, name(i), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode)) ++failed;
     }
     return failed;
   });
@@ -105,6 +114,30 @@ int main(int argc, char** argv) {
     }
     return failed;
   });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  const std::string kinds = argc == 4 ? argv[3] : "all";
+  if ((argc != 3 && argc != 4) || (kinds != "all" && kinds != "dirs" && kinds != "files")) {
+    if (rank == 0) std::fprintf(stderr, "usage: mdbench_ref DIR ITEMS [dirs|files|all]\n");
+    MPI_Finalize();
+    return 2;
+  }
+  const std::string dir = std::string(argv[1]) + "/ref." + std::to_string(rank);
+  const unsigned long items = std::strtoul(argv[2], nullptr, 10);
+  if (mkdir(dir.c_str(), 0777) != 0) {
+    std::perror(dir.c_str());
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  const int dfd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (kinds != "files") dirPhases(rank, ranks, items, dfd);
+  if (kinds != "dirs") filePhases(rank, ranks, items, dfd);
   close(dfd);
   rmdir(dir.c_str());
   MPI_Finalize();

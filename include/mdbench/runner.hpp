@@ -1,6 +1,7 @@
 // The runner: executes a plan's iterations and phases with the one barrier-timed phase loop.
 #pragma once
 
+#include <functional>
 #include <span>
 #include <string>
 
@@ -18,6 +19,10 @@ struct RunParts {
   Clock& clock;
   Backend& backend;         // opened on this rank's target directory
   std::string target = {};  // that directory's path, for messages
+  // Collective, when set: called on every rank after each phase has been collected, outside the timed
+  // region. For benchmarks of mdbench itself (bench/interleave.cpp runs its reference there, so that the
+  // two measure the same phase moments apart); a run never sets it.
+  std::function<void(Phase)> after_phase = {};
 };
 
 // Collective: every rank calls it. Per iteration the first rank of each target (rank t for target t)

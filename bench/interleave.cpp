@@ -1,0 +1,215 @@
+// mdbench against the bare syscall loop, interleaved phase by phase, so that the two measure each phase
+// moments apart. On a shared machine whose speed drifts by tens of percent over seconds (the development
+// VM), run-by-run interleaving (bench/compare.sh) cannot resolve a few percent; this can.
+//
+//   mpiexec -n P mdbench_interleave DIR [ITEMS] [PAIRS]        (defaults: 200000 11)
+//
+// Side A is mdbench's own runner (runBenchmark: the code the mdbench binary runs, with its POSIX backend,
+// its clock, latency histograms on) on the workload of `mdbench -u -n ITEMS` in DIR/mdbench.
+// Side B is the reference (the system calls of bench/ref_loop.cpp, no harness) in DIR/ref.<rank>, run
+// between mdbench's phases through RunParts::after_phase: in even pairs right after mdbench's phase (A B),
+// in odd pairs right before it (B A), so neither side always goes first. Rates are mdbench's: P * ITEMS /
+// the slowest rank's barrier-to-barrier time. Rank 0 prints, per phase, the medians and the median and
+// interquartile range of the pair ratios A / B. Exit 1 if an operation failed on either side.
+#include <fcntl.h>
+#include <mpi.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mdbench/clock.hpp"
+#include "mdbench/metrics.hpp"
+#include "mdbench/mpi_comm.hpp"
+#include "mdbench/plan.hpp"
+#include "mdbench/posix_backend.hpp"
+#include "mdbench/runner.hpp"
+
+namespace {
+
+using mdbench::Phase;
+
+constexpr std::array<Phase, 7> kCompared = {Phase::kDirCreate,  Phase::kDirStat,  Phase::kDirRemove,
+                                            Phase::kFileCreate, Phase::kFileStat, Phase::kFileRead,
+                                            Phase::kFileRemove};
+
+struct Namer {
+  char buf[64];
+  std::size_t prefix;
+  Namer(const char* kind, int rank) {
+    prefix = static_cast<std::size_t>(std::snprintf(buf, sizeof buf, "%s.mdbench.%d.", kind, rank));
+  }
+  const char* operator()(unsigned long i) {
+    *std::to_chars(buf + prefix, buf + sizeof buf - 1, i).ptr = '\0';
+    return buf;
+  }
+};
+
+// One phase of the reference (bench/ref_loop.cpp's loops) in the directory dfd; returns the failures.
+unsigned long referenceLoop(Phase phase, int dfd, int rank, unsigned long items) {
+  const bool dirs = phase == Phase::kDirCreate || phase == Phase::kDirStat || phase == Phase::kDirRemove;
+  Namer name(dirs ? "dir" : "file", rank);
+  unsigned long failed = 0;
+  struct stat st;
+  for (unsigned long i = 0; i < items; ++i) {
+    switch (phase) {
+      case Phase::kDirCreate:
+        failed += mkdirat(dfd, name(i), 0777) != 0;
+        break;
+      case Phase::kDirStat:
+        failed += fstatat(dfd, name(i), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode);
+        break;
+      case Phase::kDirRemove:
+        failed += unlinkat(dfd, name(i), AT_REMOVEDIR) != 0;
+        break;
+      case Phase::kFileCreate: {
+        const int fd = openat(dfd, name(i), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        failed += fd < 0 || close(fd) != 0;
+        break;
+      }
+      case Phase::kFileStat:
+        failed += fstatat(dfd, name(i), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode);
+        break;
+      case Phase::kFileRead: {
+        const int fd = openat(dfd, name(i), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        failed += fd < 0 || close(fd) != 0;
+        break;
+      }
+      case Phase::kFileRemove:
+        failed += unlinkat(dfd, name(i), 0) != 0;
+        break;
+      default:
+        break;
+    }
+  }
+  return failed;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// The q-quantile by linear interpolation between order statistics.
+double quantile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  const double at = q * static_cast<double>(v.size() - 1);
+  const auto low = static_cast<std::size_t>(at);
+  const std::size_t high = std::min(low + 1, v.size() - 1);
+  return v[low] + (v[high] - v[low]) * (at - static_cast<double>(low));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  mdbench::MpiSession mpi(&argc, &argv);
+  mdbench::MpiComm comm;
+  const int rank = static_cast<int>(comm.rank());
+  const int ranks = static_cast<int>(comm.size());
+  if (argc < 2 || argc > 4) {
+    if (rank == 0) std::fprintf(stderr, "usage: mpiexec -n P mdbench_interleave DIR [ITEMS] [PAIRS]\n");
+    return 2;
+  }
+  const std::string dir = argv[1];
+  const unsigned long items = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 200000;
+  const int pairs = argc > 3 ? std::atoi(argv[3]) : 11;
+
+  // Side B's directory, one per rank; side A's target, shared (the runner makes a tree per rank in it).
+  const std::string ref_dir = dir + "/ref." + std::to_string(rank);
+  const std::string md_dir = dir + "/mdbench";
+  if (mkdir(ref_dir.c_str(), 0777) != 0 || (rank == 0 && mkdir(md_dir.c_str(), 0777) != 0)) {
+    std::perror(dir.c_str());
+    mdbench::MpiSession::abort(1);
+  }
+  comm.barrier();
+  const int ref_fd = open(ref_dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  int err = 0;
+  const std::unique_ptr<mdbench::PosixBackend> backend = mdbench::PosixBackend::open(md_dir, err);
+  if (ref_fd < 0 || !backend) {
+    std::perror("open");
+    mdbench::MpiSession::abort(1);
+  }
+
+  mdbench::Config config;  // mdbench -u -n ITEMS
+  config.items = items;
+  config.sharing = mdbench::TreeSharing::kUnique;
+  config.phases = {true, true, true, true};
+  const mdbench::Plan plan(config, static_cast<std::uint32_t>(ranks));
+  const char* clock_choice = std::getenv("MDBENCH_CLOCK");
+  const bool steady_only = clock_choice != nullptr && std::string_view(clock_choice) == "steady";
+  const std::unique_ptr<mdbench::TscClock> tsc = steady_only ? nullptr : mdbench::TscClock::create();
+  mdbench::SteadyClock steady;
+  mdbench::Clock& clock = tsc ? static_cast<mdbench::Clock&>(*tsc) : steady;
+
+  std::map<Phase, std::vector<double>> rate_a, rate_b, ratio;
+  unsigned long failures = 0;
+  for (int pair = 0; pair < pairs; ++pair) {
+    const bool b_first = pair % 2 == 1;
+    std::size_t a_done = 0, b_done = 0;
+    std::map<Phase, double> b_rate;
+    const auto run_reference = [&](Phase phase) {
+      comm.barrier();
+      const std::int64_t t0 = steady.nowNs();
+      const unsigned long failed = referenceLoop(phase, ref_fd, rank, items);
+      comm.barrier();
+      const auto elapsed = static_cast<std::uint64_t>(steady.nowNs() - t0);
+      const std::uint64_t slowest = comm.allreduceMax(elapsed);
+      failures += comm.allreduceMax(failed);
+      b_rate[phase] =
+          static_cast<double>(ranks) * static_cast<double>(items) / (static_cast<double>(slowest) * 1e-9);
+    };
+    mdbench::RunParts parts{comm, clock, *backend, md_dir};
+    parts.after_phase = [&](Phase done) {
+      if (std::find(kCompared.begin(), kCompared.end(), done) != kCompared.end()) ++a_done;
+      // A B: the reference's phase right after mdbench's; B A: the next one right before mdbench's.
+      const std::size_t wanted = std::min(kCompared.size(), a_done + (b_first ? 1 : 0));
+      while (b_done < wanted) run_reference(kCompared[b_done++]);
+    };
+    mdbench::RunInfo info;
+    info.ranks = static_cast<std::uint32_t>(ranks);
+    const std::vector<mdbench::Sink*> sinks;
+    const mdbench::RunResult run = mdbench::runBenchmark(plan, parts, info, sinks);
+    if (!run.setup_error.empty()) {
+      if (rank == 0) std::fprintf(stderr, "mdbench_interleave: %s\n", run.setup_error.c_str());
+      mdbench::MpiSession::abort(1);
+    }
+    if (rank != 0) continue;
+    for (const mdbench::PhaseResult& phase : run.phases) {
+      if (b_rate.count(phase.phase) == 0) continue;
+      const mdbench::PhaseAggregate agg = mdbench::aggregate(phase.ranks);
+      failures += agg.failed;
+      rate_a[phase.phase].push_back(agg.ops_per_s);
+      rate_b[phase.phase].push_back(b_rate[phase.phase]);
+      ratio[phase.phase].push_back(agg.ops_per_s / b_rate[phase.phase]);
+    }
+  }
+  close(ref_fd);
+  rmdir(ref_dir.c_str());
+  comm.barrier();
+  if (rank == 0) {
+    rmdir((md_dir).c_str());
+    std::printf("ranks=%d items/rank=%lu pairs=%d, phase by phase (A B, B A alternating), clock %s\n", ranks,
+                items, pairs, tsc ? "TSC" : "CLOCK_MONOTONIC");
+    std::printf("%-12s %12s %12s %7s   %s\n", "phase", "mdbench", "reference", "ratio",
+                "IQR of the pair ratios");
+    for (const Phase phase : kCompared) {
+      std::printf("%-12s %12.0f %12.0f %7.3f   %10.3f - %.3f\n",
+                  std::string(mdbench::phaseName(phase)).c_str(), median(rate_a[phase]),
+                  median(rate_b[phase]), median(ratio[phase]), quantile(ratio[phase], 0.25),
+                  quantile(ratio[phase], 0.75));
+    }
+    if (failures != 0) std::printf("FAILED: %lu operations failed\n", failures);
+  }
+  return failures != 0 ? 1 : 0;
+}
