@@ -34,6 +34,7 @@
 #include "mdbench/plan.hpp"
 #include "mdbench/posix_backend.hpp"
 #include "mdbench/runner.hpp"
+#include "ref_namer.hpp"
 
 namespace {
 
@@ -43,17 +44,7 @@ constexpr std::array<Phase, 7> kCompared = {Phase::kDirCreate,  Phase::kDirStat,
                                             Phase::kFileCreate, Phase::kFileStat, Phase::kFileRead,
                                             Phase::kFileRemove};
 
-struct Namer {
-  char buf[64];
-  std::size_t prefix;
-  Namer(const char* kind, int rank) {
-    prefix = static_cast<std::size_t>(std::snprintf(buf, sizeof buf, "%s.mdbench.%d.", kind, rank));
-  }
-  const char* operator()(unsigned long i) {
-    *std::to_chars(buf + prefix, buf + sizeof buf - 1, i).ptr = '\0';
-    return buf;
-  }
-};
+using Namer = mdbench::bench::RefNamer;
 
 // One phase of the reference (bench/ref_loop.cpp's loops) in the directory dfd; returns the failures.
 unsigned long referenceLoop(Phase phase, int dfd, int rank, unsigned long items) {

@@ -18,20 +18,11 @@
 #include <cstring>
 #include <string>
 
+#include "ref_namer.hpp"
+
 namespace {
 
-struct Namer {
-  char buf[64];
-  std::size_t prefix;
-  Namer(const char* kind, int rank) {
-    prefix = static_cast<std::size_t>(std::snprintf(buf, sizeof buf, "%s.mdbench.%d.", kind, rank));
-  }
-  const char* operator()(unsigned long i) {
-    auto r = std::to_chars(buf + prefix, buf + sizeof buf - 1, i);
-    *r.ptr = '\0';
-    return buf;
-  }
-};
+using Namer = mdbench::bench::RefNamer;
 
 double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
