@@ -22,10 +22,12 @@
 #include "mdbench/mpi_comm.hpp"
 #include "mdbench/plan.hpp"
 #include "mdbench/runner.hpp"
+#include "sample_stats.hpp"
 
 namespace {
 
 using mdbench::DirHandle;
+using mdbench::bench::median;
 
 // Every operation succeeds at once. The names are looked at (one byte read) so that they are really made.
 class NullBackend final : public mdbench::Backend {
@@ -77,12 +79,6 @@ double referenceNsPerOp(const char* kind, unsigned long items) {
   const auto t1 = std::chrono::steady_clock::now();
   if (failed != 0) std::abort();
   return std::chrono::duration<double, std::nano>(t1 - t0).count() / static_cast<double>(items);
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 }  // namespace

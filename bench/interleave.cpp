@@ -6,9 +6,9 @@
 //
 // Side A is mdbench's own runner (runBenchmark: the code the mdbench binary runs, with its POSIX backend,
 // its clock, latency histograms on) on the workload of `mdbench -u -n ITEMS` in DIR/mdbench.
-// Side B is the reference (the system calls of bench/ref_loop.cpp, no harness) in DIR/ref.<rank>, run
-// between mdbench's phases through RunParts::after_phase: in even pairs right after mdbench's phase (A B),
-// in odd pairs right before it (B A), so neither side always goes first. Rates are mdbench's: P * ITEMS /
+// Side B is the reference (bench/reference.hpp: the system calls only, as in mdbench_ref) in DIR/ref.<rank>,
+// run between mdbench's phases through RunParts::after_phase: in even pairs right after mdbench's phase (A
+// B), in odd pairs right before it (B A), so neither side always goes first. Rates are mdbench's: P * ITEMS /
 // the slowest rank's barrier-to-barrier time. Rank 0 prints, per phase, the medians and the median and
 // interquartile range of the pair ratios A / B. Exit 1 if an operation failed on either side.
 #include <fcntl.h>
@@ -34,72 +34,20 @@
 #include "mdbench/plan.hpp"
 #include "mdbench/posix_backend.hpp"
 #include "mdbench/runner.hpp"
-#include "ref_namer.hpp"
+#include "reference.hpp"
+#include "sample_stats.hpp"
 
 namespace {
 
 using mdbench::Phase;
 
+using mdbench::bench::median;
+using mdbench::bench::quantile;
+
+// mdbench's phases that the reference has, in the same order as mdbench::bench::kRefPhases.
 constexpr std::array<Phase, 7> kCompared = {Phase::kDirCreate,  Phase::kDirStat,  Phase::kDirRemove,
                                             Phase::kFileCreate, Phase::kFileStat, Phase::kFileRead,
                                             Phase::kFileRemove};
-
-using Namer = mdbench::bench::RefNamer;
-
-// One phase of the reference (bench/ref_loop.cpp's loops) in the directory dfd; returns the failures.
-unsigned long referenceLoop(Phase phase, int dfd, int rank, unsigned long items) {
-  const bool dirs = phase == Phase::kDirCreate || phase == Phase::kDirStat || phase == Phase::kDirRemove;
-  Namer name(dirs ? "dir" : "file", rank);
-  unsigned long failed = 0;
-  struct stat st;
-  for (unsigned long i = 0; i < items; ++i) {
-    switch (phase) {
-      case Phase::kDirCreate:
-        failed += mkdirat(dfd, name(i), 0777) != 0;
-        break;
-      case Phase::kDirStat:
-        failed += fstatat(dfd, name(i), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode);
-        break;
-      case Phase::kDirRemove:
-        failed += unlinkat(dfd, name(i), AT_REMOVEDIR) != 0;
-        break;
-      case Phase::kFileCreate: {
-        const int fd = openat(dfd, name(i), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-        failed += fd < 0 || close(fd) != 0;
-        break;
-      }
-      case Phase::kFileStat:
-        failed += fstatat(dfd, name(i), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode);
-        break;
-      case Phase::kFileRead: {
-        const int fd = openat(dfd, name(i), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-        failed += fd < 0 || close(fd) != 0;
-        break;
-      }
-      case Phase::kFileRemove:
-        failed += unlinkat(dfd, name(i), 0) != 0;
-        break;
-      default:
-        break;
-    }
-  }
-  return failed;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-// The q-quantile by linear interpolation between order statistics.
-double quantile(std::vector<double> v, double q) {
-  std::sort(v.begin(), v.end());
-  const double at = q * static_cast<double>(v.size() - 1);
-  const auto low = static_cast<std::size_t>(at);
-  const std::size_t high = std::min(low + 1, v.size() - 1);
-  return v[low] + (v[high] - v[low]) * (at - static_cast<double>(low));
-}
 
 }  // namespace
 
@@ -137,11 +85,8 @@ int main(int argc, char** argv) {
   config.sharing = mdbench::TreeSharing::kUnique;
   config.phases = {true, true, true, true};
   const mdbench::Plan plan(config, static_cast<std::uint32_t>(ranks));
-  const char* clock_choice = std::getenv("MDBENCH_CLOCK");
-  const bool steady_only = clock_choice != nullptr && std::string_view(clock_choice) == "steady";
-  const std::unique_ptr<mdbench::TscClock> tsc = steady_only ? nullptr : mdbench::TscClock::create();
-  mdbench::SteadyClock steady;
-  mdbench::Clock& clock = tsc ? static_cast<mdbench::Clock&>(*tsc) : steady;
+  const std::unique_ptr<mdbench::Clock> clock = mdbench::makeRunClock();
+  mdbench::SteadyClock steady;  // the reference's timer
 
   std::map<Phase, std::vector<double>> rate_a, rate_b, ratio;
   unsigned long failures = 0;
@@ -149,23 +94,24 @@ int main(int argc, char** argv) {
     const bool b_first = pair % 2 == 1;
     std::size_t a_done = 0, b_done = 0;
     std::map<Phase, double> b_rate;
-    const auto run_reference = [&](Phase phase) {
+    const auto run_reference = [&](std::size_t index) {
       comm.barrier();
       const std::int64_t t0 = steady.nowNs();
-      const unsigned long failed = referenceLoop(phase, ref_fd, rank, items);
+      const unsigned long failed =
+          mdbench::bench::referenceLoop(mdbench::bench::kRefPhases[index], ref_fd, rank, items);
       comm.barrier();
       const auto elapsed = static_cast<std::uint64_t>(steady.nowNs() - t0);
       const std::uint64_t slowest = comm.allreduceMax(elapsed);
       failures += comm.allreduceMax(failed);
-      b_rate[phase] =
+      b_rate[kCompared[index]] =
           static_cast<double>(ranks) * static_cast<double>(items) / (static_cast<double>(slowest) * 1e-9);
     };
-    mdbench::RunParts parts{comm, clock, *backend, md_dir};
+    mdbench::RunParts parts{comm, *clock, *backend, md_dir};
     parts.after_phase = [&](Phase done) {
       if (std::find(kCompared.begin(), kCompared.end(), done) != kCompared.end()) ++a_done;
       // A B: the reference's phase right after mdbench's; B A: the next one right before mdbench's.
       const std::size_t wanted = std::min(kCompared.size(), a_done + (b_first ? 1 : 0));
-      while (b_done < wanted) run_reference(kCompared[b_done++]);
+      while (b_done < wanted) run_reference(b_done++);
     };
     mdbench::RunInfo info;
     info.ranks = static_cast<std::uint32_t>(ranks);
@@ -191,7 +137,8 @@ int main(int argc, char** argv) {
   if (rank == 0) {
     rmdir((md_dir).c_str());
     std::printf("ranks=%d items/rank=%lu pairs=%d, phase by phase (A B, B A alternating), clock %s\n", ranks,
-                items, pairs, tsc ? "TSC" : "CLOCK_MONOTONIC");
+                items, pairs,
+                dynamic_cast<mdbench::TscClock*>(clock.get()) != nullptr ? "TSC" : "CLOCK_MONOTONIC");
     std::printf("%-12s %12s %12s %7s   %s\n", "phase", "mdbench", "reference", "ratio",
                 "IQR of the pair ratios");
     for (const Phase phase : kCompared) {

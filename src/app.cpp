@@ -19,7 +19,6 @@
 #include <memory>
 #include <optional>
 #include <sstream>
-#include <string_view>
 
 #include "mdbench/check.hpp"
 #include "mdbench/cleanup.hpp"
@@ -550,13 +549,8 @@ int runConfigured(const Config& config, Comm& comm) {
 
   const Placement placement = placeRanks(comm, fake_hosts);
   // The TSC where the kernel keeps time with it (cheaper per op; clock.hpp), else CLOCK_MONOTONIC.
-  // MDBENCH_CLOCK=steady forces CLOCK_MONOTONIC, to compare the two.
-  const char* clock_choice = std::getenv("MDBENCH_CLOCK");
-  const bool steady_only = clock_choice != nullptr && std::string_view(clock_choice) == "steady";
-  const std::unique_ptr<TscClock> tsc = steady_only ? nullptr : TscClock::create();
-  SteadyClock steady;
-  Clock& clock = tsc ? static_cast<Clock&>(*tsc) : steady;
-  const RunSetup setup{config, targets, target_paths, placement, scheduler, output, clock};
+  const std::unique_ptr<Clock> clock = makeRunClock();
+  const RunSetup setup{config, targets, target_paths, placement, scheduler, output, *clock};
   if (config.sweep.active()) {
     backend.reset();  // each step opens its ranks' targets
     return runSweep(comm, setup, steps);

@@ -132,10 +132,8 @@ int runCheck(const std::vector<std::string>& args) {
       "junit", po::value(&junit_path)->value_name("OUT"), "also write a JUnit XML report to OUT")(
       "force", po::bool_switch(&force), "replace OUT if it exists")("file", po::value(&files),
                                                                     "results file");
-  po::positional_options_description positional;
-  positional.add("file", -1);
   po::variables_map vm;
-  if (!parseToolArgs("check", args, options, positional, vm)) return kExitUsage;
+  if (!parseToolArgs("check", args, options, "file", -1, vm)) return kExitUsage;
   if (vm.count("help")) {
     std::cout << options << kGrammar;
     return kExitOk;

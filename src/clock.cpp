@@ -1,10 +1,12 @@
 #include "mdbench/clock.hpp"
 
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
 
 namespace mdbench {
 
@@ -51,6 +53,14 @@ std::unique_ptr<TscClock> TscClock::create(std::chrono::nanoseconds calibration)
   (void)calibration;
   return nullptr;
 #endif
+}
+
+std::unique_ptr<Clock> makeRunClock() {
+  const char* choice = std::getenv("MDBENCH_CLOCK");
+  if (choice == nullptr || std::string_view(choice) != "steady") {
+    if (std::unique_ptr<TscClock> tsc = TscClock::create()) return tsc;
+  }
+  return std::make_unique<SteadyClock>();
 }
 
 std::string utcTimestampNow() {

@@ -129,10 +129,8 @@ int runImport(const std::vector<std::string>& args) {
       "append", po::bool_switch(&append),
       "add to an existing results file (an existing FILE is an error otherwise)")("input", po::value(&inputs),
                                                                                   "a tool's output");
-  po::positional_options_description positional;
-  positional.add("input", -1);
   po::variables_map vm;
-  if (!parseToolArgs("import", args, options, positional, vm)) return kExitUsage;
+  if (!parseToolArgs("import", args, options, "input", -1, vm)) return kExitUsage;
   if (vm.count("help")) {
     std::cout
         << options
@@ -219,10 +217,8 @@ int runReport(const std::vector<std::string>& args) {
       "error-bars", po::value(&bars)->value_name("minmax|stddev"),
       "error bars from the slowest to the fastest iteration (default), or mean +- one standard deviation")(
       "config", po::value(&specs), "a configuration");
-  po::positional_options_description positional;
-  positional.add("config", -1);
   po::variables_map vm;
-  if (!parseToolArgs("report", args, options, positional, vm)) return kExitUsage;
+  if (!parseToolArgs("report", args, options, "config", -1, vm)) return kExitUsage;
   if (vm.count("help")) {
     std::cout << options
               << "Exit status: 0 report written, 1 a results file cannot be read or a report file written, "

@@ -22,8 +22,10 @@ int toolUsageError(const std::string& command, const std::string& message) {
 }
 
 bool parseToolArgs(const std::string& command, const std::vector<std::string>& args,
-                   const po::options_description& options,
-                   const po::positional_options_description& positional, po::variables_map& vm) {
+                   const po::options_description& options, const char* positional_name, int max_positional,
+                   po::variables_map& vm) {
+  po::positional_options_description positional;
+  positional.add(positional_name, max_positional);
   try {
     po::store(po::command_line_parser(args)
                   .options(options)
@@ -46,10 +48,8 @@ int runValidate(const std::vector<std::string>& args) {
   options.add_options()("help,h", "print this help")("verbose,v", po::bool_switch(&verbose),
                                                      "also list objects not in the schema and other notes")(
       "file", po::value(&files), "results file");
-  po::positional_options_description positional;
-  positional.add("file", -1);
   po::variables_map vm;
-  if (!parseToolArgs("validate", args, options, positional, vm)) return kExitUsage;
+  if (!parseToolArgs("validate", args, options, "file", -1, vm)) return kExitUsage;
   if (vm.count("help")) {
     std::cout << options << "Exit status: 0 all files valid, 1 a file is not, 2 bad usage.\n";
     return kExitOk;
@@ -81,10 +81,8 @@ int runExport(const std::vector<std::string>& args) {
                                                      "output format (required)")(
       "output,o", po::value(&out_path)->value_name("OUT"), "write to OUT instead of standard output")(
       "force", po::bool_switch(&force), "replace OUT if it exists")("file", po::value(&file), "results file");
-  po::positional_options_description positional;
-  positional.add("file", 1);
   po::variables_map vm;
-  if (!parseToolArgs("export", args, options, positional, vm)) return kExitUsage;
+  if (!parseToolArgs("export", args, options, "file", 1, vm)) return kExitUsage;
   if (vm.count("help")) {
     std::cout << options;
     return kExitOk;
@@ -138,10 +136,8 @@ int runClean(const std::vector<std::string>& args) {
   options.add_options()("help,h", "print this help")(
       "dry-run,n", po::bool_switch(&dry_run), "only say what would be removed")("dir", po::value(&dirs),
                                                                                 "directory");
-  po::positional_options_description positional;
-  positional.add("dir", -1);
   po::variables_map vm;
-  if (!parseToolArgs("clean", args, options, positional, vm)) return kExitUsage;
+  if (!parseToolArgs("clean", args, options, "dir", -1, vm)) return kExitUsage;
   if (vm.count("help")) {
     std::cout
         << options

@@ -17,11 +17,11 @@ int runClean(const std::vector<std::string>& args);
 // Shared by the subcommands: "mdbench COMMAND: error: MESSAGE" and the --help hint on standard error;
 // returns kExitUsage.
 int toolUsageError(const std::string& command, const std::string& message);
-// Parses a subcommand's arguments with Boost.PO (no abbreviated options); on bad usage prints the
-// parser's message as toolUsageError does and returns false.
+// Parses a subcommand's arguments with Boost.PO (no abbreviated options); the words that are not options
+// go to the option `positional_name`, at most `max_positional` of them (-1: any number). On bad usage prints
+// the parser's message as toolUsageError does and returns false.
 bool parseToolArgs(const std::string& command, const std::vector<std::string>& args,
-                   const boost::program_options::options_description& options,
-                   const boost::program_options::positional_options_description& positional,
-                   boost::program_options::variables_map& vm);
+                   const boost::program_options::options_description& options, const char* positional_name,
+                   int max_positional, boost::program_options::variables_map& vm);
 
 }  // namespace mdbench

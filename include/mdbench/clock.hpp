@@ -60,6 +60,10 @@ class TscClock final : public Clock {
   double ns_per_tick_;
 };
 
+// The clock a run measures with: a TscClock where the machine qualifies, else a SteadyClock.
+// MDBENCH_CLOCK=steady forces the SteadyClock, to compare the two.
+std::unique_ptr<Clock> makeRunClock();
+
 // Time that moves only when told: the fake backend advances it by its injected latencies.
 class ManualClock final : public Clock {
  public:
