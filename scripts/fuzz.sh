@@ -14,33 +14,40 @@ scripts/sanitized-build.sh "$build" "${targets[@]/%/_fuzz}"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mdbench-fuzz.XXXXXX")
 
-# Whether a crash or timeout reproducer is a bug of libhdf5's own (see fuzz/README.md, "HDF5's own bugs"):
-# replayed alone, the faulting (or, for a timeout, the running) frame, the first one outside the sanitizer
+# Whether a crash, timeout or out-of-memory reproducer is a bug of libhdf5's own (see fuzz/README.md,
+# "HDF5's own bugs"): replayed alone, the faulting (or, for a timeout, the running) frame, the first one outside the sanitizer
 # and fuzzer runtimes and libc, is in libhdf5, and so is the code that allocated the memory involved (when
 # the report names one). Such inputs are set aside, not counted as findings: a damaged object header or
-# global heap makes HDF5 1.10 read out of bounds or loop before any of our code sees a value. A fault in
+# global heap makes HDF5 1.10 read out of bounds, loop, or allocate a length it read (a single malloc over
+# the limit: the frame that called it is in libhdf5) before any of our code sees a value. A fault in
 # our code, or in memory our code allocated, is always a finding.
 hdf5_internal() {  # hdf5_internal BINARY REPRODUCER
-  { "$1" -timeout=10 "$2" 2>&1 || true; } | awk '
-    function runtime(line) { return line ~ /(__interceptor_|__asan_|__sanitizer|__ubsan|fuzzer::|libc\.so|in (malloc|calloc|realloc|operator new|memcpy|memmove|memset) )/ }
-    /^==[0-9]+==ERROR: AddressSanitizer|ALARM: working on the last Unit/ { report = 1 }
+  { "$1" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 "$2" 2>&1 || true; } | awk '
+    function runtime(line) { return line ~ /(__interceptor_|__asan_|__asan::|__sanitizer|__ubsan|fuzzer::|libc\.so|in (malloc|calloc|realloc|operator new|memcpy|memmove|memset) )/ }
+    /^==[0-9]+==ERROR: AddressSanitizer|ALARM: working on the last Unit|ERROR: libFuzzer: out-of-memory \(malloc/ { report = 1 }
     report && /^ *#[0-9]+ / && section == "" && fault == "" && !runtime($0) { fault = $0 }
     report && /allocated by thread/ { section = "alloc" }
     report && section == "alloc" && /^ *#[0-9]+ / && alloc == "" && !runtime($0) { alloc = $0 }
     END { exit !(report && fault ~ /libhdf5/ && (alloc == "" || alloc ~ /libhdf5/)) }'
 }
 
-# Whether every block a leak reproducer leaks was allocated by HDF5's internal free lists (H5FL_*), which
-# HDF5 uses only for its own structures (datatypes, object headers), never for memory it hands to the caller
-# (strings read, which our code must free, come from malloc or our arena). HDF5 1.10 leaks such structures
-# when H5T_copy fails half-way on a damaged datatype (H5Aread, H5Dget_type). Replayed alone with the slow
-# unwinder, since libhdf5 has no frame pointers.
+# Whether a leak reproducer's leaks are all HDF5's own: every direct leak was allocated by HDF5's internal free
+# lists (H5FL_*), which HDF5 uses only for its own structures (datatypes, object headers), never for memory it
+# hands to the caller (strings read, which our code must free, come from malloc or our arena), and every
+# indirect leak (reachable only from those) was allocated inside libhdf5 (H5MM_* for the names and buffers
+# such structures hold). HDF5 1.10 leaks such structures when H5T_copy fails half-way on a damaged datatype
+# (H5Aread, H5Dget_type) or an object header cannot be loaded. Replayed alone with the slow unwinder, since
+# libhdf5 has no frame pointers.
 hdf5_internal_leak() {  # hdf5_internal_leak BINARY REPRODUCER
   { ASAN_OPTIONS=fast_unwind_on_malloc=0 "$1" "$2" 2>&1 || true; } | awk '
-    /^(Direct|Indirect) leak of/ { if (block && !pool) other = 1; block = 1; pool = 0; blocks++ }
+    function close_block() { if (block && !(pool || (indirect && inside))) other = 1; block = 0 }
+    function runtime(line) { return line ~ /(__interceptor_|__asan_|__sanitizer| in (malloc|calloc|realloc|operator new) )/ }
+    /^(Direct|Indirect) leak of/ { close_block(); block = 1; blocks++; pool = 0; first = ""
+                                   indirect = $0 ~ /^Indirect/; inside = 0 }
     block && /^ *#[0-9]+ .* in H5FL_/ { pool = 1 }
-    /^SUMMARY/ { if (block && !pool) other = 1; block = 0 }
-    END { exit !(blocks > 0 && !other) }'
+    block && /^ *#[0-9]+ / && first == "" && !runtime($0) { first = $0; inside = first ~ /libhdf5/ }
+    /^SUMMARY/ { close_block() }
+    END { close_block(); exit !(blocks > 0 && !other) }'
 }
 
 status=0
@@ -59,14 +66,15 @@ for target in "${targets[@]}"; do
     rc=0
     # The results target writes each input to a file; keep those in the work directory too.
     MDBENCH_FUZZ_TMPDIR="$work" "$binary" -max_total_time=$((deadline - SECONDS)) -timeout=10 \
-      -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$work/$target-" "$corpus" >"$log" 2>&1 || rc=$?
+      -rss_limit_mb=2048 -malloc_limit_mb=1024 -print_final_stats=1 -artifact_prefix="$work/$target-" \
+      "$corpus" >"$log" 2>&1 || rc=$?
     n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
     executions=$((executions + ${n:-0}))
     mapfile -t findings < <(find "$work" -maxdepth 1 -type f \
       \( -name "$target-crash-*" -o -name "$target-leak-*" -o -name "$target-timeout-*" -o -name "$target-oom-*" \) | sort)
     [ "$rc" -ne 0 ] || [ "${#findings[@]}" -ne 0 ] || continue
     if [ "$target" = results ] && [ "${#findings[@]}" -eq 1 ] &&
-      { { [[ "${findings[0]}" =~ /results-(crash|timeout)- ]] && hdf5_internal "$binary" "${findings[0]}"; } ||
+      { { [[ "${findings[0]}" =~ /results-(crash|timeout|oom)- ]] && hdf5_internal "$binary" "${findings[0]}"; } ||
         { [[ "${findings[0]}" =~ /results-leak- ]] && hdf5_internal_leak "$binary" "${findings[0]}"; }; }; then
       set_aside=$((set_aside + 1))
       mv "${findings[0]}" "$work/hdf5-internal/"

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <hdf5.h>
 
+#include <algorithm>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -421,6 +422,18 @@ inline std::size_t length1d(hid_t dataset) {
   }
   hsize_t dims[1] = {0};
   check(H5Sget_simple_extent_dims(space.get(), dims, nullptr), path, "cannot read its shape");
+  // A damaged dataspace can claim billions of elements, which would be allocated before the read fails.
+  // mdbench writes every element it declares (no fill values, no compression), so a dataset's elements
+  // cannot take more bytes than the whole file.
+  const Handle type = make(H5Dget_type(dataset), path, "cannot read its type");
+  const std::size_t element_bytes = std::max<std::size_t>(1, H5Tget_size(type.get()));
+  const Handle file = make(H5Iget_file_id(dataset), path, "cannot find its file");
+  hsize_t file_bytes = 0;
+  check(H5Fget_filesize(file.get(), &file_bytes), path, "cannot read its file's size");
+  if (dims[0] > file_bytes / element_bytes) {
+    throw Error(fmt::format("{}: claims {} elements of {} bytes, more than the {}-byte file holds", path,
+                            dims[0], element_bytes, file_bytes));
+  }
   return static_cast<std::size_t>(dims[0]);
 }
 
