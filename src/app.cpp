@@ -294,8 +294,20 @@ RunResult runWorkload(Comm& comm, Backend& backend, const std::string& my_target
   std::vector<Sink*> sinks;
   if (setup.output.sink) sinks.push_back(setup.output.sink.get());  // first: a phase is on disk before shown
   sinks.push_back(&console);
-  RunResult result =
-      runBenchmark(plan, RunParts{comm, setup.clock, backend, my_target}, std::move(info), sinks);
+  // Live progress from rank 0: plain lines every --progress SECONDS, or (not given) a line redrawn four
+  // times a second when its output is a terminal. Every rank learns whether it is on: the closing barrier
+  // of each phase must be the same collective everywhere.
+  ProgressStyle style = ProgressStyle::kOff;
+  const double progress_s = setup.config.progress_s;
+  if (comm.rank() == 0) {
+    if (progress_s > 0.0) style = ProgressStyle::kLines;
+    if (progress_s < 0.0 && isatty(fileno(stdout)) == 1) style = ProgressStyle::kTerminal;
+  }
+  ProgressReporter progress(stdout, style, style == ProgressStyle::kLines ? progress_s : 0.25);
+  RunParts parts{comm, setup.clock, backend, my_target};
+  parts.progress = style == ProgressStyle::kOff ? nullptr : &progress;
+  parts.progress_barrier = comm.allreduceMax(style == ProgressStyle::kOff ? 0 : 1) != 0;
+  RunResult result = runBenchmark(plan, parts, std::move(info), sinks);
   if (comm.rank() == 0 && !result.setup_error.empty()) {
     fmt::print(stderr, "mdbench: error: {}\n", result.setup_error);
   }

@@ -75,6 +75,8 @@ constexpr OptionName kSweepPlacement{"sweep-placement", "--sweep-placement"};
 constexpr OptionName kSweepFirst{"sweep-first,f", "-f/--sweep-first"};
 constexpr OptionName kSweepLast{"sweep-last,l", "-l/--sweep-last"};
 constexpr OptionName kSweepStride{"sweep-stride,s", "-s/--sweep-stride"};
+constexpr OptionName kSeriesInterval{"series-interval", "--series-interval"};
+constexpr OptionName kProgress{"progress", "--progress"};
 constexpr OptionName kVerbose{"verbose,v", "-v/--verbose"};
 constexpr OptionName kHelp{"help,h", "-h/--help"};
 constexpr OptionName kVersion{"version", "--version"};
@@ -83,7 +85,7 @@ constexpr OptionName kVersion{"version", "--version"};
 // not an exception; nullopt means "not given".
 struct RawOptions {
   std::optional<std::string> items, dir, depth, branching, items_per_dir, iterations, write_bytes, read_bytes,
-      output, shift, random_seed, stonewall, stonewall_file, pre_delay, preset;
+      output, shift, random_seed, stonewall, stonewall_file, pre_delay, preset, series_interval, progress;
   std::optional<std::string> sweep, sweep_placement, sweep_first, sweep_last, sweep_stride;
   bool unique_dir = false, leaf_only = false, files_only = false, dirs_only = false, shared_files = false;
   bool create = false, stat = false, read = false, remove = false, rename = false, readdir = false,
@@ -172,11 +174,10 @@ OptionTable buildOptionTable(RawOptions& raw) {
        "the create phase writes the item count it reached to FILE; runs\n"
        "without -C read it from there")
       (kPreDelay.boost, text(raw.pre_delay, "SECONDS"), "sleep before each iteration (default 0)")
-      (kPrintRateAndTime.boost, po::bool_switch(&raw.print_rate_and_time),
-       "accepted for mdtest scripts: rate and time are always printed")
-      (kTimeUniqueOverhead.boost, po::bool_switch(&raw.time_unique_overhead),
-       "accepted for mdtest scripts: creating the trees (unique ones too)\n"
-       "is always timed, as a phase of its own");
+      (kSeriesInterval.boost, text(raw.series_interval, "SECONDS"),
+       "count every rank's ops per SECONDS: throughput over time (default 0.1)")
+      (kProgress.boost, text(raw.progress, "SECONDS"),
+       "print rank 0's progress every SECONDS (0: never; default: live on a terminal)");
   group("Data (B: bytes, or with suffix k, m, g for KiB, MiB, GiB; at most 1g)")
       (kWriteBytes.boost, text(raw.write_bytes, "B"), "bytes written to each file it creates (default 0)")
       (kReadBytes.boost, text(raw.read_bytes, "B"), "bytes read from each file in the read phase (default 0)")
@@ -199,6 +200,10 @@ OptionTable buildOptionTable(RawOptions& raw) {
   // mdtest's spelling of --sweep: parsed, but left out of --help (kept short; --sweep names them).
   po::options_description mdtest_sweep;
   mdtest_sweep.add_options()
+      // mdtest's switches for what mdbench always does: rate and time are always printed, and creating the
+      // trees (unique ones too) is always timed, as a phase of its own.
+      (kPrintRateAndTime.boost, po::bool_switch(&raw.print_rate_and_time), "accepted for mdtest scripts")
+      (kTimeUniqueOverhead.boost, po::bool_switch(&raw.time_unique_overhead), "accepted for mdtest scripts")
       (kSweepFirst.boost, text(raw.sweep_first, "N"), "first step (default 1)")
       (kSweepLast.boost, text(raw.sweep_last, "N"), "last step: FIRST, FIRST+STRIDE, ... up to LAST")
       (kSweepStride.boost, text(raw.sweep_stride, "N"), "ranks between steps (default 1)");
@@ -350,6 +355,8 @@ Refused convertNumbers(const RawOptions& raw, Config& config, std::vector<std::s
   converter.number(raw.random_seed, kRandom, config.random_seed);
   converter.seconds(raw.stonewall, kStonewall, config.stonewall_s);
   converter.seconds(raw.pre_delay, kPreDelay, config.pre_delay_s);
+  converter.seconds(raw.series_interval, kSeriesInterval, config.series_interval_s);
+  converter.seconds(raw.progress, kProgress, config.progress_s);
   if (raw.items_per_dir && !refused.items_per_dir && config.items_per_dir == 0) {
     errors.push_back(fmt::format("{}: must be at least 1, got '0' (leave it out to spread -n evenly)",
                                  kItemsPerDir.shown));
@@ -596,6 +603,9 @@ void checkPhaseOptions(const Config& config, std::vector<std::string>& errors) {
   }
 }
 
+// The finest --series-interval: a millisecond (finer would cost the hot loop a tick every few ops).
+constexpr double kMinSeriesInterval = 0.001;
+
 // Parsing cannot produce a bad duration or preset; a Config built otherwise can.
 void checkValues(const Config& config, std::vector<std::string>& errors) {
   const std::array<std::pair<const OptionName*, double>, 2> durations = {
@@ -605,6 +615,16 @@ void checkValues(const Config& config, std::vector<std::string>& errors) {
       errors.push_back(fmt::format("{}: {} is not between 0 and {} seconds", name->shown, value,
                                    config_detail::kMaxSeconds));
     }
+  }
+  if (!(config.series_interval_s >= kMinSeriesInterval &&
+        config.series_interval_s <= config_detail::kMaxSeconds)) {
+    errors.push_back(fmt::format("{}: {} is not between {} and {} seconds", kSeriesInterval.shown,
+                                 config.series_interval_s, kMinSeriesInterval, config_detail::kMaxSeconds));
+  }
+  // Not given: the default (-1, decided by whether rank 0 writes to a terminal).
+  if (!(config.progress_s < 0.0 || config.progress_s <= config_detail::kMaxSeconds)) {
+    errors.push_back(fmt::format("{}: {} is more than {} seconds", kProgress.shown, config.progress_s,
+                                 config_detail::kMaxSeconds));
   }
   if (!config.preset.empty() && config_detail::findPreset(config.preset) == nullptr) {
     errors.push_back(fmt::format("{}: unknown preset '{}' (expected {})", kPreset.shown, config.preset,
@@ -737,7 +757,8 @@ std::string helpText() {
       "\n"
       "File system metadata benchmark in the manner of mdtest: each rank creates, stats, reads and removes\n"
       "its own items (files and directories) in a tree of directories, one phase at a time between\n"
-      "barriers, and the rate of every phase is reported. Short options are mdtest's letters.\n"
+      "barriers, and the rate of every phase is reported. Short options are mdtest's letters (its -P and -t\n"
+      "are accepted: mdbench always does what they ask).\n"
       "Subcommands: validate|export|import|report|check on results files, clean DIR for leftovers "
       "(--help).\n";
   for (const auto& [caption, group] : table.groups) {

@@ -140,6 +140,30 @@ void ConsoleSink::printStonewallTable(const RunResult& run, const Plan& plan) {
   }
 }
 
+// First done and last done (metrics.hpp), per phase, as means over its iterations: how much the ranks that
+// finished late held the phase back.
+void ConsoleSink::printDoneTable(const Plan& plan) {
+  fmt::print(out_, "\n{:<12} {:>14} {:>14} {:>14} {:>14}\n", "phase", "first done s", "ops/s", "last done s",
+             "ops/s");
+  for (const Phase phase : plan.phases()) {
+    DoneRates sum;
+    std::size_t n = 0;
+    for (const auto& [which, rates] : done_) {
+      if (which != phase) continue;
+      sum.first_done_time_s += rates.first_done_time_s;
+      sum.first_done_ops_per_s += rates.first_done_ops_per_s;
+      sum.last_done_time_s += rates.last_done_time_s;
+      sum.last_done_ops_per_s += rates.last_done_ops_per_s;
+      ++n;
+    }
+    if (n == 0) continue;
+    const double k = static_cast<double>(n);
+    fmt::print(out_, "{:<12} {:>14.3f} {:>14.1f} {:>14.3f} {:>14.1f}\n", phaseName(phase),
+               sum.first_done_time_s / k, sum.first_done_ops_per_s / k, sum.last_done_time_s / k,
+               sum.last_done_ops_per_s / k);
+  }
+}
+
 void ConsoleSink::begin(const RunInfo& info, const Plan& plan) {
   fmt::print(out_, "mdbench {} (commit {}) on {} rank{}, {} node{}\n", info.version, info.git_commit,
              info.ranks, info.ranks == 1 ? "" : "s", info.nodes, info.nodes == 1 ? "" : "s");
@@ -177,6 +201,7 @@ void ConsoleSink::printRanks(const PhaseResult& result, std::uint32_t verbosity)
 
 void ConsoleSink::phase(const PhaseResult& result, const Plan& plan) {
   const PhaseAggregate agg = aggregate(result.ranks);
+  done_.emplace_back(result.phase, doneRates(result.ranks, result.series));
   fmt::print(out_, "  done: iteration {} {:<12} {:>11} ops {:>13.1f} ops/s {:>10.3f} s {:>8} failed",
              result.iteration, phaseName(result.phase), agg.ok + agg.failed, agg.ops_per_s, agg.time_s,
              agg.failed);
@@ -226,12 +251,15 @@ void ConsoleSink::end(const RunResult& run, const Plan& plan) {
                phaseName(phase), ops, s.mean, s.max, s.min, s.stddev, rank_min, rank_max, balance, failed);
   }
   printLatencyTable(run, plan);
+  printDoneTable(plan);
   printStonewallTable(run, plan);
   fmt::print(out_,
              "\nops/s: operations that succeeded, over all ranks, divided by the slowest rank's barrier-to-"
              "barrier time;\nrank min/max: one rank's ops/s up to its own last operation, balance = min/max "
              "(worst iteration); stddev over iterations (n-1);\nlatency: upper bound of the histogram bucket "
-             "(at most 6.25% wide) holding the percentile.\n");
+             "(at most 6.25% wide) holding the percentile;\nfirst done: ops all ranks had done when the "
+             "fastest finished, over its time; last done: all ops over the slowest rank's time to its last "
+             "op.\n");
 
   // Each rank's first error, once.
   std::map<std::uint32_t, std::string> first_errors;

@@ -29,6 +29,18 @@
 //                      (mdtest's rate at the stonewall, beside the full ops_per_s: after the firing, ranks
 //                      wear out to the largest count any rank reached, and that tail is in ops_per_s only)
 //
+// Per phase, first done and last done (doneRates; elbencho's two columns), over the active ranks (planned >
+// 0), each with its own elapsed d_r = t_local_end_r - t_start_r:
+//   first_done_time_s    = min d_r;  last_done_time_s = max d_r
+//   first_done_ops       = round(sum over ALL ranks of done_r(first_done_time_s)), where done_r(T) = ok_r
+//   when
+//                          d_r <= T, else the ops in rank r's whole intervals before T plus the ops of the
+//                          interval holding T times the fraction of that interval (its real length: a rank's
+//                          last interval ends at d_r) that lies before T; without a series, ok_r * T / d_r
+//   first_done_ops_per_s = first_done_ops / first_done_time_s   0 if that time is 0
+//   last_done_ops_per_s  = ok / last_done_time_s                0 if that time is 0
+//   all 0 when no rank is active.
+//
 // Per phase, over iterations (summarize, of each iteration's ops_per_s):
 //   max, min, mean, stddev = sample standard deviation (n - 1 in the denominator, as mdtest)
 //   stddev is 0 for a single iteration; everything is 0 for none.
@@ -48,6 +60,54 @@
 #include "mdbench/stats.hpp"
 
 namespace mdbench {
+
+namespace {
+
+// Rank r's successful ops completed within the first `t` seconds of its phase (t < its elapsed d).
+double doneBy(const RankPhaseRecord& r, std::size_t rank, const OpsSeries& series, double t) {
+  const double d = r.t_local_end - r.t_start;
+  const std::size_t n = series.intervals;
+  if (series.interval_s <= 0.0 || n == 0 || series.per_rank.size() < (rank + 1) * n) {
+    return d > 0.0 ? static_cast<double>(r.ok) * t / d : 0.0;
+  }
+  const std::uint32_t* counts = series.per_rank.data() + rank * n;
+  const double width = series.interval_s;
+  const auto k = std::min(static_cast<std::size_t>(t / width), n - 1);
+  double done = 0.0;
+  for (std::size_t j = 0; j < k; ++j) done += counts[j];
+  const double start = static_cast<double>(k) * width;
+  const double length = std::min(width, d - start);
+  if (length > 0.0) done += counts[k] * std::clamp((t - start) / length, 0.0, 1.0);
+  return done;
+}
+
+}  // namespace
+
+DoneRates doneRates(std::span<const RankPhaseRecord> ranks, const OpsSeries& series) {
+  DoneRates rates;
+  bool any = false;
+  std::uint64_t ok = 0;
+  for (const RankPhaseRecord& r : ranks) {
+    ok += r.ok;
+    if (r.planned == 0) continue;
+    const double d = std::max(0.0, r.t_local_end - r.t_start);
+    rates.first_done_time_s = any ? std::min(rates.first_done_time_s, d) : d;
+    rates.last_done_time_s = std::max(rates.last_done_time_s, d);
+    any = true;
+  }
+  if (!any) return DoneRates{};
+  const double first = rates.first_done_time_s;
+  double done = 0.0;
+  for (std::size_t rank = 0; rank < ranks.size(); ++rank) {
+    const RankPhaseRecord& r = ranks[rank];
+    done += r.t_local_end - r.t_start <= first ? static_cast<double>(r.ok) : doneBy(r, rank, series, first);
+  }
+  rates.first_done_ops = static_cast<std::uint64_t>(std::llround(done));
+  if (first > 0.0) rates.first_done_ops_per_s = static_cast<double>(rates.first_done_ops) / first;
+  if (rates.last_done_time_s > 0.0)
+    rates.last_done_ops_per_s = static_cast<double>(ok) / rates.last_done_time_s;
+  return rates;
+}
 
 double rankRate(const RankPhaseRecord& r) {
   const double seconds = r.t_local_end - r.t_start;

@@ -79,6 +79,20 @@ void MpiComm::idleBarrier() {
   }
 }
 
+void MpiComm::barrierPolling(const std::function<void()>& poll) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Ibarrier(comm_, &request);
+  if (!poll) {
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    return;
+  }
+  for (int done = 0;;) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    poll();
+  }
+}
+
 void MpiComm::gatherBytes(std::span<const std::byte> send, std::vector<std::byte>& recv) {
   if (rank_ == 0) recv.resize(send.size() * size_);
   MPI_Gather(send.data(), static_cast<int>(send.size()), MPI_BYTE, rank_ == 0 ? recv.data() : nullptr,

@@ -6,7 +6,9 @@
 #include <array>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <set>
 #include <thread>
@@ -24,6 +26,8 @@ namespace {
 // A readdir count or a -X data check that does not match: a failed op with this errno.
 constexpr int kMismatch = EBADMSG;
 constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
+// Counts of the throughput-over-time series rank 0 gathers per phase, at most (4 bytes each).
+constexpr std::uint64_t kMaxSeriesCells = std::uint64_t{1} << 24;
 
 bool contains(const std::vector<Phase>& phases, Phase phase) {
   return std::find(phases.begin(), phases.end(), phase) != phases.end();
@@ -48,9 +52,13 @@ class PhaseExecutor {
     read_buf_.resize(config.read_bytes);
     create_options_.mode = config.shared_files ? CreateMode::kOpenOrCreate : CreateMode::kExclusive;
     create_options_.fsync = config.fsync_writes;
+    series_interval_ns_ = std::max<std::int64_t>(1, std::llround(config.series_interval_s * 1e9));
   }
 
   void setEpoch(std::int64_t epoch_ns) { epoch_ns_ = epoch_ns; }
+  void setIteration(std::uint32_t iteration) { iteration_ = iteration; }
+  // The last phase's ops per interval on this rank (collectSeries gathers them).
+  SeriesRecorder& series() { return series_; }
 
   // Barrier, t_start, the planned operations (with the stonewall's agreement and wear-out), -Y's sync,
   // t_local_end, barrier, t_global_end.
@@ -71,6 +79,11 @@ class PhaseExecutor {
 
     parts_.comm.barrier();
     const std::int64_t t_start = parts_.clock.nowNs();
+    series_.begin(t_start, series_interval_ns_);
+    if (parts_.progress != nullptr) {
+      parts_.progress->beginPhase(phaseName(phase), iteration_, config.iterations, record.planned, t_start);
+    }
+    next_tick_ = nextTick();
     deadline_ns_ =
         rule == StonewallRule::kNone ? kNever : t_start + static_cast<std::int64_t>(config.stonewall_s * 1e9);
     stop_at_deadline_ = rule == StonewallRule::kStopAndWearOut;
@@ -94,8 +107,21 @@ class PhaseExecutor {
     // -Y: inside the timed region, as mdtest does; not an op of the phase, so a failure is reported apart.
     sync_error_ = config.sync_phases ? parts_.backend.syncFileSystem() : 0;
     const std::int64_t t_local_end = parts_.clock.nowNs();
-    parts_.comm.barrier();
+    series_.finish(t_local_end, record.ok);
+    next_tick_ = kNever;
+    if (parts_.progress_barrier) {
+      ProgressReporter* progress = parts_.progress;
+      const std::uint64_t done = record.ok + record.failed;
+      if (progress != nullptr) progress->waiting(t_local_end, done);  // when rank 0 finished
+      parts_.comm.barrierPolling(progress == nullptr ? std::function<void()>() : [this, progress, done] {
+        const std::int64_t now = parts_.clock.nowNs();
+        if (now >= progress->nextUpdateNs()) progress->waiting(now, done);
+      });
+    } else {
+      parts_.comm.barrier();
+    }
     const std::int64_t t_global_end = parts_.clock.nowNs();
+    if (parts_.progress != nullptr) parts_.progress->endPhase();
 
     record.t_start = seconds(t_start);
     record.t_local_end = seconds(t_local_end);
@@ -105,6 +131,23 @@ class PhaseExecutor {
 
  private:
   double seconds(std::int64_t ns) const { return static_cast<double>(ns - epoch_ns_) * 1e-9; }
+
+  // The next time the loops must call tick(): the end of the series' interval or rank 0's next progress line.
+  std::int64_t nextTick() const {
+    const std::int64_t progress = parts_.progress != nullptr ? parts_.progress->nextUpdateNs() : kNever;
+    return std::min(series_.nextBoundary(), progress);
+  }
+
+  // Called by the loops when the clock reached next_tick_, before the op that completed at `now` is counted
+  // (it belongs to the interval `now` is in). Rare: once per interval and progress line.
+  void tick(std::int64_t now) {
+    const RankPhaseRecord& record = *record_;
+    if (now >= series_.nextBoundary()) series_.tick(now, record.ok);
+    if (parts_.progress != nullptr && now >= parts_.progress->nextUpdateNs()) {
+      parts_.progress->update(now, record.ok + record.failed);
+    }
+    next_tick_ = nextTick();
+  }
 
   // The plan's count, with the item phases limited to the items that exist in this iteration.
   std::uint64_t plannedOps(Phase phase, std::uint64_t limit) const {
@@ -265,6 +308,8 @@ class PhaseExecutor {
       }
       const int err = dir_error != 0 ? dir_error : op(handle, item);
       const std::int64_t now = clock.nowNs();
+      if (now >= next_tick_) [[unlikely]]
+        tick(now);
       if (err == 0) [[likely]] {
         ++record.ok;
         record.bytes += bytes_per_op;
@@ -311,7 +356,9 @@ class PhaseExecutor {
       }
       const std::int64_t t0 = clock.nowNs();
       const int err = op(parent, name.c_str());
-      tally(err, clock.nowNs() - t0, owner, dir);
+      const std::int64_t now = clock.nowNs();
+      if (now >= next_tick_) tick(now);
+      tally(err, now - t0, owner, dir);
     }
   }
 
@@ -346,7 +393,9 @@ class PhaseExecutor {
       int err = cursor.open(dir, handle);
       if (err == 0) err = parts_.backend.countEntries(handle, kPrefixes, counts, total);
       if (err == 0 && (counts[kind_index] != present * owners || counts[2] != children)) err = kMismatch;
-      tally(err, clock.nowNs() - t0, owner, dir);
+      const std::int64_t now = clock.nowNs();
+      if (now >= next_tick_) tick(now);
+      tally(err, now - t0, owner, dir);
     }
   }
 
@@ -405,6 +454,10 @@ class PhaseExecutor {
   CreateOptions create_options_;
   RankPhaseRecord* record_ = nullptr;
   LatencyHistogram* latency_ = nullptr;
+  std::uint32_t iteration_ = 0;
+  std::int64_t series_interval_ns_ = 100'000'000;
+  SeriesRecorder series_;
+  std::int64_t next_tick_ = kNever;  // min of the series' next boundary and rank 0's next progress line
 };
 
 // Whether the run leaves its trees for a later job (--keep, or a phase selection without removal); then
@@ -475,6 +528,34 @@ PhaseResult collectPhase(Comm& comm, std::uint32_t iteration, Phase phase, std::
   return result;
 }
 
+OpsSeries collectSeries(Comm& comm, SeriesRecorder& series) {
+  OpsSeries result;
+  auto interval_ns =
+      static_cast<std::int64_t>(comm.allreduceMax(static_cast<std::uint64_t>(series.intervalNs())));
+  series.coarsenTo(interval_ns);
+  std::uint64_t intervals = comm.allreduceMax(series.counts().size());
+  // Rank 0 holds ranks x intervals counts: at most kMaxSeriesCells (64 MiB) however many ranks ran, by
+  // coarsening further (every rank computes the same interval from the agreed values).
+  const std::uint64_t cap = std::max<std::uint64_t>(64, kMaxSeriesCells / comm.size());
+  while (intervals > cap) {
+    interval_ns *= 2;
+    intervals = (intervals + 1) / 2;
+  }
+  series.coarsenTo(interval_ns);
+  std::vector<std::uint32_t> mine(intervals, 0);
+  std::copy(series.counts().begin(), series.counts().end(), mine.begin());
+  std::vector<std::byte> all;
+  comm.gatherBytes(std::as_bytes(std::span(mine)), all);
+  if (comm.rank() != 0) return result;
+  result.interval_s = static_cast<double>(interval_ns) * 1e-9;
+  result.intervals = static_cast<std::uint32_t>(intervals);
+  result.per_rank.resize(intervals * comm.size());
+  std::memcpy(result.per_rank.data(), all.data(), all.size());
+  result.total.assign(intervals, 0);
+  for (std::size_t i = 0; i < result.per_rank.size(); ++i) result.total[i % intervals] += result.per_rank[i];
+  return result;
+}
+
 RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span<Sink* const> sinks) {
   RunResult result;
   result.info = std::move(info);
@@ -535,6 +616,7 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
     }
 
     ItemLimits limits = run_limits;
+    executor.setIteration(iteration);
     for (const Phase phase : plan.phases()) {
       if (phase == Phase::kDirReaddir) executor.setReaddirLimit(limits.dirs);
       if (phase == Phase::kFileReaddir) executor.setReaddirLimit(limits.files);
@@ -543,6 +625,7 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
                                   : isReaddir(phase) ? limits.of(itemKindOf(phase))
                                                      : executor.lastItems();
       PhaseResult measured = collectPhase(comm, iteration, phase, items, record, latency);
+      measured.series = collectSeries(comm, executor.series());
       if (isCreate(phase)) executor.shareTaken(comm, phase);
       if (config.sync_phases) {
         const std::string problem =
@@ -560,6 +643,7 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
           }
         }
         for (Sink* sink : sinks) sink->phase(measured, plan);
+        measured.series.per_rank = {};  // in the results file now; the sums stay for the run's end
         result.phases.push_back(std::move(measured));
       }
       if (parts.after_phase) parts.after_phase(phase);

@@ -406,8 +406,8 @@ TEST(ConfigHelp, TextListsEveryOptionAndDefault) {
                            "  -W, --stonewall SECONDS",
                            "  -x, --stonewall-file FILE",
                            "  -p, --pre-delay SECONDS",
-                           "  -P, --print-rate-and-time",
-                           "  -t, --time-unique-overhead",
+                           "      --series-interval SECONDS",
+                           "      --progress SECONDS",
                            "  -y, --fsync",
                            "  -Y, --sync",
                            "  -X, --verify",
@@ -700,6 +700,25 @@ TEST(ConfigNumbers, SecondsRefused) {
             "-W/--stonewall: '1000000.5' is out of range (at most 1000000 seconds)");
   EXPECT_EQ(errorOf({"-p", "1" + std::string(400, '0')}),
             "-p/--pre-delay: '1" + std::string(400, '0') + "' is out of range (at most 1000000 seconds)");
+}
+
+TEST(ConfigNumbers, SeriesIntervalAndProgress) {
+  EXPECT_EQ(Config{}.series_interval_s, 0.1);
+  EXPECT_LT(Config{}.progress_s, 0.0);  // not given: decided by whether rank 0 writes to a terminal
+  EXPECT_EQ(configOf({"--series-interval", "0.5"}).series_interval_s, 0.5);
+  EXPECT_EQ(configOf({"--series-interval=0.001"}).series_interval_s, 0.001);
+  EXPECT_EQ(configOf({"--progress", "10"}).progress_s, 10.0);
+  EXPECT_EQ(configOf({"--progress", "0"}).progress_s, 0.0);
+  EXPECT_EQ(errorOf({"--series-interval", "0"}),
+            "--series-interval: 0 is not between 0.001 and 1000000 seconds");
+  EXPECT_EQ(errorOf({"--series-interval", "0.0001"}),
+            "--series-interval: 0.0001 is not between 0.001 and 1000000 seconds");
+  EXPECT_EQ(errorOf({"--progress", "-1"}),
+            "--progress: '-1' is not a number of seconds (digits, optionally with a fraction: 300, 0.5)");
+  EXPECT_EQ(errorOf({"--progress", "soon"}),
+            "--progress: 'soon' is not a number of seconds (digits, optionally with a fraction: 300, 0.5)");
+  // mdtest's -P and -t are still accepted, though --help no longer lists them.
+  EXPECT_EQ(errorsOf({"-P", "-t"}).size(), 0u);
 }
 
 TEST(ConfigNumbers, ShiftAndStonewallFile) {

@@ -31,6 +31,52 @@ TEST(RankRate, ZeroOrNegativeTimeIsZero) {
   EXPECT_EQ(rankRate(record(100, 100, 0, 2.0, 1.0, 2.0)), 0.0);
 }
 
+// Two ranks, 1 s intervals: rank 0 finishes 40 ops in 2.0 s; rank 1 does 10 ops per second for 5.5 s.
+// At 2.0 s rank 1 had done its first two intervals (20 ops): first done = 60 ops in 2 s.
+TEST(DoneRates, FirstDoneCountsEveryRanksOpsWhenTheFastestFinished) {
+  const std::vector<RankPhaseRecord> ranks = {record(40, 40, 0, 0.0, 2.0, 5.6),
+                                              record(55, 55, 0, 0.0, 5.5, 5.6)};
+  OpsSeries series;
+  series.interval_s = 1.0;
+  series.intervals = 6;
+  series.per_rank = {20, 20, 0, 0, 0, 0, 10, 10, 10, 10, 10, 5};
+  const DoneRates d = doneRates(ranks, series);
+  EXPECT_DOUBLE_EQ(d.first_done_time_s, 2.0);
+  EXPECT_EQ(d.first_done_ops, 60u);
+  EXPECT_DOUBLE_EQ(d.first_done_ops_per_s, 30.0);
+  EXPECT_DOUBLE_EQ(d.last_done_time_s, 5.5);
+  EXPECT_DOUBLE_EQ(d.last_done_ops_per_s, 95.0 / 5.5);
+}
+
+TEST(DoneRates, InterpolatesInsideTheIntervalAndItsRealLength) {
+  // Rank 0 done at 1.25 s. Rank 1: interval 1 holds 8 ops, a quarter of it lies before 1.25 s: 10 + 2.
+  // Rank 2's last interval [1, 1.5) is half long: half of it (0.25 of 0.5) lies before 1.25 s: 4 + 3.
+  const std::vector<RankPhaseRecord> ranks = {
+      record(5, 5, 0, 0.0, 1.25, 2.1), record(18, 18, 0, 0.0, 2.0, 2.1), record(10, 10, 0, 0.0, 1.5, 2.1)};
+  OpsSeries series;
+  series.interval_s = 1.0;
+  series.intervals = 2;
+  series.per_rank = {4, 1, 10, 8, 4, 6};
+  const DoneRates d = doneRates(ranks, series);
+  EXPECT_EQ(d.first_done_ops, 5u + 12u + 7u);
+  EXPECT_DOUBLE_EQ(d.first_done_ops_per_s, 24.0 / 1.25);
+}
+
+TEST(DoneRates, WithoutASeriesAssumesAnEvenPaceAndIgnoresIdleRanks) {
+  // Rank 2 had nothing planned (a shared tree phase): it neither finishes first nor counts.
+  const std::vector<RankPhaseRecord> ranks = {
+      record(10, 10, 0, 0.0, 1.0, 4.0), record(40, 40, 0, 0.0, 4.0, 4.0), record(0, 0, 0, 0.0, 0.0, 4.0)};
+  const DoneRates d = doneRates(ranks, OpsSeries{});
+  EXPECT_DOUBLE_EQ(d.first_done_time_s, 1.0);
+  EXPECT_EQ(d.first_done_ops, 20u);
+  EXPECT_DOUBLE_EQ(d.last_done_ops_per_s, 12.5);
+  EXPECT_EQ(doneRates(std::vector<RankPhaseRecord>{record(0, 0, 0, 0, 0, 1)}, OpsSeries{}).first_done_ops,
+            0u);
+  EXPECT_EQ(
+      doneRates(std::vector<RankPhaseRecord>{record(0, 0, 0, 0, 0, 1)}, OpsSeries{}).last_done_ops_per_s,
+      0.0);
+}
+
 TEST(Aggregate, ThreeRanksExact) {
   std::vector<RankPhaseRecord> ranks = {
       record(100, 100, 0, 0.5, 1.5, 3.0),   // rate 100, barrier time 2.5 (slowest)

@@ -295,3 +295,139 @@ TEST(RunnerMpi, ItemsFoundTakenAreNeverRemoved) {
 
 }  // namespace
 }  // namespace mdbench
+
+namespace mdbench {
+namespace {
+
+// Keeps a copy of every phase as the sinks see it (with the per-rank series, freed after the sinks ran).
+class CopyingSink final : public Sink {
+ public:
+  void begin(const RunInfo&, const Plan&) override {}
+  void phase(const PhaseResult& result, const Plan&) override { seen.push_back(result); }
+  void end(const RunResult&, const Plan&) override {}
+  const PhaseResult& of(Phase phase) const {
+    for (const PhaseResult& p : seen) {
+      if (p.phase == phase) return p;
+    }
+    throw std::logic_error("phase not seen");
+  }
+  std::vector<PhaseResult> seen;
+};
+
+// Each file create takes exactly 10 ms on the manual clock, 100 ms intervals: op i (from 1) completes at
+// i * 10 ms, and one completing on a boundary counts in the interval it opens. 35 ops: 9, 10, 10, 6.
+TEST(RunnerSeries, ExactCountsPerIntervalOnTheManualClock) {
+  MpiComm comm;
+  ManualClock clock;
+  FakeBackend fake(&clock);
+  fake.setLatency(FakeOp::kCreateFile, std::chrono::milliseconds(10));
+  Config config = smallConfig();
+  config.kinds = ItemKinds::kFilesOnly;
+  config.depth = 0;
+  config.items = 35;
+  config.series_interval_s = 0.1;
+  CopyingSink sink;
+  const RunResult run = runFake(config, fake, clock, comm, &sink);
+  if (comm.rank() != 0) return;
+  const PhaseResult& create = sink.of(Phase::kFileCreate);
+  EXPECT_DOUBLE_EQ(create.series.interval_s, 0.1);
+  ASSERT_EQ(create.series.intervals, 4u);
+  for (std::uint32_t r = 0; r < comm.size(); ++r) {
+    const std::vector<std::uint32_t> row(create.series.per_rank.begin() + r * 4,
+                                         create.series.per_rank.begin() + (r + 1) * 4);
+    EXPECT_EQ(row, (std::vector<std::uint32_t>{9, 10, 10, 6})) << "rank " << r;
+  }
+  const std::uint64_t n = comm.size();
+  EXPECT_EQ(create.series.total, (std::vector<std::uint64_t>{9 * n, 10 * n, 10 * n, 6 * n}));
+  // The run's own copy keeps the sums only.
+  EXPECT_TRUE(find(run, Phase::kFileCreate).series.per_rank.empty());
+  EXPECT_EQ(find(run, Phase::kFileCreate).series.total, create.series.total);
+}
+
+// On a real directory and the real clock: whatever the timing, every rank's intervals sum to its ok count
+// and the totals to the phase's, in every phase.
+TEST(RunnerSeries, SumsToEveryPhasesOpCountOnTmpfs) {
+  MpiComm comm;
+  std::string dir;
+  if (comm.rank() == 0) {
+    char templ[] = "/dev/shm/mdbench-series-XXXXXX";
+    ASSERT_NE(mkdtemp(templ), nullptr);
+    dir = templ;
+  }
+  comm.broadcast(dir);
+  int err = 0;
+  auto backend = PosixBackend::open(dir, err);
+  ASSERT_NE(backend, nullptr) << err;
+  Config config = smallConfig();
+  config.items = 3000;
+  config.series_interval_s = 0.001;  // several intervals even on a fast tmpfs
+  config.phases.readdir = true;
+  config.phases.rename = true;
+  CopyingSink sink;
+  const Plan plan(config, comm.size());
+  SteadyClock clock;
+  RunInfo info;
+  info.ranks = comm.size();
+  std::vector<Sink*> sinks{&sink};
+  const RunResult run = runBenchmark(plan, RunParts{comm, clock, *backend, dir}, info, sinks);
+  backend.reset();
+  comm.barrier();
+  if (comm.rank() != 0) return;
+  EXPECT_TRUE(std::filesystem::is_empty(dir));
+  std::filesystem::remove(dir);
+  ASSERT_EQ(run.setup_error, "");
+  ASSERT_EQ(sink.seen.size(), selectPhases(config).size());
+  bool several = false;
+  for (const PhaseResult& p : sink.seen) {
+    SCOPED_TRACE(std::string(phaseName(p.phase)));
+    const OpsSeries& s = p.series;
+    ASSERT_EQ(s.per_rank.size(), std::size_t{s.intervals} * comm.size());
+    ASSERT_EQ(s.total.size(), s.intervals);
+    std::uint64_t all = 0;
+    for (std::uint32_t r = 0; r < comm.size(); ++r) {
+      std::uint64_t sum = 0;
+      for (std::uint32_t k = 0; k < s.intervals; ++k) sum += s.per_rank[r * s.intervals + k];
+      EXPECT_EQ(sum, p.ranks[r].ok) << "rank " << r;
+      all += sum;
+    }
+    std::uint64_t total = 0;
+    for (const std::uint64_t t : s.total) total += t;
+    EXPECT_EQ(total, all);
+    EXPECT_GE(s.interval_s, 0.001);
+    several = several || s.intervals > 1;
+  }
+  EXPECT_TRUE(several) << "no phase lasted more than one interval";
+}
+
+// Rank 1 takes three times as long per stat: when the others (10 ms x 100) finish at 1 s, rank 1 (30 ms per
+// op, done at 30, 60, ... 990 ms) has done 33; first done = (100 per fast rank + 33) ops / 1 s, last done =
+// all ops / 3 s. At one rank there is no slow rank and the two agree. The manual clocks make times exact.
+TEST(RunnerSeries, FirstDoneRateWithARankMadeSlow) {
+  MpiComm comm;
+  const bool slow_rank = comm.size() >= 2;
+  ManualClock clock;
+  FakeBackend fake(&clock);
+  fake.setLatency(FakeOp::kStat, std::chrono::milliseconds(comm.rank() == 1 ? 30 : 10));
+  Config config = smallConfig();
+  config.kinds = ItemKinds::kFilesOnly;
+  config.depth = 0;
+  config.items = 100;
+  config.series_interval_s = 0.1;
+  CopyingSink sink;
+  const RunResult run = runFake(config, fake, clock, comm, &sink);
+  if (comm.rank() != 0) return;
+  ASSERT_EQ(run.setup_error, "");
+  const PhaseResult& stat = sink.of(Phase::kFileStat);
+  const DoneRates d = doneRates(stat.ranks, stat.series);
+  const std::uint64_t fast = comm.size() - (slow_rank ? 1 : 0);
+  const std::uint64_t first_ops = 100 * fast + (slow_rank ? 33 : 0);
+  EXPECT_NEAR(d.first_done_time_s, 1.0, 1e-9);
+  EXPECT_EQ(d.first_done_ops, first_ops);
+  EXPECT_NEAR(d.first_done_ops_per_s, static_cast<double>(first_ops), 1e-6);
+  EXPECT_NEAR(d.last_done_time_s, slow_rank ? 3.0 : 1.0, 1e-9);
+  EXPECT_NEAR(d.last_done_ops_per_s, 100.0 * comm.size() / (slow_rank ? 3.0 : 1.0), 1e-6);
+  if (slow_rank) EXPECT_GT(d.first_done_ops_per_s, d.last_done_ops_per_s);
+}
+
+}  // namespace
+}  // namespace mdbench

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -35,6 +36,10 @@ class Comm {
   // A barrier that sleeps while it waits (MPI_Ibarrier, tested every millisecond), for ranks that sit out
   // a sweep step: a rank spinning in MPI_Barrier would take a core from the ranks being measured.
   virtual void idleBarrier() = 0;
+  // A barrier during which this rank calls `poll` over and over until every rank has arrived (MPI_Ibarrier
+  // and MPI_Test; with an empty `poll`, MPI_Wait). Rank 0 prints live progress from it while it waits for
+  // slower ranks. Every rank of a collective must use this or barrier() alike.
+  virtual void barrierPolling(const std::function<void()>& poll) = 0;
 };
 
 inline constexpr std::optional<std::uint32_t> kNotInSplit = std::nullopt;
@@ -53,6 +58,7 @@ class SelfComm final : public Comm {
   std::string hostName() const override;
   std::unique_ptr<Comm> split(std::optional<std::uint32_t> color, std::uint32_t key) override;
   void idleBarrier() override {}
+  void barrierPolling(const std::function<void()>&) override {}
 };
 
 // Gathers every rank's host name to rank 0 (fixed-width records) and counts distinct ones.

@@ -3,7 +3,10 @@
 
 #include <cstdio>
 #include <span>
+#include <utility>
+#include <vector>
 
+#include "mdbench/metrics.hpp"
 #include "mdbench/sink.hpp"
 
 namespace mdbench {
@@ -18,8 +21,12 @@ class ConsoleSink final : public Sink {
  private:
   void printLatencyTable(const RunResult& run, const Plan& plan);
   void printStonewallTable(const RunResult& run, const Plan& plan);
+  void printDoneTable(const Plan& plan);
   void printRanks(const PhaseResult& result, std::uint32_t verbosity);
   std::FILE* out_;
+  // First-done and last-done rates of every phase run, computed when it was seen (the per-rank series they
+  // need are freed before end()).
+  std::vector<std::pair<Phase, DoneRates>> done_;
 };
 
 // After a sweep (--sweep): one row per phase and step, in steps' order within each phase, with the mean

@@ -38,6 +38,24 @@ struct PhaseAggregate {
 double rankRate(const RankPhaseRecord& r);
 PhaseAggregate aggregate(std::span<const RankPhaseRecord> ranks);
 
+// First-done and last-done rates (as elbencho reports them), over the ranks with planned ops > 0:
+//   first_done_time_s    = the fastest rank's t_local_end - t_start
+//   first_done_ops       = the successful ops all ranks had completed by then: a rank that had finished
+//                          counts all its ops; any other its whole intervals before that time plus the
+//                          interval holding it in proportion (the series' resolution), rounded
+//   first_done_ops_per_s = first_done_ops / first_done_time_s
+//   last_done_time_s     = the slowest rank's t_local_end - t_start
+//   last_done_ops_per_s  = ok / last_done_time_s (the barrier-to-barrier rate without the closing barrier)
+// A rate is 0 when its time is 0. Without active ranks everything is 0.
+struct DoneRates {
+  double first_done_time_s = 0.0;
+  std::uint64_t first_done_ops = 0;
+  double first_done_ops_per_s = 0.0;
+  double last_done_time_s = 0.0;
+  double last_done_ops_per_s = 0.0;
+};
+DoneRates doneRates(std::span<const RankPhaseRecord> ranks, const OpsSeries& series);
+
 // Over iterations of one phase: max, min, mean and sample standard deviation (n-1) of aggregate ops/s.
 struct IterationSummary {
   std::uint32_t iterations = 0;

@@ -45,6 +45,7 @@ class MpiComm final : public Comm {
   // The new communicator is owned by the returned MpiComm.
   std::unique_ptr<Comm> split(std::optional<std::uint32_t> color, std::uint32_t key) override;
   void idleBarrier() override;
+  void barrierPolling(const std::function<void()>& poll) override;
 
  private:
   MPI_Comm comm_ = MPI_COMM_WORLD;

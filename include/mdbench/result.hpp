@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "mdbench/config.hpp"
+#include "mdbench/ops_series.hpp"
 #include "mdbench/phase.hpp"
 #include "mdbench/stats.hpp"
 
@@ -49,6 +50,9 @@ struct PhaseResult {
   std::uint64_t items = 0;             // items per rank this phase worked on (-n, or a stonewall's count)
   std::vector<RankPhaseRecord> ranks;  // indexed by rank
   LatencyHistogram latency;            // every successful op of every rank
+  // Successful ops per interval of every rank (--series-interval). The runner empties per_rank once the
+  // sinks have seen the phase (rank 0 would otherwise hold ranks x intervals counts for every phase run).
+  OpsSeries series;
 };
 
 // A run that is one step of a sweep (--sweep): which step, how its ranks were picked, out of how many.

@@ -9,6 +9,7 @@
 #include "mdbench/clock.hpp"
 #include "mdbench/comm.hpp"
 #include "mdbench/plan.hpp"
+#include "mdbench/progress.hpp"
 #include "mdbench/result.hpp"
 #include "mdbench/sink.hpp"
 
@@ -23,6 +24,10 @@ struct RunParts {
   // region. For benchmarks of mdbench itself (bench/interleave.cpp runs its reference there, so that the
   // two measure the same phase moments apart); a run never sets it.
   std::function<void(Phase)> after_phase = {};
+  // Live progress (--progress): the reporter on rank 0 (nullptr elsewhere, and when off), and on every rank
+  // whether the closing barrier of a phase lets rank 0 print while it waits (the same on every rank).
+  ProgressReporter* progress = nullptr;
+  bool progress_barrier = false;
 };
 
 // Collective: every rank calls it. Per iteration the first rank of each target (rank t for target t)
@@ -37,6 +42,9 @@ struct RunParts {
 // histograms (summed in place into `latency` on rank 0). Rank 0's result holds every rank's record.
 PhaseResult collectPhase(Comm& comm, std::uint32_t iteration, Phase phase, std::uint64_t items,
                          const RankPhaseRecord& record, LatencyHistogram& latency);
+// Collective, after each phase: every rank's series is coarsened to the coarsest interval any rank
+// reached, padded to the longest, and gathered; rank 0 gets the per-rank counts and their sums.
+OpsSeries collectSeries(Comm& comm, SeriesRecorder& series);
 
 RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span<Sink* const> sinks);
 
