@@ -75,6 +75,8 @@ constexpr OptionName kSweepPlacement{"sweep-placement", "--sweep-placement"};
 constexpr OptionName kSweepFirst{"sweep-first,f", "-f/--sweep-first"};
 constexpr OptionName kSweepLast{"sweep-last,l", "-l/--sweep-last"};
 constexpr OptionName kSweepStride{"sweep-stride,s", "-s/--sweep-stride"};
+constexpr OptionName kSteady{"steady", "--steady"};
+constexpr OptionName kDatasets{"datasets", "--datasets"};
 constexpr OptionName kSeriesInterval{"series-interval", "--series-interval"};
 constexpr OptionName kProgress{"progress", "--progress"};
 constexpr OptionName kVerbose{"verbose,v", "-v/--verbose"};
@@ -85,7 +87,8 @@ constexpr OptionName kVersion{"version", "--version"};
 // not an exception; nullopt means "not given".
 struct RawOptions {
   std::optional<std::string> items, dir, depth, branching, items_per_dir, iterations, write_bytes, read_bytes,
-      output, shift, random_seed, stonewall, stonewall_file, pre_delay, preset, series_interval, progress;
+      output, shift, random_seed, stonewall, stonewall_file, pre_delay, preset, series_interval, progress,
+      steady, datasets;
   std::optional<std::string> sweep, sweep_placement, sweep_first, sweep_last, sweep_stride;
   bool unique_dir = false, leaf_only = false, files_only = false, dirs_only = false, shared_files = false;
   bool create = false, stat = false, read = false, remove = false, rename = false, readdir = false,
@@ -139,6 +142,9 @@ OptionTable buildOptionTable(RawOptions& raw) {
       (kDirsOnly.boost, po::bool_switch(&raw.dirs_only), "directories only")
       (kSharedFiles.boost, po::bool_switch(&raw.shared_files),
        "every rank uses the same file names (implies -F; not with -u)")
+      (kSteady.boost, text(raw.steady, "ROUNDS"),
+       "md-workbench's steady mix: ROUNDS x stat, read, delete, create (README)")
+      (kDatasets.boost, text(raw.datasets, "D"), "--steady: directories the -n objects are spread over (default 10)")
       (kPreset.boost, text(raw.preset, "NAME"), "IO500's mdtest options, read before the others (see Presets)");
   group("Tree")
       (kDir.boost, text(raw.dir, "DIR"),
@@ -221,6 +227,7 @@ struct Refused {
   bool tree = false;  // depth or branching
   bool write_bytes = false;
   bool read_bytes = false;
+  bool steady = false;
 };
 
 class Converter {
@@ -356,6 +363,8 @@ Refused convertNumbers(const RawOptions& raw, Config& config, std::vector<std::s
   converter.seconds(raw.stonewall, kStonewall, config.stonewall_s);
   converter.seconds(raw.pre_delay, kPreDelay, config.pre_delay_s);
   converter.seconds(raw.series_interval, kSeriesInterval, config.series_interval_s);
+  refused.steady = converter.number(raw.steady, kSteady, config.steady_rounds);
+  converter.number(raw.datasets, kDatasets, config.datasets);
   converter.seconds(raw.progress, kProgress, config.progress_s);
   if (raw.items_per_dir && !refused.items_per_dir && config.items_per_dir == 0) {
     errors.push_back(fmt::format("{}: must be at least 1, got '0' (leave it out to spread -n evenly)",
@@ -603,6 +612,9 @@ void checkPhaseOptions(const Config& config, std::vector<std::string>& errors) {
   }
 }
 
+// The most --datasets: each keeps up to 3 directory handles open per rank (steady.hpp).
+constexpr std::uint32_t kMaxDatasets = 256;
+
 // The finest --series-interval: a millisecond (finer would cost the hot loop a tick every few ops).
 constexpr double kMinSeriesInterval = 0.001;
 
@@ -698,6 +710,51 @@ void applyPreset(const config_detail::Preset* preset, const po::options_descript
 
 }  // namespace
 
+// The options that have no meaning in the steady-state mix (its phases, directories and names are its own).
+constexpr std::array<const OptionName*, 24> kNotWithSteady = {
+    &kCreate,    &kStat,      &kRead,        &kRemove,    &kRename,        &kReaddir,
+    &kRenamed,   &kUniqueDir, &kDepth,       &kBranching, &kItemsPerDir,   &kLeafOnly,
+    &kFilesOnly, &kDirsOnly,  &kSharedFiles, &kRandom,    &kStonewallFile, &kReadBytes,
+    &kFsync,     &kSync,      &kVerify,      &kKeep,      &kPreset,        &kSweepPlacement};
+
+// --steady and --datasets: their own values, and what they exclude (named as given, all at once).
+void checkSteady(const RawOptions& raw, const std::vector<Given>& given, const Config& config,
+                 const Refused& refused, std::vector<std::string>& errors) {
+  if (!raw.steady) {
+    if (raw.datasets) errors.push_back(fmt::format("{}: needs {}", kDatasets.shown, kSteady.shown));
+    return;
+  }
+  if (!refused.steady && config.steady_rounds == 0) {
+    errors.push_back(fmt::format("{}: must be at least 1 round, got 0", kSteady.shown));
+  }
+  std::vector<std::string> excluded;
+  for (const Given& g : given) {
+    for (const OptionName* name : kNotWithSteady) {
+      const std::string shown = config_detail::shownName(*g.option);
+      if (shown == name->shown && std::find(excluded.begin(), excluded.end(), shown) == excluded.end()) {
+        excluded.push_back(shown);
+      }
+    }
+  }
+  if (!excluded.empty()) {
+    errors.push_back(
+        fmt::format("{} runs its own phases (precreate, mix, cleanup) in its own directories: "
+                    "not with {}",
+                    kSteady.shown, fmt::join(excluded, ", ")));
+  }
+  if (raw.datasets && config.datasets == 0) {
+    errors.push_back(fmt::format("{}: must be at least 1, got 0", kDatasets.shown));
+  } else if (config.datasets > kMaxDatasets) {
+    errors.push_back(fmt::format("{}: {} is more than {} (each rank keeps 3 directories open per dataset)",
+                                 kDatasets.shown, config.datasets, kMaxDatasets));
+  } else if (config.datasets > 0 && config.items % config.datasets != 0) {
+    errors.push_back(
+        fmt::format("{} {} is not a multiple of {} {}: the working set is {} directories of the "
+                    "same number of objects",
+                    kItems.shown, config.items, kDatasets.shown, config.datasets, config.datasets));
+  }
+}
+
 // Help and version win over every other problem: "mdbench <anything> --help" prints the help and exits 0, as
 // GNU tools do, so a CliRequest with kHelp or kVersion always has empty errors (header: non-empty means exit
 // 2).
@@ -717,6 +774,7 @@ CliRequest parseCommandLine(const std::vector<std::string>& args) {
   Refused refused = convert(raw, request.config, request.errors);
   resolve(raw, request.config, refused, request.errors);
   validateInto(request.config, refused, request.errors);
+  checkSteady(raw, given, request.config, refused, request.errors);
   return request;
 }
 
@@ -784,11 +842,9 @@ std::string helpText() {
   }
   help +=
       "\n"
-      "Names: items are file.mdbench.<rank>.<i> and dir.mdbench.<rank>.<i> in the tree directories\n"
-      "mdbench_tree.<d> (shared) or mdbench_tree.<rank>.<d> (unique, -u), numbered breadth-first and "
-      "nested,\n"
-      "under <dir>/mdbench.iter.<iteration>. -n is exact: when the item directories do not divide it, the\n"
-      "first directories hold one item more; nothing is rounded.\n"
+      "Names: <dir>/mdbench.iter.<iteration>/mdbench_tree.<d> (-u: mdbench_tree.<rank>.<d>), nested, hold\n"
+      "file.mdbench.<rank>.<i> and dir.mdbench.<rank>.<i>; -n is exact (the first directories get one "
+      "more).\n"
       "\n"
       "Exit status: 0 every operation succeeded; 1 an operation failed or the run could not start;\n"
       "2 bad options (reported all at once; nothing was touched); 128+N stopped by signal N (SIGINT, "

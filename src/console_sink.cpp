@@ -8,6 +8,7 @@
 #include "mdbench/errno_name.hpp"
 #include "mdbench/layout.hpp"
 #include "mdbench/metrics.hpp"
+#include "mdbench/steady.hpp"
 
 namespace mdbench {
 namespace {
@@ -51,6 +52,13 @@ std::string humanCount(std::uint64_t count) {
 
 std::string describeWorkload(const Plan& plan) {
   const Config& c = plan.config();
+  if (c.steady_rounds > 0) {
+    return fmt::format(
+        "steady state: {} objects per rank in {} datasets of {}, {} B each, {} rounds (stat, read, delete, "
+        "create one object per dataset), ring offset {}; {} iteration{}",
+        c.items, c.datasets, c.items / c.datasets, c.write_bytes, c.steady_rounds, c.shift > 0 ? c.shift : 1,
+        c.iterations, c.iterations == 1 ? "" : "s");
+  }
   const TreeLayout& layout = plan.layout();
   const char* kinds = c.kinds == ItemKinds::kFilesOnly  ? "files"
                       : c.kinds == ItemKinds::kDirsOnly ? "directories"
@@ -179,6 +187,12 @@ void ConsoleSink::begin(const RunInfo& info, const Plan& plan) {
   if (const std::string options = describeOptions(plan); !options.empty())
     fmt::print(out_, "options:  {}\n", options);
   if (!plan.shiftNote().empty()) fmt::print(out_, "note:     {}\n", plan.shiftNote());
+  if (const Config& c = plan.config(); c.steady_rounds > c.items / std::max<std::uint32_t>(1, c.datasets)) {
+    fmt::print(out_,
+               "note:     {} rounds > {} objects per dataset: a rank more rounds ahead than that of the rank "
+               "writing the dataset it reads finds its objects missing (ENOENT), as in md-workbench\n",
+               c.steady_rounds, c.items / std::max<std::uint32_t>(1, c.datasets));
+  }
   fmt::print(out_, "started:  {}\n\n", info.start_utc);
   std::fflush(out_);
 }
@@ -214,7 +228,58 @@ void ConsoleSink::phase(const PhaseResult& result, const Plan& plan) {
   std::fflush(out_);
 }
 
+// --steady: per phase of the iteration, one row per op type (rate over the phase's barrier-to-barrier time,
+// latency percentiles), then the mix's rounds, objects cycled and balance (steady.hpp's formulas).
+void ConsoleSink::steady(std::uint32_t iteration, const SteadyResult& result, const Plan& plan) {
+  ++steady_iterations_;
+  fmt::print(out_, "{}steady state, iteration {}: {} rounds\n", iteration == 0 ? "" : "\n", iteration,
+             result.rounds);
+  fmt::print(out_, "{:<10} {:<7} {:>11} {:>8} {:>13} {:>10} {:>10} {:>10} {:>10}   latency in microseconds\n",
+             "phase", "op", "ok", "failed", "ops/s", "p50", "p90", "p99", "max");
+  for (const SteadyPhaseResult& phase : result.phases) {
+    const SteadyPhaseSummary s = summarizeSteadyPhase(phase);
+    for (const SteadyOp op : steadyOpsOf(phase.phase)) {
+      const SteadyOpSummary& o = s.ops[steadyOpIndex(op)];
+      fmt::print(out_, "{:<10} {:<7} {:>11} {:>8} {:>13.1f} {:>10} {:>10} {:>10} {:>10}\n",
+                 steadyPhaseName(phase.phase), steadyOpName(op), o.ok, o.failed, o.ops_per_s,
+                 micros(o.latency.p50_ns), micros(o.latency.p90_ns), micros(o.latency.p99_ns),
+                 micros(o.latency.max_ns));
+    }
+    fmt::print(out_, "{:<10} {:<7} {:>11} {:>8} {:>13.1f}   {:.3f} s barrier to barrier, balance {:.3f}\n",
+               steadyPhaseName(phase.phase), "all", s.ok, s.failed, s.ok_per_s, s.time_s, s.time_balance);
+    if (phase.phase == SteadyPhase::kMix) {
+      fmt::print(out_,
+                 "mix: {} rounds, {:.1f} rounds/s, {:.1f} objects/s cycled; rank time {:.3f}-{:.3f} s "
+                 "(balance {:.3f}), rank ops/s {:.1f}-{:.1f} (balance {:.3f})\n",
+                 s.rounds, s.rounds_per_s, s.objects_per_s, s.rank_time_min_s, s.rank_time_max_s,
+                 s.time_balance, s.rank_rate_min, s.rank_rate_max, s.rate_balance);
+      if (s.stonewalled) {
+        fmt::print(out_, "mix: stonewall after {:.3f} s: {:.1f} rounds/s per rank up to it\n",
+                   s.stonewall_time_s, s.rounds_per_s_at_stonewall);
+      }
+    }
+    for (std::size_t r = 0; r < phase.ranks.size(); ++r) {
+      if (const std::string e = describeSteadyError(phase.ranks[r]); !e.empty()) {
+        steady_errors_.push_back(fmt::format("rank {}: {} ({})", r, e, steadyPhaseName(phase.phase)));
+      }
+    }
+  }
+  (void)plan;
+  std::fflush(out_);
+}
+
 void ConsoleSink::end(const RunResult& run, const Plan& plan) {
+  if (steady_iterations_ > 0) {
+    fmt::print(out_,
+               "\nops/s: operations that succeeded, over all ranks, divided by the slowest rank's barrier-to-"
+               "barrier time;\nbalance: fastest over slowest rank's time to its last op (md-workbench's); "
+               "latency: upper bound of the histogram bucket holding the percentile.\n");
+    for (const std::string& e : steady_errors_) fmt::print(out_, "first error: {}\n", e);
+    for (const std::string& problem : run.cleanup_problems) fmt::print(out_, "cleanup: {}\n", problem);
+    fmt::print(out_, "finished: {}\n", run.info.end_utc);
+    std::fflush(out_);
+    return;
+  }
   if (run.phases.empty()) {
     // A setup error (reported by the caller) stopped the run before its first phase: no empty tables.
     fmt::print(out_, "no phase ran\n");

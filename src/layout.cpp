@@ -224,6 +224,19 @@ GeneratedName classifyName(std::string_view name) {
   if (eat(rest, "file.mdbench.")) {
     return isItemTail(rest) ? GeneratedName::kGeneratedFile : GeneratedName::kForeign;
   }
+  // --steady's datasets and objects (steady.hpp).
+  rest = name;
+  if (eat(rest, "steady.mdbench.")) {
+    return eatNumber(rest) && eat(rest, ".") && eatNumber(rest) && rest.empty() ? GeneratedName::kGeneratedDir
+                                                                                : GeneratedName::kForeign;
+  }
+  rest = name;
+  if (eat(rest, "obj.mdbench.")) {
+    return eatNumber(rest) && eat(rest, ".") && eatNumber(rest) && eat(rest, ".") && eatNumber(rest) &&
+                   rest.empty()
+               ? GeneratedName::kGeneratedFile
+               : GeneratedName::kForeign;
+  }
   return GeneratedName::kForeign;
 }
 

@@ -198,7 +198,7 @@ bool ratioToBaseline(double value, double baseline, double& ratio) {
 }
 
 std::uint64_t RunResult::failedOps() const {
-  std::uint64_t failed = 0;
+  std::uint64_t failed = steady_failed_ops;
   for (const PhaseResult& p : phases) {
     for (const RankPhaseRecord& r : p.ranks) failed += r.failed;
   }

@@ -18,6 +18,7 @@
 #include "mdbench/errno_name.hpp"
 #include "mdbench/layout.hpp"
 #include "mdbench/signals.hpp"
+#include "mdbench/steady.hpp"
 #include "mdbench/stonewall_file.hpp"
 
 namespace mdbench {
@@ -463,7 +464,20 @@ class PhaseExecutor {
 // Whether the run leaves its trees for a later job (--keep, or a phase selection without removal); then
 // a signal does not remove them either.
 bool keepsTrees(const Plan& plan) {
+  if (plan.config().steady_rounds > 0) return false;  // the steady state always cleans up after itself
   return plan.config().keep || !contains(plan.phases(), Phase::kTreeRemove);
+}
+
+// --steady: the engine's parameters from the command line's (config.hpp).
+SteadyConfig steadyConfigOf(const Config& config) {
+  SteadyConfig steady;
+  steady.datasets = config.datasets;
+  steady.working_set = config.items / config.datasets;
+  steady.rounds = config.steady_rounds;
+  steady.offset = config.shift > 0 ? config.shift : 1;
+  steady.object_bytes = config.write_bytes;
+  steady.stonewall_s = config.stonewall_s;
+  return steady;
 }
 
 // Collective: makes the iteration directory the run's own. The rank that made it writes its mark
@@ -564,8 +578,9 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
   Comm& comm = parts.comm;
   Backend& backend = parts.backend;
   const bool root = comm.rank() == 0;
-  const bool creates = contains(plan.phases(), Phase::kTreeCreate);
-  const bool removes = contains(plan.phases(), Phase::kTreeRemove);
+  const bool steady = config.steady_rounds > 0;
+  const bool creates = steady || contains(plan.phases(), Phase::kTreeCreate);
+  const bool removes = steady || contains(plan.phases(), Phase::kTreeRemove);
   const std::uint32_t targets = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(config.targets.size()));
   // The first rank of each target makes and removes that target's iteration directory.
   const bool leads_target = comm.rank() < targets;
@@ -615,9 +630,18 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
       break;
     }
 
+    if (steady) {
+      const SteadyResult measured =
+          runSteady(steadyConfigOf(config), SteadyParts{comm, parts.clock, backend, iteration_dir});
+      if (root) {
+        result.steady_failed_ops += measured.failedOps();
+        for (Sink* sink : sinks) sink->steady(iteration, measured, plan);
+      }
+      result.stop_signal = static_cast<int>(comm.allreduceMax(static_cast<std::uint64_t>(stopSignal())));
+    }
     ItemLimits limits = run_limits;
     executor.setIteration(iteration);
-    for (const Phase phase : plan.phases()) {
+    for (const Phase phase : steady ? std::vector<Phase>{} : plan.phases()) {
       if (phase == Phase::kDirReaddir) executor.setReaddirLimit(limits.dirs);
       if (phase == Phase::kFileReaddir) executor.setReaddirLimit(limits.files);
       const RankPhaseRecord record = executor.measure(phase, iteration_dir, limits, latency);

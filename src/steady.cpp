@@ -10,6 +10,7 @@
 
 #include "mdbench/errno_name.hpp"
 #include "mdbench/plan.hpp"
+#include "mdbench/signals.hpp"
 
 namespace mdbench {
 namespace {
@@ -239,8 +240,11 @@ class SteadyEngine {
       } else if (fired) {
         break;
       }
+      // SIGINT or SIGTERM (signals.hpp): stop after this round. mpiexec and scancel signal every rank; a rank
+      // that alone was signalled wears out to the others' count below, so the working set stays exact.
+      if (stopSignal() != 0) break;
     }
-    if (stonewall) {
+    {
       // Every rank takes part, also those that never fired, so none waits alone.
       const std::uint64_t agreed = parts_.comm.allreduceMax(done);
       while (done < agreed) {

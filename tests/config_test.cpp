@@ -721,6 +721,26 @@ TEST(ConfigNumbers, SeriesIntervalAndProgress) {
   EXPECT_EQ(errorsOf({"-P", "-t"}).size(), 0u);
 }
 
+TEST(ConfigSteady, RoundsDatasetsAndWhatTheyExclude) {
+  const Config c =
+      configOf({"--steady", "50", "--datasets", "4", "-n", "400", "-w", "3901", "-W", "30", "-N", "2"});
+  EXPECT_EQ(c.steady_rounds, 50u);
+  EXPECT_EQ(c.datasets, 4u);
+  EXPECT_EQ(configOf({"--steady", "5"}).datasets, 10u);  // -n 1000 over 10 directories
+  EXPECT_EQ(Config{}.steady_rounds, 0u);
+  EXPECT_EQ(errorOf({"--steady", "0"}), "--steady: must be at least 1 round, got 0");
+  EXPECT_EQ(errorOf({"--datasets", "3"}), "--datasets: needs --steady");
+  EXPECT_EQ(errorOf({"--steady", "5", "--datasets", "0"}), "--datasets: must be at least 1, got 0");
+  EXPECT_EQ(errorOf({"--steady", "5", "--datasets", "257"}),
+            "--datasets: 257 is more than 256 (each rank keeps 3 directories open per dataset)");
+  EXPECT_EQ(errorOf({"--steady", "5", "-n", "15", "--datasets", "4"}),
+            "-n/--items 15 is not a multiple of --datasets 4: the working set is 4 directories of the same "
+            "number of objects");
+  EXPECT_EQ(errorOf({"--steady", "5", "-C", "-u", "-z", "2", "--keep"}),
+            "--steady runs its own phases (precreate, mix, cleanup) in its own directories: not with "
+            "-C/--create, -u/--unique-dir, -z/--depth, --keep");
+}
+
 TEST(ConfigNumbers, ShiftAndStonewallFile) {
   EXPECT_EQ(configOf({"-N", "4294967295"}).shift, 4294967295u);
   EXPECT_EQ(errorOf({"-N", "4294967296"}), "-N/--shift: '4294967296' is out of range (at most 4294967295)");

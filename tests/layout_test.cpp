@@ -389,6 +389,15 @@ TEST(GeneratedNames, EveryNameMdbenchMakesIsRecognised) {
     }
   }
   for (const std::uint32_t i : {0u, 1u, 4294967295u}) EXPECT_TRUE(isIterationDirName(iterationDirName(i)));
+  // --steady's datasets and objects (steady_mpi_test.cpp checks the engine's own names against these).
+  EXPECT_EQ(classifyName("steady.mdbench.0.0"), GeneratedName::kGeneratedDir);
+  EXPECT_EQ(classifyName("steady.mdbench.4294967295.255"), GeneratedName::kGeneratedDir);
+  EXPECT_EQ(classifyName("obj.mdbench.3.9.18446744073709551615"), GeneratedName::kGeneratedFile);
+  for (const char* near :
+       {"steady.mdbench.1", "steady.mdbench.1.2.3", "steady.mdbench.1.", "obj.mdbench.1.2",
+        "obj.mdbench.1.2.3.4", "obj.mdbench.1.2.x", "Obj.mdbench.1.2.3", "steady.mdbench.a.1"}) {
+    EXPECT_EQ(classifyName(near), GeneratedName::kForeign) << near;
+  }
 }
 
 TEST(GeneratedNames, NearMissesAreForeign) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "mdbench/fake_backend.hpp"
+#include "mdbench/layout.hpp"
 #include "mdbench/metrics.hpp"
 #include "mdbench/mpi_comm.hpp"
 #include "mdbench/plan.hpp"
@@ -63,6 +64,9 @@ TEST(SteadyNames, DatasetsAndObjects) {
   EXPECT_EQ(steadyObjectName(1, 2, 30), "obj.mdbench.1.2.30");
   EXPECT_EQ(steadyObjectName(4294967295u, 4294967295u, ~std::uint64_t{0}),
             "obj.mdbench.4294967295.4294967295.18446744073709551615");
+  // mdbench clean and the cleanup after a signal recognise them (layout.hpp).
+  EXPECT_EQ(classifyName(steadyDatasetName(3, 7)), GeneratedName::kGeneratedDir);
+  EXPECT_EQ(classifyName(steadyObjectName(3, 7, 12)), GeneratedName::kGeneratedFile);
 }
 
 TEST(SteadyRing, ReadsFromRankMinusDistanceAndWritesToRankPlusDistance) {

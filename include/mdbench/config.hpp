@@ -66,19 +66,24 @@ struct Config {
   // -d A@B@C: several targets, rank r works in targets[r % count] (needs -u). Filled by parsing: one
   // element for a plain -d, empty without -d. `target` keeps the option's text as given.
   std::vector<std::string> targets;
-  std::uint32_t shift = 0;         // -N, --shift: later phases work on items of rank r + k*S (mdtest -N)
-  bool random_order = false;       // -R, --random [SEED]: stat, read and readdir in a random order
-  std::uint64_t random_seed = 0;   //   the seed (reproducible; default 0)
-  double stonewall_s = 0.0;        // -W, --stonewall SECONDS: 0 = off
-  std::string stonewall_file;      // -x, --stonewall-file FILE: create writes the count, later jobs read it
-  bool renamed = false;            // --renamed: the items were renamed by an earlier job (-U)
-  bool fsync_writes = false;       // -y, --fsync: fsync each file after writing it
-  bool sync_phases = false;        // -Y, --sync: syncfs at the end of each phase, inside the timed region
-  bool verify_read = false;        // -X, --verify: check the bytes read against the written pattern
-  bool shared_files = false;       // -S, --shared-files: every rank uses the same file names (files only)
-  std::uint32_t verbosity = 0;     // -v (repeatable), --verbose
-  double pre_delay_s = 0.0;        // -p, --pre-delay SECONDS: sleep before each iteration
-  std::string preset;              // --preset io500-easy|io500-hard ("" when none)
+  std::uint32_t shift = 0;        // -N, --shift: later phases work on items of rank r + k*S (mdtest -N)
+  bool random_order = false;      // -R, --random [SEED]: stat, read and readdir in a random order
+  std::uint64_t random_seed = 0;  //   the seed (reproducible; default 0)
+  double stonewall_s = 0.0;       // -W, --stonewall SECONDS: 0 = off
+  std::string stonewall_file;     // -x, --stonewall-file FILE: create writes the count, later jobs read it
+  bool renamed = false;           // --renamed: the items were renamed by an earlier job (-U)
+  bool fsync_writes = false;      // -y, --fsync: fsync each file after writing it
+  bool sync_phases = false;       // -Y, --sync: syncfs at the end of each phase, inside the timed region
+  bool verify_read = false;       // -X, --verify: check the bytes read against the written pattern
+  bool shared_files = false;      // -S, --shared-files: every rank uses the same file names (files only)
+  std::uint32_t verbosity = 0;    // -v (repeatable), --verbose
+  double pre_delay_s = 0.0;       // -p, --pre-delay SECONDS: sleep before each iteration
+  std::string preset;             // --preset io500-easy|io500-hard ("" when none)
+  // --steady ROUNDS: md-workbench's steady-state mix instead of the phases above (steady.hpp): the working
+  // set of -n objects per rank in --datasets directories, ROUNDS rounds; 0: off. -N is the ring's offset
+  // (0: 1), -w the objects' size, -W the stonewall.
+  std::uint64_t steady_rounds = 0;
+  std::uint32_t datasets = 10;     // --datasets D: -n must be a multiple of it
   double series_interval_s = 0.1;  // --series-interval SECONDS: throughput-over-time resolution (> 0)
   // --progress SECONDS: rank 0 prints a progress line every SECONDS of a phase (plain lines, for batch logs);
   // 0: never. Not given (< 0): an updating line when rank 0's output is a terminal, nothing otherwise.

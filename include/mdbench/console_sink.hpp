@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -16,6 +17,7 @@ class ConsoleSink final : public Sink {
   explicit ConsoleSink(std::FILE* out) : out_(out) {}
   void begin(const RunInfo& info, const Plan& plan) override;
   void phase(const PhaseResult& result, const Plan& plan) override;
+  void steady(std::uint32_t iteration, const SteadyResult& result, const Plan& plan) override;
   void end(const RunResult& result, const Plan& plan) override;
 
  private:
@@ -27,6 +29,8 @@ class ConsoleSink final : public Sink {
   // First-done and last-done rates of every phase run, computed when it was seen (the per-rank series they
   // need are freed before end()).
   std::vector<std::pair<Phase, DoneRates>> done_;
+  std::uint32_t steady_iterations_ = 0;     // --steady: iterations shown
+  std::vector<std::string> steady_errors_;  // each rank's first error in the steady state, once per rank
 };
 
 // After a sweep (--sweep): one row per phase and step, in steps' order within each phase, with the mean

@@ -94,7 +94,8 @@ inline constexpr std::string_view kMarkName = ".mdbench-run";
 // What a name in an iteration directory's subtree is, judged by the name alone (mdbench clean and the
 // cleanup after a signal remove only names that are kGeneratedDir / kGeneratedFile, of that type):
 //   kGeneratedDir   mdbench_tree.<n>, mdbench_tree.<n>.<n>, dir.mdbench.<n|shared>.<n>[.renamed]
-//   kGeneratedFile  file.mdbench.<n|shared>.<n>[.renamed]
+//                   steady.mdbench.<n>.<n> (--steady's datasets)
+//   kGeneratedFile  file.mdbench.<n|shared>.<n>[.renamed], obj.mdbench.<n>.<n>.<n> (--steady's objects)
 //   kForeign        anything else
 enum class GeneratedName : std::uint8_t { kGeneratedDir, kGeneratedFile, kForeign };
 GeneratedName classifyName(std::string_view name);

@@ -91,6 +91,7 @@ struct RunResult {
   // SIGINT or SIGTERM (signals.hpp) that stopped the run after the phase it arrived in; 0: none. The exit
   // status is then 128 + it.
   int stop_signal = 0;
+  std::uint64_t steady_failed_ops = 0;  // --steady: failed ops over every iteration's phases (rank 0)
   std::uint64_t failedOps() const;
 };
 
