@@ -9,7 +9,8 @@ mdbench=$(realpath "${MDBENCH:-$repo/build/mdbench}")
 work=$(mktemp -d /dev/shm/mdbench-example.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-"$mdbench" -F -n 10 -d "$work/target" -o example.h5 >/dev/null
+# 10 s intervals: one per phase however slow the machine, so the series' shapes do not depend on it.
+"$mdbench" -F -n 10 --series-interval 10 -d "$work/target" -o example.h5 >/dev/null
 h5dump -H example.h5 >dump.txt
 committed=$repo/results-schema/example-header.txt
 case "$mode" in

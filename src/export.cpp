@@ -92,6 +92,7 @@ Json configJson(const StoredRun& run) {
   j["shared_files"] = c.shared_files;
   j["pre_delay_s"] = c.pre_delay_s;
   j["preset"] = c.preset;
+  if (run.has_series) j["series_interval_s"] = c.series_interval_s;  // absent, as in files before version 5
   return j;
 }
 
@@ -170,6 +171,17 @@ Json phaseJson(const StoredPhase& p, const StoredRun& run) {
   j["latency_p99_ns"] = l.p99_ns;
   j["latency_p999_ns"] = l.p999_ns;
   j["latency_max_ns"] = l.max_ns;
+  // Version 5. The per-rank counts stay in the HDF5 file (ranks x intervals numbers); the JSON carries the
+  // summed series under the total's dataset name, with the interval it is counted in.
+  if (p.has_series) {
+    j["first_done_time_s"] = p.done.first_done_time_s;
+    j["first_done_ops"] = p.done.first_done_ops;
+    j["first_done_ops_per_s"] = p.done.first_done_ops_per_s;
+    j["last_done_time_s"] = p.done.last_done_time_s;
+    j["last_done_ops_per_s"] = p.done.last_done_ops_per_s;
+    j[results::kIntervalAttribute] = p.series.interval_s;
+    j[results::kOpsPerIntervalTotal] = p.series.total;
+  }
   Json ranks = Json::array();
   for (const StoredRankRow& r : p.ranks) ranks.push_back(rankJson(r));
   j["ranks"] = std::move(ranks);
@@ -224,11 +236,12 @@ void appendCsvField(std::string& line, std::string_view field) {
   line += '"';
 }
 
-// Columns added in schema version 2 come last, so scripts that pick columns by position keep working.
+// Columns added in later schema versions come last, so scripts that pick columns by position keep working.
 constexpr std::string_view kCsvHeader =
     "run,iteration,phase,order,rank,node,host,planned,ok,failed,bytes,t_start,t_local_end,t_global_end,"
     "rate,phase_ops_per_s,phase_time_s,ops_at_stonewall,t_stonewall,phase_items,phase_ops_per_s_at_"
-    "stonewall\n";
+    "stonewall,phase_first_done_time_s,phase_first_done_ops,phase_first_done_ops_per_s,phase_last_done_"
+    "time_s,phase_last_done_ops_per_s\n";
 
 // fmt's "{}" prints integers in decimal and doubles in the shortest form that reads back exactly.
 std::string csvRow(const StoredRun& run, const StoredPhase& p, const StoredRankRow& r) {
@@ -239,10 +252,18 @@ std::string csvRow(const StoredRun& run, const StoredPhase& p, const StoredRankR
   fmt::format_to(std::back_inserter(line), ",{},{},{},{},{},", p.iteration, phaseName(p.phase), p.order,
                  r.rank, r.node);
   appendCsvField(line, host);
-  fmt::format_to(std::back_inserter(line), ",{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", r.planned, r.ok,
+  fmt::format_to(std::back_inserter(line), ",{},{},{},{},{},{},{},{},{},{},{},{},{},{}", r.planned, r.ok,
                  r.failed, r.bytes, r.t_start, r.t_local_end, r.t_global_end, r.rate, p.aggregate.ops_per_s,
                  p.aggregate.time_s, r.ops_at_stonewall, r.t_stonewall, p.items,
                  p.aggregate.ops_per_s_at_stonewall);
+  // Empty where the file has no such numbers (before version 5): not a rate of 0.
+  if (p.has_series) {
+    const DoneRates& d = p.done;
+    fmt::format_to(std::back_inserter(line), ",{},{},{},{},{}\n", d.first_done_time_s, d.first_done_ops,
+                   d.first_done_ops_per_s, d.last_done_time_s, d.last_done_ops_per_s);
+  } else {
+    line += ",,,,,\n";
+  }
   return line;
 }
 

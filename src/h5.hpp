@@ -1,12 +1,14 @@
-// Small RAII handles and typed helpers over the HDF5 C API: scalar attributes, 1-D datasets and compound
-// datasets with a packed file type, in the types of results-schema/. Failures throw h5::Error naming the
-// object ("/runs/run-0000: attribute 'status' is missing"); callers add the file name.
+// Small RAII handles and typed helpers over the HDF5 C API: scalar attributes, 1-D and 2-D datasets and
+// compound datasets with a packed file type, in the types of results-schema/. Failures throw h5::Error naming
+// the object ("/runs/run-0000: attribute 'status' is missing"); callers add the file name.
 #pragma once
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <hdf5.h>
 
 #include <algorithm>
+#include <array>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -405,37 +407,54 @@ requires Number<T> || std::same_as<T, std::string> T readAttribute(hid_t object,
 
 namespace detail {
 
-inline Handle createDataset(hid_t parent, const std::string& name, hid_t file_type, std::size_t length) {
-  const hsize_t dims[1] = {length};
-  const Handle space =
-      make(H5Screate_simple(1, dims, nullptr), childPath(parent, name), "cannot create dataspace");
+inline Handle createDataset(hid_t parent, const std::string& name, hid_t file_type,
+                            std::span<const hsize_t> dims) {
+  const Handle space = make(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
+                            childPath(parent, name), "cannot create dataspace");
   return make(H5Dcreate2(parent, name.c_str(), file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
               childPath(parent, name), "cannot create dataset");
 }
 
-// The length of a one-dimensional dataset; throws for other shapes.
-inline std::size_t length1d(hid_t dataset) {
+inline Handle createDataset(hid_t parent, const std::string& name, hid_t file_type, std::size_t length) {
+  const std::array<hsize_t, 1> dims = {length};
+  return createDataset(parent, name, file_type, dims);
+}
+
+// The dimensions of a dataset of `rank` dimensions; throws for other shapes.
+// A damaged dataspace can claim billions of elements, which would be allocated before the read fails.
+// mdbench writes every element it declares (no fill values, no compression), so a dataset's elements
+// cannot take more bytes than the whole file.
+template <std::size_t Rank>
+std::array<std::size_t, Rank> extent(hid_t dataset) {
   const std::string path = pathOf(dataset);
   const Handle space = make(H5Dget_space(dataset), path, "cannot read its dataspace");
-  if (H5Sget_simple_extent_type(space.get()) != H5S_SIMPLE || H5Sget_simple_extent_ndims(space.get()) != 1) {
-    throw Error(fmt::format("{}: is not one-dimensional", path));
+  if (H5Sget_simple_extent_type(space.get()) != H5S_SIMPLE ||
+      H5Sget_simple_extent_ndims(space.get()) != static_cast<int>(Rank)) {
+    throw Error(fmt::format("{}: is not {}-dimensional", path, Rank == 1 ? "one" : "two"));
   }
-  hsize_t dims[1] = {0};
-  check(H5Sget_simple_extent_dims(space.get(), dims, nullptr), path, "cannot read its shape");
-  // A damaged dataspace can claim billions of elements, which would be allocated before the read fails.
-  // mdbench writes every element it declares (no fill values, no compression), so a dataset's elements
-  // cannot take more bytes than the whole file.
+  std::array<hsize_t, Rank> dims{};
+  check(H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr), path, "cannot read its shape");
   const Handle type = make(H5Dget_type(dataset), path, "cannot read its type");
   const std::size_t element_bytes = std::max<std::size_t>(1, H5Tget_size(type.get()));
   const Handle file = make(H5Iget_file_id(dataset), path, "cannot find its file");
   hsize_t file_bytes = 0;
   check(H5Fget_filesize(file.get(), &file_bytes), path, "cannot read its file's size");
-  if (dims[0] > file_bytes / element_bytes) {
-    throw Error(fmt::format("{}: claims {} elements of {} bytes, more than the {}-byte file holds", path,
-                            dims[0], element_bytes, file_bytes));
+  // Dimension by dimension, so that the product of two damaged ones cannot overflow first.
+  hsize_t room = file_bytes / element_bytes;
+  for (const hsize_t d : dims) {
+    if (d != 0 && d > room) {
+      throw Error(fmt::format("{}: claims {} elements of {} bytes, more than the {}-byte file holds", path,
+                              fmt::join(dims, " x "), element_bytes, file_bytes));
+    }
+    room = d == 0 ? room : room / d;
   }
-  return static_cast<std::size_t>(dims[0]);
+  std::array<std::size_t, Rank> out{};
+  for (std::size_t i = 0; i < Rank; ++i) out[i] = static_cast<std::size_t>(dims[i]);
+  return out;
 }
+
+// The length of a one-dimensional dataset; throws for other shapes.
+inline std::size_t length1d(hid_t dataset) { return extent<1>(dataset)[0]; }
 
 inline void checkType(hid_t dataset, std::string_view expected) {
   const Handle type = make(H5Dget_type(dataset), pathOf(dataset), "cannot read its type");
@@ -469,6 +488,47 @@ std::vector<T> readVector(hid_t parent, const std::string& name) {
   check(H5Dread(dataset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
         pathOf(dataset.get()), "cannot read");
   return values;
+}
+
+// ---- 2-D datasets ----
+
+// A row-major matrix of numbers: element (r, c) at values[r * cols + c].
+template <Number T>
+struct Matrix {
+  std::size_t rows = 0;
+  std::size_t cols = 0;
+  std::vector<T> values;
+};
+
+// Writes rows x cols numbers, row-major, as a 2-D dataset (either dimension may be 0); returns the
+// dataset, for its attributes.
+template <Number T>
+Handle writeMatrix(hid_t parent, const std::string& name, std::size_t rows, std::size_t cols,
+                   std::span<const T> values) {
+  if (values.size() != rows * cols) {
+    throw Error(fmt::format("{}: {} values for {} x {}", childPath(parent, name), values.size(), rows, cols));
+  }
+  const Handle file_type = fileType(typeOf<T>());
+  const std::array<hsize_t, 2> dims = {rows, cols};
+  Handle dataset = detail::createDataset(parent, name, file_type.get(), dims);
+  if (values.empty()) return dataset;
+  const Handle type = memoryType(typeOf<T>());
+  check(H5Dwrite(dataset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+        childPath(parent, name), "cannot write");
+  return dataset;
+}
+
+template <Number T>
+Matrix<T> readMatrix(hid_t parent, const std::string& name) {
+  const Handle dataset = openDataset(parent, name);
+  detail::checkType(dataset.get(), typeName(typeOf<T>()));
+  const auto [rows, cols] = detail::extent<2>(dataset.get());
+  Matrix<T> m{rows, cols, std::vector<T>(rows * cols)};
+  if (m.values.empty()) return m;
+  const Handle type = memoryType(typeOf<T>());
+  check(H5Dread(dataset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, m.values.data()),
+        pathOf(dataset.get()), "cannot read");
+  return m;
 }
 
 // The memory of the variable-length strings one H5Dread allocates, freed when the arena goes out of scope.

@@ -1,13 +1,18 @@
 // mdbench report: tables and chart specs from configurations. The rates come from the scaling model; the
-// shape (peak, saturation) and ratios from metrics.cpp, so a report shows nothing computed elsewhere.
+// shape (peak, saturation) and ratios from metrics.cpp, the first/last-done rates from the results file
+// (metrics.cpp wrote them), so a report shows nothing computed elsewhere; only the rate of each interval
+// of a time series is worked out here, for drawing.
 #include "mdbench/report.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <locale>
 #include <set>
 #include <stdexcept>
+#include <string_view>
+#include <utility>
 
 #include "mdbench/metrics.hpp"
 #include "mdbench/phase.hpp"
@@ -221,6 +226,107 @@ std::string seriesTitle(const Series& s) {
   return fmt::format("{}: {} against {}", s.name, s.unit, s.x_unit);
 }
 
+// ---- Throughput over time ----
+
+// Three significant digits in the largest unit that keeps the number at least 1: 850 us, 12.3 ms, 1.5 s.
+std::string formatSeconds(double s) {
+  if (s >= 1.0 || s <= 0.0) return fmt::format("{:.3g} s", s);
+  if (s >= 1e-3) return fmt::format("{:.3g} ms", s * 1e3);
+  return fmt::format("{:.3g} us", s * 1e6);
+}
+
+// The unit a time axis reads best in, for times up to `longest` seconds: its name and seconds per unit.
+std::pair<std::string_view, double> timeUnit(double longest) {
+  if (longest >= 1.0) return {"s", 1.0};
+  if (longest >= 1e-3) return {"ms", 1e-3};
+  return {"us", 1e-6};
+}
+
+std::vector<ChartPoint> scaled(std::vector<ChartPoint> points, double seconds_per_unit) {
+  for (ChartPoint& p : points) p.x /= seconds_per_unit;
+  return points;
+}
+
+std::string runTitle(const TimelineRun& run) {
+  return fmt::format("{}: {} {} ({})", run.label, run.file, run.group, countOf(run.ranks, "ranks"));
+}
+
+// A file's runs without series are named once, not run by run (a sweep written before version 5 has many).
+std::vector<std::string> filesWithoutSeries(const std::vector<TimelineRun>& timelines) {
+  std::vector<std::string> files;
+  for (const TimelineRun& run : timelines) {
+    const std::string name = fmt::format("{}: {}", run.label, run.file);
+    if (!run.has_series && std::find(files.begin(), files.end(), name) == files.end()) files.push_back(name);
+  }
+  return files;
+}
+
+constexpr std::string_view kNoSeries =
+    "written before results schema version 5: no throughput over time was stored";
+
+Table doneTable(const TimelineRun& run) {
+  Table t;
+  t.header = {"phase", "ops/s", "first done", "first-done ops/s", "last done", "last-done ops/s"};
+  for (const TimelinePhase& p : run.phases) {
+    t.rows.push_back(
+        {std::string(phaseName(p.phase)), formatRate(p.ops_per_s, "ops/s"),
+         formatSeconds(p.done.first_done_time_s), formatRate(p.done.first_done_ops_per_s, "ops/s"),
+         formatSeconds(p.done.last_done_time_s), formatRate(p.done.last_done_ops_per_s, "ops/s")});
+  }
+  return t;
+}
+
+std::string timelineIntro(const std::vector<TimelineRun>& timelines) {
+  double shortest = 0.0, longest = 0.0;
+  for (const TimelineRun& run : timelines) {
+    for (const TimelinePhase& p : run.phases) {
+      if (!(p.interval_s > 0.0)) continue;
+      shortest = shortest == 0.0 ? p.interval_s : std::min(shortest, p.interval_s);
+      longest = std::max(longest, p.interval_s);
+    }
+  }
+  constexpr std::string_view kMerged =
+      "{} to {}: a phase longer than 1024 intervals has them merged in pairs";
+  const std::string intervals =
+      shortest == longest
+          ? formatSeconds(shortest)
+          : fmt::format(fmt::runtime(kMerged), formatSeconds(shortest), formatSeconds(longest));
+  return fmt::format(
+      "The first iteration of each run, phase by phase: the ops/s in each interval ({}), x the time since "
+      "each rank started the phase. The bold line is all ranks, the thin lines one rank each (runs of up to "
+      "{} ranks), so that a straggler or a stall shows. First done: the fastest rank's time and the rate of "
+      "all ranks until then; last done: the slowest rank's time and ops_ok over it. The ops/s column is the "
+      "barrier-to-barrier rate of the tables above.",
+      intervals, kTimelineMaxRankLines);
+}
+
+// A phase's rates over time: the sum until the slowest rank with work finished, and each rank's until it
+// finished (a rank without work draws no line, nor does a row the counts do not hold).
+TimelinePhase timelinePhase(const StoredPhase& p) {
+  TimelinePhase tp;
+  tp.phase = p.phase;
+  tp.interval_s = p.series.interval_s;
+  tp.ops_per_s = p.aggregate.ops_per_s;
+  tp.done = p.done;
+  double end = 0.0;
+  for (const StoredRankRow& row : p.ranks) {
+    if (row.planned > 0) end = std::max(end, row.t_local_end - row.t_start);
+  }
+  tp.total = ratesOverTime(p.series.total, tp.interval_s, end);
+  if (p.ranks.size() > kTimelineMaxRankLines) return tp;
+  const std::size_t n = p.series.intervals;
+  for (std::size_t r = 0; r < p.ranks.size(); ++r) {
+    const StoredRankRow& row = p.ranks[r];
+    std::vector<std::uint64_t> counts;
+    if (row.planned > 0 && p.series.per_rank.size() >= (r + 1) * n) {
+      const auto first = p.series.per_rank.begin() + static_cast<std::ptrdiff_t>(r * n);
+      counts.assign(first, first + static_cast<std::ptrdiff_t>(n));
+    }
+    tp.ranks.push_back(ratesOverTime(counts, tp.interval_s, row.t_local_end - row.t_start));
+  }
+  return tp;
+}
+
 std::string configsLine(const std::vector<Configuration>& configs) {
   std::string out;
   for (const Configuration& c : configs) {
@@ -240,6 +346,92 @@ std::string chartStem(const std::string& series) {
     stem += safe ? c : '-';
   }
   return stem.empty() ? "series" : stem;
+}
+
+std::vector<ChartPoint> ratesOverTime(std::span<const std::uint64_t> counts, double interval_s,
+                                      double end_s) {
+  std::vector<ChartPoint> points;
+  if (counts.empty() || !std::isfinite(interval_s) || interval_s <= 0.0 || !std::isfinite(end_s))
+    return points;
+  const double whole = std::ceil(end_s / interval_s);
+  const std::size_t used =
+      whole < 1.0 ? 1 : std::min(counts.size(), static_cast<std::size_t>(std::min(whole, 1e18)));
+  // A step: the interval's rate from its start to its end. Boundaries are k * interval_s, computed the same
+  // way on both sides, so that the steps stay in order when sorted by x.
+  const auto at = [&](std::size_t k) { return static_cast<double>(k) * interval_s; };
+  const auto add = [&](double from, double to, double length, double count) {
+    const double rate = count / length;
+    points.push_back({from, rate, rate, rate});
+    points.push_back({to, rate, rate, rate});
+  };
+  for (std::size_t k = 0; k + 1 < used; ++k) {
+    add(at(k), at(k + 1), interval_s, static_cast<double>(counts[k]));
+  }
+  const std::size_t last = used - 1;
+  if (!(end_s > at(last)) || end_s >= at(last + 1)) {  // no end known inside the interval: a whole one
+    add(at(last), at(last + 1), interval_s, static_cast<double>(counts[last]));
+  } else if (last > 0 && end_s - at(last) < interval_s / 2) {
+    points.resize(points.size() - 2);
+    add(at(last - 1), end_s, end_s - at(last - 1), static_cast<double>(counts[last - 1] + counts[last]));
+  } else {
+    add(at(last), end_s, end_s - at(last), static_cast<double>(counts[last]));
+  }
+  return points;
+}
+
+std::vector<TimelineRun> timelineRuns(const std::string& label, const std::vector<std::string>& files,
+                                      const std::vector<StoredResults>& results) {
+  std::vector<TimelineRun> out;
+  for (std::size_t f = 0; f < results.size(); ++f) {
+    const std::string file = f < files.size() ? files[f] : fmt::format("file {}", f + 1);
+    for (const StoredRun& run : results[f].runs) {
+      TimelineRun t;
+      t.label = label;
+      t.file = file;
+      t.group = run.group;
+      const std::string run_name = run.group.substr(run.group.rfind('/') + 1);
+      t.stem = chartStem(results.size() > 1 ? fmt::format("timeline-{}-{}-{}", label, f + 1, run_name)
+                                            : fmt::format("timeline-{}-{}", label, run_name));
+      t.ranks = run.info.ranks;
+      t.has_series = run.has_series;
+      if (!run.phases.empty()) t.iteration = run.phases.front().iteration;  // by iteration, then order
+      for (const StoredPhase& p : run.phases) {
+        if (run.has_series && p.has_series && p.iteration == t.iteration)
+          t.phases.push_back(timelinePhase(p));
+      }
+      out.push_back(std::move(t));
+    }
+  }
+  return out;
+}
+
+std::vector<ChartSpec> timelineCharts(const TimelineRun& run) {
+  std::vector<ChartSpec> charts;
+  for (const TimelinePhase& p : run.phases) {
+    double longest = p.total.empty() ? 0.0 : p.total.back().x;
+    for (const auto& rank : p.ranks) longest = std::max(longest, rank.empty() ? 0.0 : rank.back().x);
+    const auto [unit, seconds_per_unit] = timeUnit(longest);
+    ChartSpec spec;
+    spec.title = std::string(phaseName(p.phase));
+    spec.subtitle = fmt::format("first done {}, last done {}", formatSeconds(p.done.first_done_time_s),
+                                formatSeconds(p.done.last_done_time_s));
+    spec.x_label = fmt::format("{} since the phase started", unit);
+    spec.y_label = "ops/s";
+    spec.x_scale = XScale::kLinear;
+    spec.width = 520;
+    spec.height = 360;
+    ChartSeries total{"all ranks", scaled(p.total, seconds_per_unit)};
+    total.look = SeriesLook::kBoldLine;
+    spec.series.push_back(std::move(total));
+    for (std::size_t r = 0; r < p.ranks.size(); ++r) {
+      if (p.ranks[r].empty()) continue;
+      ChartSeries rank{fmt::format("rank {}", r), scaled(p.ranks[r], seconds_per_unit)};
+      rank.look = SeriesLook::kThinLine;
+      spec.series.push_back(std::move(rank));
+    }
+    charts.push_back(std::move(spec));
+  }
+  return charts;
 }
 
 std::vector<std::string> reportSeries(const std::vector<Configuration>& configs) {
@@ -316,8 +508,8 @@ ChartSpec relativeChart(const std::vector<Configuration>& configs, const std::st
   return spec;
 }
 
-std::vector<ReportChart> reportCharts(const std::vector<Configuration>& configs,
-                                      const ReportOptions& options) {
+std::vector<ReportChart> reportCharts(const std::vector<Configuration>& configs, const ReportOptions& options,
+                                      const std::vector<TimelineRun>& timelines) {
   std::vector<ReportChart> charts;
   std::vector<ChartSpec> panels;
   for (const std::string& name : reportSeries(configs)) {
@@ -339,15 +531,34 @@ std::vector<ReportChart> reportCharts(const std::vector<Configuration>& configs,
     charts.push_back(
         {"", "overview", false, renderPanels(panels, 3, fmt::format("mdbench report: {}", labels))});
   }
+  for (std::size_t i = 0; i < timelines.size(); ++i) {
+    const TimelineRun& run = timelines[i];
+    if (!run.has_series || run.phases.empty()) continue;
+    const std::string title = fmt::format("{}: ops/s over time, iteration {}", runTitle(run), run.iteration);
+    charts.push_back({"", run.stem, false, renderPanels(timelineCharts(run), 3, title), i});
+  }
   return charts;
 }
 
-std::string reportText(const std::vector<Configuration>& configs, const ReportOptions& options) {
+std::string reportText(const std::vector<Configuration>& configs, const ReportOptions& options,
+                       const std::vector<TimelineRun>& timelines) {
   std::string out;
   for (const std::string& name : reportSeries(configs)) {
     out += seriesTitle(anySeries(configs, name)) + "\n";
     out += renderText(seriesTable(configs, name, options));
     for (const std::string& line : shapeLines(configs, name)) out += "  " + line + "\n";
+    out += "\n";
+  }
+  if (!timelines.empty()) {
+    out += "First-done and last-done rates (first iteration of each run):\n";
+    for (const TimelineRun& run : timelines) {
+      if (!run.has_series) continue;
+      out += "  " + runTitle(run) + "\n";
+      out += renderText(doneTable(run));
+    }
+    for (const std::string& file : filesWithoutSeries(timelines)) {
+      out += fmt::format("  {}: {}\n", file, kNoSeries);
+    }
     out += "\n";
   }
   for (const Configuration& c : configs) {
@@ -358,7 +569,8 @@ std::string reportText(const std::vector<Configuration>& configs, const ReportOp
 }
 
 std::string reportMarkdown(const std::vector<Configuration>& configs, const ReportOptions& options,
-                           const std::vector<ReportChart>& charts) {
+                           const std::vector<ReportChart>& charts,
+                           const std::vector<TimelineRun>& timelines) {
   std::string out = "# mdbench report\n\nConfigurations:\n\n" + escapeMarkdown(configsLine(configs)) + "\n";
   if (options.baseline) {
     out += fmt::format("Ratios are to the baseline **{}**.\n\n",
@@ -371,7 +583,7 @@ std::string reportMarkdown(const std::vector<Configuration>& configs, const Repo
       "{:.0f}% of the peak with larger counts measured.\n\n",
       kSaturationFraction * 100);
   for (const ReportChart& chart : charts) {
-    if (chart.series.empty()) out += fmt::format("![overview]({}.svg)\n\n", chart.stem);
+    if (chart.series.empty() && !chart.timeline) out += fmt::format("![overview]({}.svg)\n\n", chart.stem);
   }
   for (const std::string& name : reportSeries(configs)) {
     out += "## " + escapeMarkdown(seriesTitle(anySeries(configs, name))) + "\n\n";
@@ -381,6 +593,23 @@ std::string reportMarkdown(const std::vector<Configuration>& configs, const Repo
     }
     out += renderMarkdown(seriesTable(configs, name, options)) + "\n";
     for (const std::string& line : shapeLines(configs, name)) out += "- " + escapeMarkdown(line) + "\n";
+    out += "\n";
+  }
+  if (!timelines.empty()) {
+    out += "## Throughput over time\n\n" + escapeMarkdown(timelineIntro(timelines)) + "\n\n";
+    for (std::size_t i = 0; i < timelines.size(); ++i) {
+      const TimelineRun& run = timelines[i];
+      if (!run.has_series) continue;
+      out += "### " + escapeMarkdown(runTitle(run)) + "\n\n";
+      for (const ReportChart& chart : charts) {
+        if (chart.timeline == i)
+          out += fmt::format("![{}]({}.svg)\n\n", escapeMarkdown(chart.stem), chart.stem);
+      }
+      out += renderMarkdown(doneTable(run)) + "\n";
+    }
+    for (const std::string& file : filesWithoutSeries(timelines)) {
+      out += fmt::format("- {}: {}\n", escapeMarkdown(file), kNoSeries);
+    }
     out += "\n";
   }
   bool any_note = false;

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <set>
 #include <sstream>
 
@@ -17,6 +18,7 @@
 #include "mdbench/imported.hpp"
 #include "mdbench/report.hpp"
 #include "mdbench/results_file.hpp"
+#include "mdbench/scaling.hpp"
 #include "mdbench/version.hpp"
 #include "tools.hpp"
 
@@ -210,7 +212,8 @@ int runReport(const std::vector<std::string>& args) {
       "baseline,b", po::value(&baseline)->value_name("LABEL|[LABEL=]FILE"),
       "show every configuration relative to this one (a LABEL given, or a further configuration)")(
       "out-dir,d", po::value(&out_dir)->value_name("DIR"),
-      "write report.md, one SVG chart per phase and data-path operation, and overview.svg into DIR")(
+      "write report.md, one SVG chart per phase and data-path operation, overview.svg, and one "
+      "timeline-*.svg per run (throughput over time) into DIR")(
       "png", po::bool_switch(&png), "also write each chart as PNG (needs rsvg-convert: librsvg2-bin)")(
       "force", po::bool_switch(&force), "replace report files that exist in DIR")(
       "markdown", po::bool_switch(&markdown), "print the Markdown report instead of the console tables")(
@@ -259,25 +262,36 @@ int runReport(const std::vector<std::string>& args) {
     }
   }
 
+  // Each file is read once, for the scaling model and the runs' throughput over time; a configuration's
+  // files are let go before the next one is read.
   std::vector<Configuration> configs;
+  std::vector<TimelineRun> timelines;
   try {
-    for (const ConfigSpec& spec : configs_given) configs.push_back(loadConfiguration(spec.label, spec.files));
+    for (const ConfigSpec& spec : configs_given) {
+      std::vector<StoredResults> results;
+      results.reserve(spec.files.size());
+      for (const std::string& file : spec.files) results.push_back(readResultsFile(file));
+      configs.push_back(buildConfiguration(spec.label, spec.files, results));
+      std::vector<TimelineRun> runs = timelineRuns(spec.label, spec.files, results);
+      timelines.insert(timelines.end(), std::make_move_iterator(runs.begin()),
+                       std::make_move_iterator(runs.end()));
+    }
   } catch (const ResultsFileError& e) {
     fmt::print(stderr, "mdbench report: error: {}\n", e.what());
     return kExitFailed;
   }
 
-  const std::vector<ReportChart> charts = reportCharts(configs, report);
+  const std::vector<ReportChart> charts = reportCharts(configs, report, timelines);
   if (markdown) {
-    fmt::print("{}", reportMarkdown(configs, report, charts));
+    fmt::print("{}", reportMarkdown(configs, report, charts, timelines));
   } else {
-    fmt::print("{}", reportText(configs, report));
+    fmt::print("{}", reportText(configs, report, timelines));
   }
   if (out_dir.empty()) return kExitOk;
 
   // Every file is checked before the first is written: an existing report is kept whole or replaced whole.
   std::vector<std::pair<std::string, std::string>> files;  // path, content
-  files.emplace_back(out_dir + "/report.md", reportMarkdown(configs, report, charts));
+  files.emplace_back(out_dir + "/report.md", reportMarkdown(configs, report, charts, timelines));
   for (const ReportChart& chart : charts)
     files.emplace_back(fmt::format("{}/{}.svg", out_dir, chart.stem), chart.svg);
   std::error_code ec;

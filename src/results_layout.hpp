@@ -22,6 +22,10 @@ namespace mdbench::results {
 inline constexpr const char* kRunsGroup = "runs";
 inline constexpr std::string_view kRateFormula = "ops_ok / max(t_global_end - t_start)";
 inline constexpr std::string_view kUnknownHost = "unknown";
+// Throughput over time (schema version 5), in each phase group.
+inline constexpr const char* kOpsPerInterval = "ops_per_interval";             // uint32 [ranks][intervals]
+inline constexpr const char* kOpsPerIntervalTotal = "ops_per_interval_total";  // uint64 [intervals]
+inline constexpr const char* kIntervalAttribute = "interval_s";                // on ops_per_interval
 
 inline std::string iterationGroupName(std::uint32_t iteration) {
   return fmt::format("iter-{:04}", iteration);

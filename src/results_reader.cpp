@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <system_error>
 
 #include "h5.hpp"
@@ -61,7 +62,7 @@ Phase readPhaseName(hid_t object) {
 }
 
 // The config group: every resolved option into a Config, and the plan's shift into `shift_used`.
-Config readConfig(hid_t run, std::uint32_t& shift_used) {
+Config readConfig(hid_t run, std::uint32_t version, std::uint32_t& shift_used) {
   const h5::Handle group = h5::openGroup(run, "config");
   const hid_t g = group.get();
   const std::string path = h5::pathOf(g);
@@ -108,10 +109,39 @@ Config readConfig(hid_t run, std::uint32_t& shift_used) {
   c.shared_files = readFlag(g, "shared_files");
   c.pre_delay_s = attr<double>(g, "pre_delay_s");
   c.preset = attr<std::string>(g, "preset");
+  if (version >= kSeriesSchemaVersion) c.series_interval_s = attr<double>(g, "series_interval_s");
   return c;
 }
 
-StoredPhase readPhase(hid_t iteration, const std::string& name) {
+// Version 5: ops per interval of every rank, their sums, and the first/last-done rates.
+void readSeries(hid_t g, StoredPhase& p) {
+  h5::Matrix<std::uint32_t> counts = h5::readMatrix<std::uint32_t>(g, results::kOpsPerInterval);
+  if (counts.rows != p.ranks.size()) {
+    throw h5::Error(fmt::format("{}/{}: {} rows, expected one per row of ranks ({})", h5::pathOf(g),
+                                results::kOpsPerInterval, counts.rows, p.ranks.size()));
+  }
+  if (counts.cols > std::numeric_limits<std::uint32_t>::max()) {
+    throw h5::Error(fmt::format("{}/{}: {} intervals, more than a series holds", h5::pathOf(g),
+                                results::kOpsPerInterval, counts.cols));
+  }
+  OpsSeries& s = p.series;
+  {
+    const h5::Handle dataset = h5::openDataset(g, results::kOpsPerInterval);
+    s.interval_s = attr<double>(dataset.get(), results::kIntervalAttribute);
+  }
+  s.intervals = static_cast<std::uint32_t>(counts.cols);
+  s.per_rank = std::move(counts.values);
+  s.total = h5::readVector<std::uint64_t>(g, results::kOpsPerIntervalTotal);
+  DoneRates& d = p.done;
+  d.first_done_time_s = attr<double>(g, "first_done_time_s");
+  d.first_done_ops = attr<std::uint64_t>(g, "first_done_ops");
+  d.first_done_ops_per_s = attr<double>(g, "first_done_ops_per_s");
+  d.last_done_time_s = attr<double>(g, "last_done_time_s");
+  d.last_done_ops_per_s = attr<double>(g, "last_done_ops_per_s");
+  p.has_series = true;
+}
+
+StoredPhase readPhase(hid_t iteration, const std::string& name, std::uint32_t version) {
   const h5::Handle group = h5::openGroup(iteration, name);
   const hid_t g = group.get();
   StoredPhase p;
@@ -145,6 +175,7 @@ StoredPhase readPhase(hid_t iteration, const std::string& name) {
   p.ranks = h5::readCompound<StoredRankRow>(g, "ranks", results::kRankFields,
                                             [](const StoredRankRow& row) { return row; });
   p.latency = h5::readVector<std::uint64_t>(g, "latency");
+  if (version >= kSeriesSchemaVersion) readSeries(g, p);
   if (h5::exists(g, "errors")) {
     p.errors = h5::readCompound<results::ErrorRow>(
         g, "errors", results::kErrorFields, [](const results::ErrorRow& row) {
@@ -156,7 +187,7 @@ StoredPhase readPhase(hid_t iteration, const std::string& name) {
 }
 
 // The phases of every iteration: iterations in number order, phases in execution order within each.
-std::vector<StoredPhase> readIterations(hid_t run) {
+std::vector<StoredPhase> readIterations(hid_t run, std::uint32_t version) {
   const h5::Handle iterations = h5::openGroup(run, "iterations");
   std::vector<StoredPhase> phases;
   for (const std::string& iteration_name : numberedChildren(iterations.get(), "iter-")) {
@@ -164,7 +195,7 @@ std::vector<StoredPhase> readIterations(hid_t run) {
     static_cast<void>(attr<std::uint32_t>(iteration.get(), "iteration"));  // required by the schema
     std::vector<StoredPhase> in_iteration;
     for (const std::string& name : h5::childNames(iteration.get())) {
-      in_iteration.push_back(readPhase(iteration.get(), name));
+      in_iteration.push_back(readPhase(iteration.get(), name, version));
     }
     std::stable_sort(in_iteration.begin(), in_iteration.end(),
                      [](const StoredPhase& a, const StoredPhase& b) { return a.order < b.order; });
@@ -228,7 +259,7 @@ RunInfo readRunInfo(hid_t run) {
   return info;
 }
 
-StoredRun readRun(hid_t runs, const std::string& name) {
+StoredRun readRun(hid_t runs, const std::string& name, std::uint32_t version) {
   const h5::Handle group = h5::openGroup(runs, name);
   const hid_t g = group.get();
   StoredRun run;
@@ -241,9 +272,10 @@ StoredRun readRun(hid_t runs, const std::string& name) {
   run.node_of_rank = h5::readVector<std::uint32_t>(g, "node_of_rank");
   run.bucket_low = h5::readVector<std::uint64_t>(g, "latency_bucket_low");
   run.bucket_high = h5::readVector<std::uint64_t>(g, "latency_bucket_high");
-  run.config = readConfig(g, run.shift_used);
+  run.config = readConfig(g, version, run.shift_used);
   run.config.command_line = run.info.command_line;  // stored once, as a run attribute
-  run.phases = readIterations(g);
+  run.has_series = version >= kSeriesSchemaVersion;
+  run.phases = readIterations(g, version);
   run.has_summary = h5::exists(g, "summary");
   if (run.has_summary) run.summaries = readSummary(g);
   return run;
@@ -274,7 +306,7 @@ StoredResults readResultsFile(const std::string& path) {
     out.schema_version = attr<std::uint32_t>(file.get(), "schema_version");
     const h5::Handle runs = h5::openGroup(file.get(), results::kRunsGroup);
     for (const std::string& name : numberedChildren(runs.get(), "run-"))
-      out.runs.push_back(readRun(runs.get(), name));
+      out.runs.push_back(readRun(runs.get(), name, out.schema_version));
     readImports(file.get(), out);
     return out;
   } catch (const h5::Error& e) {

@@ -1,6 +1,7 @@
 // The HDF5 results writer (results-schema/README.md): one run group per run, written by rank 0 alone with
 // the default driver and flushed after every sink call, so a killed job leaves every finished phase.
-// Each call writes O(ranks) values; no per-op data ever reaches this file.
+// Each call writes O(ranks) values (O(ranks x intervals) for the throughput over time, at most 1024
+// intervals); no per-op data ever reaches this file.
 // A full or failing file system must neither stop the benchmark (its numbers are still on the console, and
 // the target must still be cleaned up) nor leave a file HDF5 cannot read: before each write the space it
 // needs is reserved, and when that (or the write) fails the sink stops writing, says so once, and finish()
@@ -218,6 +219,7 @@ void writeConfig(hid_t group, const Plan& plan) {
   h5::writeAttribute(group, "shared_files", flag(c.shared_files));
   h5::writeAttribute(group, "pre_delay_s", c.pre_delay_s);
   h5::writeAttribute(group, "preset", c.preset);
+  h5::writeAttribute(group, "series_interval_s", c.series_interval_s);
 }
 
 void writeRunAttributes(hid_t run, const RunInfo& info, const NodeLayout& layout) {
@@ -280,6 +282,21 @@ void writeAggregate(hid_t group, const PhaseAggregate& a, const LatencySummary& 
   h5::writeAttribute(group, "latency_p99_ns", l.p99_ns);
   h5::writeAttribute(group, "latency_p999_ns", l.p999_ns);
   h5::writeAttribute(group, "latency_max_ns", l.max_ns);
+}
+
+// Version 5: every rank's ops per interval, their sum, and the first/last-done rates computed from them.
+void writeSeries(hid_t group, const PhaseResult& result) {
+  const OpsSeries& s = result.series;
+  const h5::Handle per_rank = h5::writeMatrix<std::uint32_t>(group, results::kOpsPerInterval,
+                                                             result.ranks.size(), s.intervals, s.per_rank);
+  h5::writeAttribute(per_rank.get(), results::kIntervalAttribute, s.interval_s);
+  h5::writeVector(group, results::kOpsPerIntervalTotal, s.total);
+  const DoneRates d = doneRates(result.ranks, s);
+  h5::writeAttribute(group, "first_done_time_s", d.first_done_time_s);
+  h5::writeAttribute(group, "first_done_ops", d.first_done_ops);
+  h5::writeAttribute(group, "first_done_ops_per_s", d.first_done_ops_per_s);
+  h5::writeAttribute(group, "last_done_time_s", d.last_done_time_s);
+  h5::writeAttribute(group, "last_done_ops_per_s", d.last_done_ops_per_s);
 }
 
 }  // namespace
@@ -416,6 +433,14 @@ struct Hdf5Sink::Impl {
     if (std::find(plan.phases().begin(), plan.phases().end(), result.phase) == plan.phases().end()) {
       throw h5::Error(fmt::format("Hdf5Sink::phase: {} is not a phase of the plan", name));
     }
+    const OpsSeries& series = result.series;
+    if (series.per_rank.size() != result.ranks.size() * series.intervals ||
+        series.total.size() != series.intervals) {
+      throw h5::Error(fmt::format(
+          "Hdf5Sink::phase: {} has a series of {} intervals with {} per-rank counts "
+          "and {} totals for {} ranks (its per-rank counts were freed?)",
+          name, series.intervals, series.per_rank.size(), series.total.size(), result.ranks.size()));
+    }
     const std::string iteration = results::iterationGroupName(result.iteration);
     if (h5::exists(iterations.get(), iteration) &&
         h5::exists(h5::openGroup(iterations.get(), iteration).get(), name)) {
@@ -430,9 +455,11 @@ struct Hdf5Sink::Impl {
     for (const std::string& t : targets) target_chars = std::max<std::uint64_t>(target_chars, t.size());
     std::uint64_t errors = 0;
     for (const RankPhaseRecord& r : result.ranks) errors += r.first_error.any() ? 1 : 0;
-    reserve(
-        fmt::format("iteration {} {}", result.iteration, name),
-        kReserveFixed + result.ranks.size() * kReservePerRank + errors * (kReservePerError + target_chars));
+    // The series: a uint32 per rank and interval, a uint64 total per interval.
+    const std::uint64_t series_bytes = std::uint64_t{result.series.intervals} * (result.ranks.size() * 4 + 8);
+    reserve(fmt::format("iteration {} {}", result.iteration, name),
+            kReserveFixed + result.ranks.size() * kReservePerRank + series_bytes +
+                errors * (kReservePerError + target_chars));
     const auto position = std::find(plan.phases().begin(), plan.phases().end(), result.phase);
     const h5::Handle iteration = iterationGroup(result.iteration);
     const h5::Handle group = h5::createGroup(iteration.get(), name);
@@ -443,6 +470,7 @@ struct Hdf5Sink::Impl {
     writeAggregate(group.get(), aggregate(result.ranks), latencySummary(result.latency));
     writeRanks(group.get(), result);
     h5::writeVector(group.get(), "latency", result.latency.counts());
+    writeSeries(group.get(), result);
     writeErrors(group.get(), result, plan);
     h5::flush(file.get());
   }

@@ -1,5 +1,5 @@
-// SVG charts of scaling curves: ticks, scales, layout and drawing. Text sizes are estimated (no font
-// metrics in a pure function), so layout keeps generous margins and truncates long labels.
+// SVG charts of scaling curves and time series: ticks, scales, layout and drawing. Text sizes are estimated
+// (no font metrics in a pure function), so layout keeps generous margins and truncates long labels.
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <spawn.h>
@@ -56,12 +56,47 @@ using svg::Marker;
 struct Style {
   std::string_view colour;
   Marker marker;
+  SeriesLook look = SeriesLook::kMarkers;
+  std::size_t round = 0;  // how often the palette has gone round before this series
 };
 
 // Past eight series the colours repeat, shifted against the shapes so no two series look the same.
-Style styleFor(std::size_t index) {
+Style styleFor(std::size_t index, SeriesLook look = SeriesLook::kMarkers) {
   return {kPalette[index % kPalette.size()],
-          static_cast<Marker>((index + index / kPalette.size()) % kMarkerCount)};
+          static_cast<Marker>((index + index / kPalette.size()) % kMarkerCount), look,
+          index / kPalette.size()};
+}
+
+// The stroke of a series' line. Lines without markers tell repeated colours apart by their dashes.
+struct Stroke {
+  std::string colour;
+  std::string width;
+  std::string dash;  // "" for solid
+  std::string opacity;
+};
+
+Stroke strokeOf(const Style& style) {
+  constexpr std::array<std::string_view, 3> kDashes = {"", "6 3", "2 2"};
+  switch (style.look) {
+    case SeriesLook::kBoldLine:
+      return {std::string(kInk), "3", "", "1"};
+    case SeriesLook::kThinLine:
+      return {std::string(style.colour), "1.25", std::string(kDashes[style.round % kDashes.size()]), "0.85"};
+    case SeriesLook::kMarkers:
+      break;
+  }
+  return {std::string(style.colour), "2", "", "1"};
+}
+
+svg::Attrs strokeAttrs(const Stroke& stroke) {
+  svg::Attrs attrs = {{"stroke", stroke.colour}, {"stroke-width", stroke.width}};
+  if (!stroke.dash.empty()) attrs.emplace_back("stroke-dasharray", stroke.dash);
+  if (stroke.opacity != "1") attrs.emplace_back("stroke-opacity", stroke.opacity);
+  return attrs;
+}
+
+std::string_view lookName(SeriesLook look) {
+  return look == SeriesLook::kBoldLine ? "bold" : look == SeriesLook::kThinLine ? "thin" : "markers";
 }
 
 double textWidth(std::string_view s, int size) {
@@ -414,15 +449,47 @@ std::vector<const ChartPoint*> drawOrder(const ChartSeries& series, XScale scale
   return ordered;
 }
 
+// A line look: the polyline alone (its data in data-values), or a small marker for a lone point, which a
+// line cannot show.
+void drawLine(svg::Writer& w, const std::vector<const ChartPoint*>& ordered, const Style& style,
+              const Frame& f) {
+  if (ordered.size() == 1) {
+    const ChartPoint& p = *ordered.front();
+    const bool bold = style.look == SeriesLook::kBoldLine;
+    const Style dot{bold ? kInk : style.colour, Marker::kCircle, style.look, style.round};
+    marker(w, dot, f.x(p.x), f.y(p.y), bold ? kMarkerRadius : 3.0,
+           {{"class", "point"}, {"data-x", raw(p.x)}, {"data-y", raw(p.y)}});
+    return;
+  }
+  std::string points, values;
+  for (const auto* p : ordered) {
+    const std::string_view gap = points.empty() ? "" : " ";
+    points += fmt::format("{}{},{}", gap, num(f.x(p->x)), num(f.y(p->y)));
+    values += fmt::format("{}{},{}", gap, raw(p->x), raw(p->y));
+  }
+  svg::Attrs attrs = {{"class", "line"}, {"points", points}, {"data-values", values}, {"fill", "none"}};
+  for (auto& a : strokeAttrs(strokeOf(style))) attrs.push_back(std::move(a));
+  attrs.emplace_back("stroke-linejoin", "round");
+  w.leaf("polyline", attrs);
+}
+
 void drawSeries(svg::Writer& w, const ChartSeries& series, const Style& style, XScale scale, const Frame& f,
                 LabelPlacer& placer) {
-  w.open("g", {{"class", "series"}, {"data-series", svg::sanitize(series.label)}});
+  svg::Attrs group = {{"class", "series"}, {"data-series", svg::sanitize(series.label)}};
+  if (style.look != SeriesLook::kMarkers) group.emplace_back("data-look", std::string(lookName(style.look)));
+  w.open("g", group);
   const auto at = [&](std::optional<std::size_t> i) -> const ChartPoint* {
     return i && *i < series.points.size() && drawable(series.points[*i], scale) ? &series.points[*i]
                                                                                 : nullptr;
   };
   if (const ChartPoint* p = at(series.saturation)) drawSaturation(w, *p, style, f, placer);
   const std::vector<const ChartPoint*> ordered = drawOrder(series, scale);
+  if (style.look != SeriesLook::kMarkers) {
+    if (!ordered.empty()) drawLine(w, ordered, style, f);
+    if (const ChartPoint* p = at(series.peak)) drawPeak(w, *p, style, f, placer);
+    w.close();
+    return;
+  }
   if (ordered.size() > 1) {
     std::string points;
     for (const auto* p : ordered)
@@ -457,6 +524,10 @@ void drawSeries(svg::Writer& w, const ChartSeries& series, const Style& style, X
 }
 
 void legendSwatch(svg::Writer& w, const Style& style, double x, double y) {
+  if (style.look != SeriesLook::kMarkers) {
+    w.line({{"class", "legend-line"}}, x, y, x + 24, y, strokeAttrs(strokeOf(style)));
+    return;
+  }
   w.line({}, x, y, x + 24, y, {{"stroke", std::string(style.colour)}, {"stroke-width", "2"}});
   marker(w, style, x + 12, y, kMarkerRadius, {{"class", "legend-marker"}});
 }
@@ -524,7 +595,8 @@ void drawChart(svg::Writer& w, const ChartSpec& spec, const std::vector<std::siz
   const std::vector<Tick> y_ticks = yTicks(extent);
   std::vector<Entry> legend;
   for (std::size_t i = 0; i < spec.series.size(); ++i) {
-    legend.push_back({svg::truncate(spec.series[i].label, legendChars(spec.width)), styleFor(styles[i])});
+    legend.push_back({svg::truncate(spec.series[i].label, legendChars(spec.width)),
+                      styleFor(styles[i], spec.series[i].look)});
   }
   const Layout l = layoutChart(spec, y_ticks, legend, place);
   auto [x, x_ticks] = xAxis(extent, scale);
@@ -539,8 +611,12 @@ void drawChart(svg::Writer& w, const ChartSpec& spec, const std::vector<std::siz
   drawAxes(w, spec, f, thin(x_ticks, x), y_ticks);
   LabelPlacer placer({l.left, l.top, l.right, l.bottom}, kNoteSize, dataBoxes(spec, scale, f));
   drawReference(w, spec, f, placer);
-  for (std::size_t i = 0; i < spec.series.size(); ++i) {
-    drawSeries(w, spec.series[i], styleFor(styles[i]), scale, f, placer);
+  // Bold lines over the rest: a sum stays visible over its parts, whatever the legend's order.
+  for (const bool bold : {false, true}) {
+    for (std::size_t i = 0; i < spec.series.size(); ++i) {
+      if ((spec.series[i].look == SeriesLook::kBoldLine) != bold) continue;
+      drawSeries(w, spec.series[i], styleFor(styles[i], spec.series[i].look), scale, f, placer);
+    }
   }
   if (extent.xs.empty()) {
     w.text({{"class", "no-data"},
@@ -690,7 +766,7 @@ std::string renderPanels(const std::vector<ChartSpec>& charts, int columns, cons
     cell_height = std::max<double>(cell_height, c.height);
     for (const auto& s : c.series) {
       if (style_of.emplace(s.label, style_of.size()).second) {
-        legend.push_back({svg::truncate(s.label, kMaxLegendChars), styleFor(style_of.size() - 1)});
+        legend.push_back({svg::truncate(s.label, kMaxLegendChars), styleFor(style_of.size() - 1, s.look)});
       }
     }
   }

@@ -4,7 +4,8 @@
 // 2. Consistency, on the file as read by readResultsFile(): every derived number is recomputed from the
 //    per-rank rows with the functions in metrics.hpp (the only place the formulas live) and compared, and
 //    every rank's planned ops from the plan (plan.hpp) of the stored config, node_of_rank and the phase's
-//    items; the items themselves and the stonewall fields follow the rules of results-schema/README.md.
+//    items; the items themselves and the stonewall fields follow the rules of results-schema/README.md;
+//    version 5's ops per interval add up to the rows' ok, and the first/last-done rates are recomputed.
 //
 // Inside, a problem is thrown as a `Problem` so each check is one line; validateResultsFile catches it and
 // every other exception, so nothing escapes to the caller.
@@ -145,6 +146,89 @@ void checkLatency(const StoredPhase& phase) {
   expectEqual(g, "latency_p99_ns", want.p99_ns, got.p99_ns, how);
   expectEqual(g, "latency_p999_ns", want.p999_ns, got.p999_ns, how);
   expectEqual(g, "latency_max_ns", want.max_ns, got.max_ns, how);
+}
+
+// Version 5's ops per interval: each rank's counts add up to its ok, the totals are the sums over ranks,
+// and no rank counts an op in an interval that starts after it finished.
+void checkSeries(const StoredPhase& phase) {
+  const OpsSeries& s = phase.series;
+  const std::string counts_path = fmt::format("{}/{}", phase.group, results::kOpsPerInterval);
+  const std::string totals_path = fmt::format("{}/{}", phase.group, results::kOpsPerIntervalTotal);
+  const std::size_t n = s.intervals;
+  if (!std::isfinite(s.interval_s) || s.interval_s < 0.0 || (n > 0 && s.interval_s == 0.0)) {
+    fail(counts_path, fmt::format("{}: expected a positive number of seconds, found {}",
+                                  results::kIntervalAttribute, s.interval_s));
+  }
+  expectEqual<std::size_t>(totals_path, "length", n, s.total.size(),
+                           "intervals: columns of ops_per_interval");
+  // A rank's last interval holds its t_local_end, so an op counted in a later one would have completed after
+  // the rank finished. Intervals start on the rank's clock in whole nanoseconds: 1 us of slack.
+  constexpr double kClockSlack = 1e-6;
+  std::vector<std::uint64_t> sums(n, 0);
+  for (std::size_t r = 0; r < phase.ranks.size(); ++r) {
+    const StoredRankRow& row = phase.ranks[r];
+    std::uint64_t sum = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::uint32_t count = s.per_rank[r * n + k];
+      if (count == 0) continue;
+      sum += count;
+      sums[k] += count;
+      const double starts = static_cast<double>(k) * s.interval_s;
+      if (starts > row.t_local_end - row.t_start + kClockSlack) {
+        fail(counts_path,
+             fmt::format("row {}: {} ops in interval {}, which starts {} s into the phase, after "
+                         "the rank finished (t_local_end - t_start = {} s)",
+                         r, count, k, starts, row.t_local_end - row.t_start));
+      }
+    }
+    if (sum != row.ok) {
+      fail(counts_path, fmt::format("row {}: sum of counts: expected {} (ranks.ok of rank {}), found {}", r,
+                                    row.ok, r, sum));
+    }
+  }
+  for (std::size_t k = 0; k < n; ++k) {
+    expectEqual(totals_path, fmt::format("element {}", k), sums[k], s.total[k],
+                "sum over ranks of that ops_per_interval column");
+  }
+}
+
+// The first/last-done rates (version 5): plausible on their own first, so a damaged value gets a plain
+// message, then exactly what doneRates (metrics.hpp) gives for the stored rows and series.
+void checkDoneRates(const StoredPhase& phase) {
+  const DoneRates& got = phase.done;
+  const std::string& g = phase.group;
+  for (const auto& [name, value] :
+       {std::pair<std::string_view, double>{"first_done_time_s", got.first_done_time_s},
+        {"last_done_time_s", got.last_done_time_s},
+        {"first_done_ops_per_s", got.first_done_ops_per_s},
+        {"last_done_ops_per_s", got.last_done_ops_per_s}}) {
+    if (!std::isfinite(value) || value < 0.0) {
+      fail(g, fmt::format("{}: expected a finite number >= 0, found {}", name, value));
+    }
+  }
+  if (got.last_done_time_s < got.first_done_time_s) {
+    fail(g,
+         fmt::format("last_done_time_s: expected at least first_done_time_s = {} (the slowest rank ends no "
+                     "earlier than the fastest), found {}",
+                     got.first_done_time_s, got.last_done_time_s));
+  }
+  if (got.first_done_ops > phase.aggregate.ok) {
+    fail(g, fmt::format("first_done_ops: expected at most ops_ok = {}, found {}", phase.aggregate.ok,
+                        got.first_done_ops));
+  }
+  std::vector<RankPhaseRecord> records;
+  for (const StoredRankRow& row : phase.ranks) records.push_back(toRecord(row));
+  const DoneRates want = doneRates(records, phase.series);
+  expectNear(g, "first_done_time_s", want.first_done_time_s, got.first_done_time_s,
+             "min over active ranks of t_local_end - t_start");
+  expectEqual(g, "first_done_ops", want.first_done_ops, got.first_done_ops,
+              "ops every rank had done by first_done_time_s, from ops_per_interval");
+  expectNear(g, "first_done_ops_per_s", want.first_done_ops_per_s, got.first_done_ops_per_s,
+             "first_done_ops / first_done_time_s");
+  expectNear(g, "last_done_time_s", want.last_done_time_s, got.last_done_time_s,
+             "max over active ranks of t_local_end - t_start");
+  expectNear(g, "last_done_ops_per_s", want.last_done_ops_per_s, got.last_done_ops_per_s,
+             "ops_ok / last_done_time_s");
 }
 
 void checkErrors(const StoredPhase& phase) {
@@ -363,6 +447,10 @@ class RunChecker {
     checkWearOut(phase);
     checkAggregate(phase);
     checkLatency(phase);
+    if (phase.has_series) {
+      checkSeries(phase);
+      checkDoneRates(phase);
+    }
     checkErrors(phase);
   }
 

@@ -2,7 +2,8 @@
 // results-schema/schema.json (nothing about the layout is written here). Every object the schema lists
 // below every existing parent matching its path pattern, its kind, attribute types and allowed values,
 // dataset types, shapes and compound fields; first the root's schema name and version. Objects and
-// attributes the schema does not list are allowed (a newer minor addition) and only noted.
+// attributes the schema does not list are allowed (a newer minor addition) and only noted; those it lists
+// with "since": N are required only in files of version N or later.
 #include "validate_structure.hpp"
 
 #include <fmt/format.h>
@@ -33,6 +34,7 @@ struct AttributeSpec {
   std::string type;
   std::optional<std::string> value;
   std::vector<std::string> one_of;
+  std::uint64_t since = 0;  // the first schema version that has it (0: every version)
 };
 
 struct FieldSpec {
@@ -62,6 +64,7 @@ struct ObjectSpec {
   std::vector<std::string> components;
   Kind kind = Kind::kGroup;
   bool optional = false;
+  std::uint64_t since = 0;  // the first schema version that has it (0: every version)
   std::optional<Condition> when;
   std::vector<AttributeSpec> attributes;
   std::string type;  // datasets
@@ -144,12 +147,14 @@ ObjectSpec parseObject(const nlohmann::json& j) {
   if (kind != "group" && kind != "dataset") throw std::invalid_argument("unknown kind " + kind);
   spec.kind = kind == "group" ? Kind::kGroup : Kind::kDataset;
   spec.optional = j.value("optional", false);
+  spec.since = j.value("since", std::uint64_t{0});
   if (j.contains("when")) spec.when = parseCondition(j.at("when").get<std::string>());
   for (const nlohmann::json& a : j.value("attributes", nlohmann::json::array())) {
     AttributeSpec attribute{
-        a.at("name").get<std::string>(), a.at("type").get<std::string>(), std::nullopt, {}};
+        a.at("name").get<std::string>(), a.at("type").get<std::string>(), std::nullopt, {}, 0};
     if (a.contains("value")) attribute.value = a.at("value").get<std::string>();
     attribute.one_of = a.value("one_of", std::vector<std::string>{});
+    attribute.since = a.value("since", std::uint64_t{0});
     spec.attributes.push_back(std::move(attribute));
   }
   spec.type = j.value("type", std::string{});
@@ -183,8 +188,10 @@ std::string describeShape(const std::vector<hsize_t>& dims) {
   return fmt::format("[{}]", fmt::join(dims, ", "));
 }
 
-void checkAttribute(hid_t object, const std::string& path, const AttributeSpec& spec) {
+void checkAttribute(hid_t object, const std::string& path, const AttributeSpec& spec,
+                    std::uint64_t file_version) {
   if (H5Aexists(object, spec.name.c_str()) <= 0) {
+    if (file_version < spec.since) return;  // added by a later version than the file's
     fail(path, fmt::format("attribute {} missing (expected type {})", spec.name, spec.type));
   }
   const h5::Handle attribute(H5Aopen(object, spec.name.c_str(), H5P_DEFAULT));
@@ -216,8 +223,9 @@ void checkAttribute(hid_t object, const std::string& path, const AttributeSpec& 
 
 class StructureChecker {
  public:
-  StructureChecker(hid_t file, const Schema& schema, std::vector<std::string>& notes)
-      : file_(file), schema_(schema), notes_(notes) {}
+  StructureChecker(hid_t file, const Schema& schema, std::uint64_t file_version,
+                   std::vector<std::string>& notes)
+      : file_(file), schema_(schema), file_version_(file_version), notes_(notes) {}
 
   void run() {
     for (const ObjectSpec& spec : schema_.objects) {
@@ -273,7 +281,7 @@ class StructureChecker {
   }
 
   bool required(const ObjectSpec& spec, const std::string& parent) const {
-    if (spec.optional) return false;
+    if (spec.optional || file_version_ < spec.since) return false;
     if (!spec.when) return true;
     const std::optional<std::string> value = inheritedText(parent, spec.when->attribute);
     if (!value) return true;  // cannot tell: the stricter reading
@@ -304,8 +312,12 @@ class StructureChecker {
     const H5I_type_t type = H5Iget_type(object.get());
     const H5I_type_t want = spec.kind == Kind::kGroup ? H5I_GROUP : H5I_DATASET;
     if (type != want) fail(path, fmt::format("expected a {}, found a {}", kindName(want), kindName(type)));
-    for (const AttributeSpec& attribute : spec.attributes) checkAttribute(object.get(), path, attribute);
+    // A dataset's type and shape first: a dataset that is not what the schema says has no attributes worth
+    // checking.
     if (spec.kind == Kind::kDataset) checkDataset(spec, object.get(), path);
+    for (const AttributeSpec& attribute : spec.attributes) {
+      checkAttribute(object.get(), path, attribute, file_version_);
+    }
     for (const std::string& name : attributeNames(object.get())) {
       const auto listed = [&](const AttributeSpec& a) { return a.name == name; };
       if (std::none_of(spec.attributes.begin(), spec.attributes.end(), listed)) {
@@ -391,11 +403,12 @@ class StructureChecker {
 
   hid_t file_;
   const Schema& schema_;
+  std::uint64_t file_version_;
   std::vector<std::string>& notes_;
 };
 
-// The README's first rule for readers: the root names the schema and its version.
-void checkIdentity(hid_t file, const Schema& schema) {
+// The README's first rule for readers: the root names the schema and its version. Returns the version.
+std::uint64_t checkIdentity(hid_t file, const Schema& schema) {
   const h5::Handle root(H5Oopen(file, "/", H5P_DEFAULT));
   const std::optional<std::string> name = readStringAttribute(root.get(), "schema");
   if (!name) fail("/", fmt::format("no string attribute schema: not an {} file", schema.name));
@@ -404,12 +417,13 @@ void checkIdentity(hid_t file, const Schema& schema) {
   }
   const std::optional<std::uint64_t> version = readUnsignedAttribute(root.get(), "schema_version");
   if (!version) fail("/", "no integer attribute schema_version");
-  // Every version since the oldest readable one only added optional objects, so its files are checked
-  // against this schema as they are.
+  // Every version since the oldest readable one only added objects, so its files are checked against this
+  // schema, without what the schema marks as added later ("since").
   if (*version < kOldestReadableSchemaVersion || *version > schema.version) {
     fail("/", fmt::format("attribute schema_version: this validator knows versions {} to {}, found {}",
                           kOldestReadableSchemaVersion, schema.version, *version));
   }
+  return *version;
 }
 
 }  // namespace
@@ -423,8 +437,8 @@ void checkStructure(const std::string& path, std::vector<std::string>& notes) {
     fail("", fmt::format("cannot be opened read-only with HDF5 ({}; damaged, or still open for writing?)",
                          detail.empty() ? "no detail" : detail));
   }
-  checkIdentity(file.get(), schema);
-  StructureChecker(file.get(), schema, notes).run();
+  const std::uint64_t version = checkIdentity(file.get(), schema);
+  StructureChecker(file.get(), schema, version, notes).run();
 }
 
 }  // namespace mdbench::validation

@@ -1,20 +1,26 @@
 // Chart renderer: the machine-readable SVG structure, tick and number formatting, degenerate specs, and
-// the PNG conversion.
+// the PNG conversion; and the report's throughput over time, drawn with it.
 #include "mdbench/chart.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <random>
 #include <regex>
 #include <string>
 #include <vector>
+
+#include "mdbench/metrics.hpp"
+#include "mdbench/report.hpp"
+#include "mdbench/results_file.hpp"
 
 namespace mdbench {
 namespace {
@@ -360,6 +366,63 @@ TEST(ChartPanels, ColumnsAreClampedAndEmptyIsValid) {
   EXPECT_FALSE(hasNonFinite(empty));
 }
 
+// --- Line looks (time series) ----------------------------------------------------------------------------
+
+ChartSpec lineLooks() {
+  ChartSpec spec;
+  spec.x_scale = XScale::kLinear;
+  ChartSeries total{"all ranks", {at(0, 30), at(1, 30), at(1, 20), at(2, 20)}};
+  total.look = SeriesLook::kBoldLine;
+  ChartSeries rank{"rank 0", {at(0, 10), at(1, 10), at(1, 5), at(2, 5)}};
+  rank.look = SeriesLook::kThinLine;
+  ChartSeries lone{"rank 1", {at(0.5, 7)}};
+  lone.look = SeriesLook::kThinLine;
+  spec.series = {total, rank, lone};
+  return spec;
+}
+
+TEST(ChartSvg, LineLooksDrawLinesWithTheirDataAndNoMarkers) {
+  const std::string svg = renderSvg(lineLooks());
+  EXPECT_EQ(count(svg, "data-look=\"bold\""), 1u);
+  EXPECT_EQ(count(svg, "data-look=\"thin\""), 2u);
+  EXPECT_NE(svg.find("class=\"line\" points=\""), std::string::npos);
+  EXPECT_NE(
+      svg.find("data-values=\"0,30 1,30 1,20 2,20\" fill=\"none\" stroke=\"#222222\" stroke-width=\"3\""),
+      std::string::npos);
+  EXPECT_NE(
+      svg.find("data-values=\"0,10 1,10 1,5 2,5\" fill=\"none\" stroke=\"#D55E00\" stroke-width=\"1.25\" "
+               "stroke-opacity=\"0.85\""),
+      std::string::npos);
+  // A lone point cannot be a line: it gets a small marker, the only one in the chart.
+  EXPECT_EQ(count(svg, "class=\"point\""), 1u);
+  EXPECT_NE(svg.find("class=\"point\" cx=\""), std::string::npos);
+  EXPECT_NE(svg.find("data-x=\"0.5\" data-y=\"7\""), std::string::npos);
+  EXPECT_EQ(count(svg, "class=\"error-bar\""), 0u);
+  // The legend shows lines, no markers.
+  EXPECT_EQ(count(svg, "class=\"legend-line\""), 3u);
+  EXPECT_EQ(count(svg, "class=\"legend-marker\""), 0u);
+  EXPECT_EQ(texts(svg, "legend-label"), (std::vector<std::string>{"all ranks", "rank 0", "rank 1"}));
+}
+
+TEST(ChartSvg, BoldLinesAreDrawnOverTheOthers) {
+  const std::string svg = renderSvg(lineLooks());
+  EXPECT_LT(svg.find("data-series=\"rank 0\""), svg.find("data-series=\"all ranks\""));
+  EXPECT_LT(svg.find("data-series=\"rank 1\""), svg.find("data-series=\"all ranks\""));
+}
+
+TEST(ChartSvg, ThinLinesAreDashedOnceTheColoursRepeat) {
+  ChartSpec spec;
+  for (int r = 0; r < 17; ++r) {
+    ChartSeries s{"rank " + std::to_string(r), {at(0, r), at(1, r)}};
+    s.look = SeriesLook::kThinLine;
+    spec.series.push_back(s);
+  }
+  const std::string svg = renderSvg(spec);
+  EXPECT_EQ(count(svg, "stroke-dasharray=\"6 3\""), 2u * 8);  // ranks 8 to 15: line and legend swatch
+  EXPECT_EQ(count(svg, "stroke-dasharray=\"2 2\""), 2u);      // rank 16
+  EXPECT_FALSE(hasNonFinite(svg));
+}
+
 TEST(NiceTicks, ExactValues) {
   using V = std::vector<double>;
   EXPECT_EQ(niceTicks(0, 412000), (V{0, 100000, 200000, 300000, 400000, 500000}));
@@ -421,6 +484,276 @@ TEST(FormatSi, ThreeSignificantDigitsAndSuffixes) {
   EXPECT_EQ(formatSi(-INFINITY), "n/a");
 }
 
+// --- Throughput over time in mdbench report ------------------------------------------------------------
+
+using Points = std::vector<ChartPoint>;
+
+// x, y of each point (ratesOverTime gives no error bars: y_low = y_high = y).
+std::vector<std::pair<double, double>> xy(const Points& points) {
+  std::vector<std::pair<double, double>> out;
+  for (const ChartPoint& p : points) {
+    EXPECT_EQ(p.y_low, p.y);
+    EXPECT_EQ(p.y_high, p.y);
+    out.emplace_back(p.x, p.y);
+  }
+  return out;
+}
+
+using XY = std::vector<std::pair<double, double>>;
+
+TEST(RatesOverTime, StepsOfCountOverLength) {
+  const std::vector<std::uint64_t> counts = {10, 20, 5};
+  // The rank finished 0.08 s into its third interval: that one is 0.08 s long.
+  const XY steps = xy(ratesOverTime(counts, 0.1, 0.28));
+  ASSERT_EQ(steps.size(), 6u);
+  EXPECT_EQ(steps[0], std::make_pair(0.0, 100.0));
+  EXPECT_EQ(steps[1], std::make_pair(0.1, 100.0));
+  EXPECT_EQ(steps[2], std::make_pair(0.1, 200.0));
+  EXPECT_DOUBLE_EQ(steps[3].first, 0.2);
+  EXPECT_DOUBLE_EQ(steps[3].second, 200.0);
+  EXPECT_DOUBLE_EQ(steps[4].first, 0.2);
+  EXPECT_DOUBLE_EQ(steps[4].second, 62.5);
+  EXPECT_DOUBLE_EQ(steps[5].first, 0.28);
+  EXPECT_DOUBLE_EQ(steps[5].second, 62.5);
+}
+
+TEST(RatesOverTime, ASliverAtTheEndJoinsTheIntervalBefore) {
+  const std::vector<std::uint64_t> counts = {10, 20, 5};
+  // 5 ops in 0.01 s would read as 500 ops/s: with the interval before, 25 ops in 0.11 s.
+  const XY steps = xy(ratesOverTime(counts, 0.1, 0.21));
+  ASSERT_EQ(steps.size(), 4u);
+  EXPECT_EQ(steps[1], std::make_pair(0.1, 100.0));
+  EXPECT_DOUBLE_EQ(steps[2].first, 0.1);
+  EXPECT_DOUBLE_EQ(steps[2].second, 25 / 0.11);
+  EXPECT_DOUBLE_EQ(steps[3].first, 0.21);
+}
+
+TEST(RatesOverTime, ShortAndOddRows) {
+  // A phase shorter than an interval: its real length.
+  EXPECT_EQ(xy(ratesOverTime(std::vector<std::uint64_t>{3}, 0.1, 0.05)), (XY{{0.0, 60.0}, {0.05, 60.0}}));
+  // Intervals after the one holding the end are not drawn (they are zeros: the rank had finished).
+  EXPECT_EQ(xy(ratesOverTime(std::vector<std::uint64_t>{5, 0, 0, 0}, 0.1, 0.1)),
+            (XY{{0.0, 50.0}, {0.1, 50.0}}));
+  // An end beyond the counts (no end known inside the last one): whole intervals.
+  EXPECT_EQ(xy(ratesOverTime(std::vector<std::uint64_t>{4, 4}, 0.1, 0.35)),
+            (XY{{0.0, 40.0}, {0.1, 40.0}, {0.1, 40.0}, {0.2, 40.0}}));
+  // A rank that ended at its start (no time): whole intervals too.
+  EXPECT_EQ(xy(ratesOverTime(std::vector<std::uint64_t>{1}, 0.5, 0.0)), (XY{{0.0, 2.0}, {0.5, 2.0}}));
+  EXPECT_TRUE(ratesOverTime({}, 0.1, 1.0).empty());
+  EXPECT_TRUE(ratesOverTime(std::vector<std::uint64_t>{1}, 0.0, 1.0).empty());
+  EXPECT_TRUE(ratesOverTime(std::vector<std::uint64_t>{1}, NAN, 1.0).empty());
+  EXPECT_TRUE(ratesOverTime(std::vector<std::uint64_t>{1}, 0.1, INFINITY).empty());
+}
+
+// A made-up 4-rank run at 0.1 s intervals: in file-create rank 3 is a straggler (60 ops per interval for
+// 3 s, the others 100 for 2 s); in file-stat every rank stalls from 1 s to 1.3 s.
+StoredPhase timelinePhase(Phase phase, std::uint32_t iteration, std::uint32_t ranks,
+                          const std::vector<std::vector<std::uint32_t>>& rows) {
+  StoredPhase p;
+  p.phase = phase;
+  p.iteration = iteration;
+  p.has_series = true;
+  p.series.interval_s = 0.1;
+  std::size_t n = 0;
+  for (const auto& row : rows) n = std::max(n, row.size());
+  p.series.intervals = static_cast<std::uint32_t>(n);
+  p.series.total.assign(n, 0);
+  for (std::uint32_t r = 0; r < ranks; ++r) {
+    const std::vector<std::uint32_t>& row = rows[r % rows.size()];
+    StoredRankRow rank;
+    rank.rank = r;
+    rank.t_start = 10.0;
+    rank.t_local_end = 10.0 + 0.1 * static_cast<double>(row.size());
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::uint32_t count = k < row.size() ? row[k] : 0;
+      p.series.per_rank.push_back(count);
+      p.series.total[k] += count;
+      rank.ok += count;
+    }
+    rank.planned = rank.ok;
+    p.aggregate.ok += rank.ok;
+    p.ranks.push_back(rank);
+  }
+  p.aggregate.ops_per_s = static_cast<double>(p.aggregate.ok) / 3.5;
+  std::vector<RankPhaseRecord> records;
+  for (const StoredRankRow& row : p.ranks) {
+    RankPhaseRecord r;
+    r.planned = row.planned;
+    r.ok = row.ok;
+    r.t_start = row.t_start;
+    r.t_local_end = row.t_local_end;
+    records.push_back(r);
+  }
+  p.done = doneRates(records, p.series);
+  return p;
+}
+
+StoredRun timelineRun(const std::string& group, std::uint32_t ranks) {
+  StoredRun run;
+  run.group = group;
+  run.info.ranks = ranks;
+  run.has_series = true;
+  const std::vector<std::uint32_t> fast(20, 100), slow(30, 60);
+  std::vector<std::uint32_t> stalled(25, 200);
+  for (std::size_t k = 10; k < 13; ++k) stalled[k] = 0;
+  run.phases.push_back(timelinePhase(Phase::kFileCreate, 0, ranks, {fast, fast, fast, slow}));
+  run.phases.push_back(timelinePhase(Phase::kFileStat, 0, ranks, {stalled}));
+  run.phases.push_back(timelinePhase(Phase::kFileCreate, 1, ranks, {fast}));  // not drawn: iteration 1
+  return run;
+}
+
+// The run above, and one from a file written before schema version 5.
+StoredResults timelineResults() {
+  StoredResults results;
+  results.schema_version = kSchemaVersion;
+  results.runs.push_back(timelineRun("/runs/run-0000", 4));
+  StoredRun old;
+  old.group = "/runs/run-0001";
+  old.info.ranks = 2;
+  StoredPhase p;
+  p.phase = Phase::kFileCreate;
+  old.phases.push_back(p);
+  results.runs.push_back(old);
+  return results;
+}
+
+TEST(Timeline, RunsOfAConfiguration) {
+  const std::vector<TimelineRun> runs = timelineRuns("ssd", {"a.h5"}, {timelineResults()});
+  ASSERT_EQ(runs.size(), 2u);
+  const TimelineRun& t = runs[0];
+  EXPECT_EQ(t.label, "ssd");
+  EXPECT_EQ(t.file, "a.h5");
+  EXPECT_EQ(t.group, "/runs/run-0000");
+  EXPECT_EQ(t.stem, "timeline-ssd-run-0000");
+  EXPECT_EQ(t.ranks, 4u);
+  EXPECT_TRUE(t.has_series);
+  ASSERT_EQ(t.phases.size(), 2u);  // the first iteration's
+  const TimelinePhase& create = t.phases[0];
+  EXPECT_EQ(create.phase, Phase::kFileCreate);
+  EXPECT_EQ(create.interval_s, 0.1);
+  EXPECT_EQ(create.done.first_done_ops, 7200u);  // ranks 0 to 2 all 6000, rank 3 its first 20 intervals
+  // Every rank: 2 points per interval up to its end; the sum up to the slowest rank's.
+  ASSERT_EQ(create.ranks.size(), 4u);
+  EXPECT_EQ(create.ranks[0].size(), 40u);
+  EXPECT_EQ(create.ranks[3].size(), 60u);
+  // (Near: 29 x 0.1 and 13 - 10 are not exact in binary.)
+  EXPECT_NEAR(create.ranks[3].back().x, 3.0, 1e-9);
+  EXPECT_NEAR(create.ranks[3].back().y, 600.0, 1e-6);
+  EXPECT_EQ(create.total.size(), 60u);
+  EXPECT_DOUBLE_EQ(create.total.front().y, 3600.0);  // 3 x 100 + 60 ops in 0.1 s
+  EXPECT_NEAR(create.total.back().y, 600.0, 1e-6);   // the straggler alone
+  const TimelinePhase& stat = t.phases[1];
+  EXPECT_DOUBLE_EQ(stat.total[20].y, 0.0);  // interval 10: the stall
+  EXPECT_DOUBLE_EQ(stat.total[26].y, 8000.0);
+
+  EXPECT_EQ(runs[1].stem, "timeline-ssd-run-0001");
+  EXPECT_FALSE(runs[1].has_series);
+  EXPECT_TRUE(runs[1].phases.empty());
+
+  // With several files, the file's place in the configuration tells runs of the same name apart.
+  const std::vector<TimelineRun> two =
+      timelineRuns("a b", {"x.h5", "y.h5"}, {timelineResults(), timelineResults()});
+  ASSERT_EQ(two.size(), 4u);
+  EXPECT_EQ(two[2].stem, "timeline-a-b-2-run-0000");
+  EXPECT_EQ(two[2].file, "y.h5");
+}
+
+TEST(Timeline, RankLinesUpToSixteenRanksAndOnlyForRanksWithWork) {
+  StoredResults many;
+  many.runs.push_back(timelineRun("/runs/run-0000", kTimelineMaxRankLines + 1));
+  const TimelinePhase p = timelineRuns("x", {"x.h5"}, {many}).at(0).phases.at(0);
+  EXPECT_TRUE(p.ranks.empty());
+  EXPECT_FALSE(p.total.empty());
+
+  StoredResults idle = timelineResults();
+  StoredPhase& create = idle.runs[0].phases[0];
+  create.ranks[1].planned = 0;  // a rank without work (rank 0 alone builds a shared tree) draws no line
+  const TimelinePhase q = timelineRuns("x", {"x.h5"}, {idle}).at(0).phases.at(0);
+  ASSERT_EQ(q.ranks.size(), 4u);
+  EXPECT_TRUE(q.ranks[1].empty());
+  EXPECT_FALSE(q.ranks[2].empty());
+  const std::vector<ChartSpec> charts = timelineCharts(timelineRuns("x", {"x.h5"}, {idle}).at(0));
+  ASSERT_EQ(charts.size(), 2u);
+  std::vector<std::string> labels;
+  for (const ChartSeries& s : charts[0].series) labels.push_back(s.label);
+  EXPECT_EQ(labels, (std::vector<std::string>{"all ranks", "rank 0", "rank 2", "rank 3"}));
+}
+
+TEST(Timeline, ChartsOfARun) {
+  const TimelineRun run = timelineRuns("ssd", {"a.h5"}, {timelineResults()}).at(0);
+  const std::vector<ChartSpec> charts = timelineCharts(run);
+  ASSERT_EQ(charts.size(), 2u);
+  const ChartSpec& c = charts[0];
+  EXPECT_EQ(c.title, "file-create");
+  EXPECT_EQ(c.subtitle, "first done 2 s, last done 3 s");
+  EXPECT_EQ(c.x_label, "s since the phase started");
+  EXPECT_EQ(c.y_label, "ops/s");
+  EXPECT_EQ(c.x_scale, XScale::kLinear);
+  ASSERT_EQ(c.series.size(), 5u);
+  EXPECT_EQ(c.series[0].label, "all ranks");
+  EXPECT_EQ(c.series[0].look, SeriesLook::kBoldLine);
+  EXPECT_EQ(c.series[4].label, "rank 3");
+  EXPECT_EQ(c.series[4].look, SeriesLook::kThinLine);
+
+  // A short phase reads in milliseconds: the times are scaled, the rates are not.
+  StoredResults quick;
+  quick.runs.push_back(timelineRun("/runs/run-0000", 1));
+  StoredPhase& p = quick.runs[0].phases[0];
+  p.series.interval_s = 0.001;
+  p.ranks[0].t_local_end = p.ranks[0].t_start + 0.02;
+  p.done = {0.02, 2000, 100000.0, 0.02, 100000.0};
+  const ChartSpec ms = timelineCharts(timelineRuns("q", {"q.h5"}, {quick}).at(0)).at(0);
+  EXPECT_EQ(ms.x_label, "ms since the phase started");
+  EXPECT_EQ(ms.subtitle, "first done 20 ms, last done 20 ms");
+  EXPECT_NEAR(ms.series[0].points.back().x, 20.0, 1e-9);
+  EXPECT_NEAR(ms.series[0].points.back().y, 100000.0, 1e-3);
+}
+
+TEST(Timeline, InTheReport) {
+  const std::vector<StoredResults> results = {timelineResults()};
+  const std::vector<Configuration> configs = {buildConfiguration("ssd", {"a.h5"}, results)};
+  const std::vector<TimelineRun> timelines = timelineRuns("ssd", {"a.h5"}, results);
+  const std::vector<ReportChart> charts = reportCharts(configs, ReportOptions{}, timelines);
+  const auto timeline = std::find_if(charts.begin(), charts.end(),
+                                     [](const ReportChart& c) { return c.stem == "timeline-ssd-run-0000"; });
+  ASSERT_NE(timeline, charts.end());
+  EXPECT_EQ(timeline->timeline, std::optional<std::size_t>(0));
+  EXPECT_EQ(timeline->series, "");
+  EXPECT_EQ(std::count_if(charts.begin(), charts.end(), [](const ReportChart& c) { return c.timeline; }), 1);
+  const std::string& svg = timeline->svg;
+  EXPECT_EQ(count(svg, "<g class=\"panel\""), 2u);
+  EXPECT_EQ(texts(svg, "figure-title"),
+            std::vector<std::string>{"ssd: a.h5 /runs/run-0000 (4 ranks): ops/s over time, iteration 0"});
+  EXPECT_EQ(texts(svg, "legend-label"),
+            (std::vector<std::string>{"all ranks", "rank 0", "rank 1", "rank 2", "rank 3"}));
+  EXPECT_EQ(count(svg, "data-look=\"bold\""), 2u);
+  EXPECT_EQ(count(svg, "data-look=\"thin\""), 8u);
+  EXPECT_NE(svg.find("data-values=\"0,3600 0.1,3600 0.1,3600"), std::string::npos);
+  EXPECT_FALSE(hasNonFinite(svg));
+
+  const std::string md = reportMarkdown(configs, ReportOptions{}, charts, timelines);
+  EXPECT_NE(md.find("## Throughput over time\n"), std::string::npos);
+  EXPECT_NE(
+      md.find(
+          "### ssd: a.h5 /runs/run-0000 (4 ranks)\n\n![timeline-ssd-run-0000](timeline-ssd-run-0000.svg)"),
+      std::string::npos);
+  EXPECT_NE(md.find("| phase | ops/s | first done | first-done ops/s | last done | last-done ops/s |"),
+            std::string::npos);
+  EXPECT_NE(md.find("| file-create | 2,229 | 2 s | 3,600 | 3 s | 2,600 |"), std::string::npos);
+  EXPECT_NE(
+      md.find("- ssd: a.h5: written before results schema version 5: no throughput over time was stored"),
+      std::string::npos);
+  EXPECT_EQ(count(md, "![overview]"), 1u);  // the timeline is not taken for the overview
+
+  const std::string text = reportText(configs, ReportOptions{}, timelines);
+  EXPECT_NE(text.find("First-done and last-done rates (first iteration of each run):\n"
+                      "  ssd: a.h5 /runs/run-0000 (4 ranks)\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("  ssd: a.h5: written before results schema version 5"), std::string::npos);
+  // Without timelines (callers that have none), the report is as before.
+  EXPECT_EQ(reportText(configs, ReportOptions{}).find("First-done"), std::string::npos);
+}
+
 // --- PNG ----------------------------------------------------------------------------------------------
 
 class SvgToPng : public ::testing::Test {
@@ -454,6 +787,15 @@ void expectPng(const std::string& path, std::uint32_t width, std::uint32_t heigh
   EXPECT_EQ(bigEndian(png, 20), height);
 }
 
+// The height in the viewBox of an SVG file written by the renderer.
+std::uint32_t pngHeight(const std::string& svg_path) {
+  std::ifstream in(svg_path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::smatch height;
+  EXPECT_TRUE(std::regex_search(text, height, std::regex("viewBox=\"0 0 [0-9]+ ([0-9]+)\""))) << svg_path;
+  return height.empty() ? 0 : static_cast<std::uint32_t>(std::stoul(height[1]));
+}
+
 TEST_F(SvgToPng, ChartAndPanelsBecomePngsOfTheirSize) {
   // MDBENCH_CHART_GALLERY=DIR also keeps the samples there, for people to look at.
   const char* gallery = std::getenv("MDBENCH_CHART_GALLERY");
@@ -474,16 +816,17 @@ TEST_F(SvgToPng, ChartAndPanelsBecomePngsOfTheirSize) {
   expectPng((dir_ / "crowded.png").string(), 800, 500);
   const std::string rel = keep("relative.svg", renderSvg(relative));
   const std::string panels = keep("panels.svg", renderPanels(panelSpecs(), 2, "Metadata scaling"));
+  const TimelineRun run = timelineRuns("ssd", {"sweep.h5"}, {timelineResults()}).at(0);
+  const std::string timeline =
+      keep("timeline.svg", renderPanels(timelineCharts(run), 2, "ssd: ops/s over time"));
+  svgToPng(timeline, (dir_ / "timeline.png").string());
+  expectPng((dir_ / "timeline.png").string(), 1040, pngHeight(timeline));
   svgToPng(chart, (dir_ / "scaling.png").string());
   expectPng((dir_ / "scaling.png").string(), 800, 500);
   svgToPng(rel, (dir_ / "relative.png").string());
   expectPng((dir_ / "relative.png").string(), 800, 500);
   svgToPng(panels, (dir_ / "panels.png").string());
-  std::ifstream in(panels);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::smatch height;
-  ASSERT_TRUE(std::regex_search(text, height, std::regex("viewBox=\"0 0 840 ([0-9]+)\"")));
-  expectPng((dir_ / "panels.png").string(), 840, static_cast<std::uint32_t>(std::stoul(height[1])));
+  expectPng((dir_ / "panels.png").string(), 840, pngHeight(panels));
 }
 
 std::string errorOf(const std::string& svg, const std::string& png) {

@@ -73,7 +73,12 @@ constexpr std::string_view kCsvColumns[] = {"run",
                                             "ops_at_stonewall",
                                             "t_stonewall",
                                             "phase_items",
-                                            "phase_ops_per_s_at_stonewall"};
+                                            "phase_ops_per_s_at_stonewall",
+                                            "phase_first_done_time_s",
+                                            "phase_first_done_ops",
+                                            "phase_first_done_ops_per_s",
+                                            "phase_last_done_time_s",
+                                            "phase_last_done_ops_per_s"};
 
 TEST(ExportCsv, HeaderAndEveryFieldReadBackExactly) {
   const StoredResults results = makeResults();
@@ -117,6 +122,15 @@ TEST(ExportCsv, HeaderAndEveryFieldReadBackExactly) {
         expectSameDouble(f[18], r.t_stonewall);
         EXPECT_EQ(toUint(f[19]), p.items);
         expectSameDouble(f[20], p.aggregate.ops_per_s_at_stonewall);
+        if (p.has_series) {
+          expectSameDouble(f[21], p.done.first_done_time_s);
+          EXPECT_EQ(toUint(f[22]), p.done.first_done_ops);
+          expectSameDouble(f[23], p.done.first_done_ops_per_s);
+          expectSameDouble(f[24], p.done.last_done_time_s);
+          expectSameDouble(f[25], p.done.last_done_ops_per_s);
+        } else {  // a file before version 5: empty, not 0
+          EXPECT_EQ(std::vector<std::string>(f.begin() + 21, f.end()), std::vector<std::string>(5, ""));
+        }
       }
     }
   }
@@ -131,6 +145,7 @@ TEST(ExportCsv, QuotesOnlyWhatNeedsIt) {
   p.aggregate.time_s = 0.30000000000000004;
   p.items = 10;
   p.aggregate.ops_per_s_at_stonewall = 56.0;
+  p.done = {0.25, 12, 48.0, 0.5, 18.0};
   results.runs[0].phases.resize(1);
   results.runs.resize(1);
   const std::string csv = toCsv(results);
@@ -138,7 +153,7 @@ TEST(ExportCsv, QuotesOnlyWhatNeedsIt) {
   EXPECT_EQ(
       row,
       "/runs/run-0000,0,file-create,0,1,1,\"we,ird \"\"host\"\"\",10,9,1,4096,0.1,1e-17,123456789.12345679,0,"
-      "2.5,0.30000000000000004,7,0.125,10,56\n");
+      "2.5,0.30000000000000004,7,0.125,10,56,0.25,12,48,0.5,18\n");
 }
 
 TEST(ExportCsv, HeaderOnlyWithoutPhases) {
@@ -147,7 +162,9 @@ TEST(ExportCsv, HeaderOnlyWithoutPhases) {
   EXPECT_EQ(toCsv(results),
             std::string("run,iteration,phase,order,rank,node,host,planned,ok,failed,bytes,t_start,"
                         "t_local_end,t_global_end,rate,phase_ops_per_s,phase_time_s,ops_at_stonewall,"
-                        "t_stonewall,phase_items,phase_ops_per_s_at_stonewall\n"));
+                        "t_stonewall,phase_items,phase_ops_per_s_at_stonewall,phase_first_done_time_s,"
+                        "phase_first_done_ops,phase_first_done_ops_per_s,phase_last_done_time_s,"
+                        "phase_last_done_ops_per_s\n"));
 }
 
 }  // namespace

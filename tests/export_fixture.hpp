@@ -80,11 +80,27 @@ inline StoredPhase makePhase(Values& v, const std::string& run_group, std::uint3
   p.latency[17] = 7 + iteration;
   p.latency[300] = kNearMax;
   p.latency[LatencyHistogram::kBuckets - 1] = 2;
+  // Version 5: the first/last-done rates and a series (the per-rank counts are not exported).
+  p.has_series = true;
+  p.done = {v.real(), v.whole(), v.real(), v.real(), v.real()};
+  p.series.interval_s = v.real();
+  p.series.intervals = 3;
+  p.series.per_rank.assign(node_of_rank.size() * 3, 7);
+  p.series.total = {v.whole(), v.whole(), v.whole()};
+  return p;
+}
+
+// A phase as a file from before schema version 5 holds it: no series, no first/last-done rates.
+inline StoredPhase withoutSeries(StoredPhase p) {
+  p.has_series = false;
+  p.series = {};
+  p.done = {};
   return p;
 }
 
 // Two runs: a finished one (3 ranks on 2 nodes, 2 iterations, one failed operation, awkward host and
-// job names) and one killed while running (1 rank, no summary, no bucket bounds stored).
+// job names) and one killed while running (1 rank, no summary, no bucket bounds stored), the second as an
+// mdbench before schema version 5 wrote it (no throughput over time).
 inline StoredResults makeResults() {
   Values v;
   StoredResults results;
@@ -147,7 +163,9 @@ inline StoredResults makeResults() {
   c.shared_files = false;
   c.pre_delay_s = 1e-17;
   c.preset = "io500-hard";
+  c.series_interval_s = 0.30000000000000004;
   run.shift_used = 7;
+  run.has_series = true;
   for (std::uint32_t it = 0; it < 2; ++it) {
     run.phases.push_back(makePhase(v, run.group, it, Phase::kFileCreate, 0, run.node_of_rank));
     run.phases.push_back(makePhase(v, run.group, it, Phase::kFileRemove, 1, run.node_of_rank));
@@ -173,7 +191,8 @@ inline StoredResults makeResults() {
   killed.config.phases.readdir = true;
   killed.config.renamed = true;
   killed.config.shared_files = true;
-  killed.phases.push_back(makePhase(v, killed.group, 0, Phase::kTreeCreate, 0, killed.node_of_rank));
+  killed.phases.push_back(
+      withoutSeries(makePhase(v, killed.group, 0, Phase::kTreeCreate, 0, killed.node_of_rank)));
   results.runs.push_back(killed);
   return results;
 }

@@ -80,6 +80,11 @@ void checkConfig(const json& j, const StoredRun& run, std::string_view sharing, 
   expectBool(j, "shared_files", c.shared_files);
   expectDouble(j, "pre_delay_s", c.pre_delay_s);
   expectString(j, "preset", c.preset);
+  if (run.has_series) {
+    expectDouble(j, "series_interval_s", c.series_interval_s);
+  } else {
+    EXPECT_FALSE(j.contains("series_interval_s"));  // as absent as in the file
+  }
 }
 
 void checkRankRow(const json& j, const StoredRankRow& r) {
@@ -139,6 +144,21 @@ void checkPhase(const json& j, const StoredPhase& p) {
   expectUint(j, "latency_p99_ns", p.latency_summary.p99_ns);
   expectUint(j, "latency_p999_ns", p.latency_summary.p999_ns);
   expectUint(j, "latency_max_ns", p.latency_summary.max_ns);
+  const char* const series_keys[] = {"first_done_time_s",     "first_done_ops",      "first_done_ops_per_s",
+                                     "last_done_time_s",      "last_done_ops_per_s", "interval_s",
+                                     "ops_per_interval_total"};
+  if (p.has_series) {
+    expectDouble(j, "first_done_time_s", p.done.first_done_time_s);
+    expectUint(j, "first_done_ops", p.done.first_done_ops);
+    expectDouble(j, "first_done_ops_per_s", p.done.first_done_ops_per_s);
+    expectDouble(j, "last_done_time_s", p.done.last_done_time_s);
+    expectDouble(j, "last_done_ops_per_s", p.done.last_done_ops_per_s);
+    expectDouble(j, "interval_s", p.series.interval_s);
+    EXPECT_EQ(field(j, "ops_per_interval_total"), json(p.series.total));
+    EXPECT_FALSE(j.contains("ops_per_interval"));  // the per-rank counts stay in the HDF5 file
+  } else {
+    for (const char* key : series_keys) EXPECT_FALSE(j.contains(key)) << key;
+  }
   const json& ranks = field(j, "ranks");
   ASSERT_EQ(ranks.size(), p.ranks.size());
   for (std::size_t r = 0; r < p.ranks.size(); ++r) checkRankRow(ranks[r], p.ranks[r]);
@@ -251,8 +271,11 @@ TEST(ExportJson, UsesTheSchemaNames) {
   EXPECT_EQ(keys(run["attributes"]), names("/runs/run-*", "attributes"));
   EXPECT_EQ(keys(run["config"]), names("/runs/run-*/config", "attributes"));
   const json& phase = run["phases"][3];
-  EXPECT_EQ(keys(phase), plus(names("/runs/run-*/iterations/iter-*/*", "attributes"),
-                              {"group", "ranks", "latency_buckets", "errors"}));
+  EXPECT_EQ(keys(phase),
+            plus(names("/runs/run-*/iterations/iter-*/*", "attributes"),
+                 {"group", "ranks", "latency_buckets", "errors", "interval_s", "ops_per_interval_total"}));
+  EXPECT_EQ(names("/runs/run-*/iterations/iter-*/*/ops_per_interval", "attributes"),
+            std::set<std::string>{"interval_s"});
   EXPECT_EQ(keys(phase["ranks"][0]), names("/runs/run-*/iterations/iter-*/*/ranks", "fields"));
   EXPECT_EQ(keys(phase["errors"][0]), names("/runs/run-*/iterations/iter-*/*/errors", "fields"));
   EXPECT_EQ(keys(run["summary"][0]), names("/runs/run-*/summary/*", "attributes"));

@@ -88,6 +88,13 @@ RunResult writtenRun(const Plan& plan) {
       for (std::uint64_t op = 0; op < rec.ok; ++op) result.latency.add(1000 + 37 * op + r);
       result.ranks.push_back(rec);
     }
+    // Over time (0.1 s intervals): rank 0 does everything in its one interval, rank 1 half in each of two.
+    result.series.interval_s = plan.config().series_interval_s;
+    result.series.intervals = 2;
+    const auto ok0 = static_cast<std::uint32_t>(result.ranks[0].ok);
+    const auto ok1 = static_cast<std::uint32_t>(result.ranks[1].ok);
+    result.series.per_rank = {ok0, 0, (ok1 + 1) / 2, ok1 / 2};
+    result.series.total = {ok0 + (ok1 + 1) / 2, ok1 / 2};
     t += 123456789.123456789;
     run.phases.push_back(result);
   }
@@ -140,6 +147,7 @@ TEST(ExportFromFile, WrittenFileReadBackAndExported) {
   expectDouble(j["config"], "stonewall_s", 0.0625);
   expectUint(j["config"], "shift_used", 0);
   expectString(j["config"], "targets", "");
+  expectDouble(j["config"], "series_interval_s", 0.1);
 
   const json& phases = j["phases"];
   ASSERT_EQ(phases.size(), run.phases.size());
@@ -156,6 +164,14 @@ TEST(ExportFromFile, WrittenFileReadBackAndExported) {
     expectUint(p, "ops_at_stonewall", a.ops_at_stonewall);
     expectDouble(p, "ops_per_s_at_stonewall", a.ops_per_s_at_stonewall);
     expectUint(p, "latency_p99_ns", written.latency.quantile(0.99));
+    const DoneRates done = doneRates(written.ranks, written.series);
+    expectDouble(p, "first_done_time_s", done.first_done_time_s);
+    expectUint(p, "first_done_ops", done.first_done_ops);
+    expectDouble(p, "first_done_ops_per_s", done.first_done_ops_per_s);
+    expectDouble(p, "last_done_time_s", done.last_done_time_s);
+    expectDouble(p, "last_done_ops_per_s", done.last_done_ops_per_s);
+    expectDouble(p, "interval_s", 0.1);
+    EXPECT_EQ(p["ops_per_interval_total"], json(written.series.total));
     for (std::size_t r = 0; r < written.ranks.size(); ++r) {
       expectDouble(p["ranks"][r], "t_start", written.ranks[r].t_start);
       expectDouble(p["ranks"][r], "t_local_end", written.ranks[r].t_local_end);
@@ -198,6 +214,14 @@ TEST(ExportFromFile, WrittenFileReadBackAndExported) {
   EXPECT_EQ(create0[17], "2");
   EXPECT_EQ(create0[19], "3");
   EXPECT_EQ(create0[20], "80");
+  // First done: rank 0 after 0.1 s with its 3 ops, rank 1 its first interval's 2; last done after 0.2 s.
+  // (Near, not equal: the times are differences of numbers around 1.2e8.)
+  ASSERT_EQ(create0.size(), 26u);
+  EXPECT_NEAR(std::stod(create0[21]), 0.1, 1e-6);
+  EXPECT_EQ(create0[22], "5");
+  EXPECT_NEAR(std::stod(create0[23]), 50.0, 1e-3);
+  EXPECT_NEAR(std::stod(create0[24]), 0.2, 1e-6);
+  EXPECT_NEAR(std::stod(create0[25]), 30.0, 1e-3);
 }
 
 }  // namespace

@@ -114,6 +114,15 @@ void expectConfig(const Config& got, const Config& want) {
   EXPECT_EQ(got.preset, want.preset);
   EXPECT_EQ(got.phases.rename, want.phases.rename);
   EXPECT_EQ(got.phases.readdir, want.phases.readdir);
+  EXPECT_EQ(got.series_interval_s, want.series_interval_s);
+}
+
+void expectSeries(const StoredPhase& stored, const PhaseResult& written) {
+  EXPECT_TRUE(stored.has_series);
+  EXPECT_EQ(stored.series.interval_s, written.series.interval_s);
+  EXPECT_EQ(stored.series.intervals, written.series.intervals);
+  EXPECT_EQ(stored.series.per_rank, written.series.per_rank);
+  EXPECT_EQ(stored.series.total, written.series.total);
 }
 
 // file-create of iteration 0 (time_scale 1): ok 11 of 12, rates 2, 3, 4 over 4 s.
@@ -147,6 +156,17 @@ void expectFileCreate0(const StoredPhase& p, const PhaseResult& written) {
   EXPECT_EQ(p.latency_summary.max_ns, 1023u);
   expectRanks(p, written, {2.0, 3.0, 4.0});
   expectLatency(p, written.latency);
+  // Throughput over time, at 0.5 s: rank 0 one op per interval for 2 s, ranks 1 and 2 done after 1 s.
+  expectSeries(p, written);
+  EXPECT_EQ(p.series.intervals, 4u);
+  EXPECT_EQ(p.series.per_rank, (std::vector<std::uint32_t>{1, 1, 1, 1, 2, 1, 0, 0, 3, 1, 0, 0}));
+  EXPECT_EQ(p.series.total, (std::vector<std::uint64_t>{6, 3, 1, 1}));
+  // First done after 1 s (ranks 1 and 2: 7 ops; rank 0: its first 2 intervals, 2 ops); last done after 2 s.
+  EXPECT_EQ(p.done.first_done_time_s, 1.0);
+  EXPECT_EQ(p.done.first_done_ops, 9u);
+  EXPECT_EQ(p.done.first_done_ops_per_s, 9.0);
+  EXPECT_EQ(p.done.last_done_time_s, 2.0);
+  EXPECT_EQ(p.done.last_done_ops_per_s, 5.5);
   EXPECT_EQ(p.latency[5], 1u);
   EXPECT_EQ(p.latency[57], 8u);
   EXPECT_EQ(p.latency[111], 2u);
@@ -174,6 +194,12 @@ void expectFileStat(const StoredPhase& p, const PhaseResult& written, std::uint3
   EXPECT_EQ(p.latency_summary.max_ns, 51u);
   expectRanks(p, written, {4.0, 4.0, iteration == 1 ? 3.0 : 4.0});
   expectLatency(p, written.latency);
+  expectSeries(p, written);
+  EXPECT_EQ(p.series.total, (std::vector<std::uint64_t>{6, iteration == 1 ? 5u : 6u}));
+  // Every rank took 1 s: first and last done at once, with every op.
+  EXPECT_EQ(p.done.first_done_time_s, 1.0);
+  EXPECT_EQ(p.done.first_done_ops, iteration == 1 ? 11u : 12u);
+  EXPECT_EQ(p.done.last_done_time_s, 1.0);
 }
 
 // file-readdir: 8 of 9 directories listed as expected in 3 s; rank 2's wrong count is a failed op.
@@ -189,6 +215,12 @@ void expectFileReaddir(const StoredPhase& p, const PhaseResult& written) {
   EXPECT_FALSE(p.aggregate.stonewalled);
   expectRanks(p, written, {3.0, 2.0, 1.0});
   expectLatency(p, written.latency);
+  expectSeries(p, written);
+  // First done: rank 0 after 1 s (3 ops), rank 1 its first 2 intervals (2), rank 2 its first 2 (1).
+  EXPECT_EQ(p.done.first_done_ops, 6u);
+  EXPECT_EQ(p.done.first_done_ops_per_s, 6.0);
+  EXPECT_EQ(p.done.last_done_time_s, 2.0);
+  EXPECT_EQ(p.done.last_done_ops_per_s, 4.0);
   ASSERT_EQ(p.errors.size(), 1u);
   EXPECT_EQ(p.errors[0].rank, 2u);
   EXPECT_EQ(p.errors[0].err, EBADMSG);
@@ -205,6 +237,7 @@ void expectFileRename(const StoredPhase& p, const PhaseResult& written) {
   EXPECT_EQ(p.aggregate.ok, 12u);
   EXPECT_EQ(p.aggregate.ops_per_s, 3.0);
   expectRanks(p, written, {2.0, 2.0, 2.0});
+  expectSeries(p, written);
   EXPECT_TRUE(p.errors.empty());
 }
 
@@ -221,6 +254,8 @@ void expectStonewalledFileCreate1(const StoredPhase& p, const PhaseResult& writt
   EXPECT_EQ(p.aggregate.stonewall_time_s, 1.0);
   EXPECT_EQ(p.aggregate.ops_per_s_at_stonewall, 9.0);
   expectRanks(p, written, {2.0, 3.0, 4.0});
+  expectSeries(p, written);
+  EXPECT_EQ(p.done.first_done_ops, 9u);  // the same ops at the same times as in iteration 0
   EXPECT_EQ(p.ranks[0].t_stonewall, 2.0);
   EXPECT_EQ(p.ranks[1].t_stonewall, 0.0);
   EXPECT_EQ(p.ranks[1].ops_at_stonewall, 4u);
@@ -247,6 +282,7 @@ TEST(ResultsFile, WhatIsWrittenReadsBackExactly) {
   ASSERT_EQ(stored.runs.size(), 1u);
   const StoredRun& r = stored.runs[0];
   EXPECT_EQ(r.group, "/runs/run-0000");
+  EXPECT_TRUE(r.has_series);
   expectInfo(r.info, run.result.info);
   expectConfig(r.config, run.config);
   EXPECT_EQ(r.shift_used, 0u);
@@ -303,6 +339,109 @@ TEST(ResultsFile, WhatIsWrittenReadsBackExactly) {
   EXPECT_EQ(r.summaries[2].summary.stddev, 0.0);
   EXPECT_EQ(r.summaries[3].phase, Phase::kFileRename);
   EXPECT_EQ(r.summaries[3].summary.max, 3.0);
+}
+
+// The series as HDF5 holds it, for readers other than ours: a uint32 [ranks][intervals] dataset with its
+// interval, a uint64 [intervals] total, and the five first/last-done attributes of the phase.
+TEST(ResultsFile, ThroughputOverTimeInTheFile) {
+  const TempDir dir;
+  const std::string path = dir.file("r.h5");
+  writeRun(path, OutputMode::kCreate, SyntheticRun{}, 1);
+  withRawFile(path, [](hid_t file) {
+    const std::string group = "/runs/run-0000/iterations/iter-0000/file-readdir";
+    const hid_t counts = H5Dopen2(file, (group + "/ops_per_interval").c_str(), H5P_DEFAULT);
+    ASSERT_GE(counts, 0);
+    const hid_t type = H5Dget_type(counts);
+    EXPECT_TRUE(H5Tequal(type, H5T_STD_U32LE) > 0);
+    H5Tclose(type);
+    const hid_t space = H5Dget_space(counts);
+    hsize_t dims[2] = {0, 0};
+    EXPECT_EQ(H5Sget_simple_extent_ndims(space), 2);
+    H5Sget_simple_extent_dims(space, dims, nullptr);
+    H5Sclose(space);
+    EXPECT_EQ(dims[0], 3u);
+    EXPECT_EQ(dims[1], 4u);
+    std::vector<std::uint32_t> values(12);
+    EXPECT_GE(H5Dread(counts, H5T_NATIVE_UINT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0);
+    EXPECT_EQ(values, (std::vector<std::uint32_t>{2, 1, 0, 0, 1, 1, 1, 0, 1, 0, 0, 1}));
+    double interval = 0.0;
+    const hid_t attribute = H5Aopen(counts, "interval_s", H5P_DEFAULT);
+    EXPECT_GE(H5Aread(attribute, H5T_NATIVE_DOUBLE, &interval), 0);
+    H5Aclose(attribute);
+    EXPECT_EQ(interval, 0.5);
+    H5Dclose(counts);
+
+    const hid_t total = H5Dopen2(file, (group + "/ops_per_interval_total").c_str(), H5P_DEFAULT);
+    ASSERT_GE(total, 0);
+    const hid_t total_type = H5Dget_type(total);
+    EXPECT_TRUE(H5Tequal(total_type, H5T_STD_U64LE) > 0);
+    H5Tclose(total_type);
+    std::vector<std::uint64_t> sums(4);
+    EXPECT_GE(H5Dread(total, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, sums.data()), 0);
+    EXPECT_EQ(sums, (std::vector<std::uint64_t>{4, 2, 1, 1}));
+    H5Dclose(total);
+
+    const auto number = [&](const char* name, hid_t memory_type, void* out) {
+      const hid_t a = H5Aopen_by_name(file, group.c_str(), name, H5P_DEFAULT, H5P_DEFAULT);
+      EXPECT_GE(a, 0) << name;
+      EXPECT_GE(H5Aread(a, memory_type, out), 0) << name;
+      H5Aclose(a);
+    };
+    double first_time = 0, first_rate = 0, last_time = 0, last_rate = 0, config_interval = 0;
+    std::uint64_t first_ops = 0;
+    number("first_done_time_s", H5T_NATIVE_DOUBLE, &first_time);
+    number("first_done_ops", H5T_NATIVE_UINT64, &first_ops);
+    number("first_done_ops_per_s", H5T_NATIVE_DOUBLE, &first_rate);
+    number("last_done_time_s", H5T_NATIVE_DOUBLE, &last_time);
+    number("last_done_ops_per_s", H5T_NATIVE_DOUBLE, &last_rate);
+    EXPECT_EQ(first_time, 1.0);
+    EXPECT_EQ(first_ops, 6u);
+    EXPECT_EQ(first_rate, 6.0);
+    EXPECT_EQ(last_time, 2.0);
+    EXPECT_EQ(last_rate, 4.0);
+    const hid_t a =
+        H5Aopen_by_name(file, "/runs/run-0000/config", "series_interval_s", H5P_DEFAULT, H5P_DEFAULT);
+    EXPECT_GE(H5Aread(a, H5T_NATIVE_DOUBLE, &config_interval), 0);
+    H5Aclose(a);
+    EXPECT_EQ(config_interval, 0.5);
+  });
+}
+
+// A phase in which no op succeeded has no intervals: ops_per_interval is [ranks][0] (validate_test.cpp: and
+// such a file is valid).
+TEST(ResultsFile, APhaseWithoutOpsHasAnEmptySeries) {
+  const TempDir dir;
+  const std::string path = dir.file("r.h5");
+  SyntheticRun run;
+  PhaseResult& stat = run.result.phases[1];
+  for (std::uint32_t r = 0; r < 3; ++r) {
+    stat.ranks[r] = record(0, 4, 0, 10.0, 11.0, 12.0);
+    stat.ranks[r].first_error = {.err = ENOENT, .owner = r, .dir = 1, .item = 0};
+  }
+  stat.latency = LatencyHistogram{};
+  stat.series = OpsSeries{0.5, 0, {}, {}};
+  writeRun(path, OutputMode::kCreate, run, 1);
+  withRawFile(path, [](hid_t file) {
+    const hid_t counts =
+        H5Dopen2(file, "/runs/run-0000/iterations/iter-0000/file-stat/ops_per_interval", H5P_DEFAULT);
+    ASSERT_GE(counts, 0);
+    const hid_t space = H5Dget_space(counts);
+    hsize_t dims[2] = {9, 9};
+    EXPECT_EQ(H5Sget_simple_extent_ndims(space), 2);
+    H5Sget_simple_extent_dims(space, dims, nullptr);
+    EXPECT_EQ(dims[0], 3u);
+    EXPECT_EQ(dims[1], 0u);
+    H5Sclose(space);
+    H5Dclose(counts);
+  });
+  const StoredPhase& p = readResultsFile(path).runs.at(0).phases.at(1);
+  EXPECT_TRUE(p.has_series);
+  EXPECT_EQ(p.series.intervals, 0u);
+  EXPECT_TRUE(p.series.per_rank.empty());
+  EXPECT_TRUE(p.series.total.empty());
+  EXPECT_EQ(p.done.first_done_time_s, 1.0);
+  EXPECT_EQ(p.done.first_done_ops, 0u);
+  EXPECT_EQ(p.done.last_done_ops_per_s, 0.0);
 }
 
 TEST(ResultsFile, StatusIsCompleteForExitZero) {
@@ -433,6 +572,41 @@ TEST(ResultsFile, ReaderNamesTheFileAndTheObjectThatIsWrong) {
   });
   EXPECT_EQ(errorOf([&] { readResultsFile(path); }),
             path + ": /runs/run-0000/iterations/iter-0001/file-stat/latency: dataset is missing");
+
+  fresh();
+  withRawFile(path, [](hid_t file) {
+    EXPECT_GE(H5Ldelete(file, "runs/run-0000/iterations/iter-0000/file-stat/ops_per_interval", H5P_DEFAULT),
+              0);
+  });
+  EXPECT_EQ(errorOf([&] { readResultsFile(path); }),
+            path + ": /runs/run-0000/iterations/iter-0000/file-stat/ops_per_interval: dataset is missing");
+
+  // A row per rank, or the rows could not be told apart.
+  fresh();
+  withRawFile(path, [](hid_t file) {
+    const char* name = "runs/run-0000/iterations/iter-0000/file-stat/ops_per_interval";
+    EXPECT_GE(H5Ldelete(file, name, H5P_DEFAULT), 0);
+    const hsize_t dims[2] = {2, 2};
+    const hid_t space = H5Screate_simple(2, dims, nullptr);
+    const hid_t dataset = H5Dcreate2(file, name, H5T_STD_U32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    const std::uint32_t zeros[4] = {};
+    EXPECT_GE(H5Dwrite(dataset, H5T_NATIVE_UINT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, zeros), 0);
+    H5Dclose(dataset);
+    H5Sclose(space);
+  });
+  EXPECT_EQ(errorOf([&] { readResultsFile(path); }),
+            path +
+                ": /runs/run-0000/iterations/iter-0000/file-stat/ops_per_interval: 2 rows, expected one per "
+                "row of ranks (3)");
+
+  fresh();
+  withRawFile(path, [](hid_t file) {
+    EXPECT_GE(H5Adelete_by_name(file, "runs/run-0000/iterations/iter-0000/file-stat", "first_done_ops",
+                                H5P_DEFAULT),
+              0);
+  });
+  EXPECT_EQ(errorOf([&] { readResultsFile(path); }),
+            path + ": /runs/run-0000/iterations/iter-0000/file-stat: attribute 'first_done_ops' is missing");
 }
 
 TEST(ResultsFile, SinkMisuseIsReportedAndWritesNothingWrong) {
@@ -455,6 +629,14 @@ TEST(ResultsFile, SinkMisuseIsReportedAndWritesNothingWrong) {
   two_ranks.ranks.pop_back();
   EXPECT_EQ(errorOf([&] { sink->phase(two_ranks, run.plan); }),
             path + ": Hdf5Sink::phase: file-create has 2 rank records for a run of 3 ranks");
+  // The runner frees a phase's per-rank counts once the sinks have seen it: a phase handed over again
+  // after that has totals without counts.
+  PhaseResult freed = run.result.phases[0];
+  freed.series.per_rank.clear();
+  EXPECT_EQ(errorOf([&] { sink->phase(freed, run.plan); }),
+            path +
+                ": Hdf5Sink::phase: file-create has a series of 4 intervals with 0 per-rank counts and 4 "
+                "totals for 3 ranks (its per-rank counts were freed?)");
   sink->phase(run.result.phases[0], run.plan);
   EXPECT_EQ(errorOf([&] { sink->phase(run.result.phases[0], run.plan); }),
             path + ": Hdf5Sink::phase: /runs/run-0000/iterations/iter-0000 already holds file-create");

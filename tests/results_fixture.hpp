@@ -77,9 +77,11 @@ inline Config testConfig() {
   c.sync_phases = true;
   c.pre_delay_s = 0.125;
   c.preset = "io500-easy";
+  c.series_interval_s = 0.5;
   c.command_line =
       "mdbench -n 4 -u -z 1 -b 2 -I 3 -L -F -C -T -r -U --readdir -i 2 -w 100 -d /scratch/run@/scratch/other "
-      "-R 18446744073709551557 -W 0.5 -x '/scratch/counts, \"1\"' -y -Y -p 0.125 --preset io500-easy";
+      "-R 18446744073709551557 -W 0.5 -x '/scratch/counts, \"1\"' -y -Y -p 0.125 --preset io500-easy "
+      "--series-interval 0.5";
   return c;
 }
 
@@ -121,6 +123,23 @@ inline RankPhaseRecord record(std::uint64_t ok, std::uint64_t failed, std::uint6
   return r;
 }
 
+// A phase's series at testConfig()'s 0.5 s intervals: one row of counts per rank (all rows as long), and
+// their sums.
+inline OpsSeries series(std::initializer_list<std::initializer_list<std::uint32_t>> rows) {
+  OpsSeries s;
+  s.interval_s = 0.5;
+  s.intervals = static_cast<std::uint32_t>(rows.begin()->size());
+  s.total.assign(s.intervals, 0);
+  for (const auto& row : rows) {
+    std::uint32_t k = 0;
+    for (const std::uint32_t count : row) {
+      s.per_rank.push_back(count);
+      s.total[k++] += count;
+    }
+  }
+  return s;
+}
+
 inline LatencyHistogram histogram(std::initializer_list<std::pair<std::uint64_t, int>> samples) {
   LatencyHistogram h;
   for (const auto& [ns, count] : samples) {
@@ -131,7 +150,9 @@ inline LatencyHistogram histogram(std::initializer_list<std::pair<std::uint64_t,
 
 // file-create: rank 1 fails once (EEXIST on an item). Rates 2, 3, 4; time_s = 4 / time_scale. In
 // iteration 1 the stonewall fires on ranks 0 (1 s in, 2 ops done) and 2 (0.75 s in, 3 ops); rank 1 never
-// fires (4 ops): 9 ops at the stonewall, 1 s, 9 ops/s.
+// fires (4 ops): 9 ops at the stonewall, 1 s, 9 ops/s. Over time (0.5 s intervals): rank 0 one op in each
+// of its 4 intervals, rank 1 two then one, rank 2 three then one. First done: ranks 1 and 2 after 1 s, when
+// rank 0 had done 2: 9 ops, 9 ops/s; last done: rank 0 after 2 s, 11 ops, 5.5 ops/s.
 inline PhaseResult fileCreate(std::uint32_t iteration, double time_scale) {
   PhaseResult p;
   p.iteration = iteration;
@@ -148,6 +169,7 @@ inline PhaseResult fileCreate(std::uint32_t iteration, double time_scale) {
     p.ranks[2].ops_at_stonewall = 3;
   }
   p.latency = histogram({{5, 1}, {100, 8}, {1000, 2}});  // 11 = ok
+  p.series = series({{1, 1, 1, 1}, {2, 1, 0, 0}, {3, 1, 0, 0}});
   return p;
 }
 
@@ -161,6 +183,7 @@ inline PhaseResult fileReaddir() {
              record(2, 1, 0, 20.0, 22.0, 23.0)};
   p.ranks[2].first_error = {.err = EBADMSG, .owner = 2, .dir = 1, .item = kNoItem};
   p.latency = histogram({{2000, 8}});
+  p.series = series({{2, 1, 0, 0}, {1, 1, 1, 0}, {1, 0, 0, 1}});
   return p;
 }
 
@@ -171,6 +194,7 @@ inline PhaseResult fileRename() {
   p.items = 4;
   for (int r = 0; r < 3; ++r) p.ranks.push_back(record(4, 0, 0, 30.0, 32.0, 34.0));
   p.latency = histogram({{700, 12}});
+  p.series = series({{1, 1, 1, 1}, {1, 1, 1, 1}, {1, 1, 1, 1}});
   return p;
 }
 
@@ -189,6 +213,7 @@ inline PhaseResult fileStat(std::uint32_t iteration, double time_scale) {
     ok = 11;
   }
   p.latency = histogram({{50, ok}});
+  p.series = iteration == 1 ? series({{2, 2}, {2, 2}, {2, 1}}) : series({{2, 2}, {2, 2}, {2, 2}});
   return p;
 }
 
@@ -224,6 +249,62 @@ void withRawFile(const std::string& path, Body&& body) {
   ASSERT_GE(file, 0) << path;
   body(file);
   ASSERT_GE(H5Fclose(file), 0);
+}
+
+// Makes a file written by this mdbench look like one of an earlier schema version: without version 5's
+// throughput over time (the datasets, the first/last-done attributes, the config's series_interval_s).
+inline void downgrade(const std::string& path, std::uint32_t version) {
+  withRawFile(path, [&](hid_t file) {
+    const auto remove_attribute = [](hid_t object, const char* name) {
+      if (H5Aexists(object, name) > 0) {
+        EXPECT_GE(H5Adelete(object, name), 0) << name;
+      }
+    };
+    const hid_t runs = H5Gopen2(file, "runs", H5P_DEFAULT);
+    H5G_info_t info{};
+    H5Gget_info(runs, &info);
+    for (hsize_t r = 0; r < info.nlinks; ++r) {
+      char run_name[64] = {};
+      H5Lget_name_by_idx(runs, ".", H5_INDEX_NAME, H5_ITER_INC, r, run_name, sizeof run_name, H5P_DEFAULT);
+      const hid_t run = H5Gopen2(runs, run_name, H5P_DEFAULT);
+      const hid_t config = H5Gopen2(run, "config", H5P_DEFAULT);
+      remove_attribute(config, "series_interval_s");
+      H5Gclose(config);
+      const hid_t iterations = H5Gopen2(run, "iterations", H5P_DEFAULT);
+      H5G_info_t iteration_info{};
+      H5Gget_info(iterations, &iteration_info);
+      for (hsize_t i = 0; i < iteration_info.nlinks; ++i) {
+        char iteration_name[64] = {};
+        H5Lget_name_by_idx(iterations, ".", H5_INDEX_NAME, H5_ITER_INC, i, iteration_name,
+                           sizeof iteration_name, H5P_DEFAULT);
+        const hid_t iteration = H5Gopen2(iterations, iteration_name, H5P_DEFAULT);
+        H5G_info_t phase_info{};
+        H5Gget_info(iteration, &phase_info);
+        for (hsize_t p = 0; p < phase_info.nlinks; ++p) {
+          char phase_name[64] = {};
+          H5Lget_name_by_idx(iteration, ".", H5_INDEX_NAME, H5_ITER_INC, p, phase_name, sizeof phase_name,
+                             H5P_DEFAULT);
+          const hid_t phase = H5Gopen2(iteration, phase_name, H5P_DEFAULT);
+          for (const char* dataset : {"ops_per_interval", "ops_per_interval_total"}) {
+            EXPECT_GE(H5Ldelete(phase, dataset, H5P_DEFAULT), 0) << phase_name << "/" << dataset;
+          }
+          for (const char* attribute : {"first_done_time_s", "first_done_ops", "first_done_ops_per_s",
+                                        "last_done_time_s", "last_done_ops_per_s"}) {
+            remove_attribute(phase, attribute);
+          }
+          H5Gclose(phase);
+        }
+        H5Gclose(iteration);
+      }
+      H5Gclose(iterations);
+      H5Gclose(run);
+    }
+    H5Gclose(runs);
+    const hid_t attribute = H5Aopen(file, "schema_version", H5P_DEFAULT);
+    ASSERT_GE(attribute, 0);
+    EXPECT_GE(H5Awrite(attribute, H5T_NATIVE_UINT32, &version), 0);
+    EXPECT_GE(H5Aclose(attribute), 0);
+  });
 }
 
 inline std::string errorOf(const std::function<void()>& call) {

@@ -118,14 +118,18 @@ TEST(ResultsFile, H5pyReadsTheFile) {
       "p.attrs['ops_per_s_at_stonewall'])\n"
       "print([float(x) for x in p['ranks']['t_stonewall']], [int(x) for x in "
       "p['ranks']['ops_at_stonewall']])\n"
-      "print(text(run['iterations/iter-0000/file-readdir'].attrs['phase']))\n";
+      "print(text(run['iterations/iter-0000/file-readdir'].attrs['phase']))\n"
+      "s = run['iterations/iter-0000/file-create/ops_per_interval']\n"
+      "t = run['iterations/iter-0000/file-create/ops_per_interval_total']\n"
+      "print(s.shape, s.dtype, s.attrs['interval_s'], s[2].tolist(), t.dtype, t[:].tolist())\n"
+      "print(p.attrs['first_done_ops'], p.attrs['first_done_ops'].dtype, p.attrs['last_done_ops_per_s'])\n";
   const std::string script_path = dir.file("probe.py");
   writeText(script_path, script);
   const std::string out = commandOutput("/usr/bin/python3 " + script_path + " " + path, status);
   ASSERT_EQ(status, 0) << out;
   EXPECT_EQ(
       out,
-      "mdbench-results 4 uint32\n"
+      "mdbench-results 5 uint32\n"
       "failed 1 int32\n"
       "md test files uint8\n"
       "88 [('rank', '<u4', 0), ('node', '<u4', 4), ('planned', '<u8', 8), ('ok', '<u8', 16), "
@@ -137,7 +141,9 @@ TEST(ResultsFile, H5pyReadsTheFile) {
       "/scratch/run@/scratch/other 18446744073709551557 uint64 0.5 0\n"
       "4 1 9 1.0 9.0\n"
       "[2.0, 0.0, 2.25] [2, 4, 3]\n"
-      "file-readdir\n");
+      "file-readdir\n"
+      "(3, 4) uint32 0.5 [3, 1, 0, 0] uint64 [6, 3, 1, 1]\n"
+      "9 uint64 5.5\n");
 }
 
 }  // namespace

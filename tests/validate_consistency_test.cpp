@@ -343,5 +343,100 @@ TEST_F(Validate, SeveralTargetsInASharedTree) {
   EXPECT_TRUE(failsAt(kConfig, "a shared tree cannot span several directories"));
 }
 
+// ---- Throughput over time (schema version 5) ----
+
+// 1 ms intervals. Rank 0's ops end 0.4, 0.83 and 1.28 ms in, rank 1's 0.8, 1.63 and 2.48, rank 2's 1.2,
+// 2.43 and 3.68: rows {2, 1, 0, 0}, {1, 1, 1, 0}, {0, 1, 1, 1}.
+TEST_F(Validate, TheFixtureHasSeveralIntervals) {
+  valid();
+  EXPECT_EQ(shapeOf(file_, kCounts0), (std::vector<hsize_t>{3, 4}));
+  EXPECT_EQ(getNumber<double>(file_, kCounts0, "interval_s"), 0.001);
+  EXPECT_EQ(fieldValue<double>(file_, kFileCreate0 + "/ranks", 0, "t_local_end") -
+                fieldValue<double>(file_, kFileCreate0 + "/ranks", 0, "t_start"),
+            getNumber<double>(file_, kFileCreate0, "first_done_time_s"));
+  // By rank 0's end (1.28 ms): its 3, rank 1's first interval and 0.28 of its second (1 + 0.28), rank 2's
+  // 0.28 of its second (it had none in its first): 4.56 ops, rounded.
+  EXPECT_EQ(getNumber<std::uint64_t>(file_, kFileCreate0, "first_done_ops"), 5u);
+}
+
+TEST_F(Validate, SeriesRowDiffersFromOk) {
+  addToElement(valid(), kCounts0, 4, 1);  // row 1, interval 0
+  EXPECT_TRUE(failsAt(kCounts0, "row 1: sum of counts: expected 3 (ranks.ok of rank 1), found 4"));
+}
+
+TEST_F(Validate, OpsCountedAfterTheRankFinished) {
+  valid();
+  addToElement(file_, kCounts0, 0, -1);  // rank 0 finished 1.28 ms in: nothing of it in interval 3
+  addToElement(file_, kCounts0, 3, 1);
+  EXPECT_TRUE(failsAt(kCounts0,
+                      "row 0: 1 ops in interval 3, which starts 0.003 s into the phase, after the "
+                      "rank finished"));
+}
+
+TEST_F(Validate, SeriesTotalDiffersFromTheColumnSum) {
+  addToElement(valid(), kTotals0, 2, 1);
+  EXPECT_TRUE(
+      failsAt(kTotals0, "element 2: expected 2 (sum over ranks of that ops_per_interval column), found 3"));
+}
+
+TEST_F(Validate, SeriesTotalOfAnotherLength) {
+  replaceByDataset(valid(), kTotals0, H5T_STD_U64LE, 5);
+  EXPECT_TRUE(failsAt(kTotals0, "length: expected 4 (intervals: columns of ops_per_interval), found 5"));
+}
+
+TEST_F(Validate, SeriesIntervalNotPositive) {
+  setNumber(valid(), kCounts0, "interval_s", 0.0);
+  EXPECT_TRUE(failsAt(kCounts0, "interval_s: expected a positive number of seconds, found 0"));
+}
+
+TEST_F(Validate, FirstDoneOpsBeyondTheOps) {
+  setNumber<std::uint64_t>(valid(), kFileCreate0, "first_done_ops", 10);
+  EXPECT_TRUE(failsAt(kFileCreate0, "first_done_ops: expected at most ops_ok = 9, found 10"));
+}
+
+TEST_F(Validate, NegativeDoneTime) {
+  setNumber(valid(), kFileCreate0, "first_done_time_s", -1.0);
+  EXPECT_TRUE(failsAt(kFileCreate0, "first_done_time_s: expected a finite number >= 0, found -1"));
+}
+
+TEST_F(Validate, LastDoneBeforeFirstDone) {
+  valid();
+  setNumber(file_, kFileCreate0, "last_done_time_s",
+            getNumber<double>(file_, kFileCreate0, "first_done_time_s") / 2);
+  EXPECT_TRUE(failsAt(kFileCreate0, "last_done_time_s: expected at least first_done_time_s"));
+}
+
+TEST_F(Validate, FirstDoneOpsChanged) {
+  setNumber<std::uint64_t>(valid(), kFileCreate0, "first_done_ops", 4);
+  EXPECT_TRUE(
+      failsAt(kFileCreate0, "first_done_ops: expected 5 (ops every rank had done by first_done_time_s"));
+}
+
+TEST_F(Validate, FirstDoneTimeChanged) {
+  valid();
+  setNumber(file_, kFileCreate0, "first_done_time_s",
+            getNumber<double>(file_, kFileCreate0, "first_done_time_s") * 1.01);
+  EXPECT_TRUE(failsAt(kFileCreate0, "first_done_time_s: expected"));
+}
+
+TEST_F(Validate, FirstDoneRateChanged) {
+  valid();
+  setNumber(file_, kFileCreate0, "first_done_ops_per_s",
+            getNumber<double>(file_, kFileCreate0, "first_done_ops_per_s") * 1.01);
+  EXPECT_TRUE(failsAt(kFileCreate0, "first_done_ops_per_s: expected"));
+}
+
+TEST_F(Validate, LastDoneRateChanged) {
+  setNumber(valid(), kFileCreate0, "last_done_ops_per_s", 1.0);
+  EXPECT_TRUE(failsAt(kFileCreate0, "last_done_ops_per_s: expected"));
+}
+
+TEST_F(Validate, LastDoneTimeChanged) {
+  valid();
+  setNumber(file_, kFileCreate0, "last_done_time_s",
+            getNumber<double>(file_, kFileCreate0, "last_done_time_s") * 2);
+  EXPECT_TRUE(failsAt(kFileCreate0, "last_done_time_s: expected"));
+}
+
 }  // namespace
 }  // namespace mdbench::validate_test

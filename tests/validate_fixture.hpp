@@ -38,13 +38,16 @@ inline const std::string kIter1 = kRun + "/iterations/iter-0001";
 inline const std::string kFileCreate0 = kIter0 + "/file-create";
 inline const std::string kFileCreate1 = kIter1 + "/file-create";  // stonewalled: 2 of the 3 items
 inline const std::string kFileStat1 = kIter1 + "/file-stat";      // rank 1 fails one stat here (failed runs)
+inline const std::string kCounts0 = kFileCreate0 + "/ops_per_interval";        // [3][4], 1 ms intervals
+inline const std::string kTotals0 = kFileCreate0 + "/ops_per_interval_total";  // {3, 3, 2, 1}
 
 // ---- Writing a run as the runner would ----
 
 enum class Outcome : std::uint8_t {
-  kFailed,    // rank 1 fails one stat in iteration 1; exit 1
-  kComplete,  // every op succeeds; exit 0
-  kRunning,   // killed after iteration 0's first three phases: no end(), no finish()
+  kFailed,     // rank 1 fails one stat in iteration 1; exit 1
+  kComplete,   // every op succeeds; exit 0
+  kRunning,    // killed after iteration 0's first three phases: no end(), no finish()
+  kStatsFail,  // every stat of iteration 0 fails (no op succeeds in that phase: an empty series); exit 1
 };
 
 // Files only in a shared tree, every phase (readdir and rename too), rank shift 1, and a stonewall.
@@ -59,10 +62,15 @@ inline constexpr std::string_view kCommandLine =
 inline constexpr std::uint64_t kOpsAtStonewall[] = {2, 1, 1};
 inline constexpr std::uint64_t kStonewalledItems = 2;
 
+// Ops take 0.4 to 1.4 ms here: intervals of 1 ms (the smallest --series-interval) give every phase of more
+// than a few ops several of them.
+inline constexpr std::int64_t kIntervalNs = 1000000;
+
 inline Config runConfig() {
   CliRequest request = parseCommandLine(kArgs);
   EXPECT_TRUE(request.errors.empty()) << request.errors.front();
   request.config.command_line = kCommandLine;
+  request.config.series_interval_s = static_cast<double>(kIntervalNs) * 1e-9;
   return request.config;
 }
 
@@ -95,7 +103,31 @@ inline bool stonewalled(std::uint32_t iteration, Phase phase) {
   return iteration == 1 && phase == Phase::kFileCreate;
 }
 
-// One phase on every rank, with realistic times and latencies: rank r is (r + 1) times slower than rank 0.
+// Counts each rank's successful ops by the kIntervalNs interval they completed in (`done_ns`: every rank's
+// completion times since its start), as the runner's series does: as many intervals as the slowest rank's
+// last op needs, the others' rows padded with zeros.
+inline OpsSeries seriesOf(const std::vector<std::vector<std::int64_t>>& done_ns) {
+  OpsSeries s;
+  s.interval_s = static_cast<double>(kIntervalNs) * 1e-9;
+  std::int64_t last = -1;
+  for (const auto& rank : done_ns) {
+    if (!rank.empty()) last = std::max(last, rank.back());
+  }
+  s.intervals = last < 0 ? 0 : static_cast<std::uint32_t>(last / kIntervalNs + 1);
+  s.per_rank.assign(done_ns.size() * s.intervals, 0);
+  s.total.assign(s.intervals, 0);
+  for (std::size_t r = 0; r < done_ns.size(); ++r) {
+    for (const std::int64_t ns : done_ns[r]) {
+      const auto k = static_cast<std::size_t>(ns / kIntervalNs);
+      ++s.per_rank[r * s.intervals + k];
+      ++s.total[k];
+    }
+  }
+  return s;
+}
+
+// One phase on every rank, with realistic times and latencies (a slow file system's: 0.4 ms and more): rank r
+// is (r + 1) times slower than rank 0.
 inline PhaseResult measure(const Plan& run_plan, std::uint32_t iteration, Phase phase, double t0,
                            Outcome outcome) {
   PhaseResult result;
@@ -104,6 +136,7 @@ inline PhaseResult measure(const Plan& run_plan, std::uint32_t iteration, Phase 
   result.items = iteration == 1 && !isTreePhase(phase) ? kStonewalledItems : run_plan.config().items;
   const Plan plan = run_plan.withItems(result.items);
   double t_end = t0;
+  std::vector<std::vector<std::int64_t>> done_ns(plan.ranks());
   for (std::uint32_t rank = 0; rank < plan.ranks(); ++rank) {
     RankPhaseRecord r;
     r.planned = plan.plannedOps(phase, rank);
@@ -113,21 +146,32 @@ inline PhaseResult measure(const Plan& run_plan, std::uint32_t iteration, Phase 
       r.failed = 1;
       r.first_error = FirstError{ENOENT, plan.owner(phase, rank), 1, 1};  // item 1 of 2 lives in directory 1
     }
+    if (outcome == Outcome::kStatsFail && iteration == 0 && phase == Phase::kFileStat) {
+      r.failed = r.ok;
+      r.ok = 0;
+      r.first_error = FirstError{ENOENT, plan.owner(phase, rank), 0, 0};
+    }
     if (phase == Phase::kFileCreate) r.bytes = r.ok * plan.config().write_bytes;
     if (phase == Phase::kFileRead) r.bytes = r.ok * plan.config().read_bytes;
     r.ops_at_stonewall = stonewalled(iteration, phase) ? kOpsAtStonewall[rank % 3] : r.ok;
     r.t_start = t0 + 1e-4 * rank;
     r.t_local_end = r.t_start;
+    std::int64_t elapsed_ns = 0;
     for (std::uint64_t op = 0; op < r.planned; ++op) {
-      const std::uint64_t ns = 20000 * (rank + 1) + 1337 * op + 5000 * iteration;
+      const std::uint64_t ns = 20 * (20000 * (rank + 1) + 1337 * op + 5000 * iteration);
       r.t_local_end += static_cast<double>(ns) * 1e-9;
-      if (op < r.ok) result.latency.add(ns);
+      elapsed_ns += static_cast<std::int64_t>(ns);
+      if (op < r.ok) {
+        result.latency.add(ns);
+        done_ns[rank].push_back(elapsed_ns);
+      }
       if (stonewalled(iteration, phase) && op + 1 == r.ops_at_stonewall) r.t_stonewall = r.t_local_end;
     }
     t_end = std::max(t_end, r.t_local_end);
     result.ranks.push_back(r);
   }
   for (RankPhaseRecord& r : result.ranks) r.t_global_end = t_end + 2e-4;
+  result.series = seriesOf(done_ns);
   return result;
 }
 
@@ -153,7 +197,7 @@ inline void writeRun(const std::string& path, Outcome outcome, OutputMode mode =
   }
   run.info.end_utc = "2026-11-30T13:23:09Z";
   sink->end(run, plan);
-  sink->finish(outcome == Outcome::kFailed ? 1 : 0);
+  sink->finish(outcome == Outcome::kComplete ? 0 : 1);
 }
 
 // ---- Damaging a file with the HDF5 C API ----
@@ -272,6 +316,18 @@ inline void replaceByDataset(const std::string& path, const std::string& object,
   const Id dataset(H5Dcreate2(file, object.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
 }
 
+// Replaces an object by a fresh 2-D dataset of `type`, rows x cols (zero-filled).
+inline void replaceByMatrix(const std::string& path, const std::string& object, hid_t type, hsize_t rows,
+                            hsize_t cols) {
+  const Id file = openFile(path);
+  if (H5Lexists(file, object.c_str(), H5P_DEFAULT) > 0) {
+    ASSERT_GE(H5Ldelete(file, object.c_str(), H5P_DEFAULT), 0);
+  }
+  const hsize_t dims[2] = {rows, cols};
+  const Id space(H5Screate_simple(2, dims, nullptr));
+  const Id dataset(H5Dcreate2(file, object.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+}
+
 // Adds 1 to element `index` of a 1-D integer dataset.
 inline void bumpElement(const std::string& path, const std::string& object, std::size_t index) {
   const Id file = openFile(path);
@@ -281,6 +337,28 @@ inline void bumpElement(const std::string& path, const std::string& object, std:
   ASSERT_GE(H5Dread(dataset, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0);
   values.at(index) += 1;
   ASSERT_GE(H5Dwrite(dataset, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0);
+}
+
+// Adds `delta` to element `index` (row-major) of an integer dataset of any shape.
+inline void addToElement(const std::string& path, const std::string& object, std::size_t index,
+                         std::int64_t delta) {
+  const Id file = openFile(path);
+  const Id dataset(H5Dopen2(file, object.c_str(), H5P_DEFAULT));
+  const Id space(H5Dget_space(dataset));
+  std::vector<std::int64_t> values(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space)));
+  ASSERT_GE(H5Dread(dataset, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0);
+  values.at(index) += delta;
+  ASSERT_GE(H5Dwrite(dataset, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0);
+}
+
+// The shape of a dataset.
+inline std::vector<hsize_t> shapeOf(const std::string& path, const std::string& object) {
+  const Id file = openFile(path);
+  const Id dataset(H5Dopen2(file, object.c_str(), H5P_DEFAULT));
+  const Id space(H5Dget_space(dataset));
+  std::vector<hsize_t> dims(static_cast<std::size_t>(std::max(0, H5Sget_simple_extent_ndims(space))));
+  H5Sget_simple_extent_dims(space, dims.data(), nullptr);
+  return dims;
 }
 
 // Changes one field of one row of a compound dataset (reading and writing that field alone).

@@ -144,5 +144,58 @@ TEST_F(Validate, SummaryPhaseNameNotAllowed) {
   EXPECT_TRUE(failsAt(kRun + "/summary/file-rename", "attribute phase: expected one of"));
 }
 
+// ---- Structure of the schema version 5 additions: throughput over time ----
+
+TEST_F(Validate, MissingOpsPerInterval) {
+  deleteLink(valid(), kCounts0);
+  EXPECT_TRUE(failsAt(kCounts0, "missing (a required dataset)"));
+}
+
+TEST_F(Validate, MissingOpsPerIntervalTotal) {
+  deleteLink(valid(), kTotals0);
+  EXPECT_TRUE(failsAt(kTotals0, "missing (a required dataset)"));
+}
+
+TEST_F(Validate, OpsPerIntervalOfOneDimension) {
+  replaceByDataset(valid(), kCounts0, H5T_STD_U32LE, 12);
+  EXPECT_TRUE(failsAt(kCounts0, "expected 2 dimension(s), found shape [12]"));
+}
+
+TEST_F(Validate, OpsPerIntervalWithARowMissing) {
+  replaceByMatrix(valid(), kCounts0, H5T_STD_U32LE, 2, 4);
+  EXPECT_TRUE(failsAt(kCounts0, "expected shape dimension 0 = 3 (ranks), found shape [2, 4]"));
+}
+
+TEST_F(Validate, OpsPerIntervalOfWrongType) {
+  replaceByMatrix(valid(), kCounts0, H5T_STD_U64LE, 3, 4);
+  EXPECT_TRUE(failsAt(kCounts0, "expected type uint32, found uint64"));
+}
+
+TEST_F(Validate, OpsPerIntervalTotalOfWrongType) {
+  replaceByDataset(valid(), kTotals0, H5T_STD_U32LE, 4);
+  EXPECT_TRUE(failsAt(kTotals0, "expected type uint64, found uint32"));
+}
+
+TEST_F(Validate, MissingIntervalOfTheSeries) {
+  deleteAttribute(valid(), kCounts0, "interval_s");
+  EXPECT_TRUE(failsAt(kCounts0, "attribute interval_s missing (expected type float64)"));
+}
+
+TEST_F(Validate, MissingDoneRate) {
+  deleteAttribute(valid(), kFileCreate0, "last_done_ops_per_s");
+  EXPECT_TRUE(failsAt(kFileCreate0, "attribute last_done_ops_per_s missing (expected type float64)"));
+}
+
+TEST_F(Validate, DoneOpsOfWrongType) {
+  const double ops = 9.0;
+  replaceAttribute(valid(), kFileCreate0, "first_done_ops", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &ops);
+  EXPECT_TRUE(failsAt(kFileCreate0, "attribute first_done_ops: expected type uint64, found float64"));
+}
+
+TEST_F(Validate, MissingSeriesInterval) {
+  deleteAttribute(valid(), kConfig, "series_interval_s");
+  EXPECT_TRUE(failsAt(kConfig, "attribute series_interval_s missing (expected type float64)"));
+}
+
 }  // namespace
 }  // namespace mdbench::validate_test

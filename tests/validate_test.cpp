@@ -15,6 +15,7 @@
 
 #include "mdbench/phase.hpp"
 #include "mdbench/results_file.hpp"
+#include "results_fixture.hpp"  // downgrade()
 #include "validate_fixture.hpp"
 
 namespace mdbench::validate_test {
@@ -42,6 +43,32 @@ TEST_F(Validate, RunningRunPassesWithANote) {
   EXPECT_TRUE(result.ok) << result.first_problem;
   ASSERT_EQ(result.notes.size(), 1u);
   EXPECT_NE(result.notes[0].find("status running"), std::string::npos) << result.notes[0];
+}
+
+// Every stat fails: the phase has no successful op, so no interval ([ranks][0]), and first-done counts none.
+TEST_F(Validate, PhaseWithoutSuccessfulOpsPasses) {
+  writeRun(file_, Outcome::kStatsFail);
+  const ValidationResult result = validateResultsFile(file_);
+  EXPECT_TRUE(result.ok) << result.first_problem;
+  EXPECT_EQ(shapeOf(file_, kIter0 + "/file-stat/ops_per_interval"), (std::vector<hsize_t>{3, 0}));
+  EXPECT_EQ(shapeOf(file_, kIter0 + "/file-stat/ops_per_interval_total"), (std::vector<hsize_t>{0}));
+  EXPECT_EQ(getNumber<std::uint64_t>(file_, kIter0 + "/file-stat", "first_done_ops"), 0u);
+  EXPECT_GT(getNumber<double>(file_, kIter0 + "/file-stat", "first_done_time_s"), 0.0);
+}
+
+// Files of versions 3 and 4 have no throughput over time, and need none.
+TEST_F(Validate, EarlierVersionsWithoutSeriesPass) {
+  for (const std::uint32_t version : {3u, 4u}) {
+    writeRun(file_, Outcome::kFailed, OutputMode::kForce);
+    results_test::downgrade(file_, version);
+    const ValidationResult result = validateResultsFile(file_);
+    EXPECT_TRUE(result.ok) << result.first_problem;
+    EXPECT_EQ(result.schema_version, version);
+    EXPECT_TRUE(result.notes.empty()) << result.notes.front();
+  }
+  // The same file claiming version 5 lacks what version 5 requires.
+  setNumber<std::uint64_t>(file_, "/", "schema_version", kSchemaVersion);
+  EXPECT_TRUE(failsAt(kConfig, "attribute series_interval_s missing"));
 }
 
 TEST_F(Validate, AppendedRunsPass) {
@@ -107,7 +134,7 @@ TEST_F(Validate, WrongSchemaName) {
 TEST_F(Validate, UnknownSchemaVersion) {
   setNumber<std::uint64_t>(valid(), "/", "schema_version", 1);
   EXPECT_TRUE(
-      failsAt("/", "knows versions 3 to 4, found 1"));  // version 1 files: mdbench before readdir and rename
+      failsAt("/", "knows versions 3 to 5, found 1"));  // version 1 files: mdbench before readdir and rename
 }
 
 // ---- The schema itself ----

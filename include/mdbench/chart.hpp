@@ -24,11 +24,20 @@ struct ChartPoint {
   double y_high = 0.0;
 };
 
+// How a series is drawn. Scaling curves have few points, each a measurement; a time series has hundreds,
+// and the eye follows the line, not the points.
+enum class SeriesLook : std::uint8_t {
+  kMarkers,   // a line through a marker at every point, with error bars
+  kBoldLine,  // a thick dark line without markers, drawn after every other series: a sum over its parts
+  kThinLine,  // a thin line without markers in the series' colour, dashed once the palette's colours repeat
+};
+
 struct ChartSeries {
   std::string label;
   std::vector<ChartPoint> points;
   std::optional<std::size_t> peak{};        // index into points: highlighted, labelled "peak Y"
   std::optional<std::size_t> saturation{};  // index into points: dashed line labelled "saturates at X"
+  SeriesLook look = SeriesLook::kMarkers;   // a line look draws a marker only for a lone point
 };
 
 // Axis labels carry their units ("ranks", "file-create (ops/s)"); the renderer adds none.
@@ -48,7 +57,8 @@ struct ChartSpec {
 // A standalone SVG 1.1 document. Deterministic: the same spec gives the same bytes. Elements carry
 // classes and data- attributes for machines (see tests/e2e/check_svg.py): g.series[data-series],
 // .point[data-x][data-y], line.error-bar[data-x][data-low][data-high], g.peak, g.saturation, g.reference,
-// text.title, text.axis-label.x|y, text.tick-label.x|y, g.legend with text.legend-label.
+// text.title, text.axis-label.x|y, text.tick-label.x|y, g.legend with text.legend-label. A series of a
+// line look has data-look="bold|thin", and its polyline.line data-values="x,y x,y ..." (data, not pixels).
 std::string renderSvg(const ChartSpec& spec);
 
 // Small multiples: the charts in a grid of `columns` (clamped to 1..charts) under one title, each in a

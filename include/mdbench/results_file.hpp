@@ -12,6 +12,7 @@
 #include "mdbench/config.hpp"
 #include "mdbench/imported.hpp"
 #include "mdbench/metrics.hpp"
+#include "mdbench/ops_series.hpp"
 #include "mdbench/phase.hpp"
 #include "mdbench/result.hpp"
 #include "mdbench/sink.hpp"
@@ -19,9 +20,12 @@
 namespace mdbench {
 
 inline constexpr std::string_view kSchemaName = "mdbench-results";
-inline constexpr std::uint32_t kSchemaVersion = 4;
-// Readers accept every version from this one on: each later version only added optional objects.
+inline constexpr std::uint32_t kSchemaVersion = 5;
+// Readers accept every version from this one on: each later version only added objects, which the files of
+// an earlier version lack (version 5's throughput over time: StoredPhase::has_series is false then).
 inline constexpr std::uint32_t kOldestReadableSchemaVersion = 3;
+// The first version whose phases have ops_per_interval and the first/last-done rates.
+inline constexpr std::uint32_t kSeriesSchemaVersion = 5;
 
 class ResultsFileError : public std::runtime_error {
  public:
@@ -96,6 +100,13 @@ struct StoredPhase {
   std::vector<StoredRankRow> ranks;
   std::vector<std::uint64_t> latency;  // LatencyHistogram::kBuckets counts
   std::vector<StoredError> errors;
+  // Throughput over time and the first/last-done rates (schema version 5). Files of earlier versions have
+  // neither: has_series is false, the series empty and the rates 0. series.intervals is the column count
+  // of ops_per_interval, per_rank its rows (one per rank) as stored, total ops_per_interval_total as stored
+  // (its length is not checked here: `mdbench validate` does that).
+  bool has_series = false;
+  OpsSeries series;
+  DoneRates done;
 };
 
 struct StoredSummary {
@@ -113,8 +124,9 @@ struct StoredRun {
   std::vector<std::uint32_t> node_of_rank;
   std::vector<std::uint64_t> bucket_low;
   std::vector<std::uint64_t> bucket_high;
-  Config config;
+  Config config;                    // config.series_interval_s keeps its default when !has_series
   std::uint32_t shift_used = 0;     // the plan's rank shift (Plan::shift()); config.shift is -N as given
+  bool has_series = false;          // schema version 5: config series_interval_s and every phase's series
   std::vector<StoredPhase> phases;  // by iteration, then execution order
   bool has_summary = false;
   std::vector<StoredSummary> summaries;  // in execution order

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # mdbench import and mdbench report end to end: a real sweep and real split runs as two configurations,
 # IOR, IOzone and mdtest output imported beside them, the tables checked against the HDF5 files read with
-# h5py, the SVG charts parsed for their series, points and labels, PNGs checked, and the usage errors.
-# Nothing the user had is ever overwritten.
+# h5py, the SVG charts parsed for their series, points and labels, the throughput over time against the
+# files' series, a file of schema version 4, PNGs checked, and the usage errors. Nothing the user had is
+# ever overwritten.
 source "$(dirname "$0")/lib.sh" "$@"
 py=/usr/bin/python3
 FIX=$E2E_DIR/../fixtures/import
@@ -17,7 +18,7 @@ svg_ok() {  # svg_ok WHAT FILE CHECKS...
 }
 
 # ---- Two configurations from real runs: a sweep in one file, and the same steps as two jobs ----
-run 2 -d "$target" -n 300 -F -u -i 2 --sweep 1,2 -o "$BASE/sweep.h5"
+run 2 -d "$target" -n 300 -F -u -i 2 --sweep 1,2 --series-interval 0.001 -o "$BASE/sweep.h5"
 expect_rc 0 "sweep 1,2"
 run 1 -d "$target" -n 300 -F -u -i 2 -o "$BASE/job1.h5"
 expect_rc 0 "job at 1 rank"
@@ -70,6 +71,49 @@ for phase in tree-create file-create file-stat file-read file-remove tree-remove
     fail "$phase.png is not a PNG"; fi
 done
 svg_ok "overview" "$BASE/out/overview.svg" --panels 6 --series sweep --series jobs
+
+# Throughput over time: one figure per run (the sweep's two steps; each job's file), a panel per phase.
+for stem in timeline-sweep-run-0000 timeline-sweep-run-0001 timeline-jobs-1-run-0000 timeline-jobs-2-run-0000; do
+  svg_ok "$stem" "$BASE/out/$stem.svg" --panels 6 --series "all ranks" --series "rank 0" \
+    --text "since the phase started" --text "ops/s over time, iteration 0"
+  expect_in "$BASE/out/report.md" "![$stem]($stem.svg)" "Markdown embeds $stem"
+  if [ -s "$BASE/out/$stem.png" ]; then pass; else fail "$stem.png missing"; fi
+done
+svg_ok "2-rank step has a line per rank" "$BASE/out/timeline-sweep-run-0001.svg" --series "rank 1"
+expect_in "$BASE/out/report.md" "## Throughput over time" "Markdown: the section"
+expect_in "$OUT" "First-done and last-done rates (first iteration of each run):" "console: the done rates"
+# The summed line is the file's ops_per_interval_total over interval_s, interval by interval (all but the
+# last, which is as long as the slowest rank took).
+if "$py" - "$BASE" <<'PY' >"$BASE/check.txt" 2>&1; then pass; else fail "timeline values: $(cat "$BASE/check.txt")"; fi
+import sys, h5py
+import xml.etree.ElementTree as ET
+base = sys.argv[1]
+ns = "{http://www.w3.org/2000/svg}"
+phase = h5py.File(f"{base}/sweep.h5", "r")["runs/run-0001/iterations/iter-0000/file-create"]
+interval = float(phase["ops_per_interval"].attrs["interval_s"])
+total = [int(x) for x in phase["ops_per_interval_total"]]
+root = ET.parse(f"{base}/out/timeline-sweep-run-0001.svg").getroot()
+panel = [g for g in root.iter(ns + "g") if g.get("class") == "panel" and g.get("data-title") == "file-create"][0]
+line = [g for g in panel.iter(ns + "g") if g.get("data-series") == "all ranks"][0]
+values = line.find(ns + "polyline").get("data-values").split()
+rates = [float(v.split(",")[1]) for v in values[::2]]
+unit = {"s": 1.0, "ms": 1e-3, "us": 1e-6}[[t.text for t in panel.iter(ns + "text") if "since the phase" in (t.text or "")][0].split()[0]]
+starts = [float(v.split(",")[0]) * unit for v in values[::2]]
+assert len(rates) <= len(total), (len(rates), len(total))
+for k in range(len(rates) - 1):
+    assert abs(starts[k] - k * interval) < 1e-9, (k, starts[k])
+    assert abs(rates[k] - total[k] / interval) <= 1e-9 * max(1.0, rates[k]), (k, rates[k], total[k] / interval)
+print("ok", len(rates), "intervals")
+PY
+
+# A file of schema version 4 (docs/example-report/, before throughput over time): the tables as before, a
+# sentence instead of the charts.
+run 0 report old="$E2E_DIR/../../docs/example-report/mdbench-tmpfs.h5" -d "$BASE/out-v4"
+expect_rc 0 "report on a version 4 file"
+expect_in "$OUT" "file-create: ops/s against ranks" "version 4: the tables"
+expect_in "$OUT" "written before results schema version 5: no throughput over time was stored" "version 4: why no charts"
+expect_in "$BASE/out-v4/report.md" "written before results schema version 5" "version 4: the sentence in Markdown"
+if compgen -G "$BASE/out-v4/timeline-*" >/dev/null; then fail "version 4: a timeline chart was written"; else pass; fi
 expect_in "$BASE/out/report.md" "![file-create](file-create.svg)" "Markdown embeds the charts"
 expect_in "$BASE/out/report.md" "| ranks |" "Markdown tables"
 expect_in "$BASE/out/report.md" "Ratios are to the baseline **sweep**" "Markdown names the baseline"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The HDF5 results file: read back with h5py against the console, validated, exported, appended, never
-# overwritten, and still valid after the job is killed mid-run.
+# The HDF5 results file: read back with h5py against the console, the throughput over time against the
+# per-rank rows, validated, exported, appended, never overwritten, a version 4 file still read, and still
+# valid after the job is killed mid-run.
 source "$(dirname "$0")/lib.sh" "$@"
 py=/usr/bin/python3
 
@@ -24,6 +25,51 @@ for np in 1 2 4; do
   done
 done
 
+# Throughput over time (schema version 5), read with h5py: every rank's counts add up to its ok and end
+# with it, the totals are the column sums, the first/last-done rates are there and plausible, and the
+# configured interval is recorded (the runs above left --series-interval at its default, 0.1 s).
+for f in "$BASE/r.2.unique.h5" "$BASE/r.4.shared.h5"; do
+  if "$py" - "$f" <<'PY' >"$BASE/check.txt" 2>&1; then pass; else fail "series in $f: $(cat "$BASE/check.txt")"; fi
+import sys, h5py
+run = h5py.File(sys.argv[1], "r")["runs/run-0000"]
+assert float(run["config"].attrs["series_interval_s"]) == 0.1
+ranks = int(run.attrs["ranks"])
+phases = [p for it in run["iterations"].values() for p in it.values()]
+assert len(phases) == 2 * 9, len(phases)
+for p in phases:
+    counts, total, rows = p["ops_per_interval"], p["ops_per_interval_total"][:], p["ranks"][:]
+    assert counts.dtype == "uint32" and total.dtype == "uint64", (counts.dtype, total.dtype)
+    assert counts.shape == (ranks, len(total)), (p.name, counts.shape, len(total))
+    interval = float(counts.attrs["interval_s"])
+    assert interval >= 0.1, (p.name, interval)  # 0.1 s, doubled for a long phase
+    c = counts[:]
+    for r in range(ranks):
+        assert int(c[r].sum()) == int(rows["ok"][r]), (p.name, r, c[r].sum(), rows["ok"][r])
+        used = [k for k in range(len(total)) if c[r][k] > 0]
+        elapsed = rows["t_local_end"][r] - rows["t_start"][r]
+        assert not used or used[-1] * interval <= elapsed + 1e-6, (p.name, r, used, elapsed)
+    assert [int(x) for x in c.sum(axis=0)] == [int(x) for x in total], (p.name, c.sum(axis=0), total)
+    a = p.attrs
+    ok = int(a["ops_ok"])
+    assert 0 <= a["first_done_time_s"] <= a["last_done_time_s"], p.name
+    assert int(a["first_done_ops"]) <= ok, p.name
+    active = [rows["t_local_end"][r] - rows["t_start"][r] for r in range(ranks) if rows["planned"][r] > 0]
+    assert abs(a["last_done_time_s"] - max(active)) < 1e-12, p.name
+    assert abs(a["first_done_time_s"] - min(active)) < 1e-12, p.name
+    assert abs(a["last_done_ops_per_s"] - ok / a["last_done_time_s"]) <= 1e-9 * ok / a["last_done_time_s"]
+PY
+done
+f=$BASE/series.h5
+run 2 -d "$BASE/t" -n 2000 -F -C -r --series-interval 0.002 -o "$f"
+expect_rc 0 "a run with --series-interval 0.002"
+expect_eq "$("$py" -c '
+import h5py, sys
+run = h5py.File(sys.argv[1], "r")["runs/run-0000"]
+print(run["config"].attrs["series_interval_s"], run["iterations/iter-0000/file-create/ops_per_interval"].attrs["interval_s"] >= 0.002)' "$f")" \
+  "0.002 True" "the interval given is recorded"
+run 0 validate "$f"
+expect_rc 0 "--series-interval file validates"
+
 # Export: JSON parses and holds the file's numbers; CSV has one row per run, iteration, phase and rank.
 f=$BASE/r.2.unique.h5
 run 0 export "$f" --format json -o "$BASE/r.json"
@@ -36,11 +82,22 @@ rates = sorted(float(p.attrs["ops_per_s"]) for it in run["iterations"].values() 
 exported = sorted(p["ops_per_s"] for p in doc["runs"][0]["phases"])
 assert rates == exported, (rates, exported)
 assert doc["runs"][0]["attributes"]["ranks"] == 2
+assert doc["runs"][0]["config"]["series_interval_s"] == 0.1
+for p in doc["runs"][0]["phases"]:
+    group = f[p["group"]]
+    for name in ("first_done_time_s", "first_done_ops", "first_done_ops_per_s", "last_done_time_s",
+                 "last_done_ops_per_s"):
+        assert p[name] == group.attrs[name], (p["group"], name, p[name], group.attrs[name])
+    assert p["interval_s"] == group["ops_per_interval"].attrs["interval_s"]
+    assert p["ops_per_interval_total"] == [int(x) for x in group["ops_per_interval_total"]], p["group"]
 PY
 run 0 export "$f" --format csv -o "$BASE/r.csv"
 expect_rc 0 "export csv"
 # 2 iterations x 9 phases x 2 ranks, plus the header.
 expect_eq "$(wc -l <"$BASE/r.csv")" $((2 * 9 * 2 + 1)) "csv rows"
+expect_eq "$(head -1 "$BASE/r.csv" | tr ',' '\n' | tail -5 | tr '\n' ' ')" \
+  "phase_first_done_time_s phase_first_done_ops phase_first_done_ops_per_s phase_last_done_time_s phase_last_done_ops_per_s " \
+  "csv: the first/last-done columns last"
 run 0 export "$f" --format csv -o "$BASE/r.csv"
 expect_rc 2 "export refuses to overwrite"
 
@@ -68,12 +125,33 @@ run 1 -d "$BASE/t" -n 10 -o "$BASE/text.h5" --append
 expect_rc 1 "append to a non-results file"
 expect_eq "$(cat "$BASE/text.h5")" "not hdf5" "non-results file untouched"
 
+# A file of schema version 4 (a real run, docs/example-report/, made before throughput over time) is read,
+# validated and exported as it is (the new CSV columns empty), but never appended to.
+v4=$BASE/v4.h5
+cp "$E2E_DIR/../../docs/example-report/mdbench-tmpfs.h5" "$v4"
+run 0 validate "$v4"
+expect_rc 0 "version 4 file validates"
+expect_in "$OUT" "schema version 4" "validate names version 4"
+run 0 export "$v4" --format csv -o "$BASE/v4.csv"
+expect_rc 0 "version 4 file exports"
+expect_eq "$(sed -n 2p "$BASE/v4.csv" | awk -F, '{ print NF, $22 $23 $24 $25 $26 }')" "26 " "version 4: the first/last-done columns empty"
+before=$(md5sum <"$v4")
+run 1 -d "$BASE/t" -n 10 -F -o "$v4" --append
+expect_rc 1 "append to a version 4 file"
+expect_in "$ERR" "has schema version 4, this mdbench writes 5: cannot append to it" "version 4: why not"
+expect_eq "$(md5sum <"$v4")" "$before" "version 4 file untouched"
+
 # Validation failures are exit 1 and name the problem.
 cp "$BASE/keep.h5" "$BASE/bad.h5"
 "$py" -c 'import h5py,sys; f=h5py.File(sys.argv[1],"r+"); f["runs/run-0000"].attrs["ranks"]=__import__("numpy").uint32(7)' "$BASE/bad.h5"
 run 0 validate "$BASE/bad.h5"
 expect_rc 1 "corrupted file rejected"
 expect_in "$OUT" "INVALID" "corrupted file: message"
+cp "$BASE/keep.h5" "$BASE/bad.h5"
+"$py" -c 'import h5py,sys; f=h5py.File(sys.argv[1],"r+"); d=f["runs/run-0000/iterations/iter-0000/file-create/ops_per_interval_total"]; d[0]=d[0]+1' "$BASE/bad.h5"
+run 0 validate "$BASE/bad.h5"
+expect_rc 1 "damaged series rejected"
+expect_in "$OUT" "ops_per_interval_total: element 0: expected" "damaged series: message"
 
 # A job killed mid-run (SIGKILL, as at a time limit after the grace period) leaves a valid file with every
 # finished phase.
