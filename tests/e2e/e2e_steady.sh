@@ -41,8 +41,11 @@ run 2 --steady 100000000 --datasets 2 -n 40000 -W 0.2 -d "$t" -o "$BASE/stonewal
 expect_rc 0 "steady stonewall"
 expect_in "$OUT" "mix: stonewall after" "steady stonewall reported"
 rounds=$(sed -n 's/^steady state, iteration 0: \([0-9]*\) rounds$/\1/p' "$OUT")
-[ -n "$rounds" ] && [ "$rounds" -gt 0 ] && [ "$rounds" -lt 100000000 ] && pass ||
+if [ -n "$rounds" ] && [ "$rounds" -gt 0 ] && [ "$rounds" -lt 100000000 ]; then
+  pass
+else
   fail "steady stonewall: rounds '$rounds' not cut short"
+fi
 expect_eq "$(awk '$1 == "mix" && $2 == "stat" { print $3; exit }' "$OUT")" $((rounds * 2 * 2)) \
   "steady stonewall: every rank did the agreed rounds"
 expect_absent "$t" "steady stonewall: nothing left"
