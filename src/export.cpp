@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -15,6 +16,7 @@
 
 #include "mdbench/phase.hpp"
 #include "mdbench/stats.hpp"
+#include "mdbench/steady.hpp"
 #include "results_layout.hpp"  // the strings the results file holds for enumerated and joined values
 
 namespace mdbench {
@@ -92,7 +94,11 @@ Json configJson(const StoredRun& run) {
   j["shared_files"] = c.shared_files;
   j["pre_delay_s"] = c.pre_delay_s;
   j["preset"] = c.preset;
-  if (run.has_series) j["series_interval_s"] = c.series_interval_s;  // absent, as in files before version 5
+  if (run.has_series) {  // absent, as in files before version 5
+    j["series_interval_s"] = c.series_interval_s;
+    j["steady_rounds"] = c.steady_rounds;
+    j["datasets"] = c.datasets;
+  }
   return j;
 }
 
@@ -203,6 +209,64 @@ Json summaryJson(const StoredSummary& s) {
   return j;
 }
 
+// --steady: an iteration's steady group, its phases' summaries by op (the per-rank rows and histograms stay
+// in the HDF5 file).
+Json steadyPhaseJson(const StoredSteadyPhase& p) {
+  const SteadyPhaseSummary& s = p.summary;
+  Json j;
+  j["phase"] = steadyPhaseName(p.phase);
+  j["time_s"] = s.time_s;
+  j["ok"] = s.ok;
+  j["failed"] = s.failed;
+  j["ok_per_s"] = s.ok_per_s;
+  j["bytes"] = s.bytes;
+  j["bytes_per_s"] = s.bytes_per_s;
+  j["rank_time_min_s"] = s.rank_time_min_s;
+  j["rank_time_max_s"] = s.rank_time_max_s;
+  j["rank_time_mean_s"] = s.rank_time_mean_s;
+  j["time_balance"] = s.time_balance;
+  j["rank_rate_min"] = s.rank_rate_min;
+  j["rank_rate_max"] = s.rank_rate_max;
+  j["rate_balance"] = s.rate_balance;
+  Json ops = Json::object();
+  for (const SteadyOp op : steadyOpsOf(p.phase)) {
+    const SteadyOpSummary& o = s.ops[steadyOpIndex(op)];
+    ops[steadyOpName(op)] = {{"ok", o.ok},
+                             {"failed", o.failed},
+                             {"ops_per_s", o.ops_per_s},
+                             {"p50_ns", o.latency.p50_ns},
+                             {"p90_ns", o.latency.p90_ns},
+                             {"p99_ns", o.latency.p99_ns},
+                             {"max_ns", o.latency.max_ns}};
+  }
+  j["ops"] = std::move(ops);
+  if (p.phase == SteadyPhase::kMix) {
+    j["rounds"] = s.rounds;
+    j["rounds_per_s"] = s.rounds_per_s;
+    j["objects_per_s"] = s.objects_per_s;
+    j["stonewalled"] = s.stonewalled;
+    j["stonewall_time_s"] = s.stonewall_time_s;
+    j["rounds_at_stonewall"] = s.rounds_at_stonewall;
+    j["rounds_per_s_at_stonewall"] = s.rounds_per_s_at_stonewall;
+  }
+  Json errors = Json::array();
+  for (const StoredSteadyError& e : p.errors) {
+    errors.push_back({{"rank", e.rank},
+                      {"op", steadyOpName(e.op)},
+                      {"errno", e.err},
+                      {"errno_name", e.errno_name},
+                      {"path", e.path}});
+  }
+  j["errors"] = std::move(errors);
+  return j;
+}
+
+Json steadyJson(const StoredSteadyIteration& it) {
+  Json phases = Json::array();
+  for (const StoredSteadyPhase& p : it.phases) phases.push_back(steadyPhaseJson(p));
+  return {{"iteration", it.iteration}, {"rounds", it.rounds}, {"phases", std::move(phases)}};
+}
+
 Json runJson(const StoredRun& run) {
   Json j;
   j["group"] = run.group;
@@ -213,6 +277,12 @@ Json runJson(const StoredRun& run) {
   Json phases = Json::array();
   for (const StoredPhase& p : run.phases) phases.push_back(phaseJson(p, run));
   j["phases"] = std::move(phases);
+  // Only in runs that have it (--steady), so that other runs' JSON stays as it was.
+  if (!run.steady.empty()) {
+    Json steady = Json::array();
+    for (const StoredSteadyIteration& it : run.steady) steady.push_back(steadyJson(it));
+    j["steady"] = std::move(steady);
+  }
   // Absent, like the file's summary group, while the run is running or was killed.
   if (run.has_summary) {
     Json summary = Json::array();
@@ -242,6 +312,24 @@ constexpr std::string_view kCsvHeader =
     "rate,phase_ops_per_s,phase_time_s,ops_at_stonewall,t_stonewall,phase_items,phase_ops_per_s_at_"
     "stonewall,phase_first_done_time_s,phase_first_done_ops,phase_first_done_ops_per_s,phase_last_done_"
     "time_s,phase_last_done_ops_per_s\n";
+
+// --steady: one row per run, iteration, phase and op type of the phase (results-schema/README.md).
+constexpr std::string_view kSteadyCsvHeader =
+    "run,iteration,phase,op,ok,failed,ops_per_s,p50_ns,p90_ns,p99_ns,max_ns,phase_time_s,phase_ok_per_s,"
+    "phase_time_balance,phase_rate_balance,rounds,rounds_per_s,objects_per_s\n";
+
+std::string steadyCsvRow(const StoredRun& run, const StoredSteadyIteration& it, const StoredSteadyPhase& p,
+                         SteadyOp op) {
+  const SteadyPhaseSummary& s = p.summary;
+  const SteadyOpSummary& o = s.ops[steadyOpIndex(op)];
+  std::string line;
+  appendCsvField(line, run.group);
+  fmt::format_to(std::back_inserter(line), ",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                 it.iteration, steadyPhaseName(p.phase), steadyOpName(op), o.ok, o.failed, o.ops_per_s,
+                 o.latency.p50_ns, o.latency.p90_ns, o.latency.p99_ns, o.latency.max_ns, s.time_s, s.ok_per_s,
+                 s.time_balance, s.rate_balance, it.rounds, s.rounds_per_s, s.objects_per_s);
+  return line;
+}
 
 // fmt's "{}" prints integers in decimal and doubles in the shortest form that reads back exactly.
 std::string csvRow(const StoredRun& run, const StoredPhase& p, const StoredRankRow& r) {
@@ -342,10 +430,26 @@ void exportJson(const StoredResults& results, std::ostream& out) {
 }
 
 void exportCsv(const StoredResults& results, std::ostream& out) {
-  out << kCsvHeader;
+  const auto has_steady = [](const StoredRun& run) { return !run.steady.empty(); };
+  const bool all_steady =
+      !results.runs.empty() && std::all_of(results.runs.begin(), results.runs.end(), has_steady);
+  if (!all_steady) {
+    out << kCsvHeader;
+    for (const StoredRun& run : results.runs) {
+      for (const StoredPhase& p : run.phases) {
+        for (const StoredRankRow& r : p.ranks) out << csvRow(run, p, r);
+      }
+    }
+  }
+  if (std::none_of(results.runs.begin(), results.runs.end(), has_steady)) return;
+  // The steady state has other columns: its own table, after a blank line when phase rows came first.
+  if (!all_steady) out << '\n';
+  out << kSteadyCsvHeader;
   for (const StoredRun& run : results.runs) {
-    for (const StoredPhase& p : run.phases) {
-      for (const StoredRankRow& r : p.ranks) out << csvRow(run, p, r);
+    for (const StoredSteadyIteration& it : run.steady) {
+      for (const StoredSteadyPhase& p : it.phases) {
+        for (const SteadyOp op : steadyOpsOf(p.phase)) out << steadyCsvRow(run, it, p, op);
+      }
     }
   }
 }

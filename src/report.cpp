@@ -16,6 +16,7 @@
 
 #include "mdbench/metrics.hpp"
 #include "mdbench/phase.hpp"
+#include "mdbench/steady.hpp"
 
 namespace mdbench {
 namespace {
@@ -276,6 +277,51 @@ Table doneTable(const TimelineRun& run) {
   return t;
 }
 
+bool hasSteady(const std::vector<TimelineRun>& timelines) {
+  return std::any_of(timelines.begin(), timelines.end(),
+                     [](const TimelineRun& run) { return !run.steady.empty(); });
+}
+
+// A balance (min / max, 1 is perfect) in percent, as md-workbench prints it.
+std::string formatBalance(double balance) { return fmt::format("{:.1f}%", balance * 100.0); }
+
+// One row per iteration, phase and op type; the phase's numbers (rounds/s and objects/s in the mix, the
+// balances) on its first op's row only, so that they do not read as per-op numbers.
+Table steadyTable(const TimelineRun& run) {
+  Table t;
+  t.header = {"iteration", "phase",    "op",        "ops/s",        "p50",
+              "p99",       "rounds/s", "objects/s", "time balance", "rate balance"};
+  for (const StoredSteadyIteration& it : run.steady) {
+    for (const StoredSteadyPhase& p : it.phases) {
+      const SteadyPhaseSummary& s = p.summary;
+      bool first = true;
+      for (const SteadyOp op : steadyOpsOf(p.phase)) {
+        const SteadyOpSummary& o = s.ops[steadyOpIndex(op)];
+        const bool mix = first && p.phase == SteadyPhase::kMix;
+        t.rows.push_back({std::to_string(it.iteration), steadyPhaseName(p.phase), steadyOpName(op),
+                          formatRate(o.ops_per_s, "ops/s"), formatLatency(o.latency.p50_ns),
+                          formatLatency(o.latency.p99_ns), mix ? formatRate(s.rounds_per_s, "rounds/s") : "",
+                          mix ? formatRate(s.objects_per_s, "objects/s") : "",
+                          first ? formatBalance(s.time_balance) : "",
+                          first ? formatBalance(s.rate_balance) : ""});
+        first = false;
+      }
+    }
+  }
+  return t;
+}
+
+std::string steadyTitle(const TimelineRun& run) {
+  const std::uint64_t rounds = run.steady.empty() ? 0 : run.steady.front().rounds;
+  return fmt::format("{}: {} rounds", runTitle(run), rounds);
+}
+
+constexpr std::string_view kSteadyIntro =
+    "md-workbench's steady-state mix (--steady): per iteration and phase, each op type's rate over the "
+    "phase's barrier-to-barrier time and its latency from the merged histogram; rounds/s and objects/s are "
+    "the mix's (objects cycled through the working sets per second); the balances are the fastest rank's "
+    "time (rate) over the slowest one's.";
+
 std::string timelineIntro(const std::vector<TimelineRun>& timelines) {
   double shortest = 0.0, longest = 0.0;
   for (const TimelineRun& run : timelines) {
@@ -394,6 +440,7 @@ std::vector<TimelineRun> timelineRuns(const std::string& label, const std::vecto
                                             : fmt::format("timeline-{}-{}", label, run_name));
       t.ranks = run.info.ranks;
       t.has_series = run.has_series;
+      t.steady = run.steady;
       if (!run.phases.empty()) t.iteration = run.phases.front().iteration;  // by iteration, then order
       for (const StoredPhase& p : run.phases) {
         if (run.has_series && p.has_series && p.iteration == t.iteration)
@@ -549,15 +596,25 @@ std::string reportText(const std::vector<Configuration>& configs, const ReportOp
     for (const std::string& line : shapeLines(configs, name)) out += "  " + line + "\n";
     out += "\n";
   }
-  if (!timelines.empty()) {
+  if (std::any_of(timelines.begin(), timelines.end(),
+                  [](const TimelineRun& run) { return run.steady.empty(); })) {
     out += "First-done and last-done rates (first iteration of each run):\n";
     for (const TimelineRun& run : timelines) {
-      if (!run.has_series) continue;
+      if (!run.has_series || !run.steady.empty()) continue;
       out += "  " + runTitle(run) + "\n";
       out += renderText(doneTable(run));
     }
     for (const std::string& file : filesWithoutSeries(timelines)) {
       out += fmt::format("  {}: {}\n", file, kNoSeries);
+    }
+    out += "\n";
+  }
+  if (hasSteady(timelines)) {
+    out += "Steady state:\n";
+    for (const TimelineRun& run : timelines) {
+      if (run.steady.empty()) continue;
+      out += "  " + steadyTitle(run) + "\n";
+      out += renderText(steadyTable(run));
     }
     out += "\n";
   }
@@ -595,11 +652,12 @@ std::string reportMarkdown(const std::vector<Configuration>& configs, const Repo
     for (const std::string& line : shapeLines(configs, name)) out += "- " + escapeMarkdown(line) + "\n";
     out += "\n";
   }
-  if (!timelines.empty()) {
+  if (std::any_of(timelines.begin(), timelines.end(),
+                  [](const TimelineRun& run) { return run.steady.empty(); })) {
     out += "## Throughput over time\n\n" + escapeMarkdown(timelineIntro(timelines)) + "\n\n";
     for (std::size_t i = 0; i < timelines.size(); ++i) {
       const TimelineRun& run = timelines[i];
-      if (!run.has_series) continue;
+      if (!run.has_series || !run.steady.empty()) continue;
       out += "### " + escapeMarkdown(runTitle(run)) + "\n\n";
       for (const ReportChart& chart : charts) {
         if (chart.timeline == i)
@@ -611,6 +669,13 @@ std::string reportMarkdown(const std::vector<Configuration>& configs, const Repo
       out += fmt::format("- {}: {}\n", escapeMarkdown(file), kNoSeries);
     }
     out += "\n";
+  }
+  if (hasSteady(timelines)) {
+    out += "## Steady state\n\n" + escapeMarkdown(std::string(kSteadyIntro)) + "\n\n";
+    for (const TimelineRun& run : timelines) {
+      if (run.steady.empty()) continue;
+      out += "### " + escapeMarkdown(steadyTitle(run)) + "\n\n" + renderMarkdown(steadyTable(run)) + "\n";
+    }
   }
   bool any_note = false;
   for (const Configuration& c : configs) {

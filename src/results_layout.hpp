@@ -16,6 +16,7 @@
 #include "mdbench/config.hpp"
 #include "mdbench/phase.hpp"
 #include "mdbench/results_file.hpp"
+#include "mdbench/steady.hpp"
 
 namespace mdbench::results {
 
@@ -26,6 +27,26 @@ inline constexpr std::string_view kUnknownHost = "unknown";
 inline constexpr const char* kOpsPerInterval = "ops_per_interval";             // uint32 [ranks][intervals]
 inline constexpr const char* kOpsPerIntervalTotal = "ops_per_interval_total";  // uint64 [intervals]
 inline constexpr const char* kIntervalAttribute = "interval_s";                // on ops_per_interval
+// --steady (schema version 5): iterations/iter-NNNN/steady, beside the phase groups (a steady run has none).
+inline constexpr const char* kSteadyGroup = "steady";
+
+// "latency_stat": a steady phase's histogram of one op type.
+inline std::string steadyLatencyName(SteadyOp op) { return fmt::format("latency_{}", steadyOpName(op)); }
+
+inline std::optional<SteadyPhase> parseSteadyPhase(std::string_view name) {
+  for (const SteadyPhase p : {SteadyPhase::kPrecreate, SteadyPhase::kMix, SteadyPhase::kCleanup}) {
+    if (name == steadyPhaseName(p)) return p;
+  }
+  return std::nullopt;
+}
+
+inline std::optional<SteadyOp> parseSteadyOp(std::string_view name) {
+  for (std::size_t i = 0; i < kSteadyOpCount; ++i) {
+    const auto op = static_cast<SteadyOp>(i);
+    if (name == steadyOpName(op)) return op;
+  }
+  return std::nullopt;
+}
 
 inline std::string iterationGroupName(std::uint32_t iteration) {
   return fmt::format("iter-{:04}", iteration);
@@ -125,6 +146,54 @@ inline constexpr std::array<h5::Field, 4> kErrorFields = {{
     {"errno", h5::Type::kInt32, offsetof(ErrorRow, err)},
     {"errno_name", h5::Type::kString, offsetof(ErrorRow, errno_name)},
     {"path", h5::Type::kString, offsetof(ErrorRow, path)},
+}};
+
+// A steady phase's rows: the fixed fields, then <op>_ok and <op>_failed for all six op types in
+// SteadyOp order (the names must be literals, hence written out).
+inline constexpr std::size_t kSteadyOkAt = offsetof(StoredSteadyRow, ok);
+inline constexpr std::size_t kSteadyFailedAt = offsetof(StoredSteadyRow, failed);
+inline constexpr std::size_t kCounter = sizeof(std::uint64_t);
+inline constexpr std::array<h5::Field, 21> kSteadyRankFields = {{
+    {"rank", h5::Type::kUint32, offsetof(StoredSteadyRow, rank)},
+    {"node", h5::Type::kUint32, offsetof(StoredSteadyRow, node)},
+    {"t_start", h5::Type::kFloat64, offsetof(StoredSteadyRow, t_start)},
+    {"t_local_end", h5::Type::kFloat64, offsetof(StoredSteadyRow, t_local_end)},
+    {"t_global_end", h5::Type::kFloat64, offsetof(StoredSteadyRow, t_global_end)},
+    {"bytes", h5::Type::kUint64, offsetof(StoredSteadyRow, bytes)},
+    {"rounds", h5::Type::kUint64, offsetof(StoredSteadyRow, rounds)},
+    {"rounds_at_stonewall", h5::Type::kUint64, offsetof(StoredSteadyRow, rounds_at_stonewall)},
+    {"t_stonewall", h5::Type::kFloat64, offsetof(StoredSteadyRow, t_stonewall)},
+    {"mkdir_ok", h5::Type::kUint64, kSteadyOkAt + 0 * kCounter},
+    {"mkdir_failed", h5::Type::kUint64, kSteadyFailedAt + 0 * kCounter},
+    {"stat_ok", h5::Type::kUint64, kSteadyOkAt + 1 * kCounter},
+    {"stat_failed", h5::Type::kUint64, kSteadyFailedAt + 1 * kCounter},
+    {"read_ok", h5::Type::kUint64, kSteadyOkAt + 2 * kCounter},
+    {"read_failed", h5::Type::kUint64, kSteadyFailedAt + 2 * kCounter},
+    {"delete_ok", h5::Type::kUint64, kSteadyOkAt + 3 * kCounter},
+    {"delete_failed", h5::Type::kUint64, kSteadyFailedAt + 3 * kCounter},
+    {"create_ok", h5::Type::kUint64, kSteadyOkAt + 4 * kCounter},
+    {"create_failed", h5::Type::kUint64, kSteadyFailedAt + 4 * kCounter},
+    {"rmdir_ok", h5::Type::kUint64, kSteadyOkAt + 5 * kCounter},
+    {"rmdir_failed", h5::Type::kUint64, kSteadyFailedAt + 5 * kCounter},
+}};
+static_assert(kSteadyOpCount == 6 && static_cast<std::size_t>(SteadyOp::kRmdir) == 5,
+              "kSteadyRankFields lists the op types in SteadyOp order");
+
+// A row of a steady phase's `errors` dataset in memory: the phases' errors plus the op that failed.
+struct SteadyErrorRow {
+  std::uint32_t rank = 0;
+  const char* op = nullptr;
+  std::int32_t err = 0;
+  const char* errno_name = nullptr;
+  const char* path = nullptr;
+};
+
+inline constexpr std::array<h5::Field, 5> kSteadyErrorFields = {{
+    {"rank", h5::Type::kUint32, offsetof(SteadyErrorRow, rank)},
+    {"op", h5::Type::kString, offsetof(SteadyErrorRow, op)},
+    {"errno", h5::Type::kInt32, offsetof(SteadyErrorRow, err)},
+    {"errno_name", h5::Type::kString, offsetof(SteadyErrorRow, errno_name)},
+    {"path", h5::Type::kString, offsetof(SteadyErrorRow, path)},
 }};
 
 // Why an open file is not a results file this mdbench can use ("" if it is). `verb` is "writes" or

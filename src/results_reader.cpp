@@ -10,6 +10,7 @@
 #include "h5.hpp"
 #include "mdbench/results_file.hpp"
 #include "mdbench/stats.hpp"
+#include "mdbench/steady.hpp"
 #include "results_files.hpp"
 #include "results_imports.hpp"
 #include "results_layout.hpp"
@@ -109,7 +110,11 @@ Config readConfig(hid_t run, std::uint32_t version, std::uint32_t& shift_used) {
   c.shared_files = readFlag(g, "shared_files");
   c.pre_delay_s = attr<double>(g, "pre_delay_s");
   c.preset = attr<std::string>(g, "preset");
-  if (version >= kSeriesSchemaVersion) c.series_interval_s = attr<double>(g, "series_interval_s");
+  if (version >= kSeriesSchemaVersion) {
+    c.series_interval_s = attr<double>(g, "series_interval_s");
+    c.steady_rounds = attr<std::uint64_t>(g, "steady_rounds");
+    c.datasets = attr<std::uint32_t>(g, "datasets");
+  }
   return c;
 }
 
@@ -186,16 +191,109 @@ StoredPhase readPhase(hid_t iteration, const std::string& name, std::uint32_t ve
   return p;
 }
 
-// The phases of every iteration: iterations in number order, phases in execution order within each.
-std::vector<StoredPhase> readIterations(hid_t run, std::uint32_t version) {
+// --steady: the summary attributes of a steady phase (what writeSteadySummary wrote for it).
+void readSteadySummary(hid_t g, SteadyPhaseSummary& s) {
+  s.time_s = attr<double>(g, "time_s");
+  s.ok = attr<std::uint64_t>(g, "ok");
+  s.failed = attr<std::uint64_t>(g, "failed");
+  s.ok_per_s = attr<double>(g, "ok_per_s");
+  s.bytes = attr<std::uint64_t>(g, "bytes");
+  s.bytes_per_s = attr<double>(g, "bytes_per_s");
+  s.rank_time_min_s = attr<double>(g, "rank_time_min_s");
+  s.rank_time_max_s = attr<double>(g, "rank_time_max_s");
+  s.rank_time_mean_s = attr<double>(g, "rank_time_mean_s");
+  s.time_balance = attr<double>(g, "time_balance");
+  s.rank_rate_min = attr<double>(g, "rank_rate_min");
+  s.rank_rate_max = attr<double>(g, "rank_rate_max");
+  s.rate_balance = attr<double>(g, "rate_balance");
+  for (const SteadyOp op : steadyOpsOf(s.phase)) {
+    SteadyOpSummary& o = s.ops[steadyOpIndex(op)];
+    const std::string name = steadyOpName(op);
+    o.ok = attr<std::uint64_t>(g, name + "_ok");
+    o.failed = attr<std::uint64_t>(g, name + "_failed");
+    o.ops_per_s = attr<double>(g, name + "_ops_per_s");
+    o.latency.p50_ns = attr<std::uint64_t>(g, name + "_p50_ns");
+    o.latency.p90_ns = attr<std::uint64_t>(g, name + "_p90_ns");
+    o.latency.p99_ns = attr<std::uint64_t>(g, name + "_p99_ns");
+    o.latency.max_ns = attr<std::uint64_t>(g, name + "_max_ns");
+  }
+  if (s.phase != SteadyPhase::kMix) return;
+  s.rounds = attr<std::uint64_t>(g, "rounds");
+  s.rounds_per_s = attr<double>(g, "rounds_per_s");
+  s.objects_per_s = attr<double>(g, "objects_per_s");
+  s.stonewalled = readFlag(g, "stonewalled");
+  s.stonewall_time_s = attr<double>(g, "stonewall_time_s");
+  s.rounds_at_stonewall = attr<std::uint64_t>(g, "rounds_at_stonewall");
+  s.rounds_per_s_at_stonewall = attr<double>(g, "rounds_per_s_at_stonewall");
+}
+
+StoredSteadyPhase readSteadyPhase(hid_t steady, const std::string& name) {
+  const h5::Handle group = h5::openGroup(steady, name);
+  const hid_t g = group.get();
+  StoredSteadyPhase p;
+  p.group = h5::pathOf(g);
+  const auto phase_name = attr<std::string>(g, "phase");
+  const std::optional<SteadyPhase> phase = results::parseSteadyPhase(phase_name);
+  if (!phase || phase_name != name) {
+    throw h5::Error(fmt::format("{}: attribute 'phase' is '{}', expected '{}' (precreate, mix or cleanup)",
+                                p.group, phase_name, name));
+  }
+  p.phase = *phase;
+  p.summary.phase = p.phase;
+  readSteadySummary(g, p.summary);
+  p.ranks = h5::readCompound<StoredSteadyRow>(g, "ranks", results::kSteadyRankFields,
+                                              [](const StoredSteadyRow& row) { return row; });
+  p.summary.ranks = static_cast<std::uint32_t>(p.ranks.size());
+  for (const SteadyOp op : steadyOpsOf(p.phase)) {
+    p.latency[steadyOpIndex(op)] = h5::readVector<std::uint64_t>(g, results::steadyLatencyName(op));
+  }
+  if (h5::exists(g, "errors")) {
+    p.errors = h5::readCompound<results::SteadyErrorRow>(
+        g, "errors", results::kSteadyErrorFields, [&](const results::SteadyErrorRow& row) {
+          const std::string op = row.op != nullptr ? row.op : "";
+          const std::optional<SteadyOp> parsed = results::parseSteadyOp(op);
+          if (!parsed) throw h5::Error(fmt::format("{}/errors: op '{}' is not an op type", p.group, op));
+          return StoredSteadyError{row.rank, *parsed, row.err,
+                                   row.errno_name != nullptr ? row.errno_name : "",
+                                   row.path != nullptr ? row.path : ""};
+        });
+  }
+  return p;
+}
+
+// iterations/iter-NNNN/steady: its phases in execution order (those present; validate wants all three).
+StoredSteadyIteration readSteady(hid_t iteration, std::uint32_t number) {
+  const h5::Handle group = h5::openGroup(iteration, results::kSteadyGroup);
+  StoredSteadyIteration it;
+  it.group = h5::pathOf(group.get());
+  it.iteration = number;
+  it.rounds = attr<std::uint64_t>(group.get(), "rounds");
+  for (const std::string& name : h5::childNames(group.get())) {
+    it.phases.push_back(readSteadyPhase(group.get(), name));
+  }
+  std::stable_sort(it.phases.begin(), it.phases.end(),
+                   [](const StoredSteadyPhase& a, const StoredSteadyPhase& b) {
+                     return static_cast<int>(a.phase) < static_cast<int>(b.phase);
+                   });
+  return it;
+}
+
+// The phases of every iteration: iterations in number order, phases in execution order within each; and
+// the steady groups (--steady) into `steady`, in iteration order.
+std::vector<StoredPhase> readIterations(hid_t run, std::uint32_t version,
+                                        std::vector<StoredSteadyIteration>& steady) {
   const h5::Handle iterations = h5::openGroup(run, "iterations");
   std::vector<StoredPhase> phases;
   for (const std::string& iteration_name : numberedChildren(iterations.get(), "iter-")) {
     const h5::Handle iteration = h5::openGroup(iterations.get(), iteration_name);
-    static_cast<void>(attr<std::uint32_t>(iteration.get(), "iteration"));  // required by the schema
+    const auto number = attr<std::uint32_t>(iteration.get(), "iteration");  // required by the schema
     std::vector<StoredPhase> in_iteration;
     for (const std::string& name : h5::childNames(iteration.get())) {
-      in_iteration.push_back(readPhase(iteration.get(), name, version));
+      if (name == results::kSteadyGroup) {
+        steady.push_back(readSteady(iteration.get(), number));
+      } else {
+        in_iteration.push_back(readPhase(iteration.get(), name, version));
+      }
     }
     std::stable_sort(in_iteration.begin(), in_iteration.end(),
                      [](const StoredPhase& a, const StoredPhase& b) { return a.order < b.order; });
@@ -275,13 +373,36 @@ StoredRun readRun(hid_t runs, const std::string& name, std::uint32_t version) {
   run.config = readConfig(g, version, run.shift_used);
   run.config.command_line = run.info.command_line;  // stored once, as a run attribute
   run.has_series = version >= kSeriesSchemaVersion;
-  run.phases = readIterations(g, version);
+  run.phases = readIterations(g, version, run.steady);
   run.has_summary = h5::exists(g, "summary");
   if (run.has_summary) run.summaries = readSummary(g);
   return run;
 }
 
 }  // namespace
+
+SteadyPhaseResult steadyPhaseOf(const StoredSteadyPhase& phase) {
+  SteadyPhaseResult result;
+  result.phase = phase.phase;
+  for (const StoredSteadyRow& row : phase.ranks) {
+    SteadyRankRecord r;
+    for (std::size_t op = 0; op < kSteadyOpCount; ++op) r.ops[op] = {row.ok[op], row.failed[op]};
+    r.bytes = row.bytes;
+    r.rounds = row.rounds;
+    r.rounds_at_stonewall = row.rounds_at_stonewall;
+    r.t_stonewall = row.t_stonewall;
+    r.t_start = row.t_start;
+    r.t_local_end = row.t_local_end;
+    r.t_global_end = row.t_global_end;
+    result.ranks.push_back(r);
+  }
+  for (std::size_t op = 0; op < kSteadyOpCount; ++op) {
+    const std::vector<std::uint64_t>& counts = phase.latency[op];
+    std::span<std::uint64_t, LatencyHistogram::kBuckets> into = result.latency[op].counts();
+    std::copy_n(counts.begin(), std::min(counts.size(), into.size()), into.begin());
+  }
+  return result;
+}
 
 std::string runGroupName(std::uint32_t index) { return fmt::format("run-{:04}", index); }
 

@@ -21,10 +21,12 @@
 
 #include "h5.hpp"
 #include "mdbench/errno_name.hpp"
+#include "mdbench/layout.hpp"
 #include "mdbench/metrics.hpp"
 #include "mdbench/plan.hpp"
 #include "mdbench/results_file.hpp"
 #include "mdbench/stats.hpp"
+#include "mdbench/steady.hpp"
 #include "results_files.hpp"
 #include "results_layout.hpp"
 
@@ -220,6 +222,8 @@ void writeConfig(hid_t group, const Plan& plan) {
   h5::writeAttribute(group, "pre_delay_s", c.pre_delay_s);
   h5::writeAttribute(group, "preset", c.preset);
   h5::writeAttribute(group, "series_interval_s", c.series_interval_s);
+  h5::writeAttribute(group, "steady_rounds", c.steady_rounds);
+  h5::writeAttribute(group, "datasets", c.datasets);
 }
 
 void writeRunAttributes(hid_t run, const RunInfo& info, const NodeLayout& layout) {
@@ -297,6 +301,51 @@ void writeSeries(hid_t group, const PhaseResult& result) {
   h5::writeAttribute(group, "first_done_ops_per_s", d.first_done_ops_per_s);
   h5::writeAttribute(group, "last_done_time_s", d.last_done_time_s);
   h5::writeAttribute(group, "last_done_ops_per_s", d.last_done_ops_per_s);
+}
+
+// --steady: summarizeSteadyPhase's numbers; per op only for the phase's own op types, and the rounds and
+// the stonewall only for the mix (the other phases have neither).
+void writeSteadySummary(hid_t group, const SteadyPhaseSummary& s) {
+  h5::writeAttribute(group, "time_s", s.time_s);
+  h5::writeAttribute(group, "ok", s.ok);
+  h5::writeAttribute(group, "failed", s.failed);
+  h5::writeAttribute(group, "ok_per_s", s.ok_per_s);
+  h5::writeAttribute(group, "bytes", s.bytes);
+  h5::writeAttribute(group, "bytes_per_s", s.bytes_per_s);
+  h5::writeAttribute(group, "rank_time_min_s", s.rank_time_min_s);
+  h5::writeAttribute(group, "rank_time_max_s", s.rank_time_max_s);
+  h5::writeAttribute(group, "rank_time_mean_s", s.rank_time_mean_s);
+  h5::writeAttribute(group, "time_balance", s.time_balance);
+  h5::writeAttribute(group, "rank_rate_min", s.rank_rate_min);
+  h5::writeAttribute(group, "rank_rate_max", s.rank_rate_max);
+  h5::writeAttribute(group, "rate_balance", s.rate_balance);
+  for (const SteadyOp op : steadyOpsOf(s.phase)) {
+    const SteadyOpSummary& o = s.ops[steadyOpIndex(op)];
+    const std::string name = steadyOpName(op);
+    h5::writeAttribute(group, name + "_ok", o.ok);
+    h5::writeAttribute(group, name + "_failed", o.failed);
+    h5::writeAttribute(group, name + "_ops_per_s", o.ops_per_s);
+    h5::writeAttribute(group, name + "_p50_ns", o.latency.p50_ns);
+    h5::writeAttribute(group, name + "_p90_ns", o.latency.p90_ns);
+    h5::writeAttribute(group, name + "_p99_ns", o.latency.p99_ns);
+    h5::writeAttribute(group, name + "_max_ns", o.latency.max_ns);
+  }
+  if (s.phase != SteadyPhase::kMix) return;
+  h5::writeAttribute(group, "rounds", s.rounds);
+  h5::writeAttribute(group, "rounds_per_s", s.rounds_per_s);
+  h5::writeAttribute(group, "objects_per_s", s.objects_per_s);
+  h5::writeAttribute(group, "stonewalled", flag(s.stonewalled));
+  h5::writeAttribute(group, "stonewall_time_s", s.stonewall_time_s);
+  h5::writeAttribute(group, "rounds_at_stonewall", s.rounds_at_stonewall);
+  h5::writeAttribute(group, "rounds_per_s_at_stonewall", s.rounds_per_s_at_stonewall);
+}
+
+// The path, relative to the iteration's directory, of the object a steady rank's first error was on.
+std::string steadyErrorPath(const FirstError& e) {
+  const auto dataset = static_cast<std::uint32_t>(e.dir);
+  const std::string set = steadyDatasetName(e.owner, dataset);
+  if (e.item == ~std::uint64_t{0}) return set;
+  return fmt::format("{}/{}", set, steadyObjectName(e.owner, dataset, e.item));
 }
 
 }  // namespace
@@ -475,6 +524,110 @@ struct Hdf5Sink::Impl {
     h5::flush(file.get());
   }
 
+  void checkSteady(std::uint32_t iteration, const SteadyResult& result) const {
+    requireRun("steady");
+    if (result.phases.size() != kSteadyPhaseCount) {
+      throw h5::Error(
+          fmt::format("Hdf5Sink::steady: {} phases, expected precreate, mix and cleanup (called "
+                      "on a rank other than 0?)",
+                      result.phases.size()));
+    }
+    for (std::size_t i = 0; i < result.phases.size(); ++i) {
+      const SteadyPhaseResult& p = result.phases[i];
+      if (p.phase != static_cast<SteadyPhase>(i)) {
+        throw h5::Error(fmt::format("Hdf5Sink::steady: phase {} is {}, expected {}", i,
+                                    steadyPhaseName(p.phase), steadyPhaseName(static_cast<SteadyPhase>(i))));
+      }
+      if (p.ranks.size() != node_of_rank.size()) {
+        throw h5::Error(fmt::format("Hdf5Sink::steady: {} has {} rank records for a run of {} ranks",
+                                    steadyPhaseName(p.phase), p.ranks.size(), node_of_rank.size()));
+      }
+    }
+    const std::string name = results::iterationGroupName(iteration);
+    if (h5::exists(iterations.get(), name) &&
+        h5::exists(h5::openGroup(iterations.get(), name).get(), results::kSteadyGroup)) {
+      throw h5::Error(fmt::format("Hdf5Sink::steady: {}/{} already holds {}", h5::pathOf(iterations.get()),
+                                  name, results::kSteadyGroup));
+    }
+  }
+
+  void writeSteadyRanks(hid_t group, const SteadyPhaseResult& result) const {
+    std::vector<StoredSteadyRow> rows;
+    rows.reserve(result.ranks.size());
+    for (std::uint32_t rank = 0; rank < result.ranks.size(); ++rank) {
+      const SteadyRankRecord& r = result.ranks[rank];
+      StoredSteadyRow row{rank,
+                          node_of_rank[rank],
+                          r.t_start,
+                          r.t_local_end,
+                          r.t_global_end,
+                          r.bytes,
+                          r.rounds,
+                          r.rounds_at_stonewall,
+                          r.t_stonewall,
+                          {},
+                          {}};
+      for (std::size_t op = 0; op < kSteadyOpCount; ++op) {
+        row.ok[op] = r.ops[op].ok;
+        row.failed[op] = r.ops[op].failed;
+      }
+      rows.push_back(row);
+    }
+    h5::writeCompound<StoredSteadyRow>(group, "ranks", results::kSteadyRankFields, rows);
+  }
+
+  void writeSteadyErrors(hid_t group, std::uint32_t iteration, const SteadyPhaseResult& result,
+                         const Plan& plan) const {
+    std::vector<std::uint32_t> failed_ranks;
+    for (std::uint32_t rank = 0; rank < result.ranks.size(); ++rank) {
+      if (result.ranks[rank].first_error.any()) failed_ranks.push_back(rank);
+    }
+    if (failed_ranks.empty()) return;
+    // The strings must outlive the rows pointing into them.
+    std::vector<std::string> names, paths;
+    for (const std::uint32_t rank : failed_ranks) {
+      const FirstError& e = result.ranks[rank].first_error;
+      names.push_back(errnoName(e.err));
+      paths.push_back(
+          fmt::format("{}/{}/{}", targetOf(rank, plan), iterationDirName(iteration), steadyErrorPath(e)));
+    }
+    std::vector<results::SteadyErrorRow> rows;
+    for (std::size_t i = 0; i < failed_ranks.size(); ++i) {
+      const SteadyRankRecord& r = result.ranks[failed_ranks[i]];
+      rows.push_back({failed_ranks[i], steadyOpName(r.first_error_op), r.first_error.err, names[i].c_str(),
+                      paths[i].c_str()});
+    }
+    h5::writeCompound<results::SteadyErrorRow>(group, "errors", results::kSteadyErrorFields, rows);
+  }
+
+  // iterations/iter-NNNN/steady/<phase>: the same kind of data as a phase group, by op type.
+  void steady(std::uint32_t iteration, const SteadyResult& result, const Plan& plan) {
+    std::uint64_t target_chars = 0;
+    for (const std::string& t : targets) target_chars = std::max<std::uint64_t>(target_chars, t.size());
+    std::uint64_t errors = 0;
+    for (const SteadyPhaseResult& p : result.phases) {
+      for (const SteadyRankRecord& r : p.ranks) errors += r.first_error.any() ? 1 : 0;
+    }
+    // Per phase up to four histograms of 592 counts, and a row of 21 numbers per rank.
+    reserve(fmt::format("iteration {} steady", iteration),
+            kSteadyPhaseCount * (kReserveFixed + node_of_rank.size() * kReservePerRank) +
+                errors * (kReservePerError + target_chars));
+    const h5::Handle iteration_group = iterationGroup(iteration);
+    const h5::Handle steady_group = h5::createGroup(iteration_group.get(), results::kSteadyGroup);
+    h5::writeAttribute(steady_group.get(), "rounds", result.rounds);
+    for (const SteadyPhaseResult& p : result.phases) {
+      const h5::Handle group = h5::createGroup(steady_group.get(), steadyPhaseName(p.phase));
+      h5::writeAttribute(group.get(), "phase", steadyPhaseName(p.phase));
+      writeSteadySummary(group.get(), summarizeSteadyPhase(p));
+      writeSteadyRanks(group.get(), p);
+      for (const SteadyOp op : steadyOpsOf(p.phase)) {
+        h5::writeVector(group.get(), results::steadyLatencyName(op), p.latency[steadyOpIndex(op)].counts());
+      }
+      writeSteadyErrors(group.get(), iteration, p, plan);
+    }
+    h5::flush(file.get());
+  }
+
   void end(const RunResult& result, const Plan& plan) {
     reserve("the summary", kReserveFixed + plan.phases().size() * kReservePerError);
     const h5::Handle summary = h5::createGroup(run.get(), "summary");
@@ -569,6 +722,12 @@ void Hdf5Sink::phase(const PhaseResult& result, const Plan& plan) {
   if (!impl_->failure.empty()) return;
   inFile(path_, [&] { impl_->checkPhase(result, plan); });
   impl_->write([&] { impl_->phase(result, plan); });
+}
+
+void Hdf5Sink::steady(std::uint32_t iteration, const SteadyResult& result, const Plan& plan) {
+  if (!impl_->failure.empty()) return;
+  inFile(path_, [&] { impl_->checkSteady(iteration, result); });
+  impl_->write([&] { impl_->steady(iteration, result, plan); });
 }
 
 void Hdf5Sink::end(const RunResult& result, const Plan& plan) {

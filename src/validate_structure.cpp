@@ -100,7 +100,18 @@ std::string parentPath(const std::string& path) {
 }
 
 // '*' matches one whole component, or the rest of it after a literal prefix ("run-*"); never an empty name.
+// "*!a!b" matches what '*' does except the names a and b: the phase groups are every child of an iteration
+// but its `steady` group, which has an entry of its own.
 bool matchComponent(const std::string& pattern, const std::string& name) {
+  if (const std::size_t bang = pattern.find('!'); bang != std::string::npos) {
+    std::size_t start = bang + 1;
+    while (start <= pattern.size()) {
+      const std::size_t end = std::min(pattern.find('!', start), pattern.size());
+      if (pattern.compare(start, end - start, name) == 0) return false;
+      start = end + 1;
+    }
+    return matchComponent(pattern.substr(0, bang), name);
+  }
   const std::size_t star = pattern.find('*');
   if (star == std::string::npos) return pattern == name;
   const std::string prefix = pattern.substr(0, star);

@@ -272,12 +272,12 @@ TEST(ExportJson, UsesTheSchemaNames) {
   EXPECT_EQ(keys(run["config"]), names("/runs/run-*/config", "attributes"));
   const json& phase = run["phases"][3];
   EXPECT_EQ(keys(phase),
-            plus(names("/runs/run-*/iterations/iter-*/*", "attributes"),
+            plus(names("/runs/run-*/iterations/iter-*/*!steady", "attributes"),
                  {"group", "ranks", "latency_buckets", "errors", "interval_s", "ops_per_interval_total"}));
-  EXPECT_EQ(names("/runs/run-*/iterations/iter-*/*/ops_per_interval", "attributes"),
+  EXPECT_EQ(names("/runs/run-*/iterations/iter-*/*!steady/ops_per_interval", "attributes"),
             std::set<std::string>{"interval_s"});
-  EXPECT_EQ(keys(phase["ranks"][0]), names("/runs/run-*/iterations/iter-*/*/ranks", "fields"));
-  EXPECT_EQ(keys(phase["errors"][0]), names("/runs/run-*/iterations/iter-*/*/errors", "fields"));
+  EXPECT_EQ(keys(phase["ranks"][0]), names("/runs/run-*/iterations/iter-*/*!steady/ranks", "fields"));
+  EXPECT_EQ(keys(phase["errors"][0]), names("/runs/run-*/iterations/iter-*/*!steady/errors", "fields"));
   EXPECT_EQ(keys(run["summary"][0]), names("/runs/run-*/summary/*", "attributes"));
 }
 

@@ -438,5 +438,102 @@ TEST_F(Validate, LastDoneTimeChanged) {
   EXPECT_TRUE(failsAt(kFileCreate0, "last_done_time_s: expected"));
 }
 
+// ---- The steady state (--steady) ----
+
+TEST_F(Validate, SteadyRunPassesWithoutNotes) {
+  for (const Outcome outcome : {Outcome::kComplete, Outcome::kFailed}) {
+    writeSteadyRun(file_, outcome);
+    const ValidationResult result = validateResultsFile(file_);
+    EXPECT_TRUE(result.ok) << result.first_problem;
+    for (const std::string& note : result.notes) ADD_FAILURE() << "unexpected note: " << note;
+    fs::remove(file_);
+  }
+}
+
+TEST_F(Validate, SteadyHistogramSumDiffersFromOk) {
+  bumpElement(validSteady(), kMix0 + "/latency_stat", 100);
+  EXPECT_TRUE(failsAt(kMix0 + "/latency_stat", "sum of counts: expected 18"));
+}
+
+TEST_F(Validate, SteadyRankRoundsDisagree) {
+  changeField<std::uint64_t>(validSteady(), kMix0 + "/ranks", 1, "rounds", 1);
+  EXPECT_TRUE(failsAt(kMix0 + "/ranks", "row 1: rounds: expected 3"));
+}
+
+TEST_F(Validate, SteadyMixCountsWithoutFailures) {
+  validSteady();
+  // One more stat on rank 0, histogram included: consistent, but not rounds x datasets x ranks.
+  changeField<std::uint64_t>(file_, kMix0 + "/ranks", 0, "stat_ok", 1);
+  bumpElement(file_, kMix0 + "/latency_stat", 100);
+  EXPECT_TRUE(failsAt(kMix0 + "/ranks", "sum of stat_ok: expected 18 (rounds x datasets x ranks"));
+}
+
+TEST_F(Validate, SteadyOpOfAnotherPhase) {
+  changeField<std::uint64_t>(validSteady(), kCleanup0 + "/ranks", 2, "stat_failed", 1);
+  EXPECT_TRUE(failsAt(kCleanup0 + "/ranks", "row 2: stat_ok and stat_failed: expected 0"));
+}
+
+TEST_F(Validate, SteadySummaryAttributeChanged) {
+  setNumber<double>(validSteady(), kMix0, "rounds_per_s", 1.0);
+  EXPECT_TRUE(failsAt(kMix0, "rounds_per_s: expected"));
+}
+
+TEST_F(Validate, SteadyOpRateChanged) {
+  setNumber<double>(validSteady(), kPrecreate0, "create_ops_per_s", 1.0);
+  EXPECT_TRUE(failsAt(kPrecreate0, "create_ops_per_s: expected"));
+}
+
+TEST_F(Validate, SteadyPercentileChanged) {
+  setNumber<std::uint64_t>(validSteady(), kCleanup0, "rmdir_p99_ns", 7);
+  EXPECT_TRUE(failsAt(kCleanup0, "rmdir_p99_ns: expected"));
+}
+
+TEST_F(Validate, SteadyTimesOutOfOrder) {
+  changeField<double>(validSteady(), kCleanup0 + "/ranks", 2, "t_local_end", 1.0);
+  EXPECT_TRUE(failsAt(kCleanup0 + "/ranks", "row 2: expected t_start <= t_local_end <= t_global_end"));
+}
+
+TEST_F(Validate, SteadyRoundsDifferFromTheConfig) {
+  setNumber<std::uint64_t>(validSteady(), kSteady0, "rounds", 2);
+  EXPECT_TRUE(failsAt(kSteady0, "rounds: expected 3 (config steady_rounds, no stonewall)"));
+}
+
+TEST_F(Validate, SteadyFirstErrorOfAnOpThatDidNotFail) {
+  setStringField(validSteady(), kMix1 + "/errors", "op", "read");
+  EXPECT_TRUE(failsAt(kMix1 + "/errors", "rank 1: its first error is a read, but ranks.read_failed is 0"));
+}
+
+TEST_F(Validate, SteadyFailedRunCannotBeComplete) {
+  validSteady();
+  setString(file_, kRun, "status", "complete");
+  setNumber<std::int32_t>(file_, kRun, "exit_status", 0);
+  EXPECT_TRUE(failsAt(kRun, "status complete: failed operations: expected 0"));
+}
+
+TEST_F(Validate, SteadyIterationMissingInACompleteRun) {
+  deleteLink(validSteady(Outcome::kComplete), kSteady1);
+  EXPECT_TRUE(failsAt(kSteady1, "missing: the run is complete and its config has --steady"));
+}
+
+TEST_F(Validate, SteadyPhaseMissing) {
+  deleteLink(validSteady(), kSteady1 + "/cleanup");
+  EXPECT_TRUE(failsAt(kSteady1 + "/cleanup", "missing"));
+}
+
+TEST_F(Validate, SteadyAttributeMissing) {
+  deleteAttribute(validSteady(), kMix0, "stat_p99_ns");
+  EXPECT_TRUE(failsAt(kMix0, "attribute stat_p99_ns missing"));
+}
+
+TEST_F(Validate, SteadyConfigAttributeMissing) {
+  deleteAttribute(validSteady(), kConfig, "steady_rounds");
+  EXPECT_TRUE(failsAt(kConfig, "attribute steady_rounds missing"));
+}
+
+TEST_F(Validate, SteadyGroupInARunWithoutSteady) {
+  setNumber<std::uint64_t>(validSteady(), kConfig, "steady_rounds", 0);
+  EXPECT_TRUE(failsAt(kSteady0, "a steady group in a run without --steady"));
+}
+
 }  // namespace
 }  // namespace mdbench::validate_test

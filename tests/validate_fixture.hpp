@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdint>
 #include <filesystem>
@@ -25,6 +26,8 @@
 #include "mdbench/plan.hpp"
 #include "mdbench/result.hpp"
 #include "mdbench/results_file.hpp"
+#include "mdbench/stats.hpp"
+#include "mdbench/steady.hpp"
 #include "mdbench/validate.hpp"
 
 namespace mdbench::validate_test {
@@ -194,6 +197,117 @@ inline void writeRun(const std::string& path, Outcome outcome, OutputMode mode =
       sink->phase(run.phases.back(), plan);
       t = run.phases.back().ranks[0].t_global_end + 1e-3;
     }
+  }
+  run.info.end_utc = "2026-11-30T13:23:09Z";
+  sink->end(run, plan);
+  sink->finish(outcome == Outcome::kComplete ? 0 : 1);
+}
+
+// ---- A steady run (--steady), as the runner would write it ----
+
+inline const std::string kSteady0 = kIter0 + "/steady";
+inline const std::string kSteady1 = kIter1 + "/steady";
+inline const std::string kMix0 = kSteady0 + "/mix";
+inline const std::string kMix1 = kSteady1 + "/mix";  // rank 1 fails one stat here (failed runs)
+inline const std::string kPrecreate0 = kSteady0 + "/precreate";
+inline const std::string kCleanup0 = kSteady0 + "/cleanup";
+
+// 4 objects per rank in 2 datasets (2 per dataset), 3 rounds, 2 iterations, 64-byte objects.
+inline const std::vector<std::string> kSteadyArgs = {"--steady", "3",  "--datasets", "2",  "-n",
+                                                     "4",        "-i", "2",          "-w", "64"};
+inline constexpr std::string_view kSteadyCommandLine = "mdbench --steady 3 --datasets 2 -n 4 -i 2 -w 64";
+inline constexpr std::uint64_t kSteadyRounds = 3;
+inline constexpr std::uint64_t kSteadyDatasets = 2;
+inline constexpr std::uint64_t kSteadyItems = 4;
+inline constexpr std::uint64_t kSteadyBytes = 64;
+
+inline Config steadyConfig() {
+  CliRequest request = parseCommandLine(kSteadyArgs);
+  EXPECT_TRUE(request.errors.empty()) << request.errors.front();
+  request.config.command_line = kSteadyCommandLine;
+  return request.config;
+}
+
+// One rank's record of a phase that did `ok[op]` ops of each type, each taking 1 us + 100 ns x rank,
+// starting at `t0`; its latencies go into `latency`.
+inline SteadyRankRecord steadyRecord(std::uint32_t rank, double t0,
+                                     const std::array<std::uint64_t, kSteadyOpCount>& ok,
+                                     std::array<LatencyHistogram, kSteadyOpCount>& latency) {
+  SteadyRankRecord r;
+  std::uint64_t ops = 0;
+  for (std::size_t op = 0; op < kSteadyOpCount; ++op) {
+    r.ops[op].ok = ok[op];
+    for (std::uint64_t i = 0; i < ok[op]; ++i) latency[op].add(1000 + 100 * rank + i);
+    ops += ok[op];
+  }
+  const auto at = [](SteadyOp op) { return steadyOpIndex(op); };
+  r.bytes = (ok[at(SteadyOp::kCreate)] + ok[at(SteadyOp::kRead)]) * kSteadyBytes;
+  r.t_start = t0;
+  r.t_local_end = t0 + static_cast<double>(ops) * (1e-6 + 1e-7 * rank);
+  r.t_global_end = t0 + 1e-3;
+  return r;
+}
+
+// The three phases of one iteration on `ranks` ranks, every op succeeding; with `stat_fails`, rank 1's
+// first stat of the mix fails (ENOENT), which skips that object's read, delete and create.
+inline SteadyResult steadyResult(std::uint32_t ranks, double t0, bool stat_fails) {
+  SteadyResult result;
+  result.rounds = kSteadyRounds;
+  const auto at = [](SteadyOp op) { return steadyOpIndex(op); };
+  for (std::size_t i = 0; i < kSteadyPhaseCount; ++i) {
+    SteadyPhaseResult phase;
+    phase.phase = static_cast<SteadyPhase>(i);
+    for (std::uint32_t rank = 0; rank < ranks; ++rank) {
+      std::array<std::uint64_t, kSteadyOpCount> ok{};
+      switch (phase.phase) {
+        case SteadyPhase::kPrecreate:
+          ok[at(SteadyOp::kMkdir)] = kSteadyDatasets;
+          ok[at(SteadyOp::kCreate)] = kSteadyItems;
+          break;
+        case SteadyPhase::kMix:
+          for (const SteadyOp op : steadyOpsOf(SteadyPhase::kMix))
+            ok[at(op)] = kSteadyRounds * kSteadyDatasets;
+          if (stat_fails && rank == 1) {
+            for (const SteadyOp op : steadyOpsOf(SteadyPhase::kMix)) ok[at(op)] -= 1;
+          }
+          break;
+        case SteadyPhase::kCleanup:
+          ok[at(SteadyOp::kDelete)] = kSteadyItems;
+          ok[at(SteadyOp::kRmdir)] = kSteadyDatasets;
+          break;
+      }
+      SteadyRankRecord r = steadyRecord(rank, t0, ok, phase.latency);
+      if (phase.phase == SteadyPhase::kMix) {
+        r.rounds = kSteadyRounds;
+        r.rounds_at_stonewall = kSteadyRounds;
+        if (stat_fails && rank == 1) {
+          r.ops[at(SteadyOp::kStat)].failed = 1;
+          r.first_error = FirstError{ENOENT, 0, 1, 0};
+          r.first_error_op = SteadyOp::kStat;
+        }
+      }
+      phase.ranks.push_back(r);
+    }
+    t0 += 2e-3;
+    result.phases.push_back(std::move(phase));
+  }
+  return result;
+}
+
+// Writes a whole steady run through Hdf5Sink: kComplete, or kFailed (rank 1's stat in iteration 1).
+inline void writeSteadyRun(const std::string& path, Outcome outcome, const RunShape& shape = {}) {
+  const Config config = steadyConfig();
+  const Plan plan(config, nodeLayout(shape.hosts).node_of_rank);
+  RunResult run;
+  run.info = runInfo(shape);
+  run.info.command_line = kSteadyCommandLine;
+  run.config = config;
+  bool exists_error = false;
+  std::unique_ptr<Hdf5Sink> sink = Hdf5Sink::open(path, OutputMode::kCreate, exists_error);
+  sink->begin(run.info, plan);
+  for (std::uint32_t iteration = 0; iteration < config.iterations; ++iteration) {
+    const bool fails = outcome == Outcome::kFailed && iteration == 1;
+    sink->steady(iteration, steadyResult(run.info.ranks, 1.0 + iteration, fails), plan);
   }
   run.info.end_utc = "2026-11-30T13:23:09Z";
   sink->end(run, plan);
@@ -419,6 +533,14 @@ class Validate : public testing::Test {
   // Writes the run, checks that it passes as written, and returns the file to damage.
   const std::string& valid(Outcome outcome = Outcome::kFailed) {
     writeRun(file_, outcome);
+    const ValidationResult result = validateResultsFile(file_);
+    EXPECT_TRUE(result.ok) << result.first_problem;
+    return file_;
+  }
+
+  // A steady run, checked to pass as written.
+  const std::string& validSteady(Outcome outcome = Outcome::kFailed) {
+    writeSteadyRun(file_, outcome);
     const ValidationResult result = validateResultsFile(file_);
     EXPECT_TRUE(result.ok) << result.first_problem;
     return file_;

@@ -57,6 +57,9 @@ struct TimelineRun {
   std::uint32_t iteration = 0;  // the first one stored
   bool has_series = false;      // false: a file written before schema version 5, which has no series
   std::vector<TimelinePhase> phases;
+  // --steady: the run's steady state, every iteration (such a run has no phases); shown in the "Steady
+  // state" section instead of the throughput over time.
+  std::vector<StoredSteadyIteration> steady;
 };
 
 // The runs of one configuration's files (already read), in file and run order.
@@ -96,7 +99,9 @@ ChartSpec relativeChart(const std::vector<Configuration>& configs, const std::st
 
 // The tables: per series, one row per rank count and one column per configuration (mean +- stddev, and
 // with a baseline the ratio to it), then each configuration's peak and saturation point and notes; then per
-// run its phases' first-done and last-done rates (or why a run has none).
+// run its phases' first-done and last-done rates (or why a run has none); then per steady run (--steady) a
+// table of its steady state: per iteration, phase and op ops/s and p50/p99 latency, the mix's rounds/s and
+// objects/s, and each phase's time and rate balance.
 std::string reportText(const std::vector<Configuration>& configs, const ReportOptions& options,
                        const std::vector<TimelineRun>& timelines = {});
 // The same as Markdown, with the charts (ReportChart stems + ".svg") embedded as images.

@@ -2,6 +2,7 @@
 // export and report.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -16,6 +17,7 @@
 #include "mdbench/phase.hpp"
 #include "mdbench/result.hpp"
 #include "mdbench/sink.hpp"
+#include "mdbench/steady.hpp"
 
 namespace mdbench {
 
@@ -49,6 +51,8 @@ class Hdf5Sink final : public Sink {
   // The run group, status "running"; after finish(), the file is reopened and the next group begun.
   void begin(const RunInfo& info, const Plan& plan) override;
   void phase(const PhaseResult& result, const Plan& plan) override;
+  // --steady (schema version 5): iterations/iter-NNNN/steady with the iteration's three phases.
+  void steady(std::uint32_t iteration, const SteadyResult& result, const Plan& plan) override;
   void end(const RunResult& result, const Plan& plan) override;  // summary and end_utc
   // Status "complete" (exit 0) or "failed", the exit status; closes the file.
   void finish(int exit_status);
@@ -114,6 +118,53 @@ struct StoredSummary {
   IterationSummary summary;
 };
 
+// --steady (schema version 5): one row of a steady phase's `ranks` table. Every row has the counters of all
+// six op types (those the phase does not do are 0), so the table has one layout for every phase.
+struct StoredSteadyRow {
+  std::uint32_t rank = 0;
+  std::uint32_t node = 0;
+  double t_start = 0.0;
+  double t_local_end = 0.0;
+  double t_global_end = 0.0;
+  std::uint64_t bytes = 0;
+  std::uint64_t rounds = 0;
+  std::uint64_t rounds_at_stonewall = 0;
+  double t_stonewall = 0.0;
+  std::array<std::uint64_t, kSteadyOpCount> ok{};      // by steadyOpIndex
+  std::array<std::uint64_t, kSteadyOpCount> failed{};  // by steadyOpIndex
+};
+
+struct StoredSteadyError {
+  std::uint32_t rank = 0;
+  SteadyOp op = SteadyOp::kMkdir;
+  std::int32_t err = 0;
+  std::string errno_name;
+  std::string path;
+};
+
+struct StoredSteadyPhase {
+  std::string group;  // "/runs/run-0000/iterations/iter-0000/steady/mix"
+  SteadyPhase phase = SteadyPhase::kPrecreate;
+  std::vector<StoredSteadyRow> ranks;
+  // latency_<op> for the ops of the phase (steadyOpsOf); empty for the others.
+  std::array<std::vector<std::uint64_t>, kSteadyOpCount> latency;
+  // As stored in the attributes. The mix-only fields (rounds ... rounds_per_s_at_stonewall) and the per-op
+  // fields of ops the phase does not do are stored for the phases that have them only, and 0 here otherwise.
+  SteadyPhaseSummary summary;
+  std::vector<StoredSteadyError> errors;
+};
+
+struct StoredSteadyIteration {
+  std::string group;  // "/runs/run-0000/iterations/iter-0000/steady"
+  std::uint32_t iteration = 0;
+  std::uint64_t rounds = 0;               // the mix's agreed round count
+  std::vector<StoredSteadyPhase> phases;  // in execution order, as many as were stored
+};
+
+// The records and histograms of a stored steady phase, to recompute summarizeSteadyPhase from (the first
+// errors are left out: they are not needed for any number).
+SteadyPhaseResult steadyPhaseOf(const StoredSteadyPhase& phase);
+
 struct StoredRun {
   std::string group;  // "/runs/run-0000"
   RunInfo info;       // including host_of_rank
@@ -128,6 +179,9 @@ struct StoredRun {
   std::uint32_t shift_used = 0;     // the plan's rank shift (Plan::shift()); config.shift is -N as given
   bool has_series = false;          // schema version 5: config series_interval_s and every phase's series
   std::vector<StoredPhase> phases;  // by iteration, then execution order
+  // --steady (config.steady_rounds > 0): one entry per iteration that has a steady group, in order; a steady
+  // run has no phases.
+  std::vector<StoredSteadyIteration> steady;
   bool has_summary = false;
   std::vector<StoredSummary> summaries;  // in execution order
 };

@@ -19,7 +19,8 @@ struct ValidationResult {
 // then consistency: per-rank ok + failed = planned; sums of per-rank ops and bytes = aggregate; time_s =
 // max(t_global_end - t_start); ops_per_s = ops_ok / time_s; rank rates and their min/max/mean/balance;
 // histogram counts sum = ops_ok; percentiles = what the histogram gives; bucket bounds; summary = the
-// statistics of the iterations' ops_per_s; node_of_rank consistent with hosts and nodes.
+// statistics of the iterations' ops_per_s; node_of_rank consistent with hosts and nodes; for --steady runs
+// the steady groups (agreed rounds, exact op counts, histograms = ok, summarizeSteadyPhase's numbers).
 ValidationResult validateResultsFile(const std::string& path);
 
 // The compiled-in machine-readable schema (results-schema/schema.json).
