@@ -92,7 +92,10 @@ class SteadyEngine {
     t_start_ns_ = t_start;
     previous_ = t_start;
     body();
-    const std::int64_t t_local_end = parts_.clock.nowNs();
+    // The clock read after this rank's last op (or after the hook that followed it): the mix ends in a
+    // collective agreement on the round count, and reading the clock after it would give every rank the same
+    // end and hide the imbalance.
+    const std::int64_t t_local_end = previous_;
     parts_.comm.barrier();
     const std::int64_t t_global_end = parts_.clock.nowNs();
     record.t_start = seconds(t_start);

@@ -559,3 +559,38 @@ TEST(SteadyMpi, StonewallWithAHookStopsEveryRankAfterTheSameRound) {
 
 }  // namespace
 }  // namespace mdbench
+
+namespace mdbench {
+namespace {
+
+// On the real clock, a rank whose ops take ten times as long must show in the mix's balance: each rank's time
+// ends at its own last op, not after the round-count agreement every rank waits in (where all times would
+// be equal). Rank 1 busy-waits 200 us per mix op, the others 20 us.
+TEST(SteadyMpi, ASlowRankShowsInTheMixBalanceOnTheRealClock) {
+  MpiComm comm;
+  SteadyClock clock;
+  FakeBackend fake;  // no manual clock: latencies are spent busy-waiting
+  const auto per_op = std::chrono::microseconds(comm.rank() == 1 ? 200 : 20);
+  for (const FakeOp op : {FakeOp::kStat, FakeOp::kReadFile, FakeOp::kUnlink, FakeOp::kCreateFile}) {
+    fake.setLatency(op, per_op);
+  }
+  SteadyConfig config;
+  config.offset = comm.size();  // every rank in its own datasets: each fake is its own file system
+  config.datasets = 2;
+  config.working_set = 20;
+  config.rounds = 20;
+  const SteadyResult result = runSteady(config, SteadyParts{comm, clock, fake, fake.root()});
+  if (comm.rank() != 0) return;
+  const SteadyPhaseSummary mix = summarizeSteadyPhase(result.phases.at(1));
+  if (comm.size() == 1) {
+    EXPECT_DOUBLE_EQ(mix.time_balance, 1.0);  // one rank: nothing to compare
+    return;
+  }
+  // 160 ops of 200 us against 160 of 20 us: about 0.1; far below 1 in any case.
+  EXPECT_LT(mix.time_balance, 0.5);
+  EXPECT_LT(mix.rate_balance, 0.5);
+  EXPECT_GE(mix.rank_time_max_s, 160 * 200e-6);
+}
+
+}  // namespace
+}  // namespace mdbench
