@@ -21,6 +21,7 @@
 #include "config_presets.hpp"
 #include "config_tokenizer.hpp"
 #include "config_values.hpp"
+#include "mdbench/option_docs.hpp"
 #include "mdbench/tree_math.hpp"
 
 namespace mdbench {
@@ -794,6 +795,51 @@ std::string_view sweepPlacementName(SweepPlacement placement) {
       return "spread";
   }
   return "?";
+}
+
+namespace {
+
+OptionDoc optionDoc(const po::option_description& option) {
+  OptionDoc doc;
+  doc.long_name = option.long_name();
+  const std::string short_name = option.canonical_display_name(po::command_line_style::allow_dash_for_short);
+  if (short_name.size() == 2 && short_name[0] == '-') doc.short_name = short_name.substr(1);
+  if (takesValue(option)) doc.value_name = option.semantic()->name();
+  doc.value_optional = config_detail::valueOptional(option);
+  doc.repeatable = config_detail::repeatable(option);
+  doc.description = option.description();
+  return doc;
+}
+
+}  // namespace
+
+std::vector<OptionGroupDoc> mainOptionDocs() {
+  RawOptions unused;
+  const OptionTable table = buildOptionTable(unused);
+  std::vector<OptionGroupDoc> docs;
+  OptionGroupDoc hidden{"Accepted for mdtest scripts (not in --help)", false, {}};
+  for (const auto& [caption, group] : table.groups) {
+    OptionGroupDoc& doc = docs.emplace_back(OptionGroupDoc{caption, true, {}});
+    for (const auto& option : group->options()) doc.options.push_back(optionDoc(*option));
+  }
+  // The table holds every option once; what no --help group holds is the hidden mdtest spelling.
+  for (const auto& option : table.all.options()) {
+    const bool shown = std::any_of(docs.begin(), docs.end(), [&option](const OptionGroupDoc& group) {
+      return std::any_of(group.options.begin(), group.options.end(),
+                         [&option](const OptionDoc& doc) { return doc.long_name == option->long_name(); });
+    });
+    if (!shown) hidden.options.push_back(optionDoc(*option));
+  }
+  docs.push_back(std::move(hidden));
+  return docs;
+}
+
+std::vector<PresetDoc> presetDocs() {
+  std::vector<PresetDoc> docs;
+  for (const config_detail::Preset& preset : config_detail::kPresets) {
+    docs.push_back({std::string(preset.name), std::string(preset.options)});
+  }
+  return docs;
 }
 
 std::string helpText() {
