@@ -26,7 +26,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/mdbench-fuzz.XXXXXX")
 # the limit: the frame that called it is in libhdf5) before any of our code sees a value. A fault in
 # our code, or in memory our code allocated, is always a finding.
 hdf5_internal() {  # hdf5_internal BINARY REPRODUCER
-  { "$1" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 "$2" 2>&1 || true; } | awk '
+  { MDBENCH_FUZZ_TMPDIR="$work" "$1" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 "$2" 2>&1 || true; } | awk '
     function runtime(line) { return line ~ /(__interceptor_|__asan_|__asan::|__sanitizer|__ubsan|fuzzer::|libc\.so|in (malloc|calloc|realloc|operator new|memcpy|memmove|memset) )/ }
     /^==[0-9]+==ERROR: AddressSanitizer|ALARM: working on the last Unit|ERROR: libFuzzer: out-of-memory \(malloc/ { report = 1 }
     report && /^ *#[0-9]+ / && section == "" && fault == "" && !runtime($0) { fault = $0 }
@@ -45,7 +45,7 @@ hdf5_internal() {  # hdf5_internal BINARY REPRODUCER
 # again alone (it needed the library state earlier inputs left: HDF5's free lists and caches) is set aside
 # too: nothing of it can be told apart, and our code keeps no state between inputs.
 hdf5_internal_leak() {  # hdf5_internal_leak BINARY REPRODUCER
-  { ASAN_OPTIONS=fast_unwind_on_malloc=0 "$1" "$2" 2>&1 || true; } | awk '
+  { MDBENCH_FUZZ_TMPDIR="$work" ASAN_OPTIONS=fast_unwind_on_malloc=0 "$1" "$2" 2>&1 || true; } | awk '
     function close_block() { if (block && !(pool || (inside && !vlen))) other = 1; block = 0 }
     function runtime(line) { return line ~ /(__interceptor_|__asan_|__asan::|__sanitizer| in (malloc|calloc|realloc|strdup|strndup|operator new) )/ }
     /^(Direct|Indirect) leak of/ { close_block(); block = 1; blocks++; pool = 0; vlen = 0; first = ""; inside = 0 }

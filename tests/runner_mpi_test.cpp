@@ -16,6 +16,7 @@
 #include "mdbench/posix_backend.hpp"
 #include "mdbench/runner.hpp"
 #include "mdbench/signals.hpp"
+#include "mpi_tmpfs.hpp"
 
 namespace mdbench {
 namespace {
@@ -196,16 +197,10 @@ TEST(RunnerMpi, SetupFailureOnOneRankIsAgreedByAll) {
 TEST(RunnerMpi, SharedTreeOnTmpfsLeavesNothingBehind) {
   MpiComm comm;
   SteadyClock clock;
-  std::string dir;
-  if (comm.rank() == 0) {
-    char templ[] = "/dev/shm/mdbench-runner-XXXXXX";
-    ASSERT_NE(mkdtemp(templ), nullptr);
-    dir = templ;
-  }
-  comm.broadcast(dir);
-  int err = 0;
-  auto backend = PosixBackend::open(dir, err);
-  ASSERT_NE(backend, nullptr) << err;
+  testing::TmpfsDir tmp;
+  ASSERT_NO_FATAL_FAILURE(testing::makeTmpfsDir(comm, "runner", tmp));
+  const std::string& dir = tmp.path;
+  std::unique_ptr<PosixBackend>& backend = tmp.backend;
   Config config = smallConfig();
   config.sharing = TreeSharing::kShared;
   config.depth = 2;
@@ -348,16 +343,10 @@ TEST(RunnerSeries, ExactCountsPerIntervalOnTheManualClock) {
 // and the totals to the phase's, in every phase.
 TEST(RunnerSeries, SumsToEveryPhasesOpCountOnTmpfs) {
   MpiComm comm;
-  std::string dir;
-  if (comm.rank() == 0) {
-    char templ[] = "/dev/shm/mdbench-series-XXXXXX";
-    ASSERT_NE(mkdtemp(templ), nullptr);
-    dir = templ;
-  }
-  comm.broadcast(dir);
-  int err = 0;
-  auto backend = PosixBackend::open(dir, err);
-  ASSERT_NE(backend, nullptr) << err;
+  testing::TmpfsDir tmp;
+  ASSERT_NO_FATAL_FAILURE(testing::makeTmpfsDir(comm, "series", tmp));
+  const std::string& dir = tmp.path;
+  std::unique_ptr<PosixBackend>& backend = tmp.backend;
   Config config = smallConfig();
   config.items = 3000;
   config.series_interval_s = 0.001;  // several intervals even on a fast tmpfs

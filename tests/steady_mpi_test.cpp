@@ -19,6 +19,7 @@
 #include "mdbench/plan.hpp"
 #include "mdbench/posix_backend.hpp"
 #include "mdbench/steady.hpp"
+#include "mpi_tmpfs.hpp"
 
 namespace mdbench {
 namespace {
@@ -205,16 +206,10 @@ TEST(SteadySummary, DescribeError) {
 TEST(SteadyMpi, WorkingSetStaysExactOnDiskAndNothingIsLeft) {
   MpiComm comm;
   SteadyClock clock;
-  std::string dir;
-  if (comm.rank() == 0) {
-    char templ[] = "/dev/shm/mdbench-steady-XXXXXX";
-    ASSERT_NE(mkdtemp(templ), nullptr);
-    dir = templ;
-  }
-  comm.broadcast(dir);
-  int err = 0;
-  auto backend = PosixBackend::open(dir, err);
-  ASSERT_NE(backend, nullptr) << err;
+  testing::TmpfsDir tmp;
+  ASSERT_NO_FATAL_FAILURE(testing::makeTmpfsDir(comm, "steady", tmp));
+  const std::string& dir = tmp.path;
+  std::unique_ptr<PosixBackend>& backend = tmp.backend;
   SteadyConfig config;
   config.datasets = 3;
   config.working_set = 4;
