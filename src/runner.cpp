@@ -564,7 +564,7 @@ OpsSeries collectSeries(Comm& comm, SeriesRecorder& series) {
   result.interval_s = static_cast<double>(interval_ns) * 1e-9;
   result.intervals = static_cast<std::uint32_t>(intervals);
   result.per_rank.resize(intervals * comm.size());
-  std::memcpy(result.per_rank.data(), all.data(), all.size());
+  if (!all.empty()) std::memcpy(result.per_rank.data(), all.data(), all.size());  // none when no interval
   result.total.assign(intervals, 0);
   for (std::size_t i = 0; i < result.per_rank.size(); ++i) result.total[i % intervals] += result.per_rank[i];
   return result;

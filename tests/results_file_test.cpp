@@ -434,7 +434,8 @@ TEST(ResultsFile, APhaseWithoutOpsHasAnEmptySeries) {
     H5Sclose(space);
     H5Dclose(counts);
   });
-  const StoredPhase& p = readResultsFile(path).runs.at(0).phases.at(1);
+  const StoredResults stored = readResultsFile(path);
+  const StoredPhase& p = stored.runs.at(0).phases.at(1);
   EXPECT_TRUE(p.has_series);
   EXPECT_EQ(p.series.intervals, 0u);
   EXPECT_TRUE(p.series.per_rank.empty());
