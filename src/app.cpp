@@ -331,9 +331,10 @@ std::string signalName(int signal) {
 void reportStop(const RunResult& result, bool keeps_trees) {
   if (result.stop_signal == 0) return;
   const std::string after =
-      result.phases.empty() ? std::string("before its first phase ended")
-                            : fmt::format("after {} (iteration {})", phaseName(result.phases.back().phase),
-                                          result.phases.back().iteration);
+      !result.steady_stopped_where.empty() ? result.steady_stopped_where
+      : result.phases.empty()              ? std::string("before its first phase ended")
+                              : fmt::format("after {} (iteration {})", phaseName(result.phases.back().phase),
+                                            result.phases.back().iteration);
   fmt::print(
       stderr, "mdbench: stopped by {} {}: the finished phases are in the results file; {}\n",
       signalName(result.stop_signal), after,

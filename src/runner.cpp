@@ -638,6 +638,13 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
         for (Sink* sink : sinks) sink->steady(iteration, measured, plan);
       }
       result.stop_signal = static_cast<int>(comm.allreduceMax(static_cast<std::uint64_t>(stopSignal())));
+      if (root && result.stop_signal != 0) {
+        result.steady_stopped_where =
+            measured.stopped_in_precreate
+                ? fmt::format("in the steady precreate of iteration {} (no mix rounds)", iteration)
+                : fmt::format("in the steady mix of iteration {} after {} of {} rounds", iteration,
+                              measured.rounds, config.steady_rounds);
+      }
     }
     ItemLimits limits = run_limits;
     executor.setIteration(iteration);

@@ -61,6 +61,10 @@ class SteadyEngine {
 
     SteadyRankRecord record = measure(SteadyPhase::kPrecreate, [this] { precreate(); });
     keep(result, SteadyPhase::kPrecreate, record);
+    // A signal during precreate (on any rank) leaves the mix out: its rounds would read objects that a
+    // stopped rank never made.
+    result.stopped_in_precreate = parts_.comm.allreduceMax(precreated_ < config_.working_set ? 1 : 0) != 0;
+    skip_mix_ = result.stopped_in_precreate;
 
     // Every dataset exists now (or never will): open the ones the mix reads and writes, untimed.
     for (Dataset& d : read_) open(d);
@@ -184,10 +188,12 @@ class SteadyEngine {
     }
     for (Dataset& d : own_) open(d);
     untimed();
-    for (std::uint64_t i = 0; i < config_.working_set; ++i) {
+    for (precreated_ = 0; precreated_ < config_.working_set; ++precreated_) {
+      // SIGINT or SIGTERM (signals.hpp): stop between objects, so every dataset holds 0 .. precreated_ - 1.
+      if (stopSignal() != 0) break;
       for (const Dataset& d : own_) {
-        const int err = create(d, i);
-        count(SteadyOp::kCreate, err, parts_.clock.nowNs(), d, i, write_data_.size());
+        const int err = create(d, precreated_);
+        count(SteadyOp::kCreate, err, parts_.clock.nowNs(), d, precreated_, write_data_.size());
       }
     }
   }
@@ -223,7 +229,7 @@ class SteadyEngine {
     std::int64_t deadline = stonewall ? t_start_ns_ + std::llround(stonewall_ns) : kNever;
     bool fired = false;
     std::uint64_t done = 0;
-    while (done < config_.rounds) {
+    while (!skip_mix_ && done < config_.rounds) {
       round(done);
       ++done;
       // previous_ is the clock read after the round's last op: no extra read per round.
@@ -260,9 +266,10 @@ class SteadyEngine {
 
   void cleanup() {
     Backend& b = parts_.backend;
+    // What precreate made, moved on by the rounds (a mix only runs after a complete precreate everywhere).
     const std::uint64_t first = steadyFirstSurvivor(rounds_);
     for (Dataset& d : own_) {
-      for (std::uint64_t i = first; i < first + config_.working_set; ++i) {
+      for (std::uint64_t i = first; i < first + precreated_; ++i) {
         const int err = d.open_error != 0 ? d.open_error : b.unlinkFile(d.handle, objectName(d, i));
         count(SteadyOp::kDelete, err, parts_.clock.nowNs(), d, i, 0);
       }
@@ -290,6 +297,8 @@ class SteadyEngine {
   std::int64_t previous_ = 0;
   std::int64_t paused_ns_ = 0;
   std::uint64_t rounds_ = 0;
+  std::uint64_t precreated_ = 0;  // objects per own dataset that precreate made (working_set unless stopped)
+  bool skip_mix_ = false;
 };
 
 double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }

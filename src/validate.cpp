@@ -174,8 +174,11 @@ void checkSteadyLatency(const StoredSteadyPhase& phase) {
 }
 
 // What a phase does when nothing failed, from the config: precreate makes D datasets and -n objects per
-// rank, every mix round stats, reads, deletes and creates one object per dataset, cleanup removes them all.
-void checkSteadyCounts(const StoredSteadyPhase& phase, const Config& config, std::uint64_t rounds) {
+// rank, every mix round stats, reads, deletes and creates one object per dataset, cleanup removes what
+// precreate made and the datasets. In the iteration a signal stopped (`stopped`), precreate may have made
+// fewer objects (at most -n per rank, and then the mix ran no round); cleanup still removes all it made.
+void checkSteadyCounts(const StoredSteadyPhase& phase, const Config& config, std::uint64_t rounds,
+                       std::uint64_t precreated, bool stopped) {
   if (phase.summary.failed != 0) return;  // a failure skips later ops (steady.hpp): no exact counts
   const std::uint64_t ranks = phase.ranks.size();
   std::array<std::uint64_t, kSteadyOpCount> want{};
@@ -185,6 +188,10 @@ void checkSteadyCounts(const StoredSteadyPhase& phase, const Config& config, std
       want[steadyOpIndex(SteadyOp::kMkdir)] = config.datasets * ranks;
       want[steadyOpIndex(SteadyOp::kCreate)] = config.items * ranks;
       how = "config datasets and items x ranks, nothing failed";
+      if (stopped && precreated < config.items * ranks && rounds == 0) {
+        want[steadyOpIndex(SteadyOp::kCreate)] = precreated;  // checked against the limit below
+        how = "stopped by a signal: at most config items x ranks, and then no mix rounds";
+      }
       break;
     case SteadyPhase::kMix:
       for (const SteadyOp op : steadyOpsOf(SteadyPhase::kMix)) {
@@ -193,9 +200,9 @@ void checkSteadyCounts(const StoredSteadyPhase& phase, const Config& config, std
       how = "rounds x datasets x ranks, nothing failed";
       break;
     case SteadyPhase::kCleanup:
-      want[steadyOpIndex(SteadyOp::kDelete)] = config.items * ranks;
+      want[steadyOpIndex(SteadyOp::kDelete)] = precreated;
       want[steadyOpIndex(SteadyOp::kRmdir)] = config.datasets * ranks;
-      how = "config items and datasets x ranks, nothing failed";
+      how = "precreate's create_ok and config datasets x ranks, nothing failed";
       break;
   }
   for (std::size_t op = 0; op < kSteadyOpCount; ++op) {
@@ -270,18 +277,19 @@ void checkSteadyErrors(const StoredSteadyPhase& phase) {
 }
 
 // One iteration's steady group: all three phases, the agreed rounds (at most --steady's; exactly that
-// without a stonewall) and each phase's rows, histograms, counts and summary.
+// without a stonewall, unless a signal stopped this iteration) and each phase's rows, histograms, counts and
+// summary.
 void checkSteadyIteration(const StoredSteadyIteration& it, const Config& config,
-                          const std::vector<std::uint32_t>& node_of_rank) {
+                          const std::vector<std::uint32_t>& node_of_rank, bool stopped) {
   if (it.iteration >= config.iterations) {
     fail(it.group, fmt::format("iteration: expected less than config iterations = {}, found {}",
                                config.iterations, it.iteration));
   }
-  if (config.stonewall_s == 0.0) {
+  if (config.stonewall_s == 0.0 && !stopped) {
     expectEqual(it.group, "rounds", config.steady_rounds, it.rounds, "config steady_rounds, no stonewall");
   } else if (it.rounds > config.steady_rounds) {
-    fail(it.group, fmt::format("rounds: expected at most config steady_rounds = {} (a stonewall only stops "
-                               "early), found {}",
+    fail(it.group, fmt::format("rounds: expected at most config steady_rounds = {} (a stonewall or a signal "
+                               "only stops early), found {}",
                                config.steady_rounds, it.rounds));
   }
   for (std::size_t i = 0; i < kSteadyPhaseCount; ++i) {
@@ -292,10 +300,19 @@ void checkSteadyIteration(const StoredSteadyIteration& it, const Config& config,
            "precreate, mix and cleanup)");
     }
   }
+  std::uint64_t precreated = 0;
+  if (!it.phases.empty() && it.phases.front().phase == SteadyPhase::kPrecreate) {
+    for (const StoredSteadyRow& row : it.phases.front().ranks)
+      precreated += row.ok[steadyOpIndex(SteadyOp::kCreate)];
+  }
+  if (stopped && precreated > config.items * node_of_rank.size()) {
+    fail(it.group, fmt::format("precreate: expected at most config items x ranks = {} creates, found {}",
+                               config.items * node_of_rank.size(), precreated));
+  }
   for (const StoredSteadyPhase& phase : it.phases) {
     checkSteadyRows(phase, node_of_rank, it.rounds);
     checkSteadyLatency(phase);
-    checkSteadyCounts(phase, config, it.rounds);
+    checkSteadyCounts(phase, config, it.rounds, precreated, stopped);
     checkSteadySummary(phase);
     checkSteadyErrors(phase);
   }
@@ -734,8 +751,10 @@ class RunChecker {
     if (!steady && !run_.steady.empty()) {
       fail(run_.steady.front().group, "a steady group in a run without --steady (config steady_rounds = 0)");
     }
-    for (const StoredSteadyIteration& it : run_.steady)
-      checkSteadyIteration(it, run_.config, run_.node_of_rank);
+    for (const StoredSteadyIteration& it : run_.steady) {
+      const bool stopped = run_.status == "interrupted" && &it == &run_.steady.back();
+      checkSteadyIteration(it, run_.config, run_.node_of_rank, stopped);
+    }
   }
 
   // A complete run ran every selected phase in every iteration (a steady run: the steady state).

@@ -415,7 +415,9 @@ TEST(RunnerSeries, FirstDoneRateWithARankMadeSlow) {
   EXPECT_NEAR(d.first_done_ops_per_s, static_cast<double>(first_ops), 1e-6);
   EXPECT_NEAR(d.last_done_time_s, slow_rank ? 3.0 : 1.0, 1e-9);
   EXPECT_NEAR(d.last_done_ops_per_s, 100.0 * comm.size() / (slow_rank ? 3.0 : 1.0), 1e-6);
-  if (slow_rank) EXPECT_GT(d.first_done_ops_per_s, d.last_done_ops_per_s);
+  if (slow_rank) {
+    EXPECT_GT(d.first_done_ops_per_s, d.last_done_ops_per_s);
+  }
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -18,6 +19,7 @@
 #include "mdbench/mpi_comm.hpp"
 #include "mdbench/plan.hpp"
 #include "mdbench/posix_backend.hpp"
+#include "mdbench/signals.hpp"
 #include "mdbench/steady.hpp"
 #include "mpi_tmpfs.hpp"
 
@@ -552,6 +554,115 @@ TEST(SteadyMpi, StonewallWithAHookStopsEveryRankAfterTheSameRound) {
   }
 }
 
+// A ManualClock that behaves as if SIGTERM had arrived at the first read at or after `at_ns` (on the ranks
+// given it): the signal then lands between two ops, as a real one does.
+class SignalAtClock final : public Clock {
+ public:
+  SignalAtClock(ManualClock& clock, std::int64_t at_ns) : clock_(clock), at_ns_(at_ns) {}
+  std::int64_t nowNs() override {
+    const std::int64_t now = clock_.nowNs();
+    if (now >= at_ns_ && !sent_) {
+      sent_ = true;
+      requestStopForTesting(SIGTERM);
+    }
+    return now;
+  }
+
+ private:
+  ManualClock& clock_;
+  std::int64_t at_ns_;
+  bool sent_ = false;
+};
+
+// SIGTERM on every rank in round 5 of 1000: every rank stops after that round, and cleanup removes the
+// working set the five rounds moved on, so nothing is left and every count adds up.
+TEST(SteadyMpi, SignalInTheMixStopsAfterTheRoundAndCleansUp) {
+  MpiComm comm;
+  ManualClock clock;
+  FakeBackend fake(&clock);
+  SteadyConfig config = ownDatasetsConfig(comm);
+  config.datasets = 2;
+  config.working_set = 3;
+  config.rounds = 1000;
+  const SteadyResult result = runOnFake(config, comm, clock, fake, [&](std::uint64_t done) {
+    if (done == 5) requestStopForTesting(SIGTERM);
+  });
+  const int signal = stopSignal();
+  requestStopForTesting(0);
+  EXPECT_EQ(signal, SIGTERM);
+  EXPECT_EQ(result.rounds, 5u);
+  EXPECT_FALSE(result.stopped_in_precreate);
+  EXPECT_TRUE(fake.listAll().empty());
+  if (comm.rank() != 0) return;
+  EXPECT_EQ(result.failedOps(), 0u);
+  const std::uint64_t n = comm.size();
+  const SteadyPhaseSummary mix = summarizeSteadyPhase(phaseOf(result, SteadyPhase::kMix));
+  for (const std::size_t op : {kStat, kRead, kDelete, kCreate}) EXPECT_EQ(mix.ops[op].ok, n * 5 * 2);
+  const SteadyPhaseSummary clean = summarizeSteadyPhase(phaseOf(result, SteadyPhase::kCleanup));
+  EXPECT_EQ(clean.ops[kDelete].ok, n * 2 * 3);
+  EXPECT_EQ(clean.ops[kRmdir].ok, n * 2);
+}
+
+// SIGTERM on the last rank only, in round 5: the others never saw it and run all rounds, and the signalled
+// rank wears out to their count (as after a stonewall), so the working set stays exact.
+TEST(SteadyMpi, SignalOnOneRankInTheMixWearsOutToTheOthersRounds) {
+  MpiComm comm;
+  ManualClock clock;
+  FakeBackend fake(&clock);
+  SteadyConfig config = ownDatasetsConfig(comm);
+  config.datasets = 2;
+  config.working_set = 3;
+  config.rounds = 40;
+  const bool signalled = comm.rank() == comm.size() - 1;
+  const SteadyResult result = runOnFake(config, comm, clock, fake, [&](std::uint64_t done) {
+    if (done == 5 && signalled) requestStopForTesting(SIGTERM);
+  });
+  requestStopForTesting(0);
+  EXPECT_EQ(result.rounds, comm.size() > 1 ? 40u : 5u);
+  EXPECT_TRUE(fake.listAll().empty());
+  if (comm.rank() != 0) return;
+  EXPECT_EQ(result.failedOps(), 0u);
+  for (const SteadyRankRecord& r : phaseOf(result, SteadyPhase::kMix).ranks) {
+    EXPECT_EQ(r.rounds, result.rounds);
+    EXPECT_EQ(r.ops[kCreate].ok, result.rounds * 2);
+  }
+}
+
+// SIGTERM during precreate on the last rank, after its 6th create (10 us each; two datasets): it stops
+// between objects with 3 in each dataset, every rank then skips the mix (its reads would find objects the
+// stopped rank never made), and cleanup removes exactly what each rank made.
+TEST(SteadyMpi, SignalInPrecreateSkipsTheMixAndCleanupRemovesWhatWasMade) {
+  MpiComm comm;
+  ManualClock manual;
+  FakeBackend fake(&manual);
+  fake.setLatency(FakeOp::kCreateFile, microseconds(10));
+  const bool signalled = comm.rank() == comm.size() - 1;
+  SignalAtClock clock(manual, signalled ? 55'000 : std::numeric_limits<std::int64_t>::max());
+  SteadyConfig config = ownDatasetsConfig(comm);
+  config.datasets = 2;
+  config.working_set = 10;
+  config.rounds = 1000;
+  const SteadyResult result = runSteady(config, SteadyParts{comm, clock, fake, fake.root(), {}});
+  const int signal = stopSignal();
+  requestStopForTesting(0);
+  EXPECT_EQ(signal, signalled ? SIGTERM : 0);
+  EXPECT_TRUE(result.stopped_in_precreate);
+  EXPECT_EQ(result.rounds, 0u);
+  EXPECT_TRUE(fake.listAll().empty());
+  if (comm.rank() != 0) return;
+  EXPECT_EQ(result.failedOps(), 0u);
+  const std::uint32_t n = comm.size();
+  const SteadyPhaseResult& pre = phaseOf(result, SteadyPhase::kPrecreate);
+  const SteadyPhaseResult& mix = phaseOf(result, SteadyPhase::kMix);
+  const SteadyPhaseResult& clean = phaseOf(result, SteadyPhase::kCleanup);
+  for (std::uint32_t rank = 0; rank < n; ++rank) {
+    const std::uint64_t made = rank == n - 1 ? 3 * 2 : 10 * 2;
+    EXPECT_EQ(pre.ranks[rank].ops[kCreate].ok, made) << "rank " << rank;
+    EXPECT_EQ(mix.ranks[rank].ok(), 0u) << "rank " << rank;
+    EXPECT_EQ(clean.ranks[rank].ops[kDelete].ok, made) << "rank " << rank;
+    EXPECT_EQ(clean.ranks[rank].ops[kRmdir].ok, 2u) << "rank " << rank;
+  }
+}
 }  // namespace
 }  // namespace mdbench
 

@@ -91,6 +91,9 @@ struct RunResult {
   // SIGINT or SIGTERM (signals.hpp) that stopped the run after the phase it arrived in; 0: none. The exit
   // status is then 128 + it.
   int stop_signal = 0;
+  // --steady, rank 0: where the signal stopped it ("" when it did not), e.g. "in the steady mix of
+  // iteration 0 after 1234 of 100000 rounds".
+  std::string steady_stopped_where;
   std::uint64_t steady_failed_ops = 0;  // --steady: failed ops over every iteration's phases (rank 0)
   std::uint64_t failedOps() const;
 };

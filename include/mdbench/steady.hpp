@@ -45,6 +45,12 @@
 // those behind wear out to it, so every dataset again holds exactly P objects and cleanup knows the
 // survivors. Each rank records the rounds it had done when its timer fired, and when.
 //
+// SIGINT and SIGTERM (signals.hpp): precreate stops between objects (every own dataset then holds objects
+// 0 .. c-1, c the same for all of a rank's datasets); if it stopped short on any rank, the mix runs no
+// round. The mix stops after the round in progress, and the ranks wear out to the largest count as after a
+// stonewall. Cleanup always runs in full: it removes what this rank's precreate made, moved on by the
+// rounds, and the datasets. So a stopped run leaves nothing behind and its counts still add up.
+//
 // The run relies on `dir` being the run's own new directory (the runner's iteration directory): every
 // name in it is then the run's, so cleanup's deletes by name never remove anything the run did not make.
 #pragma once
@@ -151,7 +157,9 @@ struct SteadyPhaseResult {
 struct SteadyResult {
   std::vector<SteadyPhaseResult> phases;  // rank 0: precreate, mix, cleanup; empty elsewhere
   std::uint64_t rounds = 0;               // every rank: the mix's agreed round count
-  std::uint64_t failedOps() const;        // rank 0: over every phase, rank and op
+  // Every rank: a signal stopped precreate short on some rank, so the mix ran no round (see above).
+  bool stopped_in_precreate = false;
+  std::uint64_t failedOps() const;  // rank 0: over every phase, rank and op
 };
 
 // Called collectively after every round with the rounds done so far (1 .. R), outside the timings (the

@@ -41,11 +41,12 @@ ranks_exited() {
   expect_eq "$(cat "$STATUS_DIR"/rank.* 2>/dev/null | sort -u | tr '\n' ' ')" "$1 " "$2: every rank's exit status"
 }
 
-# wait_for_files N: until the target holds N of the run's files (the create phase is under way), at most 20 s.
+# wait_for_files N [PATTERN]: until the target holds N of the run's files named PATTERN (default
+# file.mdbench.*: the create phase is under way), at most 20 s.
 wait_for_files() {
   local _
   for _ in $(seq 200); do
-    [ "$(find "$T" -name 'file.mdbench.*' 2>/dev/null | head -n "$1" | wc -l)" -ge "$1" ] && return 0
+    [ "$(find "$T" -name "${2:-file.mdbench.*}" 2>/dev/null | head -n "$1" | wc -l)" -ge "$1" ] && return 0
     sleep 0.1
   done
   return 1
@@ -159,5 +160,62 @@ expect_in "$OUT" "sweep stopped after step 1: steps of 2 ranks not run" "sweep: 
 run 0 validate "$BASE/sweep.h5"
 expect_rc 0 "sweep: file validates"
 expect_eq "$(find "$T" -mindepth 1)" "$T/precious.txt" "sweep: cleaned up"
+
+# check_steady FILE EXIT ROUNDS_TEST: a stopped --steady run's file: status interrupted with that exit
+# status, one steady group with all three phases, and `rounds` as ROUNDS_TEST says ("some": 0 < rounds <
+# steady_rounds; "none": 0), cleanup having removed what precreate made.
+check_steady() {
+  if "$py" - "$@" <<'PY' >"$BASE/check.txt" 2>&1; then pass; else fail "check_steady $*: $(cat "$BASE/check.txt")"; fi
+import sys, h5py
+path, exit_status, how = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+f = h5py.File(path, "r")
+text = lambda v: v.decode() if isinstance(v, bytes) else v
+run = f["runs/run-0000"]
+assert text(run.attrs["status"]) == "interrupted", text(run.attrs["status"])
+assert int(run.attrs["exit_status"]) == exit_status, int(run.attrs["exit_status"])
+steady = run["iterations/iter-0000/steady"]
+rounds, planned = int(steady.attrs["rounds"]), int(run["config"].attrs["steady_rounds"])
+assert (0 < rounds < planned) if how == "some" else rounds == 0, (rounds, planned)
+assert sorted(steady.keys()) == ["cleanup", "mix", "precreate"], list(steady.keys())
+made = int(steady["precreate"]["ranks"]["create_ok"].sum())
+assert made > 0 and int(steady["cleanup"]["ranks"]["delete_ok"].sum()) == made, made
+assert int(steady["mix"]["ranks"]["read_ok"].sum()) == rounds * 2 * 2, rounds
+print("ok")
+PY
+}
+
+# ---- --steady: SIGTERM in the mix stops it after the round in progress; cleanup removes the working set ----
+start_run steady -n 2000 --steady 100000000 --datasets 2 -o "$BASE/steady.h5"
+wait_for_files 1000 'obj.mdbench.*' || fail "steady: precreate never started"
+# The mix has begun once round 0 has deleted object 0 of rank 0's first dataset.
+for _ in $(seq 200); do
+  [ -e "$T/mdbench.iter.0/steady.mdbench.0.0" ] && [ ! -e "$T/mdbench.iter.0/steady.mdbench.0.0/obj.mdbench.0.0.0" ] &&
+    break
+  sleep 0.1
+done
+kill -TERM "$PID"
+finish_run
+ranks_exited 143 "steady mix: 128 + 15"
+if [ "$SECONDS_TAKEN" -le 10 ]; then pass; else fail "steady mix: took ${SECONDS_TAKEN}s to stop"; fi
+expect_in "$ERR" "mdbench: stopped by SIGTERM in the steady mix of iteration 0 after" "steady mix: says where"
+expect_in "$ERR" "what the run made was removed" "steady mix: says it cleaned up"
+check_steady "$BASE/steady.h5" 143 some
+run 0 validate "$BASE/steady.h5"
+expect_rc 0 "steady mix: the interrupted run's file validates"
+expect_eq "$(find "$T" -mindepth 1)" "$T/precious.txt" "steady mix: only the user's file is left"
+
+# ---- --steady: SIGINT in precreate stops it between objects; no mix round; cleanup removes what it made ----
+start_run steadypre -n 600000 --steady 10 --datasets 2 -o "$BASE/steadypre.h5"
+wait_for_files 1000 'obj.mdbench.*' || fail "steady precreate: never started"
+kill -INT "$PID"
+finish_run
+ranks_exited 130 "steady precreate: 128 + 2"
+if [ "$SECONDS_TAKEN" -le 10 ]; then pass; else fail "steady precreate: took ${SECONDS_TAKEN}s to stop"; fi
+expect_in "$ERR" "mdbench: stopped by SIGINT in the steady precreate of iteration 0 (no mix rounds)" \
+  "steady precreate: says where"
+check_steady "$BASE/steadypre.h5" 130 none
+run 0 validate "$BASE/steadypre.h5"
+expect_rc 0 "steady precreate: the interrupted run's file validates"
+expect_eq "$(find "$T" -mindepth 1)" "$T/precious.txt" "steady precreate: only the user's file is left"
 
 finish
