@@ -19,206 +19,16 @@
 #include <vector>
 
 #include "config_presets.hpp"
+#include "config_table.hpp"
 #include "config_tokenizer.hpp"
 #include "config_values.hpp"
-#include "mdbench/option_docs.hpp"
 #include "mdbench/tree_math.hpp"
 
 namespace mdbench {
 namespace {
 
 namespace po = boost::program_options;
-using config_detail::Given;
-using config_detail::takesValue;
-
-// Each option's names once: as Boost wants them, and as messages show them. Short names are mdtest's letters.
-struct OptionName {
-  const char* boost;
-  const char* shown;
-};
-constexpr OptionName kItems{"items,n", "-n/--items"};
-constexpr OptionName kDir{"dir,d", "-d/--dir"};
-constexpr OptionName kUniqueDir{"unique-dir,u", "-u/--unique-dir"};
-constexpr OptionName kDepth{"depth,z", "-z/--depth"};
-constexpr OptionName kBranching{"branching,b", "-b/--branching"};
-constexpr OptionName kItemsPerDir{"items-per-dir,I", "-I/--items-per-dir"};
-constexpr OptionName kLeafOnly{"leaf-only,L", "-L/--leaf-only"};
-constexpr OptionName kFilesOnly{"files-only,F", "-F/--files-only"};
-constexpr OptionName kDirsOnly{"dirs-only,D", "-D/--dirs-only"};
-constexpr OptionName kSharedFiles{"shared-files,S", "-S/--shared-files"};
-constexpr OptionName kPreset{"preset", "--preset"};
-constexpr OptionName kCreate{"create,C", "-C/--create"};
-constexpr OptionName kStat{"stat,T", "-T/--stat"};
-constexpr OptionName kRead{"read,E", "-E/--read"};
-constexpr OptionName kRemove{"remove,r", "-r/--remove"};
-constexpr OptionName kRename{"rename,U", "-U/--rename"};
-constexpr OptionName kReaddir{"readdir", "--readdir"};
-constexpr OptionName kRenamed{"renamed", "--renamed"};
-constexpr OptionName kShift{"shift,N", "-N/--shift"};
-constexpr OptionName kRandom{"random,R", "-R/--random"};
-constexpr OptionName kStonewall{"stonewall,W", "-W/--stonewall"};
-constexpr OptionName kStonewallFile{"stonewall-file,x", "-x/--stonewall-file"};
-constexpr OptionName kPreDelay{"pre-delay,p", "-p/--pre-delay"};
-constexpr OptionName kPrintRateAndTime{"print-rate-and-time,P", "-P/--print-rate-and-time"};
-constexpr OptionName kTimeUniqueOverhead{"time-unique-overhead,t", "-t/--time-unique-overhead"};
-constexpr OptionName kWriteBytes{"write-bytes,w", "-w/--write-bytes"};
-constexpr OptionName kReadBytes{"read-bytes,e", "-e/--read-bytes"};
-constexpr OptionName kFsync{"fsync,y", "-y/--fsync"};
-constexpr OptionName kSync{"sync,Y", "-Y/--sync"};
-constexpr OptionName kVerify{"verify,X", "-X/--verify"};
-constexpr OptionName kIterations{"iterations,i", "-i/--iterations"};
-constexpr OptionName kKeep{"keep", "--keep"};
-constexpr OptionName kOutput{"output,o", "-o/--output"};
-constexpr OptionName kForce{"force", "--force"};
-constexpr OptionName kAppend{"append", "--append"};
-constexpr OptionName kSweep{"sweep", "--sweep"};
-constexpr OptionName kSweepPlacement{"sweep-placement", "--sweep-placement"};
-constexpr OptionName kSweepFirst{"sweep-first,f", "-f/--sweep-first"};
-constexpr OptionName kSweepLast{"sweep-last,l", "-l/--sweep-last"};
-constexpr OptionName kSweepStride{"sweep-stride,s", "-s/--sweep-stride"};
-constexpr OptionName kSteady{"steady", "--steady"};
-constexpr OptionName kDatasets{"datasets", "--datasets"};
-constexpr OptionName kSeriesInterval{"series-interval", "--series-interval"};
-constexpr OptionName kProgress{"progress", "--progress"};
-constexpr OptionName kVerbose{"verbose,v", "-v/--verbose"};
-constexpr OptionName kHelp{"help,h", "-h/--help"};
-constexpr OptionName kVersion{"version", "--version"};
-
-// What the command line said, before conversion. Values stay strings so that a bad one becomes a message,
-// not an exception; nullopt means "not given".
-struct RawOptions {
-  std::optional<std::string> items, dir, depth, branching, items_per_dir, iterations, write_bytes, read_bytes,
-      output, shift, random_seed, stonewall, stonewall_file, pre_delay, preset, series_interval, progress,
-      steady, datasets;
-  std::optional<std::string> sweep, sweep_placement, sweep_first, sweep_last, sweep_stride;
-  bool unique_dir = false, leaf_only = false, files_only = false, dirs_only = false, shared_files = false;
-  bool create = false, stat = false, read = false, remove = false, rename = false, readdir = false,
-       renamed = false;
-  bool random = false, fsync = false, sync = false, verify = false;
-  bool print_rate_and_time = false, time_unique_overhead = false;  // mdtest's; nothing to change
-  bool keep = false, help = false, version = false, force = false, append = false;
-  std::uint32_t verbosity = 0;
-};
-
-struct OptionTable {
-  std::vector<std::pair<std::string, std::shared_ptr<po::options_description>>> groups;  // caption, options
-  po::options_description all;
-};
-
-po::typed_value<std::string>* text(std::optional<std::string>& slot, const char* value_name) {
-  return po::value<std::string>()->value_name(value_name)->notifier([&slot](const std::string& value) {
-    slot = value;
-  });
-}
-
-// -R [SEED]: a list of at most one token, empty when the seed is left out, so that "--random=" (an empty
-// seed, refused) differs from "--random" (none).
-po::typed_value<std::vector<std::string>>* optionalText(bool& given, std::optional<std::string>& slot,
-                                                        const char* value_name) {
-  return po::value<std::vector<std::string>>()
-      ->implicit_value({}, "")
-      ->value_name(value_name)
-      ->notifier([&given, &slot](const std::vector<std::string>& value) {
-        given = true;
-        if (!value.empty()) slot = value.front();
-      });
-}
-
-// -v: the one option that may be repeated (Boost's "composing"); each occurrence counts.
-po::typed_value<bool>* counter(std::uint32_t& count) {
-  return po::bool_switch()->composing()->notifier([&count](bool) { ++count; });
-}
-
-// The one option table: lookups while parsing and the help text both come from it. Bound to raw.
-OptionTable buildOptionTable(RawOptions& raw) {
-  OptionTable table;
-  const auto group = [&table](const char* caption) {
-    table.groups.emplace_back(caption, std::make_shared<po::options_description>());
-    return table.groups.back().second->add_options();
-  };
-  // clang-format off
-  group("Workload")
-      (kItems.boost, text(raw.items, "N"), "items per rank, exact (default 1000; required with --preset)")
-      (kFilesOnly.boost, po::bool_switch(&raw.files_only), "files only (default: files and directories)")
-      (kDirsOnly.boost, po::bool_switch(&raw.dirs_only), "directories only")
-      (kSharedFiles.boost, po::bool_switch(&raw.shared_files),
-       "every rank uses the same file names (implies -F; not with -u)")
-      (kSteady.boost, text(raw.steady, "ROUNDS"),
-       "md-workbench's steady mix: ROUNDS x stat, read, delete, create (README)")
-      (kDatasets.boost, text(raw.datasets, "D"), "--steady: directories the -n objects are spread over (default 10)")
-      (kPreset.boost, text(raw.preset, "NAME"), "IO500's mdtest options, read before the others (see Presets)");
-  group("Tree")
-      (kDir.boost, text(raw.dir, "DIR"),
-       "directory to run in (default: a new mdbench.<stamp> in the current one);\n"
-       "DIR@DIR@...: rank r runs in the (r mod count)-th (needs -u, no -N)")
-      (kUniqueDir.boost, po::bool_switch(&raw.unique_dir), "a tree per rank (default: one tree shared by all)")
-      (kDepth.boost, text(raw.depth, "N"), "tree depth (default 0: the tree is one directory)")
-      (kBranching.boost, text(raw.branching, "N"), "subdirectories per directory (default 1)")
-      (kItemsPerDir.boost, text(raw.items_per_dir, "N"),
-       "fill item directories N at a time, in order (default: spread -n\n"
-       "evenly); without -n, -n is N times the number of item directories")
-      (kLeafOnly.boost, po::bool_switch(&raw.leaf_only), "items only in the leaf directories");
-  group("Phases (none of -C -T -E -r given: those four, without read for -D)")
-      (kCreate.boost, po::bool_switch(&raw.create), "create the items")
-      (kStat.boost, po::bool_switch(&raw.stat), "stat the items")
-      (kRead.boost, po::bool_switch(&raw.read), "read the files (-e bytes each)")
-      (kRemove.boost, po::bool_switch(&raw.remove), "remove the items")
-      (kRename.boost, po::bool_switch(&raw.rename), "also rename every item (to <name>.renamed) after stat and read")
-      (kReaddir.boost, po::bool_switch(&raw.readdir), "also list every tree directory and check its entries")
-      (kRenamed.boost, po::bool_switch(&raw.renamed), "the items were renamed by an earlier run (-U); not with -C, -U");
-  group("Order and timing (SECONDS: digits, optionally with a fraction: 300, 0.5)")
-      (kShift.boost, text(raw.shift, "S"),
-       "later phases work on the items of rank r+S (mod ranks), defeating\n"
-       "client caches (default 0: each rank its own)")
-      (kRandom.boost, optionalText(raw.random, raw.random_seed, "[SEED]"),
-       "stat, read and readdir in a random order from SEED (default 0); the\n"
-       "next word is SEED when it starts with a digit: -R 7, -R7, --random=7")
-      (kStonewall.boost, text(raw.stonewall, "SECONDS"),
-       "creates, stats and reads stop after SECONDS, then every rank goes\n"
-       "on to the highest count reached; renames and removes note the rate\n"
-       "at SECONDS and finish (default 0: off)")
-      (kStonewallFile.boost, text(raw.stonewall_file, "FILE"),
-       "the create phase writes the item count it reached to FILE; runs\n"
-       "without -C read it from there")
-      (kPreDelay.boost, text(raw.pre_delay, "SECONDS"), "sleep before each iteration (default 0)")
-      (kSeriesInterval.boost, text(raw.series_interval, "SECONDS"),
-       "count every rank's ops per SECONDS: throughput over time (default 0.1)")
-      (kProgress.boost, text(raw.progress, "SECONDS"),
-       "print rank 0's progress every SECONDS (0: never; default: live on a terminal)");
-  group("Data (B: bytes, or with suffix k, m, g for KiB, MiB, GiB; at most 1g)")
-      (kWriteBytes.boost, text(raw.write_bytes, "B"), "bytes written to each file it creates (default 0)")
-      (kReadBytes.boost, text(raw.read_bytes, "B"), "bytes read from each file in the read phase (default 0)")
-      (kFsync.boost, po::bool_switch(&raw.fsync), "fsync each file after writing it (needs -w)")
-      (kSync.boost, po::bool_switch(&raw.sync), "syncfs at the end of each phase, inside its timed region")
-      (kVerify.boost, po::bool_switch(&raw.verify), "check the bytes read against the pattern written (needs -e)");
-  group("Output and run")
-      (kIterations.boost, text(raw.iterations, "N"), "repeat the selected phases N times (default 1)")
-      (kKeep.boost, po::bool_switch(&raw.keep), "leave the tree in place after the run")
-      (kOutput.boost, text(raw.output, "FILE"),
-       "HDF5 results file (default: mdbench-<UTC time>[-<job id>].h5 in the\n"
-       "current directory); never overwritten unless --force")
-      (kForce.boost, po::bool_switch(&raw.force), "replace an existing results file")
-      (kAppend.boost, po::bool_switch(&raw.append), "add this run to an existing results file")
-      (kSweep.boost, text(raw.sweep, "STEPS"), "the whole run once per step of 1,2,4,.. ranks or pow2 (or mdtest's -f -l -s)")
-      (kSweepPlacement.boost, text(raw.sweep_placement, "P"), "a step of k: block, ranks 0..k-1 (default); spread, round-robin over nodes")
-      (kVerbose.boost, counter(raw.verbosity), "more detail on the console; repeat for more: -vv")
-      (kHelp.boost, po::bool_switch(&raw.help), "print this help and exit")
-      (kVersion.boost, po::bool_switch(&raw.version), "print the version and exit");
-  // mdtest's spelling of --sweep: parsed, but left out of --help (kept short; --sweep names them).
-  po::options_description mdtest_sweep;
-  mdtest_sweep.add_options()
-      // mdtest's switches for what mdbench always does: rate and time are always printed, and creating the
-      // trees (unique ones too) is always timed, as a phase of its own.
-      (kPrintRateAndTime.boost, po::bool_switch(&raw.print_rate_and_time), "accepted for mdtest scripts")
-      (kTimeUniqueOverhead.boost, po::bool_switch(&raw.time_unique_overhead), "accepted for mdtest scripts")
-      (kSweepFirst.boost, text(raw.sweep_first, "N"), "first step (default 1)")
-      (kSweepLast.boost, text(raw.sweep_last, "N"), "last step: FIRST, FIRST+STRIDE, ... up to LAST")
-      (kSweepStride.boost, text(raw.sweep_stride, "N"), "ranks between steps (default 1)");
-  // clang-format on
-  for (const auto& entry : table.groups) table.all.add(*entry.second);
-  table.all.add(mdtest_sweep);
-  return table;
-}
+using namespace config_detail;  // the option table (config_table.hpp), tokenizer, values and presets
 
 // Fields whose given value was refused: the Config holds the default there, and a cross-check involving it
 // would complain about a value the user never gave.
@@ -753,6 +563,16 @@ void checkSteady(const RawOptions& raw, const std::vector<Given>& given, const C
         fmt::format("{} {} is not a multiple of {} {}: the working set is {} directories of the "
                     "same number of objects",
                     kItems.shown, config.items, kDatasets.shown, config.datasets, config.datasets));
+  } else if (config.datasets > 0 && !refused.steady && !refused.items) {
+    // Round f creates object P + f (steady.hpp), so P + rounds must stay below 2^63.
+    constexpr std::uint64_t kObjectLimit = std::uint64_t{1} << 63;
+    const std::uint64_t per_dataset = config.items / config.datasets;
+    if (config.steady_rounds >= kObjectLimit - per_dataset) {
+      errors.push_back(
+          fmt::format("{}: {} rounds after {} objects per dataset: object numbers must stay below "
+                      "2^63",
+                      kSteady.shown, config.steady_rounds, per_dataset));
+    }
   }
 }
 
@@ -795,107 +615,6 @@ std::string_view sweepPlacementName(SweepPlacement placement) {
       return "spread";
   }
   return "?";
-}
-
-namespace {
-
-OptionDoc optionDoc(const po::option_description& option) {
-  OptionDoc doc;
-  doc.long_name = option.long_name();
-  const std::string short_name = option.canonical_display_name(po::command_line_style::allow_dash_for_short);
-  if (short_name.size() == 2 && short_name[0] == '-') doc.short_name = short_name.substr(1);
-  if (takesValue(option)) doc.value_name = option.semantic()->name();
-  doc.value_optional = config_detail::valueOptional(option);
-  doc.repeatable = config_detail::repeatable(option);
-  doc.description = option.description();
-  return doc;
-}
-
-}  // namespace
-
-std::vector<OptionGroupDoc> mainOptionDocs() {
-  RawOptions unused;
-  const OptionTable table = buildOptionTable(unused);
-  std::vector<OptionGroupDoc> docs;
-  OptionGroupDoc hidden{"Accepted for mdtest scripts (not in --help)", false, {}};
-  for (const auto& [caption, group] : table.groups) {
-    OptionGroupDoc& doc = docs.emplace_back(OptionGroupDoc{caption, true, {}});
-    for (const auto& option : group->options()) doc.options.push_back(optionDoc(*option));
-  }
-  // The table holds every option once; what no --help group holds is the hidden mdtest spelling.
-  for (const auto& option : table.all.options()) {
-    const bool shown = std::any_of(docs.begin(), docs.end(), [&option](const OptionGroupDoc& group) {
-      return std::any_of(group.options.begin(), group.options.end(),
-                         [&option](const OptionDoc& doc) { return doc.long_name == option->long_name(); });
-    });
-    if (!shown) hidden.options.push_back(optionDoc(*option));
-  }
-  docs.push_back(std::move(hidden));
-  return docs;
-}
-
-std::vector<PresetDoc> presetDocs() {
-  std::vector<PresetDoc> docs;
-  for (const config_detail::Preset& preset : config_detail::kPresets) {
-    docs.push_back({std::string(preset.name), std::string(preset.options)});
-  }
-  return docs;
-}
-
-std::string helpText() {
-  RawOptions unused;
-  const OptionTable table = buildOptionTable(unused);
-  const auto left_column = [](const po::option_description& option) {
-    const std::string short_name =
-        option.canonical_display_name(po::command_line_style::allow_dash_for_short);
-    const bool has_short = short_name.size() == 2 && short_name[0] == '-';
-    return fmt::format("  {:4}--{}{}{}", has_short ? short_name + "," : "", option.long_name(),
-                       takesValue(option) ? " " : "", takesValue(option) ? option.semantic()->name() : "");
-  };
-  std::size_t width = 0;
-  for (const auto& option : table.all.options()) width = std::max(width, left_column(*option).size());
-  width += 2;
-
-  std::string help =
-      "Usage: mpiexec -n RANKS mdbench [OPTIONS]   (or: mdbench [OPTIONS] for a single rank)\n"
-      "\n"
-      "File system metadata benchmark in the manner of mdtest: each rank creates, stats, reads and removes\n"
-      "its own items (files and directories) in a tree of directories, one phase at a time between\n"
-      "barriers, and the rate of every phase is reported. Short options are mdtest's letters (its -P and -t\n"
-      "are accepted: mdbench always does what they ask).\n"
-      "Subcommands: validate|export|import|report|check on results files, clean DIR for leftovers "
-      "(--help).\n";
-  for (const auto& [caption, group] : table.groups) {
-    help += "\n" + caption + ":\n";
-    for (const auto& option : group->options()) {
-      std::string left = left_column(*option);
-      left.resize(width, ' ');
-      std::string description = option->description();
-      for (std::size_t nl = description.find('\n'); nl != std::string::npos;
-           nl = description.find('\n', nl + 1)) {
-        description.insert(nl + 1, width, ' ');
-      }
-      help += left + description + "\n";
-    }
-  }
-  help +=
-      "\n"
-      "Presets: --preset NAME -n N reads NAME's options first; later options replace its values (-W 5),\n"
-      "but cannot turn its switches off. IO500 gives -Y to its create job only; mdbench's -Y syncs every "
-      "phase.\n";
-  for (const config_detail::Preset& preset : config_detail::kPresets) {
-    help += fmt::format("  {:<12}{}\n", preset.name, preset.options);
-  }
-  help +=
-      "\n"
-      "Names: <dir>/mdbench.iter.<iteration>/mdbench_tree.<d> (-u: mdbench_tree.<rank>.<d>), nested, hold\n"
-      "file.mdbench.<rank>.<i> and dir.mdbench.<rank>.<i>; -n is exact (the first directories get one "
-      "more).\n"
-      "\n"
-      "Exit status: 0 every operation succeeded; 1 an operation failed or the run could not start;\n"
-      "2 bad options (reported all at once; nothing was touched); 128+N stopped by signal N (SIGINT, "
-      "SIGTERM).\n";
-  return help;
 }
 
 }  // namespace mdbench

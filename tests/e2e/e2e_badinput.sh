@@ -176,6 +176,10 @@ garbage       | 1     | -d -u                          | -d/--dir: needs a value
 garbage       | 1     | -n 5 -n 6                      | -n/--items: given more than once
 garbage       | 1     | -P -P                          | -P/--print-rate-and-time: given more than once
 garbage       | 1     | -t -t                          | -t/--time-unique-overhead: given more than once
+garbage       | 1 2   | --steady many                  | --steady: 'many' is not a whole number
+garbage       | 1     | --steady 5 --datasets few      | --datasets: 'few' is not a whole number
+garbage       | 1 4   | --series-interval often        | --series-interval: 'often' is not a number of seconds
+garbage       | 1     | --progress soon                | --progress: 'soon' is not a number of seconds
 # ---- negative
 negative      | 1 2   | -n -5                          | -n/--items: '-5' is not a whole number
 negative      | 1     | -z -1                          | -z/--depth: '-1' is not a whole number
@@ -193,6 +197,10 @@ negative      | 1     | --sweep 1,-2                   | --sweep: '1,-2': '-2' i
 negative      | 1     | -f -1 -l 2                     | -f/--sweep-first: '-1' is not a whole number
 negative      | 1 2   | -l -2                          | -l/--sweep-last: '-2' is not a whole number
 negative      | 1     | -s -1 -l 2                     | -s/--sweep-stride: '-1' is not a whole number
+negative      | 1     | --steady -5                    | --steady: '-5' is not a whole number
+negative      | 1     | --steady 5 --datasets -1       | --datasets: '-1' is not a whole number
+negative      | 1 2   | --series-interval -0.1         | --series-interval: '-0.1' is not a number of seconds
+negative      | 1     | --progress -1                  | --progress: '-1' is not a number of seconds
 # ---- overflow: 1e30, 2^64, 20 nines; 2^32 for the 32-bit options; above the documented maxima
 overflow      | 1 2 4 | -n 1e30                        | -n/--items: '1e30' is not a whole number
 overflow      | 1     | -n 18446744073709551616        | -n/--items: '18446744073709551616' is out of range
@@ -236,6 +244,15 @@ overflow      | 1 2   | -l 4294967296                  | -l/--sweep-last: '42949
 overflow      | 1     | -l 18446744073709551616        | -l/--sweep-last: '18446744073709551616' is out of range
 overflow      | 1 4   | -l 4294967295                  | 4294967295 steps, at most 65536
 overflow      | 1     | -s 99999999999999999999 -l 2   | -s/--sweep-stride: '99999999999999999999' is out of range
+overflow      | 1     | --steady 1e30                  | --steady: '1e30' is not a whole number
+overflow      | 1     | --steady 18446744073709551616  | --steady: '18446744073709551616' is out of range
+overflow      | 1     | --steady 5 --datasets 4294967296 | --datasets: '4294967296' is out of range
+overflow      | 1 2   | --steady 5 --datasets 257 -n 257 | --datasets: 257 is more than 256
+overflow      | 1 2   | --steady 9223372036854775798 -n 10 --datasets 1 | --steady: 9223372036854775798 rounds after 10 objects per dataset: object numbers must stay below 2^63
+overflow      | 1     | --series-interval 1e30         | --series-interval: '1e30' is not a number of seconds
+overflow      | 1     | --series-interval 99999999999  | --series-interval: '99999999999' is out of range (at most 1000000 seconds)
+overflow      | 1     | --progress 1e30                | --progress: '1e30' is not a number of seconds
+overflow      | 1     | --progress 99999999999         | --progress: '99999999999' is out of range (at most 1000000 seconds)
 # ---- fractions where whole numbers are expected, and notations seconds do not take
 fraction      | 1 2   | -n 1.5                         | -n/--items: '1.5' is not a whole number
 fraction      | 1     | -n 10.0                        | -n/--items: '10.0' is not a whole number
@@ -254,6 +271,9 @@ fraction      | 1     | -s 0.5 -l 2                    | -s/--sweep-stride: '0.5
 fraction      | 1     | -W .5                          | -W/--stonewall: '.5' is not a number of seconds
 fraction      | 1     | -p 1.                          | -p/--pre-delay: '1.' is not a number of seconds
 fraction      | 1     | -p 1,5                         | -p/--pre-delay: '1,5' is not a number of seconds
+fraction      | 1     | --steady 2.5                   | --steady: '2.5' is not a whole number
+fraction      | 1     | --steady 5 --datasets 1.5      | --datasets: '1.5' is not a whole number
+fraction      | 1     | --series-interval 0.0001       | --series-interval: 0.0001 is not between 0.001
 # ---- empty values
 empty         | 1 2 4 | -n ''                          | -n/--items: empty value, expected a whole number
 empty         | 1     | -d ''                          | -d/--dir: empty value, expected a directory
@@ -278,6 +298,10 @@ empty         | 1 4   | --sweep 1 --sweep-placement '' | --sweep-placement: unkn
 empty         | 1     | -f '' -l 2                     | -f/--sweep-first: empty value
 empty         | 1     | -l ''                          | -l/--sweep-last: empty value
 empty         | 1     | -s '' -l 2                     | -s/--sweep-stride: empty value
+empty         | 1     | --steady ''                    | --steady: empty value
+empty         | 1     | --steady 5 --datasets ''       | --datasets: empty value
+empty         | 1     | --series-interval ''           | --series-interval: empty value
+empty         | 1 2   | --progress ''                  | --progress: empty value
 # ---- zero where zero means nothing
 zero          | 1 2   | -n 0                           | -n/--items: must be at least 1, got 0
 zero          | 1     | -b 0                           | -b/--branching: must be at least 1, got 0
@@ -288,6 +312,9 @@ zero          | 1     | --sweep 0,1                    | --sweep: '0,1': a step 
 zero          | 1     | -f 0 -l 2                      | -f/--sweep-first: must be at least 1, got 0
 zero          | 1 2   | -l 0                           | -l/--sweep-last: must be at least 1, got 0
 zero          | 1     | -s 0 -l 2                      | -s/--sweep-stride: must be at least 1, got 0
+zero          | 1 2   | --steady 0                     | --steady: must be at least 1 round, got 0
+zero          | 1     | --steady 5 --datasets 0        | --datasets: must be at least 1, got 0
+zero          | 1     | --series-interval 0            | --series-interval: 0 is not between
 # ---- contradictory combinations
 contradictory | 1 2 4 | --force --append               | --force and --append exclude each other
 contradictory | 1     | -F -D                          | -F/--files-only and -D/--dirs-only exclude each other
@@ -328,6 +355,10 @@ contradictory | 1 2 4 | -d a@b@c@d@e -u                | -d/--dir: 5 targets for
 contradictory | 1 2 4 | -N 5                           | -N/--shift: 5
 contradictory | 2     | -N 2                           | -N/--shift: 2
 contradictory | 4     | -N 4                           | -N/--shift: 4
+contradictory | 1 2 4 | --steady 5 -C                  | --steady runs its own phases (precreate, mix, cleanup) in its own directories: not with -C/--create
+contradictory | 1     | --steady 5 --keep -u -R        | not with --keep, -u/--unique-dir, -R/--random
+contradictory | 1     | --datasets 3                   | --datasets: needs --steady
+contradictory | 1 2   | --steady 5 -n 15 --datasets 4  | --datasets
 # ---- paths: too long, a name too long, a newline; odd bytes within a bad path still named
 paths         | 1 2 4 | -d "$LONG"                     | -d/--dir: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...' (5000 bytes) is longer than the limit of 4095 bytes
 paths         | 1 2   | -d "x/$NAME300/y"              | -d/--dir: the name 'cccccccccccccccccccccccccccccccccccccccc...' (300 bytes) in it is longer than the limit of 255 bytes
