@@ -674,7 +674,9 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
           }
         }
         for (Sink* sink : sinks) sink->phase(measured, plan);
-        measured.series.per_rank = {};  // in the results file now; the sums stay for the run's end
+        // In the results file now; the sums stay for the run's end. Released, not just emptied (`= {}`
+        // would keep the capacity: ranks x intervals counts of every phase held to the end of the run).
+        measured.series.per_rank = std::vector<std::uint32_t>();
         result.phases.push_back(std::move(measured));
       }
       if (parts.after_phase) parts.after_phase(phase);
