@@ -1,8 +1,10 @@
 // Benchmark of the results writer (issue: "writing scales").
 //
-//   mdbench_results_bench --synthetic 1000,10000,100000 [--iterations I] [--items N] [--dir DIR]
+//   mdbench_results_bench --synthetic 1000,10000,100000 [--iterations I] [--items N] [--intervals K]
+//                         [--dir DIR]
 //       One process, no MPI: for each rank count R, a synthetic run of R ranks (the nine default phases,
-//       I iterations, N items per rank) is written with Hdf5Sink exactly as rank 0 of a real run writes it.
+//       I iterations, N items per rank, K intervals of ops per interval per rank and phase, capped as rank 0
+//       caps them) is written with Hdf5Sink exactly as rank 0 of a real run writes it.
 //       Each R runs in a child process of its own so that its peak RSS (ru_maxrss) is its own.
 //   mpiexec -n P mdbench_results_bench --compare [--writes 50] [--collective-metadata]
 //   [--no-collective-flush]
@@ -43,6 +45,7 @@ struct Options {
   std::vector<std::uint32_t> synthetic_ranks;
   std::uint32_t iterations = 1;
   std::uint64_t items = 1000;
+  std::uint32_t intervals = 1;  // ops-per-interval series length per phase, before rank 0's cap
   bool compare = false;
   std::uint32_t writes = 50;
   CollectiveOptions collective;
@@ -58,7 +61,8 @@ std::optional<T> parseCount(std::string_view text) {
 }
 
 constexpr std::string_view kUsage =
-    "usage: mdbench_results_bench --synthetic R[,R...] [--iterations I] [--items N] [--dir DIR]\n"
+    "usage: mdbench_results_bench --synthetic R[,R...] [--iterations I] [--items N] [--intervals K] [--dir "
+    "DIR]\n"
     "       mpiexec -n P mdbench_results_bench --compare [--writes N] [--collective-metadata] "
     "[--no-collective-flush]\n"
     "           [--dir DIR]\n";
@@ -96,6 +100,14 @@ std::vector<std::string> parseOptions(int argc, char** argv, Options& options) {
         options.items = *count;
       } else if (count) {
         options.iterations = static_cast<std::uint32_t>(*count);
+      }
+    } else if (arg == "--intervals") {
+      const auto text = value();
+      const auto count = text ? parseCount(*text) : std::nullopt;
+      if (text && (!count || *count > 1024)) {
+        errors.push_back(fmt::format("--intervals: '{}' is not a count from 1 to 1024", *text));
+      } else if (count) {
+        options.intervals = *count;
       }
     } else if (arg == "--compare") {
       options.compare = true;
@@ -138,6 +150,9 @@ int syntheticOne(const Options& options, std::uint32_t ranks, const std::string&
   Config config = syntheticConfig(options.iterations);
   config.items = options.items;
   const Plan plan(config, ranks);
+  // runner.cpp's collectSeries caps rank 0's series at 2^24 counts per phase (at least 64 intervals).
+  const auto intervals = static_cast<std::uint32_t>(std::min<std::uint64_t>(
+      options.intervals, std::max<std::uint64_t>(64, (std::uint64_t{1} << 24) / ranks)));
   RunResult run;
   run.config = config;
   run.info = syntheticRunInfo(ranks, dir);
@@ -155,11 +170,12 @@ int syntheticOne(const Options& options, std::uint32_t ranks, const std::string&
   for (std::uint32_t iteration = 0; iteration < config.iterations; ++iteration) {
     for (const Phase phase : plan.phases()) {
       // Untimed: what the gather and the reduce hand to rank 0.
-      PhaseResult result = syntheticPhase(plan, iteration, phase, slot++, Failures::kFewRanks);
+      PhaseResult result = syntheticPhase(plan, iteration, phase, slot++, Failures::kFewRanks, intervals);
       clock = std::chrono::steady_clock::now();
       sink->phase(result, plan);
       phase_s.push_back(secondsSince(clock));
       phases_s += phase_s.back();
+      result.series.per_rank = std::vector<std::uint32_t>();  // as runBenchmark: released, the sums stay
       run.phases.push_back(std::move(result));  // rank 0 keeps every phase, as runBenchmark does
     }
   }
@@ -194,8 +210,8 @@ int syntheticOne(const Options& options, std::uint32_t ranks, const std::string&
 int runSynthetic(const Options& options, const std::string& dir) {
   fmt::print(
       "Hdf5Sink, one process, synthetic runs: 9 phases x {} iteration(s), {} items per rank, 32 ranks per "
-      "node; times in s\n",
-      options.iterations, options.items);
+      "node, {} interval(s) per phase (at most 2^24 / ranks); times in s\n",
+      options.iterations, options.items, options.intervals);
   fmt::print("{:>7} {:>8} {:>8} {:>9} {:>9} {:>8} {:>11} {:>6} {:>9} {:>9} {:>9} {:>8}\n", "ranks", "total",
              "begin", "phase-med", "phase-max", "end", "file-bytes", "B/row", "rss0-MiB", "rss-in", "rss-end",
              "rec-MiB");

@@ -166,7 +166,7 @@ void addSyntheticLatencies(LatencyHistogram& histogram, Phase phase, std::uint64
 }
 
 PhaseResult syntheticPhase(const Plan& plan, std::uint32_t iteration, Phase phase, std::uint32_t slot,
-                           Failures failures) {
+                           Failures failures, std::uint32_t intervals) {
   PhaseResult result;
   result.iteration = iteration;
   result.phase = phase;
@@ -179,16 +179,26 @@ PhaseResult syntheticPhase(const Plan& plan, std::uint32_t iteration, Phase phas
     ok += result.ranks.back().ok;
   }
   addSyntheticLatencies(result.latency, phase, ok);
-  // Throughput over time: a phase's whole count in one interval as long as the phase (a valid series of the
-  // smallest shape; the writer's cost per interval is measured by longer real runs, not here).
+  // Throughput over time: `intervals` intervals covering the longest rank's time; each rank's count spread
+  // evenly over the intervals its own time reaches into (the remainder in its last), as collectSeries hands
+  // them to rank 0.
   double longest = 0.0;
   for (const RankPhaseRecord& r : result.ranks) longest = std::max(longest, r.t_local_end - r.t_start);
-  result.series.interval_s = longest > 0.0 ? longest : 1.0;
-  result.series.intervals = 1;
-  result.series.total.assign(1, 0);
-  for (const RankPhaseRecord& r : result.ranks) {
-    result.series.per_rank.push_back(static_cast<std::uint32_t>(r.ok));
-    result.series.total[0] += r.ok;
+  const std::uint32_t n = std::max<std::uint32_t>(intervals, 1);
+  result.series.interval_s = (longest > 0.0 ? longest : 1.0) / n;
+  result.series.intervals = n;
+  result.series.total.assign(n, 0);
+  result.series.per_rank.assign(static_cast<std::size_t>(n) * result.ranks.size(), 0);
+  for (std::size_t rank = 0; rank < result.ranks.size(); ++rank) {
+    const RankPhaseRecord& r = result.ranks[rank];
+    const auto reached = static_cast<std::uint32_t>(std::clamp(
+        std::ceil((r.t_local_end - r.t_start) / result.series.interval_s), 1.0, static_cast<double>(n)));
+    const std::uint64_t each = r.ok / reached;
+    for (std::uint32_t i = 0; i < reached; ++i) {
+      const auto count = static_cast<std::uint32_t>(i + 1 < reached ? each : r.ok - each * (reached - 1));
+      result.series.per_rank[rank * n + i] = count;
+      result.series.total[i] += count;
+    }
   }
   return result;
 }

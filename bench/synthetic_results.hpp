@@ -35,8 +35,9 @@ RankPhaseRecord syntheticRecord(const Plan& plan, Phase phase, std::uint32_t ran
 // Adds `ops` latencies of a plausible shape for the phase to the histogram, in O(buckets) time.
 void addSyntheticLatencies(LatencyHistogram& histogram, Phase phase, std::uint64_t ops);
 
-// The whole phase as rank 0 has it after the gather and the reduce.
+// The whole phase as rank 0 has it after the gather and the reduce, with `intervals` intervals of ops per
+// interval per rank (the series; 1024 is the most a rank records).
 PhaseResult syntheticPhase(const Plan& plan, std::uint32_t iteration, Phase phase, std::uint32_t slot,
-                           Failures failures);
+                           Failures failures, std::uint32_t intervals = 1);
 
 }  // namespace mdbench::bench
