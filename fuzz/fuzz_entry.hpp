@@ -14,6 +14,7 @@
 #include "mdbench/config.hpp"
 #include "mdbench/imported.hpp"
 #include "mdbench/results_file.hpp"
+#include "mdbench/stonewall_file.hpp"
 #include "mdbench/validate.hpp"
 
 namespace mdbench::fuzz {
@@ -70,6 +71,19 @@ inline void fuzzRules(std::string_view input) {
     throw FuzzFinding("parseRule gave neither exactly one rule nor an error");
   }
   (void)file;
+}
+
+// Stonewall files (-x): parseStonewallText never throws; it accepts a text only with a count in it, and
+// every message it gives names the file.
+inline void fuzzStonewall(std::string_view input) {
+  StonewallCounts counts;
+  const std::string problem = parseStonewallText(input, "fuzz.sw", counts);
+  if (problem.empty() && !counts.dirs && !counts.files) {
+    throw FuzzFinding("parseStonewallText accepted a text without a count");
+  }
+  if (!problem.empty() && problem.find("fuzz.sw") == std::string::npos) {
+    throw FuzzFinding("a stonewall file message that does not name the file: " + problem);
+  }
 }
 
 // Results files: the reader may refuse a file (ResultsFileError); the validator never throws.

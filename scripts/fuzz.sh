@@ -12,7 +12,7 @@ seconds=${MDBENCH_FUZZ_SECONDS:-15}
 # in CI can be replayed and a run that passed once passes again on the same machine; a longer or differently
 # seeded run explores further.
 seed=${MDBENCH_FUZZ_SEED:-1}
-targets=(options import rules results)
+targets=(options import rules results stonewall)
 
 scripts/sanitized-build.sh "$build" "${targets[@]/%/_fuzz}"
 

@@ -110,10 +110,8 @@ std::string writeStonewallFile(const std::string& path, const StonewallCounts& c
   return {};
 }
 
-std::string readStonewallFile(const std::string& path, StonewallCounts& counts) {
-  std::string text;
-  if (std::string error = readAll(path, text); !error.empty()) return error;
-  std::istringstream lines(text);
+std::string parseStonewallText(std::string_view text, const std::string& path, StonewallCounts& counts) {
+  std::istringstream lines{std::string(text)};
   std::string line;
   if (!std::getline(lines, line) || line != kHeader) {
     return fmt::format("{} is not an mdbench stonewall file (first line is not '{}')", path, kHeader);
@@ -135,6 +133,12 @@ std::string readStonewallFile(const std::string& path, StonewallCounts& counts) 
   }
   if (!counts.dirs && !counts.files) return fmt::format("{} holds no count", path);
   return {};
+}
+
+std::string readStonewallFile(const std::string& path, StonewallCounts& counts) {
+  std::string text;
+  if (std::string error = readAll(path, text); !error.empty()) return error;
+  return parseStonewallText(text, path, counts);
 }
 
 }  // namespace mdbench

@@ -59,6 +59,10 @@ TEST(FuzzRegressions, Rules) {
   replay("rules", [](const fs::path& input) { fuzz::fuzzRules(contentsOf(input)); });
 }
 
+TEST(FuzzRegressions, StonewallFiles) {
+  replay("stonewall", [](const fs::path& input) { fuzz::fuzzStonewall(contentsOf(input)); });
+}
+
 TEST(FuzzRegressions, ResultsFiles) {
   replay("results", [](const fs::path& input) { fuzz::fuzzResultsFile(input.string()); });
 }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace mdbench {
 
@@ -19,6 +20,8 @@ struct StonewallCounts {
 std::string writeStonewallFile(const std::string& path, const StonewallCounts& counts);
 // Returns "" and fills counts, or a message naming the file and what is wrong with it.
 std::string readStonewallFile(const std::string& path, StonewallCounts& counts);
+// The same for the file's contents, `text`, read from `path` (which the messages name).
+std::string parseStonewallText(std::string_view text, const std::string& path, StonewallCounts& counts);
 
 // What a run will do with the file: read the counts (a run without -C) or write them (a run with -C).
 enum class StonewallUse : std::uint8_t { kRead, kWrite };
