@@ -574,16 +574,22 @@ class SignalAtClock final : public Clock {
   bool sent_ = false;
 };
 
+// Two datasets of three objects per rank, each rank in its own datasets.
+SteadyConfig smallOwnConfig(const Comm& comm, std::uint64_t rounds) {
+  SteadyConfig config = ownDatasetsConfig(comm);
+  config.datasets = 2;
+  config.working_set = 3;
+  config.rounds = rounds;
+  return config;
+}
+
 // SIGTERM on every rank in round 5 of 1000: every rank stops after that round, and cleanup removes the
 // working set the five rounds moved on, so nothing is left and every count adds up.
 TEST(SteadyMpi, SignalInTheMixStopsAfterTheRoundAndCleansUp) {
   MpiComm comm;
   ManualClock clock;
   FakeBackend fake(&clock);
-  SteadyConfig config = ownDatasetsConfig(comm);
-  config.datasets = 2;
-  config.working_set = 3;
-  config.rounds = 1000;
+  const SteadyConfig config = smallOwnConfig(comm, 1000);
   const SteadyResult result = runOnFake(config, comm, clock, fake, [&](std::uint64_t done) {
     if (done == 5) requestStopForTesting(SIGTERM);
   });
@@ -609,10 +615,7 @@ TEST(SteadyMpi, SignalOnOneRankInTheMixWearsOutToTheOthersRounds) {
   MpiComm comm;
   ManualClock clock;
   FakeBackend fake(&clock);
-  SteadyConfig config = ownDatasetsConfig(comm);
-  config.datasets = 2;
-  config.working_set = 3;
-  config.rounds = 40;
+  const SteadyConfig config = smallOwnConfig(comm, 40);
   const bool signalled = comm.rank() == comm.size() - 1;
   const SteadyResult result = runOnFake(config, comm, clock, fake, [&](std::uint64_t done) {
     if (done == 5 && signalled) requestStopForTesting(SIGTERM);
