@@ -114,6 +114,10 @@ std::uint64_t MpiComm::allreduceMax(std::uint64_t value) {
   return result;
 }
 
+void MpiComm::allreduceMaxEach(std::span<std::uint64_t> values) {
+  MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_UINT64_T, MPI_MAX, comm_);
+}
+
 std::uint64_t MpiComm::allreduceSum(std::uint64_t value) {
   std::uint64_t result = 0;
   MPI_Allreduce(&value, &result, 1, MPI_UINT64_T, MPI_SUM, comm_);

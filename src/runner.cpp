@@ -11,6 +11,7 @@
 #include <functional>
 #include <limits>
 #include <set>
+#include <stdexcept>
 #include <thread>
 #include <utility>
 
@@ -544,10 +545,15 @@ PhaseResult collectPhase(Comm& comm, std::uint32_t iteration, Phase phase, std::
 
 OpsSeries collectSeries(Comm& comm, SeriesRecorder& series) {
   OpsSeries result;
-  auto interval_ns =
-      static_cast<std::int64_t>(comm.allreduceMax(static_cast<std::uint64_t>(series.intervalNs())));
-  series.coarsenTo(interval_ns);
-  std::uint64_t intervals = comm.allreduceMax(series.counts().size());
+  // One agreement on two values: the common interval (the longest any rank's merging reached) and the
+  // longest time any rank's counts cover. Merging pairs keeps a rank's covered time rounded up to the new
+  // interval, so every rank's counts, merged to the common interval, fit in ceil(covered / interval).
+  std::array<std::uint64_t, 2> agreed = {
+      static_cast<std::uint64_t>(series.intervalNs()),
+      series.counts().size() * static_cast<std::uint64_t>(series.intervalNs())};
+  comm.allreduceMaxEach(agreed);
+  auto interval_ns = static_cast<std::int64_t>(agreed[0]);
+  std::uint64_t intervals = agreed[0] > 0 ? (agreed[1] + agreed[0] - 1) / agreed[0] : 0;
   // Rank 0 holds ranks x intervals counts: at most kMaxSeriesCells (64 MiB) however many ranks ran, by
   // coarsening further (every rank computes the same interval from the agreed values).
   const std::uint64_t cap = std::max<std::uint64_t>(64, kMaxSeriesCells / comm.size());
@@ -556,6 +562,10 @@ OpsSeries collectSeries(Comm& comm, SeriesRecorder& series) {
     intervals = (intervals + 1) / 2;
   }
   series.coarsenTo(interval_ns);
+  if (series.counts().size() > intervals) {
+    throw std::logic_error(fmt::format("collectSeries: {} intervals on rank {}, more than the agreed {}",
+                                       series.counts().size(), comm.rank(), intervals));
+  }
   std::vector<std::uint32_t> mine(intervals, 0);
   std::copy(series.counts().begin(), series.counts().end(), mine.begin());
   std::vector<std::byte> all;

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <csignal>
 #include <filesystem>
+#include <numeric>
 
 #include "mdbench/fake_backend.hpp"
 #include "mdbench/layout.hpp"
@@ -339,6 +340,38 @@ TEST(RunnerSeries, ExactCountsPerIntervalOnTheManualClock) {
   EXPECT_TRUE(find(run, Phase::kFileCreate).series.per_rank.empty());
   for (const PhaseResult& phase : run.phases) EXPECT_EQ(phase.series.per_rank.capacity(), 0u);
   EXPECT_EQ(find(run, Phase::kFileCreate).series.total, create.series.total);
+}
+
+// Ranks whose series merged to different intervals: the last rank takes 10 ms per create (150 ops, the last
+// done at 1.5 s, which opens interval 1500 of 1 ms: 1501 intervals, merged to 751 of 2 ms), the others 1 ms
+// (the last at 150 ms: 151 intervals of 1 ms). Rank 0 gets one interval, 2 ms, and 751 intervals: the fast
+// ranks' counts in the first 76.
+TEST(RunnerSeries, RanksWithDifferentlyMergedSeriesAgreeOnOneInterval) {
+  MpiComm comm;
+  ManualClock clock;
+  FakeBackend fake(&clock);
+  const bool slow = comm.size() > 1 && comm.rank() == comm.size() - 1;
+  fake.setLatency(FakeOp::kCreateFile, std::chrono::milliseconds(slow ? 10 : 1));
+  Config config = smallConfig();
+  config.kinds = ItemKinds::kFilesOnly;
+  config.depth = 0;
+  config.items = 150;
+  config.series_interval_s = 0.001;
+  CopyingSink sink;
+  (void)runFake(config, fake, clock, comm, &sink);
+  if (comm.rank() != 0) return;
+  const OpsSeries& s = sink.of(Phase::kFileCreate).series;
+  const std::uint32_t want = comm.size() > 1 ? 751 : 151;
+  EXPECT_DOUBLE_EQ(s.interval_s, comm.size() > 1 ? 0.002 : 0.001);
+  ASSERT_EQ(s.intervals, want);
+  ASSERT_EQ(s.per_rank.size(), std::size_t{want} * comm.size());
+  for (std::uint32_t r = 0; r < comm.size(); ++r) {
+    const auto row = s.per_rank.begin() + static_cast<std::ptrdiff_t>(r) * want;
+    EXPECT_EQ(std::accumulate(row, row + want, std::uint64_t{0}), 150u) << "rank " << r;
+    const bool is_slow = comm.size() > 1 && r == comm.size() - 1;
+    const std::uint32_t reached = is_slow ? 751 : (comm.size() > 1 ? 76 : 151);
+    EXPECT_EQ(std::accumulate(row + reached, row + want, std::uint64_t{0}), 0u) << "rank " << r;
+  }
 }
 
 // On a real directory and the real clock: whatever the timing, every rank's intervals sum to its ok count

@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <numeric>
 
@@ -24,6 +25,18 @@ std::vector<std::uint32_t> gatherU32(Comm& comm, std::uint32_t value) {
   std::vector<std::uint32_t> out(bytes.size() / sizeof value);
   if (!out.empty()) std::memcpy(out.data(), bytes.data(), bytes.size());
   return out;
+}
+
+// Several maxima in one collective: element by element, the same result on every rank.
+TEST(CommAllreduceMaxEach, ElementWiseOnEveryRank) {
+  MpiComm world;
+  std::array<std::uint64_t, 3> values = {world.rank(), world.size() - world.rank(), 7};
+  world.allreduceMaxEach(values);
+  EXPECT_EQ(values, (std::array<std::uint64_t, 3>{world.size() - 1, world.size(), 7}));
+  SelfComm self;
+  std::array<std::uint64_t, 2> mine = {3, 9};
+  self.allreduceMaxEach(mine);
+  EXPECT_EQ(mine, (std::array<std::uint64_t, 2>{3, 9}));
 }
 
 TEST(CommSplit, EvenAndOddRanksInReverseOrder) {

@@ -26,6 +26,8 @@ class Comm {
   virtual void reduceSumToRoot(std::span<std::uint64_t> values) = 0;
   virtual std::uint64_t allreduceMax(std::uint64_t value) = 0;
   virtual std::uint64_t allreduceSum(std::uint64_t value) = 0;
+  // Element-wise maximum of `values` across ranks, on every rank (in place): several agreements in one.
+  virtual void allreduceMaxEach(std::span<std::uint64_t> values) = 0;
   // Rank 0's value of `text` on every rank.
   virtual void broadcast(std::string& text) = 0;
   // This process's host name (MPI_Get_processor_name under MPI).
@@ -54,6 +56,7 @@ class SelfComm final : public Comm {
   void reduceSumToRoot(std::span<std::uint64_t>) override {}
   std::uint64_t allreduceMax(std::uint64_t value) override { return value; }
   std::uint64_t allreduceSum(std::uint64_t value) override { return value; }
+  void allreduceMaxEach(std::span<std::uint64_t>) override {}
   void broadcast(std::string&) override {}
   std::string hostName() const override;
   std::unique_ptr<Comm> split(std::optional<std::uint32_t> color, std::uint32_t key) override;

@@ -40,6 +40,7 @@ class MpiComm final : public Comm {
   void reduceSumToRoot(std::span<std::uint64_t> values) override;
   std::uint64_t allreduceMax(std::uint64_t value) override;
   std::uint64_t allreduceSum(std::uint64_t value) override;
+  void allreduceMaxEach(std::span<std::uint64_t> values) override;
   void broadcast(std::string& text) override;
   std::string hostName() const override;
   // The new communicator is owned by the returned MpiComm.
