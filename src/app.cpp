@@ -351,6 +351,11 @@ int finishRun(Output& output, int status) {
     fmt::print(stderr, "mdbench: error: {}\n", e.what());
     return std::max(status, kExitFailed);
   }
+  if (!output.sink->holdsRun()) {
+    // --force / --append: no phase ran, so nothing was replaced or added.
+    fmt::print("results:  none: no phase ran; {} is as it was\n", output.sink->path());
+    return status;
+  }
   fmt::print("results:  {} ({})\n", output.sink->path(), output.sink->runGroup());
   return status;
 }

@@ -17,7 +17,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <system_error>
+#include <utility>
 
 #include "h5.hpp"
 #include "mdbench/errno_name.hpp"
@@ -27,6 +29,7 @@
 #include "mdbench/results_file.hpp"
 #include "mdbench/stats.hpp"
 #include "mdbench/steady.hpp"
+#include "mdbench/validate.hpp"
 #include "results_files.hpp"
 #include "results_layout.hpp"
 
@@ -54,21 +57,45 @@ h5::Handle createFile(const std::string& path, unsigned flags) {
 }
 
 namespace {
+
+// Another process holds the file open for writing (HDF5's file lock): say so in words.
+[[noreturn]] void throwInUse(const std::string& path) {
+  throw ResultsFileError(fmt::format(
+      "{} is in use: another process (an mdbench run or import adding to it?) has it open for writing; "
+      "try again when that has finished",
+      path));
+}
+
+}  // namespace
+
 h5::Handle openFile(const std::string& path, unsigned flags) {
   const h5::Handle fapl = h5::fileAccess();
   const hid_t file = H5Fopen(path.c_str(), flags, fapl.get());
   if (file < 0) {
     const std::string detail = h5::errorDetail();
+    if (detail.find("unable to lock file") != std::string::npos) throwInUse(path);
     throw ResultsFileError(fmt::format("cannot open {}{}{}", path, detail.empty() ? "" : ": ", detail));
   }
   return h5::Handle(file);
 }
-}  // namespace
 
-// Opens an existing results file for appending. Checks it read-only first, so that a file that is not
-// ours is never opened for writing (which can rewrite its superblock).
-h5::Handle openForAppend(const std::string& path) {
-  if (std::filesystem::is_directory(path)) throw ResultsFileError(fmt::format("{} is a directory", path));
+void requireRegularFile(const std::string& path, std::string_view verb) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) {
+    throw ResultsFileError(fmt::format("cannot {} {}: {}", verb, path, describeErrno(errno)));
+  }
+  if (!S_ISREG(st.st_mode)) {
+    throw ResultsFileError(fmt::format("{} is {}, not a results file: cannot {} it", path,
+                                       S_ISDIR(st.st_mode)    ? "a directory"
+                                       : S_ISLNK(st.st_mode)  ? "a symbolic link"
+                                       : S_ISFIFO(st.st_mode) ? "a FIFO"
+                                                              : "not a regular file",
+                                       verb));
+  }
+}
+
+void checkAppendable(const std::string& path) {
+  requireRegularFile(path, "append to");
   if (H5Fis_hdf5(path.c_str()) <= 0) {
     throw ResultsFileError(
         fmt::format("{} is not an mdbench results file (not an HDF5 file): cannot append to it", path));
@@ -78,6 +105,17 @@ h5::Handle openForAppend(const std::string& path) {
     const std::string problem = results::rootProblem(file.get(), path, "writes");
     if (!problem.empty()) throw ResultsFileError(fmt::format("{}: cannot append to it", problem));
   }
+  if (const ValidationResult valid = validateResultsFile(path); !valid.ok) {
+    throw ResultsFileError(fmt::format(
+        "{} is not a valid results file ({}): nothing is added to it; `mdbench validate {}` says more", path,
+        valid.first_problem, path));
+  }
+}
+
+// Opens an existing results file for appending. Checks it read-only first, so that a file that is not
+// ours is never opened for writing (which can rewrite its superblock).
+h5::Handle openForAppend(const std::string& path) {
+  checkAppendable(path);
   return openFile(path, H5F_ACC_RDWR);
 }
 
@@ -363,6 +401,76 @@ struct Hdf5Sink::Impl {
   std::string failure;
   bool made = false;   // open() created the file
   bool began = false;  // some run group was written completely
+  // --force and --append onto an existing file touch nothing until the run has really begun: its first
+  // phase (a run that fails before it, at setup or at claiming its directory, leaves the file as it was).
+  // Until then begin() only keeps what it was given; commit() writes it.
+  enum class Pending : std::uint8_t { kNone, kReplace, kAppend };
+  Pending pending = Pending::kNone;
+  std::optional<RunInfo> pending_info;
+  const Plan* pending_plan = nullptr;
+  // The file written, by device and inode: finish() checks that `path` still names it.
+  std::optional<std::pair<dev_t, ino_t>> identity;
+
+  void remember(const std::string& name) {
+    struct stat st {};
+    if (::stat(name.c_str(), &st) == 0) identity = std::pair{st.st_dev, st.st_ino};
+  }
+
+  // --force: a new file beside the old one, renamed over it once it holds the run's description, so the old
+  // results stay whole until then (and the old inode is never written: hard links to it keep it).
+  void replaceFile() {
+    const std::filesystem::path final_path(path);
+    const std::string temporary =
+        (final_path.parent_path() / fmt::format(".{}.mdbench-new.{}", final_path.filename().string(), ::getpid()))
+            .string();
+    bool exists_error = false;
+    file = createNewFile(temporary, exists_error);
+    try {
+      begin(*pending_info, *pending_plan);
+      struct stat st {};
+      if (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+        throw ResultsFileError(fmt::format("{} is no longer a regular file: not replaced", path));
+      }
+      if (::rename(temporary.c_str(), path.c_str()) != 0) {
+        throw ResultsFileError(fmt::format("cannot replace {}: {}", path, describeErrno(errno)));
+      }
+    } catch (...) {
+      const h5::QuietErrors quiet;
+      static_cast<void>(iterations.close());
+      static_cast<void>(run.close());
+      static_cast<void>(file.close());
+      std::remove(temporary.c_str());
+      throw;
+    }
+  }
+
+  // The results are only where the user will look for them if `path` still names the file written: a
+  // results directory removed or renamed during the run took them along.
+  void checkStillThere() const {
+    struct stat st {};
+    if (!identity) return;
+    if (::stat(path.c_str(), &st) != 0 || st.st_dev != identity->first || st.st_ino != identity->second) {
+      throw ResultsFileError(fmt::format(
+          "{}: the results file is gone (it, or its directory, was removed or replaced during the run): "
+          "the numbers are on the console only",
+          path));
+    }
+  }
+
+  // The run has begun: what --force or --append held back is written now.
+  void commit() {
+    if (pending == Pending::kNone) return;
+    const Pending how = std::exchange(pending, Pending::kNone);
+    if (how == Pending::kReplace) {
+      replaceFile();
+    } else {
+      file = results::openFile(path, H5F_ACC_RDWR);
+      run_name = nextRunName(file.get());
+      begin(*pending_info, *pending_plan);
+    }
+    remember(path);
+    pending_info.reset();
+  }
 
   void requireRun(std::string_view call) const {
     if (!run.valid()) throw h5::Error(fmt::format("Hdf5Sink::{} called before begin()", call));
@@ -401,9 +509,14 @@ struct Hdf5Sink::Impl {
   }
 
   void begin(const RunInfo& info, const Plan& plan) {
+    if (pending != Pending::kNone) {
+      pending_info = info;
+      pending_plan = &plan;
+      return;
+    }
     if (!file.valid()) {
       // After finish(): another run (the next sweep step) goes into the same file, in the next group.
-      file = openForAppend(path);
+      file = results::openFile(path, H5F_ACC_RDWR);
       run_name = nextRunName(file.get());
     }
     std::vector<std::string> hosts = info.host_of_rank;
@@ -676,14 +789,21 @@ std::unique_ptr<Hdf5Sink> Hdf5Sink::open(const std::string& path, OutputMode mod
   try {
     inFile(path, [&] {
       if (mode == OutputMode::kForce && pathExists(path)) {
-        impl->file = createFile(path, H5F_ACC_TRUNC);
+        // Only a regular file is replaced (never a directory, a FIFO or what a link points to).
+        results::requireRegularFile(path, "replace");
+        impl->pending = Impl::Pending::kReplace;
+        impl->run_name = runGroupName(0);
       } else if (mode == OutputMode::kAppend && pathExists(path)) {
-        impl->file = openForAppend(path);
+        results::checkAppendable(path);
+        impl->pending = Impl::Pending::kAppend;
+        const h5::Handle file = results::openFile(path, H5F_ACC_RDONLY);
+        impl->run_name = nextRunName(file.get());
       } else {
         impl->file = createNewFile(path, exists_error);
         made = true;
+        impl->run_name = nextRunName(impl->file.get());
+        impl->remember(path);
       }
-      impl->run_name = nextRunName(impl->file.get());
     });
   } catch (const ResultsFileError&) {
     if (made) {
@@ -718,31 +838,46 @@ void Hdf5Sink::begin(const RunInfo& info, const Plan& plan) {
   run_group_ = fmt::format("/{}/{}", results::kRunsGroup, impl_->run_name);
 }
 
+bool Hdf5Sink::commit() {
+  if (impl_->failure.empty()) impl_->write([&] { impl_->commit(); });
+  run_group_ = fmt::format("/{}/{}", results::kRunsGroup, impl_->run_name);
+  return impl_->failure.empty();
+}
+
 void Hdf5Sink::phase(const PhaseResult& result, const Plan& plan) {
-  if (!impl_->failure.empty()) return;
+  if (!commit()) return;
   inFile(path_, [&] { impl_->checkPhase(result, plan); });
   impl_->write([&] { impl_->phase(result, plan); });
 }
 
 void Hdf5Sink::steady(std::uint32_t iteration, const SteadyResult& result, const Plan& plan) {
-  if (!impl_->failure.empty()) return;
+  if (!commit()) return;
   inFile(path_, [&] { impl_->checkSteady(iteration, result); });
   impl_->write([&] { impl_->steady(iteration, result, plan); });
 }
 
 void Hdf5Sink::end(const RunResult& result, const Plan& plan) {
-  if (!impl_->failure.empty()) return;
+  if (!impl_->failure.empty() || impl_->pending != Impl::Pending::kNone) return;  // nothing began
   inFile(path_, [&] { impl_->requireRun("end"); });
   impl_->write([&] { impl_->end(result, plan); });
 }
+
+bool Hdf5Sink::holdsRun() const { return impl_->pending == Impl::Pending::kNone; }
 
 // Throws the first write failure of the run (the benchmark itself may have gone well), after closing the
 // file as far as it can be: it keeps what was written before the failure.
 void Hdf5Sink::finish(int exit_status) {
   if (impl_->failure.empty()) {
+    if (impl_->pending != Impl::Pending::kNone) {
+      impl_->pending_info.reset();  // no phase ran: the file stays as it was; a later sweep step may begin
+      return;
+    }
     if (!impl_->file.valid()) return;  // finished already
     impl_->write([&] { impl_->finish(exit_status); });
-    if (impl_->failure.empty()) return;
+    if (impl_->failure.empty()) {
+      impl_->checkStillThere();
+      return;
+    }
   }
   {
     const h5::QuietErrors quiet;

@@ -54,7 +54,15 @@ class Hdf5Sink final : public Sink {
   // --steady (schema version 5): iterations/iter-NNNN/steady with the iteration's three phases.
   void steady(std::uint32_t iteration, const SteadyResult& result, const Plan& plan) override;
   void end(const RunResult& result, const Plan& plan) override;  // summary and end_utc
-  // Status "complete" (exit 0) or "failed", the exit status; closes the file.
+  // With --force or --append onto an existing file, nothing is written before the run's first phase (or
+  // steady iteration): commit() writes what begin() held back (phase() and steady() call it). False when
+  // the results could not be written (reported once, as every write failure).
+  bool commit();
+  // Whether the file holds this run: false while --force or --append still hold back (no phase ran:
+  // the existing file is exactly as it was).
+  bool holdsRun() const;
+  // Status "complete" (exit 0) or "failed", the exit status; closes the file. Throws ResultsFileError when
+  // a write failed, or when the path no longer names the file written (removed during the run).
   void finish(int exit_status);
 
   const std::string& path() const { return path_; }
