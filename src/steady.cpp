@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <set>
+#include <tuple>
 
 #include "mdbench/errno_name.hpp"
 #include "mdbench/plan.hpp"
@@ -27,6 +29,7 @@ struct Dataset {
   std::string object_prefix;  // "obj.mdbench.<owner>.<d>."
   DirHandle handle;
   int open_error = 0;
+  bool made = false;  // own datasets: this run's mkdir made it (only then is it removed)
 };
 
 Dataset makeDataset(std::uint32_t owner, std::uint32_t index) {
@@ -61,14 +64,15 @@ class SteadyEngine {
 
     SteadyRankRecord record = measure(SteadyPhase::kPrecreate, [this] { precreate(); });
     keep(result, SteadyPhase::kPrecreate, record);
+    shareTaken();
     // A signal during precreate (on any rank) leaves the mix out: its rounds would read objects that a
     // stopped rank never made.
     result.stopped_in_precreate = parts_.comm.allreduceMax(precreated_ < config_.working_set ? 1 : 0) != 0;
     skip_mix_ = result.stopped_in_precreate;
 
     // Every dataset exists now (or never will): open the ones the mix reads and writes, untimed.
-    for (Dataset& d : read_) open(d);
-    for (Dataset& d : write_) open(d);
+    for (Dataset& d : read_) openIfOurs(d);
+    for (Dataset& d : write_) openIfOurs(d);
     record = measure(SteadyPhase::kMix, [this] { mix(); });
     result.rounds = rounds_;
     keep(result, SteadyPhase::kMix, record);
@@ -180,13 +184,65 @@ class SteadyEngine {
     return parts_.backend.createFile(d.handle, objectName(d, object), write_data_, CreateOptions{});
   }
 
+  // A name this run did not make: something was there when it created it (EEXIST). Such a dataset is never
+  // entered and such an object never stat'ed, read or deleted, whichever rank would have.
+  using Taken = std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>;  // owner, dataset, object
+  bool taken(const Dataset& d, std::uint64_t object) const {
+    return !taken_.empty() && taken_.count({d.owner, d.index, object}) != 0;
+  }
+  void noteTaken(int err, const Dataset& d, std::uint64_t object) {
+    if (err == EEXIST) taken_here_.emplace_back(d.owner, d.index, object);
+  }
+
+  // Collective, after precreate: every rank learns every name precreate found taken (usually none: one
+  // agreement on the count, and no more).
+  void shareTaken() {
+    const std::uint64_t most = parts_.comm.allreduceMax(taken_here_.size());
+    if (most == 0) return;
+    struct Slot {
+      std::uint64_t object;
+      std::uint32_t owner;
+      std::uint32_t dataset;  // kNoDataset: an unused slot
+    };
+    constexpr std::uint32_t kNoDataset = ~std::uint32_t{0};
+    std::vector<Slot> mine(most, Slot{0, 0, kNoDataset});
+    for (std::size_t i = 0; i < taken_here_.size(); ++i) {
+      const auto& [owner, dataset, object] = taken_here_[i];
+      mine[i] = Slot{object, owner, dataset};
+    }
+    std::vector<std::byte> all;
+    parts_.comm.gatherBytes(std::as_bytes(std::span(mine)), all);
+    std::string bytes = parts_.comm.rank() == 0
+                            ? std::string(reinterpret_cast<const char*>(all.data()), all.size())
+                            : std::string();
+    parts_.comm.broadcast(bytes);
+    for (std::size_t at = 0; at + sizeof(Slot) <= bytes.size(); at += sizeof(Slot)) {
+      Slot slot;
+      std::memcpy(&slot, bytes.data() + at, sizeof slot);
+      if (slot.dataset != kNoDataset) taken_.emplace(slot.owner, slot.dataset, slot.object);
+    }
+  }
+
+  void openIfOurs(Dataset& d) {
+    if (taken(d, kNoObject)) {
+      d.open_error = EEXIST;
+      return;
+    }
+    open(d);
+  }
+
   void precreate() {
     Backend& b = parts_.backend;
-    for (const Dataset& d : own_) {
+    for (Dataset& d : own_) {
       const int err = b.makeDir(parts_.dir, d.name.c_str());
       count(SteadyOp::kMkdir, err, parts_.clock.nowNs(), d, kNoObject, 0);
+      noteTaken(err, d, kNoObject);
+      d.made = err == 0;
+      d.open_error = err;  // a dataset this run could not make is never entered
     }
-    for (Dataset& d : own_) open(d);
+    for (Dataset& d : own_) {
+      if (d.made) open(d);
+    }
     untimed();
     for (precreated_ = 0; precreated_ < config_.working_set; ++precreated_) {
       // SIGINT or SIGTERM (signals.hpp): stop between objects, so every dataset holds 0 .. precreated_ - 1.
@@ -194,6 +250,7 @@ class SteadyEngine {
       for (const Dataset& d : own_) {
         const int err = create(d, precreated_);
         count(SteadyOp::kCreate, err, parts_.clock.nowNs(), d, precreated_, write_data_.size());
+        if (d.made) noteTaken(err, d, precreated_);
       }
     }
   }
@@ -207,7 +264,9 @@ class SteadyEngine {
     const std::uint64_t fresh = steadyNewObject(config_.working_set, f);
     for (std::uint32_t d = 0; d < config_.datasets; ++d) {
       const Dataset& in = read_[d];
-      int err = in.open_error != 0 ? in.open_error : b.statEntry(in.handle, objectName(in, victim), false);
+      int err = in.open_error != 0 ? in.open_error
+                : taken(in, victim)  ? EEXIST
+                                     : b.statEntry(in.handle, objectName(in, victim), false);
       count(SteadyOp::kStat, err, clock.nowNs(), in, victim, 0);
       if (err != 0) continue;
       err = in.open_error != 0 ? in.open_error : b.readFile(in.handle, objectName(in, victim), read_buf_);
@@ -270,12 +329,14 @@ class SteadyEngine {
     const std::uint64_t first = steadyFirstSurvivor(rounds_);
     for (Dataset& d : own_) {
       for (std::uint64_t i = first; i < first + precreated_; ++i) {
-        const int err = d.open_error != 0 ? d.open_error : b.unlinkFile(d.handle, objectName(d, i));
+        const int err = d.open_error != 0 ? d.open_error
+                        : taken(d, i)     ? EEXIST
+                                          : b.unlinkFile(d.handle, objectName(d, i));
         count(SteadyOp::kDelete, err, parts_.clock.nowNs(), d, i, 0);
       }
       close(d);
       untimed();
-      const int err = b.removeDir(parts_.dir, d.name.c_str());
+      const int err = d.made ? b.removeDir(parts_.dir, d.name.c_str()) : d.open_error;
       count(SteadyOp::kRmdir, err, parts_.clock.nowNs(), d, kNoObject, 0);
     }
   }
@@ -299,6 +360,8 @@ class SteadyEngine {
   std::uint64_t rounds_ = 0;
   std::uint64_t precreated_ = 0;  // objects per own dataset that precreate made (working_set unless stopped)
   bool skip_mix_ = false;
+  std::vector<Taken> taken_here_;  // names this rank's precreate found taken
+  std::set<Taken> taken_;          // every rank's (shareTaken)
 };
 
 double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
