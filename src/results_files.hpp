@@ -21,8 +21,9 @@ void requireRegularFile(const std::string& path, std::string_view verb);
 // write through it, and block on a FIFO) holding a results file of this schema version that `mdbench
 // validate` accepts, so that nothing is ever added to a file that is not ours or is damaged.
 void checkAppendable(const std::string& path);
-// Opens an existing results file of this schema version for appending (checkAppendable first). Checks it read-only first, so
-// that a file that is not ours is never opened for writing (which can rewrite its superblock).
+// Opens an existing results file of this schema version for appending (checkAppendable first). Checks it
+// read-only first, so that a file that is not ours is never opened for writing (which can rewrite its
+// superblock).
 h5::Handle openForAppend(const std::string& path);
 // Children named <prefix><number>, in numeric order (run-9999 before run-10000); others are ignored.
 std::vector<std::string> numberedChildren(hid_t group, std::string_view prefix);

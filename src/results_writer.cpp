@@ -421,7 +421,8 @@ struct Hdf5Sink::Impl {
   void replaceFile() {
     const std::filesystem::path final_path(path);
     const std::string temporary =
-        (final_path.parent_path() / fmt::format(".{}.mdbench-new.{}", final_path.filename().string(), ::getpid()))
+        (final_path.parent_path() /
+         fmt::format(".{}.mdbench-new.{}", final_path.filename().string(), ::getpid()))
             .string();
     bool exists_error = false;
     file = createNewFile(temporary, exists_error);

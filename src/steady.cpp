@@ -264,9 +264,9 @@ class SteadyEngine {
     const std::uint64_t fresh = steadyNewObject(config_.working_set, f);
     for (std::uint32_t d = 0; d < config_.datasets; ++d) {
       const Dataset& in = read_[d];
-      int err = in.open_error != 0 ? in.open_error
-                : taken(in, victim)  ? EEXIST
-                                     : b.statEntry(in.handle, objectName(in, victim), false);
+      int err = in.open_error != 0  ? in.open_error
+                : taken(in, victim) ? EEXIST
+                                    : b.statEntry(in.handle, objectName(in, victim), false);
       count(SteadyOp::kStat, err, clock.nowNs(), in, victim, 0);
       if (err != 0) continue;
       err = in.open_error != 0 ? in.open_error : b.readFile(in.handle, objectName(in, victim), read_buf_);
