@@ -6,6 +6,8 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <stdio.h>
+#include <sys/resource.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <array>
@@ -255,22 +257,49 @@ std::string NewFile::copyFrom(const std::string& source, FileIdentity& copied) {
   return error;
 }
 
+std::string NewFile::reserve(std::uint64_t bytes) {
+  struct stat st {};
+  if (fd_ < 0 || ::fstat(fd_, &st) != 0)
+    return fmt::format("cannot write {} {}: {}", role_, target_,
+                       describeErrno(fd_ < 0 ? EBADF : lastErrno()));
+  const std::uint64_t end = static_cast<std::uint64_t>(st.st_size) + bytes;
+  rlimit limit{};
+  int err = 0;
+  if (::getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY && end > limit.rlim_cur) {
+    err = EFBIG;
+  } else if (::fallocate(fd_, FALLOC_FL_KEEP_SIZE, 0, static_cast<off_t>(end)) != 0) {
+    err = lastErrno();
+    struct statvfs fs {};
+    // Not supported here: the free space is the best guess there is.
+    if (err != ENOSPC && err != EDQUOT) {
+      err = ::fstatvfs(fd_, &fs) == 0 && static_cast<std::uint64_t>(fs.f_bavail) * fs.f_frsize < bytes
+                ? ENOSPC
+                : 0;
+    }
+  }
+  reserved_ = reserved_ || err == 0;
+  return err == 0 ? std::string()
+                  : fmt::format("cannot write {} {}: no room for {} more: {}", role_, target_,
+                                sizeText(bytes), describeErrno(err));
+}
+
 std::string NewFile::commit(Replace replace, const FileIdentity* unchanged) {
   if (fd_ < 0)
     return error_.empty() ? fmt::format("writing {} {}: already committed", role_, target_) : error_;
   const auto failed = [&](std::string_view what, int err) {
     return fmt::format("{} {} {}: {}", what, role_, target_, describeErrno(err));
   };
+  struct stat st {};
   if (stream_) {
     stream_->flush();
     if (!buffer_->error().empty())
       return fmt::format("writing {} {} failed: {}", role_, target_, buffer_->error());
   }
+  if (reserved_ && ::fstat(fd_, &st) == 0) static_cast<void>(::ftruncate(fd_, st.st_size));
   if (::fsync(fd_) != 0 && errno != EINVAL) return failed("writing", lastErrno());
   const int closed = ::close(fd_);
   fd_ = -1;
   if (closed != 0) return failed("writing", lastErrno());
-  struct stat st {};
   const bool present = ::lstat(target_.c_str(), &st) == 0;
   if (replace == Replace::kRegularFile) {
     if (present && !S_ISREG(st.st_mode)) {

@@ -167,6 +167,15 @@ std::vector<std::string> writeInto(const std::string& file_path, bool appending,
   return written;
 }
 
+// Far more than the imports take in the file: a group with its attributes per import, a row per line.
+std::uint64_t reserveFor(const std::vector<DataPathImport>& datapath,
+                         const std::vector<MetadataImport>& metadata) {
+  std::uint64_t bytes = 64 * 1024;
+  for (const DataPathImport& imp : datapath) bytes += 16 * 1024 + 512 * imp.rows.size();
+  for (const MetadataImport& imp : metadata) bytes += 16 * 1024 + 512 * imp.rows.size();
+  return bytes;
+}
+
 }  // namespace
 
 // The imports go into a new file beside the target (file_io.hpp): a copy of the results file when
@@ -191,6 +200,10 @@ std::vector<std::string> writeImports(const std::string& path, OutputMode mode,
   FileIdentity original;
   if (appending) {
     if (std::string problem = out.copyFrom(path, original); !problem.empty()) throw ResultsFileError(problem);
+  }
+  // Room first: HDF5 running out of space (or into ulimit -f) halfway cannot close the file cleanly.
+  if (std::string problem = out.reserve(reserveFor(datapath, metadata)); !problem.empty()) {
+    throw ResultsFileError(problem);
   }
   std::vector<std::string> written;
   {

@@ -78,6 +78,10 @@ class NewFile {
   // The contents and permission bits of the regular file `source` (no link followed); its identity, when
   // the copy is complete, in `copied`.
   std::string copyFrom(const std::string& source, FileIdentity& copied);
+  // Allocates room for `bytes` more past the file's end (its size unchanged), so that a tool writing to it
+  // (HDF5) does not run out of space or into the file size limit halfway: "" or ENOSPC, EDQUOT, EFBIG.
+  // commit() gives back what was not used.
+  std::string reserve(std::uint64_t bytes);
   // fsync, close and put the file at the target. With `unchanged`, the target must still be that file.
   std::string commit(Replace replace, const FileIdentity* unchanged = nullptr);
 
@@ -89,6 +93,7 @@ class NewFile {
   std::string error_;
   int fd_ = -1;
   bool committed_ = false;
+  bool reserved_ = false;
   std::unique_ptr<Buffer> buffer_;
   std::unique_ptr<std::ostream> stream_;
 };
