@@ -1,17 +1,13 @@
 // mdbench check: acceptance gates on results files, for CI. Runs on rank 0 alone.
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <boost/program_options.hpp>
-#include <cerrno>
-#include <cstring>
 #include <iostream>
 #include <sstream>
 
 #include "mdbench/app.hpp"
 #include "mdbench/check.hpp"
+#include "mdbench/file_io.hpp"
 #include "mdbench/results_file.hpp"
 #include "tools.hpp"
 
@@ -44,29 +40,9 @@ int usageErrors(const std::vector<std::string>& messages) {
   return kExitUsage;
 }
 
-// A rules file's text, or the problem. Only a regular file is read: a FIFO would block until a writer came
-// (a hang in CI), and a directory reads as empty, which would look like "no rule given".
-std::string readText(const std::string& path, std::string& text) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return std::strerror(errno);
-  struct stat st {};
-  std::string problem;
-  if (::fstat(fd, &st) != 0) {
-    problem = std::strerror(errno);
-  } else if (!S_ISREG(st.st_mode)) {
-    problem = S_ISDIR(st.st_mode) ? "a directory, not a file" : "not a regular file";
-  }
-  char buffer[4096];
-  for (ssize_t n = 0; problem.empty() && (n = ::read(fd, buffer, sizeof buffer)) != 0;) {
-    if (n > 0) {
-      text.append(buffer, static_cast<std::size_t>(n));
-    } else if (errno != EINTR) {
-      problem = std::strerror(errno);
-    }
-  }
-  ::close(fd);
-  return problem;
-}
+// A rules file is a few lines; one this large is not one, and reading it whole would only exhaust memory.
+constexpr std::uint64_t kMaxRulesBytes = 1u << 20;
+constexpr std::string_view kJUnitRole = "JUnit report";
 
 // Every rule from --require and --rules; problems (bad rules, unreadable rules files) are appended.
 std::vector<Rule> collectRules(const std::vector<std::string>& required,
@@ -78,9 +54,12 @@ std::vector<Rule> collectRules(const std::vector<std::string>& required,
   };
   for (const std::string& text : required) take(parseRule(text));
   for (const std::string& file : files) {
+    // Only a regular file is read (file_io.hpp): a FIFO would block until a writer came (a hang in CI),
+    // and a directory reads as empty, which would look like "no rule given".
     std::string contents;
-    if (const std::string problem = readText(file, contents); !problem.empty()) {
-      problems.push_back(fmt::format("--rules {}: cannot read: {}", file, problem));
+    if (const std::string problem = readRegularFile(file, {"rules file", kMaxRulesBytes}, contents);
+        !problem.empty()) {
+      problems.push_back(fmt::format("--rules: {}", problem));
       continue;
     }
     take(parseRules(contents, file));
@@ -88,38 +67,29 @@ std::vector<Rule> collectRules(const std::vector<std::string>& required,
   return rules;
 }
 
-bool exists(const std::string& path) {
-  struct stat st {};
-  return lstat(path.c_str(), &st) == 0;
+// The JUnit report's name before anything is read: "" or the problem (a link, FIFO, directory, ... is never
+// written to; an existing file only with --force).
+std::string checkReportPath(const std::string& path, bool force) {
+  const OutputCheck output = checkOutput(path, kJUnitRole);
+  if (output.state == OutputState::kRefused) return fmt::format("--junit: {}", output.problem);
+  if (output.state == OutputState::kRegularFile && !force) {
+    return fmt::format("--junit: {} exists: use --force to replace it", path);
+  }
+  return {};
 }
 
-// Writes the report; without force, O_EXCL keeps a file that appeared since the first check. Returns the
-// problem, empty on success.
+// Writes the report as a new file renamed into place; without force, a file that appeared since the check
+// is kept (and an error). Returns the problem, empty on success.
 std::string writeReport(const std::string& path, const JUnitReport& report, bool force) {
   std::ostringstream xml;
   writeJUnit(xml, report);
-  const std::string text = xml.str();
-  const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (force ? O_TRUNC : O_EXCL);
-  const int fd = ::open(path.c_str(), flags, 0666);
-  if (fd < 0) return fmt::format("cannot write {}: {}", path, std::strerror(errno));
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const int error = errno;
-      ::close(fd);
-      return fmt::format("writing {} failed: {}", path, std::strerror(error));
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  if (::close(fd) != 0) return fmt::format("writing {} failed: {}", path, std::strerror(errno));
-  return {};
+  return writeFileAtomically(path, xml.str(), force ? Replace::kRegularFile : Replace::kNothing, kJUnitRole);
 }
 
 }  // namespace
 
 int runCheck(const std::vector<std::string>& args) {
+  failWritesPastSizeLimit();
   po::options_description options(
       "mdbench check FILE... --require RULE ... [--rules FILE] [--junit OUT]: acceptance gates on results "
       "files (all FILEs form one configuration)");
@@ -145,8 +115,10 @@ int runCheck(const std::vector<std::string>& args) {
   const std::vector<Rule> rules = collectRules(required, rule_files, problems);
   if (rules.empty() && problems.empty())
     problems.emplace_back("no rule given: --require RULE or --rules FILE");
-  if (!junit_path.empty() && !force && exists(junit_path)) {
-    problems.push_back(fmt::format("--junit: {} exists: use --force to replace it", junit_path));
+  if (!junit_path.empty()) {
+    if (std::string problem = checkReportPath(junit_path, force); !problem.empty()) {
+      problems.push_back(std::move(problem));
+    }
   }
   if (force && junit_path.empty()) problems.emplace_back("--force without --junit: nothing to replace");
   if (!problems.empty()) return usageErrors(problems);

@@ -5,16 +5,18 @@
 #include <sys/stat.h>
 
 #include <boost/program_options.hpp>
+#include <cerrno>
 #include <chrono>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <iterator>
 #include <set>
 #include <sstream>
 
 #include "mdbench/app.hpp"
+#include "mdbench/errno_name.hpp"
+#include "mdbench/file_io.hpp"
 #include "mdbench/imported.hpp"
 #include "mdbench/report.hpp"
 #include "mdbench/results_file.hpp"
@@ -34,7 +36,7 @@ bool exists(const std::string& path) {
   return lstat(path.c_str(), &st) == 0;
 }
 
-// The whole file as text, or an error message.
+// The whole file as text, or an error message. A link is followed (inputs are only read).
 bool readInput(const std::string& path, std::string& text, std::string& error) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
@@ -42,19 +44,10 @@ bool readInput(const std::string& path, std::string& text, std::string& error) {
         exists(path) ? fmt::format("{}: not a regular file", path) : fmt::format("{}: no such file", path);
     return false;
   }
-  if (std::filesystem::file_size(path, ec) > kMaxImportBytes) {
-    error = fmt::format("{}: larger than {} MiB: not a tool's summary output", path, kMaxImportBytes >> 20);
-    return false;
-  }
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (!in.good() && !in.eof()) {
-    error = fmt::format("{}: cannot be read", path);
-    return false;
-  }
-  text = buffer.str();
-  return true;
+  // The read itself checks again (the name may have changed meanwhile) and stops past the cap, whatever
+  // the size says (file_io.hpp).
+  error = readRegularFile(path, {"input", kMaxImportBytes}, text);
+  return error.empty();
 }
 
 std::string utcNow() {
@@ -108,16 +101,71 @@ ConfigSpec parseConfigSpec(const std::string& text) {
   return spec;
 }
 
-bool writeText(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  return static_cast<bool>(out);
+constexpr std::string_view kReportRole = "report file";
+
+// One file of the report: its name, its content and whether a PNG of it goes beside it.
+struct ReportFile {
+  std::string path;
+  std::string content;
+  bool png = false;
+  std::string pngPath() const { return path.substr(0, path.size() - 4) + ".png"; }
+};
+
+// Every name is looked at before the first file is written, so that bad usage writes nothing: nothing that
+// is not a regular file (a link, a FIFO, a directory) is ever written to, and without --force no file is
+// replaced. "" or the problem.
+std::string checkReportFiles(const std::string& out_dir, const std::vector<ReportFile>& files, bool force) {
+  struct stat st {};
+  if (::stat(out_dir.c_str(), &st) != 0) {
+    // Absent: made below, with nothing in it yet. A dangling link or an unusable name is refused now.
+    if (errno == ENOENT && !exists(out_dir)) return {};
+    return fmt::format("--out-dir {}: {}", out_dir,
+                       exists(out_dir) ? "exists and is not a directory" : describeErrno(errno));
+  }
+  if (!S_ISDIR(st.st_mode)) return fmt::format("--out-dir {}: exists and is not a directory", out_dir);
+  for (const ReportFile& file : files) {
+    for (const std::string& path : {file.path, file.png ? file.pngPath() : std::string()}) {
+      if (path.empty()) continue;
+      const OutputCheck output = checkOutput(path, kReportRole);
+      if (output.state == OutputState::kRefused) return output.problem;
+      if (output.state == OutputState::kRegularFile && !force)
+        return fmt::format("{} exists: use --force to replace the report files", path);
+    }
+  }
+  return {};
+}
+
+// Each file is a new file renamed into place (the PNG too), so none is ever half written; without --force a
+// file that appeared since the check is kept and is an error.
+int writeReportFiles(const std::string& out_dir, const std::vector<ReportFile>& files, bool force) {
+  std::error_code ec;
+  std::filesystem::create_directories(out_dir, ec);
+  if (ec) {
+    fmt::print(stderr, "mdbench report: error: cannot create {}: {}\n", out_dir, ec.message());
+    return kExitFailed;
+  }
+  const Replace replace = force ? Replace::kRegularFile : Replace::kNothing;
+  for (const ReportFile& file : files) {
+    if (const std::string problem = writeFileAtomically(file.path, file.content, replace, kReportRole);
+        !problem.empty()) {
+      fmt::print(stderr, "mdbench report: error: {}\n", problem);
+      return kExitFailed;
+    }
+    if (!file.png) continue;
+    try {
+      svgToPng(file.path, file.pngPath(), replace);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "mdbench report: error: {}\n", e.what());
+      return kExitFailed;
+    }
+  }
+  return kExitOk;
 }
 
 }  // namespace
 
 int runImport(const std::vector<std::string>& args) {
+  failWritesPastSizeLimit();
   po::options_description options(
       "mdbench import INPUT... -o FILE.h5: other tools' results into a results file (IOR JSON summaries, "
       "IOzone throughput-mode output, mdtest output)");
@@ -147,7 +195,10 @@ int runImport(const std::vector<std::string>& args) {
   if (format != "auto" && format != "ior" && format != "iozone" && format != "mdtest") {
     return toolUsageError("import", fmt::format("--format: '{}' is not auto, ior, iozone or mdtest", format));
   }
-  if (!append && exists(out))
+  // The output is looked at before any input is read: a link, FIFO, directory, ... is never written to.
+  const OutputCheck output = checkOutput(out, "results file");
+  if (output.state == OutputState::kRefused) return toolUsageError("import", output.problem);
+  if (!append && output.state == OutputState::kRegularFile)
     return toolUsageError("import", fmt::format("{} exists: use --append to add to it", out));
 
   // Everything is parsed before anything is written: one bad input leaves the results file as it was.
@@ -201,6 +252,7 @@ int runImport(const std::vector<std::string>& args) {
 }
 
 int runReport(const std::vector<std::string>& args) {
+  failWritesPastSizeLimit();
   po::options_description options(
       "mdbench report [LABEL=]FILE[,FILE...]...: tables and scaling charts; each argument is one "
       "configuration "
@@ -290,42 +342,14 @@ int runReport(const std::vector<std::string>& args) {
   if (out_dir.empty()) return kExitOk;
 
   // Every file is checked before the first is written: an existing report is kept whole or replaced whole.
-  std::vector<std::pair<std::string, std::string>> files;  // path, content
-  files.emplace_back(out_dir + "/report.md", reportMarkdown(configs, report, charts, timelines));
+  std::vector<ReportFile> files;
+  files.push_back({out_dir + "/report.md", reportMarkdown(configs, report, charts, timelines)});
   for (const ReportChart& chart : charts)
-    files.emplace_back(fmt::format("{}/{}.svg", out_dir, chart.stem), chart.svg);
-  std::error_code ec;
-  if (exists(out_dir) && !std::filesystem::is_directory(out_dir, ec)) {
-    return toolUsageError("report", fmt::format("--out-dir {}: exists and is not a directory", out_dir));
+    files.push_back({fmt::format("{}/{}.svg", out_dir, chart.stem), chart.svg, png});
+  if (const std::string problem = checkReportFiles(out_dir, files, force); !problem.empty()) {
+    return toolUsageError("report", problem);
   }
-  if (!force) {
-    for (const auto& [path, content] : files) {
-      const std::string png_path = path.substr(0, path.size() - 4) + ".png";
-      if (exists(path) || (png && path.ends_with(".svg") && exists(png_path))) {
-        return toolUsageError("report", fmt::format("{} exists: use --force to replace the report files",
-                                                    exists(path) ? path : png_path));
-      }
-    }
-  }
-  std::filesystem::create_directories(out_dir, ec);
-  if (ec) {
-    fmt::print(stderr, "mdbench report: error: cannot create {}: {}\n", out_dir, ec.message());
-    return kExitFailed;
-  }
-  for (const auto& [path, content] : files) {
-    if (!writeText(path, content)) {
-      fmt::print(stderr, "mdbench report: error: cannot write {}\n", path);
-      return kExitFailed;
-    }
-    if (png && path.ends_with(".svg")) {
-      try {
-        svgToPng(path, path.substr(0, path.size() - 4) + ".png");
-      } catch (const std::exception& e) {
-        fmt::print(stderr, "mdbench report: error: {}\n", e.what());
-        return kExitFailed;
-      }
-    }
-  }
+  if (const int status = writeReportFiles(out_dir, files, force); status != kExitOk) return status;
   fmt::print("wrote {}/report.md and {} chart{}{}\n", out_dir, charts.size(), charts.size() == 1 ? "" : "s",
              png ? " (SVG and PNG)" : " (SVG)");
   return kExitOk;

@@ -9,6 +9,7 @@
 #include <cstddef>
 
 #include "h5.hpp"
+#include "mdbench/file_io.hpp"
 #include "mdbench/results_file.hpp"
 #include "results_files.hpp"
 
@@ -141,6 +142,46 @@ void writeMetadata(hid_t file, const MetadataImport& imp, const ImportRecord& re
 
 std::string importGroupName(std::uint32_t index) { return fmt::format("import-{:04}", index); }
 
+namespace {
+
+constexpr std::string_view kRole = "results file";
+
+// A message about the temporary copy, told about the file the user named.
+std::string aboutTarget(std::string message, const std::string& temp, const std::string& path) {
+  for (std::size_t at = message.find(temp); at != std::string::npos;
+       at = message.find(temp, at + path.size()))
+    message.replace(at, temp.size(), path);
+  return message;
+}
+
+// Writes the imports into `file` (a new, empty file, or a copy of the results file being appended to).
+std::vector<std::string> writeInto(const std::string& file_path, bool appending,
+                                   const std::vector<DataPathImport>& datapath,
+                                   const std::vector<MetadataImport>& metadata, const ImportRecord& record) {
+  std::vector<std::string> written;
+  const h5::Handle file =
+      appending ? results::openForAppend(file_path) : results::createFile(file_path, H5F_ACC_TRUNC);
+  for (const DataPathImport& imp : datapath) writeDataPath(file.get(), imp, record, written.emplace_back());
+  for (const MetadataImport& imp : metadata) writeMetadata(file.get(), imp, record, written.emplace_back());
+  h5::flush(file.get());
+  return written;
+}
+
+// Far more than the imports take in the file: a group with its attributes per import, a row per line.
+std::uint64_t reserveFor(const std::vector<DataPathImport>& datapath,
+                         const std::vector<MetadataImport>& metadata) {
+  std::uint64_t bytes = 64 * 1024;
+  for (const DataPathImport& imp : datapath) bytes += 16 * 1024 + 512 * imp.rows.size();
+  for (const MetadataImport& imp : metadata) bytes += 16 * 1024 + 512 * imp.rows.size();
+  return bytes;
+}
+
+}  // namespace
+
+// The imports go into a new file beside the target (file_io.hpp): a copy of the results file when
+// appending, an empty one otherwise. Only once every write succeeded is it renamed into place, so a failed
+// import (a full disk, a bad file) leaves the target as it was, byte for byte; nothing that is not a
+// regular file (a link, a FIFO) is ever opened for writing, and HDF5 only ever opens our own file.
 std::vector<std::string> writeImports(const std::string& path, OutputMode mode,
                                       const std::vector<DataPathImport>& datapath,
                                       const std::vector<MetadataImport>& metadata,
@@ -148,23 +189,38 @@ std::vector<std::string> writeImports(const std::string& path, OutputMode mode,
   if (mode == OutputMode::kForce) {
     throw ResultsFileError(fmt::format("{}: imports never replace a file (no --force)", path));
   }
+  const OutputCheck output = checkOutput(path, kRole);
+  if (output.state == OutputState::kRefused) throw ResultsFileError(output.problem);
+  const bool appending = output.state == OutputState::kRegularFile;
+  if (appending && mode == OutputMode::kCreate) {
+    throw ResultsFileError(fmt::format("{} exists: use --append to add the imports to it", path));
+  }
+  NewFile out(path, kRole);
+  if (!out.error().empty()) throw ResultsFileError(out.error());
+  FileIdentity original;
+  if (appending) {
+    if (std::string problem = out.copyFrom(path, original); !problem.empty()) throw ResultsFileError(problem);
+  }
+  // Room first: HDF5 running out of space (or into ulimit -f) halfway cannot close the file cleanly.
+  if (std::string problem = out.reserve(reserveFor(datapath, metadata)); !problem.empty()) {
+    throw ResultsFileError(problem);
+  }
   std::vector<std::string> written;
-  const h5::QuietErrors quiet;
-  try {
-    h5::Handle file;
-    if (results::pathExists(path)) {
-      if (mode == OutputMode::kCreate) {
-        throw ResultsFileError(fmt::format("{} exists: use --append to add the imports to it", path));
-      }
-      file = results::openForAppend(path);
-    } else {
-      file = results::createFile(path, H5F_ACC_EXCL);
+  {
+    const h5::QuietErrors quiet;
+    try {
+      written = writeInto(out.tempPath(), appending, datapath, metadata, record);
+    } catch (const h5::Error& e) {
+      throw ResultsFileError(fmt::format("{}: {}", path, aboutTarget(e.what(), out.tempPath(), path)));
+    } catch (const ResultsFileError& e) {
+      throw ResultsFileError(aboutTarget(e.what(), out.tempPath(), path));
     }
-    for (const DataPathImport& imp : datapath) writeDataPath(file.get(), imp, record, written.emplace_back());
-    for (const MetadataImport& imp : metadata) writeMetadata(file.get(), imp, record, written.emplace_back());
-    h5::flush(file.get());
-  } catch (const h5::Error& e) {
-    throw ResultsFileError(fmt::format("{}: {}", path, e.what()));
+  }
+  // Appending: the target must still be the file that was copied (another import meanwhile would be lost).
+  if (std::string problem =
+          out.commit(appending ? Replace::kRegularFile : Replace::kNothing, appending ? &original : nullptr);
+      !problem.empty()) {
+    throw ResultsFileError(problem);
   }
   return written;
 }

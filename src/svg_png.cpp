@@ -1,4 +1,7 @@
-// SVG to PNG (chart.hpp's svgToPng): rsvg-convert, run without a shell, its messages kept for the error.
+// SVG to PNG (chart.hpp's svgToPng): rsvg-convert, run without a shell, its messages kept for the error. It
+// writes to its standard output, a new file of ours (file_io.hpp) that is renamed into place once it
+// succeeded: rsvg-convert never opens the PNG's name, so it cannot write through a link or into a FIFO, and
+// a failed conversion leaves no half PNG.
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <spawn.h>
@@ -18,17 +21,20 @@ extern char** environ;
 
 namespace mdbench {
 
-void svgToPng(const std::string& svg_path, const std::string& png_path) {
+void svgToPng(const std::string& svg_path, const std::string& png_path, Replace replace) {
   if (::access(svg_path.c_str(), R_OK) != 0) {
     throw std::runtime_error(fmt::format("cannot read SVG file {}: {}", svg_path, std::strerror(errno)));
   }
+  NewFile png(png_path, "PNG file");
+  if (!png.error().empty()) throw std::runtime_error(png.error());
   int err_pipe[2];
   if (::pipe2(err_pipe, O_CLOEXEC) != 0)
     throw std::runtime_error(fmt::format("pipe: {}", std::strerror(errno)));
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, err_pipe[1], STDERR_FILENO);
-  std::vector<std::string> args = {"rsvg-convert", "--format=png", "--output", png_path, svg_path};
+  posix_spawn_file_actions_adddup2(&actions, png.fd(), STDOUT_FILENO);
+  std::vector<std::string> args = {"rsvg-convert", "--format=png", svg_path};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -61,6 +67,7 @@ void svgToPng(const std::string& svg_path, const std::string& png_path) {
     throw std::runtime_error(fmt::format("rsvg-convert failed converting {} to {} ({}){}{}", svg_path,
                                          png_path, how, messages.empty() ? "" : ": ", messages));
   }
+  if (const std::string problem = png.commit(replace); !problem.empty()) throw std::runtime_error(problem);
 }
 
 }  // namespace mdbench

@@ -2,15 +2,14 @@
 #include "tools.hpp"
 
 #include <fmt/format.h>
-#include <sys/stat.h>
 
 #include <boost/program_options.hpp>
-#include <fstream>
 #include <iostream>
 
 #include "mdbench/app.hpp"
 #include "mdbench/cleanup.hpp"
 #include "mdbench/export.hpp"
+#include "mdbench/file_io.hpp"
 #include "mdbench/results_file.hpp"
 #include "mdbench/validate.hpp"
 
@@ -40,6 +39,18 @@ bool parseToolArgs(const std::string& command, const std::vector<std::string>& a
     return false;
   }
 }
+
+namespace {
+constexpr std::string_view kExportRole = "export file";
+
+void writeExport(const StoredResults& results, const std::string& format, std::ostream& out) {
+  if (format == "json") {
+    exportJson(results, out);
+  } else {
+    exportCsv(results, out);
+  }
+}
+}  // namespace
 
 int runValidate(const std::vector<std::string>& args) {
   po::options_description options("mdbench validate FILE...: check results files against the schema");
@@ -72,6 +83,7 @@ int runValidate(const std::vector<std::string>& args) {
 }
 
 int runExport(const std::vector<std::string>& args) {
+  failWritesPastSizeLimit();
   po::options_description options(
       "mdbench export FILE --format json|csv [-o OUT]: results as JSON or CSV (one row per run, iteration, "
       "phase and rank)");
@@ -93,9 +105,13 @@ int runExport(const std::vector<std::string>& args) {
                                         ? "--format json|csv is required"
                                         : fmt::format("--format: '{}' is not json or csv", format));
   }
-  struct stat st {};
-  if (!out_path.empty() && !force && lstat(out_path.c_str(), &st) == 0) {
-    return toolUsageError("export", fmt::format("{} exists: use --force to replace it", out_path));
+  // OUT is looked at before the results file is read: a link, FIFO, directory, ... is never written to.
+  if (!out_path.empty()) {
+    const OutputCheck output = checkOutput(out_path, kExportRole);
+    if (output.state == OutputState::kRefused) return toolUsageError("export", output.problem);
+    if (output.state == OutputState::kRegularFile && !force) {
+      return toolUsageError("export", fmt::format("{} exists: use --force to replace it", out_path));
+    }
   }
   StoredResults results;
   try {
@@ -104,24 +120,25 @@ int runExport(const std::vector<std::string>& args) {
     fmt::print(stderr, "mdbench export: error: {}\n", e.what());
     return kExitFailed;
   }
-  std::ofstream file_out;
-  if (!out_path.empty()) {
-    file_out.open(out_path, std::ios::out | std::ios::trunc);
-    if (!file_out) {
-      fmt::print(stderr, "mdbench export: error: cannot write {}\n", out_path);
+  if (out_path.empty()) {
+    writeExport(results, format, std::cout);
+    std::cout.flush();
+    if (!std::cout) {
+      fmt::print(stderr, "mdbench export: error: writing standard output failed\n");
       return kExitFailed;
     }
+    return kExitOk;
   }
-  std::ostream& out = out_path.empty() ? std::cout : file_out;
-  if (format == "json") {
-    exportJson(results, out);
-  } else {
-    exportCsv(results, out);
+  // A new file renamed into place: an existing OUT is replaced whole or not at all, and without --force a
+  // file that appeared meanwhile is kept.
+  NewFile out(out_path, kExportRole);
+  std::string problem = out.error();
+  if (problem.empty()) {
+    writeExport(results, format, out.stream());
+    problem = out.commit(force ? Replace::kRegularFile : Replace::kNothing);
   }
-  out.flush();
-  if (!out) {
-    fmt::print(stderr, "mdbench export: error: writing {} failed\n",
-               out_path.empty() ? "standard output" : out_path);
+  if (!problem.empty()) {
+    fmt::print(stderr, "mdbench export: error: {}\n", problem);
     return kExitFailed;
   }
   return kExitOk;

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "mdbench/file_io.hpp"
+
 namespace mdbench {
 
 enum class XScale : std::uint8_t {
@@ -67,8 +69,10 @@ std::string renderSvg(const ChartSpec& spec);
 std::string renderPanels(const std::vector<ChartSpec>& charts, int columns, const std::string& title);
 
 // Converts an SVG file to PNG with rsvg-convert (librsvg2-bin), run without a shell. Throws
-// std::runtime_error when rsvg-convert is not installed, the input cannot be read, or it fails.
-void svgToPng(const std::string& svg_path, const std::string& png_path);
+// std::runtime_error when rsvg-convert is not installed, the input cannot be read, it fails, or the PNG
+// cannot be put in place; the PNG is a new file renamed into place, taking the place of what `replace`
+// allows.
+void svgToPng(const std::string& svg_path, const std::string& png_path, Replace replace = Replace::kNothing);
 
 // Axis helpers, public for tests and for callers that format numbers like the charts do.
 

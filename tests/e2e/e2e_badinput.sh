@@ -451,9 +451,9 @@ run_tool_table <<'TABLE'
 1   | 2 | check plain                               | no rule given: --require RULE or --rules FILE
 1   | 2 | check plain -r garbage                    | rule 'garbage': no comparison
 1   | 2 | check plain -r ''                         | rule '': no comparison
-1 2 | 2 | check plain --rules fifo                  | --rules fifo: cannot read: not a regular file
-1   | 2 | check plain --rules adir                  | --rules adir: cannot read: a directory, not a file
-1   | 2 | check plain --rules dangling              | --rules dangling: cannot read: No such file or directory
+1 2 | 2 | check plain --rules fifo                  | --rules: rules file fifo is a FIFO, not a file
+1   | 2 | check plain --rules adir                  | --rules: rules file adir is a directory, not a file
+1   | 2 | check plain --rules dangling              | --rules: cannot read rules file dangling: ENOENT (No such file or directory)
 1   | 2 | check plain --rules rules --junit plain   | --junit: plain exists: use --force to replace it
 1   | 2 | check plain --rules rules --force         | --force without --junit
 1 2 | 1 | check fifo --rules rules                  | mdbench check: error: fifo: not a regular file

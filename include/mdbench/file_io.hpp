@@ -1,0 +1,109 @@
+// One way to touch the files a user names (reports, JUnit, exports, imports, stonewall and rules files):
+// regular files only, never through a link, bounded reads, a new file renamed into place, errno in every
+// message. Every message starts with the file's role and path ("stonewall file sw ...").
+#pragma once
+
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <cstdint>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <string_view>
+
+namespace mdbench {
+
+// "a regular file", "a directory", "a FIFO", "a symbolic link", "a socket", "a device".
+std::string_view fileKindName(mode_t mode);
+
+// Whether a reader follows a symbolic link to the file (the target is checked as any file is) or refuses it.
+enum class Links : std::uint8_t { kFollow, kRefuse };
+
+struct ReadSpec {
+  std::string_view role;        // what the file is for: "stonewall file", "rules file"
+  std::uint64_t max_bytes = 0;  // a larger file is refused without being read: "... not a <role>"
+  Links links = Links::kFollow;
+};
+
+// Reads the regular file `path` whole into `text` (appended). "" or the problem. The open cannot block (a
+// FIFO is refused by fstat, not waited on), and no more than max_bytes + 1 bytes are ever read, whatever
+// the file's size claims (/proc files, a file that grows).
+std::string readRegularFile(const std::string& path, const ReadSpec& spec, std::string& text);
+
+// What an output name is, looked at (lstat, never following a link) before anything is written.
+enum class OutputState : std::uint8_t { kAbsent, kRegularFile, kRefused };
+struct OutputCheck {
+  OutputState state = OutputState::kAbsent;
+  // kRefused: "<role> PATH is a FIFO, not a file", or why the name or its directory cannot be used.
+  std::string problem;
+  mode_t mode = 0;  // the type of what is there, 0 when the name is absent or cannot be looked at
+};
+// An absent name also needs an existing directory to be written into.
+OutputCheck checkOutput(const std::string& path, std::string_view role);
+
+// What the new file may take the place of when it is put into place.
+enum class Replace : std::uint8_t {
+  kNothing,      // the name must still be absent (a file that appeared meanwhile is kept, and an error)
+  kRegularFile,  // absent or a regular file (a link or anything else that appeared meanwhile is refused)
+};
+
+// The identity of a file, to notice that it was replaced or changed while its new version was written.
+struct FileIdentity {
+  dev_t dev = 0;
+  ino_t ino = 0;
+  off_t size = 0;
+  std::int64_t mtime_ns = 0;
+  bool operator==(const FileIdentity&) const = default;
+};
+FileIdentity identityOf(const struct stat& st);
+
+// A new file beside `target`, named .<target name>.mdbench-tmp.<pid>, created with O_EXCL|O_NOFOLLOW.
+// Write it (write(), stream(), or a tool writing to tempPath() or fd()), then commit() puts it in place;
+// until then, and whenever commit fails, the target is untouched and the destructor removes the file.
+class NewFile {
+ public:
+  NewFile(const std::string& target, std::string_view role);  // check error() before use
+  ~NewFile();
+  NewFile(const NewFile&) = delete;
+  NewFile& operator=(const NewFile&) = delete;
+
+  const std::string& error() const { return error_; }  // "" when the temporary was made
+  const std::string& tempPath() const { return temp_; }
+  int fd() const { return fd_; }
+  // All of `bytes`, or the problem.
+  std::string write(std::string_view bytes);
+  // A buffered stream onto the file; its failures are reported by commit().
+  std::ostream& stream();
+  // The contents and permission bits of the regular file `source` (no link followed); its identity, when
+  // the copy is complete, in `copied`.
+  std::string copyFrom(const std::string& source, FileIdentity& copied);
+  // Allocates room for `bytes` more past the file's end (its size unchanged), so that a tool writing to it
+  // (HDF5) does not run out of space or into the file size limit halfway: "" or ENOSPC, EDQUOT, EFBIG.
+  // commit() gives back what was not used.
+  std::string reserve(std::uint64_t bytes);
+  // fsync, close and put the file at the target. With `unchanged`, the target must still be that file.
+  std::string commit(Replace replace, const FileIdentity* unchanged = nullptr);
+
+ private:
+  class Buffer;
+  std::string target_;
+  std::string role_;
+  std::string temp_;
+  std::string error_;
+  int fd_ = -1;
+  bool committed_ = false;
+  bool reserved_ = false;
+  std::unique_ptr<Buffer> buffer_;
+  std::unique_ptr<std::ostream> stream_;
+};
+
+// From now on a write past the file size limit (ulimit -f) fails with EFBIG instead of killing the process
+// with SIGXFSZ, so that the temporary is removed and the target kept. For the tools, which run alone.
+void failWritesPastSizeLimit();
+
+// The whole of `content` as the file `path`, through a NewFile: "" or the problem, the target untouched.
+std::string writeFileAtomically(const std::string& path, std::string_view content, Replace replace,
+                                std::string_view role);
+
+}  // namespace mdbench
