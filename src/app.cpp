@@ -301,7 +301,7 @@ RunResult runWorkload(Comm& comm, Backend& backend, const std::string& my_target
   const double progress_s = setup.config.progress_s;
   if (comm.rank() == 0) {
     if (progress_s > 0.0) style = ProgressStyle::kLines;
-    if (progress_s < 0.0 && isatty(fileno(stdout)) == 1) style = ProgressStyle::kTerminal;
+    if (progress_s < 0.0 && isatty(streamFd(stdout)) == 1) style = ProgressStyle::kTerminal;
   }
   ProgressReporter progress(stdout, style, style == ProgressStyle::kLines ? progress_s : 0.25);
   RunParts parts{comm, setup.clock, backend, my_target};

@@ -39,6 +39,10 @@ struct ConsoleFd {
   int dev_null;
 };
 
+// The streams protectConsole() made (null before): streamFd knows their descriptors.
+FILE* console_out = nullptr;
+FILE* console_err = nullptr;
+
 ssize_t writeConsole(void* cookie, const char* data, std::size_t size) {
   auto& console = *static_cast<ConsoleFd*>(cookie);
   std::size_t done = 0;
@@ -108,12 +112,18 @@ void protectConsole() {
   FILE* new_err = openConsole(err, _IONBF);
   if (new_out == nullptr || new_err == nullptr) return;  // out of memory at start: the plain streams stay
   // glibc's stdout and stderr are ordinary variables, documented as assignable.
-  stdout = new_out;
-  stderr = new_err;
+  stdout = console_out = new_out;
+  stderr = console_err = new_err;
   static __gnu_cxx::stdio_sync_filebuf<char> cout_buffer(stdout);
   static __gnu_cxx::stdio_sync_filebuf<char> cerr_buffer(stderr);
   std::cout.rdbuf(&cout_buffer);
   std::cerr.rdbuf(&cerr_buffer);
+}
+
+int streamFd(std::FILE* stream) {
+  if (stream != nullptr && stream == console_out) return STDOUT_FILENO;
+  if (stream != nullptr && stream == console_err) return STDERR_FILENO;
+  return stream == nullptr ? -1 : ::fileno(stream);
 }
 
 }  // namespace mdbench

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <csignal>
+#include <cstdio>
 #include <iterator>
 
 namespace mdbench {
@@ -42,5 +43,9 @@ void requestStopForTesting(int signal);
 // process, and EPIPE is a stop request (SIGPIPE) as if the signal had arrived. Without this a failed write
 // made fmt::print throw, which ended the job without its cleanup.
 void protectConsole();
+
+// The descriptor behind a stream, as fileno(), which says -1 for the streams protectConsole() made (for
+// isatty and the terminal's width).
+int streamFd(std::FILE* stream);
 
 }  // namespace mdbench
