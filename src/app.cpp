@@ -301,7 +301,7 @@ RunResult runWorkload(Comm& comm, Backend& backend, const std::string& my_target
   const double progress_s = setup.config.progress_s;
   if (comm.rank() == 0) {
     if (progress_s > 0.0) style = ProgressStyle::kLines;
-    if (progress_s < 0.0 && isatty(fileno(stdout)) == 1) style = ProgressStyle::kTerminal;
+    if (progress_s < 0.0 && isatty(streamFd(stdout)) == 1) style = ProgressStyle::kTerminal;
   }
   ProgressReporter progress(stdout, style, style == ProgressStyle::kLines ? progress_s : 0.25);
   RunParts parts{comm, setup.clock, backend, my_target};
@@ -325,6 +325,17 @@ int exitStatusOf(const RunResult& result) {
 std::string signalName(int signal) {
   const char* abbreviation = sigabbrev_np(signal);
   return abbreviation != nullptr ? fmt::format("SIG{}", abbreviation) : fmt::format("signal {}", signal);
+}
+
+// The status line's words for an exit status of a run (README "Exit status").
+std::string exitStatusMeaning(int status) {
+  if (status > 128) return fmt::format("stopped by {}", signalName(status - 128));
+  switch (status) {
+    case kExitOk: return "every operation succeeded";
+    case kExitFailed: return "failed";
+    case kExitUsage: return "bad options";
+    default: return "failed";
+  }
 }
 
 // Rank 0: what a signal stopped, and what became of the run's items.
@@ -502,8 +513,6 @@ std::string checkJobSize(const Config& config, std::uint32_t ranks, std::vector<
 // Collective. Returns the exit status, the same on every rank.
 int runConfigured(const Config& config, Comm& comm) {
   const bool root = comm.rank() == 0;
-  // From here on SIGINT/SIGTERM stop the run after the current phase; a second one exits at once.
-  const StopSignals stop_signals;
   std::vector<std::uint32_t> steps;
   if (const std::string problem = checkJobSize(config, comm.size(), steps); !problem.empty()) {
     if (root) fmt::print(stderr, "mdbench: error: {}\n", problem);
@@ -611,13 +620,6 @@ int runApp(const std::vector<std::string>& args, Comm& comm) {
   const bool explicit_run = !args.empty() && args[0] == "run";
   const CliRequest request =
       parseCommandLine(explicit_run ? std::vector<std::string>(args.begin() + 1, args.end()) : args);
-  if (!request.errors.empty() && request.action == CliAction::kRun) {
-    if (root) {
-      for (const std::string& e : request.errors) fmt::print(stderr, "mdbench: error: {}\n", e);
-      fmt::print(stderr, "Try 'mdbench --help' for the options.\n");
-    }
-    return kExitUsage;
-  }
   if (request.action == CliAction::kHelp) {
     if (root) fmt::print("{}", helpText());
     return kExitOk;
@@ -626,7 +628,22 @@ int runApp(const std::vector<std::string>& args, Comm& comm) {
     if (root) fmt::print("{}", versionText());
     return kExitOk;
   }
-  return runConfigured(request.config, comm);
+  // From here on a signal stops the run after the current operation and phase; a second one exits at once.
+  // Still installed for the status line: a console that breaks then is a stop too, not a SIGPIPE death.
+  const StopSignals stop_signals;
+  int status = kExitUsage;
+  if (!request.errors.empty()) {
+    if (root) {
+      for (const std::string& e : request.errors) fmt::print(stderr, "mdbench: error: {}\n", e);
+      fmt::print(stderr, "Try 'mdbench --help' for the options.\n");
+    }
+  } else {
+    status = runConfigured(request.config, comm);
+  }
+  // The last line, for job scripts: a launcher's own exit status can be 0 when the ranks' was not (Hydra's
+  // mpiexec after SIGTERM), so they take it from here (jobscripts/README.md).
+  if (root) fmt::print(stderr, "mdbench: exit status {} ({})\n", status, exitStatusMeaning(status));
+  return status;
 }
 
 }  // namespace mdbench

@@ -6,8 +6,12 @@
 
 #include "mdbench/app.hpp"
 #include "mdbench/mpi_comm.hpp"
+#include "mdbench/signals.hpp"
 
 int main(int argc, char** argv) {
+  // Before anything opens a file (MPI, HDF5) or prints: no file may become descriptor 1, and no failed
+  // console write may end the job without its cleanup.
+  mdbench::protectConsole();
   mdbench::MpiSession mpi(&argc, &argv);
   mdbench::MpiComm comm;
   const std::vector<std::string> args(argv + 1, argv + argc);

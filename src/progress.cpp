@@ -7,6 +7,8 @@
 #include <array>
 #include <cmath>
 
+#include "mdbench/signals.hpp"
+
 namespace mdbench {
 namespace {
 
@@ -75,7 +77,7 @@ std::string percentText(std::uint64_t done, std::uint64_t planned) {
 // Columns of the terminal `out` writes to; 0 when unknown (not a terminal, or one that does not say).
 std::size_t terminalColumns(std::FILE* out) {
   winsize size{};
-  if (ioctl(fileno(out), TIOCGWINSZ, &size) != 0) return 0;
+  if (ioctl(streamFd(out), TIOCGWINSZ, &size) != 0) return 0;
   return size.ws_col;
 }
 

@@ -524,6 +524,21 @@ std::string readLimits(Comm& comm, const Config& config, ItemLimits& limits) {
   return {};
 }
 
+// Collective: -p, slept in slices of at most 0.1 s, with the ranks agreeing after each on a stop request,
+// so that a signal ends the wait within a slice everywhere (the same number of slices on every rank: the
+// same collectives). Returns the signal, or 0 after the whole delay.
+int preDelay(Comm& comm, double delay_s) {
+  static constexpr double kSlice_s = 0.1;
+  const auto slices = static_cast<std::uint64_t>(std::ceil(delay_s / kSlice_s));
+  const std::chrono::duration<double> slice(delay_s / static_cast<double>(slices));
+  for (std::uint64_t i = 0; i < slices; ++i) {
+    std::this_thread::sleep_for(slice);
+    const std::uint64_t signal = comm.allreduceMax(static_cast<std::uint64_t>(stopSignal()));
+    if (signal != 0) return static_cast<int>(signal);
+  }
+  return 0;
+}
+
 }  // namespace
 
 PhaseResult collectPhase(Comm& comm, std::uint32_t iteration, Phase phase, std::uint64_t items,
@@ -613,8 +628,9 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
 
   for (std::uint32_t iteration = 0; iteration < config.iterations && result.setup_error.empty();
        ++iteration) {
-    if (config.pre_delay_s > 0) {
-      std::this_thread::sleep_for(std::chrono::duration<double>(config.pre_delay_s));
+    if (config.pre_delay_s > 0 && (result.stop_signal = preDelay(comm, config.pre_delay_s)) != 0) {
+      result.steady_stopped_where = fmt::format("during the pre-delay (-p) of iteration {}", iteration);
+      break;  // before the iteration made anything
     }
     const std::string name = iterationDirName(iteration);
     const std::string where = fmt::format("{}/{}", target, name);

@@ -88,11 +88,11 @@ struct RunResult {
   std::vector<PhaseResult> phases;            // iteration-major, in execution order
   std::string setup_error;                    // non-empty: the run could not start or continue (exit 1)
   std::vector<std::string> cleanup_problems;  // what could not be removed at the end (exit 1)
-  // SIGINT or SIGTERM (signals.hpp) that stopped the run after the phase it arrived in; 0: none. The exit
+  // The stop request (signals.hpp) that stopped the run after the phase it arrived in; 0: none. The exit
   // status is then 128 + it.
   int stop_signal = 0;
-  // --steady, rank 0: where the signal stopped it ("" when it did not), e.g. "in the steady mix of
-  // iteration 0 after 1234 of 100000 rounds".
+  // Rank 0: where the signal stopped it when not after a phase ("" otherwise): --steady, e.g. "in the
+  // steady mix of iteration 0 after 1234 of 100000 rounds", or "during the pre-delay (-p) of iteration 1".
   std::string steady_stopped_where;
   std::uint64_t steady_failed_ops = 0;  // --steady: failed ops over every iteration's phases (rank 0)
   std::uint64_t failedOps() const;
