@@ -654,7 +654,9 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
     if (config.pre_delay_s > 0) {
       std::this_thread::sleep_for(std::chrono::duration<double>(config.pre_delay_s));
     }
-    IterationDir it{iterationDirName(iteration), fmt::format("{}/{}", target, iterationDirName(iteration))};
+    IterationDir it;
+    it.name = iterationDirName(iteration);
+    it.where = fmt::format("{}/{}", target, it.name);
     result.setup_error = openIterationDir(comm, backend, it, creates, leads_target);
     if (!result.setup_error.empty()) break;
     const std::string& name = it.name;
@@ -736,16 +738,19 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
     // A mark this job did not find or write (replaced meanwhile) is never removed, and neither is its
     // directory; one put back is byte for byte the one removed (the text depends only on the inode).
     err = 0;
+    std::string problem;
     if (leads_target && (result.stop_signal != 0 ? !keepsTrees(plan) : removes)) {
-      err = backend.readMark(iteration_dir) == MarkKind::kOurs ? 0 : EPERM;
-      if (err == 0) err = backend.unlinkFile(iteration_dir, std::string(kMarkName).c_str());
-      if (err == 0 && (err = backend.removeDir(backend.root(), name.c_str())) != 0) {
+      if (const MarkKind kind = backend.readMark(iteration_dir); kind != MarkKind::kOurs) {
+        problem = fmt::format("{} not removed: its mark changed while the run worked in it: {}", where,
+                              markRefusal(where, kind));
+      } else if ((err = backend.unlinkFile(iteration_dir, std::string(kMarkName).c_str())) == 0 &&
+                 (err = backend.removeDir(backend.root(), name.c_str())) != 0) {
         (void)backend.writeMark(iteration_dir);
       }
     }
     (void)backend.closeDir(iteration_dir);
-    if (const std::string problem = agreeOnSetup(comm, err, fmt::format("{} not removed", where));
-        !problem.empty() && root) {
+    if (err != 0) problem = fmt::format("{} not removed: {}", where, describeErrno(err));
+    if (problem = agreeOnProblem(comm, problem); !problem.empty() && root) {
       result.cleanup_problems.push_back(problem);
     }
     if (result.stop_signal != 0) break;

@@ -93,7 +93,7 @@ done
 # ---- 3. Too few inodes to mark: exit 1, no unmarked mdbench.iter.0 and no target left ----
 # tmpfs counts its root: nr_inodes=2 leaves one inode (the iteration directory, no mark); 3 and 4 with a
 # target to be made run out at the iteration directory and at its mark.
-for spec in "2:" "3:/new" "4:/new" "2:/new"; do
+for spec in "2:" "3:/new" "4:/new"; do
   inodes=${spec%%:*}
   sub=${spec#*:}
   for np in 1 2; do
