@@ -98,6 +98,9 @@ std::string createTarget(const std::string& path, Target& target) {
   char resolved[PATH_MAX];
   if (realpath(parent.empty() ? "." : parent.c_str(), resolved) == nullptr) {
     const int err = errno;
+    if (err == ENOENT || err == ENOTDIR) {  // what mkdir would say: the parent is missing
+      return fmt::format("cannot create target directory {}: {}", path, describeErrno(err));
+    }
     return fmt::format("cannot resolve target {}: {}{}", path, describeErrno(err), deepHint(err));
   }
   if (mkdir(path.c_str(), 0777) != 0) {
