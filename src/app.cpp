@@ -14,11 +14,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <string_view>
 
 #include "mdbench/check.hpp"
 #include "mdbench/cleanup.hpp"
@@ -55,22 +57,26 @@ std::string versionText() {
                      MpiSession::libraryVersion(), hdf5Version());
 }
 
-// A directory the run works in. Decided on rank 0, shared with every rank.
-// Removes a directory this run made and marked: the mark first, then the directory; when the directory
-// cannot go, the mark comes back. Returns 0 or the errno of the removal.
+constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+
+// Removes a directory this run made, or one an earlier job made (it carries mdbench's mark for it): the mark
+// first, then the directory; when the directory cannot go, the mark comes back, byte for byte the one
+// removed (its text depends only on the inode). A directory whose mark is not mdbench's (replaced
+// meanwhile) keeps everything. Returns 0 or the errno of the step that failed.
 int removeMarkedDir(const std::string& path) {
-  const std::string mark = path + "/" + std::string(kMarkName);
-  unlink(mark.c_str());
-  if (rmdir(path.c_str()) == 0) return 0;
-  const int err = errno;
-  const int fd = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd >= 0) {
-    (void)writeMark(fd, "mdbench target directory\n");
-    close(fd);
+  const int fd = open(path.c_str(), kDirFlags);
+  if (fd < 0) return errno;
+  int err = hasMark(fd) ? 0 : EPERM;
+  if (err == 0 && unlinkat(fd, std::string(kMarkName).c_str(), 0) != 0) err = errno;
+  if (err == 0 && rmdir(path.c_str()) != 0) {
+    err = errno;
+    (void)writeMark(fd);
   }
+  close(fd);
   return err;
 }
 
+// A directory the run works in. Decided on rank 0, shared with every rank.
 struct Target {
   std::string path;      // absolute
   bool created = false;  // this run made it (and so may remove it when it is empty)
@@ -79,7 +85,43 @@ struct Target {
   bool marked = false;
 };
 
-// Rank 0 only: finds or makes one target directory. Returns "" or a message for the user.
+// "" or a hint for an errno that says the working directory is too deep to be named.
+std::string_view deepHint(int err) {
+  return err == ENAMETOOLONG ? " (is the working directory deeper than PATH_MAX? give -d an absolute path)"
+                             : "";
+}
+
+// Rank 0 only: makes and marks the missing target `path`; on any failure removes what it made and returns
+// the message. Its parent is resolved first, so that a path that cannot be named makes nothing.
+std::string createTarget(const std::string& path, Target& target) {
+  const std::string parent = std::filesystem::path(path).parent_path().string();
+  char resolved[PATH_MAX];
+  if (realpath(parent.empty() ? "." : parent.c_str(), resolved) == nullptr) {
+    const int err = errno;
+    if (err == ENOENT || err == ENOTDIR) {  // what mkdir would say: the parent is missing
+      return fmt::format("cannot create target directory {}: {}", path, describeErrno(err));
+    }
+    return fmt::format("cannot resolve target {}: {}{}", path, describeErrno(err), deepHint(err));
+  }
+  if (mkdir(path.c_str(), 0777) != 0) {
+    return fmt::format("cannot create target directory {}: {}", path, describeErrno(errno));
+  }
+  // Marked, so that `mdbench clean` and later jobs can tell a target an interrupted run left from any other.
+  const int fd = open(path.c_str(), kDirFlags);
+  const int err = fd < 0 ? errno : writeMark(fd);
+  if (fd >= 0) close(fd);
+  if (err != 0) {
+    const int rmdir_err = rmdir(path.c_str()) == 0 ? 0 : errno;
+    return fmt::format("cannot mark target directory {}: {}{}", path, describeErrno(err),
+                       rmdir_err == 0 ? std::string()
+                                      : fmt::format("; it stays: {}", describeErrno(rmdir_err)));
+  }
+  target.created = true;
+  return {};
+}
+
+// Rank 0 only: finds or makes one target directory. Returns "" or a message for the user; nothing it made
+// stays behind a failure.
 std::string prepareTarget(std::string path, Target& target) {
   if (path.empty()) {
     // A fresh directory in the cwd, named so that concurrent and later runs never collide.
@@ -97,44 +139,45 @@ std::string prepareTarget(std::string path, Target& target) {
           "target {} is a symbolic link; mdbench never follows links: give the directory it points to", path);
     }
     if (!S_ISDIR(st.st_mode)) return fmt::format("target {} exists and is not a directory", path);
-    const int fd = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    const int fd = open(path.c_str(), kDirFlags);
     if (fd >= 0) {
       target.marked = hasMark(fd);
       close(fd);
     }
   } else if (errno != ENOENT) {
     return fmt::format("cannot use target {}: {}", path, describeErrno(errno));
-  } else if (mkdir(path.c_str(), 0777) != 0) {
-    return fmt::format("cannot create target directory {}: {}", path, describeErrno(errno));
-  } else {
-    target.created = true;
-    // Marked, so that `mdbench clean` can tell a target an interrupted run left from any other directory.
-    const int fd = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    const int err = fd < 0 ? errno : writeMark(fd, "mdbench target directory\n");
-    if (fd >= 0) close(fd);
-    if (err != 0) {
-      rmdir(path.c_str());
-      return fmt::format("cannot mark target directory {}: {}", path, describeErrno(err));
-    }
+  } else if (std::string error = createTarget(path, target); !error.empty()) {
+    return error;
   }
   char resolved[PATH_MAX];
   if (realpath(path.c_str(), resolved) == nullptr) {
-    return fmt::format("cannot resolve target {}: {}", path, describeErrno(errno));
+    const int err = errno;
+    std::string message =
+        fmt::format("cannot resolve target {}: {}{}", path, describeErrno(err), deepHint(err));
+    if (target.created) {
+      if (const int undo = removeMarkedDir(path); undo != 0) {
+        message += fmt::format("; {} stays: {}", path, describeErrno(undo));
+      }
+    }
+    return message;
   }
   target.path = resolved;
   return {};
 }
 
 // Rank 0 only: every target (-d A@B@C), or the one fresh default directory. On failure, removes what
-// it made and returns the message.
+// it made (in reverse order) and returns the message.
 std::string prepareTargetsOnRoot(const Config& config, std::vector<Target>& targets) {
   const std::vector<std::string> paths =
       config.targets.empty() ? std::vector<std::string>{""} : config.targets;
   for (const std::string& path : paths) {
     Target target;
     if (std::string error = prepareTarget(path, target); !error.empty()) {
-      for (const Target& made : targets) {
-        if (made.created) removeMarkedDir(made.path);
+      for (auto made = targets.rbegin(); made != targets.rend(); ++made) {
+        if (!made->created) continue;
+        if (const int err = removeMarkedDir(made->path); err != 0) {
+          error += fmt::format("; {} stays: {}", made->path, describeErrno(err));
+        }
       }
       targets.clear();
       return error;
@@ -142,6 +185,62 @@ std::string prepareTargetsOnRoot(const Config& config, std::vector<Target>& targ
     targets.push_back(target);
   }
   return {};
+}
+
+// An absolute path without "." or ".." components or a trailing '/'.
+std::string normalPath(const std::filesystem::path& path) {
+  std::string text = path.lexically_normal().string();
+  while (text.size() > 1 && text.back() == '/') text.pop_back();
+  return text;
+}
+
+// The directory an absolute path names with every link in it followed, even a link to what does not exist
+// yet (the missing rest is taken as written), so that a target still to be made is compared as the
+// directory it would be. Gives the lexical path after 40 links, as the kernel gives up (ELOOP).
+std::filesystem::path resolveTarget(const std::filesystem::path& absolute) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> todo;  // the components still to walk, the next one last
+  for (const fs::path& c : absolute.relative_path()) todo.insert(todo.begin(), c.string());
+  fs::path done = "/";
+  for (int links = 0; !todo.empty();) {
+    const std::string c = todo.back();
+    todo.pop_back();
+    if (c.empty() || c == ".") continue;
+    if (c == "..") {
+      done = done.parent_path();  // `done` holds no link, so its lexical parent is the real one
+      continue;
+    }
+    std::error_code ec;
+    if (!fs::is_symlink(fs::symlink_status(done / c, ec))) {
+      done /= c;
+      continue;
+    }
+    const fs::path link = fs::read_symlink(done / c, ec);
+    if (ec || ++links > 40) return absolute.lexically_normal();
+    if (link.is_absolute()) done = "/";
+    std::vector<std::string> parts;
+    for (const fs::path& part : link.relative_path()) parts.push_back(part.string());
+    todo.insert(todo.end(), parts.rbegin(), parts.rend());
+  }
+  return done;
+}
+
+// Rank 0: duplicate or nested targets are a usage error found before anything is touched. Compared as
+// absolute, lexically normal paths and as resolved ones (the links in what exists followed), so that X@X/.,
+// X@./X, X@X/sub and A@link-to-A are caught whether or not the directories exist yet.
+std::string checkTargetsOnRoot(const Config& config) {
+  if (config.targets.size() < 2) return {};
+  std::vector<std::string> lexical;
+  std::vector<std::string> resolved;
+  for (const std::string& t : config.targets) {
+    std::error_code ec;
+    const std::filesystem::path absolute = std::filesystem::absolute(t, ec);
+    if (ec) return {};  // the working directory cannot be named: prepareTarget says so and makes nothing
+    lexical.push_back(normalPath(absolute));
+    resolved.push_back(normalPath(resolveTarget(absolute)));
+  }
+  std::string problem = nestedTargets(config.targets, lexical);
+  return problem.empty() ? nestedTargets(config.targets, resolved) : problem;
 }
 
 std::string joinPaths(const std::vector<Target>& targets, char separator) {
@@ -372,28 +471,31 @@ int finishRun(Output& output, int status) {
 }
 
 // What the runs left in the targets: nothing (the trees were removed), the trees (--keep, a phase selection
-// without remove), maybe something (a sweep that stopped early), or unknown after a setup error (already
-// reported).
-enum class Trees : std::uint8_t { kRemoved, kKept, kMaybe, kUnknown };
+// without remove), maybe something (a sweep that stopped early), or unknown after a setup error (then only
+// what this run made goes, when it is empty).
+enum class Trees : std::uint8_t { kRemoved, kKept, kMaybe, kSetupFailed };
 
 // Rank 0: removes the target directories this invocation made once the trees in them are gone, or says
-// which stay. Problems go into `problems`.
-void removeTargets(const RunSetup& setup, Trees trees, std::vector<std::string>& problems) {
-  for (const Target& t : setup.targets) {
-    const bool ours = t.created || t.marked;
-    if (ours && trees == Trees::kMaybe) {
-      // Only an empty directory goes: whatever is left stays, with the mark, and is shown.
-      if (removeMarkedDir(t.path) != 0) fmt::print("kept:     {}\n", t.path);
-    } else if (t.marked && trees == Trees::kRemoved) {
-      // Made by an earlier job: removed when the trees were the last thing in it, kept (quietly) otherwise.
-      if (removeMarkedDir(t.path) != 0) fmt::print("kept:     {}\n", t.path);
-    } else if (t.created && trees == Trees::kRemoved) {
-      if (removeMarkedDir(t.path) != 0) {
-        problems.push_back(fmt::format("{} not removed: {}", t.path, describeErrno(errno)));
-        fmt::print("cleanup: {}\n", problems.back());
-      }
-    } else if (trees == Trees::kKept) {
-      fmt::print("kept:     {}\n", t.path);
+// which stay. Problems go into `problems`, each with the errno of the call that failed.
+void removeTargets(const std::vector<Target>& targets, Trees trees, std::vector<std::string>& problems) {
+  // In reverse order of making, so that nothing of a later target is in the way of an earlier one.
+  for (auto t = targets.rbegin(); t != targets.rend(); ++t) {
+    if (trees == Trees::kKept) {
+      fmt::print("kept:     {}\n", t->path);
+      continue;
+    }
+    // After a setup failure only what this run made goes: a target an earlier job made stays for its jobs.
+    const bool removes = trees == Trees::kSetupFailed ? t->created : t->created || t->marked;
+    if (!removes) continue;
+    const int err = removeMarkedDir(t->path);
+    if (err == 0) continue;
+    if (t->created && trees != Trees::kMaybe) {
+      // Made by this run and expected to be empty: something stayed in it, which the user is told.
+      problems.push_back(fmt::format("{} not removed: {}", t->path, describeErrno(err)));
+      fmt::print("cleanup: {}\n", problems.back());
+    } else {
+      // Whatever is left stays, with the mark, and is shown; made by an earlier job: kept quietly otherwise.
+      fmt::print("kept:     {}\n", t->path);
     }
   }
 }
@@ -477,7 +579,7 @@ int runSweep(Comm& world, const RunSetup& setup, const std::vector<std::uint32_t
     }
     if (done.empty()) discardResults(setup.output);  // not a single run group: no results file either
     std::vector<std::string> problems;
-    removeTargets(setup, stopped ? Trees::kMaybe : Trees::kRemoved, problems);
+    removeTargets(setup.targets, stopped ? Trees::kMaybe : Trees::kRemoved, problems);
     if (!problems.empty()) status = std::max(status, kExitFailed);
   }
   std::fflush(stdout);
@@ -513,15 +615,22 @@ std::string checkJobSize(const Config& config, std::uint32_t ranks, std::vector<
 // Collective. Returns the exit status, the same on every rank.
 int runConfigured(const Config& config, Comm& comm) {
   const bool root = comm.rank() == 0;
+  std::string error;
+  // Duplicate or nested targets first: the message then names the paths, whatever else is wrong.
+  if (root) error = checkTargetsOnRoot(config);
+  int status = agreeOnRootStatus(comm, error.empty() ? kExitOk : kExitUsage, error);
+  if (status != kExitOk) {
+    if (root) fmt::print(stderr, "mdbench: error: {}\n", error);
+    return status;
+  }
   std::vector<std::uint32_t> steps;
   if (const std::string problem = checkJobSize(config, comm.size(), steps); !problem.empty()) {
     if (root) fmt::print(stderr, "mdbench: error: {}\n", problem);
     return kExitUsage;
   }
   std::vector<std::string> fake_hosts;
-  std::string error;
   if (root) error = fakeHostsOnRoot(comm.size(), fake_hosts);
-  int status = agreeOnRootStatus(comm, error.empty() ? kExitOk : kExitUsage, error);
+  status = agreeOnRootStatus(comm, error.empty() ? kExitOk : kExitUsage, error);
   if (status != kExitOk) {
     if (root) fmt::print(stderr, "mdbench: error: {}\n", error);
     return status;
@@ -566,9 +675,8 @@ int runConfigured(const Config& config, Comm& comm) {
   if (!error.empty()) {
     if (root) {
       fmt::print(stderr, "mdbench: error: {}\n", error);
-      for (const Target& t : targets) {
-        if (t.created) removeMarkedDir(t.path);
-      }
+      std::vector<std::string> problems;
+      removeTargets(targets, Trees::kSetupFailed, problems);
     }
     discardResults(output);
     return kExitFailed;
@@ -589,11 +697,11 @@ int runConfigured(const Config& config, Comm& comm) {
   backend.reset();
   if (root) {
     const bool keeps = config.keep || !config.phases.remove;
-    const Trees trees = !result.setup_error.empty() ? Trees::kUnknown
+    const Trees trees = !result.setup_error.empty() ? Trees::kSetupFailed
                         : keeps                     ? Trees::kKept
                         : result.stop_signal != 0   ? Trees::kMaybe
                                                     : Trees::kRemoved;
-    removeTargets(setup, trees, result.cleanup_problems);
+    removeTargets(targets, trees, result.cleanup_problems);
     status = exitStatusOf(result);
     reportStop(result, keeps);
     status = finishRun(output, status);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -130,7 +131,15 @@ void removeBelow(int dir_fd, const std::string& display, const CleanOptions& opt
 void cleanMarked(int parent_fd, const std::string& name, const std::string& path, bool dry_run,
                  CleanSummary& summary, std::vector<std::string>& log) {
   const Fd dir(::openat(parent_fd, name.c_str(), kDirFlags));
-  if (!dir.valid() || !hasMark(dir.get())) return;
+  if (!dir.valid()) return;
+  if (const MarkKind kind = readMark(dir.get()); kind != MarkKind::kOurs) {
+    if (isIterationDirName(name) || name.starts_with("mdbench.")) {
+      log.push_back(kind == MarkKind::kNone
+                        ? fmt::format("left {}: it has no mark, so mdbench did not make it", path)
+                        : "left " + markRefusal(path, kind));
+    }
+    return;
+  }
   ++summary.run_dirs;
   CleanTally tally;
   const CleanOptions options{dry_run, 0, 1};
@@ -156,7 +165,7 @@ void cleanMarked(int parent_fd, const std::string& name, const std::string& path
     if (!removed) {
       // Something appeared meanwhile: the directory stays, and so does its mark.
       const int err = lastError();
-      (void)writeMark(dir.get(), "mdbench run directory (kept by mdbench clean)\n");
+      (void)writeMark(dir.get());  // the same bytes: the text depends only on the inode
       tally.keep(path, describeErrno(err));
     }
   }
@@ -205,22 +214,92 @@ int removeGeneratedBelow(int dir_fd, const std::string& display, const CleanOpti
   return 0;
 }
 
-int writeMark(int dir_fd, std::string_view description) {
-  const int fd = ::openat(dir_fd, std::string(kMarkName).c_str(),
-                          O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+std::string markText(std::uint64_t dir_inode) {
+  return fmt::format("{}inode {:020}\n", kMarkHeader, dir_inode);
+}
+
+MarkKind classifyMark(std::string_view content, std::uint64_t dir_inode) {
+  if (content.starts_with(markText(dir_inode))) return MarkKind::kOurs;
+  // The header with another inode is a copy; "mdbench ..." without the header is what mdbench up to 0.2
+  // wrote (target, run and clean marks alike).
+  if (!content.starts_with(kMarkHeader) && content.starts_with("mdbench ")) return MarkKind::kOld;
+  return MarkKind::kForeign;
+}
+
+std::string markRefusal(const std::string& path, MarkKind kind) {
+  switch (kind) {
+    case MarkKind::kOurs:
+      return {};
+    case MarkKind::kNone:
+      return fmt::format("{} has no {} mark: mdbench did not make it, so it is never used or removed", path,
+                         kMarkName);
+    case MarkKind::kOld:
+      return fmt::format(
+          "{} carries the mark of an older mdbench, which does not prove who wrote it: it is never used or "
+          "removed; check what is in it and remove it by hand (rm -r {})",
+          path, path);
+    case MarkKind::kForeign:
+      break;
+  }
+  return fmt::format(
+      "{}'s {} is not a mark mdbench wrote for this directory (empty, written by hand, copied from "
+      "another directory, or not a regular file): it is never used or removed",
+      path, kMarkName);
+}
+
+int writeMark(int dir_fd) {
+  struct stat dir_st {};
+  if (::fstat(dir_fd, &dir_st) != 0) return lastError();
+  const std::string text = markText(static_cast<std::uint64_t>(dir_st.st_ino));
+  const std::string name(kMarkName);
+  const int fd = ::openat(dir_fd, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) return lastError();
   int err = 0;
-  if (::write(fd, description.data(), description.size()) != static_cast<ssize_t>(description.size())) {
-    err = lastError();
-  }
+  if (::write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size())) err = lastError();
   if (::close(fd) != 0 && err == 0) err = lastError();
+  // O_EXCL made the file: a half-written one is ours to take back, so no torn mark is left.
+  if (err != 0) ::unlinkat(dir_fd, name.c_str(), 0);
   return err;
 }
 
-bool hasMark(int dir_fd) {
+MarkKind readMark(int dir_fd) {
+  // O_NONBLOCK: a FIFO planted under the name must not hang the run; fstat then refuses it.
+  const Fd fd(::openat(dir_fd, std::string(kMarkName).c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  if (!fd.valid()) return errno == ENOENT ? MarkKind::kNone : MarkKind::kForeign;
   struct stat st {};
-  return ::fstatat(dir_fd, std::string(kMarkName).c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-         S_ISREG(st.st_mode);
+  struct stat dir_st {};
+  if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) || ::fstat(dir_fd, &dir_st) != 0) {
+    return MarkKind::kForeign;
+  }
+  std::array<char, 128> buf{};
+  std::size_t got = 0;
+  while (got < buf.size()) {
+    const ssize_t n = ::read(fd.get(), buf.data() + got, buf.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return MarkKind::kForeign;
+    if (n == 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  return classifyMark(std::string_view(buf.data(), got), static_cast<std::uint64_t>(dir_st.st_ino));
+}
+
+// The default for backends that store no contents (the fake): a regular file of that name is the mark.
+int Backend::writeMark(DirHandle dir) {
+  const std::string text = markText(0);
+  return createFile(dir, std::string(kMarkName).c_str(), std::as_bytes(std::span(text)), {});
+}
+
+MarkKind Backend::readMark(DirHandle dir) {
+  const int err = statEntry(dir, std::string(kMarkName).c_str(), /*is_dir=*/false);
+  return err == 0 ? MarkKind::kOurs : err == ENOENT ? MarkKind::kNone : MarkKind::kForeign;
+}
+
+int PosixBackend::writeMark(DirHandle dir) {
+  return dir.value < 0 ? EBADF : mdbench::writeMark(static_cast<int>(dir.value));
+}
+
+MarkKind PosixBackend::readMark(DirHandle dir) {
+  return dir.value < 0 ? MarkKind::kForeign : mdbench::readMark(static_cast<int>(dir.value));
 }
 
 // The POSIX backend's share of the cleanup after a signal (declared in posix_backend.hpp): the walk above on
@@ -255,7 +334,12 @@ CleanSummary cleanDirectory(const std::string& dir, bool dry_run, std::vector<st
     summary.error = fmt::format("cannot open {}: {}", dir, describeErrno(lastError()));
     return summary;
   }
-  if (hasMark(self.get()) && !name.empty() && name != "." && name != "..") {
+  const MarkKind kind = readMark(self.get());
+  if (kind == MarkKind::kOld || kind == MarkKind::kForeign) {
+    summary.error = markRefusal(dir, kind);
+    return summary;
+  }
+  if (kind == MarkKind::kOurs && !name.empty() && name != "." && name != "..") {
     const std::string parent = path.has_parent_path() ? path.parent_path().string() : ".";
     const Fd parent_fd(::open(parent.c_str(), kDirFlags));
     if (!parent_fd.valid()) {
@@ -270,13 +354,7 @@ CleanSummary cleanDirectory(const std::string& dir, bool dry_run, std::vector<st
     summary.error = fmt::format("cannot list {}: {}", dir, describeErrno(err));
     return summary;
   }
-  for (const std::string& child : names) {
-    const std::uint64_t before = summary.run_dirs;
-    cleanMarked(self.get(), child, dir + "/" + child, dry_run, summary, log);
-    if (summary.run_dirs == before && (isIterationDirName(child) || child.starts_with("mdbench."))) {
-      log.push_back(fmt::format("left {}: it has no mark, so mdbench did not make it", dir + "/" + child));
-    }
-  }
+  for (const std::string& child : names) cleanMarked(self.get(), child, dir + "/" + child, dry_run, summary, log);
   return summary;
 }
 

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstring>
 #include <set>
+#include <string_view>
 
 #include "mdbench/errno_name.hpp"
 
@@ -48,31 +49,34 @@ NodeMap gatherNodeMap(Comm& comm) {
   return map;
 }
 
-std::string agreeOnSetup(Comm& comm, int err, const std::string& what) {
-  const std::int32_t mine = err;
+std::string agreeOnProblem(Comm& comm, const std::string& problem) {
+  // Every rank passes its own text, so the message names the failing rank's own path, not rank 0's. One
+  // reduction when all went well; a failure costs a gather of fixed-width records (the longest text).
+  const std::uint64_t width = comm.allreduceMax(problem.empty() ? 0 : problem.size() + 1);
+  if (width == 0) return {};
+  std::vector<char> mine(width, '\0');
+  std::memcpy(mine.data(), problem.data(), problem.size());
   std::vector<std::byte> all;
-  comm.gatherBytes(std::as_bytes(std::span(&mine, 1)), all);
+  comm.gatherBytes(std::as_bytes(std::span(mine)), all);
   std::string message;
   if (comm.rank() == 0) {
     std::uint32_t failing = 0;
     std::uint32_t first = 0;
-    std::int32_t first_err = 0;
     for (std::uint32_t r = 0; r < comm.size(); ++r) {
-      std::int32_t e = 0;
-      std::memcpy(&e, all.data() + r * sizeof e, sizeof e);
-      if (e == 0) continue;
-      if (failing++ == 0) {
-        first = r;
-        first_err = e;
-      }
+      const char* record = reinterpret_cast<const char*>(all.data()) + r * width;
+      if (record[0] == '\0') continue;
+      if (failing++ == 0) first = r;
     }
-    if (failing > 0) {
-      message = fmt::format("{}: {} (rank {}{})", what, describeErrno(first_err), first,
-                            failing > 1 ? fmt::format(" and {} more", failing - 1) : "");
-    }
+    const char* record = reinterpret_cast<const char*>(all.data()) + first * width;
+    message = fmt::format("{} (rank {}{})", std::string_view(record, strnlen(record, width)), first,
+                          failing > 1 ? fmt::format(" and {} more", failing - 1) : "");
   }
   comm.broadcast(message);
   return message;
+}
+
+std::string agreeOnSetup(Comm& comm, int err, const std::string& what) {
+  return agreeOnProblem(comm, err == 0 ? std::string() : fmt::format("{}: {}", what, describeErrno(err)));
 }
 
 }  // namespace mdbench

@@ -617,4 +617,26 @@ std::string_view sweepPlacementName(SweepPlacement placement) {
   return "?";
 }
 
+std::string nestedTargets(const std::vector<std::string>& given, const std::vector<std::string>& normal) {
+  const auto inside = [](const std::string& outer, const std::string& inner) {
+    if (outer == "/") return inner != "/";
+    return inner.size() > outer.size() && inner.starts_with(outer) && inner[outer.size()] == '/';
+  };
+  for (std::size_t i = 0; i < normal.size() && i < given.size(); ++i) {
+    for (std::size_t j = i + 1; j < normal.size() && j < given.size(); ++j) {
+      if (normal[i] == normal[j]) {
+        return fmt::format("{}: '{}' and '{}' are the same directory ({}): each target must be its own",
+                           kDir.shown, given[i], given[j], normal[i]);
+      }
+      for (const auto& [outer, inner] : {std::pair{i, j}, std::pair{j, i}}) {
+        if (inside(normal[outer], normal[inner])) {
+          return fmt::format("{}: '{}' is inside '{}': no target may hold another, their trees would mix",
+                             kDir.shown, given[inner], given[outer]);
+        }
+      }
+    }
+  }
+  return {};
+}
+
 }  // namespace mdbench

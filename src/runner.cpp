@@ -481,25 +481,65 @@ SteadyConfig steadyConfigOf(const Config& config) {
   return steady;
 }
 
-// Collective: makes the iteration directory the run's own. The rank that made it writes its mark
-// (`writes`); a run that did not make it (a later job of a split workload) uses it only when it carries
-// the mark, so a directory of that name that mdbench did not make is never used, nor anything removed in it.
-// `creates` is the same on every rank; `leads` is true on the first rank of each target.
-std::string claimIterationDir(Comm& comm, Backend& backend, DirHandle dir, bool creates, bool leads,
-                              const std::string& where, const std::string& mark) {
-  const std::string mark_name(kMarkName);
+// The iteration directory of one iteration, and what this rank did to it so far (undone in reverse order
+// when the setup fails).
+struct IterationDir {
+  std::string name;   // mdbench.iter.N
+  std::string where;  // the rank's own path to it, for messages
+  DirHandle handle;
+  bool made = false;    // this rank made it
+  bool marked = false;  // this rank wrote its mark
+};
+
+// Collective: makes the iteration directory the run's own. The rank that made it writes its mark; a run
+// that did not make it (a later job of a split workload) uses it only when it carries a mark mdbench wrote
+// for it (cleanup.hpp), so a directory of that name that mdbench did not make is never used, nor anything
+// removed in it. `creates` is the same on every rank; `leads` is true on the first rank of each target.
+// Every rank names its own directory in the message.
+std::string claimIterationDir(Comm& comm, Backend& backend, IterationDir& it, bool creates, bool leads) {
   if (creates) {
-    const int err =
-        leads ? backend.createFile(dir, mark_name.c_str(), std::as_bytes(std::span(mark)), {}) : 0;
-    return agreeOnSetup(comm, err, fmt::format("cannot mark {} as this run's", where));
+    const int err = leads ? backend.writeMark(it.handle) : 0;
+    it.marked = leads && err == 0;
+    return agreeOnSetup(comm, err, fmt::format("cannot mark {} as this run's", it.where));
   }
-  const int err = leads ? backend.statEntry(dir, mark_name.c_str(), /*is_dir=*/false) : 0;
-  const std::string problem = agreeOnSetup(comm, err == 0 ? 0 : ENOENT, "");
-  if (problem.empty()) return {};
-  return fmt::format(
-      "{} has no {} mark: mdbench did not make it, so it is never used or removed (a directory "
-      "left by mdbench before version 0.2 can be removed by hand)",
-      where, mark_name);
+  const MarkKind kind = leads ? backend.readMark(it.handle) : MarkKind::kOurs;
+  return agreeOnProblem(comm, markRefusal(it.where, kind));
+}
+
+// Collective: undoes what openIterationDir did on this rank, in reverse order: the mark it wrote, the
+// directory it made. A directory that is no longer empty stays, with its mark, and is reported.
+std::string undoIterationDir(Comm& comm, Backend& backend, IterationDir& it) {
+  const std::string mark_name(kMarkName);
+  int err = 0;
+  if (it.marked) err = backend.unlinkFile(it.handle, mark_name.c_str());
+  if (it.made && err == 0) {
+    err = backend.removeDir(backend.root(), it.name.c_str());
+    if (err != 0 && it.marked) (void)backend.writeMark(it.handle);  // the same bytes as the one removed
+  }
+  if (it.handle.valid()) (void)backend.closeDir(it.handle);
+  it.handle = DirHandle{};
+  const std::string problem = agreeOnSetup(comm, err, fmt::format("{} kept", it.where));
+  return problem.empty() ? std::string() : "; " + problem;
+}
+
+// Collective: makes (when the run creates the trees), opens and claims the iteration directory. On a failure
+// on any rank, every rank undoes its part and the message names the failing rank's own directory.
+std::string openIterationDir(Comm& comm, Backend& backend, IterationDir& it, bool creates, bool leads) {
+  int err = (leads && creates) ? backend.makeDir(backend.root(), it.name.c_str()) : 0;
+  it.made = leads && creates && err == 0;
+  std::string error = agreeOnSetup(comm, err, fmt::format("cannot create {}", it.where));
+  if (error.find("EEXIST") != std::string::npos) {
+    error += " (left by an earlier run? finish it with -r, or choose another -d)";
+  }
+  if (error.empty()) {
+    err = backend.openDir(backend.root(), it.name.c_str(), it.handle);
+    error = agreeOnSetup(
+        comm, err,
+        fmt::format("cannot open {}{}", it.where, creates ? "" : " (left by an earlier create run?)"));
+  }
+  if (error.empty()) error = claimIterationDir(comm, backend, it, creates, leads);
+  if (!error.empty()) error += undoIterationDir(comm, backend, it);
+  return error;
 }
 
 // -x without creating: rank 0 reads the counts an earlier job left; every rank learns them or the error.
@@ -621,8 +661,6 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
 
   PhaseExecutor executor(plan, parts);
   LatencyHistogram latency;
-  const std::string mark = fmt::format("mdbench {} run started {} on {} ranks\n", result.info.version,
-                                       result.info.start_utc, comm.size());
   comm.barrier();
   executor.setEpoch(parts.clock.nowNs());
 
@@ -632,29 +670,15 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
       result.steady_stopped_where = fmt::format("during the pre-delay (-p) of iteration {}", iteration);
       break;  // before the iteration made anything
     }
-    const std::string name = iterationDirName(iteration);
-    const std::string where = fmt::format("{}/{}", target, name);
-    int err = (leads_target && creates) ? backend.makeDir(backend.root(), name.c_str()) : 0;
-    result.setup_error = agreeOnSetup(comm, err, fmt::format("cannot create {}", where));
-    if (!result.setup_error.empty()) {
-      if (result.setup_error.find("EEXIST") != std::string::npos) {
-        result.setup_error += " (left by an earlier run? finish it with -r, or choose another -d)";
-      }
-      break;
-    }
-    DirHandle iteration_dir;
-    err = backend.openDir(backend.root(), name.c_str(), iteration_dir);
-    result.setup_error = agreeOnSetup(
-        comm, err,
-        fmt::format("cannot open {}{}", where, creates ? "" : " (left by an earlier create run?)"));
-    if (result.setup_error.empty()) {
-      result.setup_error =
-          claimIterationDir(comm, backend, iteration_dir, creates, leads_target, where, mark);
-    }
-    if (!result.setup_error.empty()) {
-      if (iteration_dir.valid()) (void)backend.closeDir(iteration_dir);
-      break;
-    }
+    IterationDir it;
+    it.name = iterationDirName(iteration);
+    it.where = fmt::format("{}/{}", target, it.name);
+    result.setup_error = openIterationDir(comm, backend, it, creates, leads_target);
+    if (!result.setup_error.empty()) break;
+    const std::string& name = it.name;
+    const std::string& where = it.where;
+    const DirHandle iteration_dir = it.handle;
+    int err = 0;
 
     if (steady) {
       const SteadyResult measured =
@@ -727,17 +751,22 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
     }
     // The last phase ended in a barrier, so every rank is done with the tree: the mark goes last, and comes
     // back when the directory cannot go (it holds something, and stays recognisable as a run's).
+    // A mark this job did not find or write (replaced meanwhile) is never removed, and neither is its
+    // directory; one put back is byte for byte the one removed (the text depends only on the inode).
     err = 0;
+    std::string problem;
     if (leads_target && (result.stop_signal != 0 ? !keepsTrees(plan) : removes)) {
-      err = backend.unlinkFile(iteration_dir, std::string(kMarkName).c_str());
-      if (err == 0 && (err = backend.removeDir(backend.root(), name.c_str())) != 0) {
-        (void)backend.createFile(iteration_dir, std::string(kMarkName).c_str(),
-                                 std::as_bytes(std::span(mark)), {});
+      if (const MarkKind kind = backend.readMark(iteration_dir); kind != MarkKind::kOurs) {
+        problem = fmt::format("{} not removed: its mark changed while the run worked in it: {}", where,
+                              markRefusal(where, kind));
+      } else if ((err = backend.unlinkFile(iteration_dir, std::string(kMarkName).c_str())) == 0 &&
+                 (err = backend.removeDir(backend.root(), name.c_str())) != 0) {
+        (void)backend.writeMark(iteration_dir);
       }
     }
     (void)backend.closeDir(iteration_dir);
-    if (const std::string problem = agreeOnSetup(comm, err, fmt::format("{} not removed", where));
-        !problem.empty() && root) {
+    if (err != 0) problem = fmt::format("{} not removed: {}", where, describeErrno(err));
+    if (problem = agreeOnProblem(comm, problem); !problem.empty() && root) {
       result.cleanup_problems.push_back(problem);
     }
     if (result.stop_signal != 0) break;

@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <iterator>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -39,7 +41,20 @@ class CleanupTest : public ::testing::Test {
     std::ofstream(at(rel)) << text;
   }
   void dir(const std::string& rel) { fs::create_directories(at(rel)); }
-  void mark(const std::string& rel) { file(rel + "/" + std::string(kMarkName), "mdbench run\n"); }
+  // A mark as mdbench writes it (its content names the directory's inode).
+  void mark(const std::string& rel) {
+    dir(rel);
+    const int fd = ::open(at(rel).c_str(), O_RDONLY | O_DIRECTORY);
+    ASSERT_GE(fd, 0);
+    EXPECT_EQ(writeMark(fd), 0);
+    ::close(fd);
+  }
+  MarkKind markOf(const std::string& rel) const {
+    const int fd = ::open(at(rel).c_str(), O_RDONLY | O_DIRECTORY);
+    const MarkKind kind = fd < 0 ? MarkKind::kNone : readMark(fd);
+    if (fd >= 0) ::close(fd);
+    return kind;
+  }
   // Every path below the root, directories with a trailing '/', links as "-> target".
   std::set<std::string> tree() const {
     std::set<std::string> out;
@@ -195,14 +210,64 @@ TEST_F(CleanupTest, MarkIsWrittenOnceAndRecognised) {
   const int fd = ::open(at("d").c_str(), O_RDONLY | O_DIRECTORY);
   ASSERT_GE(fd, 0);
   EXPECT_FALSE(hasMark(fd));
-  EXPECT_EQ(writeMark(fd, "mdbench 0.1.0 run\n"), 0);
+  EXPECT_EQ(readMark(fd), MarkKind::kNone);
+  EXPECT_EQ(writeMark(fd), 0);
   EXPECT_TRUE(hasMark(fd));
-  EXPECT_EQ(writeMark(fd, "again\n"), EEXIST);
+  EXPECT_EQ(writeMark(fd), EEXIST);
   ::close(fd);
+  struct stat st {};
+  ASSERT_EQ(::stat(at("d").c_str(), &st), 0);
+  std::ifstream in(at("d/.mdbench-run"));
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, markText(st.st_ino));
   dir("e/.mdbench-run");  // a directory of that name is not a mark
-  const int e = ::open(at("e").c_str(), O_RDONLY | O_DIRECTORY);
-  EXPECT_FALSE(hasMark(e));
-  ::close(e);
+  EXPECT_EQ(markOf("e"), MarkKind::kForeign);
+}
+
+TEST_F(CleanupTest, OnlyAMarkWrittenForTheDirectoryCounts) {
+  mark("real");
+  file("empty/.mdbench-run", "");
+  file("user/.mdbench-run", "my notes\n");
+  file("old/.mdbench-run", "mdbench target directory\n");
+  file("header/.mdbench-run", std::string(kMarkHeader));
+  dir("copy");
+  fs::copy_file(at("real/.mdbench-run"), at("copy/.mdbench-run"));
+  dir("link");
+  fs::create_symlink(at("real/.mdbench-run"), at("link/.mdbench-run"));
+  dir("fifo");
+  ASSERT_EQ(::mkfifo(at("fifo/.mdbench-run").c_str(), 0644), 0);  // must not block the read
+  EXPECT_EQ(markOf("real"), MarkKind::kOurs);
+  EXPECT_EQ(markOf("empty"), MarkKind::kForeign);
+  EXPECT_EQ(markOf("user"), MarkKind::kForeign);
+  EXPECT_EQ(markOf("old"), MarkKind::kOld);
+  EXPECT_EQ(markOf("header"), MarkKind::kForeign);
+  EXPECT_EQ(markOf("copy"), MarkKind::kForeign);
+  EXPECT_EQ(markOf("link"), MarkKind::kForeign);
+  EXPECT_EQ(markOf("fifo"), MarkKind::kForeign);
+}
+
+TEST(MarkTextTest, FixedLengthHeaderAndInode) {
+  EXPECT_EQ(markText(42), "mdbench run mark 1\ninode 00000000000000000042\n");
+  EXPECT_EQ(markText(0).size(), markText(UINT64_MAX).size());
+  EXPECT_EQ(classifyMark(markText(7), 7), MarkKind::kOurs);
+  EXPECT_EQ(classifyMark(markText(7) + "more", 7), MarkKind::kOurs);
+  EXPECT_EQ(classifyMark(markText(7), 8), MarkKind::kForeign);
+  EXPECT_EQ(classifyMark(markText(7).substr(0, 30), 7), MarkKind::kForeign);
+  EXPECT_EQ(classifyMark("", 7), MarkKind::kForeign);
+  EXPECT_EQ(classifyMark("mdbench 0.1.0 run started x on 2 ranks\n", 7), MarkKind::kOld);
+  EXPECT_NE(markRefusal("/t/mdbench.iter.0", MarkKind::kOld).find("rm -r /t/mdbench.iter.0"), std::string::npos);
+  EXPECT_EQ(markRefusal("/t", MarkKind::kOurs), "");
+}
+
+TEST_F(CleanupTest, CleanRefusesAnIterationDirectoryWhoseMarkIsNotMdbenchs) {
+  file("t/mdbench.iter.0/.mdbench-run", "");
+  file("t/mdbench.iter.0/file.mdbench.0.0");
+  const std::set<std::string> before = tree();
+  std::vector<std::string> log;
+  const CleanSummary summary = cleanDirectory(at("t/mdbench.iter.0"), false, log);
+  EXPECT_NE(summary.error.find("is not a mark mdbench wrote"), std::string::npos) << summary.error;
+  EXPECT_EQ(cleanDirectory(at("t"), false, log).removed_run_dirs, 0u);
+  EXPECT_EQ(tree(), before);
 }
 
 }  // namespace

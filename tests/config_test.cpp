@@ -996,5 +996,18 @@ TEST(ConfigTest, SweepPlacementBadNameAndMissingSweepBothReported) {
             "--sweep-placement: unknown placement '' (expected block or spread)");
 }
 
+TEST(ConfigTest, NestedOrDuplicateTargetsAreNamed) {
+  EXPECT_EQ(nestedTargets({"a", "b"}, {"/w/a", "/w/b"}), "");
+  EXPECT_EQ(nestedTargets({"a", "ab"}, {"/w/a", "/w/ab"}), "");  // a prefix, not a parent
+  EXPECT_EQ(nestedTargets({"x", "./x"}, {"/w/x", "/w/x"}),
+            "-d/--dir: 'x' and './x' are the same directory (/w/x): each target must be its own");
+  EXPECT_EQ(nestedTargets({"x", "x/sub"}, {"/w/x", "/w/x/sub"}),
+            "-d/--dir: 'x/sub' is inside 'x': no target may hold another, their trees would mix");
+  EXPECT_EQ(nestedTargets({"x/sub", "y", "x"}, {"/w/x/sub", "/w/y", "/w/x"}),
+            "-d/--dir: 'x/sub' is inside 'x': no target may hold another, their trees would mix");
+  EXPECT_NE(nestedTargets({"/", "a"}, {"/", "/w/a"}), "");
+  EXPECT_EQ(nestedTargets({"a"}, {"/w/a"}), "");
+}
+
 }  // namespace
 }  // namespace mdbench

@@ -62,6 +62,11 @@ class Backend {
   // generated names of the right type, never through a link), this caller's share of the top-level entries
   // (options.part of options.parts). Returns 0, or the errno of listing `dir`; what stays is in `tally`.
   virtual int removeGenerated(DirHandle dir, const CleanOptions& options, CleanTally& tally) = 0;
+  // The mark (cleanup.hpp) of `dir`: written with O_EXCL (never over another entry), and read back. The
+  // POSIX backend writes and checks the proof (the directory's inode); the default, for test doubles that
+  // store no contents, creates and finds a regular file of that name (defined in cleanup.cpp).
+  virtual int writeMark(DirHandle dir);
+  virtual MarkKind readMark(DirHandle dir);
 };
 
 }  // namespace mdbench

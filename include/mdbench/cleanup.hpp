@@ -39,10 +39,31 @@ std::uint32_t cleanPartOf(std::string_view name, std::uint32_t parts);
 int removeGeneratedBelow(int dir_fd, const std::string& display, const CleanOptions& options,
                          CleanTally& tally);
 
-// The mark (layout.hpp kMarkName) of the directory dir_fd: writes it (O_EXCL: fails with EEXIST when there
-// is one), or says whether a regular file of that name is there.
-int writeMark(int dir_fd, std::string_view description);
-bool hasMark(int dir_fd);
+// The mark (layout.hpp kMarkName) of a directory mdbench made. Its content proves who wrote it: a fixed
+// first line and the directory's own inode number (st_ino, the same on every client of ceph or NFS where
+// st_dev is not), so an empty file, one a user wrote, or a mark copied from another directory does not
+// count. The text has a fixed length and depends only on the inode: a mark put back after a failed rmdir
+// is byte for byte the one that was removed.
+inline constexpr std::string_view kMarkHeader = "mdbench run mark 1\n";
+std::string markText(std::uint64_t dir_inode);
+
+enum class MarkKind : std::uint8_t {
+  kNone,     // no entry of that name
+  kOurs,     // written by mdbench for this very directory
+  kOld,      // an older mdbench's mark ("mdbench ..." without the proof): never trusted
+  kForeign,  // anything else: empty, written by hand, copied, not a regular file, unreadable
+};
+// Pure: what a mark's first bytes say about the directory with inode `dir_inode`.
+MarkKind classifyMark(std::string_view content, std::uint64_t dir_inode);
+// One sentence for the user on a directory whose mark is not kOurs: why mdbench will not use or remove it,
+// and (kOld) how to remove it by hand.
+std::string markRefusal(const std::string& path, MarkKind kind);
+
+// Writes the mark of the open directory dir_fd (O_EXCL: fails with EEXIST when there is an entry of that
+// name, so a mark is never overwritten), or reads it back (a bounded read, O_NOFOLLOW, regular files only).
+int writeMark(int dir_fd);
+MarkKind readMark(int dir_fd);
+inline bool hasMark(int dir_fd) { return readMark(dir_fd) == MarkKind::kOurs; }
 
 // `mdbench clean DIR`: DIR is a run's target, an iteration directory, or a directory holding targets that
 // mdbench created (mdbench.<time>.<pid>). Every marked iteration directory found there is emptied of what

@@ -71,9 +71,13 @@ struct NodeMap {
 };
 NodeMap gatherNodeMap(Comm& comm);
 
-// Collective: every rank reports the errno (0: success) of a setup step, so that all ranks learn
-// whether any failed and none is left waiting in a barrier. Returns "" when all succeeded, else (on
-// every rank) "<what>: <errno> (rank R[ and N more])".
+// Collective: every rank reports its own problem with a setup step ("" when it succeeded), so that all
+// ranks learn whether any failed and none is left waiting in a barrier. Returns "" when all succeeded, else
+// (on every rank) the first failing rank's own text followed by " (rank R[ and N more])".
+std::string agreeOnProblem(Comm& comm, const std::string& problem);
+
+// agreeOnProblem with "<what>: <errno>" from each failing rank (0: success); `what` names the rank's own
+// path.
 std::string agreeOnSetup(Comm& comm, int err, const std::string& what);
 
 }  // namespace mdbench

@@ -108,6 +108,11 @@ CliRequest parseCommandLine(const std::vector<std::string>& args);
 // Checks a resolved Config for contradictions and impossible values; returns every problem found.
 std::vector<std::string> validate(const Config& config);
 
+// Pure: the first pair of -d targets that are the same directory or one inside the other, as a usage
+// message naming both as given, or "". `normal` holds the same paths in the same order, absolute and
+// lexically normal (no "." or ".." components, no trailing '/').
+std::string nestedTargets(const std::vector<std::string>& given, const std::vector<std::string>& normal);
+
 // The --help text.
 std::string helpText();
 

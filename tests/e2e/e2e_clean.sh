@@ -64,7 +64,7 @@ expect_eq "$(fingerprint "$t")" "$before" "look-alikes untouched"
 mkdir -p "$BASE/cwd"
 (cd "$BASE/cwd" && timeout 60 "$MPIEXEC" -n 2 "$MDBENCH" -n 5 -F --keep -o "$BASE/r.h5" >"$OUT" 2>"$ERR")
 made=$(find "$BASE/cwd" -mindepth 1 -maxdepth 1 -name 'mdbench.*')
-expect_eq "$(head -c 24 "$made/.mdbench-run")" "mdbench target directory" "a made target is marked"
+expect_eq "$(head -n 1 "$made/.mdbench-run")" "mdbench run mark 1" "a made target is marked"
 run 0 clean "$made/"
 expect_rc 0 "clean a made target given directly"
 expect_empty_dir "$BASE/cwd" "the made target is gone"
