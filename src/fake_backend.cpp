@@ -199,8 +199,8 @@ int FakeBackend::readFile(DirHandle parent, const char* name, std::span<std::byt
   const auto it = nodes_.find(childPath(parent, name));
   if (it == nodes_.end()) return ENOENT;
   if (it->second.symlink) return ELOOP;  // O_NOFOLLOW
-  // As on Linux: a directory opens for reading; only the read fails.
-  if (it->second.is_dir) return buf.empty() ? 0 : EISDIR;
+  // The POSIX backend checks the type of what it opened: a directory is refused, also for an empty read.
+  if (it->second.is_dir) return EISDIR;
   // Contents are not stored, so buf is left as it is.
   return it->second.size < buf.size() ? ENODATA : 0;
 }
