@@ -134,7 +134,8 @@ void removeBelow(int dir_fd, const std::string& display, const CleanOptions& opt
 // The ownership record of the iteration directory dir_fd (ownership.hpp): "" with `fates` filled (empty when
 // there is none: a run of an older version), or why it cannot be used.
 std::string readOwnership(int dir_fd, ItemFates& fates) {
-  const Fd fd(::openat(dir_fd, std::string(kTakenName).c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  const Fd fd(
+      ::openat(dir_fd, std::string(kTakenName).c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
   if (!fd.valid()) return errno == ENOENT ? std::string() : describeErrno(lastError());
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) return describeErrno(lastError());

@@ -211,7 +211,8 @@ int FakeBackend::unlinkFile(DirHandle parent, const char* name) {
   if (const int err = checkName(name); err != 0) return err;
   const auto it = nodes_.find(childPath(parent, name));
   if (it == nodes_.end()) return ENOENT;
-  if (const int err = typeError(it->second.is_dir, it->second.symlink, EntryType::kFile); err != 0) return err;
+  if (const int err = typeError(it->second.is_dir, it->second.symlink, EntryType::kFile); err != 0)
+    return err;
   nodes_.erase(it);
   return 0;
 }

@@ -300,8 +300,8 @@ class PhaseExecutor {
   // timed phase, and every rank waits there for the slowest creator.
   std::uint64_t createShared(DirCursor& cursor, std::uint32_t owner, std::uint64_t from, std::uint64_t to) {
     (void)createFiles(cursor, owner, from, to, Pick::kMine);
-    mdbench::shareFailures(parts_.comm, failed_here_, failed_overflow_, owner, ItemKind::kFile, ItemFate::kNotOurs,
-                  fates_);
+    mdbench::shareFailures(parts_.comm, failed_here_, failed_overflow_, owner, ItemKind::kFile,
+                           ItemFate::kNotOurs, fates_);
     failed_here_.clear();
     failed_overflow_ = false;
     if (!stopped_) (void)createFiles(cursor, owner, from, to, Pick::kOthers);
@@ -659,8 +659,8 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
           claimIterationDir(comm, backend, iteration_dir, creates, leads_target, where, mark);
     }
     if (result.setup_error.empty() && !steady) {
-      result.setup_error = startOwnership(comm, backend, iteration_dir, creates, leads_target, where,
-                                          executor.fates());
+      result.setup_error =
+          startOwnership(comm, backend, iteration_dir, creates, leads_target, where, executor.fates());
     }
     if (!result.setup_error.empty()) {
       if (iteration_dir.valid()) (void)backend.closeDir(iteration_dir);
@@ -697,10 +697,10 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
       if (decidesOwnership(phase)) {
         executor.shareFailures(comm, phase);
         const int record_err = leads_target ? writeTakenRecord(backend, iteration_dir, executor.fates()) : 0;
-        const std::string problem = agreeOnSetup(
-            comm, record_err,
-            fmt::format("{}/{} not written after {}: later jobs will refuse this directory", where, kTakenName,
-                        phaseName(phase)));
+        const std::string problem =
+            agreeOnSetup(comm, record_err,
+                         fmt::format("{}/{} not written after {}: later jobs will refuse this directory",
+                                     where, kTakenName, phaseName(phase)));
         if (root && !problem.empty()) result.cleanup_problems.push_back(problem);
       }
       if (config.sync_phases) {

@@ -53,8 +53,8 @@ int removeTakenRecord(Backend& backend, DirHandle dir) {
   return err != 0 ? err : record_err;
 }
 
-std::string loadTakenRecords(Comm& comm, Backend& backend, DirHandle dir, bool leads, const std::string& where,
-                             ItemFates& out) {
+std::string loadTakenRecords(Comm& comm, Backend& backend, DirHandle dir, bool leads,
+                             const std::string& where, ItemFates& out) {
   std::string text;
   ItemFates mine;
   std::string why;
@@ -65,9 +65,10 @@ std::string loadTakenRecords(Comm& comm, Backend& backend, DirHandle dir, bool l
   }
   const std::string problem = agreeOnSetup(
       comm, err,
-      fmt::format("{}/{}: the record of the names the create job did not make cannot be read{}; the directory "
-                  "is not used (remove it with mdbench clean, which leaves the names it cannot vouch for)",
-                  where, kRecord, why.empty() ? "" : fmt::format(" ({})", why)));
+      fmt::format(
+          "{}/{}: the record of the names the create job did not make cannot be read{}; the directory "
+          "is not used (remove it with mdbench clean, which leaves the names it cannot vouch for)",
+          where, kRecord, why.empty() ? "" : fmt::format(" ({})", why)));
   if (!problem.empty()) return problem;
   // Several targets: every lead's record, merged on rank 0 (a lead, rank 0 < targets) among the leads alone,
   // so the gather holds one record per target, not per rank. One target: rank 0's record alone.

@@ -23,8 +23,8 @@ int removeTakenRecord(Backend& backend, DirHandle dir);
 // Collective, for a job that did not create the items: the lead rank of each target reads its target's
 // record (bounded, regular file only); the records are merged and every rank gets the result in `out`.
 // Returns "" or the agreed setup error (a missing or damaged record: the directory is not used).
-std::string loadTakenRecords(Comm& comm, Backend& backend, DirHandle dir, bool leads, const std::string& where,
-                             ItemFates& out);
+std::string loadTakenRecords(Comm& comm, Backend& backend, DirHandle dir, bool leads,
+                             const std::string& where, ItemFates& out);
 
 // Collective, after a create or rename phase: every rank's failed items (owner `owner` in that phase) join
 // `fates` on every rank with `fate`; `overflow` (a rank with more than kMaxItemFates) makes the kind all

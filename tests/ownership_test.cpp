@@ -21,7 +21,7 @@ TEST(ItemFates, LooksItemsUp) {
   const ItemFates fates = sample();
   EXPECT_FALSE(fates.empty());
   EXPECT_EQ(fates.of(ItemKind::kFile, 1, 19999), ItemFate::kNotOurs);
-  EXPECT_EQ(fates.of(ItemKind::kDir, 1, 19999), ItemFate::kOurs);  // another kind
+  EXPECT_EQ(fates.of(ItemKind::kDir, 1, 19999), ItemFate::kOurs);   // another kind
   EXPECT_EQ(fates.of(ItemKind::kFile, 0, 19999), ItemFate::kOurs);  // another owner
   EXPECT_EQ(fates.of(ItemKind::kFile, 3, 7), ItemFate::kOriginalName);
   EXPECT_TRUE(ItemFates().empty());
@@ -60,7 +60,7 @@ TEST(ItemFates, NamesItLeaves) {
   EXPECT_TRUE(fates.leavesName("file.mdbench.1.19999.renamed"));
   EXPECT_TRUE(fates.leavesName("dir.mdbench.0.19999"));
   EXPECT_TRUE(fates.leavesName("file.mdbench.shared.5"));
-  EXPECT_FALSE(fates.leavesName("file.mdbench.3.7"));  // mdbench's, under its original name
+  EXPECT_FALSE(fates.leavesName("file.mdbench.3.7"));         // mdbench's, under its original name
   EXPECT_TRUE(fates.leavesName("file.mdbench.3.7.renamed"));  // the name its rename found taken
   EXPECT_FALSE(fates.leavesName("file.mdbench.1.1999"));
   EXPECT_FALSE(fates.leavesName("dir.mdbench.1.19999"));

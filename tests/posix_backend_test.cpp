@@ -422,8 +422,10 @@ TEST_P(PosixBackendTest, RenameNeverReplacesAnExistingTarget) {
   EXPECT_EQ(backend_->renameEntry(root_, "a", "b", EntryType::kFile), EEXIST);
   EXPECT_EQ(backend_->renameEntry(root_, "a", "d", EntryType::kFile), EEXIST);
   EXPECT_EQ(backend_->renameEntry(root_, "d", "a", EntryType::kDir), EEXIST);
-  EXPECT_EQ(backend_->renameEntry(root_, "d", "empty", EntryType::kDir), EEXIST);  // rename(2) would replace an empty dir
-  EXPECT_EQ(backend_->renameEntry(root_, "a", "a", EntryType::kFile), EEXIST);      // as Linux answers with RENAME_NOREPLACE
+  EXPECT_EQ(backend_->renameEntry(root_, "d", "empty", EntryType::kDir),
+            EEXIST);  // rename(2) would replace an empty dir
+  EXPECT_EQ(backend_->renameEntry(root_, "a", "a", EntryType::kFile),
+            EEXIST);  // as Linux answers with RENAME_NOREPLACE
   EXPECT_EQ(readDisk(dir_ / "a"), "A");
   EXPECT_EQ(readDisk(dir_ / "b"), "B");
   EXPECT_TRUE(fs::is_directory(fs::symlink_status(dir_ / "d")));

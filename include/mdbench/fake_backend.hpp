@@ -76,7 +76,7 @@ class FakeBackend final : public Backend {
   struct Node {
     bool is_dir = false;
     std::uint64_t size = 0;
-    bool symlink = false;    // neither file nor directory: never followed, opened or removed as either
+    bool symlink = false;  // neither file nor directory: never followed, opened or removed as either
     std::uint32_t links = 1;
   };
   // Returns the injected error for this call of op (0 if none) after spending its latency.
