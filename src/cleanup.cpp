@@ -16,6 +16,7 @@
 
 #include "mdbench/errno_name.hpp"
 #include "mdbench/layout.hpp"
+#include "mdbench/ownership.hpp"
 #include "mdbench/posix_backend.hpp"
 
 namespace mdbench {
@@ -81,6 +82,10 @@ void removeEntry(int dir_fd, const std::string& name, const std::string& path, c
     return;
   }
   const GeneratedName kind = classifyName(name);
+  if (options.leave != nullptr && options.leave->leavesName(name)) {
+    tally.keep(path, "the run found this name taken (its ownership record says so); left alone");
+    return;
+  }
   if (kind == GeneratedName::kGeneratedFile && S_ISREG(st.st_mode)) {
     if (options.dry_run || ::unlinkat(dir_fd, name.c_str(), 0) == 0) {
       ++tally.files;
@@ -120,10 +125,32 @@ void removeBelow(int dir_fd, const std::string& display, const CleanOptions& opt
     return;
   }
   for (const std::string& name : names) {
-    if (top && name == kMarkName) continue;  // the caller removes the mark last
+    // The caller removes the mark and the ownership record last.
+    if (top && (name == kMarkName || name == kTakenName || name == kTakenTempName)) continue;
     if (top && options.parts > 1 && cleanPartOf(name, options.parts) != options.part) continue;
     removeEntry(dir_fd, name, display + "/" + name, options, tally);
   }
+}
+
+// The ownership record of the iteration directory dir_fd (ownership.hpp): "" with `fates` filled (empty when
+// there is none: a run of an older version), or why it cannot be used.
+std::string readOwnership(int dir_fd, ItemFates& fates) {
+  const Fd fd(
+      ::openat(dir_fd, std::string(kTakenName).c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  if (!fd.valid()) return errno == ENOENT ? std::string() : describeErrno(lastError());
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) return describeErrno(lastError());
+  if (!S_ISREG(st.st_mode)) return "not a regular file";
+  if (static_cast<std::uint64_t>(st.st_size) > kMaxTakenRecordBytes) return "too large";
+  std::string text(static_cast<std::size_t>(st.st_size), '\0');
+  std::size_t got = 0;
+  while (got < text.size()) {
+    const ssize_t n = ::read(fd.get(), text.data() + got, text.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return n == 0 ? "shorter than it was" : describeErrno(lastError());
+    got += static_cast<std::size_t>(n);
+  }
+  return ItemFates::parseRecord(text, fates);
 }
 
 // A marked directory below parent_fd: an iteration directory (emptied of generated names) or a target
@@ -143,8 +170,16 @@ void cleanMarked(int parent_fd, const std::string& name, const std::string& path
   ++summary.run_dirs;
   CleanTally tally;
   const CleanOptions options{dry_run, 0, 1};
+  ItemFates fates;
   if (isIterationDirName(name)) {
-    removeBelow(dir.get(), path, options, true, tally);
+    if (const std::string why = readOwnership(dir.get(), fates); !why.empty()) {
+      tally.keep(path, fmt::format("its ownership record {} is damaged ({}): nothing in it is removed",
+                                   kTakenName, why));
+    } else {
+      CleanOptions with_record = options;
+      with_record.leave = &fates;
+      removeBelow(dir.get(), path, with_record, true, tally);
+    }
   } else {
     std::vector<std::string> names;
     if (const int err = listNames(dir.get(), names); err != 0) {
@@ -160,6 +195,8 @@ void cleanMarked(int parent_fd, const std::string& name, const std::string& path
   const std::string counts = fmt::format("{} files, {} directories", tally.files, tally.dirs);
   bool removed = false;
   if (tally.kept == 0 && !dry_run) {
+    ::unlinkat(dir.get(), std::string(kTakenName).c_str(), 0);
+    ::unlinkat(dir.get(), std::string(kTakenTempName).c_str(), 0);
     ::unlinkat(dir.get(), std::string(kMarkName).c_str(), 0);
     removed = ::unlinkat(parent_fd, name.c_str(), AT_REMOVEDIR) == 0;
     if (!removed) {

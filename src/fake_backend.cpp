@@ -47,6 +47,13 @@ int parentDir(const std::vector<std::string>& handles, const NodeMap& nodes, Dir
   return 0;
 }
 
+// The POSIX backend's answer for an entry of the wrong type (posix_backend.cpp typeError).
+int typeError(bool is_dir, bool symlink, EntryType want) {
+  if (want == EntryType::kDir) return is_dir ? 0 : ENOTDIR;
+  if (is_dir) return EISDIR;
+  return symlink ? EINVAL : 0;
+}
+
 }  // namespace
 
 FakeBackend::FakeBackend(ManualClock* clock) : clock_(clock) {
@@ -57,6 +64,14 @@ FakeBackend::FakeBackend(ManualClock* clock) : clock_(clock) {
 void FakeBackend::setLatency(FakeOp op, std::chrono::nanoseconds latency) { latency_[opIndex(op)] = latency; }
 
 void FakeBackend::addFault(FakeFault fault) { faults_.push_back(fault); }
+
+void FakeBackend::plant(const std::string& path, FakePlant what, std::uint64_t size) {
+  Node node;
+  node.symlink = what == FakePlant::kSymlink;
+  node.links = what == FakePlant::kHardLink ? 2 : 1;
+  node.size = size;
+  nodes_[path] = node;
+}
 
 std::vector<std::string> FakeBackend::listAll() const {
   std::vector<std::string> out;
@@ -103,7 +118,7 @@ int FakeBackend::openDir(DirHandle parent, const char* name, DirHandle& out) {
   std::string path = childPath(parent, name);
   const auto it = nodes_.find(path);
   if (it == nodes_.end()) return ENOENT;
-  if (!it->second.is_dir) return ENOTDIR;
+  if (!it->second.is_dir) return it->second.symlink ? ELOOP : ENOTDIR;
   if (free_handles_.empty()) {
     out = DirHandle{static_cast<std::int64_t>(handles_.size())};
     handles_.push_back(std::move(path));
@@ -140,7 +155,7 @@ int FakeBackend::removeDir(DirHandle parent, const char* name) {
   const std::string path = childPath(parent, name);
   const auto it = nodes_.find(path);
   if (it == nodes_.end()) return ENOENT;
-  if (!it->second.is_dir) return ENOTDIR;
+  if (!it->second.is_dir) return ENOTDIR;  // also a symlink, as unlinkat(AT_REMOVEDIR) answers
   // Children sort right after "path/" (and nothing else starts with that prefix).
   const std::string prefix = path + "/";
   const auto child = nodes_.lower_bound(prefix);
@@ -154,15 +169,18 @@ int FakeBackend::createFile(DirHandle parent, const char* name, std::span<const 
   if (const int err = enter(FakeOp::kCreateFile); err != 0) return err;
   if (const int err = parentDir(handles_, nodes_, parent); err != 0) return err;
   if (const int err = checkName(name); err != 0) return err;
-  const Node file{.is_dir = false, .size = data.size()};
-  const auto [it, inserted] = nodes_.emplace(childPath(parent, name), file);
-  if (inserted) return 0;
-  if (options.mode == CreateMode::kExclusive) return EEXIST;
-  // Opening an existing name without O_EXCL: a directory cannot be opened for writing; a file is written
-  // from offset 0 without O_TRUNC, so it grows to at least the new data.
+  const std::string path = childPath(parent, name);
+  if (options.mode == CreateMode::kExclusive) {
+    const Node file{.is_dir = false, .size = data.size()};
+    return nodes_.emplace(path, file).second ? 0 : EEXIST;
+  }
+  // -S's open of a name another rank created: never creates; refuses what that rank cannot have made.
+  const auto it = nodes_.find(path);
+  if (it == nodes_.end()) return ENOENT;
   if (it->second.is_dir) return EISDIR;
-  it->second.size = std::max<std::uint64_t>(it->second.size, data.size());
-  return 0;
+  if (it->second.symlink) return ELOOP;
+  if (it->second.links != 1) return EMLINK;
+  return it->second.size == data.size() ? 0 : EBADMSG;
 }
 
 int FakeBackend::statEntry(DirHandle parent, const char* name, bool is_dir) {
@@ -171,8 +189,7 @@ int FakeBackend::statEntry(DirHandle parent, const char* name, bool is_dir) {
   if (const int err = checkName(name); err != 0) return err;
   const auto it = nodes_.find(childPath(parent, name));
   if (it == nodes_.end()) return ENOENT;
-  if (is_dir) return it->second.is_dir ? 0 : ENOTDIR;
-  return it->second.is_dir ? EISDIR : 0;
+  return typeError(it->second.is_dir, it->second.symlink, is_dir ? EntryType::kDir : EntryType::kFile);
 }
 
 int FakeBackend::readFile(DirHandle parent, const char* name, std::span<std::byte> buf) {
@@ -181,8 +198,9 @@ int FakeBackend::readFile(DirHandle parent, const char* name, std::span<std::byt
   if (const int err = checkName(name); err != 0) return err;
   const auto it = nodes_.find(childPath(parent, name));
   if (it == nodes_.end()) return ENOENT;
-  // As on Linux: a directory opens for reading; only the read fails.
-  if (it->second.is_dir) return buf.empty() ? 0 : EISDIR;
+  if (it->second.symlink) return ELOOP;  // O_NOFOLLOW
+  // The POSIX backend checks the type of what it opened: a directory is refused, also for an empty read.
+  if (it->second.is_dir) return EISDIR;
   // Contents are not stored, so buf is left as it is.
   return it->second.size < buf.size() ? ENODATA : 0;
 }
@@ -193,12 +211,13 @@ int FakeBackend::unlinkFile(DirHandle parent, const char* name) {
   if (const int err = checkName(name); err != 0) return err;
   const auto it = nodes_.find(childPath(parent, name));
   if (it == nodes_.end()) return ENOENT;
-  if (it->second.is_dir) return EISDIR;
+  if (const int err = typeError(it->second.is_dir, it->second.symlink, EntryType::kFile); err != 0)
+    return err;
   nodes_.erase(it);
   return 0;
 }
 
-int FakeBackend::renameEntry(DirHandle dir, const char* from, const char* to) {
+int FakeBackend::renameEntry(DirHandle dir, const char* from, const char* to, EntryType type) {
   if (const int err = enter(FakeOp::kRename); err != 0) return err;
   if (const int err = parentDir(handles_, nodes_, dir); err != 0) return err;
   if (const int err = checkName(from); err != 0) return err;
@@ -207,6 +226,7 @@ int FakeBackend::renameEntry(DirHandle dir, const char* from, const char* to) {
   const std::string to_path = childPath(dir, to);
   const auto it = nodes_.find(from_path);
   if (it == nodes_.end()) return ENOENT;
+  if (const int err = typeError(it->second.is_dir, it->second.symlink, type); err != 0) return err;
   if (nodes_.contains(to_path)) return EEXIST;  // RENAME_NOREPLACE (also when from == to, as Linux does)
   const Node node = it->second;
   nodes_.erase(it);

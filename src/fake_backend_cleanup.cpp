@@ -7,6 +7,7 @@
 
 #include "mdbench/fake_backend.hpp"
 #include "mdbench/layout.hpp"
+#include "mdbench/ownership.hpp"
 
 namespace mdbench {
 
@@ -20,7 +21,8 @@ int FakeBackend::removeGenerated(DirHandle dir, const CleanOptions& options, Cle
     if (path.size() <= prefix.size() || !path.starts_with(prefix)) continue;
     const std::string rel = path.substr(prefix.size());
     const std::string top = rel.substr(0, rel.find('/'));
-    if (rel == top && top == kMarkName) continue;  // the caller removes the mark last
+    // The caller removes the mark and the ownership record last.
+    if (rel == top && (top == kMarkName || top == kTakenName || top == kTakenTempName)) continue;
     if (options.parts > 1 && cleanPartOf(top, options.parts) != options.part) continue;
     below.push_back(path);
   }
@@ -32,7 +34,9 @@ int FakeBackend::removeGenerated(DirHandle dir, const CleanOptions& options, Cle
     const auto it = nodes_.find(path);
     const std::string name = path.substr(path.rfind('/') + 1);
     const GeneratedName kind = classifyName(name);
-    if (kind == GeneratedName::kGeneratedFile && !it->second.is_dir) {
+    if (options.leave != nullptr && options.leave->leavesName(name)) {
+      tally.keep(path, "the run found this name taken; left alone");
+    } else if (kind == GeneratedName::kGeneratedFile && !it->second.is_dir && !it->second.symlink) {
       nodes_.erase(it);
       ++tally.files;
     } else if (kind == GeneratedName::kGeneratedDir && it->second.is_dir) {

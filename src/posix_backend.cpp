@@ -12,6 +12,7 @@
 
 #include <cerrno>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <string_view>
@@ -21,14 +22,17 @@ namespace {
 
 constexpr int kDirOpenFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 constexpr int kCreateFlags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
-// -S only, inside the run's own fresh directory where every rank opens the same names. Still O_NOFOLLOW: a
-// symlink planted there fails with ELOOP instead of being written through.
-constexpr int kOpenOrCreateFlags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC;
+// -S's ranks that did not create a shared name open it after its creator did: never O_CREAT (a name that is
+// gone stays gone), O_NOFOLLOW (a symlink fails with ELOOP), O_NONBLOCK (a FIFO fails with ENXIO instead of
+// waiting for a reader), and no O_TRUNC: the checks on the descriptor come before any byte is written.
+constexpr int kOpenCreatedFlags = O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
 // A fresh descriptor for listing, so the caller's descriptor keeps its own offset ("." is never a symlink).
 constexpr int kListFlags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
 // getdents64 buffer on the stack: a few hundred names per call, far below any thread's stack limit.
 constexpr std::size_t kDirentBufferBytes = 32 * 1024;
-constexpr int kReadFlags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC;
+// O_NONBLOCK: a FIFO planted under a generated name opens at once (and is refused by type) instead of
+// blocking the rank until a writer comes; it changes nothing for regular files.
+constexpr int kReadFlags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
 constexpr mode_t kDirMode = 0777;   // the umask applies
 constexpr mode_t kFileMode = 0666;  // the umask applies
 
@@ -63,6 +67,30 @@ int readFull(int fd, std::span<std::byte> buf) {
     buf = buf.subspan(static_cast<std::size_t>(n));
   }
   return 0;
+}
+
+// What an entry of the wrong type fails with: EISDIR / ENOTDIR between files and directories, EINVAL for
+// anything else (a symlink, FIFO, socket or device), as statEntry reports them.
+int typeError(const struct stat& st, EntryType want) {
+  if (want == EntryType::kDir) return S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+  if (S_ISREG(st.st_mode)) return 0;
+  return S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+}
+
+int checkType(int dir_fd, const char* name, EntryType want) {
+  struct stat st;
+  if (::fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) return lastError();
+  return typeError(st, want);
+}
+
+// -S: the descriptor opened without O_CREAT must be the file the creating rank made and wrote: a regular
+// file, one link (a hard link planted to a precious file has two), the creator's size.
+int checkCreated(int fd, std::size_t size) {
+  struct stat st;
+  if (::fstat(fd, &st) != 0) return lastError();
+  if (const int err = typeError(st, EntryType::kFile); err != 0) return err;
+  if (st.st_nlink != 1) return EMLINK;
+  return static_cast<std::uint64_t>(st.st_size) == size ? 0 : EBADMSG;
 }
 
 // Closes fd; the first error (the operation's, else close's) is the result.
@@ -115,6 +143,7 @@ int PosixBackend::makeDir(DirHandle parent, const char* name) {
   return ::mkdirat(fdOf(parent), name, kDirMode) == 0 ? 0 : lastError();
 }
 
+// unlinkat(AT_REMOVEDIR) already refuses a symlink (ENOTDIR) and anything that is not a directory.
 int PosixBackend::removeDir(DirHandle parent, const char* name) {
   if (!usable(parent)) return EBADF;
   return ::unlinkat(fdOf(parent), name, AT_REMOVEDIR) == 0 ? 0 : lastError();
@@ -123,10 +152,11 @@ int PosixBackend::removeDir(DirHandle parent, const char* name) {
 int PosixBackend::createFile(DirHandle parent, const char* name, std::span<const std::byte> data,
                              CreateOptions options) {
   if (!usable(parent)) return EBADF;
-  const int flags = options.mode == CreateMode::kOpenOrCreate ? kOpenOrCreateFlags : kCreateFlags;
-  const int fd = ::openat(fdOf(parent), name, flags, kFileMode);
+  const bool created = options.mode == CreateMode::kExclusive;
+  const int fd = ::openat(fdOf(parent), name, created ? kCreateFlags : kOpenCreatedFlags, kFileMode);
   if (fd < 0) return lastError();
-  int err = writeAll(fd, data);
+  int err = created ? 0 : checkCreated(fd, data.size());
+  if (err == 0) err = writeAll(fd, data);
   if (err == 0 && options.fsync && ::fsync(fd) != 0) err = lastError();
   return closeAfter(fd, err);
 }
@@ -135,27 +165,34 @@ int PosixBackend::statEntry(DirHandle parent, const char* name, bool is_dir) {
   if (!usable(parent)) return EBADF;
   struct stat st;
   if (::fstatat(fdOf(parent), name, &st, AT_SYMLINK_NOFOLLOW) != 0) return lastError();
-  if (is_dir) return S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
-  if (S_ISREG(st.st_mode)) return 0;
-  return S_ISDIR(st.st_mode) ? EISDIR : EINVAL;  // EINVAL: a symlink, fifo, socket or device
+  return typeError(st, is_dir ? EntryType::kDir : EntryType::kFile);
 }
 
 int PosixBackend::readFile(DirHandle parent, const char* name, std::span<std::byte> buf) {
   if (!usable(parent)) return EBADF;
   const int fd = ::openat(fdOf(parent), name, kReadFlags);
   if (fd < 0) return lastError();
-  return closeAfter(fd, readFull(fd, buf));
+  struct stat st;
+  int err = ::fstat(fd, &st) == 0 ? typeError(st, EntryType::kFile) : lastError();
+  if (err == 0) err = readFull(fd, buf);
+  return closeAfter(fd, err);
 }
 
+// The type is checked first: unlinkat would remove a symlink, FIFO or socket planted under a file's name
+// as readily as the file. (Something swapped in between the two calls by another process is not caught:
+// POSIX has no unlink-if-regular.)
 int PosixBackend::unlinkFile(DirHandle parent, const char* name) {
   if (!usable(parent)) return EBADF;
+  if (const int err = checkType(fdOf(parent), name, EntryType::kFile); err != 0) return err;
   return ::unlinkat(fdOf(parent), name, 0) == 0 ? 0 : lastError();
 }
 
-// rename(2) never follows symlinks: a link named `from` is itself moved, its target untouched.
-int PosixBackend::renameEntry(DirHandle dir, const char* from, const char* to) {
+// rename(2) never follows symlinks, but would move a link planted under a generated name: the type of
+// `from` is checked first, so only what mdbench made is renamed.
+int PosixBackend::renameEntry(DirHandle dir, const char* from, const char* to, EntryType type) {
   if (!usable(dir)) return EBADF;
   const int fd = fdOf(dir);
+  if (const int err = checkType(fd, from, type); err != 0) return err;
   if (::renameat2(fd, from, fd, to, RENAME_NOREPLACE) == 0) return 0;
   const int err = lastError();
   // EINVAL / ENOSYS: the file system (or kernel) does not support RENAME_NOREPLACE (e.g. older NFS). linkat

@@ -18,9 +18,11 @@
 #include "dir_cursor.hpp"
 #include "mdbench/errno_name.hpp"
 #include "mdbench/layout.hpp"
+#include "mdbench/ownership.hpp"
 #include "mdbench/signals.hpp"
 #include "mdbench/steady.hpp"
 #include "mdbench/stonewall_file.hpp"
+#include "taken_record.hpp"
 
 namespace mdbench {
 namespace {
@@ -28,8 +30,6 @@ namespace {
 // A readdir count or a -X data check that does not match: a failed op with this errno.
 constexpr int kMismatch = EBADMSG;
 constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
-// Counts of the throughput-over-time series rank 0 gathers per phase, at most (4 bytes each).
-constexpr std::uint64_t kMaxSeriesCells = std::uint64_t{1} << 24;
 
 bool contains(const std::vector<Phase>& phases, Phase phase) {
   return std::find(phases.begin(), phases.end(), phase) != phases.end();
@@ -37,6 +37,13 @@ bool contains(const std::vector<Phase>& phases, Phase phase) {
 
 bool isCreate(Phase p) { return p == Phase::kDirCreate || p == Phase::kFileCreate; }
 bool isReaddir(Phase p) { return p == Phase::kDirReaddir || p == Phase::kFileReaddir; }
+bool isRename(Phase p) { return p == Phase::kDirRename || p == Phase::kFileRename; }
+// Whether the phase decides which names are mdbench's (ownership.hpp): its failures are recorded.
+bool decidesOwnership(Phase p) { return isCreate(p) || isRename(p); }
+
+// Which of a phase's items a pass of the item loop visits: all, or -S's two steps of a create (the names
+// this rank creates, then the names it opens after their creators made them).
+enum class Pick : std::uint8_t { kAll, kMine, kOthers };
 
 // Items per rank that exist for each kind in this iteration: -n, -x's counts, or a stonewalled create's.
 struct ItemLimits {
@@ -52,7 +59,7 @@ class PhaseExecutor {
     const Config& config = plan.config();
     write_data_.resize(config.write_bytes);
     read_buf_.resize(config.read_bytes);
-    create_options_.mode = config.shared_files ? CreateMode::kOpenOrCreate : CreateMode::kExclusive;
+    create_options_.mode = CreateMode::kExclusive;
     create_options_.fsync = config.fsync_writes;
     series_interval_ns_ = std::max<std::int64_t>(1, std::llround(config.series_interval_s * 1e9));
   }
@@ -76,7 +83,10 @@ class PhaseExecutor {
     latency_ = &latency;
     const std::uint32_t owner = plan_.owner(phase, rank_);
     DirCursor cursor(parts_.backend, iteration_dir, plan_.layout(), config.sharing, owner);
-    const StonewallRule rule = config.stonewall_s > 0 ? stonewallRule(phase) : StonewallRule::kNone;
+    StonewallRule rule = config.stonewall_s > 0 ? stonewallRule(phase) : StonewallRule::kNone;
+    // -S's create agrees between its two steps (a collective every rank reaches once), so it cannot stop
+    // at the stonewall and wear out later; it only notes when the stonewall fired, as renames do.
+    if (rule == StonewallRule::kStopAndWearOut && sharedCreate(phase)) rule = StonewallRule::kNoteOnly;
     if (config.write_bytes > 0) fillPattern(write_data_, owner, 0);
 
     parts_.comm.barrier();
@@ -90,7 +100,9 @@ class PhaseExecutor {
         rule == StonewallRule::kNone ? kNever : t_start + static_cast<std::int64_t>(config.stonewall_s * 1e9);
     stop_at_deadline_ = rule == StonewallRule::kStopAndWearOut;
     stopped_ = false;
-    if (isCreate(phase)) taken_here_.clear();
+    failed_here_.clear();
+    failed_overflow_ = false;
+    if (isCreate(phase)) fates_.forget(itemKindOf(phase));  // this iteration's creates decide afresh
     std::uint64_t reached = record.planned > 0 ? execute(phase, cursor, owner, 0, limit) : 0;
     items_ = limit;
     if (rule == StonewallRule::kStopAndWearOut) {
@@ -192,52 +204,63 @@ class PhaseExecutor {
     }
     const ItemKind kind = itemKindOf(phase);
     ItemNamer namer(kind, owner, nameForm(phase));
+    ItemNamer original(kind, owner, NameForm::kOriginal);
+    const ItemFates& fates = fates_;
+    // The item's name in this phase, or nullptr for an item this run did not make (skipped, failed with
+    // EEXIST). One empty() test per op when nothing was taken.
+    const auto nameOf = [&](std::uint64_t item) -> const char* {
+      if (fates.empty()) [[likely]]
+        return namer.name(item);
+      switch (fates.of(kind, owner, item)) {
+        case ItemFate::kNotOurs:
+          return nullptr;
+        case ItemFate::kOriginalName:
+          return original.name(item);
+        default:
+          return namer.name(item);
+      }
+    };
+    const EntryType type = kind == ItemKind::kDir ? EntryType::kDir : EntryType::kFile;
     switch (phase) {
       case Phase::kDirCreate:
         return itemLoop(phase, cursor, owner, from, limit, 0,
                         [&](DirHandle dir, std::uint64_t item) { return b.makeDir(dir, namer.name(item)); });
       case Phase::kDirStat:
+      case Phase::kFileStat:
         return itemLoop(phase, cursor, owner, from, limit, 0, [&](DirHandle dir, std::uint64_t item) {
-          return b.statEntry(dir, namer.name(item), /*is_dir=*/true);
+          const char* name = nameOf(item);
+          return name == nullptr ? EEXIST : b.statEntry(dir, name, kind == ItemKind::kDir);
         });
       case Phase::kDirRemove:
         return itemLoop(phase, cursor, owner, from, limit, 0, [&](DirHandle dir, std::uint64_t item) {
-          return notOurs(kind, owner, item) ? EEXIST : b.removeDir(dir, namer.name(item));
+          const char* name = nameOf(item);
+          return name == nullptr ? EEXIST : b.removeDir(dir, name);
         });
-      case Phase::kFileCreate: {
-        const std::span<std::byte> data = write_data_;
-        // Only the 16-byte header differs between items; the rest was filled once for the owner.
-        const std::span<std::byte> header = data.first(std::min<std::size_t>(16, data.size()));
-        return itemLoop(phase, cursor, owner, from, limit, data.size(),
-                        [&](DirHandle dir, std::uint64_t item) {
-                          if (!header.empty()) fillPattern(header, owner, item);
-                          return b.createFile(dir, namer.name(item), data, create_options_);
-                        });
-      }
-      case Phase::kFileStat:
-        return itemLoop(phase, cursor, owner, from, limit, 0, [&](DirHandle dir, std::uint64_t item) {
-          return b.statEntry(dir, namer.name(item), /*is_dir=*/false);
-        });
+      case Phase::kFileCreate:
+        return plan_.config().shared_files ? createShared(cursor, owner, from, limit)
+                                           : createFiles(cursor, owner, from, limit, Pick::kAll);
       case Phase::kFileRead: {
         const std::span<std::byte> buf = read_buf_;
         const bool verify = plan_.config().verify_read;
         return itemLoop(phase, cursor, owner, from, limit, buf.size(),
                         [&](DirHandle dir, std::uint64_t item) {
-                          const int err = b.readFile(dir, namer.name(item), buf);
+                          const char* name = nameOf(item);
+                          const int err = name == nullptr ? EEXIST : b.readFile(dir, name, buf);
                           if (err == 0 && verify && !checkPattern(buf, owner, item)) return kMismatch;
                           return err;
                         });
       }
       case Phase::kFileRemove:
         return itemLoop(phase, cursor, owner, from, limit, 0, [&](DirHandle dir, std::uint64_t item) {
-          return notOurs(kind, owner, item) ? EEXIST : b.unlinkFile(dir, namer.name(item));
+          const char* name = nameOf(item);
+          return name == nullptr ? EEXIST : b.unlinkFile(dir, name);
         });
       case Phase::kDirRename:
       case Phase::kFileRename: {
         ItemNamer renamed(kind, owner, NameForm::kRenamed);
         return itemLoop(phase, cursor, owner, from, limit, 0, [&](DirHandle dir, std::uint64_t item) {
-          return notOurs(kind, owner, item) ? EEXIST
-                                            : b.renameEntry(dir, namer.name(item), renamed.name(item));
+          const char* name = nameOf(item);
+          return name == nullptr ? EEXIST : b.renameEntry(dir, name, renamed.name(item), type);
         });
       }
       default:
@@ -245,11 +268,44 @@ class PhaseExecutor {
     }
   }
 
-  // Whether (owner, item) was there before this run created it (shareTaken); the check is one empty() test
-  // in the common case.
-  bool notOurs(ItemKind kind, std::uint32_t owner, std::uint64_t item) const {
-    const auto& taken = taken_[static_cast<int>(kind)];
-    return !taken.empty() && taken.count({owner, item}) != 0;
+  bool sharedCreate(Phase phase) const { return phase == Phase::kFileCreate && plan_.config().shared_files; }
+
+  // File creates of the items `pick` selects, with O_EXCL (`create_options_`) or, for -S's second step,
+  // opening what their creators made (CreateMode::kOpenCreated); names this run does not own are skipped.
+  std::uint64_t createFiles(DirCursor& cursor, std::uint32_t owner, std::uint64_t from, std::uint64_t to,
+                            Pick pick) {
+    Backend& b = parts_.backend;
+    ItemNamer namer(ItemKind::kFile, owner);
+    const ItemFates& fates = fates_;
+    const std::span<std::byte> data = write_data_;
+    // Only the 16-byte header differs between items; the rest was filled once for the owner.
+    const std::span<std::byte> header = data.first(std::min<std::size_t>(16, data.size()));
+    CreateOptions options = create_options_;
+    if (pick == Pick::kOthers) options.mode = CreateMode::kOpenCreated;
+    return itemLoop(
+        Phase::kFileCreate, cursor, owner, from, to, data.size(),
+        [&](DirHandle dir, std::uint64_t item) {
+          if (!fates.empty() && fates.of(ItemKind::kFile, owner, item) != ItemFate::kOurs) return EEXIST;
+          if (!header.empty()) fillPattern(header, owner, item);
+          return b.createFile(dir, namer.name(item), data, options);
+        },
+        pick);
+  }
+
+  // -S: each shared name is created by one rank alone, with O_EXCL: the rank it falls to round robin (item
+  // mod ranks), which spreads the creates as evenly as items over ranks. Then every rank learns which
+  // creates failed (a name that was there before is nobody's to write), and only then opens the names it
+  // did not create (never with O_CREAT), so no rank writes into anything before its creator made it. The
+  // agreement is one allreduce (plus a gather and broadcast of the failures when there are any) inside the
+  // timed phase, and every rank waits there for the slowest creator.
+  std::uint64_t createShared(DirCursor& cursor, std::uint32_t owner, std::uint64_t from, std::uint64_t to) {
+    (void)createFiles(cursor, owner, from, to, Pick::kMine);
+    mdbench::shareFailures(parts_.comm, failed_here_, failed_overflow_, owner, ItemKind::kFile,
+                           ItemFate::kNotOurs, fates_);
+    failed_here_.clear();
+    failed_overflow_ = false;
+    if (!stopped_) (void)createFiles(cursor, owner, from, to, Pick::kOthers);
+    return to;
   }
 
   // One op on a directory itself (tree and readdir phases): counted, and timed when it succeeded.
@@ -275,20 +331,43 @@ class PhaseExecutor {
   // comparison per op.
   template <class Op>
   std::uint64_t itemLoop(Phase phase, DirCursor& cursor, std::uint32_t owner, std::uint64_t from,
-                         std::uint64_t to, std::uint64_t bytes_per_op, Op op) {
+                         std::uint64_t to, std::uint64_t bytes_per_op, Op op, Pick pick = Pick::kAll) {
+    const LoopRange range{from, to, pick};
     // The real clocks without a virtual call per op; the tests' clocks through the interface.
     if (auto* tsc = dynamic_cast<TscClock*>(&parts_.clock)) {
-      return itemLoopWith(*tsc, phase, cursor, owner, from, to, bytes_per_op, op);
+      return itemLoopWith(*tsc, phase, cursor, owner, range, bytes_per_op, op);
     }
     if (auto* steady = dynamic_cast<SteadyClock*>(&parts_.clock)) {
-      return itemLoopWith(*steady, phase, cursor, owner, from, to, bytes_per_op, op);
+      return itemLoopWith(*steady, phase, cursor, owner, range, bytes_per_op, op);
     }
-    return itemLoopWith(parts_.clock, phase, cursor, owner, from, to, bytes_per_op, op);
+    return itemLoopWith(parts_.clock, phase, cursor, owner, range, bytes_per_op, op);
+  }
+
+  struct LoopRange {
+    std::uint64_t from;
+    std::uint64_t to;
+    Pick pick;
+  };
+
+  // A failed create leaves a name this run does not own; a failed rename leaves the item under its original
+  // name. Both are shared after the phase (shareFailures) and recorded; bounded per rank.
+  void noteFailure(std::uint64_t item) {
+    if (failed_here_.size() < kMaxItemFates) {
+      failed_here_.push_back(item);
+    } else {
+      failed_overflow_ = true;
+    }
   }
 
   template <class ClockType, class Op>
   std::uint64_t itemLoopWith(ClockType& clock, Phase phase, DirCursor& cursor, std::uint32_t owner,
-                             std::uint64_t from, std::uint64_t to, std::uint64_t bytes_per_op, Op& op) {
+                             LoopRange range, std::uint64_t bytes_per_op, Op& op) {
+    const std::uint64_t from = range.from;
+    const std::uint64_t to = range.to;
+    const bool picks = range.pick != Pick::kAll;
+    const bool want_mine = range.pick == Pick::kMine;
+    const std::uint64_t ranks = parts_.comm.size();
+    const bool notes_failures = decidesOwnership(phase);
     const TreeLayout& layout = plan_.layout();
     RankPhaseRecord& record = *record_;
     LatencyHistogram& latency = *latency_;
@@ -302,6 +381,7 @@ class PhaseExecutor {
     std::int64_t previous = clock.nowNs();
     for (std::uint64_t position = from; position < to; ++position) {
       const std::uint64_t item = random ? order(position) : position;
+      if (picks && ((item % ranks == rank_) != want_mine)) continue;
       if (item < dir_first || item >= dir_end) {
         dir = layout.dirOfItem(item);
         dir_first = layout.firstItemInDir(dir);
@@ -319,7 +399,7 @@ class PhaseExecutor {
       } else {
         fail(err, owner, dir, dir_error != 0 ? FirstError{}.item : item, 1);
         if (dir_error != 0) dir_end = 0;  // try to open it again for the next item
-        if (err == EEXIST && isCreate(phase)) taken_here_.push_back(item);
+        if (notes_failures) noteFailure(item);
       }
       previous = now;
       if (now >= deadline_ns_) [[unlikely]] {
@@ -402,33 +482,18 @@ class PhaseExecutor {
   }
 
  public:
-  // Collective, after a create phase: every rank learns which items could not be created because something
-  // of that name was there already (EEXIST). Those were not made by this run, so the later remove and
-  // rename phases leave them alone (whichever rank -N gives them to) and count them as failed with EEXIST.
-  void shareTaken(Comm& comm, Phase phase) {
-    taken_[static_cast<int>(itemKindOf(phase))].clear();  // this iteration's creates replace the last one's
-    const std::uint64_t most = comm.allreduceMax(taken_here_.size());
-    if (most == 0) return;
-    struct Slot {
-      std::uint64_t item;
-      std::uint32_t owner;
-      std::uint32_t used;
-    };
-    std::vector<Slot> mine(most, Slot{0, 0, 0});
-    const std::uint32_t owner = plan_.owner(phase, rank_);
-    for (std::size_t i = 0; i < taken_here_.size(); ++i) mine[i] = Slot{taken_here_[i], owner, 1};
-    std::vector<std::byte> all;
-    comm.gatherBytes(std::as_bytes(std::span(mine)), all);
-    std::string bytes =
-        comm.rank() == 0 ? std::string(reinterpret_cast<const char*>(all.data()), all.size()) : std::string();
-    comm.broadcast(bytes);
-    std::set<std::pair<std::uint32_t, std::uint64_t>>& taken = taken_[static_cast<int>(itemKindOf(phase))];
-    for (std::size_t at = 0; at + sizeof(Slot) <= bytes.size(); at += sizeof(Slot)) {
-      Slot slot;
-      std::memcpy(&slot, bytes.data() + at, sizeof slot);
-      if (slot.used != 0) taken.emplace(slot.owner, slot.item);
-    }
+  // Collective, after a create or rename phase: every rank learns which items could not be created (the name
+  // was taken, or the create failed: not made by this run) or renamed (still under the original name).
+  // Later phases, whichever rank -N gives the items to, skip the former (failed, EEXIST) and use the
+  // original name for the latter; the lead ranks write it all into the ownership record for later jobs.
+  void shareFailures(Comm& comm, Phase phase) {
+    const ItemFate fate = isCreate(phase) ? ItemFate::kNotOurs : ItemFate::kOriginalName;
+    mdbench::shareFailures(comm, failed_here_, failed_overflow_, plan_.owner(phase, rank_), itemKindOf(phase),
+                           fate, fates_);
+    failed_here_.clear();
+    failed_overflow_ = false;
   }
+  ItemFates& fates() { return fates_; }
 
   // The item count readdir checks against (the phase's kind), set before a readdir phase.
   void setReaddirLimit(std::uint64_t limit) { readdir_limit_ = limit; }
@@ -445,9 +510,10 @@ class PhaseExecutor {
   std::int64_t deadline_ns_ = kNever;
   bool stop_at_deadline_ = false;
   bool stopped_ = false;  // the last phase stopped for a signal (signals.hpp)
-  // Items this rank's last create phase found taken (EEXIST), and every rank's, by kind (shareTaken).
-  std::vector<std::uint64_t> taken_here_;
-  std::set<std::pair<std::uint32_t, std::uint64_t>> taken_[2];
+  // Items this rank's last create or rename phase failed on, and what every rank knows (shareFailures).
+  std::vector<std::uint64_t> failed_here_;
+  bool failed_overflow_ = false;
+  ItemFates fates_;
   std::uint64_t readdir_limit_ = 0;
   std::uint64_t items_ = 0;
   int sync_error_ = 0;
@@ -542,6 +608,17 @@ std::string openIterationDir(Comm& comm, Backend& backend, IterationDir& it, boo
   return error;
 }
 
+// Collective, once the iteration directory is claimed: a job that creates starts with nothing taken and
+// leaves an empty record at once (so a later job always finds one, even after a stop); a later job reads
+// the record the create job left, and refuses the directory when there is none or it is damaged.
+std::string startOwnership(Comm& comm, Backend& backend, DirHandle dir, bool creates, bool leads,
+                           const std::string& where, ItemFates& fates) {
+  fates.clear();
+  if (!creates) return loadTakenRecords(comm, backend, dir, leads, where, fates);
+  const int err = leads ? writeTakenRecord(backend, dir, fates) : 0;
+  return agreeOnSetup(comm, err, fmt::format("cannot write {}/{}", where, kTakenName));
+}
+
 // -x without creating: rank 0 reads the counts an earlier job left; every rank learns them or the error.
 std::string readLimits(Comm& comm, const Config& config, ItemLimits& limits) {
   std::string error;
@@ -580,60 +657,6 @@ int preDelay(Comm& comm, double delay_s) {
 }
 
 }  // namespace
-
-PhaseResult collectPhase(Comm& comm, std::uint32_t iteration, Phase phase, std::uint64_t items,
-                         const RankPhaseRecord& record, LatencyHistogram& latency) {
-  PhaseResult result;
-  result.iteration = iteration;
-  result.phase = phase;
-  result.items = items;
-  std::vector<std::byte> all;
-  comm.gatherBytes(std::as_bytes(std::span(&record, 1)), all);
-  comm.reduceSumToRoot(latency.counts());
-  if (comm.rank() == 0) {
-    result.ranks.resize(comm.size());
-    std::memcpy(result.ranks.data(), all.data(), all.size());
-    result.latency = latency;
-  }
-  return result;
-}
-
-OpsSeries collectSeries(Comm& comm, SeriesRecorder& series) {
-  OpsSeries result;
-  // One agreement on two values: the common interval (the longest any rank's merging reached) and the
-  // longest time any rank's counts cover. Merging pairs keeps a rank's covered time rounded up to the new
-  // interval, so every rank's counts, merged to the common interval, fit in ceil(covered / interval).
-  std::array<std::uint64_t, 2> agreed = {
-      static_cast<std::uint64_t>(series.intervalNs()),
-      series.counts().size() * static_cast<std::uint64_t>(series.intervalNs())};
-  comm.allreduceMaxEach(agreed);
-  auto interval_ns = static_cast<std::int64_t>(agreed[0]);
-  std::uint64_t intervals = agreed[0] > 0 ? (agreed[1] + agreed[0] - 1) / agreed[0] : 0;
-  // Rank 0 holds ranks x intervals counts: at most kMaxSeriesCells (64 MiB) however many ranks ran, by
-  // coarsening further (every rank computes the same interval from the agreed values).
-  const std::uint64_t cap = std::max<std::uint64_t>(64, kMaxSeriesCells / comm.size());
-  while (intervals > cap) {
-    interval_ns *= 2;
-    intervals = (intervals + 1) / 2;
-  }
-  series.coarsenTo(interval_ns);
-  if (series.counts().size() > intervals) {
-    throw std::logic_error(fmt::format("collectSeries: {} intervals on rank {}, more than the agreed {}",
-                                       series.counts().size(), comm.rank(), intervals));
-  }
-  std::vector<std::uint32_t> mine(intervals, 0);
-  std::copy(series.counts().begin(), series.counts().end(), mine.begin());
-  std::vector<std::byte> all;
-  comm.gatherBytes(std::as_bytes(std::span(mine)), all);
-  if (comm.rank() != 0) return result;
-  result.interval_s = static_cast<double>(interval_ns) * 1e-9;
-  result.intervals = static_cast<std::uint32_t>(intervals);
-  result.per_rank.resize(intervals * comm.size());
-  if (!all.empty()) std::memcpy(result.per_rank.data(), all.data(), all.size());  // none when no interval
-  result.total.assign(intervals, 0);
-  for (std::size_t i = 0; i < result.per_rank.size(); ++i) result.total[i % intervals] += result.per_rank[i];
-  return result;
-}
 
 RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span<Sink* const> sinks) {
   RunResult result;
@@ -675,6 +698,15 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
     it.where = fmt::format("{}/{}", target, it.name);
     result.setup_error = openIterationDir(comm, backend, it, creates, leads_target);
     if (!result.setup_error.empty()) break;
+    if (!steady) {
+      result.setup_error =
+          startOwnership(comm, backend, it.handle, creates, leads_target, it.where, executor.fates());
+      if (!result.setup_error.empty()) {
+        if (creates && leads_target) (void)removeTakenRecord(backend, it.handle);
+        result.setup_error += undoIterationDir(comm, backend, it);
+        break;
+      }
+    }
     const std::string& name = it.name;
     const std::string& where = it.where;
     const DirHandle iteration_dir = it.handle;
@@ -707,7 +739,15 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
                                                      : executor.lastItems();
       PhaseResult measured = collectPhase(comm, iteration, phase, items, record, latency);
       measured.series = collectSeries(comm, executor.series());
-      if (isCreate(phase)) executor.shareTaken(comm, phase);
+      if (decidesOwnership(phase)) {
+        executor.shareFailures(comm, phase);
+        const int record_err = leads_target ? writeTakenRecord(backend, iteration_dir, executor.fates()) : 0;
+        const std::string problem =
+            agreeOnSetup(comm, record_err,
+                         fmt::format("{}/{} not written after {}: later jobs will refuse this directory",
+                                     where, kTakenName, phaseName(phase)));
+        if (root && !problem.empty()) result.cleanup_problems.push_back(problem);
+      }
       if (config.sync_phases) {
         const std::string problem =
             agreeOnSetup(comm, executor.lastSyncError(),
@@ -740,7 +780,9 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
       const auto rank = comm.rank();
       const std::uint32_t parts = (comm.size() - rank % targets + targets - 1) / targets;
       CleanTally tally;
-      (void)backend.removeGenerated(iteration_dir, CleanOptions{false, rank / targets, parts}, tally);
+      CleanOptions options{false, rank / targets, parts};
+      options.leave = &executor.fates();  // what the run did not make stays, as in the phases
+      (void)backend.removeGenerated(iteration_dir, options, tally);
       const std::uint64_t kept = comm.allreduceMax(tally.kept);
       if (root && kept > 0) {
         result.cleanup_problems.push_back(fmt::format("{}: {} entries mdbench did not make were left{}",
@@ -759,9 +801,11 @@ RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span
       if (const MarkKind kind = backend.readMark(iteration_dir); kind != MarkKind::kOurs) {
         problem = fmt::format("{} not removed: its mark changed while the run worked in it: {}", where,
                               markRefusal(where, kind));
-      } else if ((err = backend.unlinkFile(iteration_dir, std::string(kMarkName).c_str())) == 0 &&
+      } else if ((err = steady ? 0 : removeTakenRecord(backend, iteration_dir)) == 0 &&
+                 (err = backend.unlinkFile(iteration_dir, std::string(kMarkName).c_str())) == 0 &&
                  (err = backend.removeDir(backend.root(), name.c_str())) != 0) {
         (void)backend.writeMark(iteration_dir);
+        if (!steady) (void)writeTakenRecord(backend, iteration_dir, executor.fates());
       }
     }
     (void)backend.closeDir(iteration_dir);

@@ -88,7 +88,7 @@ TEST(FakeBackend, KindMismatches) {
   EXPECT_EQ(fake.unlinkFile(kRoot, "d"), EISDIR);
   std::vector<std::byte> buf(1);
   EXPECT_EQ(fake.readFile(kRoot, "d", buf), EISDIR);
-  EXPECT_EQ(fake.readFile(kRoot, "d", {}), 0);  // as on Linux: a directory opens, only read fails
+  EXPECT_EQ(fake.readFile(kRoot, "d", {}), EISDIR);  // as the POSIX backend: a directory is not read
   EXPECT_EQ(fake.listAll(), (Paths{"d/", "f"}));
 }
 
@@ -177,7 +177,7 @@ TEST(FakeBackend, InvalidHandlesAreEBADF) {
     EXPECT_EQ(fake.statEntry(bad, "x", false), EBADF);
     EXPECT_EQ(fake.readFile(bad, "x", buf), EBADF);
     EXPECT_EQ(fake.unlinkFile(bad, "x"), EBADF);
-    EXPECT_EQ(fake.renameEntry(bad, "x", "y"), EBADF);
+    EXPECT_EQ(fake.renameEntry(bad, "x", "y", EntryType::kFile), EBADF);
     std::uint64_t total = 0;
     EXPECT_EQ(fake.countEntries(bad, {}, {}, total), EBADF);
     EXPECT_EQ(fake.closeDir(bad), EBADF);
@@ -186,40 +186,55 @@ TEST(FakeBackend, InvalidHandlesAreEBADF) {
   EXPECT_EQ(fake.listAll(), Paths{"d/"});
 }
 
-constexpr CreateOptions kOpenOrCreate{.mode = CreateMode::kOpenOrCreate, .fsync = false};
+constexpr CreateOptions kOpenCreated{.mode = CreateMode::kOpenCreated, .fsync = false};
 
-TEST(FakeBackend, OpenOrCreateCreatesOrKeepsAndWrites) {
+TEST(FakeBackend, OpenCreatedOpensOnlyWhatItsCreatorMade) {
   FakeBackend fake;
-  ASSERT_EQ(fake.createFile(kRoot, "f", std::vector<std::byte>(5), kOpenOrCreate), 0);
-  EXPECT_EQ(fake.listAll(), Paths{"f"});
-  // An existing file is kept and written from the start without truncation: it never shrinks.
-  ASSERT_EQ(fake.createFile(kRoot, "f", std::vector<std::byte>(2), kOpenOrCreate), 0);
-  std::vector<std::byte> five(5);
-  EXPECT_EQ(fake.readFile(kRoot, "f", five), 0);
-  ASSERT_EQ(fake.createFile(kRoot, "f", std::vector<std::byte>(8), kOpenOrCreate), 0);
-  std::vector<std::byte> eight(8);
-  EXPECT_EQ(fake.readFile(kRoot, "f", eight), 0);
-  EXPECT_EQ(fake.listAll(), Paths{"f"});
-  // Exclusive still refuses it; a directory cannot be opened for writing.
-  EXPECT_EQ(fake.createFile(kRoot, "f", {}, {}), EEXIST);
+  EXPECT_EQ(fake.createFile(kRoot, "f", std::vector<std::byte>(5), kOpenCreated), ENOENT);  // never creates
+  EXPECT_EQ(fake.listAll(), Paths{});
+  ASSERT_EQ(fake.createFile(kRoot, "f", std::vector<std::byte>(5), {}), 0);
+  EXPECT_EQ(fake.createFile(kRoot, "f", std::vector<std::byte>(5), kOpenCreated), 0);
+  EXPECT_EQ(fake.createFile(kRoot, "f", std::vector<std::byte>(2), kOpenCreated), EBADMSG);  // another size
+  EXPECT_EQ(fake.createFile(kRoot, "f", {}, {}), EEXIST);  // exclusive still refuses it
   ASSERT_EQ(fake.makeDir(kRoot, "d"), 0);
-  EXPECT_EQ(fake.createFile(kRoot, "d", {}, kOpenOrCreate), EISDIR);
-  EXPECT_EQ(fake.listAll(), (Paths{"d/", "f"}));
+  EXPECT_EQ(fake.createFile(kRoot, "d", {}, kOpenCreated), EISDIR);
+  fake.plant("hard", FakePlant::kHardLink, 5);
+  fake.plant("link", FakePlant::kSymlink);
+  EXPECT_EQ(fake.createFile(kRoot, "hard", std::vector<std::byte>(5), kOpenCreated), EMLINK);
+  EXPECT_EQ(fake.createFile(kRoot, "link", std::vector<std::byte>(5), kOpenCreated), ELOOP);
+  EXPECT_EQ(fake.createFile(kRoot, "link", {}, {}), EEXIST);
   // fsync changes nothing observable in memory.
   const CreateOptions synced{.mode = CreateMode::kExclusive, .fsync = true};
   EXPECT_EQ(fake.createFile(kRoot, "g", std::vector<std::byte>(1), synced), 0);
-  EXPECT_EQ(fake.calls(FakeOp::kCreateFile), 6u);
+}
+
+TEST(FakeBackend, APlantedSymlinkIsNeverTakenForAFileOrDirectory) {
+  FakeBackend fake;
+  fake.plant("link", FakePlant::kSymlink);
+  std::vector<std::byte> buf(1);
+  DirHandle out;
+  EXPECT_EQ(fake.statEntry(kRoot, "link", false), EINVAL);
+  EXPECT_EQ(fake.statEntry(kRoot, "link", true), ENOTDIR);
+  EXPECT_EQ(fake.readFile(kRoot, "link", buf), ELOOP);
+  EXPECT_EQ(fake.unlinkFile(kRoot, "link"), EINVAL);
+  EXPECT_EQ(fake.removeDir(kRoot, "link"), ENOTDIR);
+  EXPECT_EQ(fake.openDir(kRoot, "link", out), ELOOP);
+  EXPECT_EQ(fake.renameEntry(kRoot, "link", "moved", EntryType::kFile), EINVAL);
+  EXPECT_EQ(fake.renameEntry(kRoot, "link", "moved", EntryType::kDir), ENOTDIR);
+  ASSERT_EQ(fake.makeDir(kRoot, "d"), 0);
+  EXPECT_EQ(fake.renameEntry(kRoot, "d", "e", EntryType::kFile), EISDIR);
+  EXPECT_EQ(fake.listAll(), (Paths{"d/", "link"}));
 }
 
 TEST(FakeBackend, RenameMovesAFile) {
   FakeBackend fake;
   ASSERT_EQ(fake.createFile(kRoot, "from", std::vector<std::byte>(3), {}), 0);
-  ASSERT_EQ(fake.renameEntry(kRoot, "from", "to"), 0);
+  ASSERT_EQ(fake.renameEntry(kRoot, "from", "to", EntryType::kFile), 0);
   EXPECT_EQ(fake.listAll(), Paths{"to"});
   std::vector<std::byte> three(3);
   EXPECT_EQ(fake.readFile(kRoot, "to", three), 0);  // the size moved with it
-  EXPECT_EQ(fake.renameEntry(kRoot, "from", "to"), ENOENT);
-  EXPECT_EQ(fake.renameEntry(kRoot, "from", "other"), ENOENT);
+  EXPECT_EQ(fake.renameEntry(kRoot, "from", "to", EntryType::kFile), ENOENT);
+  EXPECT_EQ(fake.renameEntry(kRoot, "from", "other", EntryType::kFile), ENOENT);
   EXPECT_EQ(fake.calls(FakeOp::kRename), 3u);
 }
 
@@ -234,14 +249,14 @@ TEST(FakeBackend, RenameMovesADirectorySubtreeAndItsHandles) {
   ASSERT_EQ(fake.createFile(sub, "f", {}, {}), 0);
   ASSERT_EQ(fake.createFile(d, "g", {}, {}), 0);
 
-  ASSERT_EQ(fake.renameEntry(kRoot, "d", "e"), 0);
+  ASSERT_EQ(fake.renameEntry(kRoot, "d", "e", EntryType::kDir), 0);
   EXPECT_EQ(fake.listAll(), (Paths{"d-sibling/", "e/", "e/g", "e/sub/", "e/sub/f"}));
   // Open handles follow the directory, as descriptors do.
   EXPECT_EQ(fake.statEntry(d, "g", false), 0);
   EXPECT_EQ(fake.createFile(sub, "h", {}, {}), 0);
   EXPECT_EQ(fake.listAll(), (Paths{"d-sibling/", "e/", "e/g", "e/sub/", "e/sub/f", "e/sub/h"}));
   // Renames inside a subdirectory work relative to its handle.
-  ASSERT_EQ(fake.renameEntry(d, "sub", "sub2"), 0);
+  ASSERT_EQ(fake.renameEntry(d, "sub", "sub2", EntryType::kDir), 0);
   EXPECT_EQ(fake.listAll(), (Paths{"d-sibling/", "e/", "e/g", "e/sub2/", "e/sub2/f", "e/sub2/h"}));
   EXPECT_EQ(fake.statEntry(sub, "f", false), 0);
   EXPECT_EQ(fake.closeDir(sub), 0);
@@ -258,16 +273,16 @@ TEST(FakeBackend, RenameNeverReplacesAnExistingTarget) {
   ASSERT_EQ(fake.openDir(kRoot, "d", d), 0);
   ASSERT_EQ(fake.createFile(d, "inside", {}, {}), 0);
 
-  EXPECT_EQ(fake.renameEntry(kRoot, "a", "b"), EEXIST);
-  EXPECT_EQ(fake.renameEntry(kRoot, "a", "d"), EEXIST);
-  EXPECT_EQ(fake.renameEntry(kRoot, "d", "a"), EEXIST);
-  EXPECT_EQ(fake.renameEntry(kRoot, "d", "empty"), EEXIST);
-  EXPECT_EQ(fake.renameEntry(kRoot, "a", "a"), EEXIST);
+  EXPECT_EQ(fake.renameEntry(kRoot, "a", "b", EntryType::kFile), EEXIST);
+  EXPECT_EQ(fake.renameEntry(kRoot, "a", "d", EntryType::kFile), EEXIST);
+  EXPECT_EQ(fake.renameEntry(kRoot, "d", "a", EntryType::kDir), EEXIST);
+  EXPECT_EQ(fake.renameEntry(kRoot, "d", "empty", EntryType::kDir), EEXIST);
+  EXPECT_EQ(fake.renameEntry(kRoot, "a", "a", EntryType::kFile), EEXIST);
   EXPECT_EQ(fake.listAll(), (Paths{"a", "b", "d/", "d/inside", "empty/"}));
   std::vector<std::byte> two(2);
   EXPECT_EQ(fake.readFile(kRoot, "b", two), 0);  // b kept its own size
-  EXPECT_EQ(fake.renameEntry(kRoot, "a/x", "c"), EINVAL);
-  EXPECT_EQ(fake.renameEntry(kRoot, "a", ".."), EINVAL);
+  EXPECT_EQ(fake.renameEntry(kRoot, "a/x", "c", EntryType::kFile), EINVAL);
+  EXPECT_EQ(fake.renameEntry(kRoot, "a", "..", EntryType::kFile), EINVAL);
   EXPECT_EQ(fake.closeDir(d), 0);
 }
 
@@ -405,7 +420,7 @@ TEST(FakeBackend, FaultsCoverEveryOp) {
   EXPECT_EQ(fake.statEntry(kRoot, "f", false), EROFS);
   EXPECT_EQ(fake.readFile(kRoot, "f", buf), EROFS);
   EXPECT_EQ(fake.unlinkFile(kRoot, "f"), EROFS);
-  EXPECT_EQ(fake.renameEntry(kRoot, "f", "h"), EROFS);
+  EXPECT_EQ(fake.renameEntry(kRoot, "f", "h", EntryType::kFile), EROFS);
   std::uint64_t total = 0;
   EXPECT_EQ(fake.countEntries(kRoot, {}, {}, total), EROFS);
   EXPECT_EQ(fake.syncFileSystem(), EROFS);
@@ -449,7 +464,7 @@ TEST(FakeBackend, ManualClockAdvancesByExactLatencies) {
   ASSERT_EQ(fake.removeDir(kRoot, "d"), 0);
   EXPECT_EQ(clock.nowNs(), 1'111'111);
   ASSERT_EQ(fake.makeDir(kRoot, "e"), 0);
-  ASSERT_EQ(fake.renameEntry(kRoot, "e", "e2"), 0);
+  ASSERT_EQ(fake.renameEntry(kRoot, "e", "e2", EntryType::kDir), 0);
   EXPECT_EQ(clock.nowNs(), 11'111'121);
   std::uint64_t total = 0;
   ASSERT_EQ(fake.countEntries(kRoot, {}, {}, total), 0);

@@ -145,9 +145,9 @@ TEST_P(PosixBackendTest, SymlinkToFileIsNeverFollowed) {
   EXPECT_EQ(backend_->removeDir(root_, "link"), ENOTDIR);
   EXPECT_EQ(readDisk(dir_ / "target"), "secret");
 
-  // Unlinking removes the link itself, never what it points to.
-  EXPECT_EQ(backend_->unlinkFile(root_, "link"), 0);
-  EXPECT_FALSE(fs::exists(fs::symlink_status(dir_ / "link")));
+  // Unlinking refuses the link: mdbench removes only the regular files it made; link and target stay.
+  EXPECT_EQ(backend_->unlinkFile(root_, "link"), EINVAL);
+  EXPECT_TRUE(fs::is_symlink(dir_ / "link"));
   EXPECT_EQ(readDisk(dir_ / "target"), "secret");
 }
 
@@ -224,8 +224,8 @@ TEST_P(PosixBackendTest, ReadingADirectory) {
   ASSERT_EQ(backend_->makeDir(root_, "d"), 0);
   std::vector<std::byte> buf(1);
   EXPECT_EQ(backend_->readFile(root_, "d", buf), EISDIR);
-  // An empty buffer only opens and closes, which a directory allows (the fake mirrors this).
-  EXPECT_EQ(backend_->readFile(root_, "d", {}), 0);
+  // Also with an empty buffer (only open and close): a directory is not a file (the fake mirrors this).
+  EXPECT_EQ(backend_->readFile(root_, "d", {}), EISDIR);
 }
 
 TEST_P(PosixBackendTest, StatChecksTheKind) {
@@ -290,7 +290,7 @@ TEST_P(PosixBackendTest, InvalidHandlesAreEBADF) {
     EXPECT_EQ(backend_->statEntry(bad, "x", false), EBADF);
     EXPECT_EQ(backend_->readFile(bad, "x", buf), EBADF);
     EXPECT_EQ(backend_->unlinkFile(bad, "x"), EBADF);
-    EXPECT_EQ(backend_->renameEntry(bad, "x", "y"), EBADF);
+    EXPECT_EQ(backend_->renameEntry(bad, "x", "y", EntryType::kFile), EBADF);
     std::uint64_t total = 0;
     EXPECT_EQ(backend_->countEntries(bad, {}, {}, total), EBADF);
     EXPECT_EQ(backend_->closeDir(bad), EBADF);
@@ -324,63 +324,80 @@ TEST_P(PosixBackendTest, DestructorClosesTheRootDescriptor) {
   EXPECT_EQ(errno, EBADF);
 }
 
-constexpr CreateOptions kOpenOrCreate{.mode = CreateMode::kOpenOrCreate, .fsync = false};
+constexpr CreateOptions kOpenCreated{.mode = CreateMode::kOpenCreated, .fsync = false};
 
-TEST_P(PosixBackendTest, OpenOrCreateCreatesAMissingFile) {
-  ASSERT_EQ(backend_->createFile(root_, "f", bytes("fresh"), kOpenOrCreate), 0);
-  EXPECT_EQ(readDisk(dir_ / "f"), "fresh");
-  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(dir_ / "f")));
-}
-
-TEST_P(PosixBackendTest, OpenOrCreateKeepsAnExistingFileAndWritesIntoIt) {
-  writeDisk(dir_ / "f", "original");
+TEST_P(PosixBackendTest, OpenCreatedWritesIntoTheFileItsCreatorMade) {
+  ASSERT_EQ(backend_->createFile(root_, "f", bytes("made"), {}), 0);
   struct stat before;
   ASSERT_EQ(::stat((dir_ / "f").c_str(), &before), 0);
-  ASSERT_EQ(backend_->createFile(root_, "f", bytes("NEW"), kOpenOrCreate), 0);
+  ASSERT_EQ(backend_->createFile(root_, "f", bytes("MADE"), kOpenCreated), 0);
   struct stat after;
   ASSERT_EQ(::stat((dir_ / "f").c_str(), &after), 0);
   EXPECT_EQ(after.st_ino, before.st_ino);  // the same file, not a replacement
-  // No O_TRUNC: the data overwrites the start, the rest stays (every -S rank writes the same bytes).
-  EXPECT_EQ(readDisk(dir_ / "f"), "NEWginal");
-  // A second rank doing the same thing succeeds too.
-  ASSERT_EQ(backend_->createFile(root_, "f", bytes("NEW"), kOpenOrCreate), 0);
-  EXPECT_EQ(readDisk(dir_ / "f"), "NEWginal");
+  EXPECT_EQ(readDisk(dir_ / "f"), "MADE");
 }
 
-TEST_P(PosixBackendTest, OpenOrCreateNeverFollowsSymlinksNorOpensDirectories) {
+TEST_P(PosixBackendTest, OpenCreatedNeverCreates) {
+  EXPECT_EQ(backend_->createFile(root_, "absent", bytes("x"), kOpenCreated), ENOENT);
+  EXPECT_FALSE(fs::exists(fs::symlink_status(dir_ / "absent")));
+}
+
+TEST_P(PosixBackendTest, OpenCreatedNeverWritesIntoWhatItsCreatorCannotHaveMade) {
+  writeDisk(dir_ / "precious", "secret");
+  fs::create_hard_link(dir_ / "precious", dir_ / "hardlink");
+  fs::create_symlink(dir_ / "precious", dir_ / "link");
+  ASSERT_EQ(::mkfifo((dir_ / "fifo").c_str(), 0600), 0);
+  ASSERT_EQ(backend_->makeDir(root_, "d"), 0);
+  writeDisk(dir_ / "other-size", "longer than the data");
+
+  EXPECT_EQ(backend_->createFile(root_, "hardlink", bytes("XXXXXX"), kOpenCreated), EMLINK);
+  EXPECT_EQ(backend_->createFile(root_, "link", bytes("XXXXXX"), kOpenCreated), ELOOP);
+  EXPECT_EQ(backend_->createFile(root_, "fifo", bytes("x"), kOpenCreated), ENXIO);  // no reader: no wait
+  EXPECT_EQ(backend_->createFile(root_, "d", bytes("x"), kOpenCreated), EISDIR);
+  EXPECT_EQ(backend_->createFile(root_, "other-size", bytes("x"), kOpenCreated), EBADMSG);
+  EXPECT_EQ(readDisk(dir_ / "precious"), "secret");
+  EXPECT_EQ(readDisk(dir_ / "other-size"), "longer than the data");
+  EXPECT_TRUE(fs::is_empty(dir_ / "d"));
+}
+
+TEST_P(PosixBackendTest, RemovesAndReadsRefuseWhatMdbenchDoesNotMake) {
   writeDisk(dir_ / "target", "secret");
   fs::create_symlink(dir_ / "target", dir_ / "link");
-  fs::create_symlink(dir_ / "absent", dir_ / "dangling");
+  ASSERT_EQ(::mkfifo((dir_ / "fifo").c_str(), 0600), 0);
   ASSERT_EQ(backend_->makeDir(root_, "d"), 0);
+  std::vector<std::byte> buf(3);
 
-  EXPECT_EQ(backend_->createFile(root_, "link", bytes("x"), kOpenOrCreate), ELOOP);
+  EXPECT_EQ(backend_->unlinkFile(root_, "fifo"), EINVAL);
+  EXPECT_EQ(backend_->unlinkFile(root_, "d"), EISDIR);
+  EXPECT_EQ(backend_->readFile(root_, "fifo", buf), EINVAL);  // at once, not blocked waiting for a writer
+  EXPECT_EQ(backend_->readFile(root_, "fifo", {}), EINVAL);
+  EXPECT_EQ(backend_->removeDir(root_, "link"), ENOTDIR);
+  EXPECT_EQ(backend_->removeDir(root_, "fifo"), ENOTDIR);
+  EXPECT_EQ(fs::status(dir_ / "fifo").type(), fs::file_type::fifo);
+  EXPECT_TRUE(fs::is_symlink(dir_ / "link"));
   EXPECT_EQ(readDisk(dir_ / "target"), "secret");
-  EXPECT_EQ(backend_->createFile(root_, "dangling", bytes("x"), kOpenOrCreate), ELOOP);
-  EXPECT_FALSE(fs::exists(fs::symlink_status(dir_ / "absent")));
-  EXPECT_EQ(backend_->createFile(root_, "d", bytes("x"), kOpenOrCreate), EISDIR);
-  EXPECT_TRUE(fs::is_empty(dir_ / "d"));
 }
 
 TEST_P(PosixBackendTest, FsyncPathWritesTheData) {
   // Durability cannot be observed here; check that the fsync path succeeds and leaves the data.
   const CreateOptions exclusive_sync{.mode = CreateMode::kExclusive, .fsync = true};
-  const CreateOptions shared_sync{.mode = CreateMode::kOpenOrCreate, .fsync = true};
+  const CreateOptions shared_sync{.mode = CreateMode::kOpenCreated, .fsync = true};
   ASSERT_EQ(backend_->createFile(root_, "a", bytes("synced"), exclusive_sync), 0);
   EXPECT_EQ(readDisk(dir_ / "a"), "synced");
   EXPECT_EQ(backend_->createFile(root_, "a", bytes("x"), exclusive_sync), EEXIST);
-  ASSERT_EQ(backend_->createFile(root_, "b", bytes("shared"), shared_sync), 0);
-  ASSERT_EQ(backend_->createFile(root_, "b", bytes("SH"), shared_sync), 0);
-  EXPECT_EQ(readDisk(dir_ / "b"), "SHared");
+  ASSERT_EQ(backend_->createFile(root_, "b", bytes("shared"), {}), 0);
+  ASSERT_EQ(backend_->createFile(root_, "b", bytes("SHARED"), shared_sync), 0);
+  EXPECT_EQ(readDisk(dir_ / "b"), "SHARED");
   ASSERT_EQ(backend_->createFile(root_, "empty", {}, exclusive_sync), 0);
   EXPECT_EQ(fs::file_size(dir_ / "empty"), 0u);
 }
 
 TEST_P(PosixBackendTest, RenameMovesAFile) {
   writeDisk(dir_ / "from", "content");
-  ASSERT_EQ(backend_->renameEntry(root_, "from", "to"), 0);
+  ASSERT_EQ(backend_->renameEntry(root_, "from", "to", EntryType::kFile), 0);
   EXPECT_FALSE(fs::exists(fs::symlink_status(dir_ / "from")));
   EXPECT_EQ(readDisk(dir_ / "to"), "content");
-  EXPECT_EQ(backend_->renameEntry(root_, "from", "to"), ENOENT);
+  EXPECT_EQ(backend_->renameEntry(root_, "from", "to", EntryType::kFile), ENOENT);
 }
 
 TEST_P(PosixBackendTest, RenameMovesADirectoryWithItsContents) {
@@ -388,7 +405,7 @@ TEST_P(PosixBackendTest, RenameMovesADirectoryWithItsContents) {
   DirHandle d;
   ASSERT_EQ(backend_->openDir(root_, "d", d), 0);
   ASSERT_EQ(backend_->createFile(d, "inside", bytes("kept"), {}), 0);
-  ASSERT_EQ(backend_->renameEntry(root_, "d", "e"), 0);
+  ASSERT_EQ(backend_->renameEntry(root_, "d", "e", EntryType::kDir), 0);
   EXPECT_FALSE(fs::exists(fs::symlink_status(dir_ / "d")));
   EXPECT_EQ(readDisk(dir_ / "e" / "inside"), "kept");
   // An open handle follows the directory, as a descriptor does.
@@ -402,38 +419,41 @@ TEST_P(PosixBackendTest, RenameNeverReplacesAnExistingTarget) {
   ASSERT_EQ(backend_->makeDir(root_, "d"), 0);
   ASSERT_EQ(backend_->makeDir(root_, "empty"), 0);
 
-  EXPECT_EQ(backend_->renameEntry(root_, "a", "b"), EEXIST);
-  EXPECT_EQ(backend_->renameEntry(root_, "a", "d"), EEXIST);
-  EXPECT_EQ(backend_->renameEntry(root_, "d", "a"), EEXIST);
-  EXPECT_EQ(backend_->renameEntry(root_, "d", "empty"), EEXIST);  // rename(2) would replace an empty dir
-  EXPECT_EQ(backend_->renameEntry(root_, "a", "a"), EEXIST);      // as Linux answers with RENAME_NOREPLACE
+  EXPECT_EQ(backend_->renameEntry(root_, "a", "b", EntryType::kFile), EEXIST);
+  EXPECT_EQ(backend_->renameEntry(root_, "a", "d", EntryType::kFile), EEXIST);
+  EXPECT_EQ(backend_->renameEntry(root_, "d", "a", EntryType::kDir), EEXIST);
+  EXPECT_EQ(backend_->renameEntry(root_, "d", "empty", EntryType::kDir),
+            EEXIST);  // rename(2) would replace an empty dir
+  EXPECT_EQ(backend_->renameEntry(root_, "a", "a", EntryType::kFile),
+            EEXIST);  // as Linux answers with RENAME_NOREPLACE
   EXPECT_EQ(readDisk(dir_ / "a"), "A");
   EXPECT_EQ(readDisk(dir_ / "b"), "B");
   EXPECT_TRUE(fs::is_directory(fs::symlink_status(dir_ / "d")));
   EXPECT_TRUE(fs::is_directory(fs::symlink_status(dir_ / "empty")));
 }
 
-TEST_P(PosixBackendTest, RenameOfASymlinkMovesTheLinkItself) {
+TEST_P(PosixBackendTest, RenameRefusesWhatIsNotOfTheTypeMdbenchMade) {
   writeDisk(dir_ / "target", "secret");
   fs::create_directory(dir_ / "target-dir");
   fs::create_symlink(dir_ / "target", dir_ / "link");
   fs::create_symlink(dir_ / "target-dir", dir_ / "dir-link");
-  fs::create_symlink(dir_ / "absent", dir_ / "dangling");
+  ASSERT_EQ(::mkfifo((dir_ / "fifo").c_str(), 0600), 0);
 
-  ASSERT_EQ(backend_->renameEntry(root_, "link", "moved"), 0);
-  EXPECT_TRUE(fs::is_symlink(dir_ / "moved"));
-  EXPECT_EQ(fs::read_symlink(dir_ / "moved"), dir_ / "target");
-  EXPECT_EQ(readDisk(dir_ / "target"), "secret");
-  ASSERT_EQ(backend_->renameEntry(root_, "dir-link", "moved-dir"), 0);
-  EXPECT_TRUE(fs::is_symlink(dir_ / "moved-dir"));
-  EXPECT_TRUE(fs::is_directory(fs::symlink_status(dir_ / "target-dir")));
-  ASSERT_EQ(backend_->renameEntry(root_, "dangling", "moved-dangling"), 0);
-  EXPECT_TRUE(fs::is_symlink(dir_ / "moved-dangling"));
-  EXPECT_FALSE(fs::exists(fs::symlink_status(dir_ / "absent")));
+  EXPECT_EQ(backend_->renameEntry(root_, "link", "moved", EntryType::kFile), EINVAL);
+  EXPECT_EQ(backend_->renameEntry(root_, "dir-link", "moved-dir", EntryType::kDir), ENOTDIR);
+  EXPECT_EQ(backend_->renameEntry(root_, "fifo", "moved-fifo", EntryType::kFile), EINVAL);
+  EXPECT_EQ(backend_->renameEntry(root_, "target-dir", "moved-dir", EntryType::kFile), EISDIR);
+  EXPECT_EQ(backend_->renameEntry(root_, "target", "moved", EntryType::kDir), ENOTDIR);
+  EXPECT_TRUE(fs::is_symlink(dir_ / "link"));
+  EXPECT_TRUE(fs::is_symlink(dir_ / "dir-link"));
+  for (const char* moved : {"moved", "moved-dir", "moved-fifo"}) {
+    EXPECT_FALSE(fs::exists(fs::symlink_status(dir_ / moved)));
+  }
 
   // A symlink as the target is an existing entry: not replaced, not followed.
+  fs::create_symlink(dir_ / "absent", dir_ / "dangling");
   writeDisk(dir_ / "src", "S");
-  EXPECT_EQ(backend_->renameEntry(root_, "src", "moved-dangling"), EEXIST);
+  EXPECT_EQ(backend_->renameEntry(root_, "src", "dangling", EntryType::kFile), EEXIST);
   EXPECT_FALSE(fs::exists(fs::symlink_status(dir_ / "absent")));
   EXPECT_EQ(readDisk(dir_ / "src"), "S");
 }

@@ -18,9 +18,14 @@ struct DirHandle {
   bool valid() const { return value >= 0; }
 };
 
-// How a file is created: exclusively (O_EXCL: never reuse anything), or, for -S where every rank opens
-// the same names inside the run's own fresh directory, opened if another rank made it first.
-enum class CreateMode : std::uint8_t { kExclusive, kOpenOrCreate };
+// How a file is created: exclusively (O_EXCL: never reuse anything), or, for -S, opened after the one rank
+// that creates each shared name made it with O_EXCL (the others never create): then the name must hold a
+// regular file with one link and the size of `data` (what the creating rank wrote), or the open fails
+// (EINVAL for a wrong type, EMLINK for a planted hard link, EBADMSG for another size) and nothing is written.
+enum class CreateMode : std::uint8_t { kExclusive, kOpenCreated };
+// The type of entry an operation expects under a name.
+enum class EntryType : std::uint8_t { kFile, kDir };
+
 struct CreateOptions {
   CreateMode mode = CreateMode::kExclusive;
   bool fsync = false;  // -y: fsync after writing, before close
@@ -48,10 +53,14 @@ class Backend {
   virtual int statEntry(DirHandle parent, const char* name, bool is_dir) = 0;
   // Opens the file, reads into buf until it is full (a short file is ENODATA), closes it. An empty buf only
   // opens and closes.
+  // Anything but a regular file fails with EINVAL and is not read (a FIFO never blocks the run).
   virtual int readFile(DirHandle parent, const char* name, std::span<std::byte> buf) = 0;
+  // Removes the regular file `name`; anything else (a symlink, a FIFO, a directory) is left and fails
+  // (EINVAL, or EISDIR for a directory): mdbench removes only what has the type it made.
   virtual int unlinkFile(DirHandle parent, const char* name) = 0;
-  // Renames `from` to `to` in the same directory, never replacing an existing `to` (EEXIST).
-  virtual int renameEntry(DirHandle dir, const char* from, const char* to) = 0;
+  // Renames `from` to `to` in the same directory, never replacing an existing `to` (EEXIST), and only when
+  // `from` has the type mdbench made (ENOTDIR / EISDIR / EINVAL otherwise, nothing renamed).
+  virtual int renameEntry(DirHandle dir, const char* from, const char* to, EntryType type) = 0;
   // Lists every entry of `dir` (not "." or ".."): counts[k] = entries whose name starts with prefixes[k]
   // (counts.size() == prefixes.size()); `total` = all entries.
   virtual int countEntries(DirHandle dir, std::span<const std::string_view> prefixes,

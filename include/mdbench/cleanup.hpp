@@ -22,12 +22,16 @@ struct CleanTally {
   CleanTally& operator+=(const CleanTally& other);
 };
 
+class ItemFates;
+
 struct CleanOptions {
   bool dry_run = false;
   // Share of the top-level entries this caller removes (for ranks cleaning one directory together): an
   // entry is this caller's when a fixed hash of its name modulo `parts` is `part`.
   std::uint32_t part = 0;
   std::uint32_t parts = 1;
+  // Names the run's ownership record says it did not make (ownership.hpp): left alone, never removed.
+  const ItemFates* leave = nullptr;
 };
 
 // Which of `parts` callers removes the top-level entry `name`.

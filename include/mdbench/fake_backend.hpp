@@ -28,6 +28,10 @@ enum class FakeOp : std::uint8_t {
 };
 inline constexpr std::size_t kFakeOpCount = 10;
 
+// What a test plants under a name, as a user would: a symbolic link, or a hard link to a file elsewhere
+// (a regular file with two links and `size` bytes).
+enum class FakePlant : std::uint8_t { kSymlink, kHardLink };
+
 struct FakeFault {
   FakeOp op;
   // Fail every `every`-th call of this op (1 = every call), counting from the first call, with `err`.
@@ -44,6 +48,8 @@ class FakeBackend final : public Backend {
 
   void setLatency(FakeOp op, std::chrono::nanoseconds latency);
   void addFault(FakeFault fault);
+  // Puts `what` at `path` (below the root, "a/b/name"); replaces what was there.
+  void plant(const std::string& path, FakePlant what, std::uint64_t size = 0);
 
   // Inspection for tests: entries below the root, as "a/b/c" paths, directories with a trailing '/'.
   std::vector<std::string> listAll() const;
@@ -59,7 +65,7 @@ class FakeBackend final : public Backend {
   int statEntry(DirHandle parent, const char* name, bool is_dir) override;
   int readFile(DirHandle parent, const char* name, std::span<std::byte> buf) override;
   int unlinkFile(DirHandle parent, const char* name) override;
-  int renameEntry(DirHandle dir, const char* from, const char* to) override;
+  int renameEntry(DirHandle dir, const char* from, const char* to, EntryType type) override;
   int countEntries(DirHandle dir, std::span<const std::string_view> prefixes, std::span<std::uint64_t> counts,
                    std::uint64_t& total) override;
   int syncFileSystem() override;
@@ -70,6 +76,8 @@ class FakeBackend final : public Backend {
   struct Node {
     bool is_dir = false;
     std::uint64_t size = 0;
+    bool symlink = false;  // neither file nor directory: never followed, opened or removed as either
+    std::uint32_t links = 1;
   };
   // Returns the injected error for this call of op (0 if none) after spending its latency.
   int enter(FakeOp op);

@@ -90,6 +90,10 @@ std::string itemName(ItemKind kind, std::uint32_t owner, std::uint64_t item,
 // directories it created): a regular file whose presence says "made by mdbench". A directory without it is
 // never used by a later job or removed by `mdbench clean`, whatever its name.
 inline constexpr std::string_view kMarkName = ".mdbench-run";
+// Beside the mark in an iteration directory: the record of the generated names the run did not make or
+// could not rename (ownership.hpp), and the temporary name it is written under before it is renamed there.
+inline constexpr std::string_view kTakenName = ".mdbench-taken";
+inline constexpr std::string_view kTakenTempName = ".mdbench-taken.new";
 
 // What a name in an iteration directory's subtree is, judged by the name alone (mdbench clean and the
 // cleanup after a signal remove only names that are kGeneratedDir / kGeneratedFile, of that type):

@@ -27,7 +27,7 @@ class PosixBackend final : public Backend {
   int statEntry(DirHandle parent, const char* name, bool is_dir) override;
   int readFile(DirHandle parent, const char* name, std::span<std::byte> buf) override;
   int unlinkFile(DirHandle parent, const char* name) override;
-  int renameEntry(DirHandle dir, const char* from, const char* to) override;
+  int renameEntry(DirHandle dir, const char* from, const char* to, EntryType type) override;
   int countEntries(DirHandle dir, std::span<const std::string_view> prefixes, std::span<std::uint64_t> counts,
                    std::uint64_t& total) override;
   int syncFileSystem() override;

@@ -17,9 +17,9 @@ for np in 1 2 4; do
     run "$np" -d "$t" -n 50 -w 100 "${flags[@]}" -C
     expect_rc 0 "$what: create"
     expect_not_in "$OUT" "file-stat" "$what: create-only runs no stat"
-    # The marks of the target (made by this job) and of the iteration directory, the iteration directory,
+    # The marks of the target (made by this job) and of the iteration directory, its ownership record, the iteration directory,
     # the tree(s), and 50 files and 50 directories per rank.
-    expect_eq "$(entries "$t")" $((3 + tree_dirs + 100 * np)) "$what: entries on disk"
+    expect_eq "$(entries "$t")" $((4 + tree_dirs + 100 * np)) "$what: entries on disk"
     expect_eq "$(find "$t" -name .mdbench-run | sort | tr '\n' ' ')" "$t/.mdbench-run $t/mdbench.iter.0/.mdbench-run " \
       "$what: the marks"
     expect_eq "$(find "$t" -type f -size 100c | wc -l)" $((50 * np)) "$what: files of 100 bytes"
