@@ -112,9 +112,9 @@ std::string createTarget(const std::string& path, Target& target) {
   if (fd >= 0) close(fd);
   if (err != 0) {
     const int rmdir_err = rmdir(path.c_str()) == 0 ? 0 : errno;
-    return fmt::format("cannot mark target directory {}: {}{}", path, describeErrno(err),
-                       rmdir_err == 0 ? std::string()
-                                      : fmt::format("; it stays: {}", describeErrno(rmdir_err)));
+    return fmt::format(
+        "cannot mark target directory {}: {}{}", path, describeErrno(err),
+        rmdir_err == 0 ? std::string() : fmt::format("; it stays: {}", describeErrno(rmdir_err)));
   }
   target.created = true;
   return {};
@@ -430,10 +430,14 @@ std::string signalName(int signal) {
 std::string exitStatusMeaning(int status) {
   if (status > 128) return fmt::format("stopped by {}", signalName(status - 128));
   switch (status) {
-    case kExitOk: return "every operation succeeded";
-    case kExitFailed: return "failed";
-    case kExitUsage: return "bad options";
-    default: return "failed";
+    case kExitOk:
+      return "every operation succeeded";
+    case kExitFailed:
+      return "failed";
+    case kExitUsage:
+      return "bad options";
+    default:
+      return "failed";
   }
 }
 

@@ -301,7 +301,8 @@ int writeMark(int dir_fd) {
 
 MarkKind readMark(int dir_fd) {
   // O_NONBLOCK: a FIFO planted under the name must not hang the run; fstat then refuses it.
-  const Fd fd(::openat(dir_fd, std::string(kMarkName).c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  const Fd fd(
+      ::openat(dir_fd, std::string(kMarkName).c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
   if (!fd.valid()) return errno == ENOENT ? MarkKind::kNone : MarkKind::kForeign;
   struct stat st {};
   struct stat dir_st {};
@@ -391,7 +392,8 @@ CleanSummary cleanDirectory(const std::string& dir, bool dry_run, std::vector<st
     summary.error = fmt::format("cannot list {}: {}", dir, describeErrno(err));
     return summary;
   }
-  for (const std::string& child : names) cleanMarked(self.get(), child, dir + "/" + child, dry_run, summary, log);
+  for (const std::string& child : names)
+    cleanMarked(self.get(), child, dir + "/" + child, dry_run, summary, log);
   return summary;
 }
 

@@ -117,8 +117,8 @@ std::string helpText() {
       "more).\n"
       "\n"
       "Exit status: 0 every operation succeeded; 1 an operation failed or the run could not start;\n"
-      "2 bad options (reported all at once; nothing was touched); 128+N stopped by signal N (SIGINT, "
-      "SIGTERM).\n";
+      "2 bad options (reported all at once; nothing was touched); 128+N stopped by signal N (SIGINT,\n"
+      "SIGTERM, SIGHUP, SIGQUIT, SIGPIPE). The last line on stderr is 'mdbench: exit status N (...)'.\n";
   return help;
 }
 

@@ -172,7 +172,9 @@ int FakeBackend::createFile(DirHandle parent, const char* name, std::span<const 
   const std::string path = childPath(parent, name);
   if (options.mode == CreateMode::kExclusive) {
     const Node file{.is_dir = false, .size = data.size()};
-    return nodes_.emplace(path, file).second ? 0 : EEXIST;
+    if (!nodes_.emplace(path, file).second) return EEXIST;
+    if (options.made != nullptr) *options.made = true;
+    return 0;
   }
   // -S's open of a name another rank created: never creates; refuses what that rank cannot have made.
   const auto it = nodes_.find(path);
@@ -180,7 +182,9 @@ int FakeBackend::createFile(DirHandle parent, const char* name, std::span<const 
   if (it->second.is_dir) return EISDIR;
   if (it->second.symlink) return ELOOP;
   if (it->second.links != 1) return EMLINK;
-  return it->second.size == data.size() ? 0 : EBADMSG;
+  if (it->second.size != data.size()) return EBADMSG;
+  if (options.made != nullptr) *options.made = true;
+  return 0;
 }
 
 int FakeBackend::statEntry(DirHandle parent, const char* name, bool is_dir) {

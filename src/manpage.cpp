@@ -344,8 +344,11 @@ system was touched.
 \fBcheck\fR only: a rule did not hold.
 .TP
 .B 128+N
-Stopped by signal \fIN\fR: 130 after SIGINT, 143 after SIGTERM.
+Stopped by signal \fIN\fR: 130 after SIGINT, 143 after SIGTERM, 129 after SIGHUP, 131 after SIGQUIT,
+141 after SIGPIPE (or a standard output that went away).
 The phase in progress ends at its barrier, is recorded as interrupted, and what the run made is removed.
+Rank 0's last line on standard error is \fBmdbench: exit status\fR \fIN\fR (\fIwhat it means\fR): a job
+script takes the status from it, since a launcher's own status after a signal cannot be trusted.
 .PP
 The subcommands: \fBvalidate\fR 0 when every file is valid, 1 when one is not; \fBimport\fR and
 \fBreport\fR 0 when done, 1 when a file cannot be read, parsed or written; \fBcheck\fR 0 when every rule

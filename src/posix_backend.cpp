@@ -156,6 +156,7 @@ int PosixBackend::createFile(DirHandle parent, const char* name, std::span<const
   const int fd = ::openat(fdOf(parent), name, created ? kCreateFlags : kOpenCreatedFlags, kFileMode);
   if (fd < 0) return lastError();
   int err = created ? 0 : checkCreated(fd, data.size());
+  if (err == 0 && options.made != nullptr) *options.made = true;
   if (err == 0) err = writeAll(fd, data);
   if (err == 0 && options.fsync && ::fsync(fd) != 0) err = lastError();
   return closeAfter(fd, err);

@@ -22,6 +22,7 @@
 #include "mdbench/signals.hpp"
 #include "mdbench/steady.hpp"
 #include "mdbench/stonewall_file.hpp"
+#include "run_steps.hpp"
 #include "taken_record.hpp"
 
 namespace mdbench {
@@ -100,6 +101,7 @@ class PhaseExecutor {
         rule == StonewallRule::kNone ? kNever : t_start + static_cast<std::int64_t>(config.stonewall_s * 1e9);
     stop_at_deadline_ = rule == StonewallRule::kStopAndWearOut;
     stopped_ = false;
+    name_made_ = false;
     failed_here_.clear();
     failed_overflow_ = false;
     if (isCreate(phase)) fates_.forget(itemKindOf(phase));  // this iteration's creates decide afresh
@@ -282,11 +284,13 @@ class PhaseExecutor {
     const std::span<std::byte> header = data.first(std::min<std::size_t>(16, data.size()));
     CreateOptions options = create_options_;
     if (pick == Pick::kOthers) options.mode = CreateMode::kOpenCreated;
+    options.made = &name_made_;
     return itemLoop(
         Phase::kFileCreate, cursor, owner, from, to, data.size(),
         [&](DirHandle dir, std::uint64_t item) {
           if (!fates.empty() && fates.of(ItemKind::kFile, owner, item) != ItemFate::kOurs) return EEXIST;
           if (!header.empty()) fillPattern(header, owner, item);
+          name_made_ = false;
           return b.createFile(dir, namer.name(item), data, options);
         },
         pick);
@@ -399,7 +403,10 @@ class PhaseExecutor {
       } else {
         fail(err, owner, dir, dir_error != 0 ? FirstError{}.item : item, 1);
         if (dir_error != 0) dir_end = 0;  // try to open it again for the next item
-        if (notes_failures) noteFailure(item);
+        // A file whose write failed after its create is the run's (removed later); only a name the create
+        // never made is left to whoever has it.
+        if (notes_failures && !name_made_) noteFailure(item);
+        name_made_ = false;
       }
       previous = now;
       if (now >= deadline_ns_) [[unlikely]] {
@@ -512,6 +519,7 @@ class PhaseExecutor {
   bool stopped_ = false;  // the last phase stopped for a signal (signals.hpp)
   // Items this rank's last create or rename phase failed on, and what every rank knows (shareFailures).
   std::vector<std::uint64_t> failed_here_;
+  bool name_made_ = false;  // the last file create made its name (CreateOptions::made)
   bool failed_overflow_ = false;
   ItemFates fates_;
   std::uint64_t readdir_limit_ = 0;
@@ -547,78 +555,6 @@ SteadyConfig steadyConfigOf(const Config& config) {
   return steady;
 }
 
-// The iteration directory of one iteration, and what this rank did to it so far (undone in reverse order
-// when the setup fails).
-struct IterationDir {
-  std::string name;   // mdbench.iter.N
-  std::string where;  // the rank's own path to it, for messages
-  DirHandle handle;
-  bool made = false;    // this rank made it
-  bool marked = false;  // this rank wrote its mark
-};
-
-// Collective: makes the iteration directory the run's own. The rank that made it writes its mark; a run
-// that did not make it (a later job of a split workload) uses it only when it carries a mark mdbench wrote
-// for it (cleanup.hpp), so a directory of that name that mdbench did not make is never used, nor anything
-// removed in it. `creates` is the same on every rank; `leads` is true on the first rank of each target.
-// Every rank names its own directory in the message.
-std::string claimIterationDir(Comm& comm, Backend& backend, IterationDir& it, bool creates, bool leads) {
-  if (creates) {
-    const int err = leads ? backend.writeMark(it.handle) : 0;
-    it.marked = leads && err == 0;
-    return agreeOnSetup(comm, err, fmt::format("cannot mark {} as this run's", it.where));
-  }
-  const MarkKind kind = leads ? backend.readMark(it.handle) : MarkKind::kOurs;
-  return agreeOnProblem(comm, markRefusal(it.where, kind));
-}
-
-// Collective: undoes what openIterationDir did on this rank, in reverse order: the mark it wrote, the
-// directory it made. A directory that is no longer empty stays, with its mark, and is reported.
-std::string undoIterationDir(Comm& comm, Backend& backend, IterationDir& it) {
-  const std::string mark_name(kMarkName);
-  int err = 0;
-  if (it.marked) err = backend.unlinkFile(it.handle, mark_name.c_str());
-  if (it.made && err == 0) {
-    err = backend.removeDir(backend.root(), it.name.c_str());
-    if (err != 0 && it.marked) (void)backend.writeMark(it.handle);  // the same bytes as the one removed
-  }
-  if (it.handle.valid()) (void)backend.closeDir(it.handle);
-  it.handle = DirHandle{};
-  const std::string problem = agreeOnSetup(comm, err, fmt::format("{} kept", it.where));
-  return problem.empty() ? std::string() : "; " + problem;
-}
-
-// Collective: makes (when the run creates the trees), opens and claims the iteration directory. On a failure
-// on any rank, every rank undoes its part and the message names the failing rank's own directory.
-std::string openIterationDir(Comm& comm, Backend& backend, IterationDir& it, bool creates, bool leads) {
-  int err = (leads && creates) ? backend.makeDir(backend.root(), it.name.c_str()) : 0;
-  it.made = leads && creates && err == 0;
-  std::string error = agreeOnSetup(comm, err, fmt::format("cannot create {}", it.where));
-  if (error.find("EEXIST") != std::string::npos) {
-    error += " (left by an earlier run? finish it with -r, or choose another -d)";
-  }
-  if (error.empty()) {
-    err = backend.openDir(backend.root(), it.name.c_str(), it.handle);
-    error = agreeOnSetup(
-        comm, err,
-        fmt::format("cannot open {}{}", it.where, creates ? "" : " (left by an earlier create run?)"));
-  }
-  if (error.empty()) error = claimIterationDir(comm, backend, it, creates, leads);
-  if (!error.empty()) error += undoIterationDir(comm, backend, it);
-  return error;
-}
-
-// Collective, once the iteration directory is claimed: a job that creates starts with nothing taken and
-// leaves an empty record at once (so a later job always finds one, even after a stop); a later job reads
-// the record the create job left, and refuses the directory when there is none or it is damaged.
-std::string startOwnership(Comm& comm, Backend& backend, DirHandle dir, bool creates, bool leads,
-                           const std::string& where, ItemFates& fates) {
-  fates.clear();
-  if (!creates) return loadTakenRecords(comm, backend, dir, leads, where, fates);
-  const int err = leads ? writeTakenRecord(backend, dir, fates) : 0;
-  return agreeOnSetup(comm, err, fmt::format("cannot write {}/{}", where, kTakenName));
-}
-
 // -x without creating: rank 0 reads the counts an earlier job left; every rank learns them or the error.
 std::string readLimits(Comm& comm, const Config& config, ItemLimits& limits) {
   std::string error;
@@ -639,21 +575,6 @@ std::string readLimits(Comm& comm, const Config& config, ItemLimits& limits) {
     }
   }
   return {};
-}
-
-// Collective: -p, slept in slices of at most 0.1 s, with the ranks agreeing after each on a stop request,
-// so that a signal ends the wait within a slice everywhere (the same number of slices on every rank: the
-// same collectives). Returns the signal, or 0 after the whole delay.
-int preDelay(Comm& comm, double delay_s) {
-  static constexpr double kSlice_s = 0.1;
-  const auto slices = static_cast<std::uint64_t>(std::ceil(delay_s / kSlice_s));
-  const std::chrono::duration<double> slice(delay_s / static_cast<double>(slices));
-  for (std::uint64_t i = 0; i < slices; ++i) {
-    std::this_thread::sleep_for(slice);
-    const std::uint64_t signal = comm.allreduceMax(static_cast<std::uint64_t>(stopSignal()));
-    if (signal != 0) return static_cast<int>(signal);
-  }
-  return 0;
 }
 
 }  // namespace

@@ -10,9 +10,9 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <iterator>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <string>
 #include <vector>
@@ -255,7 +255,8 @@ TEST(MarkTextTest, FixedLengthHeaderAndInode) {
   EXPECT_EQ(classifyMark(markText(7).substr(0, 30), 7), MarkKind::kForeign);
   EXPECT_EQ(classifyMark("", 7), MarkKind::kForeign);
   EXPECT_EQ(classifyMark("mdbench 0.1.0 run started x on 2 ranks\n", 7), MarkKind::kOld);
-  EXPECT_NE(markRefusal("/t/mdbench.iter.0", MarkKind::kOld).find("rm -r /t/mdbench.iter.0"), std::string::npos);
+  EXPECT_NE(markRefusal("/t/mdbench.iter.0", MarkKind::kOld).find("rm -r /t/mdbench.iter.0"),
+            std::string::npos);
   EXPECT_EQ(markRefusal("/t", MarkKind::kOurs), "");
 }
 

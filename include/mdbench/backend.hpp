@@ -29,6 +29,10 @@ enum class EntryType : std::uint8_t { kFile, kDir };
 struct CreateOptions {
   CreateMode mode = CreateMode::kExclusive;
   bool fsync = false;  // -y: fsync after writing, before close
+  // When set, *made becomes true once the name holds the file this call created (or, kOpenCreated, the
+  // file its creator made), also when writing it then failed: such a name is the run's, to remove later;
+  // a create that failed without it left the name to whoever has it.
+  bool* made = nullptr;
 };
 
 // Every operation returns 0 on success or an errno value (EIO for failures without one); none throws.

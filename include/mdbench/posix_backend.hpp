@@ -32,8 +32,8 @@ class PosixBackend final : public Backend {
                    std::uint64_t& total) override;
   int syncFileSystem() override;
   int removeGenerated(DirHandle dir, const CleanOptions& options, CleanTally& tally) override;  // cleanup.cpp
-  int writeMark(DirHandle dir) override;       // cleanup.cpp
-  MarkKind readMark(DirHandle dir) override;  // cleanup.cpp
+  int writeMark(DirHandle dir) override;                                                        // cleanup.cpp
+  MarkKind readMark(DirHandle dir) override;                                                    // cleanup.cpp
 
  private:
   explicit PosixBackend(int root_fd) : root_fd_(root_fd) {}

@@ -30,7 +30,7 @@ class StopSignals {
 
  private:
   static constexpr int kSignals[] = {SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGPIPE};
-  struct sigaction previous_[std::size(kSignals)] {};
+  struct sigaction previous_[std::size(kSignals)]{};
 };
 
 // For tests: behave as if `signal` had arrived (0 clears it).

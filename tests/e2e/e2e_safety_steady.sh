@@ -20,15 +20,31 @@ plant_race() {
       >"$OUT" 2>"$ERR" &
     local pid=$! name
     for name in "$@"; do
-      local path=$BASE/t/mdbench.iter.0/$name parent
-      parent=$(dirname "$path")
-      for _ in $(seq 2000); do [ -d "$parent" ] && break; sleep 0.001; done
-      if [ "${name%/}" != "$name" ]; then
-        # Dated in the past: any entry mdbench made or removed in it later would move its mtime to now.
-        mkdir "$path" 2>/dev/null && echo "user dir" >"$path/keep.txt" && touch -d 2000-01-01 "$path"
-      else
-        (set -o noclobber; echo "user data" >"$path") 2>/dev/null
-      fi
+      # A busy loop (no process per try): the plant lands microseconds after its parent appears.
+      /usr/bin/python3 - "$BASE/t/mdbench.iter.0/$name" <<'PY'
+import os, sys, time
+path = sys.argv[1]
+is_dir = path.endswith("/")
+path = path.rstrip("/")
+deadline = time.monotonic() + 20
+while time.monotonic() < deadline:
+    try:
+        if is_dir:
+            os.mkdir(path)
+            with open(os.path.join(path, "keep.txt"), "w") as f:
+                f.write("user dir\n")
+            # Dated in the past: an entry mdbench made or removed in it later would move its mtime to now.
+            os.utime(path, (946684800, 946684800))
+        else:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            os.write(fd, b"user data\n")
+            os.close(fd)
+        break
+    except FileNotFoundError:
+        continue
+    except FileExistsError:
+        break
+PY
     done
     wait "$pid"
     RC=$?
