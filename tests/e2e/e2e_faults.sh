@@ -12,28 +12,11 @@ if [ "$(id -u)" != 0 ]; then
   exit 77  # CTest reports it as skipped (SKIP_RETURN_CODE)
 fi
 
-MOUNTS=()
-JOB=""
-cleanup() {
-  [ -z "$JOB" ] || kill -9 "$JOB" 2>/dev/null
-  local i
-  for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do
-    umount "${MOUNTS[i]}" 2>/dev/null || umount -l "${MOUNTS[i]}" || echo "cannot unmount ${MOUNTS[i]}" >&2
-  done
-  rm -rf "$BASE"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+# shellcheck source=mounts.sh
+source "$E2E_DIR/mounts.sh"
 
 CASES=0
 begin_case() { CASES=$((CASES + 1)); echo "case $CASES: $*"; }
-
-# mount_fs NAME OPTIONS: a fresh tmpfs at BASE/NAME, unmounted at exit.
-mount_fs() {
-  mkdir "$BASE/$1" || exit 1
-  mount -t tmpfs -o "$2" tmpfs "$BASE/$1" || { echo "cannot mount $BASE/$1" >&2; exit 1; }
-  MOUNTS+=("$BASE/$1")
-}
 
 # User data that no run may touch: DIR/user-data/ (a file and a directory), its fingerprint in DIR.fp.
 plant() {

@@ -6,29 +6,8 @@
 # Mounts small tmpfs file systems (needs root: without it the test fails, it is never skipped).
 source "$(dirname "$0")/lib.sh" "$@"
 
-MOUNTS=()
-JOB=""
-cleanup() {
-  [ -z "$JOB" ] || kill -9 "$JOB" 2>/dev/null
-  local i
-  for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do
-    umount "${MOUNTS[i]}" 2>/dev/null || umount -l "${MOUNTS[i]}" || echo "cannot unmount ${MOUNTS[i]}" >&2
-  done
-  rm -rf "$BASE"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-# mount_fs NAME OPTIONS: a fresh tmpfs at BASE/NAME, unmounted at exit. A mount that fails fails the test.
-mount_fs() {
-  mkdir "$BASE/$1" || exit 1
-  if ! mount -t tmpfs -o "$2" tmpfs "$BASE/$1"; then
-    fail "cannot mount a tmpfs at $BASE/$1 (needs root)"
-    finish
-    exit 1
-  fi
-  MOUNTS+=("$BASE/$1")
-}
+# shellcheck source=mounts.sh
+source "$E2E_DIR/mounts.sh"
 # The names a run generates, anywhere below DIR (iteration directories and default targets).
 ours_below() { find "$1" \( -name 'mdbench.iter.*' -o -name 'mdbench.2*' -o -name .mdbench-run \) 2>/dev/null; }
 

@@ -9,35 +9,8 @@ py=/usr/bin/python3
 repo=$(cd "$E2E_DIR/../.." && pwd)
 jobscripts=${MDBENCH_JOBSCRIPTS:-$repo/jobscripts}
 
-# Each rank runs under this wrapper (as in e2e_signals), which records the rank's exit status: Hydra's own
-# status after a signal is racy. It ignores the signals mpiexec passes on to the process group; mdbench
-# installs its own handlers over the ignored disposition. (SIGHUP is sent to the ranks only.)
-wrapper=$BASE/rank-wrapper.sh
-cat >"$wrapper" <<'EOF'
-#!/usr/bin/env bash
-trap '' TERM INT QUIT
-"$MDBENCH" "$@"
-rc=$?
-echo "$rc" >"$STATUS_DIR/rank.$PMI_RANK"
-exit "$rc"
-EOF
-chmod +x "$wrapper"
-
-# start_run NAME ARGS...: the benchmark in the background on 2 ranks; sets PID (mpiexec's) and T (target).
-start_run() {
-  T=$BASE/$1
-  shift
-  mkdir -p "$T"
-  echo "user data" >"$T/precious.txt"
-  STATUS_DIR=$BASE/status.$(basename "$T")
-  export STATUS_DIR
-  mkdir -p "$STATUS_DIR"
-  "$MPIEXEC" -n 2 "$wrapper" -d "$T" "$@" >"$OUT" 2>"$ERR" &
-  PID=$!
-}
-ranks_exited() {
-  expect_eq "$(cat "$STATUS_DIR"/rank.* 2>/dev/null | sort -u | tr '\n' ' ')" "$1 " "$2: every rank's exit status"
-}
+# shellcheck source=ranks.sh
+source "$E2E_DIR/ranks.sh"
 wait_for_files() {  # wait_for_files N: the target holds N of the run's files (at most 20 s)
   local _
   for _ in $(seq 200); do

@@ -6,40 +6,8 @@
 source "$(dirname "$0")/lib.sh" "$@"
 py=/usr/bin/python3
 
-# Each rank runs under this wrapper, which records the rank's exit status: Hydra's mpiexec forwards
-# SIGINT/SIGTERM to the ranks' process groups, but its own exit status after that is racy (seen: 0 or 128 +
-# the signal for the same ranks' statuses), so the ranks' statuses are checked instead. The wrapper ignores
-# the signals itself; mdbench installs its own handlers over the ignored disposition it inherits.
-wrapper=$BASE/rank-wrapper.sh
-cat >"$wrapper" <<'EOF'
-#!/usr/bin/env bash
-trap '' TERM INT
-"$MDBENCH" "$@"
-rc=$?
-echo "$rc" >"$STATUS_DIR/rank.$PMI_RANK"
-exit "$rc"
-EOF
-chmod +x "$wrapper"
-
-# start_run NAME ARGS...: the benchmark in the background on 2 ranks; sets PID (mpiexec's) and T (target).
-start_run() {
-  T=$BASE/$1
-  shift
-  mkdir -p "$T"
-  echo "user data" >"$T/precious.txt"
-  STATUS_DIR=$BASE/status.$(basename "$T")
-  export STATUS_DIR
-  mkdir -p "$STATUS_DIR"
-  # Not under timeout(1): the signal goes to mpiexec itself, as from Slurm or a terminal. finish_run is
-  # the hang guard.
-  "$MPIEXEC" -n 2 "$wrapper" -d "$T" "$@" >"$OUT" 2>"$ERR" &
-  PID=$!
-}
-
-# ranks_exited STATUS WHAT: every rank exited with STATUS.
-ranks_exited() {
-  expect_eq "$(cat "$STATUS_DIR"/rank.* 2>/dev/null | sort -u | tr '\n' ' ')" "$1 " "$2: every rank's exit status"
-}
+# shellcheck source=ranks.sh
+source "$E2E_DIR/ranks.sh"
 
 # wait_for_files N [PATTERN]: until the target holds N of the run's files named PATTERN (default
 # file.mdbench.*: the create phase is under way), at most 20 s.
