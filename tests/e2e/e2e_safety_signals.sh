@@ -11,23 +11,6 @@ jobscripts=${MDBENCH_JOBSCRIPTS:-$repo/jobscripts}
 
 # shellcheck source=ranks.sh
 source "$E2E_DIR/ranks.sh"
-wait_for_files() {  # wait_for_files N: the target holds N of the run's files (at most 20 s)
-  local _
-  for _ in $(seq 200); do
-    [ "$(find "$T" -name 'file.mdbench.*' 2>/dev/null | head -n "$1" | wc -l)" -ge "$1" ] && return 0
-    sleep 0.1
-  done
-  return 1
-}
-ranks() { pgrep -f "^$MDBENCH -d $T "; }
-# finish_run: waits for mpiexec (killing it after 60 s: a hang); SECONDS_TAKEN: how long after the call.
-finish_run() {
-  local start=$SECONDS _
-  for _ in $(seq 600); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
-  kill -0 "$PID" 2>/dev/null && { fail "mpiexec still running after 60 s: a hang"; kill -KILL "$PID"; }
-  wait "$PID"
-  SECONDS_TAKEN=$((SECONDS - start))
-}
 only_precious() { expect_eq "$(find "$T" -mindepth 1)" "$T/precious.txt" "$1: only the user's file is left"; }
 
 # check_file WHAT FILE STATUS EXIT PHASES: the run group's status and exit status, and its number of phases

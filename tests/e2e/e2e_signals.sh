@@ -9,29 +9,6 @@ py=/usr/bin/python3
 # shellcheck source=ranks.sh
 source "$E2E_DIR/ranks.sh"
 
-# wait_for_files N [PATTERN]: until the target holds N of the run's files named PATTERN (default
-# file.mdbench.*: the create phase is under way), at most 20 s.
-wait_for_files() {
-  local _
-  for _ in $(seq 200); do
-    [ "$(find "$T" -name "${2:-file.mdbench.*}" 2>/dev/null | head -n "$1" | wc -l)" -ge "$1" ] && return 0
-    sleep 0.1
-  done
-  return 1
-}
-
-ranks() { pgrep -f "^$MDBENCH -d $T "; }
-
-# finish_run: waits for mpiexec (killing it after 60 s: a hang); RC its status, SECONDS_TAKEN how long
-# after the signal.
-finish_run() {
-  local start=$SECONDS _
-  for _ in $(seq 600); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
-  kill -0 "$PID" 2>/dev/null && { fail "mpiexec still running after 60 s: a hang"; kill -KILL "$PID"; }
-  wait "$PID"
-  SECONDS_TAKEN=$((SECONDS - start))
-}
-
 # check_file FILE STATUS EXIT LAST_PHASE: the results file validates, with that status and exit status, and
 # its last phase is LAST_PHASE, stopped short (fewer ops than planned by the config) or complete.
 check_file() {

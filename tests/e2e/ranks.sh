@@ -34,3 +34,27 @@ start_run() {
 ranks_exited() {
   expect_eq "$(cat "$STATUS_DIR"/rank.* 2>/dev/null | sort -u | tr '\n' ' ')" "$1 " "$2: every rank's exit status"
 }
+
+# wait_for_files N [PATTERN]: the target T holds N entries named PATTERN (default the run's files), at most
+# 20 s; fails (status 1) otherwise.
+wait_for_files() {
+  local _
+  for _ in $(seq 200); do
+    [ "$(find "$T" -name "${2:-file.mdbench.*}" 2>/dev/null | head -n "$1" | wc -l)" -ge "$1" ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+ranks() { pgrep -f "^$MDBENCH -d $T "; }
+
+# finish_run: waits for mpiexec (killing it after 60 s: a hang); RC its status, SECONDS_TAKEN how long
+# after the signal.
+finish_run() {
+  local start=$SECONDS _
+  for _ in $(seq 600); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
+  kill -0 "$PID" 2>/dev/null && { fail "mpiexec still running after 60 s: a hang"; kill -KILL "$PID"; }
+  wait "$PID"
+  SECONDS_TAKEN=$((SECONDS - start))
+  export SECONDS_TAKEN  # for the sourcing script
+}
