@@ -1,6 +1,7 @@
 // Opening, creating and walking results files: shared by the run writer, the import writer and the reader.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +26,18 @@ void checkAppendable(const std::string& path);
 // read-only first, so that a file that is not ours is never opened for writing (which can rewrite its
 // superblock).
 h5::Handle openForAppend(const std::string& path);
+// ENOSPC or EDQUOT.
+bool noRoom(int err);
+// The descriptor behind a file opened with the default (sec2) driver; -1 with any other driver.
+int descriptorOf(hid_t file);
+// Allocates the file's blocks up to its end plus `bytes` without changing its size, so the next write step
+// cannot run out of space halfway: 0, or ENOSPC / EDQUOT / EFBIG (a file size limit).
+int reserveSpace(int fd, std::uint64_t bytes);
+// Gives back what reserveSpace allocated past the end.
+void releaseSpace(int fd);
+// Creates `path` as a new results file (O_EXCL: exists_error when it exists), `header_bytes` reserved
+// first; removed again on any later failure.
+h5::Handle createNewFile(const std::string& path, std::uint64_t header_bytes, bool& exists_error);
 // Children named <prefix><number>, in numeric order (run-9999 before run-10000); others are ignored.
 std::vector<std::string> numberedChildren(hid_t group, std::string_view prefix);
 

@@ -119,7 +119,7 @@ inline RankPhaseRecord record(std::uint64_t ok, std::uint64_t failed, std::uint6
   r.t_start = t_start;
   r.t_local_end = t_local_end;
   r.t_global_end = t_global_end;
-  r.ops_at_stonewall = ok;  // the timer never fired (the runner then records the ops that succeeded)
+  r.ops_at_stonewall = ok + failed;  // the timer never fired
   return r;
 }
 

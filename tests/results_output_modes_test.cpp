@@ -112,7 +112,15 @@ TEST(ResultsFile, AFileThatCannotGrowStopsTheWritingNotTheRun) {
 TEST(ResultsFile, ForceReplacesAnExistingFile) {
   const TempDir dir;
   const std::string path = dir.file("r.h5");
-  writeRun(path, OutputMode::kCreate, SyntheticRun{}, 1);
+  // --append adds only to a file `mdbench validate` accepts: the first run as the runner records it (a rank
+  // whose stonewall timer never fired has ops_at_stonewall = ok).
+  SyntheticRun first;
+  for (PhaseResult& p : first.result.phases) {
+    for (RankPhaseRecord& r : p.ranks) {
+      if (r.t_stonewall == 0.0) r.ops_at_stonewall = r.ok;
+    }
+  }
+  writeRun(path, OutputMode::kCreate, first, 1);
   SyntheticRun second;
   second.result.info.job_id = "456";
   EXPECT_EQ(writeRun(path, OutputMode::kForce, second, 0), "/runs/run-0000");
@@ -130,7 +138,15 @@ TEST(ResultsFile, ForceReplacesAnExistingFile) {
 TEST(ResultsFile, AppendAddsTheNextRunAndBothReadBack) {
   const TempDir dir;
   const std::string path = dir.file("r.h5");
-  writeRun(path, OutputMode::kCreate, SyntheticRun{}, 1);
+  // --append adds only to a file `mdbench validate` accepts: the first run as the runner records it (a rank
+  // whose stonewall timer never fired has ops_at_stonewall = ok).
+  SyntheticRun first;
+  for (PhaseResult& p : first.result.phases) {
+    for (RankPhaseRecord& r : p.ranks) {
+      if (r.t_stonewall == 0.0) r.ops_at_stonewall = r.ok;
+    }
+  }
+  writeRun(path, OutputMode::kCreate, first, 1);
   SyntheticRun second;
   second.result.info.host_of_rank.clear();  // unknown hosts: all on one node
   second.result.info.nodes = 1;
