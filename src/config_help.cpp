@@ -116,9 +116,8 @@ std::string helpText() {
       "file.mdbench.<rank>.<i> and dir.mdbench.<rank>.<i>; -n is exact (the first directories get one "
       "more).\n"
       "\n"
-      "Exit status: 0 every operation succeeded; 1 an operation failed or the run could not start;\n"
-      "2 bad options (reported all at once; nothing was touched); 128+N stopped by signal N (SIGINT,\n"
-      "SIGTERM, SIGHUP, SIGQUIT, SIGPIPE). The last line on stderr is 'mdbench: exit status N (...)'.\n";
+      "Exit status: 0 every operation succeeded; 1 an operation failed or the run could not start; 2 bad\n"
+      "options (all reported, nothing touched); 128+N stopped by signal N (INT, TERM, HUP, QUIT, PIPE).\n";
   return help;
 }
 
