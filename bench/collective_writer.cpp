@@ -12,14 +12,14 @@
 #include <utility>
 
 #include "h5.hpp"
-#include "mdbench/metrics.hpp"
-#include "mdbench/results_file.hpp"
+#include "mdbench/model/metrics.hpp"
+#include "mdbench/results/results_file.hpp"
 
 namespace mdbench::bench {
 namespace {
 
-// The results module's RAII handle (src/h5.hpp), built from the call that creates the identifier: throws
-// when that call failed.
+// The results module's RAII handle (src/results/h5.hpp), built from the call that creates the identifier:
+// throws when that call failed.
 class Id : public h5::Handle {
  public:
   Id() = default;

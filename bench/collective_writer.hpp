@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "mdbench/phase.hpp"
-#include "mdbench/result.hpp"
-#include "mdbench/stats.hpp"
+#include "mdbench/model/phase.hpp"
+#include "mdbench/model/result.hpp"
+#include "mdbench/model/stats.hpp"
 
 namespace mdbench::bench {
 

@@ -14,12 +14,12 @@
 #include <span>
 #include <vector>
 
-#include "mdbench/comm.hpp"
-#include "mdbench/metrics.hpp"
-#include "mdbench/mpi_comm.hpp"
-#include "mdbench/results_file.hpp"
-#include "mdbench/runner.hpp"
-#include "mdbench/validate.hpp"
+#include "mdbench/model/metrics.hpp"
+#include "mdbench/results/results_file.hpp"
+#include "mdbench/results/validate.hpp"
+#include "mdbench/run/comm.hpp"
+#include "mdbench/run/mpi_comm.hpp"
+#include "mdbench/run/runner.hpp"
 #include "mpi_call_counter.hpp"
 #include "scratch_dir.hpp"
 #include "synthetic_results.hpp"

@@ -17,11 +17,11 @@
 #include <string>
 #include <vector>
 
-#include "mdbench/backend.hpp"
-#include "mdbench/clock.hpp"
-#include "mdbench/mpi_comm.hpp"
-#include "mdbench/plan.hpp"
-#include "mdbench/runner.hpp"
+#include "mdbench/backend/backend.hpp"
+#include "mdbench/model/plan.hpp"
+#include "mdbench/run/mpi_comm.hpp"
+#include "mdbench/run/runner.hpp"
+#include "mdbench/util/clock.hpp"
 #include "sample_stats.hpp"
 
 namespace {

@@ -28,12 +28,12 @@
 #include <string_view>
 #include <vector>
 
-#include "mdbench/clock.hpp"
-#include "mdbench/metrics.hpp"
-#include "mdbench/mpi_comm.hpp"
-#include "mdbench/plan.hpp"
-#include "mdbench/posix_backend.hpp"
-#include "mdbench/runner.hpp"
+#include "mdbench/backend/posix_backend.hpp"
+#include "mdbench/model/metrics.hpp"
+#include "mdbench/model/plan.hpp"
+#include "mdbench/run/mpi_comm.hpp"
+#include "mdbench/run/runner.hpp"
+#include "mdbench/util/clock.hpp"
 #include "reference.hpp"
 #include "sample_stats.hpp"
 

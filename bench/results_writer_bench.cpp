@@ -31,8 +31,8 @@
 #include <vector>
 
 #include "compare_mode.hpp"
-#include "mdbench/results_file.hpp"
-#include "mdbench/validate.hpp"
+#include "mdbench/results/results_file.hpp"
+#include "mdbench/results/validate.hpp"
 #include "scratch_dir.hpp"
 #include "synthetic_results.hpp"
 

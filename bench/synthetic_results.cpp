@@ -9,9 +9,9 @@
 #include <cmath>
 #include <vector>
 
-#include "mdbench/clock.hpp"
-#include "mdbench/fsinfo.hpp"
-#include "mdbench/version.hpp"
+#include "mdbench/backend/fsinfo.hpp"
+#include "mdbench/cli/version.hpp"
+#include "mdbench/util/clock.hpp"
 
 namespace mdbench::bench {
 namespace {

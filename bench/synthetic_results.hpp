@@ -6,11 +6,11 @@
 #include <cstdint>
 #include <string>
 
-#include "mdbench/config.hpp"
-#include "mdbench/phase.hpp"
-#include "mdbench/plan.hpp"
-#include "mdbench/result.hpp"
-#include "mdbench/stats.hpp"
+#include "mdbench/config/config.hpp"
+#include "mdbench/model/phase.hpp"
+#include "mdbench/model/plan.hpp"
+#include "mdbench/model/result.hpp"
+#include "mdbench/model/stats.hpp"
 
 namespace mdbench::bench {
 

@@ -1,5 +1,5 @@
 // The fuzzed entry points, one function per input reader, shared by the libFuzzer targets (fuzz/*_fuzz.cpp)
-// and the replay of saved inputs in the normal test suite (tests/fuzz_regressions_test.cpp).
+// and the replay of saved inputs in the normal test suite (tests/cli/fuzz_regressions_test.cpp).
 // Each function feeds one input to the reader and lets through only the exception the reader documents for
 // bad input; anything else (another exception, a broken invariant, a sanitizer report) is a finding.
 #pragma once
@@ -10,12 +10,12 @@
 #include <string_view>
 #include <vector>
 
-#include "mdbench/check.hpp"
-#include "mdbench/config.hpp"
-#include "mdbench/imported.hpp"
-#include "mdbench/results_file.hpp"
-#include "mdbench/stonewall_file.hpp"
-#include "mdbench/validate.hpp"
+#include "mdbench/config/config.hpp"
+#include "mdbench/model/imported.hpp"
+#include "mdbench/report/check.hpp"
+#include "mdbench/results/results_file.hpp"
+#include "mdbench/results/validate.hpp"
+#include "mdbench/run/stonewall_file.hpp"
 
 namespace mdbench::fuzz {
 

@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "mdbench/app.hpp"
-#include "mdbench/mpi_comm.hpp"
-#include "mdbench/signals.hpp"
+#include "mdbench/cli/app.hpp"
+#include "mdbench/run/mpi_comm.hpp"
+#include "mdbench/run/signals.hpp"
 
 int main(int argc, char** argv) {
   // Before anything opens a file (MPI, HDF5) or prints: no file may become descriptor 1, and no failed

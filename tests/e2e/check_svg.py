@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Checks a chart written by `mdbench report` (src/svg_chart.cpp) through the structure it promises.
+"""Checks a chart written by `mdbench report` (src/report/svg_chart.cpp) through the structure it promises.
 
 usage: check_svg.py FILE.svg [--series LABEL]... [--points LABEL=N]... [--text STRING]...
                     [--peak LABEL] [--saturation LABEL] [--panels N] [--reference]

@@ -1,0 +1,85 @@
+// The storage backend: the metadata operations a phase performs, each returning a status (0 or an errno).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "mdbench/backend/cleanup.hpp"
+
+namespace mdbench {
+
+// An open directory of the backend. Opaque to callers; the backend gives it meaning (a descriptor for
+// POSIX). root() is the directory the backend was opened on; closing it is refused (EBADF).
+struct DirHandle {
+  std::int64_t value = -1;
+  bool valid() const { return value >= 0; }
+};
+
+// How a file is created: exclusively (O_EXCL: never reuse anything), or, for -S, opened after the one rank
+// that creates each shared name made it with O_EXCL (the others never create): then the name must hold a
+// regular file with one link and the size of `data` (what the creating rank wrote), or the open fails
+// (EINVAL for a wrong type, EMLINK for a planted hard link, EBADMSG for another size) and nothing is written.
+enum class CreateMode : std::uint8_t { kExclusive, kOpenCreated };
+// The type of entry an operation expects under a name.
+enum class EntryType : std::uint8_t { kFile, kDir };
+
+struct CreateOptions {
+  CreateMode mode = CreateMode::kExclusive;
+  bool fsync = false;  // -y: fsync after writing, before close
+  // When set, *made becomes true once the name holds the file this call created (or, kOpenCreated, the
+  // file its creator made), also when writing it then failed: such a name is the run's, to remove later;
+  // a create that failed without it left the name to whoever has it.
+  bool* made = nullptr;
+};
+
+// Every operation returns 0 on success or an errno value (EIO for failures without one); none throws.
+// Names are single path components, never containing '/'. Nothing ever follows a symbolic link.
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  // The directory the backend works in (the run's target directory).
+  virtual DirHandle root() const = 0;
+  // Opens the existing subdirectory `name` of `parent`.
+  virtual int openDir(DirHandle parent, const char* name, DirHandle& out) = 0;
+  virtual int closeDir(DirHandle dir) = 0;
+
+  virtual int makeDir(DirHandle parent, const char* name) = 0;    // fails with EEXIST if present
+  virtual int removeDir(DirHandle parent, const char* name) = 0;  // must be empty
+  // Creates a new regular file (fails with EEXIST if present), writes `data` into it, closes it.
+  virtual int createFile(DirHandle parent, const char* name, std::span<const std::byte> data,
+                         CreateOptions options) = 0;
+  // Stats `name`; fails with ENOTDIR (expected a directory), EISDIR (expected a
+  // file, found a directory) or EINVAL (anything else, e.g. a symlink).
+  virtual int statEntry(DirHandle parent, const char* name, bool is_dir) = 0;
+  // Opens the file, reads into buf until it is full (a short file is ENODATA), closes it. An empty buf only
+  // opens and closes.
+  // Anything but a regular file fails with EINVAL and is not read (a FIFO never blocks the run).
+  virtual int readFile(DirHandle parent, const char* name, std::span<std::byte> buf) = 0;
+  // Removes the regular file `name`; anything else (a symlink, a FIFO, a directory) is left and fails
+  // (EINVAL, or EISDIR for a directory): mdbench removes only what has the type it made.
+  virtual int unlinkFile(DirHandle parent, const char* name) = 0;
+  // Renames `from` to `to` in the same directory, never replacing an existing `to` (EEXIST), and only when
+  // `from` has the type mdbench made (ENOTDIR / EISDIR / EINVAL otherwise, nothing renamed).
+  virtual int renameEntry(DirHandle dir, const char* from, const char* to, EntryType type) = 0;
+  // Lists every entry of `dir` (not "." or ".."): counts[k] = entries whose name starts with prefixes[k]
+  // (counts.size() == prefixes.size()); `total` = all entries.
+  virtual int countEntries(DirHandle dir, std::span<const std::string_view> prefixes,
+                           std::span<std::uint64_t> counts, std::uint64_t& total) = 0;
+  // Flushes the file system holding the root (syncfs); -Y calls it at the end of each phase.
+  virtual int syncFileSystem() = 0;
+  // The cleanup after a signal: removes what mdbench generated below `dir` by cleanup.hpp's rules (only
+  // generated names of the right type, never through a link), this caller's share of the top-level entries
+  // (options.part of options.parts). Returns 0, or the errno of listing `dir`; what stays is in `tally`.
+  virtual int removeGenerated(DirHandle dir, const CleanOptions& options, CleanTally& tally) = 0;
+  // The mark (cleanup.hpp) of `dir`: written with O_EXCL (never over another entry), and read back. The
+  // POSIX backend writes and checks the proof (the directory's inode); the default, for test doubles that
+  // store no contents, creates and finds a regular file of that name (defined in cleanup.cpp).
+  virtual int writeMark(DirHandle dir);
+  virtual MarkKind readMark(DirHandle dir);
+};
+
+}  // namespace mdbench

@@ -1,0 +1,110 @@
+// The plan: which phases run, which rank does which operations on whose items. Pure: no I/O.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "mdbench/config/config.hpp"
+#include "mdbench/model/layout.hpp"
+#include "mdbench/model/phase.hpp"
+
+namespace mdbench {
+
+// Phases a configuration runs, in execution order:
+//   create selected: tree-create, and dir-create / file-create for the selected item kinds;
+//   stat: dir-stat / file-stat; readdir: dir-readdir / file-readdir; read: file-read (files only);
+//   rename: dir-rename / file-rename; remove: dir-remove / file-remove, tree-remove.
+// -S (shared files) has no directory items.
+std::vector<Phase> selectPhases(const Config& config);
+
+bool isTreePhase(Phase phase);
+
+// What the stonewall (-W) does in a phase. Creates, stats and reads stop when it fires and then wear out to
+// the count the furthest rank reached (mdtest's rule, for every phase that changes nothing it cannot finish
+// later); renames and removes only note when it fired and go on, since what they skipped would be left
+// behind with the wrong name or at all. Tree and readdir phases are not stonewalled.
+enum class StonewallRule : std::uint8_t { kNone, kStopAndWearOut, kNoteOnly };
+StonewallRule stonewallRule(Phase phase);
+// The item kind an item phase works on (kDir for dir-*, kFile for file-*). Precondition: !isTreePhase.
+ItemKind itemKindOf(Phase phase);
+
+struct FirstError;
+
+// A bijection of [0, n) computed on the fly in O(1) memory (a keyed Feistel network over the next power of
+// two, cycle-walking back into range): -R visits a rank's items in this order, reproducibly from the seed.
+class Permutation {
+ public:
+  Permutation(std::uint64_t n, std::uint64_t seed);
+  std::uint64_t size() const { return n_; }
+  std::uint64_t operator()(std::uint64_t index) const;  // precondition: index < size()
+
+ private:
+  std::uint64_t n_;
+  unsigned half_bits_;  // the domain is 2^(2 * half_bits_) >= n
+  std::uint64_t keys_[4];
+};
+
+// The data written into a file and checked by -X: the first 16 bytes hold owner and item (little-endian
+// uint64 each, cut short for smaller files), the rest a byte pattern of the owner. -S files use owner
+// kSharedOwner (layout.hpp).
+void fillPattern(std::span<std::byte> data, std::uint32_t owner, std::uint64_t item);
+bool checkPattern(std::span<const std::byte> data, std::uint32_t owner, std::uint64_t item);
+
+class Plan {
+ public:
+  // All ranks on one node.
+  Plan(const Config& config, std::uint32_t ranks);
+  // node_of_rank: the node index of every rank (size = ranks); the rank shift uses it (node-aware).
+  Plan(const Config& config, std::vector<std::uint32_t> node_of_rank);
+  // The same plan for `items` items per rank (a stonewalled create's count, or -x's).
+  Plan withItems(std::uint64_t items) const;
+
+  const Config& config() const { return config_; }
+  const TreeLayout& layout() const { return layout_; }
+  const std::vector<Phase>& phases() const { return phases_; }
+  std::uint32_t ranks() const { return ranks_; }
+
+  // Whose items (and, with unique trees, whose tree) `rank` works on in `phase`: (rank + k * S) mod P with
+  // k = 0 for create and tree phases, 1 for stat and readdir, 2 for read, 3 for remove (mdtest's -N) and
+  // 4 for rename, S = shift(). With -S every rank works on the shared names: kSharedOwner.
+  std::uint32_t owner(Phase phase, std::uint32_t rank) const;
+  // The shift in use: -N as given, unless the ranks sit in blocks on several nodes and that shift would
+  // leave some rank on its own node's items; then the smallest larger shift that moves every rank's
+  // items to another node (e.g. the ranks per node), if one exists.
+  std::uint32_t shift() const { return shift_; }
+  // Why shift() differs from -N, for the console ("" when it does not).
+  const std::string& shiftNote() const { return shift_note_; }
+  // The target directory index (into config().targets) of `rank`: rank mod the number of targets.
+  std::uint32_t targetOf(std::uint32_t rank) const;
+  // Whether `phase` visits items in -R's random order (stat, read and readdir with -R).
+  bool randomOrder(Phase phase) const;
+  // Readdir phases: whether `rank` lists tree directory `dir`: with a shared tree, dir mod P == rank;
+  // with unique trees, every directory of the owner's tree.
+  bool listsDir(Phase phase, std::uint32_t rank, std::uint64_t dir) const;
+  // Readdir phases: entries of the phase's item kind that directory `dir` must hold (every rank's items
+  // in a shared tree, the owner's in a unique one, the shared names once with -S).
+  std::uint64_t expectedEntries(Phase phase, std::uint64_t dir) const;
+  // Who builds and removes tree directories: every rank its own tree (unique), rank 0 alone (shared).
+  bool buildsTree(std::uint32_t rank) const;
+  // Operations `rank` is planned to do in `phase`: items for item phases (0 for ranks other than 0 in the
+  // remove and rename phases with -S), tree directories for tree phases, directories listed for readdir.
+  std::uint64_t plannedOps(Phase phase, std::uint32_t rank) const;
+
+ private:
+  Config config_;
+  TreeLayout layout_;
+  std::vector<Phase> phases_;
+  std::uint32_t ranks_;
+  std::vector<std::uint32_t> node_of_rank_;
+  std::uint32_t shift_ = 0;
+  std::string shift_note_;
+};
+
+// The path, relative to the target directory, of the object a rank's first error was about: the item,
+// or the tree directory when the error was on the directory itself (FirstError::item is ~0).
+std::string errorPath(const Plan& plan, std::uint32_t iteration, Phase phase, const FirstError& error);
+
+}  // namespace mdbench

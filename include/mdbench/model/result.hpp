@@ -1,0 +1,101 @@
+// Results as plain data: what every rank measured in every phase, and what the run was.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "mdbench/config/config.hpp"
+#include "mdbench/model/ops_series.hpp"
+#include "mdbench/model/phase.hpp"
+#include "mdbench/model/stats.hpp"
+
+namespace mdbench {
+
+// A rank's first failed operation in a phase. The path is rebuilt on rank 0 from the plan, so the hot
+// loop records numbers only.
+struct FirstError {
+  std::int32_t err = 0;                    // errno; 0: no error
+  std::uint32_t owner = 0;                 // whose items / tree
+  std::uint64_t dir = 0;                   // tree directory (breadth-first index)
+  std::uint64_t item = ~std::uint64_t{0};  // item number, or ~0 when the op was on the directory itself
+  bool any() const { return err != 0; }
+};
+
+// One rank's record of one phase. Trivially copyable: gathered to rank 0 as bytes (same binary on all
+// ranks). Times are seconds since the run's epoch (taken right after a barrier at run start) on the
+// rank's own monotonic clock.
+struct RankPhaseRecord {
+  std::uint64_t planned = 0;  // ops the plan gave this rank
+  std::uint64_t ok = 0;       // ops that succeeded
+  std::uint64_t failed = 0;   // ops that failed (never in a rate)
+  std::uint64_t bytes = 0;    // bytes written or read by successful ops
+  double t_start = 0.0;       // after the opening barrier
+  double t_local_end = 0.0;   // this rank's last op done
+  double t_global_end = 0.0;  // after the closing barrier
+  // Stonewall (-W): ops that had succeeded when this rank's timer fired, and when that was; if it never
+  // fired, ops_at_stonewall = ok and t_stonewall = 0. After firing, a rank of a create, stat or
+  // read phase stops and then wears out to the largest count any rank reached; rename and remove phases
+  // run to the end (what they skipped would be left behind).
+  std::uint64_t ops_at_stonewall = 0;
+  double t_stonewall = 0.0;
+  FirstError first_error;
+};
+static_assert(std::is_trivially_copyable_v<RankPhaseRecord>);
+
+struct PhaseResult {
+  std::uint32_t iteration = 0;
+  Phase phase = Phase::kTreeCreate;
+  std::uint64_t items = 0;             // items per rank this phase worked on (-n, or a stonewall's count)
+  std::vector<RankPhaseRecord> ranks;  // indexed by rank
+  LatencyHistogram latency;            // every successful op of every rank
+  // Successful ops per interval of every rank (--series-interval). The runner empties per_rank once the
+  // sinks have seen the phase (rank 0 would otherwise hold ranks x intervals counts for every phase run).
+  OpsSeries series;
+};
+
+// A run that is one step of a sweep (--sweep): which step, how its ranks were picked, out of how many.
+struct SweepStepInfo {
+  std::uint32_t step = 0;  // 1-based; 0: the run is not a sweep step
+  SweepPlacement placement = SweepPlacement::kNone;
+  std::uint32_t job_ranks = 0;  // ranks in the whole job; 0: the run's own ranks (not a sweep step)
+};
+
+struct RunInfo {
+  std::string version;
+  std::string git_commit;
+  std::string command_line;
+  std::string target;     // absolute path of the target directory
+  std::string start_utc;  // ISO 8601
+  std::string end_utc;
+  std::uint32_t ranks = 1;
+  std::uint32_t nodes = 1;
+  std::vector<std::string> host_of_rank;
+  std::string fs_type;
+  std::uint64_t fs_total_bytes = 0, fs_free_bytes = 0, fs_total_inodes = 0, fs_free_inodes = 0;
+  std::string mpi_library;
+  std::string hdf5_version;
+  std::string scheduler = "none";  // "slurm", "pbs" or "none"
+  std::string job_id;              // SLURM_JOB_ID / PBS_JOBID; "" outside a batch job
+  std::string job_name;            // SLURM_JOB_NAME / PBS_JOBNAME
+  SweepStepInfo sweep;
+};
+
+struct RunResult {
+  RunInfo info;
+  Config config;
+  std::vector<PhaseResult> phases;            // iteration-major, in execution order
+  std::string setup_error;                    // non-empty: the run could not start or continue (exit 1)
+  std::vector<std::string> cleanup_problems;  // what could not be removed at the end (exit 1)
+  // The stop request (signals.hpp) that stopped the run after the phase it arrived in; 0: none. The exit
+  // status is then 128 + it.
+  int stop_signal = 0;
+  // Rank 0: where the signal stopped it when not after a phase ("" otherwise): --steady, e.g. "in the
+  // steady mix of iteration 0 after 1234 of 100000 rounds", or "during the pre-delay (-p) of iteration 1".
+  std::string steady_stopped_where;
+  std::uint64_t steady_failed_ops = 0;  // --steady: failed ops over every iteration's phases (rank 0)
+  std::uint64_t failedOps() const;
+};
+
+}  // namespace mdbench

@@ -1,0 +1,100 @@
+// Acceptance gates (mdbench check): threshold rules, their outcomes on one configuration, and the JUnit
+// XML report that CI dashboards read.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mdbench/report/scaling.hpp"
+#include "mdbench/util/xml_text.hpp"  // xmlEscape, used by the JUnit writer and its tests
+
+namespace mdbench {
+
+// Exit status of `mdbench check` when every rule could be evaluated and at least one does not hold
+// (0, 1 and 2 are as in app.hpp: all hold, a results file cannot be read, bad usage or a bad rule).
+inline constexpr int kExitCheckFailed = 3;
+
+// What a rule measures at one point of a series.
+enum class Metric : std::uint8_t {
+  kRate,           // mean over iterations of the aggregate rate
+  kRateMin,        // the worst iteration's aggregate rate
+  kRateMax,        // the best iteration's
+  kStonewallRate,  // mean rate at the stonewall (mdbench metadata runs that set -W)
+  kP50,            // latency percentiles of the merged histograms (mdbench metadata runs)
+  kP90,
+  kP99,
+  kP999,
+  kLatencyMax,
+  kFailed,  // failed operations summed over iterations (mdbench metadata runs)
+};
+
+enum class Comparison : std::uint8_t { kGreaterEqual, kLessEqual, kGreater, kLess, kEqual };
+
+// One parsed rule: SERIES[.METRIC][@RANKS] OP VALUE[UNIT]. The limit is in the metric's base unit
+// (ops/s or MiB/s, ns, operations); display_unit and display_scale are the unit the rule was written in,
+// so that messages show the measured value the way the user wrote the limit.
+struct Rule {
+  std::string text;    // as written (trimmed): names the rule in messages and in the JUnit report
+  std::string origin;  // "FILE:LINE" for a rule from a rules file; empty for --require
+  std::string series;  // a phase name or "TOOL:OPERATION"
+  Metric metric = Metric::kRate;
+  std::uint32_t ranks = 0;  // 0: the rule must hold at every rank count of the series
+  Comparison comparison = Comparison::kGreaterEqual;
+  double limit = 0.0;
+  std::string display_unit;
+  double display_scale = 1.0;  // base units per display unit: 1e6 for ms, 1024 for GiB/s
+};
+
+// Rules, or every problem found in them: one message each, naming the rule text (and FILE:LINE).
+struct RuleParse {
+  std::vector<Rule> rules;
+  std::vector<std::string> errors;
+};
+
+// One rule. origin ("FILE:LINE" or empty) prefixes its error message.
+RuleParse parseRule(std::string_view text, const std::string& origin = {});
+// A rules file's contents: one rule a line; '#' starts a comment; blank lines are ignored.
+RuleParse parseRules(std::string_view contents, const std::string& file_name);
+
+std::string_view metricName(Metric metric);
+std::string_view comparisonText(Comparison comparison);
+
+// One rule at one rank count (or, when there is no count to name, the rule as a whole: ranks 0).
+// Members with {} may be left out of designated initializers without a -Wextra warning.
+struct Outcome {
+  std::string rule;      // Rule::text
+  std::string origin{};  // Rule::origin
+  std::uint32_t ranks = 0;
+  std::string x_unit;  // "ranks" or "clients"
+  bool passed = false;
+  // Self-describing: "file-create at 2 ranks: 41,234 ops/s, required >= 50,000 ops/s", or why there is
+  // nothing to compare ("file-stat >= 10k: no file-stat results at 8 ranks in a.h5, b.h5").
+  std::string message{};
+};
+
+// Every rule against the configuration: one outcome per rank count checked. A rule whose series, rank
+// count or metric is missing fails; it never passes for want of data.
+std::vector<Outcome> evaluate(const std::vector<Rule>& rules, const Configuration& configuration);
+
+// The JUnit test case name of an outcome: "RULE @ N ranks" (the rule alone when ranks is 0).
+std::string testcaseName(const Outcome& outcome);
+
+// Everything a JUnit report holds. error: why the results could not be read (then outcomes is empty and
+// the report has one erroring test case, so that a dashboard shows the gate as broken, not as absent).
+struct JUnitReport {
+  std::vector<std::string> files;
+  std::vector<std::string> notes;
+  std::vector<Outcome> outcomes;
+  std::string error;
+};
+
+// The common JUnit XML that Jenkins, GitLab and GitHub read (schema: tests/fixtures/junit.xsd).
+void writeJUnit(std::ostream& out, const JUnitReport& report);
+
+// `mdbench check FILE... --require RULE ... [--rules FILE] [--junit OUT [--force]]`; runs on one rank.
+int runCheck(const std::vector<std::string>& args);
+
+}  // namespace mdbench

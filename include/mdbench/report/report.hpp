@@ -1,0 +1,115 @@
+// mdbench report: configurations (one or more results files each) as tables and scaling charts, each
+// configuration relative to a baseline, and each run's throughput over time. Pure: text and chart specs
+// out; the subcommand writes the files.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "mdbench/model/metrics.hpp"
+#include "mdbench/model/phase.hpp"
+#include "mdbench/report/chart.hpp"
+#include "mdbench/report/scaling.hpp"
+#include "mdbench/results/results_file.hpp"
+
+namespace mdbench {
+
+enum class ErrorBars : std::uint8_t {
+  kMinMax,  // the slowest and the fastest iteration
+  kStddev,  // mean +- one sample standard deviation (not below 0)
+};
+
+struct ReportOptions {
+  std::optional<std::size_t> baseline;  // index into the configurations
+  ErrorBars error_bars = ErrorBars::kMinMax;
+};
+
+// Series names over all configurations: metadata phases in execution order, then data path by name.
+std::vector<std::string> reportSeries(const std::vector<Configuration>& configs);
+
+// ---- Throughput over time (results schema version 5) ----
+
+// Runs of more ranks get the summed line only: more thin lines could not be told apart.
+inline constexpr std::uint32_t kTimelineMaxRankLines = 16;
+
+// One phase of a run over time: ops/s per interval as steps (see ratesOverTime), x in seconds since the
+// phase started (on each rank's own clock, from its t_start).
+struct TimelinePhase {
+  Phase phase = Phase::kTreeCreate;
+  double interval_s = 0.0;
+  std::vector<ChartPoint> total;               // all ranks
+  std::vector<std::vector<ChartPoint>> ranks;  // per rank, up to kTimelineMaxRankLines ranks; else empty
+  double ops_per_s = 0.0;                      // the phase's aggregate, barrier to barrier
+  DoneRates done;
+};
+
+// One run of a configuration, with the phases of its first iteration in execution order.
+struct TimelineRun {
+  std::string label;  // the configuration's
+  std::string file;
+  std::string group;  // "/runs/run-0000"
+  std::string stem;   // its chart's file name without extension: "timeline-ssd-run-0000"
+  std::uint32_t ranks = 0;
+  std::uint32_t iteration = 0;  // the first one stored
+  bool has_series = false;      // false: a file written before schema version 5, which has no series
+  std::vector<TimelinePhase> phases;
+  // --steady: the run's steady state, every iteration (such a run has no phases); shown in the "Steady
+  // state" section instead of the throughput over time.
+  std::vector<StoredSteadyIteration> steady;
+};
+
+// The runs of one configuration's files (already read), in file and run order.
+std::vector<TimelineRun> timelineRuns(const std::string& label, const std::vector<std::string>& files,
+                                      const std::vector<StoredResults>& results);
+
+// Ops/s of one row of per-interval counts whose last interval ends `end_s` seconds after the start, as
+// steps: each interval up to the one holding end_s (later ones are not drawn) gives two points, at its start
+// and its end, at count / its length. That last interval is as long as it really was; when it is shorter
+// than half an interval (after the first), it is joined to the one before, so that a few ops in a sliver of
+// time do not read as a spike.
+std::vector<ChartPoint> ratesOverTime(std::span<const std::uint64_t> counts, double interval_s, double end_s);
+
+// One panel per phase: the summed rate bold, one thin line per rank; x in s, ms or us, whichever reads best
+// for the phase's length. Empty phases show "no data".
+std::vector<ChartSpec> timelineCharts(const TimelineRun& run);
+
+// One chart of the report: its file name without extension ("file-create", "ior-write",
+// "file-create-relative", "overview", "timeline-ssd-run-0000") and the SVG.
+struct ReportChart {
+  std::string series;  // "" for the overview and the throughput over time
+  std::string stem;
+  bool relative = false;
+  std::string svg;
+  std::optional<std::size_t> timeline{};  // throughput over time: the run shown (index into the timelines)
+};
+
+// Per series, ops/s (MiB/s) against ranks (clients) with one curve per configuration; with a baseline,
+// also each other configuration's ratio to it; then an overview with every absolute chart as a panel;
+// last, per run with a series, its throughput over time (timelineCharts as panels of one figure).
+std::vector<ReportChart> reportCharts(const std::vector<Configuration>& configs, const ReportOptions& options,
+                                      const std::vector<TimelineRun>& timelines = {});
+ChartSpec seriesChart(const std::vector<Configuration>& configs, const std::string& series,
+                      const ReportOptions& options);
+ChartSpec relativeChart(const std::vector<Configuration>& configs, const std::string& series,
+                        const ReportOptions& options);
+
+// The tables: per series, one row per rank count and one column per configuration (mean +- stddev, and
+// with a baseline the ratio to it), then each configuration's peak and saturation point and notes; then per
+// run its phases' first-done and last-done rates (or why a run has none); then per steady run (--steady) a
+// table of its steady state: per iteration, phase and op ops/s and p50/p99 latency, the mix's rounds/s and
+// objects/s, and each phase's time and rate balance.
+std::string reportText(const std::vector<Configuration>& configs, const ReportOptions& options,
+                       const std::vector<TimelineRun>& timelines = {});
+// The same as Markdown, with the charts (ReportChart stems + ".svg") embedded as images.
+std::string reportMarkdown(const std::vector<Configuration>& configs, const ReportOptions& options,
+                           const std::vector<ReportChart>& charts,
+                           const std::vector<TimelineRun>& timelines = {});
+
+// A file-name-safe stem for a series name ("ior:write" -> "ior-write").
+std::string chartStem(const std::string& series);
+
+}  // namespace mdbench

@@ -1,0 +1,64 @@
+// The report model: one configuration's results (mdbench runs, imported mdtest, IOR and IOzone summaries)
+// as series of points against the number of ranks or clients. Built from results files; no output.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mdbench/model/metrics.hpp"
+#include "mdbench/results/results_file.hpp"
+
+namespace mdbench {
+
+enum class SeriesKind : std::uint8_t {
+  kMetadata,  // ops/s against ranks: mdbench runs and imported mdtest summaries
+  kDataPath,  // MiB/s against clients: imported IOR and IOzone summaries
+};
+
+// One rank (or client) count of a series. Rates are over all iterations at this count, pooled across
+// runs and files: mean, min, max and sample standard deviation of the per-iteration aggregate rate.
+struct ScalingPoint {
+  std::uint32_t ranks = 0;  // ranks (metadata) or clients (data path)
+  std::uint32_t nodes = 0;  // 0: not known
+  std::uint32_t iterations = 0;
+  double mean = 0.0;
+  double min = 0.0;
+  double max = 0.0;
+  double stddev = 0.0;
+  // mdbench runs only (has_latency false for imports): latency percentiles of the merged histograms of
+  // every iteration, op counts summed over iterations, and the mean rate at the stonewall (0: none fired).
+  bool has_latency = false;
+  LatencySummary latency;
+  std::uint64_t ok = 0;
+  std::uint64_t failed = 0;
+  double stonewall_mean = 0.0;
+};
+
+struct Series {
+  SeriesKind kind = SeriesKind::kMetadata;
+  // Metadata: the phase name ("file-create"); data path: "TOOL:OPERATION" ("ior:write",
+  // "iozone:initial-write"). The same name in two configurations is the same measurement.
+  std::string name;
+  std::string unit;                                   // "ops/s" or "MiB/s"
+  std::string x_unit;                                 // "ranks" or "clients"
+  std::vector<ScalingPoint> points;                   // ascending ranks, one per count
+  const ScalingPoint* at(std::uint32_t ranks) const;  // nullptr: no point at that count
+};
+
+struct Configuration {
+  std::string label;
+  std::vector<std::string> files;
+  std::vector<Series> series;      // metadata in phase order, then data path by name
+  std::vector<std::string> notes;  // what a reader should know: failed runs, killed runs, pooled tools
+  const Series* find(std::string_view name) const;  // nullptr: no such series
+};
+
+// Builds a configuration from results already read (pure; for tests) or from files (throws
+// ResultsFileError naming the file).
+Configuration buildConfiguration(const std::string& label, const std::vector<std::string>& files,
+                                 const std::vector<StoredResults>& results);
+Configuration loadConfiguration(const std::string& label, const std::vector<std::string>& files);
+
+}  // namespace mdbench

@@ -1,0 +1,226 @@
+// The results file (results-schema/): the HDF5 writer, a sink on rank 0, and the reader behind validate,
+// export and report.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mdbench/config/config.hpp"
+#include "mdbench/model/imported.hpp"
+#include "mdbench/model/metrics.hpp"
+#include "mdbench/model/ops_series.hpp"
+#include "mdbench/model/phase.hpp"
+#include "mdbench/model/result.hpp"
+#include "mdbench/model/sink.hpp"
+#include "mdbench/model/steady.hpp"
+
+namespace mdbench {
+
+inline constexpr std::string_view kSchemaName = "mdbench-results";
+inline constexpr std::uint32_t kSchemaVersion = 5;
+// Readers accept every version from this one on: each later version only added objects, which the files of
+// an earlier version lack (version 5's throughput over time: StoredPhase::has_series is false then).
+inline constexpr std::uint32_t kOldestReadableSchemaVersion = 3;
+// The first version whose phases have ops_per_interval and the first/last-done rates.
+inline constexpr std::uint32_t kSeriesSchemaVersion = 5;
+
+class ResultsFileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Writes runs into a results file with the default (serial) HDF5 driver, on rank 0 only. Each sink
+// call writes its part and flushes, so a job killed mid-run leaves a valid file with every finished
+// phase (status "running", no summary). One run per begin() ... finish(); a begin() after finish() reopens
+// the file and writes the next run group (a sweep writes one per step).
+class Hdf5Sink final : public Sink {
+ public:
+  // Creates or opens the file. Throws ResultsFileError with a message naming the path and the cause
+  // (already exists, not a results file, cannot create, ...). exists_error is set to true when the
+  // failure is an existing file in kCreate mode (the caller reports that as a usage error).
+  static std::unique_ptr<Hdf5Sink> open(const std::string& path, OutputMode mode, bool& exists_error);
+  ~Hdf5Sink() override;
+  Hdf5Sink(const Hdf5Sink&) = delete;
+  Hdf5Sink& operator=(const Hdf5Sink&) = delete;
+
+  // The run group, status "running"; after finish(), the file is reopened and the next group begun.
+  void begin(const RunInfo& info, const Plan& plan) override;
+  void phase(const PhaseResult& result, const Plan& plan) override;
+  // --steady (schema version 5): iterations/iter-NNNN/steady with the iteration's three phases.
+  void steady(std::uint32_t iteration, const SteadyResult& result, const Plan& plan) override;
+  void end(const RunResult& result, const Plan& plan) override;  // summary and end_utc
+  // With --force or --append onto an existing file, nothing is written before the run's first phase (or
+  // steady iteration): commit() writes what begin() held back (phase() and steady() call it). False when
+  // the results could not be written (reported once, as every write failure).
+  bool commit();
+  // Whether the file holds this run: false while --force or --append still hold back (no phase ran:
+  // the existing file is exactly as it was).
+  bool holdsRun() const;
+  // Status "complete" (exit 0) or "failed", the exit status; closes the file. Throws ResultsFileError when
+  // a write failed, or when the path no longer names the file written (removed during the run).
+  void finish(int exit_status);
+
+  const std::string& path() const { return path_; }
+  // "/runs/run-0000": the group of the run begin() began last (before it: the one it will begin).
+  const std::string& runGroup() const { return run_group_; }
+
+ private:
+  struct Impl;
+  Hdf5Sink(std::string path, std::unique_ptr<Impl> impl);
+  std::string path_;
+  std::string run_group_;
+  std::unique_ptr<Impl> impl_;
+};
+
+// What a results file holds, as plain data.
+struct StoredRankRow {
+  std::uint32_t rank = 0;
+  std::uint32_t node = 0;
+  std::uint64_t planned = 0;
+  std::uint64_t ok = 0;
+  std::uint64_t failed = 0;
+  std::uint64_t bytes = 0;
+  double t_start = 0.0;
+  double t_local_end = 0.0;
+  double t_global_end = 0.0;
+  double rate = 0.0;
+  std::uint64_t ops_at_stonewall = 0;
+  double t_stonewall = 0.0;  // 0: the rank's stonewall timer did not fire
+};
+
+struct StoredError {
+  std::uint32_t rank = 0;
+  std::int32_t err = 0;
+  std::string errno_name;
+  std::string path;
+};
+
+struct StoredPhase {
+  std::string group;  // "/runs/run-0000/iterations/iter-0000/file-create"
+  Phase phase = Phase::kTreeCreate;
+  std::uint32_t iteration = 0;
+  std::uint32_t order = 0;
+  std::uint64_t items = 0;   // items per rank the phase worked on (PhaseResult::items)
+  PhaseAggregate aggregate;  // as stored in the attributes
+  std::string rate_formula;
+  LatencySummary latency_summary;
+  std::vector<StoredRankRow> ranks;
+  std::vector<std::uint64_t> latency;  // LatencyHistogram::kBuckets counts
+  std::vector<StoredError> errors;
+  // Throughput over time and the first/last-done rates (schema version 5). Files of earlier versions have
+  // neither: has_series is false, the series empty and the rates 0. series.intervals is the column count
+  // of ops_per_interval, per_rank its rows (one per rank) as stored, total ops_per_interval_total as stored
+  // (its length is not checked here: `mdbench validate` does that).
+  bool has_series = false;
+  OpsSeries series;
+  DoneRates done;
+};
+
+struct StoredSummary {
+  Phase phase = Phase::kTreeCreate;
+  IterationSummary summary;
+};
+
+// --steady (schema version 5): one row of a steady phase's `ranks` table. Every row has the counters of all
+// six op types (those the phase does not do are 0), so the table has one layout for every phase.
+struct StoredSteadyRow {
+  std::uint32_t rank = 0;
+  std::uint32_t node = 0;
+  double t_start = 0.0;
+  double t_local_end = 0.0;
+  double t_global_end = 0.0;
+  std::uint64_t bytes = 0;
+  std::uint64_t rounds = 0;
+  std::uint64_t rounds_at_stonewall = 0;
+  double t_stonewall = 0.0;
+  std::array<std::uint64_t, kSteadyOpCount> ok{};      // by steadyOpIndex
+  std::array<std::uint64_t, kSteadyOpCount> failed{};  // by steadyOpIndex
+};
+
+struct StoredSteadyError {
+  std::uint32_t rank = 0;
+  SteadyOp op = SteadyOp::kMkdir;
+  std::int32_t err = 0;
+  std::string errno_name;
+  std::string path;
+};
+
+struct StoredSteadyPhase {
+  std::string group;  // "/runs/run-0000/iterations/iter-0000/steady/mix"
+  SteadyPhase phase = SteadyPhase::kPrecreate;
+  std::vector<StoredSteadyRow> ranks;
+  // latency_<op> for the ops of the phase (steadyOpsOf); empty for the others.
+  std::array<std::vector<std::uint64_t>, kSteadyOpCount> latency;
+  // As stored in the attributes. The mix-only fields (rounds ... rounds_per_s_at_stonewall) and the per-op
+  // fields of ops the phase does not do are stored for the phases that have them only, and 0 here otherwise.
+  SteadyPhaseSummary summary;
+  std::vector<StoredSteadyError> errors;
+};
+
+struct StoredSteadyIteration {
+  std::string group;  // "/runs/run-0000/iterations/iter-0000/steady"
+  std::uint32_t iteration = 0;
+  std::uint64_t rounds = 0;               // the mix's agreed round count
+  std::vector<StoredSteadyPhase> phases;  // in execution order, as many as were stored
+};
+
+// The records and histograms of a stored steady phase, to recompute summarizeSteadyPhase from (the first
+// errors are left out: they are not needed for any number).
+SteadyPhaseResult steadyPhaseOf(const StoredSteadyPhase& phase);
+
+struct StoredRun {
+  std::string group;  // "/runs/run-0000"
+  RunInfo info;       // including host_of_rank
+  std::string status;
+  std::int32_t exit_status = -1;
+  std::uint32_t ranks_per_node_min = 0;
+  std::uint32_t ranks_per_node_max = 0;
+  std::vector<std::uint32_t> node_of_rank;
+  std::vector<std::uint64_t> bucket_low;
+  std::vector<std::uint64_t> bucket_high;
+  Config config;                    // config.series_interval_s keeps its default when !has_series
+  std::uint32_t shift_used = 0;     // the plan's rank shift (Plan::shift()); config.shift is -N as given
+  bool has_series = false;          // schema version 5: config series_interval_s and every phase's series
+  std::vector<StoredPhase> phases;  // by iteration, then execution order
+  // --steady (config.steady_rounds > 0): one entry per iteration that has a steady group, in order; a steady
+  // run has no phases.
+  std::vector<StoredSteadyIteration> steady;
+  bool has_summary = false;
+  std::vector<StoredSummary> summaries;  // in execution order
+};
+
+struct StoredResults {
+  std::string schema;
+  std::uint32_t schema_version = 0;
+  std::vector<StoredRun> runs;  // by group name
+  // Imported output of other tools (mdbench import; schema version 4), by group name.
+  std::vector<DataPathImport> datapath;          // /datapath/import-NNNN
+  std::vector<MetadataImport> metadata_imports;  // /metadata-imports/import-NNNN
+};
+
+// Reads a whole results file. Throws ResultsFileError naming the file and the object that is missing or
+// of the wrong type. Reads with the default driver; never needs MPI.
+StoredResults readResultsFile(const std::string& path);
+
+// Adds the imported results of other tools (mdbench import) to a results file as /datapath/import-NNNN
+// and /metadata-imports/import-NNNN groups: kCreate makes a new file (an existing one is an error),
+// kAppend adds to an existing results file of this version (or creates it); kForce is not accepted
+// (imports never replace a file). Returns the group paths written. Throws ResultsFileError.
+struct ImportRecord {
+  std::string imported_utc;     // when mdbench import ran (ISO 8601)
+  std::string mdbench_version;  // the importing binary
+};
+std::vector<std::string> writeImports(const std::string& path, OutputMode mode,
+                                      const std::vector<DataPathImport>& datapath,
+                                      const std::vector<MetadataImport>& metadata,
+                                      const ImportRecord& record);
+
+// The next run group name in a file holding `existing` run groups: "run-0000", "run-0001", ...
+std::string runGroupName(std::uint32_t index);
+
+}  // namespace mdbench

@@ -1,0 +1,761 @@
+#include "mdbench/cli/app.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <hdf5.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string_view>
+
+#include "mdbench/backend/cleanup.hpp"
+#include "mdbench/backend/fsinfo.hpp"
+#include "mdbench/backend/posix_backend.hpp"
+#include "mdbench/cli/version.hpp"
+#include "mdbench/config/config.hpp"
+#include "mdbench/model/layout.hpp"
+#include "mdbench/model/metrics.hpp"
+#include "mdbench/model/plan.hpp"
+#include "mdbench/model/sweep.hpp"
+#include "mdbench/report/check.hpp"
+#include "mdbench/results/results_file.hpp"
+#include "mdbench/run/console_sink.hpp"
+#include "mdbench/run/mpi_comm.hpp"
+#include "mdbench/run/runner.hpp"
+#include "mdbench/run/scheduler.hpp"
+#include "mdbench/run/signals.hpp"
+#include "mdbench/run/stonewall_file.hpp"
+#include "mdbench/util/clock.hpp"
+#include "mdbench/util/errno_name.hpp"
+#include "tools.hpp"
+
+namespace mdbench {
+namespace {
+
+std::string hdf5Version() {
+  unsigned major = 0, minor = 0, release = 0;
+  H5get_libversion(&major, &minor, &release);
+  return fmt::format("{}.{}.{}", major, minor, release);
+}
+
+std::string versionText() {
+  return fmt::format("mdbench {} (commit {})\nMPI:  {}\nHDF5: {}\n", version(), gitCommit(),
+                     MpiSession::libraryVersion(), hdf5Version());
+}
+
+constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+
+// Removes a directory this run made, or one an earlier job made (it carries mdbench's mark for it): the mark
+// first, then the directory; when the directory cannot go, the mark comes back, byte for byte the one
+// removed (its text depends only on the inode). A directory whose mark is not mdbench's (replaced
+// meanwhile) keeps everything. Returns 0 or the errno of the step that failed.
+int removeMarkedDir(const std::string& path) {
+  const int fd = open(path.c_str(), kDirFlags);
+  if (fd < 0) return errno;
+  int err = hasMark(fd) ? 0 : EPERM;
+  if (err == 0 && unlinkat(fd, std::string(kMarkName).c_str(), 0) != 0) err = errno;
+  if (err == 0 && rmdir(path.c_str()) != 0) {
+    err = errno;
+    (void)writeMark(fd);
+  }
+  close(fd);
+  return err;
+}
+
+// A directory the run works in. Decided on rank 0, shared with every rank.
+struct Target {
+  std::string path;      // absolute
+  bool created = false;  // this run made it (and so may remove it when it is empty)
+  // An earlier job of the workload made it (it carries the mark): the job that removes the trees also
+  // removes it once it is empty, as a single run would have.
+  bool marked = false;
+};
+
+// "" or a hint for an errno that says the working directory is too deep to be named.
+std::string_view deepHint(int err) {
+  return err == ENAMETOOLONG ? " (is the working directory deeper than PATH_MAX? give -d an absolute path)"
+                             : "";
+}
+
+// Rank 0 only: makes and marks the missing target `path`; on any failure removes what it made and returns
+// the message. Its parent is resolved first, so that a path that cannot be named makes nothing.
+std::string createTarget(const std::string& path, Target& target) {
+  const std::string parent = std::filesystem::path(path).parent_path().string();
+  char resolved[PATH_MAX];
+  if (realpath(parent.empty() ? "." : parent.c_str(), resolved) == nullptr) {
+    const int err = errno;
+    if (err == ENOENT || err == ENOTDIR) {  // what mkdir would say: the parent is missing
+      return fmt::format("cannot create target directory {}: {}", path, describeErrno(err));
+    }
+    return fmt::format("cannot resolve target {}: {}{}", path, describeErrno(err), deepHint(err));
+  }
+  if (mkdir(path.c_str(), 0777) != 0) {
+    return fmt::format("cannot create target directory {}: {}", path, describeErrno(errno));
+  }
+  // Marked, so that `mdbench clean` and later jobs can tell a target an interrupted run left from any other.
+  const int fd = open(path.c_str(), kDirFlags);
+  const int err = fd < 0 ? errno : writeMark(fd);
+  if (fd >= 0) close(fd);
+  if (err != 0) {
+    const int rmdir_err = rmdir(path.c_str()) == 0 ? 0 : errno;
+    return fmt::format(
+        "cannot mark target directory {}: {}{}", path, describeErrno(err),
+        rmdir_err == 0 ? std::string() : fmt::format("; it stays: {}", describeErrno(rmdir_err)));
+  }
+  target.created = true;
+  return {};
+}
+
+// Rank 0 only: finds or makes one target directory. Returns "" or a message for the user; nothing it made
+// stays behind a failure.
+std::string prepareTarget(std::string path, Target& target) {
+  if (path.empty()) {
+    // A fresh directory in the cwd, named so that concurrent and later runs never collide.
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &utc);
+    path = fmt::format("mdbench.{}.{}", stamp, static_cast<long>(getpid()));
+  }
+  struct stat st {};
+  if (lstat(path.c_str(), &st) == 0) {
+    if (S_ISLNK(st.st_mode)) {
+      return fmt::format(
+          "target {} is a symbolic link; mdbench never follows links: give the directory it points to", path);
+    }
+    if (!S_ISDIR(st.st_mode)) return fmt::format("target {} exists and is not a directory", path);
+    const int fd = open(path.c_str(), kDirFlags);
+    if (fd >= 0) {
+      target.marked = hasMark(fd);
+      close(fd);
+    }
+  } else if (errno != ENOENT) {
+    return fmt::format("cannot use target {}: {}", path, describeErrno(errno));
+  } else if (std::string error = createTarget(path, target); !error.empty()) {
+    return error;
+  }
+  char resolved[PATH_MAX];
+  if (realpath(path.c_str(), resolved) == nullptr) {
+    const int err = errno;
+    std::string message =
+        fmt::format("cannot resolve target {}: {}{}", path, describeErrno(err), deepHint(err));
+    if (target.created) {
+      if (const int undo = removeMarkedDir(path); undo != 0) {
+        message += fmt::format("; {} stays: {}", path, describeErrno(undo));
+      }
+    }
+    return message;
+  }
+  target.path = resolved;
+  return {};
+}
+
+// Rank 0 only: every target (-d A@B@C), or the one fresh default directory. On failure, removes what
+// it made (in reverse order) and returns the message.
+std::string prepareTargetsOnRoot(const Config& config, std::vector<Target>& targets) {
+  const std::vector<std::string> paths =
+      config.targets.empty() ? std::vector<std::string>{""} : config.targets;
+  for (const std::string& path : paths) {
+    Target target;
+    if (std::string error = prepareTarget(path, target); !error.empty()) {
+      for (auto made = targets.rbegin(); made != targets.rend(); ++made) {
+        if (!made->created) continue;
+        if (const int err = removeMarkedDir(made->path); err != 0) {
+          error += fmt::format("; {} stays: {}", made->path, describeErrno(err));
+        }
+      }
+      targets.clear();
+      return error;
+    }
+    targets.push_back(target);
+  }
+  return {};
+}
+
+// An absolute path without "." or ".." components or a trailing '/'.
+std::string normalPath(const std::filesystem::path& path) {
+  std::string text = path.lexically_normal().string();
+  while (text.size() > 1 && text.back() == '/') text.pop_back();
+  return text;
+}
+
+// The directory an absolute path names with every link in it followed, even a link to what does not exist
+// yet (the missing rest is taken as written), so that a target still to be made is compared as the
+// directory it would be. Gives the lexical path after 40 links, as the kernel gives up (ELOOP).
+std::filesystem::path resolveTarget(const std::filesystem::path& absolute) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> todo;  // the components still to walk, the next one last
+  for (const fs::path& c : absolute.relative_path()) todo.insert(todo.begin(), c.string());
+  fs::path done = "/";
+  for (int links = 0; !todo.empty();) {
+    const std::string c = todo.back();
+    todo.pop_back();
+    if (c.empty() || c == ".") continue;
+    if (c == "..") {
+      done = done.parent_path();  // `done` holds no link, so its lexical parent is the real one
+      continue;
+    }
+    std::error_code ec;
+    if (!fs::is_symlink(fs::symlink_status(done / c, ec))) {
+      done /= c;
+      continue;
+    }
+    const fs::path link = fs::read_symlink(done / c, ec);
+    if (ec || ++links > 40) return absolute.lexically_normal();
+    if (link.is_absolute()) done = "/";
+    std::vector<std::string> parts;
+    for (const fs::path& part : link.relative_path()) parts.push_back(part.string());
+    todo.insert(todo.end(), parts.rbegin(), parts.rend());
+  }
+  return done;
+}
+
+// Rank 0: duplicate or nested targets are a usage error found before anything is touched. Compared as
+// absolute, lexically normal paths and as resolved ones (the links in what exists followed), so that X@X/.,
+// X@./X, X@X/sub and A@link-to-A are caught whether or not the directories exist yet.
+std::string checkTargetsOnRoot(const Config& config) {
+  if (config.targets.size() < 2) return {};
+  std::vector<std::string> lexical;
+  std::vector<std::string> resolved;
+  for (const std::string& t : config.targets) {
+    std::error_code ec;
+    const std::filesystem::path absolute = std::filesystem::absolute(t, ec);
+    if (ec) return {};  // the working directory cannot be named: prepareTarget says so and makes nothing
+    lexical.push_back(normalPath(absolute));
+    resolved.push_back(normalPath(resolveTarget(absolute)));
+  }
+  std::string problem = nestedTargets(config.targets, lexical);
+  return problem.empty() ? nestedTargets(config.targets, resolved) : problem;
+}
+
+std::string joinPaths(const std::vector<Target>& targets, char separator) {
+  std::string joined;
+  for (const Target& t : targets) joined += (joined.empty() ? "" : std::string(1, separator)) + t.path;
+  return joined;
+}
+
+// Test hook: MDBENCH_FAKE_HOSTS="n0,n0,n1,n1" gives rank r the r-th name as its host name, so that what
+// depends on the nodes (sweep placement, the rank shift, the results file's hosts) can be tested on one
+// machine. One name per rank of the job. Rank 0 reads it; returns "" or the problem (a usage error).
+std::string fakeHostsOnRoot(std::uint32_t ranks, std::vector<std::string>& hosts) {
+  const char* text = std::getenv("MDBENCH_FAKE_HOSTS");
+  if (text == nullptr) return {};
+  std::istringstream in(text);
+  for (std::string name; std::getline(in, name, ',');) hosts.push_back(name);
+  const bool empty_name = std::any_of(hosts.begin(), hosts.end(), [](const auto& h) { return h.empty(); });
+  if (hosts.size() != ranks || empty_name) {
+    return fmt::format(
+        "MDBENCH_FAKE_HOSTS (a test hook): '{}' does not give {} host names (one per rank, "
+        "separated by commas)",
+        text, ranks);
+  }
+  return {};
+}
+
+// Collective: where every rank runs. Rank 0 learns the hosts; every rank learns every rank's node index
+// (the plan's node-aware shift and the sweep's placement need it).
+struct Placement {
+  std::vector<std::string> host_of_rank;  // rank 0 only
+  std::vector<std::uint32_t> node_of_rank;
+  std::uint32_t nodes = 1;
+};
+
+Placement placeRanks(Comm& comm, const std::vector<std::string>& fake_hosts) {
+  Placement placement;
+  const NodeMap map = gatherNodeMap(comm);
+  std::string encoded;
+  if (comm.rank() == 0) {
+    placement.host_of_rank = fake_hosts.empty() ? map.host_of_rank : fake_hosts;
+    const NodeLayout layout = nodeLayout(placement.host_of_rank);
+    for (const std::uint32_t node : layout.node_of_rank) encoded += fmt::format("{} ", node);
+  }
+  comm.broadcast(encoded);
+  std::istringstream in(encoded);
+  for (std::uint32_t node = 0; in >> node;) placement.node_of_rank.push_back(node);
+  placement.nodes = placement.node_of_rank.empty()
+                        ? 1
+                        : *std::max_element(placement.node_of_rank.begin(), placement.node_of_rank.end()) + 1;
+  return placement;
+}
+
+// Rank 0's verdict on a setup step, shared with every rank: its exit status (kExitOk to go on) and message.
+int agreeOnRootStatus(Comm& comm, int status, std::string& message) {
+  comm.broadcast(message);
+  return static_cast<int>(comm.allreduceMax(comm.rank() == 0 ? static_cast<std::uint64_t>(status) : 0));
+}
+
+struct Output {
+  std::unique_ptr<Hdf5Sink> sink;
+  bool created = false;  // the file did not exist before: ours to remove if the run never begins
+};
+
+// Rank 0: opens the results file before anything touches the target, so that a name clash is a usage
+// error and costs nothing.
+int openResultsOnRoot(const Config& config, const SchedulerInfo& scheduler, Output& output,
+                      std::string& error) {
+  // A default name is ours to choose: runs started in the same second from the same directory (a loop
+  // in a job script) get "-2", "-3", ... rather than failing. A name the user gave is taken as given.
+  const bool chosen = !config.output.empty();
+  const std::string base = chosen ? config.output : defaultResultsName(scheduler, std::time(nullptr));
+  // Only a regular file is a results file: HDF5 would block on a FIFO and write through a link.
+  if (struct stat st{}; chosen && lstat(base.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    const char* kind = S_ISDIR(st.st_mode)    ? "a directory"
+                       : S_ISFIFO(st.st_mode) ? "a FIFO"
+                       : S_ISLNK(st.st_mode)  ? "a symbolic link"
+                                              : "not a regular file";
+    error = fmt::format("-o/--output: {} is {}, not a results file", base, kind);
+    return kExitUsage;
+  }
+  constexpr int kMaxAttempts = 1000;
+  for (int attempt = 1;; ++attempt) {
+    std::string path = base;
+    if (attempt > 1) path = fmt::format("{}-{}.h5", base.substr(0, base.size() - 3), attempt);
+    struct stat st {};
+    output.created = lstat(path.c_str(), &st) != 0;
+    bool exists_error = false;
+    try {
+      output.sink = Hdf5Sink::open(path, config.output_mode, exists_error);
+      return kExitOk;
+    } catch (const ResultsFileError& e) {
+      if (exists_error && !chosen && attempt < kMaxAttempts) continue;
+      error = e.what();
+      return exists_error ? kExitUsage : kExitFailed;
+    }
+  }
+}
+
+void discardResults(Output& output) {
+  if (!output.sink) return;
+  const std::string path = output.sink->path();
+  output.sink.reset();
+  if (output.created) std::remove(path.c_str());
+}
+
+// What every run of this invocation shares: the single run, or each step of a sweep.
+struct RunSetup {
+  const Config& config;
+  const std::vector<Target>& targets;            // rank 0 only
+  const std::vector<std::string>& target_paths;  // every rank
+  const Placement& placement;                    // the job's
+  const SchedulerInfo& scheduler;
+  Output& output;  // rank 0 only
+  Clock& clock;
+};
+
+RunInfo describeRun(const RunSetup& setup, std::uint32_t ranks, std::vector<std::string> host_of_rank,
+                    std::uint32_t nodes, SweepStepInfo sweep) {
+  RunInfo info;
+  info.version = std::string(version());
+  info.git_commit = std::string(gitCommit());
+  info.command_line = setup.config.command_line;
+  info.target = joinPaths(setup.targets, '@');
+  info.start_utc = utcTimestampNow();
+  info.ranks = ranks;
+  info.nodes = nodes;
+  info.host_of_rank = std::move(host_of_rank);
+  info.mpi_library = MpiSession::libraryVersion();
+  info.hdf5_version = hdf5Version();
+  info.scheduler = setup.scheduler.scheduler;
+  info.job_id = setup.scheduler.job_id;
+  info.job_name = setup.scheduler.job_name;
+  info.sweep = sweep;
+  if (const auto fs = setup.targets.empty() ? std::nullopt : probeFileSystem(setup.targets.front().path)) {
+    info.fs_type = fs->type;
+    info.fs_total_bytes = fs->total_bytes;
+    info.fs_free_bytes = fs->free_bytes;
+    info.fs_total_inodes = fs->total_inodes;
+    info.fs_free_inodes = fs->free_inodes;
+  } else {
+    info.fs_type = "unknown";
+  }
+  return info;
+}
+
+// Collective over comm: the whole workload once, into the results file and onto the console (rank 0).
+RunResult runWorkload(Comm& comm, Backend& backend, const std::string& my_target, const Plan& plan,
+                      RunInfo info, const RunSetup& setup) {
+  ConsoleSink console(stdout);
+  std::vector<Sink*> sinks;
+  if (setup.output.sink) sinks.push_back(setup.output.sink.get());  // first: a phase is on disk before shown
+  sinks.push_back(&console);
+  // Live progress from rank 0: plain lines every --progress SECONDS, or (not given) a line redrawn four
+  // times a second when its output is a terminal. Every rank learns whether it is on: the closing barrier
+  // of each phase must be the same collective everywhere.
+  ProgressStyle style = ProgressStyle::kOff;
+  const double progress_s = setup.config.progress_s;
+  if (comm.rank() == 0) {
+    if (progress_s > 0.0) style = ProgressStyle::kLines;
+    if (progress_s < 0.0 && isatty(streamFd(stdout)) == 1) style = ProgressStyle::kTerminal;
+  }
+  ProgressReporter progress(stdout, style, style == ProgressStyle::kLines ? progress_s : 0.25);
+  RunParts parts{comm, setup.clock, backend, my_target};
+  parts.progress = style == ProgressStyle::kOff ? nullptr : &progress;
+  parts.progress_barrier = comm.allreduceMax(style == ProgressStyle::kOff ? 0 : 1) != 0;
+  RunResult result = runBenchmark(plan, parts, std::move(info), sinks);
+  if (comm.rank() == 0 && !result.setup_error.empty()) {
+    fmt::print(stderr, "mdbench: error: {}\n", result.setup_error);
+  }
+  return result;
+}
+
+int exitStatusOf(const RunResult& result) {
+  if (result.stop_signal != 0) return 128 + result.stop_signal;
+  const bool failed =
+      !result.setup_error.empty() || result.failedOps() > 0 || !result.cleanup_problems.empty();
+  return failed ? kExitFailed : kExitOk;
+}
+
+// "SIGTERM", "SIGINT" (glibc's abbreviation, or the number).
+std::string signalName(int signal) {
+  const char* abbreviation = sigabbrev_np(signal);
+  return abbreviation != nullptr ? fmt::format("SIG{}", abbreviation) : fmt::format("signal {}", signal);
+}
+
+// The status line's words for an exit status of a run (README "Exit status").
+std::string exitStatusMeaning(int status) {
+  if (status > 128) return fmt::format("stopped by {}", signalName(status - 128));
+  switch (status) {
+    case kExitOk:
+      return "every operation succeeded";
+    case kExitFailed:
+      return "failed";
+    case kExitUsage:
+      return "bad options";
+    default:
+      return "failed";
+  }
+}
+
+// Rank 0: what a signal stopped, and what became of the run's items.
+void reportStop(const RunResult& result, bool keeps_trees) {
+  if (result.stop_signal == 0) return;
+  const std::string after =
+      !result.steady_stopped_where.empty() ? result.steady_stopped_where
+      : result.phases.empty()              ? std::string("before its first phase ended")
+                              : fmt::format("after {} (iteration {})", phaseName(result.phases.back().phase),
+                                            result.phases.back().iteration);
+  fmt::print(
+      stderr, "mdbench: stopped by {} {}: the finished phases are in the results file; {}\n",
+      signalName(result.stop_signal), after,
+      keeps_trees ? "the trees are kept (--keep or no remove phase)" : "what the run made was removed");
+}
+
+// Rank 0: the run group's status, and where it went.
+// Returns the status, or kExitFailed when the results could not all be written (the writer said so
+// already once; this names the file again with what it keeps).
+int finishRun(Output& output, int status) {
+  try {
+    output.sink->finish(status);
+  } catch (const ResultsFileError& e) {
+    fmt::print(stderr, "mdbench: error: {}\n", e.what());
+    return std::max(status, kExitFailed);
+  }
+  if (!output.sink->holdsRun()) {
+    // --force / --append: no phase ran, so nothing was replaced or added.
+    fmt::print("results:  none: no phase ran; {} is as it was\n", output.sink->path());
+    return status;
+  }
+  fmt::print("results:  {} ({})\n", output.sink->path(), output.sink->runGroup());
+  return status;
+}
+
+// What the runs left in the targets: nothing (the trees were removed), the trees (--keep, a phase selection
+// without remove), maybe something (a sweep that stopped early), or unknown after a setup error (then only
+// what this run made goes, when it is empty).
+enum class Trees : std::uint8_t { kRemoved, kKept, kMaybe, kSetupFailed };
+
+// Rank 0: removes the target directories this invocation made once the trees in them are gone, or says
+// which stay. Problems go into `problems`, each with the errno of the call that failed.
+void removeTargets(const std::vector<Target>& targets, Trees trees, std::vector<std::string>& problems) {
+  // In reverse order of making, so that nothing of a later target is in the way of an earlier one.
+  for (auto t = targets.rbegin(); t != targets.rend(); ++t) {
+    if (trees == Trees::kKept) {
+      fmt::print("kept:     {}\n", t->path);
+      continue;
+    }
+    // After a setup failure only what this run made goes: a target an earlier job made stays for its jobs.
+    const bool removes = trees == Trees::kSetupFailed ? t->created : t->created || t->marked;
+    if (!removes) continue;
+    const int err = removeMarkedDir(t->path);
+    if (err == 0) continue;
+    if (t->created && trees != Trees::kMaybe) {
+      // Made by this run and expected to be empty: something stayed in it, which the user is told.
+      problems.push_back(fmt::format("{} not removed: {}", t->path, describeErrno(err)));
+      fmt::print("cleanup: {}\n", problems.back());
+    } else {
+      // Whatever is left stays, with the mark, and is shown; made by an earlier job: kept quietly otherwise.
+      fmt::print("kept:     {}\n", t->path);
+    }
+  }
+}
+
+// Collective over the step's ranks: one sweep step, its own run group. Rank 0's result (empty elsewhere);
+// `began` is false when the step could not even start (then it has no run group).
+RunResult runSweepStep(Comm& comm, const RunSetup& setup, const StepRanks& step, SweepStepInfo sweep,
+                       bool& began) {
+  // The step's rank r works in target r mod targets, as the plan says; not necessarily the job rank's.
+  const std::string& my_target = setup.target_paths[comm.rank() % setup.target_paths.size()];
+  int err = 0;
+  std::unique_ptr<PosixBackend> backend = PosixBackend::open(my_target, err);
+  RunResult result;
+  result.setup_error = agreeOnSetup(comm, err, fmt::format("cannot open target {}", my_target));
+  began = result.setup_error.empty();
+  if (!began) {
+    if (comm.rank() == 0) fmt::print(stderr, "mdbench: error: {}\n", result.setup_error);
+    return result;
+  }
+  std::vector<std::string> hosts;
+  if (comm.rank() == 0) {
+    for (const std::uint32_t r : step.ranks) hosts.push_back(setup.placement.host_of_rank[r]);
+  }
+  const Plan plan(setup.config, step.node_of_rank);
+  return runWorkload(comm, *backend, my_target, plan,
+                     describeRun(setup, comm.size(), hosts, step.nodes, sweep), setup);
+}
+
+// Collective over the job. Each step: the job is split, the step's ranks run the whole workload while the
+// others wait (sleeping); then all agree on its status. A step that could not start, or left something behind
+// that the next step's create would run into, ends the sweep. Returns the exit status, the same on every
+// rank.
+int runSweep(Comm& world, const RunSetup& setup, const std::vector<std::uint32_t>& steps) {
+  const bool root = world.rank() == 0;
+  const SweepPlacement placement = setup.config.sweep.placement;
+  if (root) {
+    fmt::print("sweep:    {} step{} ({} ranks) of the job's {} ranks, placement {}\n\n", steps.size(),
+               steps.size() == 1 ? "" : "s", fmt::join(steps, ", "), world.size(),
+               sweepPlacementName(placement));
+  }
+  std::vector<RunResult> done;  // rank 0: the steps that ran
+  int status = kExitOk;
+  std::size_t next = 0;
+  bool stopped = false;
+  for (; next < steps.size() && !stopped; ++next) {
+    const StepRanks step = stepRanks(setup.placement.node_of_rank, steps[next], placement);
+    const bool member = std::binary_search(step.ranks.begin(), step.ranks.end(), world.rank());
+    int step_status = kExitOk;
+    bool stop = false;
+    if (std::unique_ptr<Comm> step_comm =
+            world.split(member ? std::optional<std::uint32_t>{0} : kNotInSplit, world.rank())) {
+      bool began = false;
+      const SweepStepInfo sweep{static_cast<std::uint32_t>(next + 1), placement, world.size()};
+      RunResult result = runSweepStep(*step_comm, setup, step, sweep, began);
+      if (root) {
+        step_status = began ? exitStatusOf(result) : kExitFailed;
+        stop = !began || !result.setup_error.empty() || !result.cleanup_problems.empty() ||
+               result.stop_signal != 0;
+        reportStop(result, setup.config.keep || !setup.config.phases.remove);
+        if (began) {
+          step_status = finishRun(setup.output, step_status);
+          done.push_back(std::move(result));
+        }
+        std::fflush(stdout);
+      }
+    }
+    world.idleBarrier();
+    // A signal that reached only ranks outside the step also ends the sweep.
+    stop = stop || stopSignal() != 0;
+    const std::uint64_t verdict =
+        world.allreduceMax(static_cast<std::uint64_t>(root ? step_status : 0) * 2 + (stop ? 1 : 0));
+    status = std::max(status, static_cast<int>(verdict / 2));
+    stopped = verdict % 2 == 1;
+    if (root && !stopped && next + 1 < steps.size()) fmt::print("\n");
+  }
+  if (root) {
+    printSweepTable(stdout, done);
+    if (stopped && next < steps.size()) {
+      fmt::print("sweep stopped after step {}: steps of {} ranks not run\n", next,
+                 fmt::join(steps.begin() + static_cast<std::ptrdiff_t>(next), steps.end(), ", "));
+    }
+    if (done.empty()) discardResults(setup.output);  // not a single run group: no results file either
+    std::vector<std::string> problems;
+    removeTargets(setup.targets, stopped ? Trees::kMaybe : Trees::kRemoved, problems);
+    if (!problems.empty()) status = std::max(status, kExitFailed);
+  }
+  std::fflush(stdout);
+  status = static_cast<int>(world.allreduceMax(static_cast<std::uint64_t>(status)));
+  const int signal = static_cast<int>(world.allreduceMax(static_cast<std::uint64_t>(stopSignal())));
+  return signal != 0 ? 128 + signal : status;
+}
+
+// Problems only the job size shows, found before anything touches the file system: "" or the message.
+std::string checkJobSize(const Config& config, std::uint32_t ranks, std::vector<std::uint32_t>& steps) {
+  SweepSteps sweep = resolveSweepSteps(config.sweep, ranks);
+  // -N S: rank r works on rank (r + S) mod P's items, so S >= P wraps round to a smaller shift, or to the
+  // rank's own items. One rank has no other: 1 is accepted there (IO500's -N 1 is in its presets).
+  const std::uint32_t smallest = sweep.steps.empty() ? ranks : sweep.steps.front();
+  if (config.shift >= std::max<std::uint32_t>(smallest, 2)) {
+    return fmt::format("-N/--shift: {} with {} {} rank{}: the shift must be less than the ranks (at most {})",
+                       config.shift, sweep.steps.empty() ? "a job of" : "a sweep step of", smallest,
+                       smallest == 1 ? "" : "s", std::max<std::uint32_t>(smallest, 2) - 1);
+  }
+  if (config.targets.size() > ranks) {
+    return fmt::format("-d/--dir: {} targets for {} ranks: each target needs a rank", config.targets.size(),
+                       ranks);
+  }
+  if (!sweep.error.empty()) return sweep.error;
+  steps = std::move(sweep.steps);
+  if (!steps.empty() && config.targets.size() > steps.front()) {
+    return fmt::format("--sweep: a step of {} rank{} for {} targets (-d/--dir): each target needs a rank",
+                       steps.front(), steps.front() == 1 ? "" : "s", config.targets.size());
+  }
+  return {};
+}
+
+// Collective. Returns the exit status, the same on every rank.
+int runConfigured(const Config& config, Comm& comm) {
+  const bool root = comm.rank() == 0;
+  std::string error;
+  // Duplicate or nested targets first: the message then names the paths, whatever else is wrong.
+  if (root) error = checkTargetsOnRoot(config);
+  int status = agreeOnRootStatus(comm, error.empty() ? kExitOk : kExitUsage, error);
+  if (status != kExitOk) {
+    if (root) fmt::print(stderr, "mdbench: error: {}\n", error);
+    return status;
+  }
+  std::vector<std::uint32_t> steps;
+  if (const std::string problem = checkJobSize(config, comm.size(), steps); !problem.empty()) {
+    if (root) fmt::print(stderr, "mdbench: error: {}\n", problem);
+    return kExitUsage;
+  }
+  std::vector<std::string> fake_hosts;
+  if (root) error = fakeHostsOnRoot(comm.size(), fake_hosts);
+  status = agreeOnRootStatus(comm, error.empty() ? kExitOk : kExitUsage, error);
+  if (status != kExitOk) {
+    if (root) fmt::print(stderr, "mdbench: error: {}\n", error);
+    return status;
+  }
+  // -x: a file the run could not read, or would refuse to overwrite, is a usage error found now, not after
+  // the results file was opened and the create phase ran.
+  if (root && !config.stonewall_file.empty()) {
+    error =
+        checkStonewallFile(config.stonewall_file,
+                           config.phases.create ? StonewallUse::kWrite : StonewallUse::kRead, config.items);
+    if (!error.empty()) error = "-x/--stonewall-file: " + error;
+  }
+  if ((status = agreeOnRootStatus(comm, error.empty() ? kExitOk : kExitUsage, error)) != kExitOk) {
+    if (root) fmt::print(stderr, "mdbench: error: {}\n", error);
+    return status;
+  }
+  const SchedulerInfo scheduler = detectScheduler();
+  Output output;
+  status = root ? openResultsOnRoot(config, scheduler, output, error) : kExitOk;
+  if ((status = agreeOnRootStatus(comm, status, error)) != kExitOk) {
+    if (root) fmt::print(stderr, "mdbench: error: {}\n", error);
+    return status;
+  }
+
+  std::vector<Target> targets;
+  if (root) error = prepareTargetsOnRoot(config, targets);
+  if ((status = agreeOnRootStatus(comm, error.empty() ? kExitOk : kExitFailed, error)) != kExitOk) {
+    if (root) fmt::print(stderr, "mdbench: error: {}\n", error);
+    discardResults(output);
+    return status;
+  }
+  std::string paths = joinPaths(targets, '\n');
+  comm.broadcast(paths);
+  std::vector<std::string> target_paths;
+  std::istringstream lines(paths);
+  for (std::string line; std::getline(lines, line);) target_paths.push_back(line);
+  const std::string& my_target = target_paths[comm.rank() % target_paths.size()];
+
+  int err = 0;
+  std::unique_ptr<PosixBackend> backend = PosixBackend::open(my_target, err);
+  error = agreeOnSetup(comm, err, fmt::format("cannot open target {}", my_target));
+  if (!error.empty()) {
+    if (root) {
+      fmt::print(stderr, "mdbench: error: {}\n", error);
+      std::vector<std::string> problems;
+      removeTargets(targets, Trees::kSetupFailed, problems);
+    }
+    discardResults(output);
+    return kExitFailed;
+  }
+
+  const Placement placement = placeRanks(comm, fake_hosts);
+  // The TSC where the kernel keeps time with it (cheaper per op; clock.hpp), else CLOCK_MONOTONIC.
+  const std::unique_ptr<Clock> clock = makeRunClock();
+  const RunSetup setup{config, targets, target_paths, placement, scheduler, output, *clock};
+  if (config.sweep.active()) {
+    backend.reset();  // each step opens its ranks' targets
+    return runSweep(comm, setup, steps);
+  }
+  const Plan plan(config, placement.node_of_rank);
+  RunResult result =
+      runWorkload(comm, *backend, my_target, plan,
+                  describeRun(setup, comm.size(), placement.host_of_rank, placement.nodes, {}), setup);
+  backend.reset();
+  if (root) {
+    const bool keeps = config.keep || !config.phases.remove;
+    const Trees trees = !result.setup_error.empty() ? Trees::kSetupFailed
+                        : keeps                     ? Trees::kKept
+                        : result.stop_signal != 0   ? Trees::kMaybe
+                                                    : Trees::kRemoved;
+    removeTargets(targets, trees, result.cleanup_problems);
+    status = exitStatusOf(result);
+    reportStop(result, keeps);
+    status = finishRun(output, status);
+  }
+  std::fflush(stdout);
+  return static_cast<int>(comm.allreduceMax(static_cast<std::uint64_t>(status)));
+}
+
+}  // namespace
+
+int runApp(const std::vector<std::string>& args, Comm& comm) {
+  const bool root = comm.rank() == 0;
+  // Subcommands on results files need one process; under mpiexec the other ranks only wait for its status.
+  using Tool = int (*)(const std::vector<std::string>&);
+  static const std::map<std::string, Tool, std::less<>> kTools = {
+      {"validate", runValidate}, {"export", runExport}, {"import", runImport},
+      {"report", runReport},     {"check", runCheck},   {"clean", runClean}};
+  if (const auto tool = args.empty() ? kTools.end() : kTools.find(args[0]); tool != kTools.end()) {
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    int status = kExitOk;
+    if (root) status = tool->second(rest);
+    return static_cast<int>(comm.allreduceMax(static_cast<std::uint64_t>(status)));
+  }
+  const bool explicit_run = !args.empty() && args[0] == "run";
+  const CliRequest request =
+      parseCommandLine(explicit_run ? std::vector<std::string>(args.begin() + 1, args.end()) : args);
+  if (request.action == CliAction::kHelp) {
+    if (root) fmt::print("{}", helpText());
+    return kExitOk;
+  }
+  if (request.action == CliAction::kVersion) {
+    if (root) fmt::print("{}", versionText());
+    return kExitOk;
+  }
+  // From here on a signal stops the run after the current operation and phase; a second one exits at once.
+  // Still installed for the status line: a console that breaks then is a stop too, not a SIGPIPE death.
+  const StopSignals stop_signals;
+  int status = kExitUsage;
+  if (!request.errors.empty()) {
+    if (root) {
+      for (const std::string& e : request.errors) fmt::print(stderr, "mdbench: error: {}\n", e);
+      fmt::print(stderr, "Try 'mdbench --help' for the options.\n");
+    }
+  } else {
+    status = runConfigured(request.config, comm);
+  }
+  // The last line, for job scripts: a launcher's own exit status can be 0 when the ranks' was not (Hydra's
+  // mpiexec after SIGTERM), so they take it from here (jobscripts/README.md).
+  if (root) fmt::print(stderr, "mdbench: exit status {} ({})\n", status, exitStatusMeaning(status));
+  return status;
+}
+
+}  // namespace mdbench

@@ -1,0 +1,158 @@
+// mdbench check: acceptance gates on results files, for CI. Runs on rank 0 alone.
+#include <fmt/format.h>
+
+#include <boost/program_options.hpp>
+#include <iostream>
+#include <sstream>
+
+#include "mdbench/cli/app.hpp"
+#include "mdbench/report/check.hpp"
+#include "mdbench/results/results_file.hpp"
+#include "mdbench/util/file_io.hpp"
+#include "tools.hpp"
+
+namespace mdbench {
+namespace po = boost::program_options;
+namespace {
+
+constexpr std::string_view kGrammar = R"(
+Rules: SERIES[.METRIC][@RANKS] OP VALUE[UNIT], one per --require or one a line in a --rules file
+('#' starts a comment). Examples: "file-create >= 50k ops/s", "file-stat.p99@8 < 2ms",
+"ior:write.rate-min >= 1.5 GiB/s", "file-create.failed == 0".
+  SERIES  a phase (tree-create, dir-create, ..., file-create, file-stat, ..., tree-remove) or a data-path
+          series TOOL:OPERATION (ior:write, iozone:initial-write)
+  METRIC  rate (default: mean over iterations of the aggregate rate), rate-min, rate-max (worst and best
+          iteration), stonewall-rate, p50, p90, p99, p999, latency-max, failed (failed operations summed);
+          all but the rates are measured by mdbench metadata runs only
+  RANKS   one rank (client) count; without it the rule must hold at every count the series has
+  OP      >=, <=, >, <, ==
+  VALUE   rates: a number with optional k, M, G (x1e3, x1e6, x1e9), then optionally ops/s (metadata) or
+          MiB/s, GiB/s (data path); latencies need a unit: ns, us, ms, s; failed: a whole number
+A rule fails when its series, rank count or metric is missing from the results.
+Exit status: 0 every rule holds, 3 a rule does not, 2 bad usage or a bad rule, 1 a file cannot be read.
+)";
+
+void printError(const std::string& message) { fmt::print(stderr, "mdbench check: error: {}\n", message); }
+
+int usageErrors(const std::vector<std::string>& messages) {
+  for (const std::string& message : messages) printError(message);
+  fmt::print(stderr, "Try 'mdbench check --help'.\n");
+  return kExitUsage;
+}
+
+// A rules file is a few lines; one this large is not one, and reading it whole would only exhaust memory.
+constexpr std::uint64_t kMaxRulesBytes = 1u << 20;
+constexpr std::string_view kJUnitRole = "JUnit report";
+
+// Every rule from --require and --rules; problems (bad rules, unreadable rules files) are appended.
+std::vector<Rule> collectRules(const std::vector<std::string>& required,
+                               const std::vector<std::string>& files, std::vector<std::string>& problems) {
+  std::vector<Rule> rules;
+  const auto take = [&](RuleParse parsed) {
+    rules.insert(rules.end(), parsed.rules.begin(), parsed.rules.end());
+    problems.insert(problems.end(), parsed.errors.begin(), parsed.errors.end());
+  };
+  for (const std::string& text : required) take(parseRule(text));
+  for (const std::string& file : files) {
+    // Only a regular file is read (file_io.hpp): a FIFO would block until a writer came (a hang in CI),
+    // and a directory reads as empty, which would look like "no rule given".
+    std::string contents;
+    if (const std::string problem = readRegularFile(file, {"rules file", kMaxRulesBytes}, contents);
+        !problem.empty()) {
+      problems.push_back(fmt::format("--rules: {}", problem));
+      continue;
+    }
+    take(parseRules(contents, file));
+  }
+  return rules;
+}
+
+// The JUnit report's name before anything is read: "" or the problem (a link, FIFO, directory, ... is never
+// written to; an existing file only with --force).
+std::string checkReportPath(const std::string& path, bool force) {
+  const OutputCheck output = checkOutput(path, kJUnitRole);
+  if (output.state == OutputState::kRefused) return fmt::format("--junit: {}", output.problem);
+  if (output.state == OutputState::kRegularFile && !force) {
+    return fmt::format("--junit: {} exists: use --force to replace it", path);
+  }
+  return {};
+}
+
+// Writes the report as a new file renamed into place; without force, a file that appeared since the check
+// is kept (and an error). Returns the problem, empty on success.
+std::string writeReport(const std::string& path, const JUnitReport& report, bool force) {
+  std::ostringstream xml;
+  writeJUnit(xml, report);
+  return writeFileAtomically(path, xml.str(), force ? Replace::kRegularFile : Replace::kNothing, kJUnitRole);
+}
+
+}  // namespace
+
+int runCheck(const std::vector<std::string>& args) {
+  failWritesPastSizeLimit();
+  po::options_description options(
+      "mdbench check FILE... --require RULE ... [--rules FILE] [--junit OUT]: acceptance gates on results "
+      "files (all FILEs form one configuration)");
+  std::vector<std::string> files, required, rule_files;
+  std::string junit_path;
+  bool force = false;
+  options.add_options()("help,h", "print this help")("require,r", po::value(&required)->value_name("RULE"),
+                                                     "a rule that must hold (repeatable)")(
+      "rules", po::value(&rule_files)->value_name("FILE"), "rules, one a line (repeatable)")(
+      "junit", po::value(&junit_path)->value_name("OUT"), "also write a JUnit XML report to OUT")(
+      "force", po::bool_switch(&force), "replace OUT if it exists")("file", po::value(&files),
+                                                                    "results file");
+  po::variables_map vm;
+  if (!parseToolArgs("check", args, options, "file", -1, vm)) return kExitUsage;
+  if (vm.count("help")) {
+    std::cout << options << kGrammar;
+    return kExitOk;
+  }
+
+  // Every usage problem at once, before any results file is read.
+  std::vector<std::string> problems;
+  if (files.empty()) problems.emplace_back("no results file given");
+  const std::vector<Rule> rules = collectRules(required, rule_files, problems);
+  if (rules.empty() && problems.empty())
+    problems.emplace_back("no rule given: --require RULE or --rules FILE");
+  if (!junit_path.empty()) {
+    if (std::string problem = checkReportPath(junit_path, force); !problem.empty()) {
+      problems.push_back(std::move(problem));
+    }
+  }
+  if (force && junit_path.empty()) problems.emplace_back("--force without --junit: nothing to replace");
+  if (!problems.empty()) return usageErrors(problems);
+
+  JUnitReport report;
+  report.files = files;
+  int status = kExitOk;
+  try {
+    const Configuration configuration = loadConfiguration("check", files);
+    report.notes = configuration.notes;
+    report.outcomes = evaluate(rules, configuration);
+  } catch (const ResultsFileError& e) {
+    printError(e.what());
+    report.error = e.what();
+    status = kExitFailed;
+  }
+  for (const std::string& note : report.notes) fmt::print("note: {}\n", note);
+  std::size_t passed = 0;
+  for (const Outcome& outcome : report.outcomes) {
+    fmt::print("{}  {}\n", outcome.passed ? "PASS" : "FAIL", outcome.message);
+    if (outcome.passed) ++passed;
+  }
+  if (status == kExitOk) {
+    fmt::print("{} of {} checks passed\n", passed, report.outcomes.size());
+    if (passed != report.outcomes.size()) status = kExitCheckFailed;
+  }
+  std::fflush(stdout);
+  if (!junit_path.empty()) {
+    if (const std::string problem = writeReport(junit_path, report, force); !problem.empty()) {
+      printError(problem);
+      return kExitFailed;
+    }
+  }
+  return status;
+}
+
+}  // namespace mdbench

@@ -1,0 +1,404 @@
+#include "mdbench/model/plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+
+#include "mdbench/model/result.hpp"
+
+namespace mdbench {
+namespace {
+
+// Programmer errors only (validate() rejects bad input first); on in every build type.
+void check(bool ok, const char* what) {
+  if (!ok) [[unlikely]] {
+    throw std::logic_error(fmt::format("mdbench plan: precondition failed: {}", what));
+  }
+}
+
+bool isReaddirPhase(Phase phase) { return phase == Phase::kDirReaddir || phase == Phase::kFileReaddir; }
+
+bool isSelected(Phase phase, const Config& config) {
+  // -S shares file names only: there are no directory items to share.
+  const bool dirs = config.kinds != ItemKinds::kFilesOnly && !config.shared_files;
+  const bool files = config.kinds != ItemKinds::kDirsOnly;
+  const PhaseSelection& sel = config.phases;
+  switch (phase) {
+    case Phase::kTreeCreate:
+      return sel.create;
+    case Phase::kDirCreate:
+      return sel.create && dirs;
+    case Phase::kDirStat:
+      return sel.stat && dirs;
+    case Phase::kDirReaddir:
+      return sel.readdir && dirs;
+    case Phase::kDirRename:
+      return sel.rename && dirs;
+    case Phase::kDirRemove:
+      return sel.remove && dirs;
+    case Phase::kFileCreate:
+      return sel.create && files;
+    case Phase::kFileStat:
+      return sel.stat && files;
+    case Phase::kFileReaddir:
+      return sel.readdir && files;
+    case Phase::kFileRead:
+      return sel.read && files;  // directories have nothing to read
+    case Phase::kFileRename:
+      return sel.rename && files;
+    case Phase::kFileRemove:
+      return sel.remove && files;
+    case Phase::kTreeRemove:
+      return sel.remove;
+  }
+  return false;
+}
+
+// k in owner()'s (rank + k * S) mod P: each later phase moves one more shift away (mdtest's -N).
+std::uint64_t shiftMultiple(Phase phase) {
+  switch (phase) {
+    case Phase::kTreeCreate:
+    case Phase::kTreeRemove:
+    case Phase::kDirCreate:
+    case Phase::kFileCreate:
+      return 0;
+    case Phase::kDirStat:
+    case Phase::kFileStat:
+    case Phase::kDirReaddir:
+    case Phase::kFileReaddir:
+      return 1;
+    case Phase::kFileRead:
+      return 2;
+    case Phase::kDirRemove:
+    case Phase::kFileRemove:
+      return 3;
+    case Phase::kDirRename:
+    case Phase::kFileRename:
+      return 4;
+  }
+  check(false, "a Phase value");
+  return 0;  // not reached
+}
+
+// splitmix64's output function: a bijective 64-bit mixer whose every output bit depends on every input bit.
+constexpr std::uint64_t mix64(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+  return z ^ (z >> 31);
+}
+constexpr std::uint64_t kGoldenGamma = 0x9e3779b97f4a7c15u;  // splitmix64's state increment
+
+// ---- the node-aware rank shift ----
+
+struct ShiftChoice {
+  std::uint32_t shift;
+  std::string note;
+};
+
+// Whether shifting by s moves every rank onto items made on another node. Stops at the first rank that
+// stays, so the shifts too small for block placement are rejected after one comparison each.
+bool movesOffNode(const std::vector<std::uint32_t>& node_of_rank, std::uint64_t s) {
+  const std::uint64_t ranks = node_of_rank.size();
+  for (std::uint64_t r = 0; r < ranks; ++r) {
+    if (node_of_rank[(r + s) % ranks] == node_of_rank[r]) return false;
+  }
+  return true;
+}
+
+// For the console: how the ranks sit on the nodes.
+std::string describePlacement(const std::vector<std::uint32_t>& node_of_rank) {
+  std::vector<std::uint32_t> nodes = node_of_rank;
+  std::sort(nodes.begin(), nodes.end());
+  std::uint64_t node_count = 0, min_per_node = std::numeric_limits<std::uint64_t>::max(), max_per_node = 0;
+  for (auto it = nodes.begin(); it != nodes.end();) {
+    const auto next = std::upper_bound(it, nodes.end(), *it);
+    const auto count = static_cast<std::uint64_t>(next - it);
+    ++node_count;
+    min_per_node = std::min(min_per_node, count);
+    max_per_node = std::max(max_per_node, count);
+    it = next;
+  }
+  // In blocks: each node's ranks are consecutive, so the node changes exactly node_count - 1 times.
+  std::uint64_t changes = 0;
+  for (std::size_t r = 1; r < node_of_rank.size(); ++r) changes += node_of_rank[r] != node_of_rank[r - 1];
+  if (changes + 1 == node_count) {
+    return min_per_node == max_per_node
+               ? fmt::format("ranks placed in blocks of {} per node", min_per_node)
+               : fmt::format("ranks placed in blocks of {} to {} per node", min_per_node, max_per_node);
+  }
+  return min_per_node == max_per_node
+             ? fmt::format("{} ranks on {} nodes, {} per node, not in blocks", node_of_rank.size(),
+                           node_count, min_per_node)
+             : fmt::format("{} ranks on {} nodes, {} to {} per node, not in blocks", node_of_rank.size(),
+                           node_count, min_per_node, max_per_node);
+}
+
+// The stat phase (k = 1) is the one -N exists for: it must not find its items in its own node's cache.
+ShiftChoice chooseShift(std::uint32_t requested, const std::vector<std::uint32_t>& node_of_rank) {
+  const bool one_node = std::all_of(node_of_rank.begin(), node_of_rank.end(),
+                                    [&](std::uint32_t node) { return node == node_of_rank.front(); });
+  if (requested == 0 || one_node || movesOffNode(node_of_rank, requested)) return {requested, ""};
+  const std::uint64_t ranks = node_of_rank.size();
+  for (std::uint64_t s = std::uint64_t{requested} + 1; s < ranks; ++s) {
+    if (movesOffNode(node_of_rank, s)) {
+      return {static_cast<std::uint32_t>(s),
+              fmt::format("-N {} would leave ranks on their own node's items ({}); using shift {}", requested,
+                          describePlacement(node_of_rank), s)};
+    }
+  }
+  return {requested,
+          fmt::format("-N {} leaves ranks on their own node's items ({}) and no shift up to {} avoids that; "
+                      "keeping shift {}",
+                      requested, describePlacement(node_of_rank), ranks - 1, requested)};
+}
+
+std::uint32_t checkedRankCount(const std::vector<std::uint32_t>& node_of_rank) {
+  check(!node_of_rank.empty(), "ranks >= 1");
+  check(node_of_rank.size() <= std::numeric_limits<std::uint32_t>::max(), "ranks fit in 32 bits");
+  return static_cast<std::uint32_t>(node_of_rank.size());
+}
+
+// The name an item phase finds its items under: renamed by an earlier job (--renamed), or by this run's
+// rename phase when that ran before `phase`. The rename phase itself reports the name it renamed from.
+NameForm nameFormIn(const Plan& plan, Phase phase) {
+  if (plan.config().renamed) return NameForm::kRenamed;
+  const Phase rename = itemKindOf(phase) == ItemKind::kDir ? Phase::kDirRename : Phase::kFileRename;
+  const auto& phases = plan.phases();
+  const bool renamed_before =
+      phase > rename && std::find(phases.begin(), phases.end(), rename) != phases.end();
+  return renamed_before ? NameForm::kRenamed : NameForm::kOriginal;
+}
+
+// ---- the file data pattern ----
+
+constexpr std::size_t kPatternHeader = 16;
+
+std::array<std::byte, kPatternHeader> patternHeader(std::uint32_t owner, std::uint64_t item) {
+  std::array<std::byte, kPatternHeader> header{};
+  for (std::size_t i = 0; i < 8; ++i) {
+    header[i] = static_cast<std::byte>((std::uint64_t{owner} >> (8 * i)) & 0xffu);
+    header[8 + i] = static_cast<std::byte>((item >> (8 * i)) & 0xffu);
+  }
+  return header;
+}
+
+// Byte i >= 16 is byte (i mod 8) of a word mixed from the owner, plus i / 8: it differs between owners and
+// moves with the offset, so data from another owner or another offset does not pass.
+std::array<std::uint8_t, 8> patternWord(std::uint32_t owner) {
+  const std::uint64_t word = mix64(std::uint64_t{owner} + kGoldenGamma);
+  std::array<std::uint8_t, 8> bytes{};
+  for (std::size_t i = 0; i < 8; ++i) bytes[i] = static_cast<std::uint8_t>(word >> (8 * i));
+  return bytes;
+}
+
+std::byte patternByte(const std::array<std::uint8_t, 8>& word, std::size_t index) {
+  return static_cast<std::byte>(static_cast<std::uint8_t>(word[index & 7] + (index >> 3)));
+}
+
+}  // namespace
+
+std::vector<Phase> selectPhases(const Config& config) {
+  std::vector<Phase> phases;
+  for (Phase phase : kAllPhases) {  // kAllPhases is in execution order
+    if (isSelected(phase, config)) phases.push_back(phase);
+  }
+  return phases;
+}
+
+bool isTreePhase(Phase phase) { return phase == Phase::kTreeCreate || phase == Phase::kTreeRemove; }
+
+ItemKind itemKindOf(Phase phase) {
+  switch (phase) {
+    case Phase::kDirCreate:
+    case Phase::kDirStat:
+    case Phase::kDirReaddir:
+    case Phase::kDirRename:
+    case Phase::kDirRemove:
+      return ItemKind::kDir;
+    case Phase::kFileCreate:
+    case Phase::kFileStat:
+    case Phase::kFileReaddir:
+    case Phase::kFileRead:
+    case Phase::kFileRename:
+    case Phase::kFileRemove:
+      return ItemKind::kFile;
+    case Phase::kTreeCreate:
+    case Phase::kTreeRemove:
+      break;
+  }
+  check(false, "itemKindOf needs an item phase");
+  return ItemKind::kFile;  // not reached
+}
+
+// A balanced Feistel network on 2 * half_bits_ bits is a bijection of [0, 4^half_bits_) whatever its round
+// function; applying it until the value falls below n (cycle-walking) restricts it to a bijection of
+// [0, n). The domain is the smallest power of four >= n, so fewer than 4 steps are needed on average.
+Permutation::Permutation(std::uint64_t n, std::uint64_t seed) : n_(n), half_bits_(0), keys_{} {
+  while (half_bits_ < 32 && (std::uint64_t{1} << (2 * half_bits_)) < n_) ++half_bits_;
+  std::uint64_t state = seed;
+  for (std::uint64_t& key : keys_) {
+    state += kGoldenGamma;
+    key = mix64(state);
+  }
+}
+
+std::uint64_t Permutation::operator()(std::uint64_t index) const {
+  check(index < n_, "index < size()");
+  const std::uint64_t mask = (std::uint64_t{1} << half_bits_) - 1;  // half_bits_ <= 32
+  std::uint64_t x = index;
+  do {
+    std::uint64_t left = x >> half_bits_;
+    std::uint64_t right = x & mask;
+    for (std::uint64_t key : keys_) {
+      const std::uint64_t next = left ^ (mix64(right ^ key) & mask);
+      left = right;
+      right = next;
+    }
+    x = (left << half_bits_) | right;
+  } while (x >= n_);
+  return x;
+}
+
+void fillPattern(std::span<std::byte> data, std::uint32_t owner, std::uint64_t item) {
+  const auto header = patternHeader(owner, item);
+  const std::size_t head = std::min(data.size(), kPatternHeader);
+  std::copy_n(header.begin(), head, data.begin());
+  const auto word = patternWord(owner);
+  for (std::size_t i = head; i < data.size(); ++i) data[i] = patternByte(word, i);
+}
+
+bool checkPattern(std::span<const std::byte> data, std::uint32_t owner, std::uint64_t item) {
+  const auto header = patternHeader(owner, item);
+  const std::size_t head = std::min(data.size(), kPatternHeader);
+  if (!std::equal(data.begin(), data.begin() + static_cast<std::ptrdiff_t>(head), header.begin()))
+    return false;
+  const auto word = patternWord(owner);
+  for (std::size_t i = head; i < data.size(); ++i) {
+    if (data[i] != patternByte(word, i)) return false;
+  }
+  return true;
+}
+
+Plan::Plan(const Config& config, std::uint32_t ranks) : Plan(config, std::vector<std::uint32_t>(ranks, 0)) {}
+
+Plan::Plan(const Config& config, std::vector<std::uint32_t> node_of_rank)
+    : config_(config),
+      layout_(config),
+      phases_(selectPhases(config)),
+      ranks_(checkedRankCount(node_of_rank)),
+      node_of_rank_(std::move(node_of_rank)) {
+  ShiftChoice choice = chooseShift(config_.shift, node_of_rank_);
+  shift_ = choice.shift;
+  shift_note_ = std::move(choice.note);
+}
+
+Plan Plan::withItems(std::uint64_t items) const {
+  const std::uint64_t per_dir = config_.items_per_dir;
+  // ceil(items / I) <= D, phrased so that a huge I cannot overflow.
+  check(per_dir == 0 || items / per_dir + (items % per_dir != 0 ? 1 : 0) <= layout_.itemDirCount(),
+        "withItems: items <= items_per_dir * item directories");
+  Config config = config_;
+  config.items = items;
+  return Plan(config, node_of_rank_);
+}
+
+std::uint32_t Plan::owner(Phase phase, std::uint32_t rank) const {
+  check(rank < ranks_, "rank < ranks()");
+  if (config_.shared_files && !isTreePhase(phase)) return kSharedOwner;
+  // rank < 2^32 and k * S < 2^35: no overflow.
+  return static_cast<std::uint32_t>((rank + shiftMultiple(phase) * shift_) % ranks_);
+}
+
+std::uint32_t Plan::targetOf(std::uint32_t rank) const {
+  check(rank < ranks_, "rank < ranks()");
+  const std::size_t targets = std::max<std::size_t>(1, config_.targets.size());
+  return static_cast<std::uint32_t>(rank % targets);
+}
+
+bool Plan::randomOrder(Phase phase) const {
+  if (!config_.random_order) return false;
+  switch (phase) {
+    case Phase::kDirStat:
+    case Phase::kFileStat:
+    case Phase::kFileRead:
+    case Phase::kDirReaddir:
+    case Phase::kFileReaddir:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool Plan::listsDir(Phase phase, std::uint32_t rank, std::uint64_t dir) const {
+  check(isReaddirPhase(phase), "listsDir needs a readdir phase");
+  check(rank < ranks_, "rank < ranks()");
+  check(dir < layout_.dirCount(), "dir < dirCount()");
+  return config_.sharing == TreeSharing::kUnique || dir % ranks_ == rank;
+}
+
+std::uint64_t Plan::expectedEntries(Phase phase, std::uint64_t dir) const {
+  check(isReaddirPhase(phase), "expectedEntries needs a readdir phase");
+  const std::uint64_t per_rank = layout_.itemsInDir(dir);  // checks dir
+  if (config_.shared_files || config_.sharing == TreeSharing::kUnique) return per_rank;
+  check(per_rank <= std::numeric_limits<std::uint64_t>::max() / ranks_, "entries per directory fit");
+  return per_rank * ranks_;
+}
+
+bool Plan::buildsTree(std::uint32_t rank) const {
+  check(rank < ranks_, "rank < ranks()");
+  return config_.sharing == TreeSharing::kUnique || rank == 0;
+}
+
+std::uint64_t Plan::plannedOps(Phase phase, std::uint32_t rank) const {
+  check(rank < ranks_, "rank < ranks()");
+  if (isTreePhase(phase)) return buildsTree(rank) ? layout_.dirCount() : 0;
+  if (isReaddirPhase(phase)) {
+    const std::uint64_t dirs = layout_.dirCount();
+    if (config_.sharing == TreeSharing::kUnique) return dirs;
+    return rank < dirs ? (dirs - rank - 1) / ranks_ + 1 : 0;  // dirs d < D with d mod P == rank
+  }
+  const bool once_for_all = phase == Phase::kFileRemove || phase == Phase::kFileRename ||
+                            phase == Phase::kDirRemove || phase == Phase::kDirRename;
+  if (config_.shared_files && once_for_all) return rank == 0 ? config_.items : 0;
+  return config_.items;
+}
+
+std::string errorPath(const Plan& plan, std::uint32_t iteration, Phase phase, const FirstError& error) {
+  // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) about "/" + std::string in release builds.
+  std::string path = iterationDirName(iteration);
+  path += '/';
+  path += treeDirPath(plan.layout(), plan.config().sharing, error.owner, error.dir);
+  if (error.item != FirstError{}.item) {
+    path += '/';
+    path += itemName(itemKindOf(phase), error.owner, error.item, nameFormIn(plan, phase));
+  }
+  return path;
+}
+
+StonewallRule stonewallRule(Phase phase) {
+  switch (phase) {
+    case Phase::kDirCreate:
+    case Phase::kDirStat:
+    case Phase::kFileCreate:
+    case Phase::kFileStat:
+    case Phase::kFileRead:
+      return StonewallRule::kStopAndWearOut;
+    case Phase::kDirRename:
+    case Phase::kDirRemove:
+    case Phase::kFileRename:
+    case Phase::kFileRemove:
+      return StonewallRule::kNoteOnly;
+    case Phase::kTreeCreate:
+    case Phase::kTreeRemove:
+    case Phase::kDirReaddir:
+    case Phase::kFileReaddir:
+      return StonewallRule::kNone;
+  }
+  throw std::logic_error("stonewallRule: not a phase");
+}
+
+}  // namespace mdbench

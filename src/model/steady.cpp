@@ -1,0 +1,181 @@
+#include "mdbench/model/steady.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "mdbench/util/errno_name.hpp"
+
+namespace mdbench {
+namespace {
+
+double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
+
+}  // namespace
+
+std::vector<std::string> steadyConfigProblems(const SteadyConfig& config) {
+  std::vector<std::string> problems;
+  if (config.datasets == 0) problems.push_back("datasets: 0; at least 1 dataset per rank is needed");
+  if (config.working_set == 0) problems.push_back("working_set: 0; at least 1 object per dataset is needed");
+  if (!std::isfinite(config.stonewall_s) || config.stonewall_s < 0) {
+    problems.push_back(
+        fmt::format("stonewall_s: {}; must be 0 (off) or a positive number of seconds", config.stonewall_s));
+  }
+  constexpr std::uint64_t kLimit = std::uint64_t{1} << 63;
+  if (config.working_set >= kLimit || config.rounds >= kLimit - config.working_set) {
+    problems.push_back(fmt::format("working_set + rounds: {} + {}; object numbers must stay below 2^63",
+                                   config.working_set, config.rounds));
+  }
+  return problems;
+}
+
+const char* steadyPhaseName(SteadyPhase phase) {
+  switch (phase) {
+    case SteadyPhase::kPrecreate:
+      return "precreate";
+    case SteadyPhase::kMix:
+      return "mix";
+    case SteadyPhase::kCleanup:
+      return "cleanup";
+  }
+  return "?";
+}
+
+const char* steadyOpName(SteadyOp op) {
+  switch (op) {
+    case SteadyOp::kMkdir:
+      return "mkdir";
+    case SteadyOp::kStat:
+      return "stat";
+    case SteadyOp::kRead:
+      return "read";
+    case SteadyOp::kDelete:
+      return "delete";
+    case SteadyOp::kCreate:
+      return "create";
+    case SteadyOp::kRmdir:
+      return "rmdir";
+  }
+  return "?";
+}
+
+std::vector<SteadyOp> steadyOpsOf(SteadyPhase phase) {
+  switch (phase) {
+    case SteadyPhase::kPrecreate:
+      return {SteadyOp::kMkdir, SteadyOp::kCreate};
+    case SteadyPhase::kMix:
+      return {SteadyOp::kStat, SteadyOp::kRead, SteadyOp::kDelete, SteadyOp::kCreate};
+    case SteadyPhase::kCleanup:
+      return {SteadyOp::kDelete, SteadyOp::kRmdir};
+  }
+  return {};
+}
+
+std::string steadyDatasetName(std::uint32_t owner, std::uint32_t dataset) {
+  return fmt::format("steady.mdbench.{}.{}", owner, dataset);
+}
+
+std::string steadyObjectName(std::uint32_t owner, std::uint32_t dataset, std::uint64_t object) {
+  return fmt::format("obj.mdbench.{}.{}.{}", owner, dataset, object);
+}
+
+namespace {
+// k_d = offset * (d + 1) mod size, without overflow (both factors reduced first; their product < 2^64).
+std::uint64_t ringDistance(std::uint32_t size, std::uint32_t offset, std::uint32_t dataset) {
+  return (std::uint64_t{offset} % size) * ((std::uint64_t{dataset} + 1) % size) % size;
+}
+}  // namespace
+
+std::uint32_t steadyReadOwner(std::uint32_t rank, std::uint32_t size, std::uint32_t offset,
+                              std::uint32_t dataset) {
+  return static_cast<std::uint32_t>((rank + size - ringDistance(size, offset, dataset)) % size);
+}
+
+std::uint32_t steadyWriteOwner(std::uint32_t rank, std::uint32_t size, std::uint32_t offset,
+                               std::uint32_t dataset) {
+  return static_cast<std::uint32_t>((rank + ringDistance(size, offset, dataset)) % size);
+}
+
+std::uint64_t SteadyRankRecord::ok() const {
+  std::uint64_t n = 0;
+  for (const SteadyOpCounts& c : ops) n += c.ok;
+  return n;
+}
+
+std::uint64_t SteadyRankRecord::failed() const {
+  std::uint64_t n = 0;
+  for (const SteadyOpCounts& c : ops) n += c.failed;
+  return n;
+}
+
+std::uint64_t SteadyResult::failedOps() const {
+  std::uint64_t n = 0;
+  for (const SteadyPhaseResult& p : phases) {
+    for (const SteadyRankRecord& r : p.ranks) n += r.failed();
+  }
+  return n;
+}
+
+SteadyPhaseSummary summarizeSteadyPhase(const SteadyPhaseResult& phase) {
+  SteadyPhaseSummary s;
+  s.phase = phase.phase;
+  s.ranks = static_cast<std::uint32_t>(phase.ranks.size());
+  if (phase.ranks.empty()) return s;
+  s.rank_time_min_s = std::numeric_limits<double>::infinity();
+  s.rank_rate_min = std::numeric_limits<double>::infinity();
+  double time_sum = 0.0;
+  for (const SteadyRankRecord& r : phase.ranks) {
+    s.time_s = std::max(s.time_s, r.t_global_end - r.t_start);
+    for (std::size_t op = 0; op < kSteadyOpCount; ++op) {
+      s.ops[op].ok += r.ops[op].ok;
+      s.ops[op].failed += r.ops[op].failed;
+    }
+    s.ok += r.ok();
+    s.failed += r.failed();
+    s.bytes += r.bytes;
+    s.rounds = std::max(s.rounds, r.rounds);
+    const double rank_time = r.t_local_end - r.t_start;
+    const double rank_rate = ratio(static_cast<double>(r.ok()), rank_time);
+    time_sum += rank_time;
+    s.rank_time_min_s = std::min(s.rank_time_min_s, rank_time);
+    s.rank_time_max_s = std::max(s.rank_time_max_s, rank_time);
+    s.rank_rate_min = std::min(s.rank_rate_min, rank_rate);
+    s.rank_rate_max = std::max(s.rank_rate_max, rank_rate);
+    s.rounds_at_stonewall += r.rounds_at_stonewall;
+    if (r.t_stonewall != 0.0) {
+      s.stonewalled = true;
+      s.stonewall_time_s = std::max(s.stonewall_time_s, r.t_stonewall - r.t_start);
+    }
+  }
+  for (std::size_t op = 0; op < kSteadyOpCount; ++op) {
+    s.ops[op].ops_per_s = ratio(static_cast<double>(s.ops[op].ok), s.time_s);
+    s.ops[op].latency = latencySummary(phase.latency[op]);
+  }
+  s.ok_per_s = ratio(static_cast<double>(s.ok), s.time_s);
+  s.bytes_per_s = ratio(static_cast<double>(s.bytes), s.time_s);
+  s.rounds_per_s = ratio(static_cast<double>(s.rounds), s.time_s);
+  s.objects_per_s = ratio(static_cast<double>(s.ops[steadyOpIndex(SteadyOp::kRead)].ok), s.time_s);
+  s.rank_time_mean_s = time_sum / static_cast<double>(phase.ranks.size());
+  s.time_balance = ratio(s.rank_time_min_s, s.rank_time_max_s);
+  s.rate_balance = ratio(s.rank_rate_min, s.rank_rate_max);
+  if (!s.stonewalled) s.rounds_at_stonewall = 0;
+  s.rounds_per_s_at_stonewall =
+      ratio(ratio(static_cast<double>(s.rounds_at_stonewall), s.ranks), s.stonewall_time_s);
+  return s;
+}
+
+std::string describeSteadyError(const SteadyRankRecord& record) {
+  const FirstError& e = record.first_error;
+  if (!e.any()) return {};
+  const auto owner = e.owner;
+  const auto dataset = static_cast<std::uint32_t>(e.dir);
+  const std::string where =
+      e.item == kSteadyNoObject
+          ? steadyDatasetName(owner, dataset)
+          : fmt::format("{}/{}", steadyDatasetName(owner, dataset), steadyObjectName(owner, dataset, e.item));
+  return fmt::format("{} {}: {}", steadyOpName(record.first_error_op), where, describeErrno(e.err));
+}
+
+}  // namespace mdbench

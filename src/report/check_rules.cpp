@@ -1,0 +1,451 @@
+// Acceptance rules: the grammar, the units, and evaluation against a configuration.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <optional>
+
+#include "mdbench/model/phase.hpp"
+#include "mdbench/report/check.hpp"
+
+namespace mdbench {
+namespace {
+
+enum class ValueKind : std::uint8_t { kRate, kLatency, kCount };
+
+struct MetricInfo {
+  Metric metric;
+  std::string_view name;
+  ValueKind kind;
+  bool mdbench_only;  // measured by mdbench metadata runs only: not by imports, never on the data path
+};
+
+constexpr std::array<MetricInfo, 10> kMetrics = {{
+    {Metric::kRate, "rate", ValueKind::kRate, false},
+    {Metric::kRateMin, "rate-min", ValueKind::kRate, false},
+    {Metric::kRateMax, "rate-max", ValueKind::kRate, false},
+    {Metric::kStonewallRate, "stonewall-rate", ValueKind::kRate, true},
+    {Metric::kP50, "p50", ValueKind::kLatency, true},
+    {Metric::kP90, "p90", ValueKind::kLatency, true},
+    {Metric::kP99, "p99", ValueKind::kLatency, true},
+    {Metric::kP999, "p999", ValueKind::kLatency, true},
+    {Metric::kLatencyMax, "latency-max", ValueKind::kLatency, true},
+    {Metric::kFailed, "failed", ValueKind::kCount, true},
+}};
+
+const MetricInfo& info(Metric metric) {
+  return *std::find_if(kMetrics.begin(), kMetrics.end(),
+                       [&](const MetricInfo& m) { return m.metric == metric; });
+}
+
+struct Unit {
+  std::string_view name;
+  double scale;  // base units per unit
+};
+constexpr std::array<Unit, 1> kMetadataRateUnits = {{{"ops/s", 1.0}}};
+constexpr std::array<Unit, 2> kDataRateUnits = {{{"MiB/s", 1.0}, {"GiB/s", 1024.0}}};
+constexpr std::array<Unit, 5> kLatencyUnits = {
+    {{"ns", 1.0}, {"us", 1e3}, {"µs", 1e3}, {"ms", 1e6}, {"s", 1e9}}};
+constexpr std::array<Unit, 3> kMultipliers = {{{"k", 1e3}, {"M", 1e6}, {"G", 1e9}}};
+
+constexpr std::array<std::pair<std::string_view, Comparison>, 5> kComparisons = {{
+    {">=", Comparison::kGreaterEqual},
+    {"<=", Comparison::kLessEqual},
+    {">", Comparison::kGreater},
+    {"<", Comparison::kLess},
+    {"==", Comparison::kEqual},
+}};
+
+constexpr std::string_view kSpace = " \t\r\n";
+constexpr std::string_view kOperatorChars = "<>=!";
+
+std::string_view trim(std::string_view s) {
+  const auto first = s.find_first_not_of(kSpace);
+  if (first == std::string_view::npos) return {};
+  return s.substr(first, s.find_last_not_of(kSpace) - first + 1);
+}
+
+bool isDataPath(std::string_view series) { return series.find(':') != std::string_view::npos; }
+
+bool isPhaseName(std::string_view name) {
+  return std::any_of(kAllPhases.begin(), kAllPhases.end(), [&](Phase p) { return phaseName(p) == name; });
+}
+
+bool isNamePart(std::string_view part) {
+  return !part.empty() && std::all_of(part.begin(), part.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+  });
+}
+
+std::string checkSeries(std::string_view series) {
+  if (series.empty()) return "no series before the comparison";
+  if (isDataPath(series)) {
+    const auto colon = series.find(':');
+    if (isNamePart(series.substr(0, colon)) && isNamePart(series.substr(colon + 1))) return {};
+    return fmt::format("'{}' is not a data-path series TOOL:OPERATION (\"ior:write\")", series);
+  }
+  if (isPhaseName(series)) return {};
+  std::string phases;
+  for (Phase p : kAllPhases) phases += fmt::format("{}{}", phases.empty() ? "" : ", ", phaseName(p));
+  return fmt::format("unknown series '{}': a phase ({}) or TOOL:OPERATION", series, phases);
+}
+
+template <std::size_t N>
+std::optional<Unit> findUnit(const std::array<Unit, N>& units, std::string_view name) {
+  for (const Unit& u : units) {
+    if (u.name == name) return u;
+  }
+  return std::nullopt;
+}
+
+template <std::size_t N>
+std::string unitList(const std::array<Unit, N>& units) {
+  std::string list;
+  for (const Unit& u : units) list += fmt::format("{}{}", list.empty() ? "" : ", ", u.name);
+  return list;
+}
+
+// The leading decimal number of text (digits, optional fraction and exponent; no sign, no inf or nan,
+// which from_chars alone would accept). Sets rest to what follows it.
+std::optional<double> leadingNumber(std::string_view text, std::string_view& rest) {
+  std::size_t i = 0;
+  const auto digits = [&] {
+    const std::size_t start = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+    return i - start;
+  };
+  std::size_t mantissa = digits();
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    mantissa += digits();
+  }
+  if (mantissa == 0) return std::nullopt;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    const std::size_t mark = i++;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    if (digits() == 0) i = mark;  // not an exponent after all: the unit check reports it
+  }
+  double value = 0.0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + i, value);
+  if (ec != std::errc() || end != text.data() + i || !std::isfinite(value)) return std::nullopt;
+  rest = text.substr(i);
+  return value;
+}
+
+// Parses VALUE[UNIT] for the metric and series into rule (limit, display unit). Returns the problem.
+std::string parseValue(std::string_view text, const MetricInfo& metric, Rule& rule) {
+  if (text.empty()) return "no value after the comparison";
+  std::string_view rest;
+  const std::optional<double> number = leadingNumber(text, rest);
+  if (!number) return fmt::format("'{}' is not a number", text);
+  const std::string_view unit = trim(rest);
+  const std::string_view number_text = text.substr(0, text.size() - rest.size());
+
+  if (metric.kind == ValueKind::kCount) {
+    std::uint64_t count = 0;
+    const auto [end, ec] =
+        std::from_chars(number_text.data(), number_text.data() + number_text.size(), count);
+    if (ec != std::errc() || end != number_text.data() + number_text.size() || !unit.empty()) {
+      return fmt::format("'{}' is not a whole number of operations", text);
+    }
+    rule.limit = static_cast<double>(count);
+    rule.display_unit = "ops";
+    return {};
+  }
+
+  if (metric.kind == ValueKind::kLatency) {
+    if (unit.empty()) return fmt::format("a latency needs a unit ({})", unitList(kLatencyUnits));
+    const std::optional<Unit> u = findUnit(kLatencyUnits, unit);
+    if (!u) return fmt::format("unknown latency unit '{}' ({})", unit, unitList(kLatencyUnits));
+    rule.limit = *number * u->scale;
+    rule.display_unit = u->name;
+    rule.display_scale = u->scale;
+    return {};
+  }
+
+  // A rate: an optional multiplier, then an optional unit that must fit the series' kind.
+  const bool data_path = isDataPath(rule.series);
+  std::string_view unit_text = unit;
+  double multiplier = 1.0;
+  if (!unit_text.empty() && !findUnit(kDataRateUnits, unit_text)) {
+    if (const std::optional<Unit> m = findUnit(kMultipliers, unit_text.substr(0, 1))) {
+      multiplier = m->scale;
+      unit_text = trim(unit_text.substr(1));
+    }
+  }
+  rule.display_unit = data_path ? "MiB/s" : "ops/s";
+  if (!unit_text.empty()) {
+    const std::optional<Unit> own =
+        data_path ? findUnit(kDataRateUnits, unit_text) : findUnit(kMetadataRateUnits, unit_text);
+    if (!own) {
+      const bool other = data_path ? findUnit(kMetadataRateUnits, unit_text).has_value()
+                                   : findUnit(kDataRateUnits, unit_text).has_value();
+      if (other) {
+        return fmt::format("{} does not fit {}: a {} series is measured in {}", unit_text, rule.series,
+                           data_path ? "data-path" : "metadata",
+                           data_path ? unitList(kDataRateUnits) : unitList(kMetadataRateUnits));
+      }
+      return fmt::format("unknown rate unit '{}' (a number with optional k, M or G, then {})", unit,
+                         data_path ? unitList(kDataRateUnits) : unitList(kMetadataRateUnits));
+    }
+    rule.display_unit = own->name;
+    rule.display_scale = own->scale;
+  }
+  rule.limit = *number * multiplier * rule.display_scale;
+  return {};
+}
+
+// Parses SERIES[.METRIC][@RANKS] into rule. Returns the problem.
+std::string parseSubject(std::string_view subject, Rule& rule) {
+  if (const auto space = subject.find_first_of(kSpace); space != std::string_view::npos) {
+    return fmt::format("unexpected '{}' after '{}'", trim(subject.substr(space)), subject.substr(0, space));
+  }
+  if (const auto at = subject.find('@'); at != std::string_view::npos) {
+    const std::string_view ranks = subject.substr(at + 1);
+    std::uint32_t value = 0;
+    const auto [end, ec] = std::from_chars(ranks.data(), ranks.data() + ranks.size(), value);
+    if (ranks.empty() || ec != std::errc() || end != ranks.data() + ranks.size() || value == 0) {
+      return fmt::format("'@{}' is not a rank count (a whole number from 1)", ranks);
+    }
+    rule.ranks = value;
+    subject = subject.substr(0, at);
+  }
+  const auto dot = subject.find('.');
+  rule.series = std::string(subject.substr(0, dot));
+  if (std::string problem = checkSeries(rule.series); !problem.empty()) return problem;
+  if (dot == std::string_view::npos) return {};
+  const std::string_view name = subject.substr(dot + 1);
+  const auto* metric =
+      std::find_if(kMetrics.begin(), kMetrics.end(), [&](const MetricInfo& m) { return m.name == name; });
+  if (metric == kMetrics.end()) {
+    std::string names;
+    for (const MetricInfo& m : kMetrics) names += fmt::format("{}{}", names.empty() ? "" : ", ", m.name);
+    return fmt::format("unknown metric '{}' ({})", name, names);
+  }
+  if (metric->mdbench_only && isDataPath(rule.series)) {
+    return fmt::format("{} is measured for metadata series only, not {}", name, rule.series);
+  }
+  rule.metric = metric->metric;
+  return {};
+}
+
+std::string parseInto(std::string_view text, Rule& rule) {
+  const auto op_start = text.find_first_of(kOperatorChars);
+  if (op_start == std::string_view::npos) return "no comparison (>=, <=, >, <, ==)";
+  const auto op_end = std::min(text.find_first_not_of(kOperatorChars, op_start), text.size());
+  const std::string_view op = text.substr(op_start, op_end - op_start);
+  const auto* comparison =
+      std::find_if(kComparisons.begin(), kComparisons.end(), [&](const auto& c) { return c.first == op; });
+  if (comparison == kComparisons.end()) return fmt::format("unknown comparison '{}' (>=, <=, >, <, ==)", op);
+  rule.comparison = comparison->second;
+  if (std::string problem = parseSubject(trim(text.substr(0, op_start)), rule); !problem.empty())
+    return problem;
+  return parseValue(trim(text.substr(op_end)), info(rule.metric), rule);
+}
+
+// Numbers for people: thousands grouped, about four significant digits, trailing zeros dropped.
+std::string formatNumber(double value, int decimals) {
+  std::string text = fmt::format("{:.{}f}", value, decimals);
+  if (const auto dot = text.find('.'); dot != std::string::npos) {
+    text.erase(text.find_last_not_of('0') + 1);
+    if (text.back() == '.') text.pop_back();
+  }
+  const std::size_t digits_start = text[0] == '-' ? 1 : 0;
+  const std::size_t int_end = std::min(text.find('.'), text.size());
+  for (std::size_t i = int_end; i > digits_start + 3; i -= 3) text.insert(i - 3, ",");
+  return text;
+}
+
+int naturalDecimals(double value) {
+  if (value == 0.0) return 0;
+  return std::clamp(3 - static_cast<int>(std::floor(std::log10(std::fabs(value)))), 0, 9);
+}
+
+// The measured value and the limit, with enough decimals that two different values never print alike
+// (49,999.7 against >= 50,000 must not read "50,000, required >= 50,000").
+std::pair<std::string, std::string> formatPair(double measured, double limit) {
+  int decimals = std::max(naturalDecimals(measured), naturalDecimals(limit));
+  std::string a = formatNumber(measured, naturalDecimals(measured));
+  std::string b = formatNumber(limit, naturalDecimals(limit));
+  while (a == b && measured != limit && decimals < 15) {
+    ++decimals;
+    a = formatNumber(measured, decimals);
+    b = formatNumber(limit, decimals);
+  }
+  return {a, b};
+}
+
+bool holds(double measured, Comparison comparison, double limit) {
+  switch (comparison) {
+    case Comparison::kGreaterEqual:
+      return measured >= limit;
+    case Comparison::kLessEqual:
+      return measured <= limit;
+    case Comparison::kGreater:
+      return measured > limit;
+    case Comparison::kLess:
+      return measured < limit;
+    case Comparison::kEqual:
+      return measured == limit;
+  }
+  return false;
+}
+
+// The metric at a point in base units, or why the point has none.
+struct Measured {
+  double value = 0.0;
+  std::string missing;
+};
+
+Measured measure(const ScalingPoint& p, Metric metric) {
+  if (info(metric).mdbench_only && !p.has_latency) {
+    return {0.0, info(metric).kind == ValueKind::kLatency ? "imported results have no latencies"
+                 : metric == Metric::kFailed              ? "imported results have no operation counts"
+                                                          : "imported results have no stonewall rate"};
+  }
+  const LatencySummary& l = p.latency;
+  switch (metric) {
+    case Metric::kRate:
+      return {p.mean, {}};
+    case Metric::kRateMin:
+      return {p.min, {}};
+    case Metric::kRateMax:
+      return {p.max, {}};
+    case Metric::kStonewallRate:
+      if (p.stonewall_mean == 0.0) return {0.0, "the stonewall (-W) did not fire"};
+      return {p.stonewall_mean, {}};
+    case Metric::kP50:
+      return {static_cast<double>(l.p50_ns), {}};
+    case Metric::kP90:
+      return {static_cast<double>(l.p90_ns), {}};
+    case Metric::kP99:
+      return {static_cast<double>(l.p99_ns), {}};
+    case Metric::kP999:
+      return {static_cast<double>(l.p999_ns), {}};
+    case Metric::kLatencyMax:
+      return {static_cast<double>(l.max_ns), {}};
+    case Metric::kFailed:
+      return {static_cast<double>(p.failed), {}};
+  }
+  return {0.0, "unknown metric"};
+}
+
+std::string countOf(std::uint32_t n, std::string_view x_unit) {
+  // "1 rank", "2 ranks": x units are plural nouns.
+  if (n == 1 && x_unit.ends_with('s')) x_unit.remove_suffix(1);
+  return fmt::format("{} {}", n, x_unit);
+}
+
+std::string fileList(const std::vector<std::string>& files) {
+  constexpr std::size_t kShown = 3;  // a sweep split over many jobs must not flood every message
+  std::string list;
+  for (std::size_t i = 0; i < files.size() && i < kShown; ++i) list += (i ? ", " : "") + files[i];
+  if (files.size() > kShown) list += fmt::format(" and {} more", files.size() - kShown);
+  return list.empty() ? "no files" : list;
+}
+
+Outcome outcomeAt(const Rule& rule, const std::string& x_unit, const ScalingPoint& point) {
+  Outcome o{.rule = rule.text, .origin = rule.origin, .ranks = point.ranks, .x_unit = x_unit};
+  // The default metric goes unnamed, as people say "file-create at 2 ranks" for its rate.
+  const std::string metric = rule.metric == Metric::kRate ? "" : fmt::format(" {}", metricName(rule.metric));
+  const std::string label = fmt::format("{}{} at {}", rule.series, metric, countOf(point.ranks, x_unit));
+  const Measured m = measure(point, rule.metric);
+  if (!m.missing.empty()) {
+    o.message = fmt::format("{}: {} is not available: {}", rule.text, label, m.missing);
+    return o;
+  }
+  o.passed = holds(m.value, rule.comparison, rule.limit);
+  const auto [value, limit] = formatPair(m.value / rule.display_scale, rule.limit / rule.display_scale);
+  o.message = fmt::format("{}: {} {}, required {} {} {}", label, value, rule.display_unit,
+                          comparisonText(rule.comparison), limit, rule.display_unit);
+  return o;
+}
+
+// A failed outcome for want of data: the message leads with the rule, as it names no measured value.
+Outcome missing(const Rule& rule, const std::string& x_unit, const std::string& why) {
+  return {.rule = rule.text,
+          .origin = rule.origin,
+          .ranks = rule.ranks,
+          .x_unit = x_unit,
+          .passed = false,
+          .message = fmt::format("{}: {}", rule.text, why)};
+}
+
+void evaluateRule(const Rule& rule, const Configuration& configuration, std::vector<Outcome>& outcomes) {
+  const Series* series = configuration.find(rule.series);
+  const std::string x_unit =
+      series && !series->x_unit.empty() ? series->x_unit : (isDataPath(rule.series) ? "clients" : "ranks");
+  const std::string files = fileList(configuration.files);
+  if (!series || series->points.empty()) {
+    outcomes.push_back(missing(
+        rule, x_unit,
+        rule.ranks ? fmt::format("no {} results at {} in {}", rule.series, countOf(rule.ranks, x_unit), files)
+                   : fmt::format("no {} results in {}", rule.series, files)));
+    return;
+  }
+  if (rule.ranks == 0) {
+    for (const ScalingPoint& point : series->points) outcomes.push_back(outcomeAt(rule, x_unit, point));
+    return;
+  }
+  if (const ScalingPoint* point = series->at(rule.ranks)) {
+    outcomes.push_back(outcomeAt(rule, x_unit, *point));
+    return;
+  }
+  std::string counts;
+  for (const ScalingPoint& p : series->points)
+    counts += fmt::format("{}{}", counts.empty() ? "" : ", ", p.ranks);
+  outcomes.push_back(missing(rule, x_unit,
+                             fmt::format("no {} results at {} in {} ({} has {} {})", rule.series,
+                                         countOf(rule.ranks, x_unit), files, rule.series, counts, x_unit)));
+}
+
+}  // namespace
+
+std::string_view metricName(Metric metric) { return info(metric).name; }
+
+std::string_view comparisonText(Comparison comparison) {
+  return std::find_if(kComparisons.begin(), kComparisons.end(),
+                      [&](const auto& c) { return c.second == comparison; })
+      ->first;
+}
+
+RuleParse parseRule(std::string_view text, const std::string& origin) {
+  Rule rule;
+  rule.text = std::string(trim(text));
+  rule.origin = origin;
+  RuleParse result;
+  if (std::string problem = parseInto(rule.text, rule); !problem.empty()) {
+    result.errors.push_back(
+        fmt::format("{}{}rule '{}': {}", origin, origin.empty() ? "" : ": ", rule.text, problem));
+  } else {
+    result.rules.push_back(std::move(rule));
+  }
+  return result;
+}
+
+RuleParse parseRules(std::string_view contents, const std::string& file_name) {
+  RuleParse result;
+  std::size_t line_number = 0;
+  while (!contents.empty()) {
+    ++line_number;
+    const auto newline = contents.find('\n');
+    std::string_view line = contents.substr(0, newline);
+    contents = newline == std::string_view::npos ? std::string_view{} : contents.substr(newline + 1);
+    line = trim(line.substr(0, line.find('#')));
+    if (line.empty()) continue;
+    RuleParse one = parseRule(line, fmt::format("{}:{}", file_name, line_number));
+    result.rules.insert(result.rules.end(), one.rules.begin(), one.rules.end());
+    result.errors.insert(result.errors.end(), one.errors.begin(), one.errors.end());
+  }
+  return result;
+}
+
+std::vector<Outcome> evaluate(const std::vector<Rule>& rules, const Configuration& configuration) {
+  std::vector<Outcome> outcomes;
+  for (const Rule& rule : rules) evaluateRule(rule, configuration, outcomes);
+  return outcomes;
+}
+
+}  // namespace mdbench

@@ -1,0 +1,457 @@
+// `mdbench export`: a results file (already read into StoredResults) as JSON or CSV.
+#include "mdbench/results/export.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "mdbench/model/phase.hpp"
+#include "mdbench/model/stats.hpp"
+#include "mdbench/model/steady.hpp"
+#include "results_layout.hpp"  // the strings the results file holds for enumerated and joined values
+
+namespace mdbench {
+namespace {
+
+// ordered_json keeps the keys in the schema's order (schema first, then runs), which is what a person
+// reading the export expects; the document is the same JSON value as with sorted keys.
+using Json = nlohmann::ordered_json;
+
+Json runAttributesJson(const StoredRun& run) {
+  const RunInfo& info = run.info;
+  Json j;
+  j["mdbench_version"] = info.version;
+  j["git_commit"] = info.git_commit;
+  j["command_line"] = info.command_line;
+  j["start_utc"] = info.start_utc;
+  j["end_utc"] = info.end_utc;
+  j["status"] = run.status;
+  j["exit_status"] = run.exit_status;
+  j["ranks"] = info.ranks;
+  j["nodes"] = info.nodes;
+  j["ranks_per_node_min"] = run.ranks_per_node_min;
+  j["ranks_per_node_max"] = run.ranks_per_node_max;
+  j["scheduler"] = info.scheduler;
+  j["job_id"] = info.job_id;
+  j["job_name"] = info.job_name;
+  j["mpi_library"] = info.mpi_library;
+  j["hdf5_version"] = info.hdf5_version;
+  j["target"] = info.target;
+  j["fs_type"] = info.fs_type;
+  j["fs_total_bytes"] = info.fs_total_bytes;
+  j["fs_free_bytes"] = info.fs_free_bytes;
+  j["fs_total_inodes"] = info.fs_total_inodes;
+  j["fs_free_inodes"] = info.fs_free_inodes;
+  j["job_ranks"] = info.sweep.job_ranks;
+  j["sweep_step"] = info.sweep.step;
+  j["sweep_placement"] = sweepPlacementName(info.sweep.placement);
+  return j;
+}
+
+// Flags are uint8 0/1 in the file; JSON has booleans for that. `targets` stays the file's '@'-joined text,
+// so that every key holds the value the file holds.
+Json configJson(const StoredRun& run) {
+  const Config& c = run.config;
+  Json j;
+  j["items"] = c.items;
+  j["target"] = c.target;
+  j["targets"] = results::joinTargets(c.targets);
+  j["sharing"] = results::sharingName(c.sharing);
+  j["depth"] = c.depth;
+  j["branching"] = c.branching;
+  j["items_per_dir"] = c.items_per_dir;
+  j["leaf_only"] = c.leaf_only;
+  j["kinds"] = results::kindsName(c.kinds);
+  j["phase_create"] = c.phases.create;
+  j["phase_stat"] = c.phases.stat;
+  j["phase_read"] = c.phases.read;
+  j["phase_remove"] = c.phases.remove;
+  j["phase_rename"] = c.phases.rename;
+  j["phase_readdir"] = c.phases.readdir;
+  j["iterations"] = c.iterations;
+  j["write_bytes"] = c.write_bytes;
+  j["read_bytes"] = c.read_bytes;
+  j["keep"] = c.keep;
+  j["shift"] = c.shift;
+  j["shift_used"] = run.shift_used;
+  j["random_order"] = c.random_order;
+  j["random_seed"] = c.random_seed;
+  j["stonewall_s"] = c.stonewall_s;
+  j["stonewall_file"] = c.stonewall_file;
+  j["renamed"] = c.renamed;
+  j["fsync_writes"] = c.fsync_writes;
+  j["sync_phases"] = c.sync_phases;
+  j["verify_read"] = c.verify_read;
+  j["shared_files"] = c.shared_files;
+  j["pre_delay_s"] = c.pre_delay_s;
+  j["preset"] = c.preset;
+  if (run.has_series) {  // absent, as in files before version 5
+    j["series_interval_s"] = c.series_interval_s;
+    j["steady_rounds"] = c.steady_rounds;
+    j["datasets"] = c.datasets;
+  }
+  return j;
+}
+
+Json rankJson(const StoredRankRow& r) {
+  Json j;
+  j["rank"] = r.rank;
+  j["node"] = r.node;
+  j["planned"] = r.planned;
+  j["ok"] = r.ok;
+  j["failed"] = r.failed;
+  j["bytes"] = r.bytes;
+  j["t_start"] = r.t_start;
+  j["t_local_end"] = r.t_local_end;
+  j["t_global_end"] = r.t_global_end;
+  j["rate"] = r.rate;
+  j["ops_at_stonewall"] = r.ops_at_stonewall;
+  j["t_stonewall"] = r.t_stonewall;
+  return j;
+}
+
+Json errorJson(const StoredError& e) {
+  Json j;
+  j["rank"] = e.rank;
+  j["errno"] = e.err;
+  j["errno_name"] = e.errno_name;
+  j["path"] = e.path;
+  return j;
+}
+
+// Only the non-empty buckets: a phase has 592 buckets of which a handful hold anything. Each keeps its
+// index (so histograms of several phases can still be summed bucket by bucket) and its bounds. The
+// bounds come from the run's latency_bucket_low/_high datasets; should those not cover the histogram
+// (a hand-made file), they are the ones the schema defines (unchanged since version 1), which the writer
+// stores.
+Json latencyBucketsJson(const std::vector<std::uint64_t>& counts, const StoredRun& run) {
+  Json buckets = Json::array();
+  for (std::size_t b = 0; b < counts.size(); ++b) {
+    if (counts[b] == 0) continue;
+    const bool stored = b < run.bucket_low.size() && b < run.bucket_high.size();
+    Json j;
+    j["bucket"] = b;
+    j["low"] = stored ? run.bucket_low[b] : LatencyHistogram::bucketLow(b);
+    j["high"] = stored ? run.bucket_high[b] : LatencyHistogram::bucketHigh(b);
+    j["count"] = counts[b];
+    buckets.push_back(std::move(j));
+  }
+  return buckets;
+}
+
+Json phaseJson(const StoredPhase& p, const StoredRun& run) {
+  const PhaseAggregate& a = p.aggregate;
+  const LatencySummary& l = p.latency_summary;
+  Json j;
+  j["group"] = p.group;
+  j["iteration"] = p.iteration;
+  j["phase"] = phaseName(p.phase);
+  j["order"] = p.order;
+  j["items"] = p.items;
+  j["ops_ok"] = a.ok;
+  j["ops_failed"] = a.failed;
+  j["bytes"] = a.bytes;
+  j["time_s"] = a.time_s;
+  j["ops_per_s"] = a.ops_per_s;
+  j["rate_formula"] = p.rate_formula;
+  j["active_ranks"] = a.active_ranks;
+  j["rank_rate_min"] = a.rank_rate_min;
+  j["rank_rate_max"] = a.rank_rate_max;
+  j["rank_rate_mean"] = a.rank_rate_mean;
+  j["balance"] = a.balance;
+  j["stonewalled"] = a.stonewalled;
+  j["ops_at_stonewall"] = a.ops_at_stonewall;
+  j["stonewall_time_s"] = a.stonewall_time_s;
+  j["ops_per_s_at_stonewall"] = a.ops_per_s_at_stonewall;
+  j["latency_p50_ns"] = l.p50_ns;
+  j["latency_p90_ns"] = l.p90_ns;
+  j["latency_p99_ns"] = l.p99_ns;
+  j["latency_p999_ns"] = l.p999_ns;
+  j["latency_max_ns"] = l.max_ns;
+  // Version 5. The per-rank counts stay in the HDF5 file (ranks x intervals numbers); the JSON carries the
+  // summed series under the total's dataset name, with the interval it is counted in.
+  if (p.has_series) {
+    j["first_done_time_s"] = p.done.first_done_time_s;
+    j["first_done_ops"] = p.done.first_done_ops;
+    j["first_done_ops_per_s"] = p.done.first_done_ops_per_s;
+    j["last_done_time_s"] = p.done.last_done_time_s;
+    j["last_done_ops_per_s"] = p.done.last_done_ops_per_s;
+    j[results::kIntervalAttribute] = p.series.interval_s;
+    j[results::kOpsPerIntervalTotal] = p.series.total;
+  }
+  Json ranks = Json::array();
+  for (const StoredRankRow& r : p.ranks) ranks.push_back(rankJson(r));
+  j["ranks"] = std::move(ranks);
+  j["latency_buckets"] = latencyBucketsJson(p.latency, run);
+  Json errors = Json::array();
+  for (const StoredError& e : p.errors) errors.push_back(errorJson(e));
+  j["errors"] = std::move(errors);
+  return j;
+}
+
+Json summaryJson(const StoredSummary& s) {
+  Json j;
+  j["phase"] = phaseName(s.phase);
+  j["iterations"] = s.summary.iterations;
+  j["ops_per_s_max"] = s.summary.max;
+  j["ops_per_s_min"] = s.summary.min;
+  j["ops_per_s_mean"] = s.summary.mean;
+  j["ops_per_s_stddev"] = s.summary.stddev;
+  return j;
+}
+
+// --steady: an iteration's steady group, its phases' summaries by op (the per-rank rows and histograms stay
+// in the HDF5 file).
+Json steadyPhaseJson(const StoredSteadyPhase& p) {
+  const SteadyPhaseSummary& s = p.summary;
+  Json j;
+  j["phase"] = steadyPhaseName(p.phase);
+  j["time_s"] = s.time_s;
+  j["ok"] = s.ok;
+  j["failed"] = s.failed;
+  j["ok_per_s"] = s.ok_per_s;
+  j["bytes"] = s.bytes;
+  j["bytes_per_s"] = s.bytes_per_s;
+  j["rank_time_min_s"] = s.rank_time_min_s;
+  j["rank_time_max_s"] = s.rank_time_max_s;
+  j["rank_time_mean_s"] = s.rank_time_mean_s;
+  j["time_balance"] = s.time_balance;
+  j["rank_rate_min"] = s.rank_rate_min;
+  j["rank_rate_max"] = s.rank_rate_max;
+  j["rate_balance"] = s.rate_balance;
+  Json ops = Json::object();
+  for (const SteadyOp op : steadyOpsOf(p.phase)) {
+    const SteadyOpSummary& o = s.ops[steadyOpIndex(op)];
+    ops[steadyOpName(op)] = {{"ok", o.ok},
+                             {"failed", o.failed},
+                             {"ops_per_s", o.ops_per_s},
+                             {"p50_ns", o.latency.p50_ns},
+                             {"p90_ns", o.latency.p90_ns},
+                             {"p99_ns", o.latency.p99_ns},
+                             {"max_ns", o.latency.max_ns}};
+  }
+  j["ops"] = std::move(ops);
+  if (p.phase == SteadyPhase::kMix) {
+    j["rounds"] = s.rounds;
+    j["rounds_per_s"] = s.rounds_per_s;
+    j["objects_per_s"] = s.objects_per_s;
+    j["stonewalled"] = s.stonewalled;
+    j["stonewall_time_s"] = s.stonewall_time_s;
+    j["rounds_at_stonewall"] = s.rounds_at_stonewall;
+    j["rounds_per_s_at_stonewall"] = s.rounds_per_s_at_stonewall;
+  }
+  Json errors = Json::array();
+  for (const StoredSteadyError& e : p.errors) {
+    errors.push_back({{"rank", e.rank},
+                      {"op", steadyOpName(e.op)},
+                      {"errno", e.err},
+                      {"errno_name", e.errno_name},
+                      {"path", e.path}});
+  }
+  j["errors"] = std::move(errors);
+  return j;
+}
+
+Json steadyJson(const StoredSteadyIteration& it) {
+  Json phases = Json::array();
+  for (const StoredSteadyPhase& p : it.phases) phases.push_back(steadyPhaseJson(p));
+  return {{"iteration", it.iteration}, {"rounds", it.rounds}, {"phases", std::move(phases)}};
+}
+
+Json runJson(const StoredRun& run) {
+  Json j;
+  j["group"] = run.group;
+  j["attributes"] = runAttributesJson(run);
+  j["hosts"] = run.info.host_of_rank;
+  j["node_of_rank"] = run.node_of_rank;
+  j["config"] = configJson(run);
+  Json phases = Json::array();
+  for (const StoredPhase& p : run.phases) phases.push_back(phaseJson(p, run));
+  j["phases"] = std::move(phases);
+  // Only in runs that have it (--steady), so that other runs' JSON stays as it was.
+  if (!run.steady.empty()) {
+    Json steady = Json::array();
+    for (const StoredSteadyIteration& it : run.steady) steady.push_back(steadyJson(it));
+    j["steady"] = std::move(steady);
+  }
+  // Absent, like the file's summary group, while the run is running or was killed.
+  if (run.has_summary) {
+    Json summary = Json::array();
+    for (const StoredSummary& s : run.summaries) summary.push_back(summaryJson(s));
+    j["summary"] = std::move(summary);
+  }
+  return j;
+}
+
+// RFC 4180: a field with a comma, a double quote, CR or LF is quoted, its quotes doubled.
+void appendCsvField(std::string& line, std::string_view field) {
+  if (field.find_first_of(",\"\r\n") == std::string_view::npos) {
+    line += field;
+    return;
+  }
+  line += '"';
+  for (const char c : field) {
+    if (c == '"') line += '"';
+    line += c;
+  }
+  line += '"';
+}
+
+// Columns added in later schema versions come last, so scripts that pick columns by position keep working.
+constexpr std::string_view kCsvHeader =
+    "run,iteration,phase,order,rank,node,host,planned,ok,failed,bytes,t_start,t_local_end,t_global_end,"
+    "rate,phase_ops_per_s,phase_time_s,ops_at_stonewall,t_stonewall,phase_items,phase_ops_per_s_at_"
+    "stonewall,phase_first_done_time_s,phase_first_done_ops,phase_first_done_ops_per_s,phase_last_done_"
+    "time_s,phase_last_done_ops_per_s\n";
+
+// --steady: one row per run, iteration, phase and op type of the phase (results-schema/README.md).
+constexpr std::string_view kSteadyCsvHeader =
+    "run,iteration,phase,op,ok,failed,ops_per_s,p50_ns,p90_ns,p99_ns,max_ns,phase_time_s,phase_ok_per_s,"
+    "phase_time_balance,phase_rate_balance,rounds,rounds_per_s,objects_per_s\n";
+
+std::string steadyCsvRow(const StoredRun& run, const StoredSteadyIteration& it, const StoredSteadyPhase& p,
+                         SteadyOp op) {
+  const SteadyPhaseSummary& s = p.summary;
+  const SteadyOpSummary& o = s.ops[steadyOpIndex(op)];
+  std::string line;
+  appendCsvField(line, run.group);
+  fmt::format_to(std::back_inserter(line), ",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                 it.iteration, steadyPhaseName(p.phase), steadyOpName(op), o.ok, o.failed, o.ops_per_s,
+                 o.latency.p50_ns, o.latency.p90_ns, o.latency.p99_ns, o.latency.max_ns, s.time_s, s.ok_per_s,
+                 s.time_balance, s.rate_balance, it.rounds, s.rounds_per_s, s.objects_per_s);
+  return line;
+}
+
+// fmt's "{}" prints integers in decimal and doubles in the shortest form that reads back exactly.
+std::string csvRow(const StoredRun& run, const StoredPhase& p, const StoredRankRow& r) {
+  const std::vector<std::string>& hosts = run.info.host_of_rank;
+  const std::string_view host = r.rank < hosts.size() ? std::string_view(hosts[r.rank]) : std::string_view();
+  std::string line;
+  appendCsvField(line, run.group);
+  fmt::format_to(std::back_inserter(line), ",{},{},{},{},{},", p.iteration, phaseName(p.phase), p.order,
+                 r.rank, r.node);
+  appendCsvField(line, host);
+  fmt::format_to(std::back_inserter(line), ",{},{},{},{},{},{},{},{},{},{},{},{},{},{}", r.planned, r.ok,
+                 r.failed, r.bytes, r.t_start, r.t_local_end, r.t_global_end, r.rate, p.aggregate.ops_per_s,
+                 p.aggregate.time_s, r.ops_at_stonewall, r.t_stonewall, p.items,
+                 p.aggregate.ops_per_s_at_stonewall);
+  // Empty where the file has no such numbers (before version 5): not a rate of 0.
+  if (p.has_series) {
+    const DoneRates& d = p.done;
+    fmt::format_to(std::back_inserter(line), ",{},{},{},{},{}\n", d.first_done_time_s, d.first_done_ops,
+                   d.first_done_ops_per_s, d.last_done_time_s, d.last_done_ops_per_s);
+  } else {
+    line += ",,,,,\n";
+  }
+  return line;
+}
+
+// Imported results (schema version 4): the group's attributes and its rows, fields under their file names.
+template <class Import>
+Json importJson(const Import& imp) {
+  return Json{{"group", imp.group},
+              {"tool", imp.tool},
+              {"tool_version", imp.tool_version},
+              {"command_line", imp.command_line},
+              {"began", imp.began},
+              {"source", imp.source},
+              {"imported_utc", imp.imported_utc},
+              {"mdbench_version", imp.mdbench_version}};
+}
+
+Json datapathJson(const DataPathImport& imp) {
+  Json j = importJson(imp);
+  Json rows = Json::array();
+  for (const DataPathRow& r : imp.rows) {
+    rows.push_back({{"operation", r.operation},
+                    {"clients", r.clients},
+                    {"nodes", r.nodes},
+                    {"iterations", r.iterations},
+                    {"mib_per_s_max", r.mib_per_s_max},
+                    {"mib_per_s_min", r.mib_per_s_min},
+                    {"mib_per_s_mean", r.mib_per_s_mean},
+                    {"mib_per_s_stddev", r.mib_per_s_stddev},
+                    {"ops_per_s_mean", r.ops_per_s_mean},
+                    {"transfer_bytes", r.transfer_bytes},
+                    {"block_bytes", r.block_bytes}});
+  }
+  j["results"] = std::move(rows);
+  return j;
+}
+
+Json metadataImportJson(const MetadataImport& imp) {
+  Json j = importJson(imp);
+  Json rows = Json::array();
+  for (const MetadataImportRow& r : imp.rows) {
+    rows.push_back({{"phase", r.phase},
+                    {"operation", r.operation},
+                    {"ranks", r.ranks},
+                    {"nodes", r.nodes},
+                    {"iterations", r.iterations},
+                    {"ops_per_s_max", r.ops_per_s_max},
+                    {"ops_per_s_min", r.ops_per_s_min},
+                    {"ops_per_s_mean", r.ops_per_s_mean},
+                    {"ops_per_s_stddev", r.ops_per_s_stddev},
+                    {"time_s_mean", r.time_s_mean}});
+  }
+  j["results"] = std::move(rows);
+  return j;
+}
+
+}  // namespace
+
+void exportJson(const StoredResults& results, std::ostream& out) {
+  Json doc;
+  doc["schema"] = results.schema;
+  doc["schema_version"] = results.schema_version;
+  Json runs = Json::array();
+  for (const StoredRun& run : results.runs) runs.push_back(runJson(run));
+  doc["runs"] = std::move(runs);
+  Json datapath = Json::array();
+  for (const DataPathImport& imp : results.datapath) datapath.push_back(datapathJson(imp));
+  doc["datapath"] = std::move(datapath);
+  Json metadata = Json::array();
+  for (const MetadataImport& imp : results.metadata_imports) metadata.push_back(metadataImportJson(imp));
+  doc["metadata_imports"] = std::move(metadata);
+  // Doubles are printed in their shortest round-trip form (a non-finite one, which no formula of the
+  // schema produces, would become null). Strings in a results file are UTF-8 by contract; a stray invalid
+  // byte (a host or path name from a system that does not use UTF-8) becomes U+FFFD rather than aborting the
+  // whole export.
+  out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+}
+
+void exportCsv(const StoredResults& results, std::ostream& out) {
+  const auto has_steady = [](const StoredRun& run) { return !run.steady.empty(); };
+  const bool all_steady =
+      !results.runs.empty() && std::all_of(results.runs.begin(), results.runs.end(), has_steady);
+  if (!all_steady) {
+    out << kCsvHeader;
+    for (const StoredRun& run : results.runs) {
+      for (const StoredPhase& p : run.phases) {
+        for (const StoredRankRow& r : p.ranks) out << csvRow(run, p, r);
+      }
+    }
+  }
+  if (std::none_of(results.runs.begin(), results.runs.end(), has_steady)) return;
+  // The steady state has other columns: its own table, after a blank line when phase rows came first.
+  if (!all_steady) out << '\n';
+  out << kSteadyCsvHeader;
+  for (const StoredRun& run : results.runs) {
+    for (const StoredSteadyIteration& it : run.steady) {
+      for (const StoredSteadyPhase& p : it.phases) {
+        for (const SteadyOp op : steadyOpsOf(p.phase)) out << steadyCsvRow(run, it, p, op);
+      }
+    }
+  }
+}
+
+}  // namespace mdbench

@@ -1,0 +1,263 @@
+// Imported results of other tools in a results file (schema version 4): /datapath/import-NNNN for IOR and
+// IOzone, /metadata-imports/import-NNNN for mdtest. Each group holds where the numbers came from as
+// attributes and one compound `results` table, one row per operation and client (rank) count.
+#include "results_imports.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cstddef>
+
+#include "h5.hpp"
+#include "mdbench/results/results_file.hpp"
+#include "mdbench/util/file_io.hpp"
+#include "results_files.hpp"
+
+namespace mdbench {
+namespace {
+
+// Rows in memory: strings as const char* (variable-length strings in the file).
+struct DataPathFileRow {
+  const char* operation = nullptr;
+  std::uint32_t clients = 0;
+  std::uint32_t nodes = 0;
+  std::uint32_t iterations = 0;
+  double mib_per_s_max = 0.0;
+  double mib_per_s_min = 0.0;
+  double mib_per_s_mean = 0.0;
+  double mib_per_s_stddev = 0.0;
+  double ops_per_s_mean = 0.0;
+  std::uint64_t transfer_bytes = 0;
+  std::uint64_t block_bytes = 0;
+};
+
+struct MetadataFileRow {
+  const char* phase = nullptr;
+  const char* operation = nullptr;
+  std::uint32_t ranks = 0;
+  std::uint32_t nodes = 0;
+  std::uint32_t iterations = 0;
+  double ops_per_s_max = 0.0;
+  double ops_per_s_min = 0.0;
+  double ops_per_s_mean = 0.0;
+  double ops_per_s_stddev = 0.0;
+  double time_s_mean = 0.0;
+};
+
+// File order, exactly as results-schema/schema.json lists the fields.
+constexpr std::array<h5::Field, 11> kDataPathFields = {{
+    {"operation", h5::Type::kString, offsetof(DataPathFileRow, operation)},
+    {"clients", h5::Type::kUint32, offsetof(DataPathFileRow, clients)},
+    {"nodes", h5::Type::kUint32, offsetof(DataPathFileRow, nodes)},
+    {"iterations", h5::Type::kUint32, offsetof(DataPathFileRow, iterations)},
+    {"mib_per_s_max", h5::Type::kFloat64, offsetof(DataPathFileRow, mib_per_s_max)},
+    {"mib_per_s_min", h5::Type::kFloat64, offsetof(DataPathFileRow, mib_per_s_min)},
+    {"mib_per_s_mean", h5::Type::kFloat64, offsetof(DataPathFileRow, mib_per_s_mean)},
+    {"mib_per_s_stddev", h5::Type::kFloat64, offsetof(DataPathFileRow, mib_per_s_stddev)},
+    {"ops_per_s_mean", h5::Type::kFloat64, offsetof(DataPathFileRow, ops_per_s_mean)},
+    {"transfer_bytes", h5::Type::kUint64, offsetof(DataPathFileRow, transfer_bytes)},
+    {"block_bytes", h5::Type::kUint64, offsetof(DataPathFileRow, block_bytes)},
+}};
+
+constexpr std::array<h5::Field, 10> kMetadataFields = {{
+    {"phase", h5::Type::kString, offsetof(MetadataFileRow, phase)},
+    {"operation", h5::Type::kString, offsetof(MetadataFileRow, operation)},
+    {"ranks", h5::Type::kUint32, offsetof(MetadataFileRow, ranks)},
+    {"nodes", h5::Type::kUint32, offsetof(MetadataFileRow, nodes)},
+    {"iterations", h5::Type::kUint32, offsetof(MetadataFileRow, iterations)},
+    {"ops_per_s_max", h5::Type::kFloat64, offsetof(MetadataFileRow, ops_per_s_max)},
+    {"ops_per_s_min", h5::Type::kFloat64, offsetof(MetadataFileRow, ops_per_s_min)},
+    {"ops_per_s_mean", h5::Type::kFloat64, offsetof(MetadataFileRow, ops_per_s_mean)},
+    {"ops_per_s_stddev", h5::Type::kFloat64, offsetof(MetadataFileRow, ops_per_s_stddev)},
+    {"time_s_mean", h5::Type::kFloat64, offsetof(MetadataFileRow, time_s_mean)},
+}};
+
+std::string str(const char* text) { return text ? std::string(text) : std::string(); }
+
+// The attributes every import group has, whatever the tool.
+struct Provenance {
+  const std::string& tool;
+  const std::string& tool_version;
+  const std::string& command_line;
+  const std::string& began;
+  const std::string& source;
+};
+
+void writeProvenance(hid_t group, const Provenance& p, const ImportRecord& record) {
+  h5::writeAttribute(group, "tool", p.tool);
+  h5::writeAttribute(group, "tool_version", p.tool_version);
+  h5::writeAttribute(group, "command_line", p.command_line);
+  h5::writeAttribute(group, "began", p.began);
+  h5::writeAttribute(group, "source", p.source);
+  h5::writeAttribute(group, "imported_utc", record.imported_utc);
+  h5::writeAttribute(group, "mdbench_version", record.mdbench_version);
+}
+
+template <class Import>
+void readProvenance(hid_t group, Import& out) {
+  out.tool = h5::readAttribute<std::string>(group, "tool");
+  out.tool_version = h5::readAttribute<std::string>(group, "tool_version");
+  out.command_line = h5::readAttribute<std::string>(group, "command_line");
+  out.began = h5::readAttribute<std::string>(group, "began");
+  out.source = h5::readAttribute<std::string>(group, "source");
+  out.imported_utc = h5::readAttribute<std::string>(group, "imported_utc");
+  out.mdbench_version = h5::readAttribute<std::string>(group, "mdbench_version");
+}
+
+// The group `parent` in the file, created when absent; then the first free import-NNNN below it.
+h5::Handle newImportGroup(hid_t file, const char* parent, std::string& path) {
+  const h5::Handle top =
+      h5::exists(file, parent) ? h5::openGroup(file, parent) : h5::createGroup(file, parent);
+  auto index = static_cast<std::uint32_t>(h5::childNames(top.get()).size());
+  while (h5::exists(top.get(), importGroupName(index))) ++index;
+  path = fmt::format("/{}/{}", parent, importGroupName(index));
+  return h5::createGroup(top.get(), importGroupName(index));
+}
+
+void writeDataPath(hid_t file, const DataPathImport& imp, const ImportRecord& record, std::string& path) {
+  const h5::Handle group = newImportGroup(file, kDataPathGroup, path);
+  writeProvenance(group.get(), {imp.tool, imp.tool_version, imp.command_line, imp.began, imp.source}, record);
+  std::vector<DataPathFileRow> rows;
+  rows.reserve(imp.rows.size());
+  for (const DataPathRow& r : imp.rows) {
+    rows.push_back({r.operation.c_str(), r.clients, r.nodes, r.iterations, r.mib_per_s_max, r.mib_per_s_min,
+                    r.mib_per_s_mean, r.mib_per_s_stddev, r.ops_per_s_mean, r.transfer_bytes, r.block_bytes});
+  }
+  h5::writeCompound<DataPathFileRow>(group.get(), "results", kDataPathFields, rows);
+}
+
+void writeMetadata(hid_t file, const MetadataImport& imp, const ImportRecord& record, std::string& path) {
+  const h5::Handle group = newImportGroup(file, kMetadataImportsGroup, path);
+  writeProvenance(group.get(), {imp.tool, imp.tool_version, imp.command_line, imp.began, imp.source}, record);
+  std::vector<MetadataFileRow> rows;
+  rows.reserve(imp.rows.size());
+  for (const MetadataImportRow& r : imp.rows) {
+    rows.push_back({r.phase.c_str(), r.operation.c_str(), r.ranks, r.nodes, r.iterations, r.ops_per_s_max,
+                    r.ops_per_s_min, r.ops_per_s_mean, r.ops_per_s_stddev, r.time_s_mean});
+  }
+  h5::writeCompound<MetadataFileRow>(group.get(), "results", kMetadataFields, rows);
+}
+
+}  // namespace
+
+std::string importGroupName(std::uint32_t index) { return fmt::format("import-{:04}", index); }
+
+namespace {
+
+constexpr std::string_view kRole = "results file";
+
+// A message about the temporary copy, told about the file the user named.
+std::string aboutTarget(std::string message, const std::string& temp, const std::string& path) {
+  for (std::size_t at = message.find(temp); at != std::string::npos;
+       at = message.find(temp, at + path.size()))
+    message.replace(at, temp.size(), path);
+  return message;
+}
+
+// Writes the imports into `file` (a new, empty file, or a copy of the results file being appended to).
+std::vector<std::string> writeInto(const std::string& file_path, bool appending,
+                                   const std::vector<DataPathImport>& datapath,
+                                   const std::vector<MetadataImport>& metadata, const ImportRecord& record) {
+  std::vector<std::string> written;
+  const h5::Handle file =
+      appending ? results::openForAppend(file_path) : results::createFile(file_path, H5F_ACC_TRUNC);
+  for (const DataPathImport& imp : datapath) writeDataPath(file.get(), imp, record, written.emplace_back());
+  for (const MetadataImport& imp : metadata) writeMetadata(file.get(), imp, record, written.emplace_back());
+  h5::flush(file.get());
+  return written;
+}
+
+// Far more than the imports take in the file: a group with its attributes per import, a row per line.
+std::uint64_t reserveFor(const std::vector<DataPathImport>& datapath,
+                         const std::vector<MetadataImport>& metadata) {
+  std::uint64_t bytes = 64 * 1024;
+  for (const DataPathImport& imp : datapath) bytes += 16 * 1024 + 512 * imp.rows.size();
+  for (const MetadataImport& imp : metadata) bytes += 16 * 1024 + 512 * imp.rows.size();
+  return bytes;
+}
+
+}  // namespace
+
+// The imports go into a new file beside the target (file_io.hpp): a copy of the results file when
+// appending, an empty one otherwise. Only once every write succeeded is it renamed into place, so a failed
+// import (a full disk, a bad file) leaves the target as it was, byte for byte; nothing that is not a
+// regular file (a link, a FIFO) is ever opened for writing, and HDF5 only ever opens our own file.
+std::vector<std::string> writeImports(const std::string& path, OutputMode mode,
+                                      const std::vector<DataPathImport>& datapath,
+                                      const std::vector<MetadataImport>& metadata,
+                                      const ImportRecord& record) {
+  if (mode == OutputMode::kForce) {
+    throw ResultsFileError(fmt::format("{}: imports never replace a file (no --force)", path));
+  }
+  const OutputCheck output = checkOutput(path, kRole);
+  if (output.state == OutputState::kRefused) throw ResultsFileError(output.problem);
+  const bool appending = output.state == OutputState::kRegularFile;
+  if (appending && mode == OutputMode::kCreate) {
+    throw ResultsFileError(fmt::format("{} exists: use --append to add the imports to it", path));
+  }
+  NewFile out(path, kRole);
+  if (!out.error().empty()) throw ResultsFileError(out.error());
+  FileIdentity original;
+  if (appending) {
+    if (std::string problem = out.copyFrom(path, original); !problem.empty()) throw ResultsFileError(problem);
+  }
+  // Room first: HDF5 running out of space (or into ulimit -f) halfway cannot close the file cleanly.
+  if (std::string problem = out.reserve(reserveFor(datapath, metadata)); !problem.empty()) {
+    throw ResultsFileError(problem);
+  }
+  std::vector<std::string> written;
+  {
+    const h5::QuietErrors quiet;
+    try {
+      written = writeInto(out.tempPath(), appending, datapath, metadata, record);
+    } catch (const h5::Error& e) {
+      throw ResultsFileError(fmt::format("{}: {}", path, aboutTarget(e.what(), out.tempPath(), path)));
+    } catch (const ResultsFileError& e) {
+      throw ResultsFileError(aboutTarget(e.what(), out.tempPath(), path));
+    }
+  }
+  // Appending: the target must still be the file that was copied (another import meanwhile would be lost).
+  if (std::string problem =
+          out.commit(appending ? Replace::kRegularFile : Replace::kNothing, appending ? &original : nullptr);
+      !problem.empty()) {
+    throw ResultsFileError(problem);
+  }
+  return written;
+}
+
+void readImports(hid_t file, StoredResults& out) {
+  if (h5::exists(file, kDataPathGroup)) {
+    const h5::Handle top = h5::openGroup(file, kDataPathGroup);
+    for (const std::string& name : results::numberedChildren(top.get(), "import-")) {
+      const h5::Handle group = h5::openGroup(top.get(), name);
+      DataPathImport imp;
+      imp.group = fmt::format("/{}/{}", kDataPathGroup, name);
+      readProvenance(group.get(), imp);
+      imp.rows =
+          h5::readCompound<DataPathFileRow>(group.get(), "results", kDataPathFields, [](const auto& r) {
+            return DataPathRow{str(r.operation), r.clients,        r.nodes,          r.iterations,
+                               r.mib_per_s_max,  r.mib_per_s_min,  r.mib_per_s_mean, r.mib_per_s_stddev,
+                               r.ops_per_s_mean, r.transfer_bytes, r.block_bytes};
+          });
+      out.datapath.push_back(std::move(imp));
+    }
+  }
+  if (h5::exists(file, kMetadataImportsGroup)) {
+    const h5::Handle top = h5::openGroup(file, kMetadataImportsGroup);
+    for (const std::string& name : results::numberedChildren(top.get(), "import-")) {
+      const h5::Handle group = h5::openGroup(top.get(), name);
+      MetadataImport imp;
+      imp.group = fmt::format("/{}/{}", kMetadataImportsGroup, name);
+      readProvenance(group.get(), imp);
+      imp.rows =
+          h5::readCompound<MetadataFileRow>(group.get(), "results", kMetadataFields, [](const auto& r) {
+            return MetadataImportRow{str(r.phase),       str(r.operation), r.ranks,         r.nodes,
+                                     r.iterations,       r.ops_per_s_max,  r.ops_per_s_min, r.ops_per_s_mean,
+                                     r.ops_per_s_stddev, r.time_s_mean};
+          });
+      out.metadata_imports.push_back(std::move(imp));
+    }
+  }
+}
+
+}  // namespace mdbench

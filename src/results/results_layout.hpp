@@ -1,0 +1,232 @@
+// Names, value spellings and row layouts of the results file (results-schema/README.md), shared by its
+// writer and reader so that the two cannot drift apart.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "h5.hpp"
+#include "mdbench/config/config.hpp"
+#include "mdbench/model/phase.hpp"
+#include "mdbench/model/steady.hpp"
+#include "mdbench/results/results_file.hpp"
+
+namespace mdbench::results {
+
+inline constexpr const char* kRunsGroup = "runs";
+inline constexpr std::string_view kRateFormula = "ops_ok / max(t_global_end - t_start)";
+inline constexpr std::string_view kUnknownHost = "unknown";
+// Throughput over time (schema version 5), in each phase group.
+inline constexpr const char* kOpsPerInterval = "ops_per_interval";             // uint32 [ranks][intervals]
+inline constexpr const char* kOpsPerIntervalTotal = "ops_per_interval_total";  // uint64 [intervals]
+inline constexpr const char* kIntervalAttribute = "interval_s";                // on ops_per_interval
+// --steady (schema version 5): iterations/iter-NNNN/steady, beside the phase groups (a steady run has none).
+inline constexpr const char* kSteadyGroup = "steady";
+
+// "latency_stat": a steady phase's histogram of one op type.
+inline std::string steadyLatencyName(SteadyOp op) { return fmt::format("latency_{}", steadyOpName(op)); }
+
+inline std::optional<SteadyPhase> parseSteadyPhase(std::string_view name) {
+  for (const SteadyPhase p : {SteadyPhase::kPrecreate, SteadyPhase::kMix, SteadyPhase::kCleanup}) {
+    if (name == steadyPhaseName(p)) return p;
+  }
+  return std::nullopt;
+}
+
+inline std::optional<SteadyOp> parseSteadyOp(std::string_view name) {
+  for (std::size_t i = 0; i < kSteadyOpCount; ++i) {
+    const auto op = static_cast<SteadyOp>(i);
+    if (name == steadyOpName(op)) return op;
+  }
+  return std::nullopt;
+}
+
+inline std::string iterationGroupName(std::uint32_t iteration) {
+  return fmt::format("iter-{:04}", iteration);
+}
+
+inline std::string_view sharingName(TreeSharing sharing) {
+  return sharing == TreeSharing::kUnique ? "unique" : "shared";
+}
+
+inline std::optional<TreeSharing> parseSharing(std::string_view name) {
+  if (name == "shared") return TreeSharing::kShared;
+  if (name == "unique") return TreeSharing::kUnique;
+  return std::nullopt;
+}
+
+inline std::string_view kindsName(ItemKinds kinds) {
+  switch (kinds) {
+    case ItemKinds::kBoth:
+      return "both";
+    case ItemKinds::kFilesOnly:
+      return "files";
+    case ItemKinds::kDirsOnly:
+      return "dirs";
+  }
+  return "?";
+}
+
+inline std::optional<ItemKinds> parseKinds(std::string_view name) {
+  if (name == "both") return ItemKinds::kBoth;
+  if (name == "files") return ItemKinds::kFilesOnly;
+  if (name == "dirs") return ItemKinds::kDirsOnly;
+  return std::nullopt;
+}
+
+inline std::optional<SweepPlacement> parseSweepPlacement(std::string_view name) {
+  for (const SweepPlacement p : {SweepPlacement::kNone, SweepPlacement::kBlock, SweepPlacement::kSpread}) {
+    if (sweepPlacementName(p) == name) return p;
+  }
+  return std::nullopt;
+}
+
+inline std::optional<Phase> parsePhase(std::string_view name) { return parsePhaseName(name); }
+
+// -d A@B@C: the config attribute `targets` joins the targets with '@' ("" when there are none). A target
+// never holds '@' (the option splits at it), so the text splits back into the same list.
+inline constexpr char kTargetSeparator = '@';
+
+inline std::string joinTargets(const std::vector<std::string>& targets) {
+  std::string text;
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    if (i > 0) text += kTargetSeparator;
+    text += targets[i];
+  }
+  return text;
+}
+
+inline std::vector<std::string> splitTargets(std::string_view text) {
+  std::vector<std::string> targets;
+  if (text.empty()) return targets;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t at = text.find(kTargetSeparator, start);
+    targets.emplace_back(
+        text.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
+    if (at == std::string_view::npos) return targets;
+    start = at + 1;
+  }
+}
+
+// A row of an `errors` dataset in memory.
+struct ErrorRow {
+  std::uint32_t rank = 0;
+  std::int32_t err = 0;
+  const char* errno_name = nullptr;
+  const char* path = nullptr;
+};
+
+// The compound fields, in file order, exactly as results-schema/schema.json lists them.
+// Fields added in version 2 come last, so the version 1 fields keep their offsets in the packed rows.
+inline constexpr std::array<h5::Field, 12> kRankFields = {{
+    {"rank", h5::Type::kUint32, offsetof(StoredRankRow, rank)},
+    {"node", h5::Type::kUint32, offsetof(StoredRankRow, node)},
+    {"planned", h5::Type::kUint64, offsetof(StoredRankRow, planned)},
+    {"ok", h5::Type::kUint64, offsetof(StoredRankRow, ok)},
+    {"failed", h5::Type::kUint64, offsetof(StoredRankRow, failed)},
+    {"bytes", h5::Type::kUint64, offsetof(StoredRankRow, bytes)},
+    {"t_start", h5::Type::kFloat64, offsetof(StoredRankRow, t_start)},
+    {"t_local_end", h5::Type::kFloat64, offsetof(StoredRankRow, t_local_end)},
+    {"t_global_end", h5::Type::kFloat64, offsetof(StoredRankRow, t_global_end)},
+    {"rate", h5::Type::kFloat64, offsetof(StoredRankRow, rate)},
+    {"ops_at_stonewall", h5::Type::kUint64, offsetof(StoredRankRow, ops_at_stonewall)},
+    {"t_stonewall", h5::Type::kFloat64, offsetof(StoredRankRow, t_stonewall)},
+}};
+
+inline constexpr std::array<h5::Field, 4> kErrorFields = {{
+    {"rank", h5::Type::kUint32, offsetof(ErrorRow, rank)},
+    {"errno", h5::Type::kInt32, offsetof(ErrorRow, err)},
+    {"errno_name", h5::Type::kString, offsetof(ErrorRow, errno_name)},
+    {"path", h5::Type::kString, offsetof(ErrorRow, path)},
+}};
+
+// A steady phase's rows: the fixed fields, then <op>_ok and <op>_failed for all six op types in
+// SteadyOp order (the names must be literals, hence written out).
+inline constexpr std::size_t kSteadyOkAt = offsetof(StoredSteadyRow, ok);
+inline constexpr std::size_t kSteadyFailedAt = offsetof(StoredSteadyRow, failed);
+inline constexpr std::size_t kCounter = sizeof(std::uint64_t);
+inline constexpr std::array<h5::Field, 21> kSteadyRankFields = {{
+    {"rank", h5::Type::kUint32, offsetof(StoredSteadyRow, rank)},
+    {"node", h5::Type::kUint32, offsetof(StoredSteadyRow, node)},
+    {"t_start", h5::Type::kFloat64, offsetof(StoredSteadyRow, t_start)},
+    {"t_local_end", h5::Type::kFloat64, offsetof(StoredSteadyRow, t_local_end)},
+    {"t_global_end", h5::Type::kFloat64, offsetof(StoredSteadyRow, t_global_end)},
+    {"bytes", h5::Type::kUint64, offsetof(StoredSteadyRow, bytes)},
+    {"rounds", h5::Type::kUint64, offsetof(StoredSteadyRow, rounds)},
+    {"rounds_at_stonewall", h5::Type::kUint64, offsetof(StoredSteadyRow, rounds_at_stonewall)},
+    {"t_stonewall", h5::Type::kFloat64, offsetof(StoredSteadyRow, t_stonewall)},
+    {"mkdir_ok", h5::Type::kUint64, kSteadyOkAt + 0 * kCounter},
+    {"mkdir_failed", h5::Type::kUint64, kSteadyFailedAt + 0 * kCounter},
+    {"stat_ok", h5::Type::kUint64, kSteadyOkAt + 1 * kCounter},
+    {"stat_failed", h5::Type::kUint64, kSteadyFailedAt + 1 * kCounter},
+    {"read_ok", h5::Type::kUint64, kSteadyOkAt + 2 * kCounter},
+    {"read_failed", h5::Type::kUint64, kSteadyFailedAt + 2 * kCounter},
+    {"delete_ok", h5::Type::kUint64, kSteadyOkAt + 3 * kCounter},
+    {"delete_failed", h5::Type::kUint64, kSteadyFailedAt + 3 * kCounter},
+    {"create_ok", h5::Type::kUint64, kSteadyOkAt + 4 * kCounter},
+    {"create_failed", h5::Type::kUint64, kSteadyFailedAt + 4 * kCounter},
+    {"rmdir_ok", h5::Type::kUint64, kSteadyOkAt + 5 * kCounter},
+    {"rmdir_failed", h5::Type::kUint64, kSteadyFailedAt + 5 * kCounter},
+}};
+static_assert(kSteadyOpCount == 6 && static_cast<std::size_t>(SteadyOp::kRmdir) == 5,
+              "kSteadyRankFields lists the op types in SteadyOp order");
+
+// A row of a steady phase's `errors` dataset in memory: the phases' errors plus the op that failed.
+struct SteadyErrorRow {
+  std::uint32_t rank = 0;
+  const char* op = nullptr;
+  std::int32_t err = 0;
+  const char* errno_name = nullptr;
+  const char* path = nullptr;
+};
+
+inline constexpr std::array<h5::Field, 5> kSteadyErrorFields = {{
+    {"rank", h5::Type::kUint32, offsetof(SteadyErrorRow, rank)},
+    {"op", h5::Type::kString, offsetof(SteadyErrorRow, op)},
+    {"errno", h5::Type::kInt32, offsetof(SteadyErrorRow, err)},
+    {"errno_name", h5::Type::kString, offsetof(SteadyErrorRow, errno_name)},
+    {"path", h5::Type::kString, offsetof(SteadyErrorRow, path)},
+}};
+
+// Why an open file is not a results file this mdbench can use ("" if it is). `verb` is "writes" or
+// "reads", for the version message.
+inline std::string rootProblem(hid_t file, const std::string& path, std::string_view verb) {
+  std::string schema;
+  try {
+    schema = h5::readAttribute<std::string>(file, "schema");
+  } catch (const h5::Error&) {
+    return fmt::format("{} is not an mdbench results file (no string attribute 'schema' at its root)", path);
+  }
+  if (schema != kSchemaName) {
+    return fmt::format("{} is not an mdbench results file (its schema is '{}', not '{}')", path, schema,
+                       kSchemaName);
+  }
+  std::uint32_t version = 0;
+  try {
+    version = h5::readAttribute<std::uint32_t>(file, "schema_version");
+  } catch (const h5::Error& e) {
+    return fmt::format("{} is not a valid mdbench results file ({})", path, e.what());
+  }
+  const bool readable = verb == "reads" ? version >= kOldestReadableSchemaVersion && version <= kSchemaVersion
+                                        : version == kSchemaVersion;
+  if (!readable) {
+    return verb == "reads" ? fmt::format("{} has schema version {}, this mdbench reads versions {} to {}",
+                                         path, version, kOldestReadableSchemaVersion, kSchemaVersion)
+                           : fmt::format("{} has schema version {}, this mdbench writes {}", path, version,
+                                         kSchemaVersion);
+  }
+  if (!h5::exists(file, kRunsGroup)) {
+    return fmt::format("{} is not a valid mdbench results file (no /{} group)", path, kRunsGroup);
+  }
+  return {};
+}
+
+}  // namespace mdbench::results

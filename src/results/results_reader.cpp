@@ -1,0 +1,438 @@
+// Reads a whole results file (results-schema/README.md) back into plain data, for validate, export and
+// report. Every missing object or wrong type is an error naming the file and the object.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <limits>
+#include <system_error>
+
+#include "h5.hpp"
+#include "mdbench/model/stats.hpp"
+#include "mdbench/model/steady.hpp"
+#include "mdbench/results/results_file.hpp"
+#include "results_files.hpp"
+#include "results_imports.hpp"
+#include "results_layout.hpp"
+
+namespace mdbench {
+namespace results {
+
+// Children named <prefix><number>, in numeric order (run-9999 before run-10000). Others are ignored: the
+// schema allows objects it does not list.
+std::vector<std::string> numberedChildren(hid_t group, std::string_view prefix) {
+  std::vector<std::string> names;
+  for (std::string& name : h5::childNames(group)) {
+    const bool numbered = name.size() > prefix.size() && name.starts_with(prefix) &&
+                          std::all_of(name.begin() + static_cast<std::ptrdiff_t>(prefix.size()), name.end(),
+                                      [](char c) { return c >= '0' && c <= '9'; });
+    if (numbered) names.push_back(std::move(name));
+  }
+  // Same prefix, zero-padded numbers: shorter is smaller, equal lengths compare as text.
+  std::sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) {
+    return a.size() != b.size() ? a.size() < b.size() : a < b;
+  });
+  return names;
+}
+
+}  // namespace results
+
+namespace {
+using results::numberedChildren;
+
+template <class T>
+T attr(hid_t object, const std::string& name) {
+  return h5::readAttribute<T>(object, name);
+}
+
+bool readFlag(hid_t object, const std::string& name) {
+  const auto value = attr<std::uint8_t>(object, name);
+  if (value > 1) {
+    throw h5::Error(
+        fmt::format("{}: attribute '{}' is {}, expected 0 or 1", h5::pathOf(object), name, value));
+  }
+  return value == 1;
+}
+
+Phase readPhaseName(hid_t object) {
+  const auto name = attr<std::string>(object, "phase");
+  const std::optional<Phase> phase = results::parsePhase(name);
+  if (!phase)
+    throw h5::Error(fmt::format("{}: attribute 'phase' is '{}', not a phase name", h5::pathOf(object), name));
+  return *phase;
+}
+
+// The config group: every resolved option into a Config, and the plan's shift into `shift_used`.
+Config readConfig(hid_t run, std::uint32_t version, std::uint32_t& shift_used) {
+  const h5::Handle group = h5::openGroup(run, "config");
+  const hid_t g = group.get();
+  const std::string path = h5::pathOf(g);
+  Config c;
+  c.items = attr<std::uint64_t>(g, "items");
+  c.target = attr<std::string>(g, "target");
+  c.targets = results::splitTargets(attr<std::string>(g, "targets"));
+  const auto sharing = attr<std::string>(g, "sharing");
+  const std::optional<TreeSharing> parsed_sharing = results::parseSharing(sharing);
+  if (!parsed_sharing) {
+    throw h5::Error(fmt::format("{}: attribute 'sharing' is '{}', expected shared or unique", path, sharing));
+  }
+  c.sharing = *parsed_sharing;
+  c.depth = attr<std::uint32_t>(g, "depth");
+  c.branching = attr<std::uint32_t>(g, "branching");
+  c.items_per_dir = attr<std::uint64_t>(g, "items_per_dir");
+  c.leaf_only = readFlag(g, "leaf_only");
+  const auto kinds = attr<std::string>(g, "kinds");
+  const std::optional<ItemKinds> parsed_kinds = results::parseKinds(kinds);
+  if (!parsed_kinds) {
+    throw h5::Error(fmt::format("{}: attribute 'kinds' is '{}', expected both, files or dirs", path, kinds));
+  }
+  c.kinds = *parsed_kinds;
+  c.phases.create = readFlag(g, "phase_create");
+  c.phases.stat = readFlag(g, "phase_stat");
+  c.phases.read = readFlag(g, "phase_read");
+  c.phases.remove = readFlag(g, "phase_remove");
+  c.phases.rename = readFlag(g, "phase_rename");
+  c.phases.readdir = readFlag(g, "phase_readdir");
+  c.iterations = attr<std::uint32_t>(g, "iterations");
+  c.write_bytes = attr<std::uint64_t>(g, "write_bytes");
+  c.read_bytes = attr<std::uint64_t>(g, "read_bytes");
+  c.keep = readFlag(g, "keep");
+  c.shift = attr<std::uint32_t>(g, "shift");
+  shift_used = attr<std::uint32_t>(g, "shift_used");
+  c.random_order = readFlag(g, "random_order");
+  c.random_seed = attr<std::uint64_t>(g, "random_seed");
+  c.stonewall_s = attr<double>(g, "stonewall_s");
+  c.stonewall_file = attr<std::string>(g, "stonewall_file");
+  c.renamed = readFlag(g, "renamed");
+  c.fsync_writes = readFlag(g, "fsync_writes");
+  c.sync_phases = readFlag(g, "sync_phases");
+  c.verify_read = readFlag(g, "verify_read");
+  c.shared_files = readFlag(g, "shared_files");
+  c.pre_delay_s = attr<double>(g, "pre_delay_s");
+  c.preset = attr<std::string>(g, "preset");
+  if (version >= kSeriesSchemaVersion) {
+    c.series_interval_s = attr<double>(g, "series_interval_s");
+    c.steady_rounds = attr<std::uint64_t>(g, "steady_rounds");
+    c.datasets = attr<std::uint32_t>(g, "datasets");
+  }
+  return c;
+}
+
+// Version 5: ops per interval of every rank, their sums, and the first/last-done rates.
+void readSeries(hid_t g, StoredPhase& p) {
+  h5::Matrix<std::uint32_t> counts = h5::readMatrix<std::uint32_t>(g, results::kOpsPerInterval);
+  if (counts.rows != p.ranks.size()) {
+    throw h5::Error(fmt::format("{}/{}: {} rows, expected one per row of ranks ({})", h5::pathOf(g),
+                                results::kOpsPerInterval, counts.rows, p.ranks.size()));
+  }
+  if (counts.cols > std::numeric_limits<std::uint32_t>::max()) {
+    throw h5::Error(fmt::format("{}/{}: {} intervals, more than a series holds", h5::pathOf(g),
+                                results::kOpsPerInterval, counts.cols));
+  }
+  OpsSeries& s = p.series;
+  {
+    const h5::Handle dataset = h5::openDataset(g, results::kOpsPerInterval);
+    s.interval_s = attr<double>(dataset.get(), results::kIntervalAttribute);
+  }
+  s.intervals = static_cast<std::uint32_t>(counts.cols);
+  s.per_rank = std::move(counts.values);
+  s.total = h5::readVector<std::uint64_t>(g, results::kOpsPerIntervalTotal);
+  DoneRates& d = p.done;
+  d.first_done_time_s = attr<double>(g, "first_done_time_s");
+  d.first_done_ops = attr<std::uint64_t>(g, "first_done_ops");
+  d.first_done_ops_per_s = attr<double>(g, "first_done_ops_per_s");
+  d.last_done_time_s = attr<double>(g, "last_done_time_s");
+  d.last_done_ops_per_s = attr<double>(g, "last_done_ops_per_s");
+  p.has_series = true;
+}
+
+StoredPhase readPhase(hid_t iteration, const std::string& name, std::uint32_t version) {
+  const h5::Handle group = h5::openGroup(iteration, name);
+  const hid_t g = group.get();
+  StoredPhase p;
+  p.group = h5::pathOf(g);
+  p.phase = readPhaseName(g);
+  p.iteration = attr<std::uint32_t>(g, "iteration");
+  p.order = attr<std::uint32_t>(g, "order");
+  p.items = attr<std::uint64_t>(g, "items");
+  PhaseAggregate& a = p.aggregate;
+  a.ok = attr<std::uint64_t>(g, "ops_ok");
+  a.failed = attr<std::uint64_t>(g, "ops_failed");
+  a.bytes = attr<std::uint64_t>(g, "bytes");
+  a.time_s = attr<double>(g, "time_s");
+  a.ops_per_s = attr<double>(g, "ops_per_s");
+  a.active_ranks = attr<std::uint32_t>(g, "active_ranks");
+  a.rank_rate_min = attr<double>(g, "rank_rate_min");
+  a.rank_rate_max = attr<double>(g, "rank_rate_max");
+  a.rank_rate_mean = attr<double>(g, "rank_rate_mean");
+  a.balance = attr<double>(g, "balance");
+  a.stonewalled = readFlag(g, "stonewalled");
+  a.ops_at_stonewall = attr<std::uint64_t>(g, "ops_at_stonewall");
+  a.stonewall_time_s = attr<double>(g, "stonewall_time_s");
+  a.ops_per_s_at_stonewall = attr<double>(g, "ops_per_s_at_stonewall");
+  p.rate_formula = attr<std::string>(g, "rate_formula");
+  LatencySummary& l = p.latency_summary;
+  l.p50_ns = attr<std::uint64_t>(g, "latency_p50_ns");
+  l.p90_ns = attr<std::uint64_t>(g, "latency_p90_ns");
+  l.p99_ns = attr<std::uint64_t>(g, "latency_p99_ns");
+  l.p999_ns = attr<std::uint64_t>(g, "latency_p999_ns");
+  l.max_ns = attr<std::uint64_t>(g, "latency_max_ns");
+  p.ranks = h5::readCompound<StoredRankRow>(g, "ranks", results::kRankFields,
+                                            [](const StoredRankRow& row) { return row; });
+  p.latency = h5::readVector<std::uint64_t>(g, "latency");
+  if (version >= kSeriesSchemaVersion) readSeries(g, p);
+  if (h5::exists(g, "errors")) {
+    p.errors = h5::readCompound<results::ErrorRow>(
+        g, "errors", results::kErrorFields, [](const results::ErrorRow& row) {
+          return StoredError{row.rank, row.err, row.errno_name != nullptr ? row.errno_name : "",
+                             row.path != nullptr ? row.path : ""};
+        });
+  }
+  return p;
+}
+
+// --steady: the summary attributes of a steady phase (what writeSteadySummary wrote for it).
+void readSteadySummary(hid_t g, SteadyPhaseSummary& s) {
+  s.time_s = attr<double>(g, "time_s");
+  s.ok = attr<std::uint64_t>(g, "ok");
+  s.failed = attr<std::uint64_t>(g, "failed");
+  s.ok_per_s = attr<double>(g, "ok_per_s");
+  s.bytes = attr<std::uint64_t>(g, "bytes");
+  s.bytes_per_s = attr<double>(g, "bytes_per_s");
+  s.rank_time_min_s = attr<double>(g, "rank_time_min_s");
+  s.rank_time_max_s = attr<double>(g, "rank_time_max_s");
+  s.rank_time_mean_s = attr<double>(g, "rank_time_mean_s");
+  s.time_balance = attr<double>(g, "time_balance");
+  s.rank_rate_min = attr<double>(g, "rank_rate_min");
+  s.rank_rate_max = attr<double>(g, "rank_rate_max");
+  s.rate_balance = attr<double>(g, "rate_balance");
+  for (const SteadyOp op : steadyOpsOf(s.phase)) {
+    SteadyOpSummary& o = s.ops[steadyOpIndex(op)];
+    const std::string name = steadyOpName(op);
+    o.ok = attr<std::uint64_t>(g, name + "_ok");
+    o.failed = attr<std::uint64_t>(g, name + "_failed");
+    o.ops_per_s = attr<double>(g, name + "_ops_per_s");
+    o.latency.p50_ns = attr<std::uint64_t>(g, name + "_p50_ns");
+    o.latency.p90_ns = attr<std::uint64_t>(g, name + "_p90_ns");
+    o.latency.p99_ns = attr<std::uint64_t>(g, name + "_p99_ns");
+    o.latency.max_ns = attr<std::uint64_t>(g, name + "_max_ns");
+  }
+  if (s.phase != SteadyPhase::kMix) return;
+  s.rounds = attr<std::uint64_t>(g, "rounds");
+  s.rounds_per_s = attr<double>(g, "rounds_per_s");
+  s.objects_per_s = attr<double>(g, "objects_per_s");
+  s.stonewalled = readFlag(g, "stonewalled");
+  s.stonewall_time_s = attr<double>(g, "stonewall_time_s");
+  s.rounds_at_stonewall = attr<std::uint64_t>(g, "rounds_at_stonewall");
+  s.rounds_per_s_at_stonewall = attr<double>(g, "rounds_per_s_at_stonewall");
+}
+
+StoredSteadyPhase readSteadyPhase(hid_t steady, const std::string& name) {
+  const h5::Handle group = h5::openGroup(steady, name);
+  const hid_t g = group.get();
+  StoredSteadyPhase p;
+  p.group = h5::pathOf(g);
+  const auto phase_name = attr<std::string>(g, "phase");
+  const std::optional<SteadyPhase> phase = results::parseSteadyPhase(phase_name);
+  if (!phase || phase_name != name) {
+    throw h5::Error(fmt::format("{}: attribute 'phase' is '{}', expected '{}' (precreate, mix or cleanup)",
+                                p.group, phase_name, name));
+  }
+  p.phase = *phase;
+  p.summary.phase = p.phase;
+  readSteadySummary(g, p.summary);
+  p.ranks = h5::readCompound<StoredSteadyRow>(g, "ranks", results::kSteadyRankFields,
+                                              [](const StoredSteadyRow& row) { return row; });
+  p.summary.ranks = static_cast<std::uint32_t>(p.ranks.size());
+  for (const SteadyOp op : steadyOpsOf(p.phase)) {
+    p.latency[steadyOpIndex(op)] = h5::readVector<std::uint64_t>(g, results::steadyLatencyName(op));
+  }
+  if (h5::exists(g, "errors")) {
+    p.errors = h5::readCompound<results::SteadyErrorRow>(
+        g, "errors", results::kSteadyErrorFields, [&](const results::SteadyErrorRow& row) {
+          const std::string op = row.op != nullptr ? row.op : "";
+          const std::optional<SteadyOp> parsed = results::parseSteadyOp(op);
+          if (!parsed) throw h5::Error(fmt::format("{}/errors: op '{}' is not an op type", p.group, op));
+          return StoredSteadyError{row.rank, *parsed, row.err,
+                                   row.errno_name != nullptr ? row.errno_name : "",
+                                   row.path != nullptr ? row.path : ""};
+        });
+  }
+  return p;
+}
+
+// iterations/iter-NNNN/steady: its phases in execution order (those present; validate wants all three).
+StoredSteadyIteration readSteady(hid_t iteration, std::uint32_t number) {
+  const h5::Handle group = h5::openGroup(iteration, results::kSteadyGroup);
+  StoredSteadyIteration it;
+  it.group = h5::pathOf(group.get());
+  it.iteration = number;
+  it.rounds = attr<std::uint64_t>(group.get(), "rounds");
+  for (const std::string& name : h5::childNames(group.get())) {
+    it.phases.push_back(readSteadyPhase(group.get(), name));
+  }
+  std::stable_sort(it.phases.begin(), it.phases.end(),
+                   [](const StoredSteadyPhase& a, const StoredSteadyPhase& b) {
+                     return static_cast<int>(a.phase) < static_cast<int>(b.phase);
+                   });
+  return it;
+}
+
+// The phases of every iteration: iterations in number order, phases in execution order within each; and
+// the steady groups (--steady) into `steady`, in iteration order.
+std::vector<StoredPhase> readIterations(hid_t run, std::uint32_t version,
+                                        std::vector<StoredSteadyIteration>& steady) {
+  const h5::Handle iterations = h5::openGroup(run, "iterations");
+  std::vector<StoredPhase> phases;
+  for (const std::string& iteration_name : numberedChildren(iterations.get(), "iter-")) {
+    const h5::Handle iteration = h5::openGroup(iterations.get(), iteration_name);
+    const auto number = attr<std::uint32_t>(iteration.get(), "iteration");  // required by the schema
+    std::vector<StoredPhase> in_iteration;
+    for (const std::string& name : h5::childNames(iteration.get())) {
+      if (name == results::kSteadyGroup) {
+        steady.push_back(readSteady(iteration.get(), number));
+      } else {
+        in_iteration.push_back(readPhase(iteration.get(), name, version));
+      }
+    }
+    std::stable_sort(in_iteration.begin(), in_iteration.end(),
+                     [](const StoredPhase& a, const StoredPhase& b) { return a.order < b.order; });
+    for (StoredPhase& p : in_iteration) phases.push_back(std::move(p));
+  }
+  return phases;
+}
+
+std::vector<StoredSummary> readSummary(hid_t run) {
+  const h5::Handle summary = h5::openGroup(run, "summary");
+  std::vector<StoredSummary> out;
+  for (const std::string& name : h5::childNames(summary.get())) {
+    const h5::Handle group = h5::openGroup(summary.get(), name);
+    const hid_t g = group.get();
+    StoredSummary s;
+    s.phase = readPhaseName(g);
+    s.summary.iterations = attr<std::uint32_t>(g, "iterations");
+    s.summary.max = attr<double>(g, "ops_per_s_max");
+    s.summary.min = attr<double>(g, "ops_per_s_min");
+    s.summary.mean = attr<double>(g, "ops_per_s_mean");
+    s.summary.stddev = attr<double>(g, "ops_per_s_stddev");
+    out.push_back(s);
+  }
+  // Phase declaration order is execution order.
+  std::stable_sort(out.begin(), out.end(), [](const StoredSummary& a, const StoredSummary& b) {
+    return static_cast<int>(a.phase) < static_cast<int>(b.phase);
+  });
+  return out;
+}
+
+RunInfo readRunInfo(hid_t run) {
+  RunInfo info;
+  info.version = attr<std::string>(run, "mdbench_version");
+  info.git_commit = attr<std::string>(run, "git_commit");
+  info.command_line = attr<std::string>(run, "command_line");
+  info.start_utc = attr<std::string>(run, "start_utc");
+  info.end_utc = attr<std::string>(run, "end_utc");
+  info.ranks = attr<std::uint32_t>(run, "ranks");
+  info.nodes = attr<std::uint32_t>(run, "nodes");
+  info.scheduler = attr<std::string>(run, "scheduler");
+  info.job_id = attr<std::string>(run, "job_id");
+  info.job_name = attr<std::string>(run, "job_name");
+  info.mpi_library = attr<std::string>(run, "mpi_library");
+  info.hdf5_version = attr<std::string>(run, "hdf5_version");
+  info.target = attr<std::string>(run, "target");
+  info.fs_type = attr<std::string>(run, "fs_type");
+  info.fs_total_bytes = attr<std::uint64_t>(run, "fs_total_bytes");
+  info.fs_free_bytes = attr<std::uint64_t>(run, "fs_free_bytes");
+  info.fs_total_inodes = attr<std::uint64_t>(run, "fs_total_inodes");
+  info.fs_free_inodes = attr<std::uint64_t>(run, "fs_free_inodes");
+  info.host_of_rank = h5::readStrings(run, "hosts");
+  info.sweep.job_ranks = attr<std::uint32_t>(run, "job_ranks");
+  info.sweep.step = attr<std::uint32_t>(run, "sweep_step");
+  const auto placement = attr<std::string>(run, "sweep_placement");
+  const std::optional<SweepPlacement> parsed = results::parseSweepPlacement(placement);
+  if (!parsed) {
+    throw h5::Error(fmt::format("{}: attribute 'sweep_placement' is '{}', expected none, block or spread",
+                                h5::pathOf(run), placement));
+  }
+  info.sweep.placement = *parsed;
+  return info;
+}
+
+StoredRun readRun(hid_t runs, const std::string& name, std::uint32_t version) {
+  const h5::Handle group = h5::openGroup(runs, name);
+  const hid_t g = group.get();
+  StoredRun run;
+  run.group = h5::pathOf(g);
+  run.info = readRunInfo(g);
+  run.status = attr<std::string>(g, "status");
+  run.exit_status = attr<std::int32_t>(g, "exit_status");
+  run.ranks_per_node_min = attr<std::uint32_t>(g, "ranks_per_node_min");
+  run.ranks_per_node_max = attr<std::uint32_t>(g, "ranks_per_node_max");
+  run.node_of_rank = h5::readVector<std::uint32_t>(g, "node_of_rank");
+  run.bucket_low = h5::readVector<std::uint64_t>(g, "latency_bucket_low");
+  run.bucket_high = h5::readVector<std::uint64_t>(g, "latency_bucket_high");
+  run.config = readConfig(g, version, run.shift_used);
+  run.config.command_line = run.info.command_line;  // stored once, as a run attribute
+  run.has_series = version >= kSeriesSchemaVersion;
+  run.phases = readIterations(g, version, run.steady);
+  run.has_summary = h5::exists(g, "summary");
+  if (run.has_summary) run.summaries = readSummary(g);
+  return run;
+}
+
+}  // namespace
+
+SteadyPhaseResult steadyPhaseOf(const StoredSteadyPhase& phase) {
+  SteadyPhaseResult result;
+  result.phase = phase.phase;
+  for (const StoredSteadyRow& row : phase.ranks) {
+    SteadyRankRecord r;
+    for (std::size_t op = 0; op < kSteadyOpCount; ++op) r.ops[op] = {row.ok[op], row.failed[op]};
+    r.bytes = row.bytes;
+    r.rounds = row.rounds;
+    r.rounds_at_stonewall = row.rounds_at_stonewall;
+    r.t_stonewall = row.t_stonewall;
+    r.t_start = row.t_start;
+    r.t_local_end = row.t_local_end;
+    r.t_global_end = row.t_global_end;
+    result.ranks.push_back(r);
+  }
+  for (std::size_t op = 0; op < kSteadyOpCount; ++op) {
+    const std::vector<std::uint64_t>& counts = phase.latency[op];
+    std::span<std::uint64_t, LatencyHistogram::kBuckets> into = result.latency[op].counts();
+    std::copy_n(counts.begin(), std::min(counts.size(), into.size()), into.begin());
+  }
+  return result;
+}
+
+std::string runGroupName(std::uint32_t index) { return fmt::format("run-{:04}", index); }
+
+StoredResults readResultsFile(const std::string& path) {
+  const h5::QuietErrors quiet;
+  std::error_code ec;
+  const std::filesystem::file_status status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) throw ResultsFileError(fmt::format("{}: no such file", path));
+  if (!std::filesystem::is_regular_file(status))
+    throw ResultsFileError(fmt::format("{}: not a regular file", path));
+  if (H5Fis_hdf5(path.c_str()) <= 0) {
+    throw ResultsFileError(fmt::format("{} is not an mdbench results file (not an HDF5 file)", path));
+  }
+  try {
+    const h5::Handle fapl = h5::fileAccess();
+    const h5::Handle file =
+        h5::make(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()), "/", "cannot open the file");
+    const std::string problem = results::rootProblem(file.get(), path, "reads");
+    if (!problem.empty()) throw ResultsFileError(problem);
+    StoredResults out;
+    out.schema = attr<std::string>(file.get(), "schema");
+    out.schema_version = attr<std::uint32_t>(file.get(), "schema_version");
+    const h5::Handle runs = h5::openGroup(file.get(), results::kRunsGroup);
+    for (const std::string& name : numberedChildren(runs.get(), "run-"))
+      out.runs.push_back(readRun(runs.get(), name, out.schema_version));
+    readImports(file.get(), out);
+    return out;
+  } catch (const h5::Error& e) {
+    throw ResultsFileError(fmt::format("{}: {}", path, e.what()));
+  }
+}
+
+}  // namespace mdbench

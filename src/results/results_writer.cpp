@@ -1,0 +1,749 @@
+// The HDF5 results writer (results-schema/README.md): one run group per run, written by rank 0 alone with
+// the default driver and flushed after every sink call, so a killed job leaves every finished phase.
+// Each call writes O(ranks) values (O(ranks x intervals) for the throughput over time, at most 1024
+// intervals); no per-op data ever reaches this file.
+// A full or failing file system must neither stop the benchmark (its numbers are still on the console, and
+// the target must still be cleaned up) nor leave a file HDF5 cannot read: before each write the space it
+// needs is reserved, and when that (or the write) fails the sink stops writing, says so once, and finish()
+// throws, leaving the file as it was after the last complete write.
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <system_error>
+#include <utility>
+
+#include "h5.hpp"
+#include "mdbench/model/layout.hpp"
+#include "mdbench/model/metrics.hpp"
+#include "mdbench/model/plan.hpp"
+#include "mdbench/model/stats.hpp"
+#include "mdbench/model/steady.hpp"
+#include "mdbench/results/results_file.hpp"
+#include "mdbench/util/errno_name.hpp"
+#include "results_files.hpp"
+#include "results_layout.hpp"
+
+namespace mdbench {
+
+namespace {
+using results::createFile;
+using results::descriptorOf;
+using results::noRoom;
+using results::openForAppend;
+using results::pathExists;
+using results::releaseSpace;
+using results::reserveSpace;
+
+// Space reserved before a write step, past the file's end: far more than one step writes (a phase is about
+// 10 KiB plus a row per rank and a path per first error), since running short halfway leaves metadata
+// pointing past the end of the file.
+constexpr std::uint64_t kReserveFixed = 64 * 1024;
+constexpr std::uint64_t kReservePerRank = 256;
+constexpr std::uint64_t kReservePerError = 1024;
+
+// A new results file, with room for its header reserved first.
+h5::Handle createNewFile(const std::string& path, bool& exists_error) {
+  return results::createNewFile(path, kReserveFixed, exists_error);
+}
+
+// Runs `body` with HDF5's error printing off, adding the file name to h5::Error messages (object-level
+// problems and misuse); messages that name the file already pass through unchanged.
+template <class Body>
+void inFile(const std::string& path, Body&& body) {
+  const h5::QuietErrors quiet;
+  try {
+    body();
+  } catch (const h5::Error& e) {
+    throw ResultsFileError(fmt::format("{}: {}", path, e.what()));
+  }
+}
+
+// The first free run group name; normally run-<number of runs so far>.
+std::string nextRunName(hid_t file) {
+  const h5::Handle runs = h5::openGroup(file, results::kRunsGroup);
+  auto index = static_cast<std::uint32_t>(h5::childNames(runs.get()).size());
+  while (h5::exists(runs.get(), runGroupName(index))) ++index;
+  return runGroupName(index);
+}
+
+std::uint8_t flag(bool value) { return value ? 1 : 0; }
+
+// Every resolved option, and the rank shift the plan settled on (-N can be raised on several nodes).
+void writeConfig(hid_t group, const Plan& plan) {
+  const Config& c = plan.config();
+  h5::writeAttribute(group, "items", c.items);
+  h5::writeAttribute(group, "target", c.target);
+  h5::writeAttribute(group, "targets", results::joinTargets(c.targets));
+  h5::writeAttribute(group, "sharing", results::sharingName(c.sharing));
+  h5::writeAttribute(group, "depth", c.depth);
+  h5::writeAttribute(group, "branching", c.branching);
+  h5::writeAttribute(group, "items_per_dir", c.items_per_dir);
+  h5::writeAttribute(group, "leaf_only", flag(c.leaf_only));
+  h5::writeAttribute(group, "kinds", results::kindsName(c.kinds));
+  h5::writeAttribute(group, "phase_create", flag(c.phases.create));
+  h5::writeAttribute(group, "phase_stat", flag(c.phases.stat));
+  h5::writeAttribute(group, "phase_read", flag(c.phases.read));
+  h5::writeAttribute(group, "phase_remove", flag(c.phases.remove));
+  h5::writeAttribute(group, "phase_rename", flag(c.phases.rename));
+  h5::writeAttribute(group, "phase_readdir", flag(c.phases.readdir));
+  h5::writeAttribute(group, "iterations", c.iterations);
+  h5::writeAttribute(group, "write_bytes", c.write_bytes);
+  h5::writeAttribute(group, "read_bytes", c.read_bytes);
+  h5::writeAttribute(group, "keep", flag(c.keep));
+  h5::writeAttribute(group, "shift", c.shift);
+  h5::writeAttribute(group, "shift_used", plan.shift());
+  h5::writeAttribute(group, "random_order", flag(c.random_order));
+  h5::writeAttribute(group, "random_seed", c.random_seed);
+  h5::writeAttribute(group, "stonewall_s", c.stonewall_s);
+  h5::writeAttribute(group, "stonewall_file", c.stonewall_file);
+  h5::writeAttribute(group, "renamed", flag(c.renamed));
+  h5::writeAttribute(group, "fsync_writes", flag(c.fsync_writes));
+  h5::writeAttribute(group, "sync_phases", flag(c.sync_phases));
+  h5::writeAttribute(group, "verify_read", flag(c.verify_read));
+  h5::writeAttribute(group, "shared_files", flag(c.shared_files));
+  h5::writeAttribute(group, "pre_delay_s", c.pre_delay_s);
+  h5::writeAttribute(group, "preset", c.preset);
+  h5::writeAttribute(group, "series_interval_s", c.series_interval_s);
+  h5::writeAttribute(group, "steady_rounds", c.steady_rounds);
+  h5::writeAttribute(group, "datasets", c.datasets);
+}
+
+void writeRunAttributes(hid_t run, const RunInfo& info, const NodeLayout& layout) {
+  h5::writeAttribute(run, "mdbench_version", info.version);
+  h5::writeAttribute(run, "git_commit", info.git_commit);
+  h5::writeAttribute(run, "command_line", info.command_line);
+  h5::writeAttribute(run, "start_utc", info.start_utc);
+  h5::writeAttribute(run, "end_utc", "");
+  h5::writeAttribute(run, "status", "running");
+  h5::writeAttribute(run, "exit_status", std::int32_t{-1});
+  h5::writeAttribute(run, "ranks", info.ranks);
+  h5::writeAttribute(run, "nodes", layout.nodes);
+  h5::writeAttribute(run, "ranks_per_node_min", layout.ranks_per_node_min);
+  h5::writeAttribute(run, "ranks_per_node_max", layout.ranks_per_node_max);
+  h5::writeAttribute(run, "scheduler", info.scheduler);
+  h5::writeAttribute(run, "job_id", info.job_id);
+  h5::writeAttribute(run, "job_name", info.job_name);
+  h5::writeAttribute(run, "mpi_library", info.mpi_library);
+  h5::writeAttribute(run, "hdf5_version", info.hdf5_version);
+  h5::writeAttribute(run, "target", info.target);
+  h5::writeAttribute(run, "fs_type", info.fs_type);
+  h5::writeAttribute(run, "fs_total_bytes", info.fs_total_bytes);
+  h5::writeAttribute(run, "fs_free_bytes", info.fs_free_bytes);
+  h5::writeAttribute(run, "fs_total_inodes", info.fs_total_inodes);
+  h5::writeAttribute(run, "fs_free_inodes", info.fs_free_inodes);
+  // Version 3: the sweep. Outside a sweep: step 0, placement "none", and the job is the run's ranks.
+  h5::writeAttribute(run, "job_ranks", info.sweep.job_ranks == 0 ? info.ranks : info.sweep.job_ranks);
+  h5::writeAttribute(run, "sweep_step", info.sweep.step);
+  h5::writeAttribute(run, "sweep_placement", sweepPlacementName(info.sweep.placement));
+}
+
+void writeBucketBounds(hid_t run) {
+  std::vector<std::uint64_t> low(LatencyHistogram::kBuckets), high(LatencyHistogram::kBuckets);
+  for (std::size_t b = 0; b < LatencyHistogram::kBuckets; ++b) {
+    low[b] = LatencyHistogram::bucketLow(b);
+    high[b] = LatencyHistogram::bucketHigh(b);
+  }
+  h5::writeVector(run, "latency_bucket_low", low);
+  h5::writeVector(run, "latency_bucket_high", high);
+}
+
+void writeAggregate(hid_t group, const PhaseAggregate& a, const LatencySummary& l) {
+  h5::writeAttribute(group, "ops_ok", a.ok);
+  h5::writeAttribute(group, "ops_failed", a.failed);
+  h5::writeAttribute(group, "bytes", a.bytes);
+  h5::writeAttribute(group, "time_s", a.time_s);
+  h5::writeAttribute(group, "ops_per_s", a.ops_per_s);
+  h5::writeAttribute(group, "rate_formula", results::kRateFormula);
+  h5::writeAttribute(group, "active_ranks", a.active_ranks);
+  h5::writeAttribute(group, "rank_rate_min", a.rank_rate_min);
+  h5::writeAttribute(group, "rank_rate_max", a.rank_rate_max);
+  h5::writeAttribute(group, "rank_rate_mean", a.rank_rate_mean);
+  h5::writeAttribute(group, "balance", a.balance);
+  h5::writeAttribute(group, "stonewalled", flag(a.stonewalled));
+  h5::writeAttribute(group, "ops_at_stonewall", a.ops_at_stonewall);
+  h5::writeAttribute(group, "stonewall_time_s", a.stonewall_time_s);
+  h5::writeAttribute(group, "ops_per_s_at_stonewall", a.ops_per_s_at_stonewall);
+  h5::writeAttribute(group, "latency_p50_ns", l.p50_ns);
+  h5::writeAttribute(group, "latency_p90_ns", l.p90_ns);
+  h5::writeAttribute(group, "latency_p99_ns", l.p99_ns);
+  h5::writeAttribute(group, "latency_p999_ns", l.p999_ns);
+  h5::writeAttribute(group, "latency_max_ns", l.max_ns);
+}
+
+// Version 5: every rank's ops per interval, their sum, and the first/last-done rates computed from them.
+void writeSeries(hid_t group, const PhaseResult& result) {
+  const OpsSeries& s = result.series;
+  const h5::Handle per_rank = h5::writeMatrix<std::uint32_t>(group, results::kOpsPerInterval,
+                                                             result.ranks.size(), s.intervals, s.per_rank);
+  h5::writeAttribute(per_rank.get(), results::kIntervalAttribute, s.interval_s);
+  h5::writeVector(group, results::kOpsPerIntervalTotal, s.total);
+  const DoneRates d = doneRates(result.ranks, s);
+  h5::writeAttribute(group, "first_done_time_s", d.first_done_time_s);
+  h5::writeAttribute(group, "first_done_ops", d.first_done_ops);
+  h5::writeAttribute(group, "first_done_ops_per_s", d.first_done_ops_per_s);
+  h5::writeAttribute(group, "last_done_time_s", d.last_done_time_s);
+  h5::writeAttribute(group, "last_done_ops_per_s", d.last_done_ops_per_s);
+}
+
+// --steady: summarizeSteadyPhase's numbers; per op only for the phase's own op types, and the rounds and
+// the stonewall only for the mix (the other phases have neither).
+void writeSteadySummary(hid_t group, const SteadyPhaseSummary& s) {
+  h5::writeAttribute(group, "time_s", s.time_s);
+  h5::writeAttribute(group, "ok", s.ok);
+  h5::writeAttribute(group, "failed", s.failed);
+  h5::writeAttribute(group, "ok_per_s", s.ok_per_s);
+  h5::writeAttribute(group, "bytes", s.bytes);
+  h5::writeAttribute(group, "bytes_per_s", s.bytes_per_s);
+  h5::writeAttribute(group, "rank_time_min_s", s.rank_time_min_s);
+  h5::writeAttribute(group, "rank_time_max_s", s.rank_time_max_s);
+  h5::writeAttribute(group, "rank_time_mean_s", s.rank_time_mean_s);
+  h5::writeAttribute(group, "time_balance", s.time_balance);
+  h5::writeAttribute(group, "rank_rate_min", s.rank_rate_min);
+  h5::writeAttribute(group, "rank_rate_max", s.rank_rate_max);
+  h5::writeAttribute(group, "rate_balance", s.rate_balance);
+  for (const SteadyOp op : steadyOpsOf(s.phase)) {
+    const SteadyOpSummary& o = s.ops[steadyOpIndex(op)];
+    const std::string name = steadyOpName(op);
+    h5::writeAttribute(group, name + "_ok", o.ok);
+    h5::writeAttribute(group, name + "_failed", o.failed);
+    h5::writeAttribute(group, name + "_ops_per_s", o.ops_per_s);
+    h5::writeAttribute(group, name + "_p50_ns", o.latency.p50_ns);
+    h5::writeAttribute(group, name + "_p90_ns", o.latency.p90_ns);
+    h5::writeAttribute(group, name + "_p99_ns", o.latency.p99_ns);
+    h5::writeAttribute(group, name + "_max_ns", o.latency.max_ns);
+  }
+  if (s.phase != SteadyPhase::kMix) return;
+  h5::writeAttribute(group, "rounds", s.rounds);
+  h5::writeAttribute(group, "rounds_per_s", s.rounds_per_s);
+  h5::writeAttribute(group, "objects_per_s", s.objects_per_s);
+  h5::writeAttribute(group, "stonewalled", flag(s.stonewalled));
+  h5::writeAttribute(group, "stonewall_time_s", s.stonewall_time_s);
+  h5::writeAttribute(group, "rounds_at_stonewall", s.rounds_at_stonewall);
+  h5::writeAttribute(group, "rounds_per_s_at_stonewall", s.rounds_per_s_at_stonewall);
+}
+
+// The path, relative to the iteration's directory, of the object a steady rank's first error was on.
+std::string steadyErrorPath(const FirstError& e) {
+  const auto dataset = static_cast<std::uint32_t>(e.dir);
+  const std::string set = steadyDatasetName(e.owner, dataset);
+  if (e.item == ~std::uint64_t{0}) return set;
+  return fmt::format("{}/{}", set, steadyObjectName(e.owner, dataset, e.item));
+}
+
+}  // namespace
+
+struct Hdf5Sink::Impl {
+  // Declared first so that it is closed last, after every object opened in it.
+  h5::Handle file;
+  std::string path;
+  std::string run_name;  // of the run begin() writes next (or is writing)
+  h5::Handle run;        // open from begin() to finish()
+  h5::Handle iterations;
+  std::vector<std::uint32_t> node_of_rank;
+  std::vector<std::string> targets;  // RunInfo::target split at '@': rank r's error paths start with its own
+  // "" while every write succeeded; else what went wrong: nothing more is written, finish() throws it.
+  std::string failure;
+  bool made = false;   // open() created the file
+  bool began = false;  // some run group was written completely
+  // --force and --append onto an existing file touch nothing until the run has really begun: its first
+  // phase (a run that fails before it, at setup or at claiming its directory, leaves the file as it was).
+  // Until then begin() only keeps what it was given; commit() writes it.
+  enum class Pending : std::uint8_t { kNone, kReplace, kAppend };
+  Pending pending = Pending::kNone;
+  std::optional<RunInfo> pending_info;
+  const Plan* pending_plan = nullptr;
+  // The file written, by device and inode: finish() checks that `path` still names it.
+  std::optional<std::pair<dev_t, ino_t>> identity;
+
+  void remember(const std::string& name) {
+    struct stat st {};
+    if (::stat(name.c_str(), &st) == 0) identity = std::pair{st.st_dev, st.st_ino};
+  }
+
+  // --force: a new file beside the old one, renamed over it once it holds the run's description, so the old
+  // results stay whole until then (and the old inode is never written: hard links to it keep it).
+  void replaceFile() {
+    const std::filesystem::path final_path(path);
+    const std::string temporary =
+        (final_path.parent_path() /
+         fmt::format(".{}.mdbench-new.{}", final_path.filename().string(), ::getpid()))
+            .string();
+    bool exists_error = false;
+    file = createNewFile(temporary, exists_error);
+    try {
+      begin(*pending_info, *pending_plan);
+      struct stat st {};
+      if (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+        throw ResultsFileError(fmt::format("{} is no longer a regular file: not replaced", path));
+      }
+      if (::rename(temporary.c_str(), path.c_str()) != 0) {
+        throw ResultsFileError(fmt::format("cannot replace {}: {}", path, describeErrno(errno)));
+      }
+    } catch (...) {
+      const h5::QuietErrors quiet;
+      static_cast<void>(iterations.close());
+      static_cast<void>(run.close());
+      static_cast<void>(file.close());
+      std::remove(temporary.c_str());
+      throw;
+    }
+  }
+
+  // The results are only where the user will look for them if `path` still names the file written: a
+  // results directory removed or renamed during the run took them along.
+  void checkStillThere() const {
+    struct stat st {};
+    if (!identity) return;
+    if (::stat(path.c_str(), &st) != 0 || st.st_dev != identity->first || st.st_ino != identity->second) {
+      throw ResultsFileError(fmt::format(
+          "{}: the results file is gone (it, or its directory, was removed or replaced during the run): "
+          "the numbers are on the console only",
+          path));
+    }
+  }
+
+  // The run has begun: what --force or --append held back is written now.
+  void commit() {
+    if (pending == Pending::kNone) return;
+    const Pending how = std::exchange(pending, Pending::kNone);
+    if (how == Pending::kReplace) {
+      replaceFile();
+    } else {
+      file = results::openFile(path, H5F_ACC_RDWR);
+      run_name = nextRunName(file.get());
+      begin(*pending_info, *pending_plan);
+    }
+    remember(path);
+    pending_info.reset();
+  }
+
+  void requireRun(std::string_view call) const {
+    if (!run.valid()) throw h5::Error(fmt::format("Hdf5Sink::{} called before begin()", call));
+  }
+
+  // One write step. A failure (no room, an I/O error) is not the benchmark's: it is reported at once and
+  // remembered, the run goes on (its numbers reach the console), and the file keeps its last complete state.
+  template <class Body>
+  void write(Body&& body) {
+    if (!failure.empty()) return;
+    try {
+      inFile(path, body);
+    } catch (const ResultsFileError& e) {
+      // HDF5 1.10.8 cannot close a file after a failed flush (its cache keeps "slist enabled"), and crashes
+      // at exit; reserve() is there so that it never comes to that. Give back the reserve at least.
+      if (file.valid()) releaseSpace(descriptorOf(file.get()));
+      failure = fmt::format("results could not be written: {}", e.what());
+      fmt::print(stderr, "mdbench: error: {}; the run goes on, its numbers on the console only\n", failure);
+      std::fflush(stderr);
+    }
+  }
+
+  // Throws when `bytes` more cannot be had for `what`; nothing is written then.
+  void reserve(std::string_view what, std::uint64_t bytes) const {
+    if (const int err = reserveSpace(descriptorOf(file.get()), bytes); err != 0) {
+      throw ResultsFileError(fmt::format("{}: no room for {}: {}", path, what, describeErrno(err)));
+    }
+  }
+
+  void checkBegin(const RunInfo& info) const {
+    if (run.valid()) throw h5::Error("Hdf5Sink::begin called twice");
+    const std::size_t hosts = info.host_of_rank.empty() ? info.ranks : info.host_of_rank.size();
+    if (hosts != info.ranks) {
+      throw h5::Error(fmt::format("Hdf5Sink::begin: {} host names for {} ranks", hosts, info.ranks));
+    }
+  }
+
+  void begin(const RunInfo& info, const Plan& plan) {
+    if (pending != Pending::kNone) {
+      pending_info = info;
+      pending_plan = &plan;
+      return;
+    }
+    if (!file.valid()) {
+      // After finish(): another run (the next sweep step) goes into the same file, in the next group.
+      file = results::openFile(path, H5F_ACC_RDWR);
+      run_name = nextRunName(file.get());
+    }
+    std::vector<std::string> hosts = info.host_of_rank;
+    if (hosts.empty()) hosts.assign(info.ranks, std::string(results::kUnknownHost));
+    std::uint64_t text = info.command_line.size() + info.target.size();
+    for (const std::string& host : hosts) text += host.size();
+    reserve("the run's description", kReserveFixed + info.ranks * kReservePerRank + text);
+    const NodeLayout layout = nodeLayout(hosts);
+    const h5::Handle runs = h5::openGroup(file.get(), results::kRunsGroup);
+    run = h5::createGroup(runs.get(), run_name);
+    writeRunAttributes(run.get(), info, layout);
+    h5::writeStrings(run.get(), "hosts", hosts);
+    h5::writeVector(run.get(), "node_of_rank", layout.node_of_rank);
+    writeBucketBounds(run.get());
+    writeConfig(h5::createGroup(run.get(), "config").get(), plan);
+    iterations = h5::createGroup(run.get(), "iterations");
+    node_of_rank = layout.node_of_rank;
+    targets = results::splitTargets(info.target);
+    h5::flush(file.get());
+    began = true;
+  }
+
+  h5::Handle iterationGroup(std::uint32_t iteration) {
+    const std::string name = results::iterationGroupName(iteration);
+    if (h5::exists(iterations.get(), name)) return h5::openGroup(iterations.get(), name);
+    h5::Handle group = h5::createGroup(iterations.get(), name);
+    h5::writeAttribute(group.get(), "iteration", iteration);
+    return group;
+  }
+
+  void writeRanks(hid_t group, const PhaseResult& result) const {
+    std::vector<StoredRankRow> rows;
+    rows.reserve(result.ranks.size());
+    for (std::uint32_t rank = 0; rank < result.ranks.size(); ++rank) {
+      const RankPhaseRecord& r = result.ranks[rank];
+      rows.push_back({rank, node_of_rank[rank], r.planned, r.ok, r.failed, r.bytes, r.t_start, r.t_local_end,
+                      r.t_global_end, rankRate(r), r.ops_at_stonewall, r.t_stonewall});
+    }
+    h5::writeCompound<StoredRankRow>(group, "ranks", results::kRankFields, rows);
+  }
+
+  // The directory `rank` worked in: targets[rank mod the number of targets] (-d A@B@C).
+  std::string targetOf(std::uint32_t rank, const Plan& plan) const {
+    if (targets.empty()) return "";
+    return targets.size() == 1 ? targets.front() : targets[plan.targetOf(rank) % targets.size()];
+  }
+
+  void writeErrors(hid_t group, const PhaseResult& result, const Plan& plan) const {
+    std::vector<std::uint32_t> failed_ranks;
+    for (std::uint32_t rank = 0; rank < result.ranks.size(); ++rank) {
+      if (result.ranks[rank].first_error.any()) failed_ranks.push_back(rank);
+    }
+    if (failed_ranks.empty()) return;
+    // The strings must outlive the rows pointing into them.
+    std::vector<std::string> names, paths;
+    for (const std::uint32_t rank : failed_ranks) {
+      const FirstError& e = result.ranks[rank].first_error;
+      names.push_back(errnoName(e.err));
+      paths.push_back(targetOf(rank, plan) + "/" + errorPath(plan, result.iteration, result.phase, e));
+    }
+    std::vector<results::ErrorRow> rows;
+    for (std::size_t i = 0; i < failed_ranks.size(); ++i) {
+      const std::uint32_t rank = failed_ranks[i];
+      rows.push_back({rank, result.ranks[rank].first_error.err, names[i].c_str(), paths[i].c_str()});
+    }
+    h5::writeCompound<results::ErrorRow>(group, "errors", results::kErrorFields, rows);
+  }
+
+  void checkPhase(const PhaseResult& result, const Plan& plan) const {
+    requireRun("phase");
+    const std::string name(phaseName(result.phase));
+    if (result.ranks.size() != node_of_rank.size()) {
+      throw h5::Error(fmt::format("Hdf5Sink::phase: {} has {} rank records for a run of {} ranks", name,
+                                  result.ranks.size(), node_of_rank.size()));
+    }
+    if (std::find(plan.phases().begin(), plan.phases().end(), result.phase) == plan.phases().end()) {
+      throw h5::Error(fmt::format("Hdf5Sink::phase: {} is not a phase of the plan", name));
+    }
+    const OpsSeries& series = result.series;
+    if (series.per_rank.size() != result.ranks.size() * series.intervals ||
+        series.total.size() != series.intervals) {
+      throw h5::Error(fmt::format(
+          "Hdf5Sink::phase: {} has a series of {} intervals with {} per-rank counts "
+          "and {} totals for {} ranks (its per-rank counts were freed?)",
+          name, series.intervals, series.per_rank.size(), series.total.size(), result.ranks.size()));
+    }
+    const std::string iteration = results::iterationGroupName(result.iteration);
+    if (h5::exists(iterations.get(), iteration) &&
+        h5::exists(h5::openGroup(iterations.get(), iteration).get(), name)) {
+      throw h5::Error(fmt::format("Hdf5Sink::phase: {}/{} already holds {}", h5::pathOf(iterations.get()),
+                                  iteration, name));
+    }
+  }
+
+  void phase(const PhaseResult& result, const Plan& plan) {
+    const std::string name(phaseName(result.phase));
+    std::uint64_t target_chars = 0;  // of the longest target: each first error's path starts with one
+    for (const std::string& t : targets) target_chars = std::max<std::uint64_t>(target_chars, t.size());
+    std::uint64_t errors = 0;
+    for (const RankPhaseRecord& r : result.ranks) errors += r.first_error.any() ? 1 : 0;
+    // The series: a uint32 per rank and interval, a uint64 total per interval.
+    const std::uint64_t series_bytes = std::uint64_t{result.series.intervals} * (result.ranks.size() * 4 + 8);
+    reserve(fmt::format("iteration {} {}", result.iteration, name),
+            kReserveFixed + result.ranks.size() * kReservePerRank + series_bytes +
+                errors * (kReservePerError + target_chars));
+    const auto position = std::find(plan.phases().begin(), plan.phases().end(), result.phase);
+    const h5::Handle iteration = iterationGroup(result.iteration);
+    const h5::Handle group = h5::createGroup(iteration.get(), name);
+    h5::writeAttribute(group.get(), "phase", name);
+    h5::writeAttribute(group.get(), "iteration", result.iteration);
+    h5::writeAttribute(group.get(), "order", static_cast<std::uint32_t>(position - plan.phases().begin()));
+    h5::writeAttribute(group.get(), "items", result.items);
+    writeAggregate(group.get(), aggregate(result.ranks), latencySummary(result.latency));
+    writeRanks(group.get(), result);
+    h5::writeVector(group.get(), "latency", result.latency.counts());
+    writeSeries(group.get(), result);
+    writeErrors(group.get(), result, plan);
+    h5::flush(file.get());
+  }
+
+  void checkSteady(std::uint32_t iteration, const SteadyResult& result) const {
+    requireRun("steady");
+    if (result.phases.size() != kSteadyPhaseCount) {
+      throw h5::Error(
+          fmt::format("Hdf5Sink::steady: {} phases, expected precreate, mix and cleanup (called "
+                      "on a rank other than 0?)",
+                      result.phases.size()));
+    }
+    for (std::size_t i = 0; i < result.phases.size(); ++i) {
+      const SteadyPhaseResult& p = result.phases[i];
+      if (p.phase != static_cast<SteadyPhase>(i)) {
+        throw h5::Error(fmt::format("Hdf5Sink::steady: phase {} is {}, expected {}", i,
+                                    steadyPhaseName(p.phase), steadyPhaseName(static_cast<SteadyPhase>(i))));
+      }
+      if (p.ranks.size() != node_of_rank.size()) {
+        throw h5::Error(fmt::format("Hdf5Sink::steady: {} has {} rank records for a run of {} ranks",
+                                    steadyPhaseName(p.phase), p.ranks.size(), node_of_rank.size()));
+      }
+    }
+    const std::string name = results::iterationGroupName(iteration);
+    if (h5::exists(iterations.get(), name) &&
+        h5::exists(h5::openGroup(iterations.get(), name).get(), results::kSteadyGroup)) {
+      throw h5::Error(fmt::format("Hdf5Sink::steady: {}/{} already holds {}", h5::pathOf(iterations.get()),
+                                  name, results::kSteadyGroup));
+    }
+  }
+
+  void writeSteadyRanks(hid_t group, const SteadyPhaseResult& result) const {
+    std::vector<StoredSteadyRow> rows;
+    rows.reserve(result.ranks.size());
+    for (std::uint32_t rank = 0; rank < result.ranks.size(); ++rank) {
+      const SteadyRankRecord& r = result.ranks[rank];
+      StoredSteadyRow row{rank,
+                          node_of_rank[rank],
+                          r.t_start,
+                          r.t_local_end,
+                          r.t_global_end,
+                          r.bytes,
+                          r.rounds,
+                          r.rounds_at_stonewall,
+                          r.t_stonewall,
+                          {},
+                          {}};
+      for (std::size_t op = 0; op < kSteadyOpCount; ++op) {
+        row.ok[op] = r.ops[op].ok;
+        row.failed[op] = r.ops[op].failed;
+      }
+      rows.push_back(row);
+    }
+    h5::writeCompound<StoredSteadyRow>(group, "ranks", results::kSteadyRankFields, rows);
+  }
+
+  void writeSteadyErrors(hid_t group, std::uint32_t iteration, const SteadyPhaseResult& result,
+                         const Plan& plan) const {
+    std::vector<std::uint32_t> failed_ranks;
+    for (std::uint32_t rank = 0; rank < result.ranks.size(); ++rank) {
+      if (result.ranks[rank].first_error.any()) failed_ranks.push_back(rank);
+    }
+    if (failed_ranks.empty()) return;
+    // The strings must outlive the rows pointing into them.
+    std::vector<std::string> names, paths;
+    for (const std::uint32_t rank : failed_ranks) {
+      const FirstError& e = result.ranks[rank].first_error;
+      names.push_back(errnoName(e.err));
+      paths.push_back(
+          fmt::format("{}/{}/{}", targetOf(rank, plan), iterationDirName(iteration), steadyErrorPath(e)));
+    }
+    std::vector<results::SteadyErrorRow> rows;
+    for (std::size_t i = 0; i < failed_ranks.size(); ++i) {
+      const SteadyRankRecord& r = result.ranks[failed_ranks[i]];
+      rows.push_back({failed_ranks[i], steadyOpName(r.first_error_op), r.first_error.err, names[i].c_str(),
+                      paths[i].c_str()});
+    }
+    h5::writeCompound<results::SteadyErrorRow>(group, "errors", results::kSteadyErrorFields, rows);
+  }
+
+  // iterations/iter-NNNN/steady/<phase>: the same kind of data as a phase group, by op type.
+  void steady(std::uint32_t iteration, const SteadyResult& result, const Plan& plan) {
+    std::uint64_t target_chars = 0;
+    for (const std::string& t : targets) target_chars = std::max<std::uint64_t>(target_chars, t.size());
+    std::uint64_t errors = 0;
+    for (const SteadyPhaseResult& p : result.phases) {
+      for (const SteadyRankRecord& r : p.ranks) errors += r.first_error.any() ? 1 : 0;
+    }
+    // Per phase up to four histograms of 592 counts, and a row of 21 numbers per rank.
+    reserve(fmt::format("iteration {} steady", iteration),
+            kSteadyPhaseCount * (kReserveFixed + node_of_rank.size() * kReservePerRank) +
+                errors * (kReservePerError + target_chars));
+    const h5::Handle iteration_group = iterationGroup(iteration);
+    const h5::Handle steady_group = h5::createGroup(iteration_group.get(), results::kSteadyGroup);
+    h5::writeAttribute(steady_group.get(), "rounds", result.rounds);
+    for (const SteadyPhaseResult& p : result.phases) {
+      const h5::Handle group = h5::createGroup(steady_group.get(), steadyPhaseName(p.phase));
+      h5::writeAttribute(group.get(), "phase", steadyPhaseName(p.phase));
+      writeSteadySummary(group.get(), summarizeSteadyPhase(p));
+      writeSteadyRanks(group.get(), p);
+      for (const SteadyOp op : steadyOpsOf(p.phase)) {
+        h5::writeVector(group.get(), results::steadyLatencyName(op), p.latency[steadyOpIndex(op)].counts());
+      }
+      writeSteadyErrors(group.get(), iteration, p, plan);
+    }
+    h5::flush(file.get());
+  }
+
+  void end(const RunResult& result, const Plan& plan) {
+    reserve("the summary", kReserveFixed + plan.phases().size() * kReservePerError);
+    const h5::Handle summary = h5::createGroup(run.get(), "summary");
+    for (const Phase phase : plan.phases()) {
+      std::vector<double> ops_per_s;
+      for (const PhaseResult& p : result.phases) {
+        if (p.phase == phase) ops_per_s.push_back(aggregate(p.ranks).ops_per_s);
+      }
+      if (ops_per_s.empty()) continue;
+      const IterationSummary s = summarize(ops_per_s);
+      const std::string name(phaseName(phase));
+      const h5::Handle group = h5::createGroup(summary.get(), name);
+      h5::writeAttribute(group.get(), "phase", name);
+      h5::writeAttribute(group.get(), "iterations", s.iterations);
+      h5::writeAttribute(group.get(), "ops_per_s_max", s.max);
+      h5::writeAttribute(group.get(), "ops_per_s_min", s.min);
+      h5::writeAttribute(group.get(), "ops_per_s_mean", s.mean);
+      h5::writeAttribute(group.get(), "ops_per_s_stddev", s.stddev);
+    }
+    h5::writeAttribute(run.get(), "end_utc", result.info.end_utc);
+    h5::flush(file.get());
+  }
+
+  void finish(int exit_status) {
+    if (run.valid()) {
+      reserve("the run's status", kReserveFixed);
+      // Exit statuses above 128 are 128 + the signal that stopped the run (signals.hpp).
+      h5::writeAttribute(run.get(), "status",
+                         exit_status == 0    ? "complete"
+                         : exit_status > 128 ? "interrupted"
+                                             : "failed");
+      h5::writeAttribute(run.get(), "exit_status", static_cast<std::int32_t>(exit_status));
+    }
+    h5::flush(file.get());
+    releaseSpace(descriptorOf(file.get()));
+    h5::check(iterations.close(), "/", "cannot close the iterations group");
+    h5::check(run.close(), "/", "cannot close the run group");
+    h5::check(file.close(), "/", "cannot close the file");
+  }
+};
+
+std::unique_ptr<Hdf5Sink> Hdf5Sink::open(const std::string& path, OutputMode mode, bool& exists_error) {
+  exists_error = false;
+  auto impl = std::make_unique<Impl>();
+  bool made = false;  // the file is new: ours to remove if opening fails
+  try {
+    inFile(path, [&] {
+      if (mode == OutputMode::kForce && pathExists(path)) {
+        // Only a regular file is replaced (never a directory, a FIFO or what a link points to).
+        results::requireRegularFile(path, "replace");
+        impl->pending = Impl::Pending::kReplace;
+        impl->run_name = runGroupName(0);
+      } else if (mode == OutputMode::kAppend && pathExists(path)) {
+        results::checkAppendable(path);
+        impl->pending = Impl::Pending::kAppend;
+        const h5::Handle file = results::openFile(path, H5F_ACC_RDONLY);
+        impl->run_name = nextRunName(file.get());
+      } else {
+        impl->file = createNewFile(path, exists_error);
+        made = true;
+        impl->run_name = nextRunName(impl->file.get());
+        impl->remember(path);
+      }
+    });
+  } catch (const ResultsFileError&) {
+    if (made) {
+      impl.reset();
+      std::remove(path.c_str());
+    }
+    throw;
+  }
+  impl->path = path;
+  impl->made = made;
+  return std::unique_ptr<Hdf5Sink>(new Hdf5Sink(path, std::move(impl)));
+}
+
+Hdf5Sink::Hdf5Sink(std::string path, std::unique_ptr<Impl> impl)
+    : path_(std::move(path)),
+      run_group_(fmt::format("/{}/{}", results::kRunsGroup, impl->run_name)),
+      impl_(std::move(impl)) {}
+
+Hdf5Sink::~Hdf5Sink() {
+  // Without finish() the run keeps status "running", as a killed job's would.
+  const h5::QuietErrors quiet;
+  if (impl_->file.valid()) releaseSpace(descriptorOf(impl_->file.get()));
+  impl_.reset();
+}
+
+// Misuse (a call out of order, records that do not fit the run) throws at once; a failing write does not
+// (Impl::write).
+void Hdf5Sink::begin(const RunInfo& info, const Plan& plan) {
+  if (!impl_->failure.empty()) return;
+  inFile(path_, [&] { impl_->checkBegin(info); });
+  impl_->write([&] { impl_->begin(info, plan); });
+  run_group_ = fmt::format("/{}/{}", results::kRunsGroup, impl_->run_name);
+}
+
+bool Hdf5Sink::commit() {
+  if (impl_->failure.empty()) impl_->write([&] { impl_->commit(); });
+  run_group_ = fmt::format("/{}/{}", results::kRunsGroup, impl_->run_name);
+  return impl_->failure.empty();
+}
+
+void Hdf5Sink::phase(const PhaseResult& result, const Plan& plan) {
+  if (!commit()) return;
+  inFile(path_, [&] { impl_->checkPhase(result, plan); });
+  impl_->write([&] { impl_->phase(result, plan); });
+}
+
+void Hdf5Sink::steady(std::uint32_t iteration, const SteadyResult& result, const Plan& plan) {
+  if (!commit()) return;
+  inFile(path_, [&] { impl_->checkSteady(iteration, result); });
+  impl_->write([&] { impl_->steady(iteration, result, plan); });
+}
+
+void Hdf5Sink::end(const RunResult& result, const Plan& plan) {
+  if (!impl_->failure.empty() || impl_->pending != Impl::Pending::kNone) return;  // nothing began
+  inFile(path_, [&] { impl_->requireRun("end"); });
+  impl_->write([&] { impl_->end(result, plan); });
+}
+
+bool Hdf5Sink::holdsRun() const { return impl_->pending == Impl::Pending::kNone; }
+
+// Throws the first write failure of the run (the benchmark itself may have gone well), after closing the
+// file as far as it can be: it keeps what was written before the failure.
+void Hdf5Sink::finish(int exit_status) {
+  if (impl_->failure.empty()) {
+    if (impl_->pending != Impl::Pending::kNone) {
+      impl_->pending_info.reset();  // no phase ran: the file stays as it was; a later sweep step may begin
+      return;
+    }
+    if (!impl_->file.valid()) return;  // finished already
+    impl_->write([&] { impl_->finish(exit_status); });
+    if (impl_->failure.empty()) {
+      impl_->checkStillThere();
+      return;
+    }
+  }
+  {
+    const h5::QuietErrors quiet;
+    static_cast<void>(impl_->iterations.close());
+    static_cast<void>(impl_->run.close());
+    static_cast<void>(impl_->file.close());
+  }
+  if (impl_->made && !impl_->began && std::remove(path_.c_str()) == 0) {
+    impl_->made = false;  // removed once; a sweep's later steps only report
+    throw ResultsFileError(fmt::format("{}; {} removed: it held no run", impl_->failure, path_));
+  }
+  throw ResultsFileError(fmt::format("{}; the file keeps what was written before that", impl_->failure));
+}
+
+}  // namespace mdbench

@@ -1,0 +1,231 @@
+// `mdbench validate`'s checks of a --steady run's groups, iterations/iter-NNNN/steady (steady.hpp's engine;
+// results-schema/README.md, "Steady state"): rows, histograms, exact counts and the stored summary.
+#include "validate_steady.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "mdbench/config/config.hpp"
+#include "mdbench/model/stats.hpp"
+#include "mdbench/model/steady.hpp"
+#include "mdbench/results/results_file.hpp"
+#include "results_layout.hpp"
+#include "validate_checks.hpp"
+
+namespace mdbench::validation {
+namespace {
+
+// The stored summary against summarizeSteadyPhase of the stored rows and histograms (steady.hpp holds the
+// formulas). Only what the phase stores: per op its own op types, and the rounds and stonewall in the mix.
+void checkSteadySummary(const StoredSteadyPhase& phase) {
+  const std::string& g = phase.group;
+  const SteadyPhaseSummary want = summarizeSteadyPhase(steadyPhaseOf(phase));
+  const SteadyPhaseSummary& got = phase.summary;
+  expectEqual(g, "ok", want.ok, got.ok, "sum of the rows' ok over all op types");
+  expectEqual(g, "failed", want.failed, got.failed, "sum of the rows' failed over all op types");
+  expectEqual(g, "bytes", want.bytes, got.bytes, "sum of ranks.bytes");
+  expectNear(g, "time_s", want.time_s, got.time_s, "max of t_global_end - t_start");
+  expectNear(g, "ok_per_s", want.ok_per_s, got.ok_per_s, "ok / time_s");
+  expectNear(g, "bytes_per_s", want.bytes_per_s, got.bytes_per_s, "bytes / time_s");
+  expectNear(g, "rank_time_min_s", want.rank_time_min_s, got.rank_time_min_s, "min of t_local_end - t_start");
+  expectNear(g, "rank_time_max_s", want.rank_time_max_s, got.rank_time_max_s, "max of t_local_end - t_start");
+  expectNear(g, "rank_time_mean_s", want.rank_time_mean_s, got.rank_time_mean_s,
+             "mean of t_local_end - t_start");
+  expectNear(g, "time_balance", want.time_balance, got.time_balance, "rank_time_min_s / rank_time_max_s");
+  expectNear(g, "rank_rate_min", want.rank_rate_min, got.rank_rate_min, "min of the ranks' ok per second");
+  expectNear(g, "rank_rate_max", want.rank_rate_max, got.rank_rate_max, "max of the ranks' ok per second");
+  expectNear(g, "rate_balance", want.rate_balance, got.rate_balance, "rank_rate_min / rank_rate_max");
+  for (const SteadyOp op : steadyOpsOf(phase.phase)) {
+    const std::string name = steadyOpName(op);
+    const SteadyOpSummary& w = want.ops[steadyOpIndex(op)];
+    const SteadyOpSummary& o = got.ops[steadyOpIndex(op)];
+    expectEqual(g, name + "_ok", w.ok, o.ok, fmt::format("sum of ranks.{}_ok", name));
+    expectEqual(g, name + "_failed", w.failed, o.failed, fmt::format("sum of ranks.{}_failed", name));
+    expectNear(g, name + "_ops_per_s", w.ops_per_s, o.ops_per_s, fmt::format("{}_ok / time_s", name));
+    const std::string from = fmt::format("from latency_{}", name);
+    expectEqual(g, name + "_p50_ns", w.latency.p50_ns, o.latency.p50_ns, from);
+    expectEqual(g, name + "_p90_ns", w.latency.p90_ns, o.latency.p90_ns, from);
+    expectEqual(g, name + "_p99_ns", w.latency.p99_ns, o.latency.p99_ns, from);
+    expectEqual(g, name + "_max_ns", w.latency.max_ns, o.latency.max_ns, from);
+  }
+  if (phase.phase != SteadyPhase::kMix) return;
+  expectEqual(g, "rounds", want.rounds, got.rounds, "max of ranks.rounds");
+  expectNear(g, "rounds_per_s", want.rounds_per_s, got.rounds_per_s, "rounds / time_s");
+  expectNear(g, "objects_per_s", want.objects_per_s, got.objects_per_s, "read_ok / time_s");
+  expectEqual(g, "stonewalled", want.stonewalled, got.stonewalled, "some row has t_stonewall > 0");
+  expectNear(g, "stonewall_time_s", want.stonewall_time_s, got.stonewall_time_s,
+             "max of t_stonewall - t_start over the rows whose timer fired");
+  expectEqual(g, "rounds_at_stonewall", want.rounds_at_stonewall, got.rounds_at_stonewall,
+              "sum of ranks.rounds_at_stonewall when stonewalled, else 0");
+  expectNear(g, "rounds_per_s_at_stonewall", want.rounds_per_s_at_stonewall, got.rounds_per_s_at_stonewall,
+             "rounds_at_stonewall / ranks / stonewall_time_s");
+}
+
+// Each op type's histogram holds exactly its successful ops, and has the run's bucket count.
+void checkSteadyLatency(const StoredSteadyPhase& phase) {
+  for (const SteadyOp op : steadyOpsOf(phase.phase)) {
+    const std::string path = fmt::format("{}/{}", phase.group, results::steadyLatencyName(op));
+    const std::vector<std::uint64_t>& counts = phase.latency[steadyOpIndex(op)];
+    expectEqual<std::size_t>(path, "length", LatencyHistogram::kBuckets, counts.size(), "histogram buckets");
+    std::uint64_t ok = 0;
+    for (const StoredSteadyRow& row : phase.ranks) ok += row.ok[steadyOpIndex(op)];
+    std::uint64_t sum = 0;
+    for (const std::uint64_t c : counts) sum += c;
+    expectEqual(path, "sum of counts", ok, sum, fmt::format("sum of ranks.{}_ok", steadyOpName(op)));
+  }
+}
+
+// What a phase does when nothing failed, from the config: precreate makes D datasets and -n objects per
+// rank, every mix round stats, reads, deletes and creates one object per dataset, cleanup removes what
+// precreate made and the datasets. In the iteration a signal stopped (`stopped`), precreate may have made
+// fewer objects (at most -n per rank, and then the mix ran no round); cleanup still removes all it made.
+void checkSteadyCounts(const StoredSteadyPhase& phase, const Config& config, std::uint64_t rounds,
+                       std::uint64_t precreated, bool stopped) {
+  if (phase.summary.failed != 0) return;  // a failure skips later ops (steady.hpp): no exact counts
+  const std::uint64_t ranks = phase.ranks.size();
+  std::array<std::uint64_t, kSteadyOpCount> want{};
+  std::string how;
+  switch (phase.phase) {
+    case SteadyPhase::kPrecreate:
+      want[steadyOpIndex(SteadyOp::kMkdir)] = config.datasets * ranks;
+      want[steadyOpIndex(SteadyOp::kCreate)] = config.items * ranks;
+      how = "config datasets and items x ranks, nothing failed";
+      if (stopped && precreated < config.items * ranks && rounds == 0) {
+        want[steadyOpIndex(SteadyOp::kCreate)] = precreated;  // checked against the limit below
+        how = "stopped by a signal: at most config items x ranks, and then no mix rounds";
+      }
+      break;
+    case SteadyPhase::kMix:
+      for (const SteadyOp op : steadyOpsOf(SteadyPhase::kMix)) {
+        want[steadyOpIndex(op)] = rounds * config.datasets * ranks;
+      }
+      how = "rounds x datasets x ranks, nothing failed";
+      break;
+    case SteadyPhase::kCleanup:
+      want[steadyOpIndex(SteadyOp::kDelete)] = precreated;
+      want[steadyOpIndex(SteadyOp::kRmdir)] = config.datasets * ranks;
+      how = "precreate's create_ok and config datasets x ranks, nothing failed";
+      break;
+  }
+  for (std::size_t op = 0; op < kSteadyOpCount; ++op) {
+    std::uint64_t ok = 0;
+    for (const StoredSteadyRow& row : phase.ranks) ok += row.ok[op];
+    expectEqual(phase.group + "/ranks", fmt::format("sum of {}_ok", steadyOpName(static_cast<SteadyOp>(op))),
+                want[op], ok, how);
+  }
+}
+
+void checkSteadyRows(const StoredSteadyPhase& phase, const std::vector<std::uint32_t>& node_of_rank,
+                     std::uint64_t rounds) {
+  const std::string path = phase.group + "/ranks";
+  expectEqual<std::size_t>(path, "rows", node_of_rank.size(), phase.ranks.size(), "ranks");
+  const std::vector<SteadyOp> own = steadyOpsOf(phase.phase);
+  for (std::uint32_t r = 0; r < phase.ranks.size(); ++r) {
+    const StoredSteadyRow& row = phase.ranks[r];
+    const std::string at = fmt::format("row {}", r);
+    expectEqual(path, at + ": rank", r, row.rank, "rows are in rank order");
+    expectEqual(path, at + ": node", node_of_rank[r], row.node, "node_of_rank");
+    if (!(row.t_start <= row.t_local_end && row.t_local_end <= row.t_global_end)) {
+      fail(path, fmt::format("{}: expected t_start <= t_local_end <= t_global_end, found {}, {}, {}", at,
+                             row.t_start, row.t_local_end, row.t_global_end));
+    }
+    for (std::size_t op = 0; op < kSteadyOpCount; ++op) {
+      const bool of_phase = std::find(own.begin(), own.end(), static_cast<SteadyOp>(op)) != own.end();
+      if (!of_phase && (row.ok[op] != 0 || row.failed[op] != 0)) {
+        fail(path, fmt::format("{}: {}_ok and {}_failed: expected 0 ({} does no {}), found {} and {}", at,
+                               steadyOpName(static_cast<SteadyOp>(op)),
+                               steadyOpName(static_cast<SteadyOp>(op)), steadyPhaseName(phase.phase),
+                               steadyOpName(static_cast<SteadyOp>(op)), row.ok[op], row.failed[op]));
+      }
+    }
+    if (phase.phase != SteadyPhase::kMix) continue;
+    expectEqual(path, at + ": rounds", rounds, row.rounds, "the steady group's rounds: every rank agrees");
+    if (row.t_stonewall == 0.0) {
+      expectEqual(path, at + ": rounds_at_stonewall", row.rounds, row.rounds_at_stonewall,
+                  "rounds: t_stonewall = 0, the timer never fired");
+    } else if (row.rounds_at_stonewall > row.rounds ||
+               !(row.t_start <= row.t_stonewall && row.t_stonewall <= row.t_local_end)) {
+      fail(path, fmt::format("{}: expected rounds_at_stonewall <= rounds and t_start <= t_stonewall <= "
+                             "t_local_end, found {} of {} rounds at {} (t_start {}, t_local_end {})",
+                             at, row.rounds_at_stonewall, row.rounds, row.t_stonewall, row.t_start,
+                             row.t_local_end));
+    }
+  }
+}
+
+void checkSteadyErrors(const StoredSteadyPhase& phase) {
+  const std::string path = phase.group + "/errors";
+  std::set<std::uint32_t> seen;
+  for (const StoredSteadyError& e : phase.errors) {
+    if (e.rank >= phase.ranks.size() || !seen.insert(e.rank).second) {
+      fail(path,
+           fmt::format("rank {}: expected one row per failed rank below {}", e.rank, phase.ranks.size()));
+    }
+    const StoredSteadyRow& row = phase.ranks[e.rank];
+    if (row.failed[steadyOpIndex(e.op)] == 0) {
+      fail(path, fmt::format("rank {}: its first error is a {}, but ranks.{}_failed is 0", e.rank,
+                             steadyOpName(e.op), steadyOpName(e.op)));
+    }
+    if (e.err <= 0)
+      fail(path, fmt::format("rank {}: errno: expected a positive errno, found {}", e.rank, e.err));
+  }
+  for (std::uint32_t r = 0; r < phase.ranks.size(); ++r) {
+    std::uint64_t failed = 0;
+    for (const std::uint64_t f : phase.ranks[r].failed) failed += f;
+    if (failed > 0 && !seen.contains(r)) {
+      fail(path, fmt::format("rank {} failed {} op(s) but has no first error row", r, failed));
+    }
+  }
+}
+
+// One iteration's steady group: all three phases, the agreed rounds (at most --steady's; exactly that
+// without a stonewall, unless a signal stopped this iteration) and each phase's rows, histograms, counts and
+// summary.
+}  // namespace
+
+void checkSteadyIteration(const StoredSteadyIteration& it, const Config& config,
+                          const std::vector<std::uint32_t>& node_of_rank, bool stopped) {
+  if (it.iteration >= config.iterations) {
+    fail(it.group, fmt::format("iteration: expected less than config iterations = {}, found {}",
+                               config.iterations, it.iteration));
+  }
+  if (config.stonewall_s == 0.0 && !stopped) {
+    expectEqual(it.group, "rounds", config.steady_rounds, it.rounds, "config steady_rounds, no stonewall");
+  } else if (it.rounds > config.steady_rounds) {
+    fail(it.group, fmt::format("rounds: expected at most config steady_rounds = {} (a stonewall or a signal "
+                               "only stops early), found {}",
+                               config.steady_rounds, it.rounds));
+  }
+  for (std::size_t i = 0; i < kSteadyPhaseCount; ++i) {
+    const auto phase = static_cast<SteadyPhase>(i);
+    if (i >= it.phases.size() || it.phases[i].phase != phase) {
+      fail(fmt::format("{}/{}", it.group, steadyPhaseName(phase)),
+           "missing (every steady group has "
+           "precreate, mix and cleanup)");
+    }
+  }
+  std::uint64_t precreated = 0;
+  if (!it.phases.empty() && it.phases.front().phase == SteadyPhase::kPrecreate) {
+    for (const StoredSteadyRow& row : it.phases.front().ranks)
+      precreated += row.ok[steadyOpIndex(SteadyOp::kCreate)];
+  }
+  if (stopped && precreated > config.items * node_of_rank.size()) {
+    fail(it.group, fmt::format("precreate: expected at most config items x ranks = {} creates, found {}",
+                               config.items * node_of_rank.size(), precreated));
+  }
+  for (const StoredSteadyPhase& phase : it.phases) {
+    checkSteadyRows(phase, node_of_rank, it.rounds);
+    checkSteadyLatency(phase);
+    checkSteadyCounts(phase, config, it.rounds, precreated, stopped);
+    checkSteadySummary(phase);
+    checkSteadyErrors(phase);
+  }
+}
+
+}  // namespace mdbench::validation

@@ -1,0 +1,18 @@
+// The --steady part of `mdbench validate`'s consistency pass. Private to src/validate*.cpp.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "mdbench/config/config.hpp"
+#include "mdbench/results/results_file.hpp"
+
+namespace mdbench::validation {
+
+// One iteration's steady group: all three phases, the agreed rounds (at most --steady's; exactly that
+// without a stonewall, unless a signal stopped this iteration: `stopped`) and each phase's rows, histograms,
+// counts and summary. Throws a Problem at the first thing wrong.
+void checkSteadyIteration(const StoredSteadyIteration& it, const Config& config,
+                          const std::vector<std::uint32_t>& node_of_rank, bool stopped);
+
+}  // namespace mdbench::validation

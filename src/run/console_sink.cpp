@@ -1,0 +1,398 @@
+#include "mdbench/run/console_sink.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "mdbench/model/layout.hpp"
+#include "mdbench/model/metrics.hpp"
+#include "mdbench/model/steady.hpp"
+#include "mdbench/util/errno_name.hpp"
+
+namespace mdbench {
+namespace {
+
+std::string humanBytes(std::uint64_t bytes) {
+  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  double value = static_cast<double>(bytes);
+  std::size_t unit = 0;
+  while (value >= 1024.0 && unit + 1 < std::size(kUnits)) {
+    value /= 1024.0;
+    ++unit;
+  }
+  return unit == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", value, kUnits[unit]);
+}
+
+// The options that change what a phase does, in words.
+std::string describeOptions(const Plan& plan) {
+  const Config& c = plan.config();
+  std::vector<std::string> parts;
+  if (c.shift > 0 || plan.shift() > 0) parts.push_back(fmt::format("rank shift {} (-N)", plan.shift()));
+  if (c.random_order) parts.push_back(fmt::format("random order, seed {} (-R)", c.random_seed));
+  if (c.stonewall_s > 0) parts.push_back(fmt::format("stonewall {} s (-W)", c.stonewall_s));
+  if (!c.stonewall_file.empty()) parts.push_back(fmt::format("stonewall file {} (-x)", c.stonewall_file));
+  if (c.sync_phases) parts.push_back("syncfs at the end of each phase, inside the timed region (-Y)");
+  if (c.fsync_writes) parts.push_back("fsync after each write (-y)");
+  if (c.verify_read) parts.push_back("data read is verified (-X)");
+  if (c.shared_files) parts.push_back("all ranks use the same file names (-S)");
+  if (c.renamed) parts.push_back("items renamed by an earlier job (--renamed)");
+  if (c.pre_delay_s > 0) parts.push_back(fmt::format("{} s delay before each iteration (-p)", c.pre_delay_s));
+  if (!c.preset.empty()) parts.push_back(fmt::format("preset {}", c.preset));
+  std::string text;
+  for (const std::string& part : parts) text += (text.empty() ? "" : "; ") + part;
+  return text;
+}
+
+std::string humanCount(std::uint64_t count) {
+  if (count >= 10'000'000) return fmt::format("{:.1f}M", static_cast<double>(count) / 1e6);
+  if (count >= 10'000) return fmt::format("{:.1f}k", static_cast<double>(count) / 1e3);
+  return fmt::format("{}", count);
+}
+
+std::string describeWorkload(const Plan& plan) {
+  const Config& c = plan.config();
+  if (c.steady_rounds > 0) {
+    return fmt::format(
+        "steady state: {} objects per rank in {} datasets of {}, {} B each, {} rounds (stat, read, delete, "
+        "create one object per dataset), ring offset {}; {} iteration{}",
+        c.items, c.datasets, c.items / c.datasets, c.write_bytes, c.steady_rounds, c.shift > 0 ? c.shift : 1,
+        c.iterations, c.iterations == 1 ? "" : "s");
+  }
+  const TreeLayout& layout = plan.layout();
+  const char* kinds = c.kinds == ItemKinds::kFilesOnly  ? "files"
+                      : c.kinds == ItemKinds::kDirsOnly ? "directories"
+                                                        : "files and directories";
+  std::string text = fmt::format("{} items per rank ({}), {} tree{}: depth {}, branching {}, {} director{}",
+                                 c.items, kinds, c.sharing == TreeSharing::kUnique ? "unique" : "shared",
+                                 c.sharing == TreeSharing::kUnique ? " per rank" : "", c.depth, c.branching,
+                                 layout.dirCount(), layout.dirCount() == 1 ? "y" : "ies");
+  text += fmt::format(", items in {} of them{}", layout.itemDirCount(), c.leaf_only ? " (leaves)" : "");
+  if (c.write_bytes || c.read_bytes) {
+    text += fmt::format("; write {} B, read {} B per file", c.write_bytes, c.read_bytes);
+  }
+  text += fmt::format("; {} iteration{}", c.iterations, c.iterations == 1 ? "" : "s");
+  return text;
+}
+
+std::string_view opVerb(Phase phase) {
+  switch (phase) {
+    case Phase::kTreeCreate:
+    case Phase::kDirCreate:
+      return "mkdir";
+    case Phase::kDirRemove:
+    case Phase::kTreeRemove:
+      return "rmdir";
+    case Phase::kFileCreate:
+      return "create";
+    case Phase::kDirStat:
+    case Phase::kFileStat:
+      return "stat";
+    case Phase::kFileRead:
+      return "read";
+    case Phase::kFileRemove:
+      return "unlink";
+    case Phase::kDirReaddir:
+    case Phase::kFileReaddir:
+      return "readdir";
+    case Phase::kDirRename:
+    case Phase::kFileRename:
+      return "rename";
+  }
+  return "op";
+}
+
+std::string micros(std::uint64_t ns) {
+  if (ns == LatencyHistogram::bucketHigh(LatencyHistogram::kBuckets - 1)) {
+    return fmt::format(
+        ">{:.0f}", static_cast<double>(LatencyHistogram::bucketLow(LatencyHistogram::kBuckets - 1)) / 1e3);
+  }
+  return fmt::format("{:.1f}", static_cast<double>(ns) / 1e3);
+}
+
+}  // namespace
+
+// Latency percentiles per phase, over every successful op of every rank and iteration.
+void ConsoleSink::printLatencyTable(const RunResult& run, const Plan& plan) {
+  fmt::print(out_, "\n{:<12} {:>11} {:>11} {:>11} {:>11} {:>11}   latency in microseconds\n", "phase", "p50",
+             "p90", "p99", "p99.9", "max");
+  for (const Phase phase : plan.phases()) {
+    LatencyHistogram merged;
+    for (const PhaseResult& measured : run.phases) {
+      if (measured.phase == phase) merged += measured.latency;
+    }
+    if (merged.count() == 0) continue;
+    const LatencySummary l = latencySummary(merged);
+    fmt::print(out_, "{:<12} {:>11} {:>11} {:>11} {:>11} {:>11}\n", phaseName(phase), micros(l.p50_ns),
+               micros(l.p90_ns), micros(l.p99_ns), micros(l.p999_ns), micros(l.max_ns));
+  }
+}
+
+// With -W: per phase that the stonewall cut, the rate at the stonewall beside the full rate.
+void ConsoleSink::printStonewallTable(const RunResult& run, const Plan& plan) {
+  bool header = false;
+  for (const Phase phase : plan.phases()) {
+    for (const PhaseResult& measured : run.phases) {
+      if (measured.phase != phase) continue;
+      const PhaseAggregate agg = aggregate(measured.ranks);
+      if (!agg.stonewalled) continue;
+      if (!header) {
+        fmt::print(out_, "\n{:<12} {:>9} {:>16} {:>12} {:>18} {:>13} {:>13}\n", "stonewall", "iteration",
+                   "ops at stonewall", "time s", "ops/s at stonewall", "ops (full)", "ops/s (full)");
+        header = true;
+      }
+      fmt::print(out_, "{:<12} {:>9} {:>16} {:>12.3f} {:>18.1f} {:>13} {:>13.1f}\n", phaseName(phase),
+                 measured.iteration, agg.ops_at_stonewall, agg.stonewall_time_s, agg.ops_per_s_at_stonewall,
+                 agg.ok + agg.failed, agg.ops_per_s);
+    }
+  }
+}
+
+// First done and last done (metrics.hpp), per phase, as means over its iterations: how much the ranks that
+// finished late held the phase back.
+void ConsoleSink::printDoneTable(const Plan& plan) {
+  fmt::print(out_, "\n{:<12} {:>14} {:>14} {:>14} {:>14}\n", "phase", "first done s", "ops/s", "last done s",
+             "ops/s");
+  for (const Phase phase : plan.phases()) {
+    DoneRates sum;
+    std::size_t n = 0;
+    for (const auto& [which, rates] : done_) {
+      if (which != phase) continue;
+      sum.first_done_time_s += rates.first_done_time_s;
+      sum.first_done_ops_per_s += rates.first_done_ops_per_s;
+      sum.last_done_time_s += rates.last_done_time_s;
+      sum.last_done_ops_per_s += rates.last_done_ops_per_s;
+      ++n;
+    }
+    if (n == 0) continue;
+    const double k = static_cast<double>(n);
+    fmt::print(out_, "{:<12} {:>14.3f} {:>14.1f} {:>14.3f} {:>14.1f}\n", phaseName(phase),
+               sum.first_done_time_s / k, sum.first_done_ops_per_s / k, sum.last_done_time_s / k,
+               sum.last_done_ops_per_s / k);
+  }
+}
+
+void ConsoleSink::begin(const RunInfo& info, const Plan& plan) {
+  fmt::print(out_, "mdbench {} (commit {}) on {} rank{}, {} node{}\n", info.version, info.git_commit,
+             info.ranks, info.ranks == 1 ? "" : "s", info.nodes, info.nodes == 1 ? "" : "s");
+  fmt::print(out_, "command:  {}\n", info.command_line);
+  fmt::print(out_, "target:   {} ({}, {} free of {}, {} inodes free of {})\n", info.target, info.fs_type,
+             humanBytes(info.fs_free_bytes), humanBytes(info.fs_total_bytes), humanCount(info.fs_free_inodes),
+             humanCount(info.fs_total_inodes));
+  if (info.sweep.step > 0) {
+    fmt::print(out_, "sweep:    step {}: {} of the job's {} ranks, placement {}\n", info.sweep.step,
+               info.ranks, info.sweep.job_ranks, sweepPlacementName(info.sweep.placement));
+  }
+  fmt::print(out_, "workload: {}\n", describeWorkload(plan));
+  if (const std::string options = describeOptions(plan); !options.empty())
+    fmt::print(out_, "options:  {}\n", options);
+  if (!plan.shiftNote().empty()) fmt::print(out_, "note:     {}\n", plan.shiftNote());
+  if (const Config& c = plan.config(); c.steady_rounds > c.items / std::max<std::uint32_t>(1, c.datasets)) {
+    fmt::print(out_,
+               "note:     {} rounds > {} objects per dataset: a rank more rounds ahead than that of the rank "
+               "writing the dataset it reads finds its objects missing (ENOENT), as in md-workbench\n",
+               c.steady_rounds, c.items / std::max<std::uint32_t>(1, c.datasets));
+  }
+  fmt::print(out_, "started:  {}\n\n", info.start_utc);
+  std::fflush(out_);
+}
+
+// One line per finished phase, so a long batch job shows how far it got.
+// -v: every rank's numbers for the phase (-vv: no cap on the number of ranks shown).
+void ConsoleSink::printRanks(const PhaseResult& result, std::uint32_t verbosity) {
+  constexpr std::size_t kMaxRanks = 64;
+  for (std::size_t r = 0; r < result.ranks.size(); ++r) {
+    if (r == kMaxRanks && verbosity < 2) {
+      fmt::print(out_, "        ... {} more ranks (-vv shows all)\n", result.ranks.size() - kMaxRanks);
+      break;
+    }
+    const RankPhaseRecord& rec = result.ranks[r];
+    fmt::print(out_,
+               "        rank {:>5}: {:>10} ok {:>8} failed {:>13.1f} ops/s {:>10.3f} s to its last op\n", r,
+               rec.ok, rec.failed, rankRate(rec), rec.t_local_end - rec.t_start);
+  }
+}
+
+void ConsoleSink::phase(const PhaseResult& result, const Plan& plan) {
+  const PhaseAggregate agg = aggregate(result.ranks);
+  done_.emplace_back(result.phase, doneRates(result.ranks, result.series));
+  fmt::print(out_, "  done: iteration {} {:<12} {:>11} ops {:>13.1f} ops/s {:>10.3f} s {:>8} failed",
+             result.iteration, phaseName(result.phase), agg.ok + agg.failed, agg.ops_per_s, agg.time_s,
+             agg.failed);
+  if (agg.stonewalled) {
+    fmt::print(out_, "   stonewall: {} ops in {:.3f} s = {:.1f} ops/s", agg.ops_at_stonewall,
+               agg.stonewall_time_s, agg.ops_per_s_at_stonewall);
+  }
+  fmt::print(out_, "\n");
+  if (plan.config().verbosity > 0) printRanks(result, plan.config().verbosity);
+  std::fflush(out_);
+}
+
+// --steady: per phase of the iteration, one row per op type (rate over the phase's barrier-to-barrier time,
+// latency percentiles), then the mix's rounds, objects cycled and balance (steady.hpp's formulas).
+void ConsoleSink::steady(std::uint32_t iteration, const SteadyResult& result, const Plan& plan) {
+  ++steady_iterations_;
+  fmt::print(out_, "{}steady state, iteration {}: {} rounds\n", iteration == 0 ? "" : "\n", iteration,
+             result.rounds);
+  fmt::print(out_, "{:<10} {:<7} {:>11} {:>8} {:>13} {:>10} {:>10} {:>10} {:>10}   latency in microseconds\n",
+             "phase", "op", "ok", "failed", "ops/s", "p50", "p90", "p99", "max");
+  for (const SteadyPhaseResult& phase : result.phases) {
+    const SteadyPhaseSummary s = summarizeSteadyPhase(phase);
+    for (const SteadyOp op : steadyOpsOf(phase.phase)) {
+      const SteadyOpSummary& o = s.ops[steadyOpIndex(op)];
+      fmt::print(out_, "{:<10} {:<7} {:>11} {:>8} {:>13.1f} {:>10} {:>10} {:>10} {:>10}\n",
+                 steadyPhaseName(phase.phase), steadyOpName(op), o.ok, o.failed, o.ops_per_s,
+                 micros(o.latency.p50_ns), micros(o.latency.p90_ns), micros(o.latency.p99_ns),
+                 micros(o.latency.max_ns));
+    }
+    fmt::print(out_, "{:<10} {:<7} {:>11} {:>8} {:>13.1f}   {:.3f} s barrier to barrier, balance {:.3f}\n",
+               steadyPhaseName(phase.phase), "all", s.ok, s.failed, s.ok_per_s, s.time_s, s.time_balance);
+    if (phase.phase == SteadyPhase::kMix) {
+      fmt::print(out_,
+                 "mix: {} rounds, {:.1f} rounds/s, {:.1f} objects/s cycled; rank time {:.3f}-{:.3f} s "
+                 "(balance {:.3f}), rank ops/s {:.1f}-{:.1f} (balance {:.3f})\n",
+                 s.rounds, s.rounds_per_s, s.objects_per_s, s.rank_time_min_s, s.rank_time_max_s,
+                 s.time_balance, s.rank_rate_min, s.rank_rate_max, s.rate_balance);
+      if (s.stonewalled) {
+        fmt::print(out_, "mix: stonewall after {:.3f} s: {:.1f} rounds/s per rank up to it\n",
+                   s.stonewall_time_s, s.rounds_per_s_at_stonewall);
+      }
+    }
+    for (std::size_t r = 0; r < phase.ranks.size(); ++r) {
+      if (const std::string e = describeSteadyError(phase.ranks[r]); !e.empty()) {
+        steady_errors_.push_back(fmt::format("rank {}: {} ({})", r, e, steadyPhaseName(phase.phase)));
+      }
+    }
+  }
+  (void)plan;
+  std::fflush(out_);
+}
+
+void ConsoleSink::end(const RunResult& run, const Plan& plan) {
+  if (steady_iterations_ > 0) {
+    fmt::print(out_,
+               "\nops/s: operations that succeeded, over all ranks, divided by the slowest rank's barrier-to-"
+               "barrier time;\nbalance: fastest over slowest rank's time to its last op (md-workbench's); "
+               "latency: upper bound of the histogram bucket holding the percentile.\n");
+    for (const std::string& e : steady_errors_) fmt::print(out_, "first error: {}\n", e);
+    for (const std::string& problem : run.cleanup_problems) fmt::print(out_, "cleanup: {}\n", problem);
+    fmt::print(out_, "finished: {}\n", run.info.end_utc);
+    std::fflush(out_);
+    return;
+  }
+  if (run.phases.empty()) {
+    // A setup error (reported by the caller) stopped the run before its first phase: no empty tables.
+    fmt::print(out_, "no phase ran\n");
+    for (const std::string& problem : run.cleanup_problems) fmt::print(out_, "cleanup: {}\n", problem);
+    fmt::print(out_, "finished: {}\n", run.info.end_utc);
+    std::fflush(out_);
+    return;
+  }
+  // Rows in execution order, one per phase, summarising its iterations.
+  fmt::print(out_, "{:<12} {:>11} {:>13} {:>13} {:>13} {:>11} {:>13} {:>13} {:>7} {:>8}\n", "phase",
+             "ops/iter", "mean ops/s", "max ops/s", "min ops/s", "stddev", "rank min", "rank max", "balance",
+             "failed");
+  for (const Phase phase : plan.phases()) {
+    std::vector<double> rates;
+    std::uint64_t ops = 0;
+    std::uint64_t failed = 0;
+    double rank_min = 0.0;
+    double rank_max = 0.0;
+    double balance = 1.0;
+    for (const PhaseResult& measured : run.phases) {
+      if (measured.phase != phase) continue;
+      const PhaseAggregate agg = aggregate(measured.ranks);
+      if (rates.empty() || agg.rank_rate_min < rank_min) rank_min = agg.rank_rate_min;
+      if (rates.empty() || agg.rank_rate_max > rank_max) rank_max = agg.rank_rate_max;
+      if (rates.empty() || agg.balance < balance) balance = agg.balance;
+      rates.push_back(agg.ops_per_s);
+      ops = agg.ok + agg.failed;
+      failed += agg.failed;
+    }
+    if (rates.empty()) continue;
+    const IterationSummary s = summarize(rates);
+    fmt::print(out_,
+               "{:<12} {:>11} {:>13.1f} {:>13.1f} {:>13.1f} {:>11.1f} {:>13.1f} {:>13.1f} {:>7.3f} {:>8}\n",
+               phaseName(phase), ops, s.mean, s.max, s.min, s.stddev, rank_min, rank_max, balance, failed);
+  }
+  printLatencyTable(run, plan);
+  printDoneTable(plan);
+  printStonewallTable(run, plan);
+  fmt::print(out_,
+             "\nops/s: operations that succeeded, over all ranks, divided by the slowest rank's barrier-to-"
+             "barrier time;\nrank min/max: one rank's ops/s up to its own last operation, balance = min/max "
+             "(worst iteration); stddev over iterations (n-1);\nlatency: upper bound of the histogram bucket "
+             "(at most 6.25% wide) holding the percentile;\nfirst done: ops all ranks had done when the "
+             "fastest finished, over its time; last done: all ops over the slowest rank's time to its last "
+             "op.\n");
+
+  // Each rank's first error, once.
+  std::map<std::uint32_t, std::string> first_errors;
+  for (const PhaseResult& measured : run.phases) {
+    for (std::uint32_t r = 0; r < measured.ranks.size(); ++r) {
+      const FirstError& e = measured.ranks[r].first_error;
+      if (!e.any() || first_errors.count(r)) continue;
+      first_errors[r] =
+          fmt::format("rank {}: {} (iteration {}): {} {}: {}", r, phaseName(measured.phase),
+                      measured.iteration, opVerb(measured.phase),
+                      run.info.target + "/" + errorPath(plan, measured.iteration, measured.phase, e),
+                      describeErrno(e.err));
+    }
+  }
+  const std::uint64_t failed = run.failedOps();
+  if (failed > 0) {
+    fmt::print(out_, "\n{} operation{} failed; first error of each rank:\n", failed, failed == 1 ? "" : "s");
+    // Enough to diagnose; a job of thousands of failing ranks must not flood its log.
+    constexpr std::size_t kMaxLines = 16;
+    std::size_t shown = 0;
+    for (const auto& [rank, line] : first_errors) {
+      if (shown++ == kMaxLines) break;
+      fmt::print(out_, "  {}\n", line);
+    }
+    if (first_errors.size() > kMaxLines) {
+      fmt::print(out_, "  ... and {} more ranks with errors\n", first_errors.size() - kMaxLines);
+    }
+  }
+  for (const std::string& problem : run.cleanup_problems) fmt::print(out_, "cleanup: {}\n", problem);
+  fmt::print(out_, "finished: {}\n", run.info.end_utc);
+  std::fflush(out_);
+}
+
+void printSweepTable(std::FILE* out, std::span<const RunResult> steps) {
+  if (steps.empty()) return;
+  const RunInfo& first_info = steps.front().info;
+  fmt::print(out, "\nsweep: {} step{} of the job's {} ranks, placement {}\n", steps.size(),
+             steps.size() == 1 ? "" : "s", first_info.sweep.job_ranks,
+             sweepPlacementName(first_info.sweep.placement));
+  fmt::print(out, "{:<12} {:>5} {:>6} {:>6} {:>14} {:>15} {:>11} {:>8}\n", "phase", "step", "ranks", "nodes",
+             "mean ops/s", "ops/s per rank", "efficiency", "failed");
+  for (const Phase phase : selectPhases(steps.front().config)) {
+    double first_per_rank = -1.0;
+    for (const RunResult& step : steps) {
+      std::vector<double> rates;
+      std::uint32_t active = 0;
+      std::uint64_t failed = 0;
+      for (const PhaseResult& measured : step.phases) {
+        if (measured.phase != phase) continue;
+        const PhaseAggregate agg = aggregate(measured.ranks);
+        rates.push_back(agg.ops_per_s);
+        active = std::max(active, agg.active_ranks);
+        failed += agg.failed;
+      }
+      if (rates.empty()) continue;
+      const double mean = summarize(rates).mean;
+      const double per_rank = perRankRate(mean, active);
+      if (first_per_rank < 0.0) first_per_rank = per_rank;
+      fmt::print(out, "{:<12} {:>5} {:>6} {:>6} {:>14.1f} {:>15.1f} {:>10.1f}% {:>8}\n", phaseName(phase),
+                 step.info.sweep.step, step.info.ranks, step.info.nodes, mean, per_rank,
+                 100.0 * scalingEfficiency(per_rank, first_per_rank), failed);
+    }
+  }
+  fmt::print(
+      out,
+      "\nmean ops/s: over the step's iterations; ops/s per rank: mean ops/s / ranks with work in the phase;"
+      "\nefficiency: ops/s per rank / the first step's (100% = linear scaling).\n");
+  std::fflush(out);
+}
+
+}  // namespace mdbench

@@ -1,0 +1,141 @@
+#include "mdbench/run/mpi_comm.hpp"
+
+#include <mpi.h>
+
+#include <array>
+#include <chrono>
+#include <cstdlib>
+#include <stdexcept>
+#include <thread>
+
+namespace mdbench {
+
+MpiSession::MpiSession(int* argc, char*** argv) {
+  if (MPI_Init(argc, argv) != MPI_SUCCESS) throw std::runtime_error("MPI_Init failed");
+  // Errors in collectives are bugs or dead peers; let MPI end the job rather than hang it.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+}
+
+MpiSession::~MpiSession() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) MPI_Finalize();
+}
+
+std::string MpiSession::libraryVersion() {
+  std::array<char, MPI_MAX_LIBRARY_VERSION_STRING> text{};
+  int len = 0;
+  MPI_Get_library_version(text.data(), &len);
+  std::string version(text.data(), static_cast<std::size_t>(len));
+  if (auto eol = version.find('\n'); eol != std::string::npos) version.resize(eol);
+  // "MPICH Version:\t4.0.2" -> "MPICH Version: 4.0.2"
+  for (char& c : version) {
+    if (c == '\t') c = ' ';
+  }
+  while (!version.empty() && version.back() == ' ') version.pop_back();
+  return version;
+}
+
+void MpiSession::abort(int code) {
+  MPI_Abort(MPI_COMM_WORLD, code);
+  std::_Exit(code);
+}
+
+MpiComm::MpiComm() : MpiComm(MPI_COMM_WORLD, CommOwnership::kBorrowed) {}
+
+MpiComm::MpiComm(MPI_Comm comm, CommOwnership ownership) : comm_(comm), ownership_(ownership) {
+  if (comm == MPI_COMM_NULL) throw std::invalid_argument("MpiComm: MPI_COMM_NULL");
+  int rank = 0;
+  int size = 1;
+  MPI_Comm_rank(comm_, &rank);
+  MPI_Comm_size(comm_, &size);
+  rank_ = static_cast<std::uint32_t>(rank);
+  size_ = static_cast<std::uint32_t>(size);
+}
+
+MpiComm::~MpiComm() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (ownership_ == CommOwnership::kOwned && !finalized) MPI_Comm_free(&comm_);
+}
+
+void MpiComm::barrier() { MPI_Barrier(comm_); }
+
+std::unique_ptr<Comm> MpiComm::split(std::optional<std::uint32_t> color, std::uint32_t key) {
+  MPI_Comm part = MPI_COMM_NULL;
+  // Colors and keys are non-negative ints in MPI; ours fit (a color is a step, a key a rank).
+  MPI_Comm_split(comm_, color ? static_cast<int>(*color) : MPI_UNDEFINED, static_cast<int>(key), &part);
+  if (part == MPI_COMM_NULL) return nullptr;
+  return std::make_unique<MpiComm>(part, CommOwnership::kOwned);
+}
+
+void MpiComm::idleBarrier() {
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Ibarrier(comm_, &request);
+  for (int done = 0;;) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+void MpiComm::barrierPolling(const std::function<void()>& poll) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Ibarrier(comm_, &request);
+  if (!poll) {
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    return;
+  }
+  for (int done = 0;;) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    poll();
+  }
+}
+
+void MpiComm::gatherBytes(std::span<const std::byte> send, std::vector<std::byte>& recv) {
+  if (rank_ == 0) recv.resize(send.size() * size_);
+  MPI_Gather(send.data(), static_cast<int>(send.size()), MPI_BYTE, rank_ == 0 ? recv.data() : nullptr,
+             static_cast<int>(send.size()), MPI_BYTE, 0, comm_);
+}
+
+void MpiComm::reduceSumToRoot(std::span<std::uint64_t> values) {
+  const int count = static_cast<int>(values.size());
+  if (rank_ == 0) {
+    MPI_Reduce(MPI_IN_PLACE, values.data(), count, MPI_UINT64_T, MPI_SUM, 0, comm_);
+  } else {
+    MPI_Reduce(values.data(), nullptr, count, MPI_UINT64_T, MPI_SUM, 0, comm_);
+  }
+}
+
+std::uint64_t MpiComm::allreduceMax(std::uint64_t value) {
+  std::uint64_t result = 0;
+  MPI_Allreduce(&value, &result, 1, MPI_UINT64_T, MPI_MAX, comm_);
+  return result;
+}
+
+void MpiComm::allreduceMaxEach(std::span<std::uint64_t> values) {
+  MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_UINT64_T, MPI_MAX, comm_);
+}
+
+std::uint64_t MpiComm::allreduceSum(std::uint64_t value) {
+  std::uint64_t result = 0;
+  MPI_Allreduce(&value, &result, 1, MPI_UINT64_T, MPI_SUM, comm_);
+  return result;
+}
+
+void MpiComm::broadcast(std::string& text) {
+  std::uint64_t length = text.size();
+  MPI_Bcast(&length, 1, MPI_UINT64_T, 0, comm_);
+  text.resize(length);
+  MPI_Bcast(text.data(), static_cast<int>(length), MPI_CHAR, 0, comm_);
+}
+
+std::string MpiComm::hostName() const {
+  std::array<char, MPI_MAX_PROCESSOR_NAME> name{};
+  int len = 0;
+  MPI_Get_processor_name(name.data(), &len);
+  return std::string(name.data(), static_cast<std::size_t>(len));
+}
+
+}  // namespace mdbench

@@ -1,0 +1,98 @@
+// The steps around an iteration's phases: run_steps.hpp.
+#include "run_steps.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <thread>
+
+#include "mdbench/backend/cleanup.hpp"
+#include "mdbench/model/layout.hpp"
+#include "mdbench/run/signals.hpp"
+#include "taken_record.hpp"
+
+namespace mdbench {
+namespace {
+
+// Collective: makes the iteration directory the run's own. The rank that made it writes its mark; a run
+// that did not make it (a later job of a split workload) uses it only when it carries a mark mdbench wrote
+// for it (cleanup.hpp), so a directory of that name that mdbench did not make is never used, nor anything
+// removed in it. `creates` is the same on every rank; `leads` is true on the first rank of each target.
+// Every rank names its own directory in the message.
+std::string claimIterationDir(Comm& comm, Backend& backend, IterationDir& it, bool creates, bool leads) {
+  if (creates) {
+    const int err = leads ? backend.writeMark(it.handle) : 0;
+    it.marked = leads && err == 0;
+    return agreeOnSetup(comm, err, fmt::format("cannot mark {} as this run's", it.where));
+  }
+  const MarkKind kind = leads ? backend.readMark(it.handle) : MarkKind::kOurs;
+  return agreeOnProblem(comm, markRefusal(it.where, kind));
+}
+
+}  // namespace
+
+// Collective: undoes what openIterationDir did on this rank, in reverse order: the mark it wrote, the
+// directory it made. A directory that is no longer empty stays, with its mark, and is reported.
+std::string undoIterationDir(Comm& comm, Backend& backend, IterationDir& it) {
+  const std::string mark_name(kMarkName);
+  int err = 0;
+  if (it.marked) err = backend.unlinkFile(it.handle, mark_name.c_str());
+  if (it.made && err == 0) {
+    err = backend.removeDir(backend.root(), it.name.c_str());
+    if (err != 0 && it.marked) (void)backend.writeMark(it.handle);  // the same bytes as the one removed
+  }
+  if (it.handle.valid()) (void)backend.closeDir(it.handle);
+  it.handle = DirHandle{};
+  const std::string problem = agreeOnSetup(comm, err, fmt::format("{} kept", it.where));
+  return problem.empty() ? std::string() : "; " + problem;
+}
+
+// Collective: makes (when the run creates the trees), opens and claims the iteration directory. On a failure
+// on any rank, every rank undoes its part and the message names the failing rank's own directory.
+std::string openIterationDir(Comm& comm, Backend& backend, IterationDir& it, bool creates, bool leads) {
+  int err = (leads && creates) ? backend.makeDir(backend.root(), it.name.c_str()) : 0;
+  it.made = leads && creates && err == 0;
+  std::string error = agreeOnSetup(comm, err, fmt::format("cannot create {}", it.where));
+  if (error.find("EEXIST") != std::string::npos) {
+    error += " (left by an earlier run? finish it with -r, or choose another -d)";
+  }
+  if (error.empty()) {
+    err = backend.openDir(backend.root(), it.name.c_str(), it.handle);
+    error = agreeOnSetup(
+        comm, err,
+        fmt::format("cannot open {}{}", it.where, creates ? "" : " (left by an earlier create run?)"));
+  }
+  if (error.empty()) error = claimIterationDir(comm, backend, it, creates, leads);
+  if (!error.empty()) error += undoIterationDir(comm, backend, it);
+  return error;
+}
+
+// Collective, once the iteration directory is claimed: a job that creates starts with nothing taken and
+// leaves an empty record at once (so a later job always finds one, even after a stop); a later job reads
+// the record the create job left, and refuses the directory when there is none or it is damaged.
+std::string startOwnership(Comm& comm, Backend& backend, DirHandle dir, bool creates, bool leads,
+                           const std::string& where, ItemFates& fates) {
+  fates.clear();
+  if (!creates) return loadTakenRecords(comm, backend, dir, leads, where, fates);
+  const int err = leads ? writeTakenRecord(backend, dir, fates) : 0;
+  return agreeOnSetup(comm, err, fmt::format("cannot write {}/{}", where, kTakenName));
+}
+
+// Collective: -p, slept in slices of at most 0.1 s, with the ranks agreeing after each on a stop request,
+// so that a signal ends the wait within a slice everywhere (the same number of slices on every rank: the
+// same collectives). Returns the signal, or 0 after the whole delay.
+int preDelay(Comm& comm, double delay_s) {
+  static constexpr double kSlice_s = 0.1;
+  const auto slices = static_cast<std::uint64_t>(std::ceil(delay_s / kSlice_s));
+  const std::chrono::duration<double> slice(delay_s / static_cast<double>(slices));
+  for (std::uint64_t i = 0; i < slices; ++i) {
+    std::this_thread::sleep_for(slice);
+    const std::uint64_t signal = comm.allreduceMax(static_cast<std::uint64_t>(stopSignal()));
+    if (signal != 0) return static_cast<int>(signal);
+  }
+  return 0;
+}
+
+}  // namespace mdbench

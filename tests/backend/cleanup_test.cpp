@@ -1,0 +1,275 @@
+// mdbench clean and the cleanup after a signal on real directories: every generated name of the right type
+// goes, everything else stays byte for byte (foreign files, look-alike names of the wrong type, links and
+// what they point to, unmarked directories), and a dry run changes nothing.
+#include "mdbench/backend/cleanup.hpp"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "mdbench/model/layout.hpp"
+
+namespace mdbench {
+namespace {
+
+namespace fs = std::filesystem;
+
+class CleanupTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = "/dev/shm/mdbench-cleanup-test.XXXXXX";
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    root_ = pattern;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(root_, ec);
+  }
+  std::string at(const std::string& rel) const { return root_ + "/" + rel; }
+  void file(const std::string& rel, const std::string& text = "data") {
+    fs::create_directories(fs::path(at(rel)).parent_path());
+    std::ofstream(at(rel)) << text;
+  }
+  void dir(const std::string& rel) { fs::create_directories(at(rel)); }
+  // A mark as mdbench writes it (its content names the directory's inode).
+  void mark(const std::string& rel) {
+    dir(rel);
+    const int fd = ::open(at(rel).c_str(), O_RDONLY | O_DIRECTORY);
+    ASSERT_GE(fd, 0);
+    EXPECT_EQ(writeMark(fd), 0);
+    ::close(fd);
+  }
+  MarkKind markOf(const std::string& rel) const {
+    const int fd = ::open(at(rel).c_str(), O_RDONLY | O_DIRECTORY);
+    const MarkKind kind = fd < 0 ? MarkKind::kNone : readMark(fd);
+    if (fd >= 0) ::close(fd);
+    return kind;
+  }
+  // Every path below the root, directories with a trailing '/', links as "-> target".
+  std::set<std::string> tree() const {
+    std::set<std::string> out;
+    for (auto it = fs::recursive_directory_iterator(root_); it != fs::recursive_directory_iterator(); ++it) {
+      const std::string rel = it->path().lexically_relative(root_).string();
+      if (it->is_symlink()) {
+        out.insert(rel + " -> " + fs::read_symlink(it->path()).string());
+      } else {
+        out.insert(it->is_directory() ? rel + "/" : rel);
+      }
+    }
+    return out;
+  }
+  // An iteration directory as a run leaves it: a unique tree of rank 0 with files and dirs, renamed ones.
+  void runLeftovers(const std::string& iter) {
+    mark(iter);
+    file(iter + "/mdbench_tree.0.0/file.mdbench.0.0");
+    file(iter + "/mdbench_tree.0.0/file.mdbench.0.1.renamed");
+    dir(iter + "/mdbench_tree.0.0/dir.mdbench.0.2");
+    dir(iter + "/mdbench_tree.0.0/mdbench_tree.0.1/dir.mdbench.shared.3.renamed");
+    file(iter + "/mdbench_tree.0.0/mdbench_tree.0.2/file.mdbench.shared.4");
+  }
+
+  std::string root_;
+};
+
+TEST_F(CleanupTest, RemovesAMarkedRunDirectoryAndNothingElse) {
+  runLeftovers("target/mdbench.iter.0");
+  file("target/notes.txt", "user notes");
+  file("beside.txt");
+  std::vector<std::string> log;
+  const CleanSummary s = cleanDirectory(at("target"), false, log);
+  EXPECT_TRUE(s.error.empty()) << s.error;
+  EXPECT_EQ(s.run_dirs, 1u);
+  EXPECT_EQ(s.removed_run_dirs, 1u);
+  EXPECT_EQ(s.tally.files, 3u);
+  EXPECT_EQ(s.tally.dirs, 5u);
+  EXPECT_EQ(s.tally.kept, 0u);
+  EXPECT_EQ(tree(), (std::set<std::string>{"target/", "target/notes.txt", "beside.txt"}));
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_EQ(log[0], "removed " + at("target") + "/mdbench.iter.0 (3 files, 5 directories)");
+}
+
+TEST_F(CleanupTest, ForeignEntriesInsideStayAndKeepTheirDirectories) {
+  runLeftovers("t/mdbench.iter.1");
+  file("t/mdbench.iter.1/mdbench_tree.0.0/mdbench_tree.0.1/precious.dat", "keep me");
+  dir("t/mdbench.iter.1/mdbench_tree.0.0/file.mdbench.0.9");       // a file's name on a directory
+  file("t/mdbench.iter.1/mdbench_tree.0.0/dir.mdbench.0.8", "x");  // a directory's name on a file
+  file("t/outside/file.mdbench.0.7", "linked to");
+  fs::create_symlink(at("t/outside"), at("t/mdbench.iter.1/mdbench_tree.0.0/mdbench_tree.0.3"));
+  fs::create_symlink(at("t/outside/file.mdbench.0.7"),
+                     at("t/mdbench.iter.1/mdbench_tree.0.0/file.mdbench.0.6"));
+  std::vector<std::string> log;
+  const CleanSummary s = cleanDirectory(at("t"), false, log);
+  EXPECT_EQ(s.run_dirs, 1u);
+  EXPECT_EQ(s.removed_run_dirs, 0u);
+  EXPECT_EQ(s.tally.kept, 5u);  // precious, two wrong types, two links (their parents stay, uncounted)
+  const std::set<std::string> left = tree();
+  for (const char* kept :
+       {"t/mdbench.iter.1/.mdbench-run", "t/mdbench.iter.1/mdbench_tree.0.0/mdbench_tree.0.1/precious.dat",
+        "t/mdbench.iter.1/mdbench_tree.0.0/file.mdbench.0.9/",
+        "t/mdbench.iter.1/mdbench_tree.0.0/dir.mdbench.0.8", "t/outside/file.mdbench.0.7"}) {
+    EXPECT_TRUE(left.count(kept)) << kept;
+  }
+  EXPECT_TRUE(left.count("t/mdbench.iter.1/mdbench_tree.0.0/mdbench_tree.0.3 -> " + at("t/outside")))
+      << ::testing::PrintToString(left);
+  // The generated entries that could go are gone.
+  EXPECT_FALSE(left.count("t/mdbench.iter.1/mdbench_tree.0.0/file.mdbench.0.0"));
+  EXPECT_FALSE(left.count("t/mdbench.iter.1/mdbench_tree.0.0/mdbench_tree.0.2/"));
+  std::ifstream precious(at("t/mdbench.iter.1/mdbench_tree.0.0/mdbench_tree.0.1/precious.dat"));
+  std::string text;
+  std::getline(precious, text);
+  EXPECT_EQ(text, "keep me");
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_EQ(log[0], "kept " + at("t") + "/mdbench.iter.1: removed 3 files, 3 directories, 5 entries left");
+}
+
+TEST_F(CleanupTest, UnmarkedLookAlikesAreNeverTouched) {
+  // Named exactly like mdbench's, but no mark: a user's directory, or one from before marks existed.
+  file("t/mdbench.iter.0/mdbench_tree.0.0/file.mdbench.0.0");
+  file("t/mdbench.20261130-120000.42/mdbench.iter.0/file.mdbench.0.0");
+  const std::set<std::string> before = tree();
+  std::vector<std::string> log;
+  const CleanSummary s = cleanDirectory(at("t"), false, log);
+  EXPECT_EQ(s.run_dirs, 0u);
+  EXPECT_EQ(tree(), before);
+  EXPECT_EQ(log.size(), 2u);
+  // Given directly, too.
+  cleanDirectory(at("t/mdbench.iter.0"), false, log);
+  EXPECT_EQ(tree(), before);
+}
+
+TEST_F(CleanupTest, DryRunCountsAndChangesNothing) {
+  runLeftovers("t/mdbench.iter.0");
+  const std::set<std::string> before = tree();
+  std::vector<std::string> log;
+  const CleanSummary s = cleanDirectory(at("t"), true, log);
+  EXPECT_EQ(s.tally.files, 3u);
+  EXPECT_EQ(s.tally.dirs, 5u);
+  EXPECT_EQ(s.removed_run_dirs, 0u);
+  EXPECT_EQ(tree(), before);
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_EQ(log[0], "would remove " + at("t") + "/mdbench.iter.0 (3 files, 5 directories)");
+}
+
+TEST_F(CleanupTest, MarkedTargetWithIterationsAndTheRunDirectoryGivenDirectly) {
+  mark("cwd/mdbench.20261130-120000.42");
+  runLeftovers("cwd/mdbench.20261130-120000.42/mdbench.iter.0");
+  runLeftovers("cwd/mdbench.20261130-120000.42/mdbench.iter.1");
+  runLeftovers("other/mdbench.iter.3");
+  std::vector<std::string> log;
+  CleanSummary s = cleanDirectory(at("cwd"), false, log);
+  EXPECT_EQ(s.run_dirs, 3u);
+  EXPECT_EQ(s.removed_run_dirs, 3u);
+  s = cleanDirectory(at("other/mdbench.iter.3/"), false, log);
+  EXPECT_EQ(s.removed_run_dirs, 1u);
+  EXPECT_EQ(tree(), (std::set<std::string>{"cwd/", "other/"}));
+}
+
+TEST_F(CleanupTest, BadDirectoriesAreErrors) {
+  std::vector<std::string> log;
+  EXPECT_EQ(cleanDirectory(at("missing"), false, log).error,
+            at("missing") + ": ENOENT (No such file or directory)");
+  file("f");
+  EXPECT_EQ(cleanDirectory(at("f"), false, log).error, at("f") + " is not a directory");
+  dir("d");
+  fs::create_symlink(at("d"), at("link"));
+  EXPECT_EQ(cleanDirectory(at("link"), false, log).error,
+            at("link") + " is a symbolic link; mdbench never follows links: give the directory");
+}
+
+TEST_F(CleanupTest, PartsSplitTheTopLevelBetweenRanks) {
+  runLeftovers("it");
+  for (int i = 0; i < 20; ++i) file("it/mdbench_tree." + std::to_string(i) + ".0/file.mdbench.1.1");
+  const int fd = ::open(at("it").c_str(), O_RDONLY | O_DIRECTORY);
+  ASSERT_GE(fd, 0);
+  CleanTally total;
+  for (std::uint32_t part = 0; part < 3; ++part) {
+    CleanTally tally;
+    EXPECT_EQ(removeGeneratedBelow(fd, "it", CleanOptions{false, part, 3}, tally), 0);
+    total += tally;
+  }
+  ::close(fd);
+  EXPECT_EQ(total.files, 23u);
+  EXPECT_EQ(total.kept, 0u);
+  EXPECT_EQ(tree(), (std::set<std::string>{"it/", "it/.mdbench-run"}));  // the mark is the caller's
+  EXPECT_LT(cleanPartOf("mdbench_tree.0.0", 7), 7u);
+  EXPECT_EQ(cleanPartOf("x", 1), 0u);
+}
+
+TEST_F(CleanupTest, MarkIsWrittenOnceAndRecognised) {
+  dir("d");
+  const int fd = ::open(at("d").c_str(), O_RDONLY | O_DIRECTORY);
+  ASSERT_GE(fd, 0);
+  EXPECT_FALSE(hasMark(fd));
+  EXPECT_EQ(readMark(fd), MarkKind::kNone);
+  EXPECT_EQ(writeMark(fd), 0);
+  EXPECT_TRUE(hasMark(fd));
+  EXPECT_EQ(writeMark(fd), EEXIST);
+  ::close(fd);
+  struct stat st {};
+  ASSERT_EQ(::stat(at("d").c_str(), &st), 0);
+  std::ifstream in(at("d/.mdbench-run"));
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, markText(st.st_ino));
+  dir("e/.mdbench-run");  // a directory of that name is not a mark
+  EXPECT_EQ(markOf("e"), MarkKind::kForeign);
+}
+
+TEST_F(CleanupTest, OnlyAMarkWrittenForTheDirectoryCounts) {
+  mark("real");
+  file("empty/.mdbench-run", "");
+  file("user/.mdbench-run", "my notes\n");
+  file("old/.mdbench-run", "mdbench target directory\n");
+  file("header/.mdbench-run", std::string(kMarkHeader));
+  dir("copy");
+  fs::copy_file(at("real/.mdbench-run"), at("copy/.mdbench-run"));
+  dir("link");
+  fs::create_symlink(at("real/.mdbench-run"), at("link/.mdbench-run"));
+  dir("fifo");
+  ASSERT_EQ(::mkfifo(at("fifo/.mdbench-run").c_str(), 0644), 0);  // must not block the read
+  EXPECT_EQ(markOf("real"), MarkKind::kOurs);
+  EXPECT_EQ(markOf("empty"), MarkKind::kForeign);
+  EXPECT_EQ(markOf("user"), MarkKind::kForeign);
+  EXPECT_EQ(markOf("old"), MarkKind::kOld);
+  EXPECT_EQ(markOf("header"), MarkKind::kForeign);
+  EXPECT_EQ(markOf("copy"), MarkKind::kForeign);
+  EXPECT_EQ(markOf("link"), MarkKind::kForeign);
+  EXPECT_EQ(markOf("fifo"), MarkKind::kForeign);
+}
+
+TEST(MarkTextTest, FixedLengthHeaderAndInode) {
+  EXPECT_EQ(markText(42), "mdbench run mark 1\ninode 00000000000000000042\n");
+  EXPECT_EQ(markText(0).size(), markText(UINT64_MAX).size());
+  EXPECT_EQ(classifyMark(markText(7), 7), MarkKind::kOurs);
+  EXPECT_EQ(classifyMark(markText(7) + "more", 7), MarkKind::kOurs);
+  EXPECT_EQ(classifyMark(markText(7), 8), MarkKind::kForeign);
+  EXPECT_EQ(classifyMark(markText(7).substr(0, 30), 7), MarkKind::kForeign);
+  EXPECT_EQ(classifyMark("", 7), MarkKind::kForeign);
+  EXPECT_EQ(classifyMark("mdbench 0.1.0 run started x on 2 ranks\n", 7), MarkKind::kOld);
+  EXPECT_NE(markRefusal("/t/mdbench.iter.0", MarkKind::kOld).find("rm -r /t/mdbench.iter.0"),
+            std::string::npos);
+  EXPECT_EQ(markRefusal("/t", MarkKind::kOurs), "");
+}
+
+TEST_F(CleanupTest, CleanRefusesAnIterationDirectoryWhoseMarkIsNotMdbenchs) {
+  file("t/mdbench.iter.0/.mdbench-run", "");
+  file("t/mdbench.iter.0/file.mdbench.0.0");
+  const std::set<std::string> before = tree();
+  std::vector<std::string> log;
+  const CleanSummary summary = cleanDirectory(at("t/mdbench.iter.0"), false, log);
+  EXPECT_NE(summary.error.find("is not a mark mdbench wrote"), std::string::npos) << summary.error;
+  EXPECT_EQ(cleanDirectory(at("t"), false, log).removed_run_dirs, 0u);
+  EXPECT_EQ(tree(), before);
+}
+
+}  // namespace
+}  // namespace mdbench

@@ -1,0 +1,1013 @@
+// Tests of the command line: options, strict numbers, resolution, validation, help.
+#include "mdbench/config/config.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mdbench {
+namespace {
+
+using Args = std::vector<std::string>;
+using Errors = std::vector<std::string>;
+
+// The Config of a command line that must be accepted.
+Config configOf(const Args& args) {
+  const CliRequest request = parseCommandLine(args);
+  EXPECT_EQ(request.action, CliAction::kRun);
+  EXPECT_EQ(request.errors, Errors{}) << "for: " << request.config.command_line;
+  return request.config;
+}
+
+Errors errorsOf(const Args& args) { return parseCommandLine(args).errors; }
+
+// The single error of a command line with exactly one problem.
+std::string errorOf(const Args& args) {
+  const Errors errors = errorsOf(args);
+  EXPECT_EQ(errors.size(), 1u) << ::testing::PrintToString(errors);
+  return errors.empty() ? "" : errors.front();
+}
+
+PhaseSelection phases(bool create, bool stat, bool read, bool remove) { return {create, stat, read, remove}; }
+
+// Phases by letter: C T E r as in mdtest, U rename, d readdir. phasesOf("CTrU").
+PhaseSelection phasesOf(std::string_view letters) {
+  PhaseSelection selection;
+  for (const char letter : letters) {
+    bool& phase = letter == 'C'   ? selection.create
+                  : letter == 'T' ? selection.stat
+                  : letter == 'E' ? selection.read
+                  : letter == 'r' ? selection.remove
+                  : letter == 'U' ? selection.rename
+                                  : selection.readdir;
+    phase = true;
+  }
+  return selection;
+}
+
+void expectPhases(const Config& config, const PhaseSelection& expected) {
+  EXPECT_EQ(config.phases.create, expected.create);
+  EXPECT_EQ(config.phases.stat, expected.stat);
+  EXPECT_EQ(config.phases.read, expected.read);
+  EXPECT_EQ(config.phases.remove, expected.remove);
+  EXPECT_EQ(config.phases.rename, expected.rename);
+  EXPECT_EQ(config.phases.readdir, expected.readdir);
+}
+
+// Every field but preset and command_line, so that two command lines can be compared for their effect.
+std::string describe(const Config& c) {
+  std::ostringstream out;
+  const PhaseSelection& p = c.phases;
+  out << "n=" << c.items << " d=" << c.target << " targets=";
+  for (const std::string& target : c.targets) out << target << ";";
+  out << " sharing=" << static_cast<int>(c.sharing) << " z=" << c.depth << " b=" << c.branching
+      << " I=" << c.items_per_dir << " L=" << c.leaf_only << " kinds=" << static_cast<int>(c.kinds)
+      << " phases=" << p.create << p.stat << p.read << p.remove << p.rename << p.readdir
+      << " i=" << c.iterations << " w=" << c.write_bytes << " e=" << c.read_bytes << " keep=" << c.keep
+      << " N=" << c.shift << " R=" << c.random_order << "/" << c.random_seed << " W=" << c.stonewall_s
+      << " x=" << c.stonewall_file << " renamed=" << c.renamed << " y=" << c.fsync_writes
+      << " Y=" << c.sync_phases << " X=" << c.verify_read << " S=" << c.shared_files << " v=" << c.verbosity
+      << " p=" << c.pre_delay_s << " o=" << c.output << " mode=" << static_cast<int>(c.output_mode);
+  return out.str();
+}
+
+// A Config as parseCommandLine() returns it for no arguments: a valid base for validate() tests.
+Config validConfig() {
+  Config config;
+  config.phases = phases(true, true, true, true);
+  return config;
+}
+
+// ---- defaults and each option
+
+TEST(ConfigParse, Defaults) {
+  const Config config = configOf({});
+  EXPECT_EQ(config.items, 1000u);
+  EXPECT_EQ(config.target, "");
+  EXPECT_EQ(config.sharing, TreeSharing::kShared);
+  EXPECT_EQ(config.depth, 0u);
+  EXPECT_EQ(config.branching, 1u);
+  EXPECT_EQ(config.items_per_dir, 0u);
+  EXPECT_FALSE(config.leaf_only);
+  EXPECT_EQ(config.kinds, ItemKinds::kBoth);
+  expectPhases(config, phases(true, true, true, true));
+  EXPECT_EQ(config.iterations, 1u);
+  EXPECT_EQ(config.write_bytes, 0u);
+  EXPECT_EQ(config.read_bytes, 0u);
+  EXPECT_FALSE(config.keep);
+  EXPECT_EQ(config.targets, std::vector<std::string>{});
+  EXPECT_EQ(config.shift, 0u);
+  EXPECT_FALSE(config.random_order);
+  EXPECT_EQ(config.random_seed, 0u);
+  EXPECT_EQ(config.stonewall_s, 0.0);
+  EXPECT_EQ(config.stonewall_file, "");
+  EXPECT_FALSE(config.renamed);
+  EXPECT_FALSE(config.fsync_writes);
+  EXPECT_FALSE(config.sync_phases);
+  EXPECT_FALSE(config.verify_read);
+  EXPECT_FALSE(config.shared_files);
+  EXPECT_EQ(config.verbosity, 0u);
+  EXPECT_EQ(config.pre_delay_s, 0.0);
+  EXPECT_EQ(config.preset, "");
+  EXPECT_EQ(config.command_line, "mdbench");
+  EXPECT_EQ(parseCommandLine({}).action, CliAction::kRun);
+}
+
+TEST(ConfigParse, ValueOptionsShortAndLong) {
+  for (const bool use_long : {false, true}) {
+    const auto opt = [use_long](const char* short_name, const char* long_name) {
+      return std::string(use_long ? long_name : short_name);
+    };
+    const Config config = configOf({opt("-n", "--items"), "5000", opt("-d", "--dir"), "/scratch/x",
+                                    opt("-z", "--depth"), "2", opt("-b", "--branching"), "3",
+                                    opt("-I", "--items-per-dir"), "400", opt("-i", "--iterations"), "4",
+                                    opt("-w", "--write-bytes"), "3901", opt("-e", "--read-bytes"), "100"});
+    SCOPED_TRACE(use_long ? "long" : "short");
+    EXPECT_EQ(config.items, 5000u);
+    EXPECT_EQ(config.target, "/scratch/x");
+    EXPECT_EQ(config.depth, 2u);
+    EXPECT_EQ(config.branching, 3u);
+    EXPECT_EQ(config.items_per_dir, 400u);
+    EXPECT_EQ(config.iterations, 4u);
+    EXPECT_EQ(config.write_bytes, 3901u);
+    EXPECT_EQ(config.read_bytes, 100u);
+  }
+}
+
+TEST(ConfigParse, ValueSpellings) {
+  EXPECT_EQ(configOf({"--items=7"}).items, 7u);
+  EXPECT_EQ(configOf({"-n7"}).items, 7u);
+  EXPECT_EQ(configOf({"-uFn", "7"}).items, 7u);
+  EXPECT_EQ(configOf({"-uFn7"}).items, 7u);
+  EXPECT_EQ(configOf({"-d", "-Q"}).target, "-Q");  // not one of ours, so a value as for Boost
+  EXPECT_EQ(configOf({"-n", "007"}).items, 7u);
+}
+
+TEST(ConfigParse, SwitchesShortAndLong) {
+  EXPECT_EQ(configOf({"-u"}).sharing, TreeSharing::kUnique);
+  EXPECT_EQ(configOf({"--unique-dir"}).sharing, TreeSharing::kUnique);
+  EXPECT_TRUE(configOf({"-L"}).leaf_only);
+  EXPECT_TRUE(configOf({"--leaf-only"}).leaf_only);
+  EXPECT_EQ(configOf({"-F"}).kinds, ItemKinds::kFilesOnly);
+  EXPECT_EQ(configOf({"--files-only"}).kinds, ItemKinds::kFilesOnly);
+  EXPECT_EQ(configOf({"-D"}).kinds, ItemKinds::kDirsOnly);
+  EXPECT_EQ(configOf({"--dirs-only"}).kinds, ItemKinds::kDirsOnly);
+  EXPECT_TRUE(configOf({"--keep"}).keep);
+}
+
+TEST(ConfigParse, PhasesShortAndLong) {
+  expectPhases(configOf({"-C"}), phases(true, false, false, false));
+  expectPhases(configOf({"--create"}), phases(true, false, false, false));
+  expectPhases(configOf({"-T"}), phases(false, true, false, false));
+  expectPhases(configOf({"--stat"}), phases(false, true, false, false));
+  expectPhases(configOf({"-E"}), phases(false, false, true, false));
+  expectPhases(configOf({"--read"}), phases(false, false, true, false));
+  expectPhases(configOf({"-r"}), phases(false, false, false, true));
+  expectPhases(configOf({"--remove"}), phases(false, false, false, true));
+  expectPhases(configOf({"-C", "-r"}), phases(true, false, false, true));
+}
+
+TEST(ConfigParse, DirsOnlyDefaultPhasesLeaveOutRead) {
+  expectPhases(configOf({"-D"}), phases(true, true, false, true));
+}
+
+TEST(ConfigParse, GroupedSwitches) {
+  const Config config = configOf({"-uFL", "-CTr"});
+  EXPECT_EQ(config.sharing, TreeSharing::kUnique);
+  EXPECT_EQ(config.kinds, ItemKinds::kFilesOnly);
+  EXPECT_TRUE(config.leaf_only);
+  expectPhases(config, phases(true, true, false, true));
+}
+
+TEST(ConfigParse, IoFiveHundredEasyAndHard) {
+  const Config easy = configOf({"-n", "1000", "-u", "-L", "-F"});
+  EXPECT_EQ(easy.items, 1000u);
+  EXPECT_EQ(easy.sharing, TreeSharing::kUnique);
+  const Config hard = configOf({"-n", "1000", "-w", "3901", "-e", "3901", "-F"});
+  EXPECT_EQ(hard.write_bytes, 3901u);
+  EXPECT_EQ(hard.read_bytes, 3901u);
+}
+
+// ---- numbers
+
+TEST(ConfigNumbers, NotWholeNumbers) {
+  EXPECT_EQ(errorOf({"-n", "-5"}), "-n/--items: '-5' is not a whole number");
+  EXPECT_EQ(errorOf({"-n", "1e30"}), "-n/--items: '1e30' is not a whole number");
+  EXPECT_EQ(errorOf({"--items", "1.5"}), "-n/--items: '1.5' is not a whole number");
+  EXPECT_EQ(errorOf({"-n", "12abc"}), "-n/--items: '12abc' is not a whole number");
+  EXPECT_EQ(errorOf({"-n", "+5"}), "-n/--items: '+5' is not a whole number");
+  EXPECT_EQ(errorOf({"-n", " 5"}), "-n/--items: ' 5' is not a whole number");
+  EXPECT_EQ(errorOf({"-z", "x"}), "-z/--depth: 'x' is not a whole number");
+  EXPECT_EQ(errorOf({"-b", "2.0"}), "-b/--branching: '2.0' is not a whole number");
+  EXPECT_EQ(errorOf({"-I", "ten"}), "-I/--items-per-dir: 'ten' is not a whole number");
+  EXPECT_EQ(errorOf({"-i", "-1"}), "-i/--iterations: '-1' is not a whole number");
+}
+
+TEST(ConfigNumbers, EmptyValues) {
+  EXPECT_EQ(errorOf({"-n", ""}), "-n/--items: empty value, expected a whole number");
+  EXPECT_EQ(errorOf({"--items="}), "-n/--items: empty value, expected a whole number");
+  EXPECT_EQ(errorOf({"-w", ""}), "-w/--write-bytes: empty value, expected a byte count");
+  EXPECT_EQ(errorOf({"-d", ""}), "-d/--dir: empty value, expected a directory");
+}
+
+TEST(ConfigNumbers, OutOfRange) {
+  EXPECT_EQ(configOf({"-n", "18446744073709551615"}).items, 18446744073709551615u);
+  EXPECT_EQ(errorOf({"-n", "18446744073709551616"}),
+            "-n/--items: '18446744073709551616' is out of range (at most 18446744073709551615)");
+  EXPECT_EQ(errorOf({"-I", "99999999999999999999"}),
+            "-I/--items-per-dir: '99999999999999999999' is out of range (at most 18446744073709551615)");
+  EXPECT_EQ(configOf({"-i", "4294967295"}).iterations, 4294967295u);
+  EXPECT_EQ(errorOf({"-i", "4294967296"}),
+            "-i/--iterations: '4294967296' is out of range (at most 4294967295)");
+  EXPECT_EQ(errorOf({"-z", "4294967296"}), "-z/--depth: '4294967296' is out of range (at most 4294967295)");
+  EXPECT_EQ(errorOf({"-b", "5000000000"}),
+            "-b/--branching: '5000000000' is out of range (at most 4294967295)");
+}
+
+TEST(ConfigNumbers, ByteSuffixes) {
+  EXPECT_EQ(configOf({"-w", "4k"}).write_bytes, 4096u);
+  EXPECT_EQ(configOf({"-w", "4K"}).write_bytes, 4096u);
+  EXPECT_EQ(configOf({"-w", "3m"}).write_bytes, 3u << 20);
+  EXPECT_EQ(configOf({"-w", "3M"}).write_bytes, 3u << 20);
+  EXPECT_EQ(configOf({"-w", "1g"}).write_bytes, 1u << 30);
+  EXPECT_EQ(configOf({"-w", "1G", "-e", "1024m"}).read_bytes, 1u << 30);
+  EXPECT_EQ(configOf({"-w", "1073741824"}).write_bytes, 1u << 30);
+  EXPECT_EQ(configOf({"-w", "0k"}).write_bytes, 0u);
+}
+
+TEST(ConfigNumbers, ByteCountsRefused) {
+  EXPECT_EQ(errorOf({"-w", "2g"}), "-w/--write-bytes: '2g' is more than 1 GiB");
+  EXPECT_EQ(errorOf({"-w", "1025m"}), "-w/--write-bytes: '1025m' is more than 1 GiB");
+  EXPECT_EQ(errorOf({"-e", "1073741825"}), "-e/--read-bytes: '1073741825' is more than 1 GiB");
+  EXPECT_EQ(errorOf({"-e", "99999999999999999999k"}),
+            "-e/--read-bytes: '99999999999999999999k' is more than 1 GiB");
+  const std::string kind = " is not a byte count (a whole number, optionally with k, m or g)";
+  EXPECT_EQ(errorOf({"-w", "4KiB"}), "-w/--write-bytes: '4KiB'" + kind);
+  EXPECT_EQ(errorOf({"-w", "1.5k"}), "-w/--write-bytes: '1.5k'" + kind);
+  EXPECT_EQ(errorOf({"-w", "k"}), "-w/--write-bytes: 'k'" + kind);
+  EXPECT_EQ(errorOf({"-w", "-1"}), "-w/--write-bytes: '-1'" + kind);
+  EXPECT_EQ(errorOf({"-e", "4t"}), "-e/--read-bytes: '4t'" + kind);
+}
+
+TEST(ConfigNumbers, ItemsPerDirZeroGivenExplicitly) {
+  EXPECT_EQ(errorOf({"-I", "0"}),
+            "-I/--items-per-dir: must be at least 1, got '0' (leave it out to spread -n evenly)");
+}
+
+TEST(ConfigNumbers, EveryBadValueReported) {
+  EXPECT_EQ(
+      errorsOf({"-n", "x", "-z", "-1", "-w", "2g", "-i", "1.5"}),
+      (Errors{"-n/--items: 'x' is not a whole number", "-z/--depth: '-1' is not a whole number",
+              "-i/--iterations: '1.5' is not a whole number", "-w/--write-bytes: '2g' is more than 1 GiB"}));
+}
+
+// A refused value leaves the default in Config; no cross-check may then blame a value the user never gave.
+TEST(ConfigNumbers, RefusedValueCausesNoSecondMessage) {
+  EXPECT_EQ(errorOf({"-n", "x", "-I", "1"}), "-n/--items: 'x' is not a whole number");
+  EXPECT_EQ(errorOf({"-z", "x", "-b", "2", "-n", "20", "-I", "4"}), "-z/--depth: 'x' is not a whole number");
+  EXPECT_EQ(errorOf({"-w", "x", "-e", "10"}),
+            "-w/--write-bytes: 'x' is not a byte count (a whole number, optionally with k, m or g)");
+  EXPECT_EQ(errorOf({"-b", "x", "-I", "3"}), "-b/--branching: 'x' is not a whole number");
+}
+
+// ---- resolution of -n from -I
+
+TEST(ConfigResolve, ItemsFromItemsPerDir) {
+  EXPECT_EQ(configOf({"-I", "10"}).items, 10u);                                  // one directory
+  EXPECT_EQ(configOf({"-I", "10", "-z", "2", "-b", "3"}).items, 130u);           // 1 + 3 + 9 directories
+  EXPECT_EQ(configOf({"-I", "10", "-z", "3", "-b", "1"}).items, 40u);            // a chain of 4
+  EXPECT_EQ(configOf({"-I", "10", "-z", "2", "-b", "3", "-L"}).items, 90u);      // 9 leaves
+  EXPECT_EQ(configOf({"-I", "10", "-z", "2", "-b", "3", "-n", "7"}).items, 7u);  // -n given wins
+  EXPECT_EQ(configOf({"-I", "10", "-z", "2", "-b", "3", "-n", "130"}).items, 130u);
+}
+
+TEST(ConfigResolve, ItemsFromItemsPerDirOverflow) {
+  EXPECT_EQ(errorOf({"-I", "18446744073709551615", "-z", "1", "-b", "2"}),
+            "-I/--items-per-dir: 18446744073709551615 items over 3 directories is out of range "
+            "(at most 18446744073709551615 items)");
+}
+
+TEST(ConfigResolve, CommandLineQuoting) {
+  EXPECT_EQ(configOf({"-n", "10", "-d", "/scratch/a_b-c.d"}).command_line,
+            "mdbench -n 10 -d /scratch/a_b-c.d");
+  EXPECT_EQ(configOf({"-d", "my dir"}).command_line, "mdbench -d 'my dir'");
+  EXPECT_EQ(configOf({"-d", "it's"}).command_line, "mdbench -d 'it'\\''s'");
+  EXPECT_EQ(configOf({"-d", "$HOME/*"}).command_line, "mdbench -d '$HOME/*'");
+  EXPECT_EQ(configOf({"-u", "--dir=a=b,c:d@e%f+g"}).command_line, "mdbench -u --dir=a=b,c:d@e%f+g");
+  EXPECT_EQ(parseCommandLine({"-d", ""}).config.command_line, "mdbench -d ''");
+  EXPECT_EQ(parseCommandLine({"x\ty"}).config.command_line, "mdbench 'x\ty'");
+}
+
+// ---- unknown options, positional arguments, repeats, syntax
+
+TEST(ConfigSyntax, UnknownOptionsAllReported) {
+  EXPECT_EQ(errorsOf({"--bogus", "-n", "5", "-Q", "--stone=3"}),
+            (Errors{"unknown option '--bogus'", "unknown option '-Q'", "unknown option '--stone'"}));
+}
+
+TEST(ConfigSyntax, UnknownLetterInGroup) { EXPECT_EQ(errorOf({"-uQF"}), "unknown option '-Q' in '-uQF'"); }
+
+TEST(ConfigSyntax, NoPrefixGuessing) {
+  EXPECT_EQ(errorsOf({"--item", "5"}), (Errors{"unknown option '--item'", "unexpected argument '5'"}));
+  EXPECT_EQ(errorOf({"--unique"}), "unknown option '--unique'");
+  EXPECT_EQ(errorOf({"---n"}), "unknown option '---n'");
+}
+
+TEST(ConfigSyntax, PositionalArguments) {
+  EXPECT_EQ(errorsOf({"run", "-n", "5", "/tmp"}),
+            (Errors{"unexpected argument 'run'", "unexpected argument '/tmp'"}));
+  EXPECT_EQ(errorOf({"-"}), "unexpected argument '-'");
+  EXPECT_EQ(errorOf({"--", "-n"}), "unexpected argument '-n'");
+  EXPECT_EQ(configOf({"-n", "5", "--"}).items, 5u);
+}
+
+TEST(ConfigSyntax, RepeatedOption) {
+  EXPECT_EQ(errorOf({"-n", "5", "--items", "6"}), "-n/--items: given more than once");
+  EXPECT_EQ(errorOf({"-n", "5", "-n", "6", "-n", "7"}), "-n/--items: given more than once");
+  EXPECT_EQ(errorOf({"-uu"}), "-u/--unique-dir: given more than once");
+  EXPECT_EQ(errorOf({"--keep", "--keep"}), "--keep: given more than once");
+}
+
+TEST(ConfigSyntax, MissingValue) {
+  EXPECT_EQ(errorOf({"-n"}), "-n/--items: needs a value");
+  EXPECT_EQ(errorOf({"--dir"}), "-d/--dir: needs a value");
+  EXPECT_EQ(errorOf({"-uFn"}), "-n/--items: needs a value");
+  // The next word is one of our options: it stays an option, and -d lacks its value.
+  const CliRequest request = parseCommandLine({"-d", "-u"});
+  EXPECT_EQ(request.errors, Errors{"-d/--dir: needs a value"});
+  EXPECT_EQ(request.config.sharing, TreeSharing::kUnique);
+  EXPECT_EQ(errorOf({"-d", "--keep"}), "-d/--dir: needs a value");
+}
+
+TEST(ConfigSyntax, SwitchWithValue) {
+  EXPECT_EQ(errorOf({"--keep=yes"}), "--keep: takes no value, got '--keep=yes'");
+  EXPECT_EQ(errorOf({"--unique-dir=1"}), "-u/--unique-dir: takes no value, got '--unique-dir=1'");
+}
+
+TEST(ConfigSyntax, EverySyntaxProblemAtOnce) {
+  EXPECT_EQ(errorsOf({"--keep=1", "--nope", "-n", "1", "-n", "2", "extra", "-w"}),
+            (Errors{"--keep: takes no value, got '--keep=1'", "unknown option '--nope'",
+                    "-n/--items: given more than once", "unexpected argument 'extra'",
+                    "-w/--write-bytes: needs a value"}));
+}
+
+// ---- help and version
+
+TEST(ConfigHelp, HelpAndVersionActions) {
+  EXPECT_EQ(parseCommandLine({"-h"}).action, CliAction::kHelp);
+  EXPECT_EQ(parseCommandLine({"--help"}).action, CliAction::kHelp);
+  EXPECT_EQ(parseCommandLine({"--version"}).action, CliAction::kVersion);
+  EXPECT_EQ(parseCommandLine({"--version", "--help"}).action, CliAction::kHelp);
+  EXPECT_EQ(parseCommandLine({"-uh"}).action, CliAction::kHelp);
+}
+
+TEST(ConfigHelp, HelpWinsOverErrors) {
+  const CliRequest help = parseCommandLine({"-n", "abc", "--bogus", "-h", "-F", "-D"});
+  EXPECT_EQ(help.action, CliAction::kHelp);
+  EXPECT_EQ(help.errors, Errors{});
+  const CliRequest version = parseCommandLine({"stray", "--version"});
+  EXPECT_EQ(version.action, CliAction::kVersion);
+  EXPECT_EQ(version.errors, Errors{});
+}
+
+TEST(ConfigHelp, TextListsEveryOptionAndDefault) {
+  const std::string help = helpText();
+  for (const char* line : {"  -n, --items N",
+                           "  -d, --dir DIR",
+                           "  -u, --unique-dir",
+                           "  -z, --depth N",
+                           "  -b, --branching N",
+                           "  -I, --items-per-dir N",
+                           "  -L, --leaf-only",
+                           "  -F, --files-only",
+                           "  -D, --dirs-only",
+                           "  -C, --create",
+                           "  -T, --stat",
+                           "  -E, --read",
+                           "  -r, --remove",
+                           "  -i, --iterations N",
+                           "  -w, --write-bytes B",
+                           "  -e, --read-bytes B",
+                           "      --keep",
+                           "  -h, --help",
+                           "      --version",
+                           "  -S, --shared-files",
+                           "      --preset NAME",
+                           "  -U, --rename",
+                           "      --readdir",
+                           "      --renamed",
+                           "  -N, --shift S",
+                           "  -R, --random [SEED]",
+                           "  -W, --stonewall SECONDS",
+                           "  -x, --stonewall-file FILE",
+                           "  -p, --pre-delay SECONDS",
+                           "      --series-interval SECONDS",
+                           "      --progress SECONDS",
+                           "  -y, --fsync",
+                           "  -Y, --sync",
+                           "  -X, --verify",
+                           "  -v, --verbose",
+                           "DIR@DIR@...",
+                           "mdtest's letters",
+                           "  io500-easy  -u -L -F -N 1 -W 300 -Y\n",
+                           "  io500-hard  -t -w 3901 -e 3901 -N 1 -F -W 300 -Y -X\n",
+                           "(default 1000;",
+                           "Usage: ",
+                           "Exit status: 0",
+                           "file.mdbench.<rank>.<i>",
+                           "mdbench_tree.<rank>.<d>",
+                           "<dir>/mdbench.iter.<iteration>"}) {
+    EXPECT_NE(help.find(line), std::string::npos) << line;
+  }
+}
+
+TEST(ConfigHelp, TextColumnsAlignedAndShort) {
+  const std::string help = helpText();
+  std::size_t lines = 0;
+  std::size_t column = std::string::npos;
+  std::size_t start = 0;
+  for (std::size_t end = help.find('\n'); end != std::string::npos;
+       start = end + 1, end = help.find('\n', start)) {
+    const std::string line = help.substr(start, end - start);
+    ++lines;
+    EXPECT_LE(line.size(), 110u) << line;
+    if (line.rfind("  -", 0) != 0) continue;  // option lines start "  -x, --" or "      --"
+    const std::size_t description = line.find_first_not_of(' ', line.find("  ", 2));
+    if (column == std::string::npos) column = description;
+    EXPECT_EQ(description, column) << line;
+  }
+  EXPECT_LE(lines, 80u);
+}
+
+// ---- contradictions and impossible values
+
+TEST(ConfigResolve, KeepRunsNoRemovePhase) {
+  expectPhases(configOf({"--keep"}), phases(true, true, true, false));
+  expectPhases(configOf({"--keep", "-C"}), phases(true, false, false, false));
+  EXPECT_EQ(errorOf({"--keep", "-C", "-r"}), "--keep and -r/--remove exclude each other");
+}
+
+TEST(ConfigParse, OutputOptions) {
+  const Config plain = configOf({});
+  EXPECT_EQ(plain.output, "");
+  EXPECT_EQ(plain.output_mode, OutputMode::kCreate);
+  const Config forced = configOf({"-o", "r.h5", "--force"});
+  EXPECT_EQ(forced.output, "r.h5");
+  EXPECT_EQ(forced.output_mode, OutputMode::kForce);
+  const Config appended = configOf({"--output=r.h5", "--append"});
+  EXPECT_EQ(appended.output, "r.h5");
+  EXPECT_EQ(appended.output_mode, OutputMode::kAppend);
+  EXPECT_EQ(errorOf({"--force", "--append"}), "--force and --append exclude each other");
+  EXPECT_EQ(errorOf({"-o", ""}), "-o/--output: empty value, expected a file name");
+}
+
+TEST(ConfigValidate, FilesOnlyAndDirsOnly) {
+  EXPECT_EQ(errorOf({"-F", "-D"}), "-F/--files-only and -D/--dirs-only exclude each other");
+  EXPECT_EQ(errorOf({"-FD"}), "-F/--files-only and -D/--dirs-only exclude each other");
+}
+
+TEST(ConfigValidate, BranchingZero) {
+  EXPECT_EQ(errorOf({"-b", "0"}), "-b/--branching: must be at least 1, got 0");
+}
+
+TEST(ConfigValidate, TreeTooLarge) {
+  EXPECT_EQ(errorOf({"-z", "32", "-b", "2"}),
+            "-z/--depth, -b/--branching: a tree of depth 32 and branching 2 has more than 4294967296 "
+            "directories (the limit)");
+  EXPECT_EQ(errorOf({"-z", "2", "-b", "4294967295"}),
+            "-z/--depth, -b/--branching: a tree of depth 2 and branching 4294967295 has more than 4294967296 "
+            "directories (the limit)");
+  EXPECT_EQ(configOf({"-z", "30", "-b", "2", "-n", "1"}).depth, 30u);  // 2^31 - 1 directories fit
+  // The tree is the problem, not -I: no second message about -n.
+  EXPECT_EQ(errorsOf({"-z", "40", "-b", "2", "-I", "5"}).size(), 1u);
+}
+
+TEST(ConfigValidate, ItemsAndIterationsZero) {
+  EXPECT_EQ(errorOf({"-n", "0"}), "-n/--items: must be at least 1, got 0");
+  EXPECT_EQ(errorOf({"-i", "0"}), "-i/--iterations: must be at least 1, got 0");
+}
+
+TEST(ConfigValidate, ItemsDoNotFitItemsPerDir) {
+  // -z 1 -b 49: 1 + 49 = 50 directories, 49 of them leaves.
+  EXPECT_EQ(errorOf({"-n", "1000", "-I", "10", "-z", "1", "-b", "49"}),
+            "-n/--items: -n 1000 does not fit -I 10 over 50 directories (at most 500 items)");
+  EXPECT_EQ(errorOf({"-n", "1000", "-I", "10", "-z", "1", "-b", "49", "-L"}),
+            "-n/--items: -n 1000 does not fit -I 10 over 49 leaf directories (at most 490 items)");
+  EXPECT_EQ(errorOf({"-n", "11", "-I", "10"}),
+            "-n/--items: -n 11 does not fit -I 10 over 1 directory (at most 10 items)");
+  EXPECT_EQ(configOf({"-n", "500", "-I", "10", "-z", "1", "-b", "49"}).items, 500u);  // exactly full
+  EXPECT_EQ(configOf({"-n", "491", "-I", "10", "-z", "1", "-b", "49"}).items, 491u);  // last one partial
+}
+
+TEST(ConfigValidate, DataWithDirsOnly) {
+  EXPECT_EQ(errorOf({"-D", "-w", "4k"}),
+            "-w/--write-bytes: 4096 applies to files only, not with -D/--dirs-only");
+  EXPECT_EQ(errorOf({"-D", "-e", "1"}), "-e/--read-bytes: 1 applies to files only, not with -D/--dirs-only");
+  EXPECT_EQ(errorOf({"-D", "-E"}), "-E/--read: the read phase reads files, not with -D/--dirs-only");
+  EXPECT_EQ(configOf({"-D", "-w", "0"}).write_bytes, 0u);
+}
+
+TEST(ConfigValidate, ReadMoreThanWritten) {
+  EXPECT_EQ(errorOf({"-w", "4096", "-e", "8k"}),
+            "-e/--read-bytes: 8192 is more than -w/--write-bytes 4096: the files this run creates would be "
+            "too short");
+  EXPECT_EQ(
+      errorOf({"-C", "-E", "-e", "1"}),
+      "-e/--read-bytes: 1 is more than -w/--write-bytes 0: the files this run creates would be too short");
+  // Files made by an earlier run (--keep) may be longer: no create phase, no check.
+  EXPECT_EQ(configOf({"-E", "-e", "8k"}).read_bytes, 8192u);
+  EXPECT_EQ(configOf({"-T", "-E", "-r", "-e", "8k", "-w", "1"}).read_bytes, 8192u);
+  EXPECT_EQ(configOf({"-w", "8k", "-e", "8k"}).read_bytes, 8192u);
+}
+
+TEST(ConfigValidate, SeveralProblemsAllListed) {
+  EXPECT_EQ(errorsOf({"-F", "-D", "-b", "0", "-n", "0", "-i", "0", "-I", "0", "-d", "", "--wat"}),
+            (Errors{"unknown option '--wat'",
+                    "-I/--items-per-dir: must be at least 1, got '0' (leave it out to spread -n evenly)",
+                    "-d/--dir: empty value, expected a directory",
+                    "-F/--files-only and -D/--dirs-only exclude each other",
+                    "-b/--branching: must be at least 1, got 0", "-n/--items: must be at least 1, got 0",
+                    "-i/--iterations: must be at least 1, got 0"}));
+  EXPECT_EQ(errorsOf({"-D", "-E", "-w", "1", "-e", "2", "-n", "9", "-I", "4", "-z", "1"}),
+            (Errors{"-n/--items: -n 9 does not fit -I 4 over 2 directories (at most 8 items)",
+                    "-w/--write-bytes: 1 applies to files only, not with -D/--dirs-only",
+                    "-e/--read-bytes: 2 applies to files only, not with -D/--dirs-only",
+                    "-E/--read: the read phase reads files, not with -D/--dirs-only"}));
+}
+
+TEST(ConfigValidate, ValidateAloneOnAConfig) {
+  EXPECT_EQ(validate(validConfig()), Errors{});
+  Config config = validConfig();
+  config.branching = 0;
+  config.items = 0;
+  config.iterations = 0;
+  config.write_bytes = (1u << 30) + 1;
+  config.phases = PhaseSelection{};
+  EXPECT_EQ(
+      validate(config),
+      (Errors{"-b/--branching: must be at least 1, got 0", "-n/--items: must be at least 1, got 0",
+              "-i/--iterations: must be at least 1, got 0",
+              "no phase selected (-C/--create, -T/--stat, -E/--read, -r/--remove, -U/--rename, --readdir)",
+              "-w/--write-bytes: 1073741825 is more than 1 GiB"}));
+  Config fits = validConfig();
+  fits.depth = 2;
+  fits.branching = 2;
+  fits.items_per_dir = 3;
+  fits.items = 21;  // 7 directories x 3
+  EXPECT_EQ(validate(fits), Errors{});
+  fits.items = 22;
+  EXPECT_EQ(validate(fits),
+            Errors{"-n/--items: -n 22 does not fit -I 3 over 7 directories (at most 21 items)"});
+}
+
+// ---- mdtest's further options
+
+TEST(ConfigParse, NewValueOptionsShortAndLong) {
+  for (const bool use_long : {false, true}) {
+    const auto opt = [use_long](const char* short_name, const char* long_name) {
+      return std::string(use_long ? long_name : short_name);
+    };
+    const Config config =
+        configOf({opt("-N", "--shift"), "3", opt("-W", "--stonewall"), "2.5", opt("-x", "--stonewall-file"),
+                  "sw.txt", opt("-p", "--pre-delay"), "1", opt("-R", "--random"), "42"});
+    SCOPED_TRACE(use_long ? "long" : "short");
+    EXPECT_EQ(config.shift, 3u);
+    EXPECT_EQ(config.stonewall_s, 2.5);
+    EXPECT_EQ(config.stonewall_file, "sw.txt");
+    EXPECT_EQ(config.pre_delay_s, 1.0);
+    EXPECT_TRUE(config.random_order);
+    EXPECT_EQ(config.random_seed, 42u);
+  }
+}
+
+// Each switch sets its own field and no other; the base makes every one of them valid.
+TEST(ConfigParse, NewSwitchesShortAndLong) {
+  struct Switch {
+    const char* short_name;
+    const char* long_name;
+    bool Config::*field;
+  };
+  const Args base = {"-T", "-E", "-w", "1", "-e", "1"};
+  const Switch switches[] = {
+      {"-y", "--fsync", &Config::fsync_writes}, {"-Y", "--sync", &Config::sync_phases},
+      {"-X", "--verify", &Config::verify_read}, {"-S", "--shared-files", &Config::shared_files},
+      {"", "--renamed", &Config::renamed},      {"-R", "--random", &Config::random_order}};
+  for (const Switch& tested : switches) {
+    for (const char* name : {tested.short_name, tested.long_name}) {
+      if (*name == '\0') continue;
+      Args args = base;
+      args.emplace_back(name);
+      const Config config = configOf(args);
+      for (const Switch& other : switches) EXPECT_EQ(config.*other.field, &other == &tested) << name;
+    }
+  }
+}
+
+TEST(ConfigParse, RandomSeedForms) {
+  const auto seed = [](const Args& args) {
+    const Config config = configOf(args);
+    EXPECT_TRUE(config.random_order);
+    return config.random_seed;
+  };
+  EXPECT_EQ(seed({"-R"}), 0u);
+  EXPECT_EQ(seed({"-R", "7"}), 7u);
+  EXPECT_EQ(seed({"-R7"}), 7u);
+  EXPECT_EQ(seed({"--random"}), 0u);
+  EXPECT_EQ(seed({"--random=7"}), 7u);
+  EXPECT_EQ(seed({"--random", "7"}), 7u);
+  EXPECT_EQ(seed({"-uR7"}), 7u);
+  EXPECT_EQ(seed({"-R", "18446744073709551615"}), 18446744073709551615u);
+  // An option after -R, or letters after it in a group, give no seed.
+  EXPECT_EQ(seed({"-R", "-n", "5"}), 0u);
+  EXPECT_EQ(configOf({"-R", "-n", "5"}).items, 5u);
+  const Config grouped = configOf({"-RuF"});
+  EXPECT_EQ(grouped.random_seed, 0u);
+  EXPECT_EQ(grouped.sharing, TreeSharing::kUnique);
+  EXPECT_EQ(grouped.kinds, ItemKinds::kFilesOnly);
+}
+
+TEST(ConfigNumbers, RandomSeedRefused) {
+  EXPECT_EQ(errorOf({"-R", "1.5"}), "-R/--random: '1.5' is not a whole number");
+  EXPECT_EQ(errorOf({"-R1e5"}), "-R/--random: '1e5' is not a whole number");
+  EXPECT_EQ(errorOf({"--random="}), "-R/--random: empty value, expected a whole number");
+  EXPECT_EQ(errorOf({"--random=x"}), "-R/--random: 'x' is not a whole number");
+  EXPECT_EQ(errorOf({"-R", "18446744073709551616"}),
+            "-R/--random: '18446744073709551616' is out of range (at most 18446744073709551615)");
+  EXPECT_EQ(errorOf({"-R", "x"}), "unexpected argument 'x'");  // no digit: not a seed
+  EXPECT_EQ(errorOf({"-R", "-R5"}), "-R/--random: given more than once");
+}
+
+TEST(ConfigParse, VerboseCounts) {
+  EXPECT_EQ(configOf({"-v"}).verbosity, 1u);
+  EXPECT_EQ(configOf({"-vv"}).verbosity, 2u);
+  EXPECT_EQ(configOf({"--verbose", "--verbose"}).verbosity, 2u);
+  EXPECT_EQ(configOf({"-v", "--verbose", "-vvv"}).verbosity, 5u);
+  EXPECT_EQ(configOf({"-uvFv"}).verbosity, 2u);
+  EXPECT_EQ(errorOf({"--verbose=2"}), "-v/--verbose: takes no value, got '--verbose=2'");
+}
+
+// mdtest's -P and -t describe what mdbench always does: accepted, nothing changes.
+TEST(ConfigParse, PrintRateAndTimeUniqueOverheadAccepted) {
+  const std::string plain = describe(configOf({"-n", "5"}));
+  EXPECT_EQ(describe(configOf({"-P", "-t", "-n", "5"})), plain);
+  EXPECT_EQ(describe(configOf({"--print-rate-and-time", "--time-unique-overhead", "-n", "5"})), plain);
+  EXPECT_EQ(describe(configOf({"-Ptn5"})), plain);
+  EXPECT_EQ(errorOf({"-P", "-P"}), "-P/--print-rate-and-time: given more than once");
+}
+
+TEST(ConfigParse, DirList) {
+  EXPECT_EQ(configOf({"-d", "/a"}).targets, Args{"/a"});
+  const Config config = configOf({"-u", "-d", "/a@/b@/c"});
+  EXPECT_EQ(config.targets, (Args{"/a", "/b", "/c"}));
+  EXPECT_EQ(config.target, "/a@/b@/c");
+  EXPECT_EQ(configOf({"-u", "--dir=x@y"}).targets, (Args{"x", "y"}));
+}
+
+TEST(ConfigParse, DirListEmptyParts) {
+  for (const char* dir : {"a@@b", "a@", "@a", "@"}) {
+    EXPECT_EQ(errorOf({"-u", "-d", dir}),
+              "-d/--dir: '" + std::string(dir) +
+                  "' has an empty directory name (DIR@DIR@...: one '@' between two)");
+  }
+  // Refused, so no second message about -u or -N for its parts.
+  EXPECT_EQ(errorsOf({"-d", "a@@b", "-N", "1"}).size(), 1u);
+  EXPECT_EQ(parseCommandLine({"-d", "a@@b"}).config.targets, Args{});
+}
+
+TEST(ConfigNumbers, Seconds) {
+  EXPECT_EQ(configOf({"-W", "300"}).stonewall_s, 300.0);
+  EXPECT_EQ(configOf({"-W", "0.5"}).stonewall_s, 0.5);
+  EXPECT_EQ(configOf({"-W", "0"}).stonewall_s, 0.0);
+  EXPECT_EQ(configOf({"--stonewall=007.250"}).stonewall_s, 7.25);
+  EXPECT_EQ(configOf({"-W", "1000000"}).stonewall_s, 1e6);
+  EXPECT_EQ(configOf({"-p", "0.25"}).pre_delay_s, 0.25);
+  EXPECT_EQ(configOf({"-p3"}).pre_delay_s, 3.0);
+}
+
+TEST(ConfigNumbers, SecondsRefused) {
+  const std::string kind = " is not a number of seconds (digits, optionally with a fraction: 300, 0.5)";
+  for (const char* bad : {"-1", "1e3", ".5", "5.", "+5", "inf", "nan", "1,5", " 1", "1.2.3", "5s"}) {
+    EXPECT_EQ(errorOf({"-W", bad}), "-W/--stonewall: '" + std::string(bad) + "'" + kind);
+  }
+  EXPECT_EQ(errorOf({"-p", "soon"}), "-p/--pre-delay: 'soon'" + kind);
+  EXPECT_EQ(errorOf({"-W", ""}), "-W/--stonewall: empty value, expected a number of seconds");
+  EXPECT_EQ(errorOf({"-W", "1000000.5"}),
+            "-W/--stonewall: '1000000.5' is out of range (at most 1000000 seconds)");
+  EXPECT_EQ(errorOf({"-p", "1" + std::string(400, '0')}),
+            "-p/--pre-delay: '1" + std::string(400, '0') + "' is out of range (at most 1000000 seconds)");
+}
+
+TEST(ConfigNumbers, SeriesIntervalAndProgress) {
+  EXPECT_EQ(Config{}.series_interval_s, 0.1);
+  EXPECT_LT(Config{}.progress_s, 0.0);  // not given: decided by whether rank 0 writes to a terminal
+  EXPECT_EQ(configOf({"--series-interval", "0.5"}).series_interval_s, 0.5);
+  EXPECT_EQ(configOf({"--series-interval=0.001"}).series_interval_s, 0.001);
+  EXPECT_EQ(configOf({"--progress", "10"}).progress_s, 10.0);
+  EXPECT_EQ(configOf({"--progress", "0"}).progress_s, 0.0);
+  EXPECT_EQ(errorOf({"--series-interval", "0"}),
+            "--series-interval: 0 is not between 0.001 and 1000000 seconds");
+  EXPECT_EQ(errorOf({"--series-interval", "0.0001"}),
+            "--series-interval: 0.0001 is not between 0.001 and 1000000 seconds");
+  EXPECT_EQ(errorOf({"--progress", "-1"}),
+            "--progress: '-1' is not a number of seconds (digits, optionally with a fraction: 300, 0.5)");
+  EXPECT_EQ(errorOf({"--progress", "soon"}),
+            "--progress: 'soon' is not a number of seconds (digits, optionally with a fraction: 300, 0.5)");
+  // mdtest's -P and -t are still accepted, though --help no longer lists them.
+  EXPECT_EQ(errorsOf({"-P", "-t"}).size(), 0u);
+}
+
+TEST(ConfigSteady, RoundsDatasetsAndWhatTheyExclude) {
+  const Config c =
+      configOf({"--steady", "50", "--datasets", "4", "-n", "400", "-w", "3901", "-W", "30", "-N", "2"});
+  EXPECT_EQ(c.steady_rounds, 50u);
+  EXPECT_EQ(c.datasets, 4u);
+  EXPECT_EQ(configOf({"--steady", "5"}).datasets, 10u);  // -n 1000 over 10 directories
+  EXPECT_EQ(Config{}.steady_rounds, 0u);
+  EXPECT_EQ(errorOf({"--steady", "0"}), "--steady: must be at least 1 round, got 0");
+  EXPECT_EQ(errorOf({"--datasets", "3"}), "--datasets: needs --steady");
+  EXPECT_EQ(errorOf({"--steady", "5", "--datasets", "0"}), "--datasets: must be at least 1, got 0");
+  EXPECT_EQ(errorOf({"--steady", "5", "--datasets", "257"}),
+            "--datasets: 257 is more than 256 (each rank keeps 3 directories open per dataset)");
+  EXPECT_EQ(errorOf({"--steady", "5", "-n", "15", "--datasets", "4"}),
+            "-n/--items 15 is not a multiple of --datasets 4: the working set is 4 directories of the same "
+            "number of objects");
+  EXPECT_EQ(errorOf({"--steady", "5", "-C", "-u", "-z", "2", "--keep"}),
+            "--steady runs its own phases (precreate, mix, cleanup) in its own directories: not with "
+            "-C/--create, -u/--unique-dir, -z/--depth, --keep");
+}
+
+TEST(ConfigNumbers, ShiftAndStonewallFile) {
+  EXPECT_EQ(configOf({"-N", "4294967295"}).shift, 4294967295u);
+  EXPECT_EQ(errorOf({"-N", "4294967296"}), "-N/--shift: '4294967296' is out of range (at most 4294967295)");
+  EXPECT_EQ(errorOf({"-N", "-1"}), "-N/--shift: '-1' is not a whole number");
+  EXPECT_EQ(errorOf({"-x", ""}), "-x/--stonewall-file: empty value, expected a file name");
+  EXPECT_EQ(errorOf({"-x"}), "-x/--stonewall-file: needs a value");
+}
+
+// ---- phase selection with -U and --readdir
+
+TEST(ConfigResolve, RenameAndReaddirAddToThePhases) {
+  expectPhases(configOf({}), phasesOf("CTEr"));
+  expectPhases(configOf({"-U"}), phasesOf("CTErU"));
+  expectPhases(configOf({"--rename"}), phasesOf("CTErU"));
+  expectPhases(configOf({"--readdir"}), phasesOf("CTErd"));
+  expectPhases(configOf({"-U", "--readdir"}), phasesOf("CTErUd"));
+  expectPhases(configOf({"-D", "-U"}), phasesOf("CTrU"));
+  expectPhases(configOf({"-T", "-U"}), phasesOf("TU"));
+  expectPhases(configOf({"-C", "--readdir"}), phasesOf("Cd"));
+  expectPhases(configOf({"-rU", "--readdir"}), phasesOf("rUd"));
+  expectPhases(configOf({"--keep", "-U"}), phasesOf("CTEU"));
+}
+
+// ---- contradictions of the further options
+
+TEST(ConfigValidate, SharedFiles) {
+  const Config config = configOf({"-S"});
+  EXPECT_EQ(config.kinds, ItemKinds::kFilesOnly);  // implied, as in mdtest
+  expectPhases(config, phasesOf("CTEr"));
+  EXPECT_EQ(configOf({"-S", "-F"}).kinds, ItemKinds::kFilesOnly);
+  EXPECT_EQ(errorOf({"-S", "-u"}), "-S/--shared-files and -u/--unique-dir exclude each other");
+  EXPECT_EQ(errorOf({"-S", "-D"}), "-S/--shared-files: shared files are files, not with -D/--dirs-only");
+}
+
+TEST(ConfigValidate, SeveralDirs) {
+  EXPECT_EQ(errorOf({"-d", "a@b"}),
+            "-d/--dir: 'a@b' needs -u/--unique-dir: a shared tree cannot span several directories");
+  EXPECT_EQ(errorOf({"-u", "-d", "a@b", "-N", "1"}),
+            "-N/--shift: 1 and several -d/--dir directories exclude each other");
+  EXPECT_EQ(configOf({"-u", "-d", "a@b", "-N", "0"}).targets.size(), 2u);
+  EXPECT_EQ(configOf({"-d", "a", "-N", "1"}).shift, 1u);  // one directory: shared tree and shift are fine
+}
+
+TEST(ConfigValidate, Verify) {
+  EXPECT_EQ(errorOf({"-X"}), "-X/--verify: nothing read to verify: needs -e/--read-bytes > 0");
+  EXPECT_EQ(errorOf({"-X", "-E"}), "-X/--verify: nothing read to verify: needs -e/--read-bytes > 0");
+  EXPECT_EQ(errorsOf({"-D", "-E", "-X"}),
+            (Errors{"-E/--read: the read phase reads files, not with -D/--dirs-only",
+                    "-X/--verify: nothing read to verify: -D/--dirs-only has no files"}));
+  // More read than written is the existing rule's, once.
+  EXPECT_EQ(
+      errorOf({"-X", "-w", "1", "-e", "2"}),
+      "-e/--read-bytes: 2 is more than -w/--write-bytes 1: the files this run creates would be too short");
+  EXPECT_EQ(errorOf({"-X", "-e", "x"}),
+            "-e/--read-bytes: 'x' is not a byte count (a whole number, optionally with k, m or g)");
+  // Without a read phase there is nothing to check: job scripts pass the same options to every job.
+  EXPECT_TRUE(configOf({"-X", "-C"}).verify_read);
+  EXPECT_TRUE(configOf({"-X", "-D", "-C"}).verify_read);
+  EXPECT_TRUE(configOf({"-X", "-w", "8", "-e", "8"}).verify_read);
+  EXPECT_TRUE(configOf({"-X", "-E", "-e", "8"}).verify_read);
+}
+
+TEST(ConfigValidate, Fsync) {
+  EXPECT_EQ(errorOf({"-y"}), "-y/--fsync: needs -w/--write-bytes > 0");
+  EXPECT_EQ(errorOf({"-y", "-w", "0"}), "-y/--fsync: needs -w/--write-bytes > 0");
+  EXPECT_EQ(errorOf({"-y", "-w", "x"}),
+            "-w/--write-bytes: 'x' is not a byte count (a whole number, optionally with k, m or g)");
+  EXPECT_TRUE(configOf({"-y", "-w", "1"}).fsync_writes);
+}
+
+TEST(ConfigValidate, Renamed) {
+  EXPECT_EQ(errorOf({"--renamed", "-T", "-U"}),
+            "--renamed and -U/--rename exclude each other: items cannot be renamed twice");
+  EXPECT_EQ(errorOf({"--renamed"}),  // the default phases create
+            "--renamed and -C/--create exclude each other: the items this run creates are not renamed");
+  expectPhases(configOf({"--renamed", "-T", "-E", "-r", "--readdir"}), phasesOf("TErd"));
+}
+
+TEST(ConfigValidate, RandomNeedsSomethingToRandomize) {
+  const std::string message =
+      "-R/--random: nothing to randomize: needs the stat, read or readdir phase (-T/--stat, -E/--read, "
+      "--readdir)";
+  EXPECT_EQ(errorOf({"-R", "-C"}), message);
+  EXPECT_EQ(errorOf({"-R", "-C", "-r", "-U"}), message);
+  EXPECT_TRUE(configOf({"-R", "-C", "--readdir"}).random_order);
+  EXPECT_TRUE(configOf({"-R", "-E"}).random_order);
+  EXPECT_TRUE(configOf({"-R", "-D"}).random_order);  // default phases: stat
+}
+
+TEST(ConfigValidate, FurtherProblemsAllListed) {
+  EXPECT_EQ(
+      errorsOf({"-S", "-u", "-D", "-d", "a@b", "-N", "2", "-y", "--renamed", "-U", "-R", "-C", "-W", "x",
+                "-p", "-1", "-x", ""}),
+      (Errors{
+          "-W/--stonewall: 'x' is not a number of seconds (digits, optionally with a fraction: 300, 0.5)",
+          "-p/--pre-delay: '-1' is not a number of seconds (digits, optionally with a fraction: 300, 0.5)",
+          "-x/--stonewall-file: empty value, expected a file name", "-y/--fsync: needs -w/--write-bytes > 0",
+          "-S/--shared-files and -u/--unique-dir exclude each other",
+          "-S/--shared-files: shared files are files, not with -D/--dirs-only",
+          "-N/--shift: 2 and several -d/--dir directories exclude each other",
+          "-R/--random: nothing to randomize: needs the stat, read or readdir phase (-T/--stat, "
+          "-E/--read, --readdir)",
+          "--renamed and -U/--rename exclude each other: items cannot be renamed twice",
+          "--renamed and -C/--create exclude each other: the items this run creates are not renamed"}));
+}
+
+TEST(ConfigValidate, FurtherValuesOnAConfig) {
+  Config config = validConfig();
+  config.stonewall_s = -1.0;
+  config.pre_delay_s = std::numeric_limits<double>::quiet_NaN();
+  config.preset = "io600";
+  config.targets = {"a", ""};
+  config.shared_files = true;  // with kinds kBoth: parsing would have implied -F
+  EXPECT_EQ(validate(config),
+            (Errors{"-S/--shared-files: shared files are files, needs -F/--files-only",
+                    "-d/--dir: an empty directory name in the list",
+                    "-d/--dir: 'a@' needs -u/--unique-dir: a shared tree cannot span several directories",
+                    "-W/--stonewall: -1 is not between 0 and 1000000 seconds",
+                    "-p/--pre-delay: nan is not between 0 and 1000000 seconds",
+                    "--preset: unknown preset 'io600' (expected io500-easy or io500-hard)"}));
+}
+
+// ---- presets
+
+TEST(ConfigPreset, IoFiveHundredEasy) {
+  const Config config = configOf({"--preset", "io500-easy", "-n", "1000000"});
+  EXPECT_EQ(config.preset, "io500-easy");
+  EXPECT_EQ(config.items, 1000000u);
+  EXPECT_EQ(config.sharing, TreeSharing::kUnique);
+  EXPECT_TRUE(config.leaf_only);
+  EXPECT_EQ(config.kinds, ItemKinds::kFilesOnly);
+  EXPECT_EQ(config.shift, 1u);
+  EXPECT_EQ(config.stonewall_s, 300.0);
+  EXPECT_TRUE(config.sync_phases);
+  EXPECT_FALSE(config.verify_read);
+  EXPECT_EQ(config.write_bytes, 0u);
+  EXPECT_EQ(config.read_bytes, 0u);
+  expectPhases(config, phasesOf("CTEr"));
+  EXPECT_EQ(config.command_line, "mdbench --preset io500-easy -n 1000000");
+  EXPECT_EQ(describe(config),
+            describe(configOf({"-u", "-L", "-F", "-N", "1", "-W", "300", "-Y", "-n", "1000000"})));
+}
+
+TEST(ConfigPreset, IoFiveHundredHard) {
+  const Config config = configOf({"--preset=io500-hard", "-n", "1000"});
+  EXPECT_EQ(config.preset, "io500-hard");
+  EXPECT_EQ(config.sharing, TreeSharing::kShared);
+  EXPECT_EQ(config.depth, 0u);
+  EXPECT_FALSE(config.leaf_only);
+  EXPECT_EQ(config.kinds, ItemKinds::kFilesOnly);
+  EXPECT_EQ(config.write_bytes, 3901u);
+  EXPECT_EQ(config.read_bytes, 3901u);
+  EXPECT_EQ(config.shift, 1u);
+  EXPECT_EQ(config.stonewall_s, 300.0);
+  EXPECT_TRUE(config.sync_phases);
+  EXPECT_TRUE(config.verify_read);
+  expectPhases(config, phasesOf("CTEr"));
+  EXPECT_EQ(describe(config), describe(configOf({"-t", "-w", "3901", "-e", "3901", "-N", "1", "-F", "-W",
+                                                 "300", "-Y", "-X", "-n", "1000"})));
+}
+
+TEST(ConfigPreset, CommandLineOverridesWherever) {
+  EXPECT_EQ(configOf({"--preset", "io500-easy", "-n", "5", "-W", "5"}).stonewall_s, 5.0);
+  EXPECT_EQ(configOf({"-W", "0", "--preset", "io500-easy", "-n", "5"}).stonewall_s, 0.0);
+  const Config hard =
+      configOf({"--preset", "io500-hard", "-n", "5", "-N", "0", "-w", "8k", "-e", "4k", "-z", "2"});
+  EXPECT_EQ(hard.shift, 0u);
+  EXPECT_EQ(hard.write_bytes, 8192u);
+  EXPECT_EQ(hard.read_bytes, 4096u);
+  EXPECT_EQ(hard.depth, 2u);
+  // Phases are the user's, as IO500 runs each phase as its own job.
+  expectPhases(configOf({"--preset", "io500-easy", "-n", "5", "-C"}), phasesOf("C"));
+  // A switch the preset sets stays set.
+  EXPECT_EQ(errorOf({"--preset", "io500-easy", "-n", "5", "-S"}),
+            "-S/--shared-files and -u/--unique-dir exclude each other");
+}
+
+TEST(ConfigPreset, NeedsItems) {
+  EXPECT_EQ(errorOf({"--preset", "io500-easy"}), "--preset io500-easy needs -n/--items (items per rank)");
+  EXPECT_EQ(errorOf({"--preset", "io500-hard", "-W", "1"}),
+            "--preset io500-hard needs -n/--items (items per rank)");
+  EXPECT_EQ(configOf({"--preset", "io500-hard", "-I", "10"}).items, 10u);  // -I gives -n exactly
+}
+
+TEST(ConfigPreset, UnknownOrRepeated) {
+  EXPECT_EQ(errorOf({"--preset", "io500", "-n", "5"}),
+            "--preset: unknown preset 'io500' (expected io500-easy or io500-hard)");
+  EXPECT_EQ(errorOf({"--preset=", "-n", "5"}),
+            "--preset: unknown preset '' (expected io500-easy or io500-hard)");
+  EXPECT_EQ(errorOf({"--preset"}), "--preset: needs a value");
+  // Nothing of an unknown preset applies, and its missing -n is not reported.
+  EXPECT_EQ(parseCommandLine({"--preset", "IO500-EASY"}).config.sharing, TreeSharing::kShared);
+  EXPECT_EQ(errorOf({"--preset", "io500-easy", "--preset", "io500-hard", "-n", "5"}),
+            "--preset: given more than once");
+  const CliRequest help = parseCommandLine({"--preset", "io500-easy", "-h"});
+  EXPECT_EQ(help.action, CliAction::kHelp);
+  EXPECT_EQ(help.errors, Errors{});
+}
+
+// Paths the kernel would refuse are usage errors, found before anything is touched: the whole path
+// (PATH_MAX), one name in it (NAME_MAX), and -x's name with room for the FILE.tmp it is written through.
+TEST(ConfigTest, PathsTooLongAreUsageErrors) {
+  const std::string long_path = "/tmp/" + std::string(5000, 'a');
+  const std::string long_name = "/tmp/" + std::string(300, 'c') + "/x";
+  EXPECT_EQ(
+      errorOf({"-d", long_path}),
+      "-d/--dir: '/tmp/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...' (5005 bytes) is longer than the limit of "
+      "4095 bytes for a path");
+  EXPECT_EQ(errorOf({"-o", long_name}),
+            "-o/--output: the name 'cccccccccccccccccccccccccccccccccccccccc...' (300 bytes) in it is longer "
+            "than the limit of 255 bytes");
+  EXPECT_EQ(errorOf({"-d", "a@" + long_name, "-u"}).substr(0, 24), "-d/--dir: the name 'cccc");
+  EXPECT_NE(errorOf({"-x", long_path}).find("-x/--stonewall-file: '/tmp/aaaa"), std::string::npos);
+  EXPECT_EQ(
+      errorOf({"-x", std::string(252, 's')}),
+      "-x/--stonewall-file: the name 'ssssssssssssssssssssssssssssssssssssssss...' (252 bytes) in it is "
+      "longer than the limit of 251 bytes (the file is written through NAME.tmp first)");
+  configOf({"-x", std::string(251, 's'), "-o", std::string(255, 'o'), "-d", "/tmp/" + std::string(255, 'd')});
+  std::string longest;  // 4095 bytes of names of 255: the longest path the kernel takes
+  while (longest.size() + 256 <= 4095) longest += "/" + std::string(255, 'd');
+  longest += "/" + std::string(4095 - longest.size() - 1, 'e');
+  ASSERT_EQ(longest.size(), 4095u);
+  configOf({"-d", longest});
+  EXPECT_NE(errorOf({"-d", longest + "e"}).find("(4096 bytes) is longer than the limit of 4095"),
+            std::string::npos);
+}
+
+// A newline in -d would split the directory when it is sent to the other ranks, one per line; other odd
+// bytes are fine.
+TEST(ConfigTest, NewlineInADirectoryIsRefused) {
+  EXPECT_EQ(errorOf({"-d", "/tmp/a\nb"}), "-d/--dir: a directory name with a newline in it is not supported");
+  EXPECT_EQ(configOf({"-d", "/tmp/a b\t'\"$*\\\xff"}).targets,
+            std::vector<std::string>{"/tmp/a b\t'\"$*\\\xff"});
+}
+
+// -l far beyond any job must not expand into billions of steps before the job size is known.
+TEST(ConfigTest, SweepRangeHasABoundedNumberOfSteps) {
+  EXPECT_EQ(
+      errorOf({"-l", "4294967295"}),
+      "-f/--sweep-first 1 -l/--sweep-last 4294967295 -s/--sweep-stride 1: 4294967295 steps, at most 65536 "
+      "(each step is a whole run)");
+  EXPECT_EQ(configOf({"-f", "1", "-l", "4294967295", "-s", "4294967295"}).sweep.steps,
+            std::vector<std::uint32_t>{1});
+  EXPECT_EQ(configOf({"-l", "65536"}).sweep.steps.size(), 65536u);
+}
+
+// A bad placement is named even when --sweep is missing as well.
+TEST(ConfigTest, SweepPlacementBadNameAndMissingSweepBothReported) {
+  EXPECT_EQ(errorsOf({"--sweep-placement", "x"}),
+            (Errors{"--sweep-placement: unknown placement 'x' (expected block or spread)",
+                    "--sweep-placement: needs --sweep (or -f/-l/-s)"}));
+  EXPECT_EQ(errorsOf({"--sweep-placement", ""}).front(),
+            "--sweep-placement: unknown placement '' (expected block or spread)");
+}
+
+TEST(ConfigTest, NestedOrDuplicateTargetsAreNamed) {
+  EXPECT_EQ(nestedTargets({"a", "b"}, {"/w/a", "/w/b"}), "");
+  EXPECT_EQ(nestedTargets({"a", "ab"}, {"/w/a", "/w/ab"}), "");  // a prefix, not a parent
+  EXPECT_EQ(nestedTargets({"x", "./x"}, {"/w/x", "/w/x"}),
+            "-d/--dir: 'x' and './x' are the same directory (/w/x): each target must be its own");
+  EXPECT_EQ(nestedTargets({"x", "x/sub"}, {"/w/x", "/w/x/sub"}),
+            "-d/--dir: 'x/sub' is inside 'x': no target may hold another, their trees would mix");
+  EXPECT_EQ(nestedTargets({"x/sub", "y", "x"}, {"/w/x/sub", "/w/y", "/w/x"}),
+            "-d/--dir: 'x/sub' is inside 'x': no target may hold another, their trees would mix");
+  EXPECT_NE(nestedTargets({"/", "a"}, {"/", "/w/a"}), "");
+  EXPECT_EQ(nestedTargets({"a"}, {"/w/a"}), "");
+}
+
+}  // namespace
+}  // namespace mdbench

@@ -1,0 +1,474 @@
+// Acceptance rules: grammar, units, evaluation on hand-built configurations, and the JUnit writer.
+#include "mdbench/report/check.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace mdbench {
+namespace {
+
+Rule parsed(std::string_view text) {
+  const RuleParse p = parseRule(text);
+  EXPECT_TRUE(p.errors.empty()) << text << ": " << (p.errors.empty() ? "" : p.errors[0]);
+  EXPECT_EQ(p.rules.size(), 1u) << text;
+  return p.rules.empty() ? Rule{} : p.rules[0];
+}
+
+std::string error(std::string_view text) {
+  const RuleParse p = parseRule(text);
+  EXPECT_TRUE(p.rules.empty()) << text;
+  EXPECT_EQ(p.errors.size(), 1u) << text;
+  return p.errors.empty() ? std::string() : p.errors[0];
+}
+
+// --- Grammar ---
+
+TEST(CheckRule, DefaultsToTheMeanRateAtEveryRankCount) {
+  const Rule r = parsed("  file-create >= 50000  ");
+  EXPECT_EQ(r.text, "file-create >= 50000");
+  EXPECT_EQ(r.series, "file-create");
+  EXPECT_EQ(r.metric, Metric::kRate);
+  EXPECT_EQ(r.ranks, 0u);
+  EXPECT_EQ(r.comparison, Comparison::kGreaterEqual);
+  EXPECT_EQ(r.limit, 50000.0);
+  EXPECT_EQ(r.display_unit, "ops/s");
+  EXPECT_EQ(r.display_scale, 1.0);
+  EXPECT_TRUE(r.origin.empty());
+}
+
+TEST(CheckRule, EveryMetric) {
+  const std::vector<std::pair<std::string, Metric>> metrics = {{"rate", Metric::kRate},
+                                                               {"rate-min", Metric::kRateMin},
+                                                               {"rate-max", Metric::kRateMax},
+                                                               {"stonewall-rate", Metric::kStonewallRate},
+                                                               {"p50", Metric::kP50},
+                                                               {"p90", Metric::kP90},
+                                                               {"p99", Metric::kP99},
+                                                               {"p999", Metric::kP999},
+                                                               {"latency-max", Metric::kLatencyMax},
+                                                               {"failed", Metric::kFailed}};
+  for (const auto& [name, metric] : metrics) {
+    const bool latency = name[0] == 'p' || name == "latency-max";
+    const std::string value = latency ? "1ms" : "1";
+    const Rule r = parsed("dir-stat." + name + " >= " + value);
+    EXPECT_EQ(r.metric, metric) << name;
+    EXPECT_EQ(metricName(metric), name);
+  }
+}
+
+TEST(CheckRule, EveryComparisonWithOrWithoutSpaces) {
+  const std::vector<std::pair<std::string, Comparison>> ops = {{">=", Comparison::kGreaterEqual},
+                                                               {"<=", Comparison::kLessEqual},
+                                                               {">", Comparison::kGreater},
+                                                               {"<", Comparison::kLess},
+                                                               {"==", Comparison::kEqual}};
+  for (const auto& [op, comparison] : ops) {
+    EXPECT_EQ(parsed("file-stat" + op + "5").comparison, comparison) << op;
+    EXPECT_EQ(parsed("file-stat \t" + op + "   5").comparison, comparison) << op;
+    EXPECT_EQ(comparisonText(comparison), op);
+  }
+}
+
+TEST(CheckRule, EveryPhaseAndDataPathSeries) {
+  for (const char* name : {"tree-create", "dir-create", "dir-stat", "dir-readdir", "dir-rename", "dir-remove",
+                           "file-create", "file-stat", "file-readdir", "file-read", "file-rename",
+                           "file-remove", "tree-remove", "ior:write", "iozone:initial-write", "ior:read_2"}) {
+    EXPECT_EQ(parsed(std::string(name) + " > 1").series, name);
+  }
+}
+
+TEST(CheckRule, RankCountAndMetricTogether) {
+  const Rule r = parsed("file-stat.p99@8 < 2ms");
+  EXPECT_EQ(r.series, "file-stat");
+  EXPECT_EQ(r.metric, Metric::kP99);
+  EXPECT_EQ(r.ranks, 8u);
+  EXPECT_EQ(parsed("file-stat@16>=1").ranks, 16u);
+}
+
+TEST(CheckRule, RuleFileSkipsCommentsAndBlankLinesAndNamesLines) {
+  const RuleParse p = parseRules(
+      "# gates for the nightly job\n\nfile-create >= 10k  # the headline\n  \nfile-stat.p99 < 2 # no unit\r\n"
+      "dir-stat.failed == 0",
+      "gates.rules");
+  ASSERT_EQ(p.rules.size(), 2u);
+  EXPECT_EQ(p.rules[0].text, "file-create >= 10k");
+  EXPECT_EQ(p.rules[0].origin, "gates.rules:3");
+  EXPECT_EQ(p.rules[1].origin, "gates.rules:6");
+  ASSERT_EQ(p.errors.size(), 1u);
+  EXPECT_EQ(p.errors[0],
+            "gates.rules:5: rule 'file-stat.p99 < 2': a latency needs a unit (ns, us, µs, ms, s)");
+}
+
+// --- Units ---
+
+TEST(CheckUnits, RateMultipliersAndUnitsExactly) {
+  EXPECT_EQ(parsed("file-create >= 1.5M").limit, 1.5e6);
+  EXPECT_EQ(parsed("file-create >= 50k").limit, 50000.0);
+  EXPECT_EQ(parsed("file-create >= 2G").limit, 2e9);
+  EXPECT_EQ(parsed("file-create >= 50k ops/s").limit, 50000.0);
+  EXPECT_EQ(parsed("file-create >= 50kops/s").limit, 50000.0);
+  EXPECT_EQ(parsed("file-create >= 1e4").limit, 1e4);
+  EXPECT_EQ(parsed("file-create >= .5").limit, 0.5);
+  const Rule gib = parsed("ior:write >= 2GiB/s");
+  EXPECT_EQ(gib.limit, 2048.0);
+  EXPECT_EQ(gib.display_unit, "GiB/s");
+  EXPECT_EQ(gib.display_scale, 1024.0);
+  EXPECT_EQ(parsed("ior:write >= 2 GiB/s").limit, 2048.0);
+  EXPECT_EQ(parsed("ior:write >= 1.5k MiB/s").limit, 1500.0);
+  const Rule mib = parsed("ior:write >= 300");
+  EXPECT_EQ(mib.limit, 300.0);
+  EXPECT_EQ(mib.display_unit, "MiB/s");
+}
+
+TEST(CheckUnits, LatencyUnitsExactly) {
+  EXPECT_EQ(parsed("file-stat.p50 < 2ms").limit, 2000000.0);
+  EXPECT_EQ(parsed("file-stat.p50 < 2 ms").limit, 2000000.0);
+  EXPECT_EQ(parsed("file-stat.p50 < 750ns").limit, 750.0);
+  EXPECT_EQ(parsed("file-stat.p50 < 1.5us").limit, 1500.0);
+  EXPECT_EQ(parsed("file-stat.p50 < 1.5µs").limit, 1500.0);
+  EXPECT_EQ(parsed("file-stat.p50 < 3s").limit, 3e9);
+  const Rule r = parsed("file-stat.latency-max <= 250ms");
+  EXPECT_EQ(r.display_unit, "ms");
+  EXPECT_EQ(r.display_scale, 1e6);
+}
+
+TEST(CheckUnits, FailedIsAWholeNumber) {
+  const Rule r = parsed("file-create.failed == 0");
+  EXPECT_EQ(r.limit, 0.0);
+  EXPECT_EQ(r.display_unit, "ops");
+  EXPECT_EQ(parsed("file-create.failed <= 12").limit, 12.0);
+}
+
+// --- Bad rules: every kind, each naming the rule ---
+
+TEST(CheckBadRule, EachKindWithItsMessage) {
+  EXPECT_EQ(
+      error("file-creat >= 5"),
+      "rule 'file-creat >= 5': unknown series 'file-creat': a phase (tree-create, dir-create, dir-stat, "
+      "dir-readdir, dir-rename, dir-remove, file-create, file-stat, file-readdir, file-read, file-rename, "
+      "file-remove, tree-remove) or TOOL:OPERATION");
+  EXPECT_EQ(error("ior: >= 5"),
+            "rule 'ior: >= 5': 'ior:' is not a data-path series TOOL:OPERATION (\"ior:write\")");
+  EXPECT_EQ(
+      error("file-create.speed >= 5"),
+      "rule 'file-create.speed >= 5': unknown metric 'speed' (rate, rate-min, rate-max, stonewall-rate, "
+      "p50, p90, p99, p999, latency-max, failed)");
+  EXPECT_EQ(error("file-create >= 5x0"),
+            "rule 'file-create >= 5x0': unknown rate unit 'x0' (a number with "
+            "optional k, M or G, then ops/s)");
+  EXPECT_EQ(error("file-create >= fast"), "rule 'file-create >= fast': 'fast' is not a number");
+  EXPECT_EQ(error("file-create >= -5"), "rule 'file-create >= -5': '-5' is not a number");
+  EXPECT_EQ(error("file-create >= inf"), "rule 'file-create >= inf': 'inf' is not a number");
+  EXPECT_EQ(error("file-stat.p99 < 2"),
+            "rule 'file-stat.p99 < 2': a latency needs a unit (ns, us, µs, ms, s)");
+  EXPECT_EQ(error("file-stat.p99 < 2 fortnights"),
+            "rule 'file-stat.p99 < 2 fortnights': unknown latency unit 'fortnights' (ns, us, µs, ms, s)");
+  EXPECT_EQ(error("file-stat@0 > 1"),
+            "rule 'file-stat@0 > 1': '@0' is not a rank count (a whole number from 1)");
+  EXPECT_EQ(error("file-stat@ > 1"),
+            "rule 'file-stat@ > 1': '@' is not a rank count (a whole number from 1)");
+  EXPECT_EQ(error("file-stat@2x > 1"),
+            "rule 'file-stat@2x > 1': '@2x' is not a rank count (a whole number from 1)");
+  EXPECT_EQ(
+      error("file-stat > 1 ops/s please"),
+      "rule 'file-stat > 1 ops/s please': unknown rate unit 'ops/s please' (a number with optional k, M or "
+      "G, then ops/s)");
+  EXPECT_EQ(error("file-stat rate > 1"), "rule 'file-stat rate > 1': unexpected 'rate' after 'file-stat'");
+  EXPECT_EQ(error("file-stat 100"), "rule 'file-stat 100': no comparison (>=, <=, >, <, ==)");
+  EXPECT_EQ(error("file-stat = 100"), "rule 'file-stat = 100': unknown comparison '=' (>=, <=, >, <, ==)");
+  EXPECT_EQ(error("file-stat != 100"), "rule 'file-stat != 100': unknown comparison '!=' (>=, <=, >, <, ==)");
+  EXPECT_EQ(error("file-stat >="), "rule 'file-stat >=': no value after the comparison");
+  EXPECT_EQ(error(">= 5"), "rule '>= 5': no series before the comparison");
+  EXPECT_EQ(error("file-create.failed == 0.5"),
+            "rule 'file-create.failed == 0.5': '0.5' is not a whole number of operations");
+  EXPECT_EQ(error("file-create.failed == 1k"),
+            "rule 'file-create.failed == 1k': '1k' is not a whole number of operations");
+}
+
+TEST(CheckBadRule, UnitThatDoesNotFitTheSeries) {
+  EXPECT_EQ(
+      error("ior:write >= 5 ops/s"),
+      "rule 'ior:write >= 5 ops/s': ops/s does not fit ior:write: a data-path series is measured in MiB/s, "
+      "GiB/s");
+  EXPECT_EQ(error("file-create >= 5 MiB/s"),
+            "rule 'file-create >= 5 MiB/s': MiB/s does not fit file-create: a metadata series is measured in "
+            "ops/s");
+  EXPECT_EQ(error("file-create >= 5GiB/s"),
+            "rule 'file-create >= 5GiB/s': GiB/s does not fit file-create: a metadata series is measured in "
+            "ops/s");
+  EXPECT_EQ(
+      error("file-create >= 5ms"),
+      "rule 'file-create >= 5ms': unknown rate unit 'ms' (a number with optional k, M or G, then ops/s)");
+  EXPECT_EQ(error("ior:write.p99 < 5ms"),
+            "rule 'ior:write.p99 < 5ms': p99 is measured for metadata series only, not ior:write");
+  EXPECT_EQ(error("ior:write.failed == 0"),
+            "rule 'ior:write.failed == 0': failed is measured for metadata series only, not ior:write");
+}
+
+TEST(CheckBadRule, EveryBadLineOfAFileAtOnce) {
+  const RuleParse p =
+      parseRules("file-stat >= 1\nbogus >= 1\nfile-stat.p99 < 1\nfile-stat@0 >= 1\n", "r.txt");
+  EXPECT_EQ(p.rules.size(), 1u);
+  ASSERT_EQ(p.errors.size(), 3u);
+  EXPECT_EQ(p.errors[0].rfind("r.txt:2: rule 'bogus >= 1': unknown series 'bogus'", 0), 0u) << p.errors[0];
+  EXPECT_EQ(p.errors[1], "r.txt:3: rule 'file-stat.p99 < 1': a latency needs a unit (ns, us, µs, ms, s)");
+  EXPECT_EQ(p.errors[2],
+            "r.txt:4: rule 'file-stat@0 >= 1': '@0' is not a rank count (a whole number from 1)");
+}
+
+// --- Evaluation ---
+
+ScalingPoint point(std::uint32_t ranks, double mean) {
+  ScalingPoint p;
+  p.ranks = ranks;
+  p.iterations = 2;
+  p.mean = mean;
+  p.min = mean * 0.9;
+  p.max = mean * 1.1;
+  p.has_latency = true;
+  p.latency = {1'500'000, 1'800'000, 2'000'000, 2'500'000, 9'000'000};
+  p.ok = 1000;
+  return p;
+}
+
+Configuration configuration() {
+  Configuration c;
+  c.label = "check";
+  c.files = {"a.h5", "b.h5"};
+  Series create{
+      SeriesKind::kMetadata, "file-create", "ops/s", "ranks", {point(1, 20000.0), point(2, 41234.4)}};
+  create.points[1].failed = 3;
+  create.points[1].stonewall_mean = 40000.0;
+  Series stat{SeriesKind::kMetadata, "file-stat", "ops/s", "ranks", {point(1, 50000.0)}};
+  Series imported{SeriesKind::kMetadata, "dir-stat", "ops/s", "ranks", {point(4, 9000.0)}};
+  imported.points[0].has_latency = false;
+  imported.points[0].latency = {};
+  Series ior{SeriesKind::kDataPath, "ior:write", "MiB/s", "clients", {point(1, 1536.0)}};
+  ior.points[0].has_latency = false;
+  c.series = {create, stat, imported, ior};
+  return c;
+}
+
+std::vector<Outcome> check(std::string_view text) { return evaluate({parsed(text)}, configuration()); }
+
+TEST(CheckEvaluate, PassAndFailWithValuesInTheRuleUnit) {
+  const std::vector<Outcome> o = check("file-create@2 >= 50k");
+  ASSERT_EQ(o.size(), 1u);
+  EXPECT_FALSE(o[0].passed);
+  EXPECT_EQ(o[0].ranks, 2u);
+  EXPECT_EQ(o[0].rule, "file-create@2 >= 50k");
+  EXPECT_EQ(o[0].message, "file-create at 2 ranks: 41,234 ops/s, required >= 50,000 ops/s");
+  const std::vector<Outcome> ok = check("file-create@2 >= 40k ops/s");
+  ASSERT_EQ(ok.size(), 1u);
+  EXPECT_TRUE(ok[0].passed);
+  EXPECT_EQ(ok[0].message, "file-create at 2 ranks: 41,234 ops/s, required >= 40,000 ops/s");
+}
+
+TEST(CheckEvaluate, BoundaryEqualValues) {
+  EXPECT_TRUE(check("file-stat >= 50000")[0].passed);
+  EXPECT_FALSE(check("file-stat > 50000")[0].passed);
+  EXPECT_TRUE(check("file-stat <= 50k")[0].passed);
+  EXPECT_FALSE(check("file-stat < 50k")[0].passed);
+  EXPECT_TRUE(check("file-stat == 50k")[0].passed);
+  EXPECT_EQ(check("file-stat > 50000")[0].message,
+            "file-stat at 1 rank: 50,000 ops/s, required > 50,000 ops/s");
+}
+
+TEST(CheckEvaluate, NearbyValuesNeverPrintAlike) {
+  EXPECT_EQ(check("file-create@2 >= 41234.5")[0].message,
+            "file-create at 2 ranks: 41,234.4 ops/s, required >= 41,234.5 ops/s");
+}
+
+TEST(CheckEvaluate, OneOutcomePerRankCountWithoutRanks) {
+  const std::vector<Outcome> o = check("file-create >= 30k");
+  ASSERT_EQ(o.size(), 2u);
+  EXPECT_EQ(o[0].ranks, 1u);
+  EXPECT_FALSE(o[0].passed);
+  EXPECT_EQ(o[0].message, "file-create at 1 rank: 20,000 ops/s, required >= 30,000 ops/s");
+  EXPECT_EQ(o[1].ranks, 2u);
+  EXPECT_TRUE(o[1].passed);
+}
+
+TEST(CheckEvaluate, IterationExtremesAndStonewall) {
+  EXPECT_EQ(check("file-create.rate-min@1 >= 18k")[0].message,
+            "file-create rate-min at 1 rank: 18,000 ops/s, required >= 18,000 ops/s");
+  EXPECT_TRUE(check("file-create.rate-max@1 > 21999")[0].passed);
+  const std::vector<Outcome> sw = check("file-create.stonewall-rate >= 1");
+  ASSERT_EQ(sw.size(), 2u);
+  EXPECT_FALSE(sw[0].passed);
+  EXPECT_EQ(sw[0].message,
+            "file-create.stonewall-rate >= 1: file-create stonewall-rate at 1 rank is not available: the "
+            "stonewall (-W) did not fire");
+  EXPECT_TRUE(sw[1].passed);
+}
+
+TEST(CheckEvaluate, LatencyInTheRuleUnit) {
+  const std::vector<Outcome> o = check("file-stat.p99 < 2ms");
+  ASSERT_EQ(o.size(), 1u);
+  EXPECT_FALSE(o[0].passed);
+  EXPECT_EQ(o[0].message, "file-stat p99 at 1 rank: 2 ms, required < 2 ms");
+  EXPECT_TRUE(check("file-stat.p99 <= 2000us")[0].passed);
+  EXPECT_EQ(check("file-stat.p50 < 1.6ms")[0].message, "file-stat p50 at 1 rank: 1.5 ms, required < 1.6 ms");
+  EXPECT_EQ(check("file-stat.latency-max < 1s")[0].message,
+            "file-stat latency-max at 1 rank: 0.009 s, required < 1 s");
+  EXPECT_TRUE(check("file-stat.p90 == 1800us")[0].passed);
+  EXPECT_TRUE(check("file-stat.p999 > 2.4ms")[0].passed);
+}
+
+TEST(CheckEvaluate, FailedOperations) {
+  const std::vector<Outcome> o = check("file-create.failed == 0");
+  ASSERT_EQ(o.size(), 2u);
+  EXPECT_TRUE(o[0].passed);
+  EXPECT_FALSE(o[1].passed);
+  EXPECT_EQ(o[1].message, "file-create failed at 2 ranks: 3 ops, required == 0 ops");
+}
+
+TEST(CheckEvaluate, DataPathInMiBOrGiB) {
+  EXPECT_EQ(check("ior:write >= 2GiB/s")[0].message, "ior:write at 1 client: 1.5 GiB/s, required >= 2 GiB/s");
+  EXPECT_EQ(check("ior:write >= 1000")[0].message,
+            "ior:write at 1 client: 1,536 MiB/s, required >= 1,000 MiB/s");
+  EXPECT_TRUE(check("ior:write >= 1000")[0].passed);
+}
+
+TEST(CheckEvaluate, MissingSeriesFails) {
+  const std::vector<Outcome> o = check("file-remove >= 1");
+  ASSERT_EQ(o.size(), 1u);
+  EXPECT_FALSE(o[0].passed);
+  EXPECT_EQ(o[0].ranks, 0u);
+  EXPECT_EQ(o[0].message, "file-remove >= 1: no file-remove results in a.h5, b.h5");
+  EXPECT_EQ(check("file-remove@8 >= 1")[0].message,
+            "file-remove@8 >= 1: no file-remove results at 8 ranks in a.h5, b.h5");
+  EXPECT_EQ(check("iozone:read@1 >= 1")[0].message,
+            "iozone:read@1 >= 1: no iozone:read results at 1 client in a.h5, b.h5");
+}
+
+TEST(CheckEvaluate, MissingRankCountFails) {
+  const std::vector<Outcome> o = check("file-create@8 >= 1");
+  ASSERT_EQ(o.size(), 1u);
+  EXPECT_FALSE(o[0].passed);
+  EXPECT_EQ(o[0].ranks, 8u);
+  EXPECT_EQ(
+      o[0].message,
+      "file-create@8 >= 1: no file-create results at 8 ranks in a.h5, b.h5 (file-create has 1, 2 ranks)");
+}
+
+TEST(CheckEvaluate, ManyFilesAreShortened) {
+  Configuration c = configuration();
+  c.files = {"a.h5", "b.h5", "c.h5", "d.h5", "e.h5"};
+  EXPECT_EQ(evaluate({parsed("tree-create > 0")}, c)[0].message,
+            "tree-create > 0: no tree-create results in a.h5, b.h5, c.h5 and 2 more");
+}
+
+TEST(CheckEvaluate, MetricsImportsDoNotHaveFail) {
+  EXPECT_EQ(
+      check("dir-stat.p99 < 1ms")[0].message,
+      "dir-stat.p99 < 1ms: dir-stat p99 at 4 ranks is not available: imported results have no latencies");
+  EXPECT_FALSE(check("dir-stat.p99 < 1ms")[0].passed);
+  EXPECT_EQ(check("dir-stat.failed == 0")[0].message,
+            "dir-stat.failed == 0: dir-stat failed at 4 ranks is not available: imported results have no "
+            "operation counts");
+  EXPECT_FALSE(check("dir-stat.stonewall-rate > 0")[0].passed);
+  EXPECT_TRUE(check("dir-stat >= 9k")[0].passed);
+}
+
+TEST(CheckEvaluate, RulesInOrder) {
+  const std::vector<Outcome> o = evaluate(
+      {parsed("file-stat >= 1"), parsed("file-create >= 1"), parsed("ior:write >= 1")}, configuration());
+  ASSERT_EQ(o.size(), 4u);
+  EXPECT_EQ(o[0].rule, "file-stat >= 1");
+  EXPECT_EQ(o[1].rule, "file-create >= 1");
+  EXPECT_EQ(o[2].rule, "file-create >= 1");
+  EXPECT_EQ(o[3].rule, "ior:write >= 1");
+  EXPECT_EQ(o[3].x_unit, "clients");
+}
+
+// --- JUnit ---
+
+TEST(CheckJUnit, ExactDocumentForATinyCase) {
+  JUnitReport report;
+  report.files = {"a.h5"};
+  report.outcomes = {Outcome{.rule = "file-create >= 1",
+                             .ranks = 2,
+                             .x_unit = "ranks",
+                             .passed = true,
+                             .message = "file-create at 2 ranks: 5 ops/s, required >= 1 ops/s"},
+                     Outcome{.rule = "file-stat >= 9",
+                             .origin = "r.txt:3",
+                             .ranks = 1,
+                             .x_unit = "ranks",
+                             .passed = false,
+                             .message = "file-stat at 1 rank: 5 ops/s, required >= 9 ops/s"}};
+  std::ostringstream out;
+  writeJUnit(out, report);
+  EXPECT_EQ(out.str(),
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<testsuites name=\"mdbench check\" tests=\"2\" failures=\"1\" errors=\"0\" time=\"0\">\n"
+            "  <testsuite name=\"mdbench check\" tests=\"2\" failures=\"1\" errors=\"0\" skipped=\"0\" "
+            "time=\"0\">\n"
+            "    <properties>\n"
+            "      <property name=\"file\" value=\"a.h5\"/>\n"
+            "    </properties>\n"
+            "    <testcase classname=\"mdbench.check\" name=\"file-create &gt;= 1 @ 2 ranks\" time=\"0\">\n"
+            "      <system-out>file-create at 2 ranks: 5 ops/s, required &gt;= 1 ops/s</system-out>\n"
+            "    </testcase>\n"
+            "    <testcase classname=\"mdbench.check\" name=\"file-stat &gt;= 9 @ 1 ranks\" time=\"0\">\n"
+            "      <failure message=\"file-stat at 1 rank: 5 ops/s, required &gt;= 9 ops/s\" "
+            "type=\"threshold\">rule: file-stat &gt;= 9 (r.txt:3)&#10;file-stat at 1 rank: 5 ops/s, required "
+            "&gt;= 9 ops/s</failure>\n"
+            "      <system-out>file-stat at 1 rank: 5 ops/s, required &gt;= 9 ops/s</system-out>\n"
+            "    </testcase>\n"
+            "  </testsuite>\n"
+            "</testsuites>\n");
+}
+
+TEST(CheckJUnit, ReadErrorIsAnErroringTestcase) {
+  JUnitReport report;
+  report.files = {"gone.h5"};
+  report.error = "gone.h5: cannot open";
+  std::ostringstream out;
+  writeJUnit(out, report);
+  const std::string xml = out.str();
+  EXPECT_NE(xml.find("tests=\"1\" failures=\"0\" errors=\"1\""), std::string::npos) << xml;
+  EXPECT_NE(
+      xml.find("<error message=\"gone.h5: cannot open\" type=\"results-file\">gone.h5: cannot open</error>"),
+      std::string::npos)
+      << xml;
+}
+
+TEST(CheckJUnit, EscapesEverything) {
+  EXPECT_EQ(xmlEscape("a<b&c\"d>e'f"), "a&lt;b&amp;c&quot;d&gt;e&apos;f");
+  EXPECT_EQ(xmlEscape("tab\tline\nret\r"), "tab&#9;line&#10;ret&#13;");
+  EXPECT_EQ(xmlEscape(std::string("bell\x07nul") + '\0'), "bell\xEF\xBF\xBDnul\xEF\xBF\xBD");
+  EXPECT_EQ(xmlEscape("µs ✓"), "µs ✓");
+  EXPECT_EQ(xmlEscape("bad\xFF\xC3"), "bad\xEF\xBF\xBD\xEF\xBF\xBD");
+  EXPECT_EQ(xmlEscape("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // a surrogate
+
+  JUnitReport report;
+  report.files = {"dir \"<&>\"/a.h5"};
+  report.notes = {"run-0001 in a.h5 <failed>"};
+  report.outcomes = {
+      Outcome{.rule = "x<&\">", .ranks = 0, .x_unit = "ranks", .passed = false, .message = "m<&\">"}};
+  std::ostringstream out;
+  writeJUnit(out, report);
+  const std::string xml = out.str();
+  EXPECT_NE(xml.find("<property name=\"file\" value=\"dir &quot;&lt;&amp;&gt;&quot;/a.h5\"/>"),
+            std::string::npos);
+  EXPECT_NE(xml.find("<property name=\"note\" value=\"run-0001 in a.h5 &lt;failed&gt;\"/>"),
+            std::string::npos);
+  EXPECT_NE(xml.find("name=\"x&lt;&amp;&quot;&gt;\" time"), std::string::npos);
+  EXPECT_NE(xml.find("<failure message=\"m&lt;&amp;&quot;&gt;\""), std::string::npos);
+  EXPECT_EQ(xml.find("m<"), std::string::npos);
+}
+
+TEST(CheckJUnit, TestcaseNames) {
+  EXPECT_EQ(testcaseName(Outcome{.rule = "file-create >= 1", .ranks = 4, .x_unit = "ranks", .passed = true}),
+            "file-create >= 1 @ 4 ranks");
+  EXPECT_EQ(testcaseName(Outcome{.rule = "ior:write >= 1", .ranks = 2, .x_unit = "clients", .passed = true}),
+            "ior:write >= 1 @ 2 clients");
+  EXPECT_EQ(testcaseName(Outcome{.rule = "file-remove >= 1", .ranks = 0, .x_unit = "ranks", .passed = false}),
+            "file-remove >= 1");
+}
+
+}  // namespace
+}  // namespace mdbench

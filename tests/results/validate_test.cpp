@@ -1,0 +1,229 @@
+// The results-file validator on whole files: files written by Hdf5Sink for a hand-made 3-rank,
+// 2-iteration run pass (see validate_fixture.hpp); files that are not results files at all are refused;
+// the compiled-in schema names the program's phases. Structural damage: validate_structure_test.cpp;
+// numbers that do not add up: validate_consistency_test.cpp.
+#include "mdbench/results/validate.hpp"
+
+#include <gtest/gtest.h>
+#include <hdf5.h>
+
+#include <cstdint>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "mdbench/model/phase.hpp"
+#include "mdbench/results/results_file.hpp"
+#include "results_fixture.hpp"  // downgrade()
+#include "validate_fixture.hpp"
+
+namespace mdbench::validate_test {
+namespace {
+
+// ---- Valid files ----
+
+TEST_F(Validate, FailedRunWithAFailedOpPasses) {
+  writeRun(file_, Outcome::kFailed);
+  const ValidationResult result = validateResultsFile(file_);
+  EXPECT_TRUE(result.ok) << result.first_problem;
+  EXPECT_EQ(result.first_problem, "");
+}
+
+TEST_F(Validate, CompleteRunPasses) {
+  writeRun(file_, Outcome::kComplete);
+  const ValidationResult result = validateResultsFile(file_);
+  EXPECT_TRUE(result.ok) << result.first_problem;
+  EXPECT_TRUE(result.notes.empty()) << result.notes.front();
+}
+
+TEST_F(Validate, RunningRunPassesWithANote) {
+  writeRun(file_, Outcome::kRunning);
+  const ValidationResult result = validateResultsFile(file_);
+  EXPECT_TRUE(result.ok) << result.first_problem;
+  ASSERT_EQ(result.notes.size(), 1u);
+  EXPECT_NE(result.notes[0].find("status running"), std::string::npos) << result.notes[0];
+}
+
+// Every stat fails: the phase has no successful op, so no interval ([ranks][0]), and first-done counts none.
+TEST_F(Validate, PhaseWithoutSuccessfulOpsPasses) {
+  writeRun(file_, Outcome::kStatsFail);
+  const ValidationResult result = validateResultsFile(file_);
+  EXPECT_TRUE(result.ok) << result.first_problem;
+  EXPECT_EQ(shapeOf(file_, kIter0 + "/file-stat/ops_per_interval"), (std::vector<hsize_t>{3, 0}));
+  EXPECT_EQ(shapeOf(file_, kIter0 + "/file-stat/ops_per_interval_total"), (std::vector<hsize_t>{0}));
+  EXPECT_EQ(getNumber<std::uint64_t>(file_, kIter0 + "/file-stat", "first_done_ops"), 0u);
+  EXPECT_GT(getNumber<double>(file_, kIter0 + "/file-stat", "first_done_time_s"), 0.0);
+}
+
+// Files of versions 3 and 4 have no throughput over time, and need none.
+TEST_F(Validate, EarlierVersionsWithoutSeriesPass) {
+  for (const std::uint32_t version : {3u, 4u}) {
+    writeRun(file_, Outcome::kFailed, OutputMode::kForce);
+    results_test::downgrade(file_, version);
+    const ValidationResult result = validateResultsFile(file_);
+    EXPECT_TRUE(result.ok) << result.first_problem;
+    EXPECT_EQ(result.schema_version, version);
+    EXPECT_TRUE(result.notes.empty()) << result.notes.front();
+  }
+  // The same file claiming version 5 lacks what version 5 requires.
+  setNumber<std::uint64_t>(file_, "/", "schema_version", kSchemaVersion);
+  EXPECT_TRUE(failsAt(kConfig, "attribute series_interval_s missing"));
+}
+
+TEST_F(Validate, AppendedRunsPass) {
+  writeRun(file_, Outcome::kComplete);
+  writeRun(file_, Outcome::kFailed, OutputMode::kAppend);
+  const ValidationResult result = validateResultsFile(file_);
+  EXPECT_TRUE(result.ok) << result.first_problem;
+}
+
+TEST_F(Validate, ObjectsNotInTheSchemaAreNotedNotRefused) {
+  valid();
+  replaceByDataset(file_, kRun + "/extra", H5T_NATIVE_INT, 3);
+  setString(file_, kRun, "comment", "newer minor addition");
+  const ValidationResult result = validateResultsFile(file_);
+  EXPECT_TRUE(result.ok) << result.first_problem;
+  ASSERT_EQ(result.notes.size(), 2u);
+  EXPECT_EQ(result.notes[0], kRun + ": attribute comment is not in the schema");
+  EXPECT_EQ(result.notes[1], kRun + "/extra: not in the schema");
+}
+
+// ---- Not a results file ----
+
+TEST_F(Validate, NonexistentFile) {
+  file_ = (dir_ / "missing.h5").string();
+  EXPECT_TRUE(failsAt("", "no such file"));
+}
+
+TEST_F(Validate, TextFile) {
+  std::ofstream(file_) << "ops/s 1234\n";
+  EXPECT_TRUE(failsAt("", "not an HDF5 file"));
+}
+
+TEST_F(Validate, TruncatedFile) {
+  valid();
+  fs::resize_file(file_, 4096);
+  EXPECT_TRUE(failsAt("", "cannot be opened read-only with HDF5"));
+}
+
+TEST_F(Validate, FileWithNoRun) {
+  valid();
+  {
+    const Id file = openFile(file_);
+    ASSERT_GE(H5Ldelete(file, kRun.c_str(), H5P_DEFAULT), 0);
+  }
+  EXPECT_TRUE(failsAt("/runs", "no group matching \"run-*\""));
+}
+
+TEST_F(Validate, Directory) {
+  file_ = dir_.string();
+  EXPECT_TRUE(failsAt("", "not a regular file"));
+}
+
+TEST_F(Validate, Hdf5FileWithoutSchemaAttribute) {
+  H5Fclose(H5Fcreate(file_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+  EXPECT_TRUE(failsAt("/", "no string attribute schema"));
+}
+
+TEST_F(Validate, WrongSchemaName) {
+  setString(valid(), "/", "schema", "ior-results");
+  EXPECT_TRUE(failsAt("/", "expected \"mdbench-results\", found \"ior-results\""));
+}
+
+TEST_F(Validate, UnknownSchemaVersion) {
+  setNumber<std::uint64_t>(valid(), "/", "schema_version", 1);
+  EXPECT_TRUE(
+      failsAt("/", "knows versions 3 to 5, found 1"));  // version 1 files: mdbench before readdir and rename
+}
+
+// ---- The schema itself ----
+
+TEST(Schema, CompiledInSchemaParsesAndNamesItself) {
+  const nlohmann::json schema = nlohmann::json::parse(schemaJson());
+  EXPECT_EQ(schema.at("schema"), std::string(kSchemaName));
+  EXPECT_EQ(schema.at("version"), kSchemaVersion);
+  EXPECT_GE(schema.at("objects").size(), 10u);
+}
+
+// Every phase name the program has is allowed where the schema names phases, and no other.
+TEST(Schema, PhaseNamesAreThePrograms) {
+  const nlohmann::json schema = nlohmann::json::parse(schemaJson());
+  std::vector<std::string> names;
+  for (const Phase phase : kAllPhases) names.emplace_back(phaseName(phase));
+  int lists = 0;
+  for (const nlohmann::json& object : schema.at("objects")) {
+    // The steady phases (precreate, mix, cleanup) name themselves with a fixed value instead.
+    if (object.at("path").get<std::string>().find("/steady/") != std::string::npos) continue;
+    for (const nlohmann::json& attribute : object.value("attributes", nlohmann::json::array())) {
+      if (attribute.at("name") != "phase") continue;
+      EXPECT_EQ(attribute.at("one_of").get<std::vector<std::string>>(), names) << object.at("path");
+      ++lists;
+    }
+  }
+  EXPECT_EQ(lists, 2);  // the phase groups and the summary groups
+}
+
+// --steady: what the sink wrote, read back through the HDF5 C API and through the reader.
+TEST_F(Validate, SteadyRunReadsBack) {
+  validSteady();
+  EXPECT_EQ(getNumber<std::uint64_t>(file_, kSteady0, "rounds"), kSteadyRounds);
+  EXPECT_EQ(getNumber<std::uint64_t>(file_, kConfig, "steady_rounds"), kSteadyRounds);
+  EXPECT_EQ(getNumber<std::uint64_t>(file_, kConfig, "datasets"), kSteadyDatasets);
+  EXPECT_EQ(getNumber<std::uint64_t>(file_, kMix0, "stat_ok"), 3 * kSteadyRounds * kSteadyDatasets);
+  EXPECT_EQ(getNumber<std::uint64_t>(file_, kMix1, "stat_failed"), 1u);
+  EXPECT_EQ(fieldValue<std::uint64_t>(file_, kMix0 + "/ranks", 2, "read_ok"),
+            kSteadyRounds * kSteadyDatasets);
+  EXPECT_EQ(fieldValue<std::uint64_t>(file_, kPrecreate0 + "/ranks", 1, "mkdir_ok"), kSteadyDatasets);
+  EXPECT_EQ(shapeOf(file_, kCleanup0 + "/latency_rmdir"), std::vector<hsize_t>{LatencyHistogram::kBuckets});
+
+  const StoredResults results = readResultsFile(file_);
+  ASSERT_EQ(results.runs.size(), 1u);
+  const StoredRun& run = results.runs[0];
+  EXPECT_TRUE(run.phases.empty());
+  EXPECT_EQ(run.config.steady_rounds, kSteadyRounds);
+  EXPECT_EQ(run.config.datasets, kSteadyDatasets);
+  ASSERT_EQ(run.steady.size(), 2u);
+  const SteadyResult written = steadyResult(3, 2.0, true);  // iteration 1, as writeSteadyRun made it
+  const StoredSteadyIteration& it = run.steady[1];
+  EXPECT_EQ(it.group, kSteady1);
+  EXPECT_EQ(it.iteration, 1u);
+  EXPECT_EQ(it.rounds, kSteadyRounds);
+  ASSERT_EQ(it.phases.size(), kSteadyPhaseCount);
+  for (std::size_t i = 0; i < kSteadyPhaseCount; ++i) {
+    const StoredSteadyPhase& p = it.phases[i];
+    const SteadyPhaseResult& w = written.phases[i];
+    EXPECT_EQ(p.phase, w.phase);
+    ASSERT_EQ(p.ranks.size(), w.ranks.size());
+    for (std::size_t r = 0; r < p.ranks.size(); ++r) {
+      EXPECT_EQ(p.ranks[r].rank, r);
+      EXPECT_EQ(p.ranks[r].t_local_end, w.ranks[r].t_local_end);
+      EXPECT_EQ(p.ranks[r].rounds, w.ranks[r].rounds);
+      for (std::size_t op = 0; op < kSteadyOpCount; ++op) {
+        EXPECT_EQ(p.ranks[r].ok[op], w.ranks[r].ops[op].ok);
+        EXPECT_EQ(p.ranks[r].failed[op], w.ranks[r].ops[op].failed);
+      }
+    }
+    const SteadyPhaseSummary want = summarizeSteadyPhase(w);
+    EXPECT_EQ(p.summary.ok, want.ok);
+    EXPECT_EQ(p.summary.time_s, want.time_s);
+    EXPECT_EQ(p.summary.rate_balance, want.rate_balance);
+    for (const SteadyOp op : steadyOpsOf(p.phase)) {
+      const std::size_t o = steadyOpIndex(op);
+      EXPECT_EQ(p.latency[o],
+                std::vector<std::uint64_t>(w.latency[o].counts().begin(), w.latency[o].counts().end()));
+      EXPECT_EQ(p.summary.ops[o].ops_per_s, want.ops[o].ops_per_s);
+      EXPECT_EQ(p.summary.ops[o].latency.p99_ns, want.ops[o].latency.p99_ns);
+    }
+  }
+  EXPECT_EQ(it.phases[1].summary.rounds_per_s, summarizeSteadyPhase(written.phases[1]).rounds_per_s);
+  ASSERT_EQ(it.phases[1].errors.size(), 1u);
+  const StoredSteadyError& e = it.phases[1].errors[0];
+  EXPECT_EQ(e.rank, 1u);
+  EXPECT_EQ(e.op, SteadyOp::kStat);
+  EXPECT_EQ(e.errno_name, "ENOENT");
+  EXPECT_EQ(e.path, "/scratch/mdbench.test/mdbench.iter.1/steady.mdbench.0.1/obj.mdbench.0.1.0");
+}
+
+}  // namespace
+}  // namespace mdbench::validate_test
