@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The module graph of src/README.md, checked on the sources and on the built libraries:
+#   - src/ holds module folders and main.cpp only;
+#   - a module's sources include public headers of the modules it may use only (and private headers of its own);
+#   - every mdbench symbol a module's library needs is defined by the modules it may use;
+#   - the offline libraries (util, config, model, results, report) need no MPI symbol and nothing of Comm,
+#     the backends, the runner, the steady-state engine or the stop signals.
+# Usage: scripts/layers.sh BUILD_DIR
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:?usage: scripts/layers.sh BUILD_DIR}
+status=0
+problem() {
+  echo "layers: $*" >&2
+  status=1
+}
+
+declare -A may_use=(
+  [util]="util"
+  [config]="util config"
+  [model]="util config model"
+  [backend]="util config model backend"
+  [results]="util config model results"
+  [report]="util config model results report"
+  [run]="util config model backend run"
+  [cli]="util config model backend results run report cli"
+)
+offline="util config model results report"
+
+for entry in src/*; do
+  name=$(basename "$entry")
+  case $name in
+    main.cpp | CMakeLists.txt | README.md) ;;
+    *) [[ -d $entry && -n ${may_use[$name]:-} ]] || problem "src/$name: src/ holds module folders and main.cpp only" ;;
+  esac
+done
+
+for module in "${!may_use[@]}"; do
+  allowed=" ${may_use[$module]} "
+  while IFS=: read -r file include; do
+    used=${include#mdbench/}
+    used=${used%%/*}
+    [[ $allowed == *" $used "* ]] || problem "$file includes $include: $module may not use $used"
+  done < <(grep -HoE '#include "mdbench/[a-z_]+/[a-z_0-9]+\.hpp"' -r "src/$module" "include/mdbench/$module" |
+    sed -E 's/#include "([^"]+)"/\1/')
+done
+
+lib() { echo "$build/src/$1/libmdbench_$1.a"; }
+defined() {
+  for m in "$@"; do nm -C --defined-only "$(lib "$m")" | awk '$2 ~ /^[TWVBDRtu]$/ {sub(/^[^ ]+ [^ ]+ /, ""); print}'; done |
+    sort -u
+}
+for module in "${!may_use[@]}"; do
+  [[ -f $(lib "$module") ]] || {
+    problem "$(lib "$module"): not built"
+    continue
+  }
+  # shellcheck disable=SC2086 # the list of modules splits on purpose
+  missing=$(comm -23 <(nm -C -u "$(lib "$module")" | sed 's/^ *U //' | grep 'mdbench::' | sort -u) \
+    <(defined ${may_use[$module]}))
+  [[ -z $missing ]] || problem "libmdbench_$module needs what its allowed modules do not define: $(head -3 <<<"$missing")"
+done
+for module in $offline; do
+  bad=$(nm -C -u "$(lib "$module")" | sed 's/^ *U //' |
+    grep -E '^P?MPI_|mdbench::(Comm|MpiComm|Backend|PosixBackend|FakeBackend|Runner|runBenchmark|runSteady|signals_detail|stopSignal|protectConsole)\b' || true)
+  [[ -z $bad ]] || problem "libmdbench_$module (offline) references the runtime: $(head -3 <<<"$bad")"
+done
+
+for f in $(find src include -name '*.cpp' -o -name '*.hpp' | sort); do
+  lines=$(wc -l <"$f")
+  ((lines <= 800)) || problem "$f: $lines lines (at most 800)"
+done
+
+echo "layers: ${#may_use[@]} modules: $([ $status = 0 ] && echo as src/README.md draws them || echo PROBLEMS)"
+exit $status
