@@ -36,16 +36,24 @@ bool eatOwner(std::string_view& text, std::uint32_t& owner) {
   return true;
 }
 
+// The kind an entry or a name starts with: the file prefix or the directory prefix, eaten.
+bool eatKind(std::string_view& text, std::string_view file_prefix, std::string_view dir_prefix,
+             ItemKind& kind) {
+  if (eat(text, file_prefix)) {
+    kind = ItemKind::kFile;
+    return true;
+  }
+  if (eat(text, dir_prefix)) {
+    kind = ItemKind::kDir;
+    return true;
+  }
+  return false;
+}
+
 // One entry line without its newline: "<f|d> <owner|shared> <item> <x|o>" or "<f|d> all x".
 bool parseLine(std::string_view line, ItemFates& out) {
   ItemKind kind;
-  if (eat(line, "f ")) {
-    kind = ItemKind::kFile;
-  } else if (eat(line, "d ")) {
-    kind = ItemKind::kDir;
-  } else {
-    return false;
-  }
+  if (!eatKind(line, "f ", "d ", kind)) return false;
   if (line == "all x") {
     out.setAllNotOurs(kind);
     return true;
@@ -110,13 +118,7 @@ void ItemFates::clear() {
 bool ItemFates::leavesName(std::string_view name) const {
   if (empty_) return false;
   ItemKind kind;
-  if (eat(name, "file.mdbench.")) {
-    kind = ItemKind::kFile;
-  } else if (eat(name, "dir.mdbench.")) {
-    kind = ItemKind::kDir;
-  } else {
-    return false;
-  }
+  if (!eatKind(name, "file.mdbench.", "dir.mdbench.", kind)) return false;
   std::uint32_t owner = 0;
   std::uint64_t item = 0;
   if (!eatOwner(name, owner) || !eat(name, ".") ||
