@@ -5,14 +5,11 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <functional>
 #include <limits>
-#include <set>
 #include <stdexcept>
-#include <thread>
 #include <utility>
 
 #include "dir_cursor.hpp"
@@ -20,8 +17,6 @@
 #include "mdbench/model/ownership.hpp"
 #include "mdbench/run/signals.hpp"
 #include "mdbench/run/steady_engine.hpp"
-#include "mdbench/run/stonewall_file.hpp"
-#include "mdbench/util/errno_name.hpp"
 #include "run_steps.hpp"
 #include "taken_record.hpp"
 
@@ -32,25 +27,39 @@ namespace {
 constexpr int kMismatch = EBADMSG;
 constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
 
-bool contains(const std::vector<Phase>& phases, Phase phase) {
-  return std::find(phases.begin(), phases.end(), phase) != phases.end();
-}
-
-bool isCreate(Phase p) { return p == Phase::kDirCreate || p == Phase::kFileCreate; }
-bool isReaddir(Phase p) { return p == Phase::kDirReaddir || p == Phase::kFileReaddir; }
-bool isRename(Phase p) { return p == Phase::kDirRename || p == Phase::kFileRename; }
-// Whether the phase decides which names are mdbench's (ownership.hpp): its failures are recorded.
-bool decidesOwnership(Phase p) { return isCreate(p) || isRename(p); }
-
 // Which of a phase's items a pass of the item loop visits: all, or -S's two steps of a create (the names
 // this rank creates, then the names it opens after their creators made them).
 enum class Pick : std::uint8_t { kAll, kMine, kOthers };
 
-// Items per rank that exist for each kind in this iteration: -n, -x's counts, or a stonewalled create's.
-struct ItemLimits {
-  std::uint64_t dirs = 0;
-  std::uint64_t files = 0;
-  std::uint64_t& of(ItemKind kind) { return kind == ItemKind::kDir ? dirs : files; }
+// An item's name in an item phase, or nullptr for an item this run did not make (skipped, failed with
+// EEXIST); an item its rename could not rename keeps the original name. One empty() test per op when
+// nothing was taken.
+class PhaseNames {
+ public:
+  PhaseNames(const ItemFates& fates, ItemKind kind, std::uint32_t owner, NameForm form)
+      : fates_(fates), kind_(kind), owner_(owner), namer_(kind, owner, form), original_(kind, owner) {}
+
+  const char* operator()(std::uint64_t item) {
+    if (fates_.empty()) [[likely]]
+      return namer_.name(item);
+    switch (fates_.of(kind_, owner_, item)) {
+      case ItemFate::kNotOurs:
+        return nullptr;
+      case ItemFate::kOriginalName:
+        return original_.name(item);
+      default:
+        return namer_.name(item);
+    }
+  }
+  // The phase's name whatever the item's fate: for the creates, which decide it.
+  const char* planned(std::uint64_t item) { return namer_.name(item); }
+
+ private:
+  const ItemFates& fates_;
+  ItemKind kind_;
+  std::uint32_t owner_;
+  ItemNamer namer_;
+  ItemNamer original_;
 };
 
 // Everything one rank needs to measure a phase.
@@ -76,25 +85,45 @@ class PhaseExecutor {
                           LatencyHistogram& latency) {
     RankPhaseRecord record;
     const Config& config = plan_.config();
-    const bool item_phase = !isTreePhase(phase) && !isReaddir(phase);
-    const std::uint64_t limit = item_phase ? limits.of(itemKindOf(phase)) : 0;
+    const PhaseInfo& info = phaseInfo(phase);
+    const std::uint64_t limit = info.itemOps() ? limits.of(itemKindOf(phase)) : 0;
     record.planned = plannedOps(phase, limit);
     latency = LatencyHistogram{};
     record_ = &record;
     latency_ = &latency;
     const std::uint32_t owner = plan_.owner(phase, rank_);
     DirCursor cursor(parts_.backend, iteration_dir, plan_.layout(), config.sharing, owner);
-    StonewallRule rule = config.stonewall_s > 0 ? stonewallRule(phase) : StonewallRule::kNone;
-    // -S's create agrees between its two steps (a collective every rank reaches once), so it cannot stop
-    // at the stonewall and wear out later; it only notes when the stonewall fired, as renames do.
-    if (rule == StonewallRule::kStopAndWearOut && sharedCreate(phase)) rule = StonewallRule::kNoteOnly;
+    const StonewallRule rule = stonewallIn(phase);
     if (config.write_bytes > 0) fillPattern(write_data_, owner, 0);
 
+    const std::int64_t t_start = openPhase(phase, record.planned, rule);
+    if (info.creates()) fates_.forget(itemKindOf(phase));  // this iteration's creates decide afresh
+    const std::uint64_t reached = record.planned > 0 ? execute(phase, cursor, owner, 0, limit) : 0;
+    items_ = limit;
+    if (rule == StonewallRule::kStopAndWearOut) wearOut(phase, cursor, owner, reached, limits);
+    closePhase(t_start);
+    return record;
+  }
+
+ private:
+  double seconds(std::int64_t ns) const { return static_cast<double>(ns - epoch_ns_) * 1e-9; }
+
+  // The stonewall rule of `phase` in this run (kNone without -W). -S's create agrees between its two steps
+  // (a collective every rank reaches once), so it cannot stop at the stonewall and wear out later; it only
+  // notes when the stonewall fired, as renames do.
+  StonewallRule stonewallIn(Phase phase) const {
+    const StonewallRule rule = plan_.config().stonewall_s > 0 ? stonewallRule(phase) : StonewallRule::kNone;
+    return rule == StonewallRule::kStopAndWearOut && sharedCreate(phase) ? StonewallRule::kNoteOnly : rule;
+  }
+
+  // The opening barrier and t_start; the series, progress line and stonewall deadline start from it.
+  std::int64_t openPhase(Phase phase, std::uint64_t planned, StonewallRule rule) {
+    const Config& config = plan_.config();
     parts_.comm.barrier();
     const std::int64_t t_start = parts_.clock.nowNs();
     series_.begin(t_start, series_interval_ns_);
     if (parts_.progress != nullptr) {
-      parts_.progress->beginPhase(phaseName(phase), iteration_, config.iterations, record.planned, t_start);
+      parts_.progress->beginPhase(phaseName(phase), iteration_, config.iterations, planned, t_start);
     }
     next_tick_ = nextTick();
     deadline_ns_ =
@@ -104,49 +133,56 @@ class PhaseExecutor {
     name_made_ = false;
     failed_here_.clear();
     failed_overflow_ = false;
-    if (isCreate(phase)) fates_.forget(itemKindOf(phase));  // this iteration's creates decide afresh
-    std::uint64_t reached = record.planned > 0 ? execute(phase, cursor, owner, 0, limit) : 0;
-    items_ = limit;
-    if (rule == StonewallRule::kStopAndWearOut) {
-      // Every rank takes part, also those with nothing to do, so no rank waits alone.
-      const std::uint64_t furthest = parts_.comm.allreduceMax(reached);
-      deadline_ns_ = kNever;
-      if (record.planned > 0 && reached < furthest && !stopped_)
-        reached = execute(phase, cursor, owner, reached, furthest);
-      if (isCreate(phase)) limits.of(itemKindOf(phase)) = furthest;
-      record.planned = plannedOps(phase, furthest);
-      items_ = furthest;
-    }
+    return t_start;
+  }
+
+  // After a stonewall that stops the phase: the ranks agree on the furthest count any reached and those
+  // behind go on to it. Every rank takes part, also those with nothing to do, so no rank waits alone.
+  void wearOut(Phase phase, DirCursor& cursor, std::uint32_t owner, std::uint64_t reached,
+               ItemLimits& limits) {
+    RankPhaseRecord& record = *record_;
+    const std::uint64_t furthest = parts_.comm.allreduceMax(reached);
+    deadline_ns_ = kNever;
+    if (record.planned > 0 && reached < furthest && !stopped_)
+      (void)execute(phase, cursor, owner, reached, furthest);
+    if (phaseInfo(phase).creates()) limits.of(itemKindOf(phase)) = furthest;
+    record.planned = plannedOps(phase, furthest);
+    items_ = furthest;
+  }
+
+  // The counts' last word, -Y's sync, t_local_end, the closing barrier and t_global_end.
+  void closePhase(std::int64_t t_start) {
+    RankPhaseRecord& record = *record_;
     // Stopped by a signal: the ops it did are what it planned (as after a stonewall), so counts stay exact.
     if (stopped_) record.planned = record.ok + record.failed;
     if (record.t_stonewall == 0.0) record.ops_at_stonewall = record.ok;
     // -Y: inside the timed region, as mdtest does; not an op of the phase, so a failure is reported apart.
-    sync_error_ = config.sync_phases ? parts_.backend.syncFileSystem() : 0;
+    sync_error_ = plan_.config().sync_phases ? parts_.backend.syncFileSystem() : 0;
     const std::int64_t t_local_end = parts_.clock.nowNs();
     series_.finish(t_local_end, record.ok);
     next_tick_ = kNever;
-    if (parts_.progress_barrier) {
-      ProgressReporter* progress = parts_.progress;
-      const std::uint64_t done = record.ok + record.failed;
-      if (progress != nullptr) progress->waiting(t_local_end, done);  // when rank 0 finished
-      parts_.comm.barrierPolling(progress == nullptr ? std::function<void()>() : [this, progress, done] {
-        const std::int64_t now = parts_.clock.nowNs();
-        if (now >= progress->nextUpdateNs()) progress->waiting(now, done);
-      });
-    } else {
-      parts_.comm.barrier();
-    }
+    closingBarrier(t_local_end, record.ok + record.failed);
     const std::int64_t t_global_end = parts_.clock.nowNs();
     if (parts_.progress != nullptr) parts_.progress->endPhase();
 
     record.t_start = seconds(t_start);
     record.t_local_end = seconds(t_local_end);
     record.t_global_end = seconds(t_global_end);
-    return record;
   }
 
- private:
-  double seconds(std::int64_t ns) const { return static_cast<double>(ns - epoch_ns_) * 1e-9; }
+  // With --progress, rank 0 keeps printing while it waits for the others (`done`: its ops).
+  void closingBarrier(std::int64_t t_local_end, std::uint64_t done) {
+    if (!parts_.progress_barrier) {
+      parts_.comm.barrier();
+      return;
+    }
+    ProgressReporter* progress = parts_.progress;
+    if (progress != nullptr) progress->waiting(t_local_end, done);  // when rank 0 finished
+    parts_.comm.barrierPolling(progress == nullptr ? std::function<void()>() : [this, progress, done] {
+      const std::int64_t now = parts_.clock.nowNs();
+      if (now >= progress->nextUpdateNs()) progress->waiting(now, done);
+    });
+  }
 
   // The next time the loops must call tick(): the end of the series' interval or rank 0's next progress line.
   std::int64_t nextTick() const {
@@ -168,18 +204,8 @@ class PhaseExecutor {
   // The plan's count, with the item phases limited to the items that exist in this iteration.
   std::uint64_t plannedOps(Phase phase, std::uint64_t limit) const {
     const std::uint64_t planned = plan_.plannedOps(phase, rank_);
-    if (isTreePhase(phase) || isReaddir(phase) || planned == 0) return planned;
+    if (!phaseInfo(phase).itemOps() || planned == 0) return planned;
     return limit;
-  }
-
-  // Names for `phase`: renamed when -U renamed them earlier in this run, or --renamed says a job did.
-  NameForm nameForm(Phase phase) const {
-    if (plan_.config().renamed) return NameForm::kRenamed;
-    const Phase rename = itemKindOf(phase) == ItemKind::kDir ? Phase::kDirRename : Phase::kFileRename;
-    const auto& phases = plan_.phases();
-    const auto at = std::find(phases.begin(), phases.end(), rename);
-    return at != phases.end() && at < std::find(phases.begin(), phases.end(), phase) ? NameForm::kRenamed
-                                                                                     : NameForm::kOriginal;
   }
 
   // Runs items [from, to) of the phase's order; returns where it stopped (`to`, or earlier when the
@@ -187,7 +213,6 @@ class PhaseExecutor {
   std::uint64_t execute(Phase phase, DirCursor& cursor, std::uint32_t owner, std::uint64_t from,
                         std::uint64_t to) {
     Backend& b = parts_.backend;
-    const std::uint64_t limit = to;
     switch (phase) {
       case Phase::kTreeCreate:
         treeLoop(cursor, owner, TreeOrder::kPreorder,
@@ -202,72 +227,76 @@ class PhaseExecutor {
         readdirLoop(phase, cursor, owner);
         return to;
       default:
-        break;
+        return executeItems(phase, cursor, owner, from, to);
     }
+  }
+
+  // The item phases: one backend call per item.
+  std::uint64_t executeItems(Phase phase, DirCursor& cursor, std::uint32_t owner, std::uint64_t from,
+                             std::uint64_t to) {
+    Backend& b = parts_.backend;
     const ItemKind kind = itemKindOf(phase);
-    ItemNamer namer(kind, owner, nameForm(phase));
-    ItemNamer original(kind, owner, NameForm::kOriginal);
-    const ItemFates& fates = fates_;
-    // The item's name in this phase, or nullptr for an item this run did not make (skipped, failed with
-    // EEXIST). One empty() test per op when nothing was taken.
-    const auto nameOf = [&](std::uint64_t item) -> const char* {
-      if (fates.empty()) [[likely]]
-        return namer.name(item);
-      switch (fates.of(kind, owner, item)) {
-        case ItemFate::kNotOurs:
-          return nullptr;
-        case ItemFate::kOriginalName:
-          return original.name(item);
-        default:
-          return namer.name(item);
-      }
-    };
-    const EntryType type = kind == ItemKind::kDir ? EntryType::kDir : EntryType::kFile;
+    PhaseNames names(fates_, kind, owner, plan_.nameForm(phase));
     switch (phase) {
       case Phase::kDirCreate:
-        return itemLoop(phase, cursor, owner, from, limit, 0,
-                        [&](DirHandle dir, std::uint64_t item) { return b.makeDir(dir, namer.name(item)); });
+        return itemLoop(phase, cursor, owner, from, to, 0, [&](DirHandle dir, std::uint64_t item) {
+          return b.makeDir(dir, names.planned(item));
+        });
       case Phase::kDirStat:
       case Phase::kFileStat:
-        return itemLoop(phase, cursor, owner, from, limit, 0, [&](DirHandle dir, std::uint64_t item) {
-          const char* name = nameOf(item);
+        return itemLoop(phase, cursor, owner, from, to, 0, [&](DirHandle dir, std::uint64_t item) {
+          const char* name = names(item);
           return name == nullptr ? EEXIST : b.statEntry(dir, name, kind == ItemKind::kDir);
         });
       case Phase::kDirRemove:
-        return itemLoop(phase, cursor, owner, from, limit, 0, [&](DirHandle dir, std::uint64_t item) {
-          const char* name = nameOf(item);
+        return itemLoop(phase, cursor, owner, from, to, 0, [&](DirHandle dir, std::uint64_t item) {
+          const char* name = names(item);
           return name == nullptr ? EEXIST : b.removeDir(dir, name);
         });
       case Phase::kFileCreate:
-        return plan_.config().shared_files ? createShared(cursor, owner, from, limit)
-                                           : createFiles(cursor, owner, from, limit, Pick::kAll);
-      case Phase::kFileRead: {
-        const std::span<std::byte> buf = read_buf_;
-        const bool verify = plan_.config().verify_read;
-        return itemLoop(phase, cursor, owner, from, limit, buf.size(),
-                        [&](DirHandle dir, std::uint64_t item) {
-                          const char* name = nameOf(item);
-                          const int err = name == nullptr ? EEXIST : b.readFile(dir, name, buf);
-                          if (err == 0 && verify && !checkPattern(buf, owner, item)) return kMismatch;
-                          return err;
-                        });
-      }
+        return plan_.config().shared_files ? createShared(cursor, owner, from, to)
+                                           : createFiles(cursor, owner, from, to, Pick::kAll);
+      case Phase::kFileRead:
+        return readFiles(cursor, owner, from, to, names);
       case Phase::kFileRemove:
-        return itemLoop(phase, cursor, owner, from, limit, 0, [&](DirHandle dir, std::uint64_t item) {
-          const char* name = nameOf(item);
+        return itemLoop(phase, cursor, owner, from, to, 0, [&](DirHandle dir, std::uint64_t item) {
+          const char* name = names(item);
           return name == nullptr ? EEXIST : b.unlinkFile(dir, name);
         });
       case Phase::kDirRename:
-      case Phase::kFileRename: {
-        ItemNamer renamed(kind, owner, NameForm::kRenamed);
-        return itemLoop(phase, cursor, owner, from, limit, 0, [&](DirHandle dir, std::uint64_t item) {
-          const char* name = nameOf(item);
-          return name == nullptr ? EEXIST : b.renameEntry(dir, name, renamed.name(item), type);
-        });
-      }
+      case Phase::kFileRename:
+        return renameItems(phase, cursor, owner, from, to, names);
       default:
         return to;
     }
+  }
+
+  // Reads each file into read_buf_; with -X, checks the data its creator wrote.
+  std::uint64_t readFiles(DirCursor& cursor, std::uint32_t owner, std::uint64_t from, std::uint64_t to,
+                          PhaseNames& names) {
+    Backend& b = parts_.backend;
+    const std::span<std::byte> buf = read_buf_;
+    const bool verify = plan_.config().verify_read;
+    return itemLoop(Phase::kFileRead, cursor, owner, from, to, buf.size(),
+                    [&](DirHandle dir, std::uint64_t item) {
+                      const char* name = names(item);
+                      const int err = name == nullptr ? EEXIST : b.readFile(dir, name, buf);
+                      if (err == 0 && verify && !checkPattern(buf, owner, item)) return kMismatch;
+                      return err;
+                    });
+  }
+
+  // Renames each item to its renamed name (layout.hpp's kRenamedSuffix).
+  std::uint64_t renameItems(Phase phase, DirCursor& cursor, std::uint32_t owner, std::uint64_t from,
+                            std::uint64_t to, PhaseNames& names) {
+    Backend& b = parts_.backend;
+    const ItemKind kind = itemKindOf(phase);
+    const EntryType type = kind == ItemKind::kDir ? EntryType::kDir : EntryType::kFile;
+    ItemNamer renamed(kind, owner, NameForm::kRenamed);
+    return itemLoop(phase, cursor, owner, from, to, 0, [&](DirHandle dir, std::uint64_t item) {
+      const char* name = names(item);
+      return name == nullptr ? EEXIST : b.renameEntry(dir, name, renamed.name(item), type);
+    });
   }
 
   bool sharedCreate(Phase phase) const { return phase == Phase::kFileCreate && plan_.config().shared_files; }
@@ -371,7 +400,7 @@ class PhaseExecutor {
     const bool picks = range.pick != Pick::kAll;
     const bool want_mine = range.pick == Pick::kMine;
     const std::uint64_t ranks = parts_.comm.size();
-    const bool notes_failures = decidesOwnership(phase);
+    const bool notes_failures = phaseInfo(phase).decidesOwnership();
     const TreeLayout& layout = plan_.layout();
     RankPhaseRecord& record = *record_;
     LatencyHistogram& latency = *latency_;
@@ -494,7 +523,7 @@ class PhaseExecutor {
   // Later phases, whichever rank -N gives the items to, skip the former (failed, EEXIST) and use the
   // original name for the latter; the lead ranks write it all into the ownership record for later jobs.
   void shareFailures(Comm& comm, Phase phase) {
-    const ItemFate fate = isCreate(phase) ? ItemFate::kNotOurs : ItemFate::kOriginalName;
+    const ItemFate fate = phaseInfo(phase).creates() ? ItemFate::kNotOurs : ItemFate::kOriginalName;
     mdbench::shareFailures(comm, failed_here_, failed_overflow_, plan_.owner(phase, rank_), itemKindOf(phase),
                            fate, fates_);
     failed_here_.clear();
@@ -536,212 +565,211 @@ class PhaseExecutor {
   std::int64_t next_tick_ = kNever;  // min of the series' next boundary and rank 0's next progress line
 };
 
-// Whether the run leaves its trees for a later job (--keep, or a phase selection without removal); then
-// a signal does not remove them either.
-bool keepsTrees(const Plan& plan) {
-  if (plan.config().steady_rounds > 0) return false;  // the steady state always cleans up after itself
-  return plan.config().keep || !contains(plan.phases(), Phase::kTreeRemove);
-}
+// One run of a plan on this rank: its steps, each collective, in the order runBenchmark takes them.
+class BenchmarkRun {
+ public:
+  BenchmarkRun(const Plan& plan, RunParts parts, RunInfo info, std::span<Sink* const> sinks)
+      : plan_(plan),
+        config_(plan.config()),
+        parts_(parts),
+        sinks_(sinks),
+        root_(parts.comm.rank() == 0),
+        steady_(config_.steady_rounds > 0),
+        creates_(steady_ || plan.runs(Phase::kTreeCreate)),
+        removes_(steady_ || plan.runs(Phase::kTreeRemove)),
+        targets_(std::max<std::uint32_t>(1, static_cast<std::uint32_t>(config_.targets.size()))),
+        // The first rank of each target makes and removes that target's iteration directory.
+        leads_target_(parts.comm.rank() < targets_),
+        executor_(plan, parts) {
+    result_.info = std::move(info);
+    result_.config = config_;
+    target_ = parts.target.empty() ? result_.info.target : parts.target;
+  }
 
-// --steady: the engine's parameters from the command line's (config.hpp).
-SteadyConfig steadyConfigOf(const Config& config) {
-  SteadyConfig steady;
-  steady.datasets = config.datasets;
-  steady.working_set = config.items / config.datasets;
-  steady.rounds = config.steady_rounds;
-  steady.offset = config.shift > 0 ? config.shift : 1;
-  steady.object_bytes = config.write_bytes;
-  steady.stonewall_s = config.stonewall_s;
-  return steady;
-}
+  // The sinks' header; -x's counts when this job does not create; the epoch every rank's times count from.
+  void start() {
+    if (root_) {
+      for (Sink* sink : sinks_) sink->begin(result_.info, plan_);
+    }
+    run_limits_ = ItemLimits{config_.items, config_.items};
+    if (!config_.stonewall_file.empty() && !creates_) {
+      result_.setup_error = readLimits(parts_.comm, config_, run_limits_);
+    }
+    parts_.comm.barrier();
+    executor_.setEpoch(parts_.clock.nowNs());
+  }
 
-// -x without creating: rank 0 reads the counts an earlier job left; every rank learns them or the error.
-std::string readLimits(Comm& comm, const Config& config, ItemLimits& limits) {
-  std::string error;
-  StonewallCounts counts;
-  if (comm.rank() == 0) error = readStonewallFile(config.stonewall_file, counts);
-  comm.broadcast(error);
-  if (!error.empty()) return error;
-  std::string text = comm.rank() == 0 ? fmt::format("{} {}", counts.dirs.value_or(limits.dirs),
-                                                    counts.files.value_or(limits.files))
-                                      : std::string();
-  comm.broadcast(text);
-  std::sscanf(text.c_str(), "%lu %lu", &limits.dirs, &limits.files);
-  for (const std::uint64_t count : {limits.dirs, limits.files}) {
-    if (count > config.items) {
-      return fmt::format(
-          "{}: a count of {} is more than -n {}: run with the -n of the job that created the items",
-          config.stonewall_file, count, config.items);
+  // Whether the run goes on to another iteration: not after a setup error or a stop.
+  bool goesOn() const { return result_.setup_error.empty() && !stopped(); }
+
+  void runIteration(std::uint32_t iteration) {
+    if (!waitPreDelay(iteration)) return;  // before the iteration made anything
+    IterationDir it;
+    if (!claimIterationDirectory(iteration, it)) return;
+    if (steady_) {
+      runSteadyState(iteration, it);
+    } else {
+      runPhases(iteration, it);
+    }
+    if (stopped() && !keepsTrees(plan_)) cleanUpAfterStop(it);
+    releaseMark(it);
+  }
+
+  // The sinks' summary; rank 0's result holds every phase.
+  RunResult finish() {
+    result_.info.end_utc = utcTimestampNow();
+    if (root_) {
+      for (Sink* sink : sinks_) sink->end(result_, plan_);
+    }
+    return std::move(result_);
+  }
+
+ private:
+  bool stopped() const { return result_.stop_signal != 0; }
+  void noteProblem(const std::string& problem) {
+    if (root_ && !problem.empty()) result_.cleanup_problems.push_back(problem);
+  }
+
+  // -p; false when a signal arrived during it.
+  bool waitPreDelay(std::uint32_t iteration) {
+    if (config_.pre_delay_s <= 0) return true;
+    result_.stop_signal = preDelay(parts_.comm, config_.pre_delay_s);
+    if (!stopped()) return true;
+    result_.steady_stopped_where = fmt::format("during the pre-delay (-p) of iteration {}", iteration);
+    return false;
+  }
+
+  // Makes (or finds), opens and marks the iteration directory, and starts its ownership record (not for the
+  // steady state, whose directory holds only its own names); false after a setup error, undone.
+  bool claimIterationDirectory(std::uint32_t iteration, IterationDir& it) {
+    Comm& comm = parts_.comm;
+    Backend& backend = parts_.backend;
+    it.name = iterationDirName(iteration);
+    it.where = fmt::format("{}/{}", target_, it.name);
+    result_.setup_error = openIterationDir(comm, backend, it, creates_, leads_target_);
+    if (!result_.setup_error.empty()) return false;
+    if (steady_) return true;
+    result_.setup_error =
+        startOwnership(comm, backend, it.handle, creates_, leads_target_, it.where, executor_.fates());
+    if (result_.setup_error.empty()) return true;
+    if (creates_ && leads_target_) (void)removeTakenRecord(backend, it.handle);
+    result_.setup_error += undoIterationDir(comm, backend, it);
+    return false;
+  }
+
+  // --steady: the engine's three phases in the iteration directory, handed to the sinks.
+  void runSteadyState(std::uint32_t iteration, const IterationDir& it) {
+    Comm& comm = parts_.comm;
+    const SteadyResult measured =
+        runSteady(steadyConfigOf(config_), SteadyParts{comm, parts_.clock, parts_.backend, it.handle});
+    if (root_) {
+      result_.steady_failed_ops += measured.failedOps();
+      for (Sink* sink : sinks_) sink->steady(iteration, measured, plan_);
+    }
+    result_.stop_signal = agreeOnStop(comm);
+    if (root_ && stopped()) {
+      result_.steady_stopped_where =
+          measured.stopped_in_precreate
+              ? fmt::format("in the steady precreate of iteration {} (no mix rounds)", iteration)
+              : fmt::format("in the steady mix of iteration {} after {} of {} rounds", iteration,
+                            measured.rounds, config_.steady_rounds);
     }
   }
-  return {};
-}
+
+  // The plan's phases in order. A signal on any rank ends the run after the phase it arrived in (which is
+  // kept, stopped short).
+  void runPhases(std::uint32_t iteration, const IterationDir& it) {
+    ItemLimits limits = run_limits_;
+    executor_.setIteration(iteration);
+    for (const Phase phase : plan_.phases()) {
+      runPhase(iteration, phase, it, limits);
+      if (parts_.after_phase) parts_.after_phase(phase);
+      result_.stop_signal = agreeOnStop(parts_.comm);
+      if (stopped()) break;
+    }
+  }
+
+  // One phase: measured, collected to rank 0, its ownership and -Y's sync agreed, handed to the sinks.
+  void runPhase(std::uint32_t iteration, Phase phase, const IterationDir& it, ItemLimits& limits) {
+    Comm& comm = parts_.comm;
+    const PhaseInfo& info = phaseInfo(phase);
+    if (info.readdir()) executor_.setReaddirLimit(limits.of(itemKindOf(phase)));
+    const RankPhaseRecord record = executor_.measure(phase, it.handle, limits, latency_);
+    const std::uint64_t items = info.tree()      ? config_.items
+                                : info.readdir() ? limits.of(itemKindOf(phase))
+                                                 : executor_.lastItems();
+    PhaseResult measured = collectPhase(comm, iteration, phase, items, record, latency_);
+    measured.series = collectSeries(comm, executor_.series());
+    if (info.decidesOwnership()) recordOwnership(phase, it);
+    if (config_.sync_phases) {
+      noteProblem(agreeOnSetup(comm, executor_.lastSyncError(),
+                               fmt::format("syncfs after {} (iteration {})", phaseName(phase), iteration)));
+    }
+    if (root_) publishPhase(std::move(measured), limits);
+  }
+
+  // After a create or rename: every rank learns the items that failed, and the lead ranks write the record.
+  void recordOwnership(Phase phase, const IterationDir& it) {
+    Comm& comm = parts_.comm;
+    executor_.shareFailures(comm, phase);
+    const int err = leads_target_ ? writeTakenRecord(parts_.backend, it.handle, executor_.fates()) : 0;
+    noteProblem(agreeOnSetup(comm, err,
+                             fmt::format("{}/{} not written after {}: later jobs will refuse this directory",
+                                         it.where, kTakenName, phaseName(phase))));
+  }
+
+  // Rank 0: -x's counts after a create, the sinks, and the phase kept for the run's end.
+  void publishPhase(PhaseResult measured, const ItemLimits& limits) {
+    if (!config_.stonewall_file.empty() && phaseInfo(measured.phase).creates()) {
+      noteProblem(writeCreateCounts(plan_, limits));
+    }
+    for (Sink* sink : sinks_) sink->phase(measured, plan_);
+    // In the results file now; the sums stay for the run's end. Released, not just emptied (`= {}`
+    // would keep the capacity: ranks x intervals counts of every phase held to the end of the run).
+    measured.series.per_rank = std::vector<std::uint32_t>();
+    result_.phases.push_back(std::move(measured));
+  }
+
+  // After a stop: every rank removes its share of what this iteration made, as the remove phases would
+  // have (then the lead removes the directory, as after a normal last phase).
+  void cleanUpAfterStop(const IterationDir& it) {
+    noteProblem(removeAfterStop(parts_.comm, parts_.backend, it, executor_.fates(), targets_));
+  }
+
+  // The directory's mark goes last, with the directory, when the run removes its trees.
+  void releaseMark(IterationDir& it) {
+    const bool removes = stopped() ? !keepsTrees(plan_) : removes_;
+    const DirEnd end = leads_target_ && removes ? DirEnd::kRemove : DirEnd::kKeep;
+    noteProblem(
+        releaseIterationDir(parts_.comm, parts_.backend, it, end, steady_ ? nullptr : &executor_.fates()));
+  }
+
+  const Plan& plan_;
+  const Config& config_;
+  RunParts parts_;
+  std::span<Sink* const> sinks_;
+  const bool root_;
+  const bool steady_;
+  const bool creates_;  // this job makes the trees (and the iteration directories)
+  const bool removes_;  // and removes them
+  const std::uint32_t targets_;
+  const bool leads_target_;
+  std::string target_;  // this rank's target directory, for messages
+  RunResult result_;
+  ItemLimits run_limits_;
+  PhaseExecutor executor_;
+  LatencyHistogram latency_;
+};
 
 }  // namespace
 
 RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span<Sink* const> sinks) {
-  RunResult result;
-  result.info = std::move(info);
-  result.config = plan.config();
-  const Config& config = plan.config();
-  Comm& comm = parts.comm;
-  Backend& backend = parts.backend;
-  const bool root = comm.rank() == 0;
-  const bool steady = config.steady_rounds > 0;
-  const bool creates = steady || contains(plan.phases(), Phase::kTreeCreate);
-  const bool removes = steady || contains(plan.phases(), Phase::kTreeRemove);
-  const std::uint32_t targets = std::max<std::uint32_t>(1, static_cast<std::uint32_t>(config.targets.size()));
-  // The first rank of each target makes and removes that target's iteration directory.
-  const bool leads_target = comm.rank() < targets;
-  const std::string target = parts.target.empty() ? result.info.target : parts.target;
-  if (root) {
-    for (Sink* sink : sinks) sink->begin(result.info, plan);
+  BenchmarkRun run(plan, parts, std::move(info), sinks);
+  run.start();
+  for (std::uint32_t iteration = 0; iteration < plan.config().iterations && run.goesOn(); ++iteration) {
+    run.runIteration(iteration);
   }
-
-  ItemLimits run_limits{config.items, config.items};
-  if (!config.stonewall_file.empty() && !creates) {
-    result.setup_error = readLimits(comm, config, run_limits);
-  }
-
-  PhaseExecutor executor(plan, parts);
-  LatencyHistogram latency;
-  comm.barrier();
-  executor.setEpoch(parts.clock.nowNs());
-
-  for (std::uint32_t iteration = 0; iteration < config.iterations && result.setup_error.empty();
-       ++iteration) {
-    if (config.pre_delay_s > 0 && (result.stop_signal = preDelay(comm, config.pre_delay_s)) != 0) {
-      result.steady_stopped_where = fmt::format("during the pre-delay (-p) of iteration {}", iteration);
-      break;  // before the iteration made anything
-    }
-    IterationDir it;
-    it.name = iterationDirName(iteration);
-    it.where = fmt::format("{}/{}", target, it.name);
-    result.setup_error = openIterationDir(comm, backend, it, creates, leads_target);
-    if (!result.setup_error.empty()) break;
-    if (!steady) {
-      result.setup_error =
-          startOwnership(comm, backend, it.handle, creates, leads_target, it.where, executor.fates());
-      if (!result.setup_error.empty()) {
-        if (creates && leads_target) (void)removeTakenRecord(backend, it.handle);
-        result.setup_error += undoIterationDir(comm, backend, it);
-        break;
-      }
-    }
-    const std::string& name = it.name;
-    const std::string& where = it.where;
-    const DirHandle iteration_dir = it.handle;
-    int err = 0;
-
-    if (steady) {
-      const SteadyResult measured =
-          runSteady(steadyConfigOf(config), SteadyParts{comm, parts.clock, backend, iteration_dir});
-      if (root) {
-        result.steady_failed_ops += measured.failedOps();
-        for (Sink* sink : sinks) sink->steady(iteration, measured, plan);
-      }
-      result.stop_signal = static_cast<int>(comm.allreduceMax(static_cast<std::uint64_t>(stopSignal())));
-      if (root && result.stop_signal != 0) {
-        result.steady_stopped_where =
-            measured.stopped_in_precreate
-                ? fmt::format("in the steady precreate of iteration {} (no mix rounds)", iteration)
-                : fmt::format("in the steady mix of iteration {} after {} of {} rounds", iteration,
-                              measured.rounds, config.steady_rounds);
-      }
-    }
-    ItemLimits limits = run_limits;
-    executor.setIteration(iteration);
-    for (const Phase phase : steady ? std::vector<Phase>{} : plan.phases()) {
-      if (phase == Phase::kDirReaddir) executor.setReaddirLimit(limits.dirs);
-      if (phase == Phase::kFileReaddir) executor.setReaddirLimit(limits.files);
-      const RankPhaseRecord record = executor.measure(phase, iteration_dir, limits, latency);
-      const std::uint64_t items = isTreePhase(phase) ? config.items
-                                  : isReaddir(phase) ? limits.of(itemKindOf(phase))
-                                                     : executor.lastItems();
-      PhaseResult measured = collectPhase(comm, iteration, phase, items, record, latency);
-      measured.series = collectSeries(comm, executor.series());
-      if (decidesOwnership(phase)) {
-        executor.shareFailures(comm, phase);
-        const int record_err = leads_target ? writeTakenRecord(backend, iteration_dir, executor.fates()) : 0;
-        const std::string problem =
-            agreeOnSetup(comm, record_err,
-                         fmt::format("{}/{} not written after {}: later jobs will refuse this directory",
-                                     where, kTakenName, phaseName(phase)));
-        if (root && !problem.empty()) result.cleanup_problems.push_back(problem);
-      }
-      if (config.sync_phases) {
-        const std::string problem =
-            agreeOnSetup(comm, executor.lastSyncError(),
-                         fmt::format("syncfs after {} (iteration {})", phaseName(phase), iteration));
-        if (root && !problem.empty()) result.cleanup_problems.push_back(problem);
-      }
-      if (root) {
-        if (!config.stonewall_file.empty() && isCreate(phase)) {
-          StonewallCounts counts;
-          if (contains(plan.phases(), Phase::kDirCreate)) counts.dirs = limits.dirs;
-          if (contains(plan.phases(), Phase::kFileCreate)) counts.files = limits.files;
-          if (std::string problem = writeStonewallFile(config.stonewall_file, counts); !problem.empty()) {
-            result.cleanup_problems.push_back(problem);
-          }
-        }
-        for (Sink* sink : sinks) sink->phase(measured, plan);
-        // In the results file now; the sums stay for the run's end. Released, not just emptied (`= {}`
-        // would keep the capacity: ranks x intervals counts of every phase held to the end of the run).
-        measured.series.per_rank = std::vector<std::uint32_t>();
-        result.phases.push_back(std::move(measured));
-      }
-      if (parts.after_phase) parts.after_phase(phase);
-      // A signal on any rank ends the run after the phase it arrived in (which is kept, stopped short).
-      result.stop_signal = static_cast<int>(comm.allreduceMax(static_cast<std::uint64_t>(stopSignal())));
-      if (result.stop_signal != 0) break;
-    }
-    if (result.stop_signal != 0 && !keepsTrees(plan)) {
-      // Every rank of the target removes its share of what this iteration made, then the lead removes the
-      // directory below (as after a normal last phase). A second signal ends the process at once.
-      const auto rank = comm.rank();
-      const std::uint32_t parts = (comm.size() - rank % targets + targets - 1) / targets;
-      CleanTally tally;
-      CleanOptions options{false, rank / targets, parts};
-      options.leave = &executor.fates();  // what the run did not make stays, as in the phases
-      (void)backend.removeGenerated(iteration_dir, options, tally);
-      const std::uint64_t kept = comm.allreduceMax(tally.kept);
-      if (root && kept > 0) {
-        result.cleanup_problems.push_back(fmt::format("{}: {} entries mdbench did not make were left{}",
-                                                      where, kept,
-                                                      tally.notes.empty() ? "" : ": " + tally.notes[0]));
-      }
-      comm.barrier();
-    }
-    // The last phase ended in a barrier, so every rank is done with the tree: the mark goes last, and comes
-    // back when the directory cannot go (it holds something, and stays recognisable as a run's).
-    // A mark this job did not find or write (replaced meanwhile) is never removed, and neither is its
-    // directory; one put back is byte for byte the one removed (the text depends only on the inode).
-    err = 0;
-    std::string problem;
-    if (leads_target && (result.stop_signal != 0 ? !keepsTrees(plan) : removes)) {
-      if (const MarkKind kind = backend.readMark(iteration_dir); kind != MarkKind::kOurs) {
-        problem = fmt::format("{} not removed: its mark changed while the run worked in it: {}", where,
-                              markRefusal(where, kind));
-      } else if ((err = steady ? 0 : removeTakenRecord(backend, iteration_dir)) == 0 &&
-                 (err = backend.unlinkFile(iteration_dir, std::string(kMarkName).c_str())) == 0 &&
-                 (err = backend.removeDir(backend.root(), name.c_str())) != 0) {
-        (void)backend.writeMark(iteration_dir);
-        if (!steady) (void)writeTakenRecord(backend, iteration_dir, executor.fates());
-      }
-    }
-    (void)backend.closeDir(iteration_dir);
-    if (err != 0) problem = fmt::format("{} not removed: {}", where, describeErrno(err));
-    if (problem = agreeOnProblem(comm, problem); !problem.empty() && root) {
-      result.cleanup_problems.push_back(problem);
-    }
-    if (result.stop_signal != 0) break;
-  }
-
-  result.info.end_utc = utcTimestampNow();
-  if (root) {
-    for (Sink* sink : sinks) sink->end(result, plan);
-  }
-  return result;
+  return run.finish();
 }
 
 }  // namespace mdbench
