@@ -3,43 +3,63 @@
 #include <stdexcept>
 
 namespace mdbench {
+namespace {
 
-std::string_view phaseName(Phase phase) {
-  switch (phase) {
-    case Phase::kTreeCreate:
-      return "tree-create";
-    case Phase::kDirCreate:
-      return "dir-create";
-    case Phase::kDirStat:
-      return "dir-stat";
-    case Phase::kDirReaddir:
-      return "dir-readdir";
-    case Phase::kDirRename:
-      return "dir-rename";
-    case Phase::kDirRemove:
-      return "dir-remove";
-    case Phase::kFileCreate:
-      return "file-create";
-    case Phase::kFileStat:
-      return "file-stat";
-    case Phase::kFileReaddir:
-      return "file-readdir";
-    case Phase::kFileRead:
-      return "file-read";
-    case Phase::kFileRename:
-      return "file-rename";
-    case Phase::kFileRemove:
-      return "file-remove";
-    case Phase::kTreeRemove:
-      return "tree-remove";
+using P = Phase;
+using S = PhaseScope;
+using A = PhaseAction;
+using W = StonewallRule;
+using O = PhaseOrder;
+
+// One row per phase, in enum (execution) order. k: the rank shift multiple; order: -R's or by number.
+// clang-format off
+constexpr std::array<PhaseInfo, kPhaseCount> kPhaseTable = {{
+// phase            name            scope      action       stonewall           k  order         verb
+  {P::kTreeCreate,  "tree-create",  S::kTree,  A::kCreate,  W::kNone,           0, O::kNumbered, "mkdir"},
+  {P::kDirCreate,   "dir-create",   S::kDirs,  A::kCreate,  W::kStopAndWearOut, 0, O::kNumbered, "mkdir"},
+  {P::kDirStat,     "dir-stat",     S::kDirs,  A::kStat,    W::kStopAndWearOut, 1, O::kRandom,   "stat"},
+  {P::kDirReaddir,  "dir-readdir",  S::kDirs,  A::kReaddir, W::kNone,           1, O::kRandom,   "readdir"},
+  {P::kDirRename,   "dir-rename",   S::kDirs,  A::kRename,  W::kNoteOnly,       4, O::kNumbered, "rename"},
+  {P::kDirRemove,   "dir-remove",   S::kDirs,  A::kRemove,  W::kNoteOnly,       3, O::kNumbered, "rmdir"},
+  {P::kFileCreate,  "file-create",  S::kFiles, A::kCreate,  W::kStopAndWearOut, 0, O::kNumbered, "create"},
+  {P::kFileStat,    "file-stat",    S::kFiles, A::kStat,    W::kStopAndWearOut, 1, O::kRandom,   "stat"},
+  {P::kFileReaddir, "file-readdir", S::kFiles, A::kReaddir, W::kNone,           1, O::kRandom,   "readdir"},
+  {P::kFileRead,    "file-read",    S::kFiles, A::kRead,    W::kStopAndWearOut, 2, O::kRandom,   "read"},
+  {P::kFileRename,  "file-rename",  S::kFiles, A::kRename,  W::kNoteOnly,       4, O::kNumbered, "rename"},
+  {P::kFileRemove,  "file-remove",  S::kFiles, A::kRemove,  W::kNoteOnly,       3, O::kNumbered, "unlink"},
+  {P::kTreeRemove,  "tree-remove",  S::kTree,  A::kRemove,  W::kNone,           0, O::kNumbered, "rmdir"},
+}};
+// clang-format on
+
+constexpr bool rowsInEnumOrder() {
+  for (std::size_t i = 0; i < kPhaseCount; ++i) {
+    if (kPhaseTable[i].phase != kAllPhases[i] || static_cast<std::size_t>(kAllPhases[i]) != i) return false;
   }
+  return true;
+}
+static_assert(rowsInEnumOrder(), "kPhaseTable: one row per phase, in the enum's order");
+
+}  // namespace
+
+const PhaseInfo& phaseInfo(Phase phase) {
+  const auto index = static_cast<std::size_t>(phase);
   // Only a value cast from outside the enum gets here: a programmer error, reported in every build type.
-  throw std::logic_error("mdbench::phaseName: not a Phase value");
+  if (index >= kPhaseTable.size()) throw std::logic_error("mdbench::phaseInfo: not a Phase value");
+  return kPhaseTable[index];
 }
 
+std::string_view phaseName(Phase phase) { return phaseInfo(phase).name; }
+
 std::optional<Phase> parsePhaseName(std::string_view name) {
-  for (const Phase phase : kAllPhases) {
-    if (phaseName(phase) == name) return phase;
+  for (const PhaseInfo& row : kPhaseTable) {
+    if (row.name == name) return row.phase;
+  }
+  return std::nullopt;
+}
+
+std::optional<Phase> findPhase(PhaseScope scope, PhaseAction action) {
+  for (const PhaseInfo& row : kPhaseTable) {
+    if (row.scope == scope && row.action == action) return row.phase;
   }
   return std::nullopt;
 }

@@ -20,68 +20,22 @@ void check(bool ok, const char* what) {
   }
 }
 
-bool isReaddirPhase(Phase phase) { return phase == Phase::kDirReaddir || phase == Phase::kFileReaddir; }
-
-bool isSelected(Phase phase, const Config& config) {
-  // -S shares file names only: there are no directory items to share.
-  const bool dirs = config.kinds != ItemKinds::kFilesOnly && !config.shared_files;
-  const bool files = config.kinds != ItemKinds::kDirsOnly;
+// Whether the configuration asks for the phase: its action's option, and its item kind (tree phases go
+// with the items' create and remove). -S shares file names only: there are no directory items to share.
+bool isSelected(const PhaseInfo& info, const Config& config) {
   const PhaseSelection& sel = config.phases;
-  switch (phase) {
-    case Phase::kTreeCreate:
-      return sel.create;
-    case Phase::kDirCreate:
-      return sel.create && dirs;
-    case Phase::kDirStat:
-      return sel.stat && dirs;
-    case Phase::kDirReaddir:
-      return sel.readdir && dirs;
-    case Phase::kDirRename:
-      return sel.rename && dirs;
-    case Phase::kDirRemove:
-      return sel.remove && dirs;
-    case Phase::kFileCreate:
-      return sel.create && files;
-    case Phase::kFileStat:
-      return sel.stat && files;
-    case Phase::kFileReaddir:
-      return sel.readdir && files;
-    case Phase::kFileRead:
-      return sel.read && files;  // directories have nothing to read
-    case Phase::kFileRename:
-      return sel.rename && files;
-    case Phase::kFileRemove:
-      return sel.remove && files;
-    case Phase::kTreeRemove:
-      return sel.remove;
+  // Indexed by PhaseAction: create, stat, readdir, read, rename, remove.
+  const std::array<bool, 6> asked = {sel.create, sel.stat, sel.readdir, sel.read, sel.rename, sel.remove};
+  if (!asked[static_cast<std::size_t>(info.action)]) return false;
+  switch (info.scope) {
+    case PhaseScope::kTree:
+      return true;
+    case PhaseScope::kDirs:
+      return config.kinds != ItemKinds::kFilesOnly && !config.shared_files;
+    case PhaseScope::kFiles:
+      return config.kinds != ItemKinds::kDirsOnly;
   }
   return false;
-}
-
-// k in owner()'s (rank + k * S) mod P: each later phase moves one more shift away (mdtest's -N).
-std::uint64_t shiftMultiple(Phase phase) {
-  switch (phase) {
-    case Phase::kTreeCreate:
-    case Phase::kTreeRemove:
-    case Phase::kDirCreate:
-    case Phase::kFileCreate:
-      return 0;
-    case Phase::kDirStat:
-    case Phase::kFileStat:
-    case Phase::kDirReaddir:
-    case Phase::kFileReaddir:
-      return 1;
-    case Phase::kFileRead:
-      return 2;
-    case Phase::kDirRemove:
-    case Phase::kFileRemove:
-      return 3;
-    case Phase::kDirRename:
-    case Phase::kFileRename:
-      return 4;
-  }
-  check(false, "a Phase value");
-  return 0;  // not reached
 }
 
 // splitmix64's output function: a bijective 64-bit mixer whose every output bit depends on every input bit.
@@ -162,17 +116,6 @@ std::uint32_t checkedRankCount(const std::vector<std::uint32_t>& node_of_rank) {
   return static_cast<std::uint32_t>(node_of_rank.size());
 }
 
-// The name an item phase finds its items under: renamed by an earlier job (--renamed), or by this run's
-// rename phase when that ran before `phase`. The rename phase itself reports the name it renamed from.
-NameForm nameFormIn(const Plan& plan, Phase phase) {
-  if (plan.config().renamed) return NameForm::kRenamed;
-  const Phase rename = itemKindOf(phase) == ItemKind::kDir ? Phase::kDirRename : Phase::kFileRename;
-  const auto& phases = plan.phases();
-  const bool renamed_before =
-      phase > rename && std::find(phases.begin(), phases.end(), rename) != phases.end();
-  return renamed_before ? NameForm::kRenamed : NameForm::kOriginal;
-}
-
 // ---- the file data pattern ----
 
 constexpr std::size_t kPatternHeader = 16;
@@ -204,34 +147,19 @@ std::byte patternByte(const std::array<std::uint8_t, 8>& word, std::size_t index
 std::vector<Phase> selectPhases(const Config& config) {
   std::vector<Phase> phases;
   for (Phase phase : kAllPhases) {  // kAllPhases is in execution order
-    if (isSelected(phase, config)) phases.push_back(phase);
+    if (isSelected(phaseInfo(phase), config)) phases.push_back(phase);
   }
   return phases;
 }
 
-bool isTreePhase(Phase phase) { return phase == Phase::kTreeCreate || phase == Phase::kTreeRemove; }
+bool isTreePhase(Phase phase) { return phaseInfo(phase).tree(); }
+
+StonewallRule stonewallRule(Phase phase) { return phaseInfo(phase).stonewall; }
 
 ItemKind itemKindOf(Phase phase) {
-  switch (phase) {
-    case Phase::kDirCreate:
-    case Phase::kDirStat:
-    case Phase::kDirReaddir:
-    case Phase::kDirRename:
-    case Phase::kDirRemove:
-      return ItemKind::kDir;
-    case Phase::kFileCreate:
-    case Phase::kFileStat:
-    case Phase::kFileReaddir:
-    case Phase::kFileRead:
-    case Phase::kFileRename:
-    case Phase::kFileRemove:
-      return ItemKind::kFile;
-    case Phase::kTreeCreate:
-    case Phase::kTreeRemove:
-      break;
-  }
-  check(false, "itemKindOf needs an item phase");
-  return ItemKind::kFile;  // not reached
+  const PhaseScope scope = phaseInfo(phase).scope;
+  check(scope != PhaseScope::kTree, "itemKindOf needs an item phase");
+  return scope == PhaseScope::kDirs ? ItemKind::kDir : ItemKind::kFile;
 }
 
 // A balanced Feistel network on 2 * half_bits_ bits is a bijection of [0, 4^half_bits_) whatever its round
@@ -310,7 +238,8 @@ std::uint32_t Plan::owner(Phase phase, std::uint32_t rank) const {
   check(rank < ranks_, "rank < ranks()");
   if (config_.shared_files && !isTreePhase(phase)) return kSharedOwner;
   // rank < 2^32 and k * S < 2^35: no overflow.
-  return static_cast<std::uint32_t>((rank + shiftMultiple(phase) * shift_) % ranks_);
+  return static_cast<std::uint32_t>((rank + std::uint64_t{phaseInfo(phase).shift_multiple} * shift_) %
+                                    ranks_);
 }
 
 std::uint32_t Plan::targetOf(std::uint32_t rank) const {
@@ -319,29 +248,33 @@ std::uint32_t Plan::targetOf(std::uint32_t rank) const {
   return static_cast<std::uint32_t>(rank % targets);
 }
 
+bool Plan::runs(Phase phase) const {
+  return std::find(phases_.begin(), phases_.end(), phase) != phases_.end();
+}
+
 bool Plan::randomOrder(Phase phase) const {
-  if (!config_.random_order) return false;
-  switch (phase) {
-    case Phase::kDirStat:
-    case Phase::kFileStat:
-    case Phase::kFileRead:
-    case Phase::kDirReaddir:
-    case Phase::kFileReaddir:
-      return true;
-    default:
-      return false;
-  }
+  return config_.random_order && phaseInfo(phase).order == PhaseOrder::kRandom;
+}
+
+NameForm Plan::nameForm(Phase phase) const {
+  if (config_.renamed) return NameForm::kRenamed;
+  const PhaseScope scope = itemKindOf(phase) == ItemKind::kDir ? PhaseScope::kDirs : PhaseScope::kFiles;
+  const Phase rename = *findPhase(scope, PhaseAction::kRename);
+  // phases_ is in execution (enum) order.
+  const bool renamed_before =
+      phase > rename && std::find(phases_.begin(), phases_.end(), rename) != phases_.end();
+  return renamed_before ? NameForm::kRenamed : NameForm::kOriginal;
 }
 
 bool Plan::listsDir(Phase phase, std::uint32_t rank, std::uint64_t dir) const {
-  check(isReaddirPhase(phase), "listsDir needs a readdir phase");
+  check(phaseInfo(phase).readdir(), "listsDir needs a readdir phase");
   check(rank < ranks_, "rank < ranks()");
   check(dir < layout_.dirCount(), "dir < dirCount()");
   return config_.sharing == TreeSharing::kUnique || dir % ranks_ == rank;
 }
 
 std::uint64_t Plan::expectedEntries(Phase phase, std::uint64_t dir) const {
-  check(isReaddirPhase(phase), "expectedEntries needs a readdir phase");
+  check(phaseInfo(phase).readdir(), "expectedEntries needs a readdir phase");
   const std::uint64_t per_rank = layout_.itemsInDir(dir);  // checks dir
   if (config_.shared_files || config_.sharing == TreeSharing::kUnique) return per_rank;
   check(per_rank <= std::numeric_limits<std::uint64_t>::max() / ranks_, "entries per directory fit");
@@ -355,15 +288,14 @@ bool Plan::buildsTree(std::uint32_t rank) const {
 
 std::uint64_t Plan::plannedOps(Phase phase, std::uint32_t rank) const {
   check(rank < ranks_, "rank < ranks()");
-  if (isTreePhase(phase)) return buildsTree(rank) ? layout_.dirCount() : 0;
-  if (isReaddirPhase(phase)) {
+  const PhaseInfo& info = phaseInfo(phase);
+  if (info.tree()) return buildsTree(rank) ? layout_.dirCount() : 0;
+  if (info.readdir()) {
     const std::uint64_t dirs = layout_.dirCount();
     if (config_.sharing == TreeSharing::kUnique) return dirs;
     return rank < dirs ? (dirs - rank - 1) / ranks_ + 1 : 0;  // dirs d < D with d mod P == rank
   }
-  const bool once_for_all = phase == Phase::kFileRemove || phase == Phase::kFileRename ||
-                            phase == Phase::kDirRemove || phase == Phase::kDirRename;
-  if (config_.shared_files && once_for_all) return rank == 0 ? config_.items : 0;
+  if (config_.shared_files && info.onceForShared()) return rank == 0 ? config_.items : 0;
   return config_.items;
 }
 
@@ -374,31 +306,9 @@ std::string errorPath(const Plan& plan, std::uint32_t iteration, Phase phase, co
   path += treeDirPath(plan.layout(), plan.config().sharing, error.owner, error.dir);
   if (error.item != FirstError{}.item) {
     path += '/';
-    path += itemName(itemKindOf(phase), error.owner, error.item, nameFormIn(plan, phase));
+    path += itemName(itemKindOf(phase), error.owner, error.item, plan.nameForm(phase));
   }
   return path;
-}
-
-StonewallRule stonewallRule(Phase phase) {
-  switch (phase) {
-    case Phase::kDirCreate:
-    case Phase::kDirStat:
-    case Phase::kFileCreate:
-    case Phase::kFileStat:
-    case Phase::kFileRead:
-      return StonewallRule::kStopAndWearOut;
-    case Phase::kDirRename:
-    case Phase::kDirRemove:
-    case Phase::kFileRename:
-    case Phase::kFileRemove:
-      return StonewallRule::kNoteOnly;
-    case Phase::kTreeCreate:
-    case Phase::kTreeRemove:
-    case Phase::kDirReaddir:
-    case Phase::kFileReaddir:
-      return StonewallRule::kNone;
-  }
-  throw std::logic_error("stonewallRule: not a phase");
 }
 
 }  // namespace mdbench

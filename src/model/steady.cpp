@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <span>
 
 #include "mdbench/util/errno_name.hpp"
 
@@ -12,6 +14,22 @@ namespace mdbench {
 namespace {
 
 double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
+
+// The op types of each steady phase, in the order it does them.
+constexpr SteadyOp kPrecreateOps[] = {SteadyOp::kMkdir, SteadyOp::kCreate};
+constexpr SteadyOp kMixOps[] = {SteadyOp::kStat, SteadyOp::kRead, SteadyOp::kDelete, SteadyOp::kCreate};
+constexpr SteadyOp kCleanupOps[] = {SteadyOp::kDelete, SteadyOp::kRmdir};
+
+// One row per steady phase, in enum order.
+struct SteadyPhaseInfo {
+  const char* name;
+  std::span<const SteadyOp> ops;
+};
+constexpr std::array<SteadyPhaseInfo, kSteadyPhaseCount> kSteadyPhases = {{
+    {"precreate", kPrecreateOps},
+    {"mix", kMixOps},
+    {"cleanup", kCleanupOps},
+}};
 
 }  // namespace
 
@@ -32,45 +50,22 @@ std::vector<std::string> steadyConfigProblems(const SteadyConfig& config) {
 }
 
 const char* steadyPhaseName(SteadyPhase phase) {
-  switch (phase) {
-    case SteadyPhase::kPrecreate:
-      return "precreate";
-    case SteadyPhase::kMix:
-      return "mix";
-    case SteadyPhase::kCleanup:
-      return "cleanup";
-  }
-  return "?";
+  const auto index = static_cast<std::size_t>(phase);
+  return index < kSteadyPhases.size() ? kSteadyPhases[index].name : "?";
 }
 
 const char* steadyOpName(SteadyOp op) {
-  switch (op) {
-    case SteadyOp::kMkdir:
-      return "mkdir";
-    case SteadyOp::kStat:
-      return "stat";
-    case SteadyOp::kRead:
-      return "read";
-    case SteadyOp::kDelete:
-      return "delete";
-    case SteadyOp::kCreate:
-      return "create";
-    case SteadyOp::kRmdir:
-      return "rmdir";
-  }
-  return "?";
+  static constexpr std::array<const char*, kSteadyOpCount> kNames = {"mkdir",  "stat",   "read",
+                                                                     "delete", "create", "rmdir"};
+  const std::size_t index = steadyOpIndex(op);
+  return index < kNames.size() ? kNames[index] : "?";
 }
 
 std::vector<SteadyOp> steadyOpsOf(SteadyPhase phase) {
-  switch (phase) {
-    case SteadyPhase::kPrecreate:
-      return {SteadyOp::kMkdir, SteadyOp::kCreate};
-    case SteadyPhase::kMix:
-      return {SteadyOp::kStat, SteadyOp::kRead, SteadyOp::kDelete, SteadyOp::kCreate};
-    case SteadyPhase::kCleanup:
-      return {SteadyOp::kDelete, SteadyOp::kRmdir};
-  }
-  return {};
+  const auto index = static_cast<std::size_t>(phase);
+  if (index >= kSteadyPhases.size()) return {};
+  const std::span<const SteadyOp> ops = kSteadyPhases[index].ops;
+  return {ops.begin(), ops.end()};
 }
 
 std::string steadyDatasetName(std::uint32_t owner, std::uint32_t dataset) {

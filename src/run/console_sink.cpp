@@ -75,33 +75,6 @@ std::string describeWorkload(const Plan& plan) {
   return text;
 }
 
-std::string_view opVerb(Phase phase) {
-  switch (phase) {
-    case Phase::kTreeCreate:
-    case Phase::kDirCreate:
-      return "mkdir";
-    case Phase::kDirRemove:
-    case Phase::kTreeRemove:
-      return "rmdir";
-    case Phase::kFileCreate:
-      return "create";
-    case Phase::kDirStat:
-    case Phase::kFileStat:
-      return "stat";
-    case Phase::kFileRead:
-      return "read";
-    case Phase::kFileRemove:
-      return "unlink";
-    case Phase::kDirReaddir:
-    case Phase::kFileReaddir:
-      return "readdir";
-    case Phase::kDirRename:
-    case Phase::kFileRename:
-      return "rename";
-  }
-  return "op";
-}
-
 std::string micros(std::uint64_t ns) {
   if (ns == LatencyHistogram::bucketHigh(LatencyHistogram::kBuckets - 1)) {
     return fmt::format(
@@ -268,27 +241,25 @@ void ConsoleSink::steady(std::uint32_t iteration, const SteadyResult& result, co
   std::fflush(out_);
 }
 
-void ConsoleSink::end(const RunResult& run, const Plan& plan) {
-  if (steady_iterations_ > 0) {
-    fmt::print(out_,
-               "\nops/s: operations that succeeded, over all ranks, divided by the slowest rank's barrier-to-"
-               "barrier time;\nbalance: fastest over slowest rank's time to its last op (md-workbench's); "
-               "latency: upper bound of the histogram bucket holding the percentile.\n");
-    for (const std::string& e : steady_errors_) fmt::print(out_, "first error: {}\n", e);
-    for (const std::string& problem : run.cleanup_problems) fmt::print(out_, "cleanup: {}\n", problem);
-    fmt::print(out_, "finished: {}\n", run.info.end_utc);
-    std::fflush(out_);
-    return;
-  }
-  if (run.phases.empty()) {
-    // A setup error (reported by the caller) stopped the run before its first phase: no empty tables.
-    fmt::print(out_, "no phase ran\n");
-    for (const std::string& problem : run.cleanup_problems) fmt::print(out_, "cleanup: {}\n", problem);
-    fmt::print(out_, "finished: {}\n", run.info.end_utc);
-    std::fflush(out_);
-    return;
-  }
-  // Rows in execution order, one per phase, summarising its iterations.
+// What every summary ends with: the cleanup problems and the time the run finished.
+void ConsoleSink::printClosing(const RunResult& run) {
+  for (const std::string& problem : run.cleanup_problems) fmt::print(out_, "cleanup: {}\n", problem);
+  fmt::print(out_, "finished: {}\n", run.info.end_utc);
+  std::fflush(out_);
+}
+
+// --steady: the tables were printed per iteration; the legend and each rank's first error.
+void ConsoleSink::printSteadyEnd(const RunResult& run) {
+  fmt::print(out_,
+             "\nops/s: operations that succeeded, over all ranks, divided by the slowest rank's barrier-to-"
+             "barrier time;\nbalance: fastest over slowest rank's time to its last op (md-workbench's); "
+             "latency: upper bound of the histogram bucket holding the percentile.\n");
+  for (const std::string& e : steady_errors_) fmt::print(out_, "first error: {}\n", e);
+  printClosing(run);
+}
+
+// Rows in execution order, one per phase, summarising its iterations.
+void ConsoleSink::printSummaryTable(const RunResult& run, const Plan& plan) {
   fmt::print(out_, "{:<12} {:>11} {:>13} {:>13} {:>13} {:>11} {:>13} {:>13} {:>7} {:>8}\n", "phase",
              "ops/iter", "mean ops/s", "max ops/s", "min ops/s", "stddev", "rank min", "rank max", "balance",
              "failed");
@@ -315,6 +286,49 @@ void ConsoleSink::end(const RunResult& run, const Plan& plan) {
                "{:<12} {:>11} {:>13.1f} {:>13.1f} {:>13.1f} {:>11.1f} {:>13.1f} {:>13.1f} {:>7.3f} {:>8}\n",
                phaseName(phase), ops, s.mean, s.max, s.min, s.stddev, rank_min, rank_max, balance, failed);
   }
+}
+
+// Each rank's first error, once, when any op failed.
+void ConsoleSink::printFirstErrors(const RunResult& run, const Plan& plan) {
+  std::map<std::uint32_t, std::string> first_errors;
+  for (const PhaseResult& measured : run.phases) {
+    for (std::uint32_t r = 0; r < measured.ranks.size(); ++r) {
+      const FirstError& e = measured.ranks[r].first_error;
+      if (!e.any() || first_errors.count(r)) continue;
+      first_errors[r] =
+          fmt::format("rank {}: {} (iteration {}): {} {}: {}", r, phaseName(measured.phase),
+                      measured.iteration, phaseInfo(measured.phase).verb,
+                      run.info.target + "/" + errorPath(plan, measured.iteration, measured.phase, e),
+                      describeErrno(e.err));
+    }
+  }
+  const std::uint64_t failed = run.failedOps();
+  if (failed == 0) return;
+  fmt::print(out_, "\n{} operation{} failed; first error of each rank:\n", failed, failed == 1 ? "" : "s");
+  // Enough to diagnose; a job of thousands of failing ranks must not flood its log.
+  constexpr std::size_t kMaxLines = 16;
+  std::size_t shown = 0;
+  for (const auto& [rank, line] : first_errors) {
+    if (shown++ == kMaxLines) break;
+    fmt::print(out_, "  {}\n", line);
+  }
+  if (first_errors.size() > kMaxLines) {
+    fmt::print(out_, "  ... and {} more ranks with errors\n", first_errors.size() - kMaxLines);
+  }
+}
+
+void ConsoleSink::end(const RunResult& run, const Plan& plan) {
+  if (steady_iterations_ > 0) {
+    printSteadyEnd(run);
+    return;
+  }
+  if (run.phases.empty()) {
+    // A setup error (reported by the caller) stopped the run before its first phase: no empty tables.
+    fmt::print(out_, "no phase ran\n");
+    printClosing(run);
+    return;
+  }
+  printSummaryTable(run, plan);
   printLatencyTable(run, plan);
   printDoneTable(plan);
   printStonewallTable(run, plan);
@@ -325,37 +339,8 @@ void ConsoleSink::end(const RunResult& run, const Plan& plan) {
              "(at most 6.25% wide) holding the percentile;\nfirst done: ops all ranks had done when the "
              "fastest finished, over its time; last done: all ops over the slowest rank's time to its last "
              "op.\n");
-
-  // Each rank's first error, once.
-  std::map<std::uint32_t, std::string> first_errors;
-  for (const PhaseResult& measured : run.phases) {
-    for (std::uint32_t r = 0; r < measured.ranks.size(); ++r) {
-      const FirstError& e = measured.ranks[r].first_error;
-      if (!e.any() || first_errors.count(r)) continue;
-      first_errors[r] =
-          fmt::format("rank {}: {} (iteration {}): {} {}: {}", r, phaseName(measured.phase),
-                      measured.iteration, opVerb(measured.phase),
-                      run.info.target + "/" + errorPath(plan, measured.iteration, measured.phase, e),
-                      describeErrno(e.err));
-    }
-  }
-  const std::uint64_t failed = run.failedOps();
-  if (failed > 0) {
-    fmt::print(out_, "\n{} operation{} failed; first error of each rank:\n", failed, failed == 1 ? "" : "s");
-    // Enough to diagnose; a job of thousands of failing ranks must not flood its log.
-    constexpr std::size_t kMaxLines = 16;
-    std::size_t shown = 0;
-    for (const auto& [rank, line] : first_errors) {
-      if (shown++ == kMaxLines) break;
-      fmt::print(out_, "  {}\n", line);
-    }
-    if (first_errors.size() > kMaxLines) {
-      fmt::print(out_, "  ... and {} more ranks with errors\n", first_errors.size() - kMaxLines);
-    }
-  }
-  for (const std::string& problem : run.cleanup_problems) fmt::print(out_, "cleanup: {}\n", problem);
-  fmt::print(out_, "finished: {}\n", run.info.end_utc);
-  std::fflush(out_);
+  printFirstErrors(run, plan);
+  printClosing(run);
 }
 
 void printSweepTable(std::FILE* out, std::span<const RunResult> steps) {

@@ -1,4 +1,4 @@
-// The steps around an iteration's phases: run_steps.hpp.
+// The steps of a run around an iteration's phases: run_steps.hpp.
 #include "run_steps.hpp"
 
 #include <fmt/format.h>
@@ -6,11 +6,14 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <thread>
 
 #include "mdbench/backend/cleanup.hpp"
 #include "mdbench/model/layout.hpp"
 #include "mdbench/run/signals.hpp"
+#include "mdbench/run/stonewall_file.hpp"
+#include "mdbench/util/errno_name.hpp"
 #include "taken_record.hpp"
 
 namespace mdbench {
@@ -32,6 +35,55 @@ std::string claimIterationDir(Comm& comm, Backend& backend, IterationDir& it, bo
 }
 
 }  // namespace
+
+bool keepsTrees(const Plan& plan) {
+  if (plan.config().steady_rounds > 0) return false;  // the steady state always cleans up after itself
+  return plan.config().keep || !plan.runs(Phase::kTreeRemove);
+}
+
+SteadyConfig steadyConfigOf(const Config& config) {
+  SteadyConfig steady;
+  steady.datasets = config.datasets;
+  steady.working_set = config.items / config.datasets;
+  steady.rounds = config.steady_rounds;
+  steady.offset = config.shift > 0 ? config.shift : 1;
+  steady.object_bytes = config.write_bytes;
+  steady.stonewall_s = config.stonewall_s;
+  return steady;
+}
+
+std::string readLimits(Comm& comm, const Config& config, ItemLimits& limits) {
+  std::string error;
+  StonewallCounts counts;
+  if (comm.rank() == 0) error = readStonewallFile(config.stonewall_file, counts);
+  comm.broadcast(error);
+  if (!error.empty()) return error;
+  std::string text = comm.rank() == 0 ? fmt::format("{} {}", counts.dirs.value_or(limits.dirs),
+                                                    counts.files.value_or(limits.files))
+                                      : std::string();
+  comm.broadcast(text);
+  std::sscanf(text.c_str(), "%lu %lu", &limits.dirs, &limits.files);
+  for (const std::uint64_t count : {limits.dirs, limits.files}) {
+    if (count > config.items) {
+      return fmt::format(
+          "{}: a count of {} is more than -n {}: run with the -n of the job that created the items",
+          config.stonewall_file, count, config.items);
+    }
+  }
+  return {};
+}
+
+// Both kinds' counts when both were created, so a later job of either kind finds its own.
+std::string writeCreateCounts(const Plan& plan, const ItemLimits& limits) {
+  StonewallCounts counts;
+  if (plan.runs(Phase::kDirCreate)) counts.dirs = limits.dirs;
+  if (plan.runs(Phase::kFileCreate)) counts.files = limits.files;
+  return writeStonewallFile(plan.config().stonewall_file, counts);
+}
+
+int agreeOnStop(Comm& comm) {
+  return static_cast<int>(comm.allreduceMax(static_cast<std::uint64_t>(stopSignal())));
+}
 
 // Collective: undoes what openIterationDir did on this rank, in reverse order: the mark it wrote, the
 // directory it made. A directory that is no longer empty stays, with its mark, and is reported.
@@ -89,10 +141,55 @@ int preDelay(Comm& comm, double delay_s) {
   const std::chrono::duration<double> slice(delay_s / static_cast<double>(slices));
   for (std::uint64_t i = 0; i < slices; ++i) {
     std::this_thread::sleep_for(slice);
-    const std::uint64_t signal = comm.allreduceMax(static_cast<std::uint64_t>(stopSignal()));
-    if (signal != 0) return static_cast<int>(signal);
+    if (const int signal = agreeOnStop(comm); signal != 0) return signal;
   }
   return 0;
+}
+
+// Each rank of a target takes its part of the directory's top-level entries (cleanup.hpp's hash), so the
+// ranks remove in parallel; a second signal ends the process at once. The barrier: every rank is done
+// before the lead removes the directory itself (releaseIterationDir).
+std::string removeAfterStop(Comm& comm, Backend& backend, const IterationDir& it, const ItemFates& fates,
+                            std::uint32_t targets) {
+  const auto rank = comm.rank();
+  const std::uint32_t parts = (comm.size() - rank % targets + targets - 1) / targets;
+  CleanTally tally;
+  CleanOptions options{false, rank / targets, parts};
+  options.leave = &fates;  // what the run did not make stays, as in the phases
+  (void)backend.removeGenerated(it.handle, options, tally);
+  const std::uint64_t kept = comm.allreduceMax(tally.kept);
+  std::string problem;
+  if (kept > 0) {
+    problem = fmt::format("{}: {} entries mdbench did not make were left{}", it.where, kept,
+                          tally.notes.empty() ? "" : ": " + tally.notes[0]);
+  }
+  comm.barrier();
+  return problem;
+}
+
+// The last phase ended in a barrier, so every rank is done with the tree: the mark goes last, and comes
+// back when the directory cannot go (it holds something, and stays recognisable as a run's). A mark this
+// job did not find or write (replaced meanwhile) is never removed, and neither is its directory; one put
+// back is byte for byte the one removed (the text depends only on the inode).
+std::string releaseIterationDir(Comm& comm, Backend& backend, IterationDir& it, DirEnd end,
+                                const ItemFates* record) {
+  int err = 0;
+  std::string problem;
+  if (end == DirEnd::kRemove) {
+    if (const MarkKind kind = backend.readMark(it.handle); kind != MarkKind::kOurs) {
+      problem = fmt::format("{} not removed: its mark changed while the run worked in it: {}", it.where,
+                            markRefusal(it.where, kind));
+    } else if ((err = record == nullptr ? 0 : removeTakenRecord(backend, it.handle)) == 0 &&
+               (err = backend.unlinkFile(it.handle, std::string(kMarkName).c_str())) == 0 &&
+               (err = backend.removeDir(backend.root(), it.name.c_str())) != 0) {
+      (void)backend.writeMark(it.handle);
+      if (record != nullptr) (void)writeTakenRecord(backend, it.handle, *record);
+    }
+  }
+  (void)backend.closeDir(it.handle);
+  it.handle = DirHandle{};
+  if (err != 0) problem = fmt::format("{} not removed: {}", it.where, describeErrno(err));
+  return agreeOnProblem(comm, problem);
 }
 
 }  // namespace mdbench

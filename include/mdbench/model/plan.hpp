@@ -20,13 +20,8 @@ namespace mdbench {
 // -S (shared files) has no directory items.
 std::vector<Phase> selectPhases(const Config& config);
 
+// Readers of the phase table (phase.hpp), for the callers that ask one question.
 bool isTreePhase(Phase phase);
-
-// What the stonewall (-W) does in a phase. Creates, stats and reads stop when it fires and then wear out to
-// the count the furthest rank reached (mdtest's rule, for every phase that changes nothing it cannot finish
-// later); renames and removes only note when it fired and go on, since what they skipped would be left
-// behind with the wrong name or at all. Tree and readdir phases are not stonewalled.
-enum class StonewallRule : std::uint8_t { kNone, kStopAndWearOut, kNoteOnly };
 StonewallRule stonewallRule(Phase phase);
 // The item kind an item phase works on (kDir for dir-*, kFile for file-*). Precondition: !isTreePhase.
 ItemKind itemKindOf(Phase phase);
@@ -65,11 +60,14 @@ class Plan {
   const Config& config() const { return config_; }
   const TreeLayout& layout() const { return layout_; }
   const std::vector<Phase>& phases() const { return phases_; }
+  // Whether `phase` is one of phases().
+  bool runs(Phase phase) const;
   std::uint32_t ranks() const { return ranks_; }
 
   // Whose items (and, with unique trees, whose tree) `rank` works on in `phase`: (rank + k * S) mod P with
   // k = 0 for create and tree phases, 1 for stat and readdir, 2 for read, 3 for remove (mdtest's -N) and
-  // 4 for rename, S = shift(). With -S every rank works on the shared names: kSharedOwner.
+  // 4 for rename (the phase table's shift_multiple), S = shift(). With -S every rank works on the shared
+  // names: kSharedOwner.
   std::uint32_t owner(Phase phase, std::uint32_t rank) const;
   // The shift in use: -N as given, unless the ranks sit in blocks on several nodes and that shift would
   // leave some rank on its own node's items; then the smallest larger shift that moves every rank's
@@ -81,6 +79,9 @@ class Plan {
   std::uint32_t targetOf(std::uint32_t rank) const;
   // Whether `phase` visits items in -R's random order (stat, read and readdir with -R).
   bool randomOrder(Phase phase) const;
+  // The names an item phase finds its items under: renamed by an earlier job (--renamed), or by this run's
+  // rename phase of the kind when that ran before `phase`. The rename phase itself uses the original names.
+  NameForm nameForm(Phase phase) const;
   // Readdir phases: whether `rank` lists tree directory `dir`: with a shared tree, dir mod P == rank;
   // with unique trees, every directory of the owner's tree.
   bool listsDir(Phase phase, std::uint32_t rank, std::uint64_t dir) const;

@@ -25,6 +25,10 @@ class ConsoleSink final : public Sink {
   void printStonewallTable(const RunResult& run, const Plan& plan);
   void printDoneTable(const Plan& plan);
   void printRanks(const PhaseResult& result, std::uint32_t verbosity);
+  void printSummaryTable(const RunResult& run, const Plan& plan);
+  void printFirstErrors(const RunResult& run, const Plan& plan);
+  void printSteadyEnd(const RunResult& run);
+  void printClosing(const RunResult& run);
   std::FILE* out_;
   // First-done and last-done rates of every phase run, computed when it was seen (the per-rank series they
   // need are freed before end()).

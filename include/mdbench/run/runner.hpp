@@ -30,14 +30,6 @@ struct RunParts {
   bool progress_barrier = false;
 };
 
-// Collective: every rank calls it. Per iteration the first rank of each target (rank t for target t)
-// makes the iteration directory (when creating) and removes it (when removing), untimed, after -p's delay.
-// -x: a run that creates writes the counts its creates reached (after a stonewall: the agreed count);
-// a run that does not create reads them first and works on that many items. Each phase: barrier, t_start, the
-// planned ops, t_local_end, barrier, t_global_end; then the records are gathered and the latency
-// histograms reduced to rank 0, which hands the phase to the sinks. A setup failure on any rank is agreed
-// by all ranks (no rank is left in a barrier) and ends the run with RunResult::setup_error set.
-// Rank 0's result holds every rank's records; other ranks' results hold no phases.
 // Collective, after each phase: one gather of every rank's record and one reduction of the latency
 // histograms (summed in place into `latency` on rank 0). Rank 0's result holds every rank's record.
 PhaseResult collectPhase(Comm& comm, std::uint32_t iteration, Phase phase, std::uint64_t items,
@@ -46,6 +38,14 @@ PhaseResult collectPhase(Comm& comm, std::uint32_t iteration, Phase phase, std::
 // reached, padded to the longest, and gathered; rank 0 gets the per-rank counts and their sums.
 OpsSeries collectSeries(Comm& comm, SeriesRecorder& series);
 
+// Collective: every rank calls it. Per iteration the first rank of each target (rank t for target t)
+// makes the iteration directory (when creating) and removes it (when removing), untimed, after -p's delay.
+// -x: a run that creates writes the counts its creates reached (after a stonewall: the agreed count);
+// a run that does not create reads them first and works on that many items. Each phase: barrier, t_start, the
+// planned ops, t_local_end, barrier, t_global_end; then the records are gathered and the latency
+// histograms reduced to rank 0, which hands the phase to the sinks. A setup failure on any rank is agreed
+// by all ranks (no rank is left in a barrier) and ends the run with RunResult::setup_error set.
+// Rank 0's result holds every rank's records; other ranks' results hold no phases.
 RunResult runBenchmark(const Plan& plan, RunParts parts, RunInfo info, std::span<Sink* const> sinks);
 
 }  // namespace mdbench

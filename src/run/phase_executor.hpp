@@ -1,0 +1,569 @@
+// The phase loop of one rank (runner.cpp's steps run it): the barrier-timed measurement of a phase, the hot
+// loops over items and directories, the stonewall's wear-out and the ownership of names. Private to the
+// runner; one class in a header because its loops are templates the runner alone instantiates.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "dir_cursor.hpp"
+#include "mdbench/model/layout.hpp"
+#include "mdbench/model/ownership.hpp"
+#include "mdbench/model/plan.hpp"
+#include "mdbench/run/runner.hpp"
+#include "mdbench/run/signals.hpp"
+#include "run_steps.hpp"
+#include "taken_record.hpp"
+
+namespace mdbench {
+
+// An item's name in an item phase, or nullptr for an item this run did not make (skipped, failed with
+// EEXIST); an item its rename could not rename keeps the original name. One empty() test per op when
+// nothing was taken.
+class PhaseNames {
+ public:
+  PhaseNames(const ItemFates& fates, ItemKind kind, std::uint32_t owner, NameForm form)
+      : fates_(fates), kind_(kind), owner_(owner), namer_(kind, owner, form), original_(kind, owner) {}
+
+  const char* operator()(std::uint64_t item) {
+    if (fates_.empty()) [[likely]]
+      return namer_.name(item);
+    switch (fates_.of(kind_, owner_, item)) {
+      case ItemFate::kNotOurs:
+        return nullptr;
+      case ItemFate::kOriginalName:
+        return original_.name(item);
+      default:
+        return namer_.name(item);
+    }
+  }
+  // The phase's name whatever the item's fate: for the creates, which decide it.
+  const char* planned(std::uint64_t item) { return namer_.name(item); }
+
+ private:
+  const ItemFates& fates_;
+  ItemKind kind_;
+  std::uint32_t owner_;
+  ItemNamer namer_;
+  ItemNamer original_;
+};
+
+// Everything one rank needs to measure a phase.
+class PhaseExecutor {
+  // A readdir count or a -X data check that does not match: a failed op with this errno.
+  static constexpr int kMismatch = EBADMSG;
+  static constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
+  // Which of a phase's items a pass of the item loop visits: all, or -S's two steps of a create (the names
+  // this rank creates, then the names it opens after their creators made them).
+  enum class Pick : std::uint8_t { kAll, kMine, kOthers };
+
+ public:
+  PhaseExecutor(const Plan& plan, RunParts parts) : plan_(plan), parts_(parts), rank_(parts.comm.rank()) {
+    const Config& config = plan.config();
+    write_data_.resize(config.write_bytes);
+    read_buf_.resize(config.read_bytes);
+    create_options_.mode = CreateMode::kExclusive;
+    create_options_.fsync = config.fsync_writes;
+    series_interval_ns_ = std::max<std::int64_t>(1, std::llround(config.series_interval_s * 1e9));
+  }
+
+  void setEpoch(std::int64_t epoch_ns) { epoch_ns_ = epoch_ns; }
+  void setIteration(std::uint32_t iteration) { iteration_ = iteration; }
+  // The last phase's ops per interval on this rank (collectSeries gathers them).
+  SeriesRecorder& series() { return series_; }
+
+  // Barrier, t_start, the planned operations (with the stonewall's agreement and wear-out), -Y's sync,
+  // t_local_end, barrier, t_global_end.
+  RankPhaseRecord measure(Phase phase, DirHandle iteration_dir, ItemLimits& limits,
+                          LatencyHistogram& latency) {
+    RankPhaseRecord record;
+    const Config& config = plan_.config();
+    const PhaseInfo& info = phaseInfo(phase);
+    const std::uint64_t limit = info.itemOps() ? limits.of(itemKindOf(phase)) : 0;
+    record.planned = plannedOps(phase, limit);
+    latency = LatencyHistogram{};
+    record_ = &record;
+    latency_ = &latency;
+    const std::uint32_t owner = plan_.owner(phase, rank_);
+    DirCursor cursor(parts_.backend, iteration_dir, plan_.layout(), config.sharing, owner);
+    const StonewallRule rule = stonewallIn(phase);
+    if (config.write_bytes > 0) fillPattern(write_data_, owner, 0);
+
+    const std::int64_t t_start = openPhase(phase, record.planned, rule);
+    if (info.creates()) fates_.forget(itemKindOf(phase));  // this iteration's creates decide afresh
+    const std::uint64_t reached = record.planned > 0 ? execute(phase, cursor, owner, 0, limit) : 0;
+    items_ = limit;
+    if (rule == StonewallRule::kStopAndWearOut) wearOut(phase, cursor, owner, reached, limits);
+    closePhase(t_start);
+    return record;
+  }
+
+ private:
+  double seconds(std::int64_t ns) const { return static_cast<double>(ns - epoch_ns_) * 1e-9; }
+
+  // The stonewall rule of `phase` in this run (kNone without -W). -S's create agrees between its two steps
+  // (a collective every rank reaches once), so it cannot stop at the stonewall and wear out later; it only
+  // notes when the stonewall fired, as renames do.
+  StonewallRule stonewallIn(Phase phase) const {
+    const StonewallRule rule = plan_.config().stonewall_s > 0 ? stonewallRule(phase) : StonewallRule::kNone;
+    return rule == StonewallRule::kStopAndWearOut && sharedCreate(phase) ? StonewallRule::kNoteOnly : rule;
+  }
+
+  // The opening barrier and t_start; the series, progress line and stonewall deadline start from it.
+  std::int64_t openPhase(Phase phase, std::uint64_t planned, StonewallRule rule) {
+    const Config& config = plan_.config();
+    parts_.comm.barrier();
+    const std::int64_t t_start = parts_.clock.nowNs();
+    series_.begin(t_start, series_interval_ns_);
+    if (parts_.progress != nullptr) {
+      parts_.progress->beginPhase(phaseName(phase), iteration_, config.iterations, planned, t_start);
+    }
+    next_tick_ = nextTick();
+    deadline_ns_ =
+        rule == StonewallRule::kNone ? kNever : t_start + static_cast<std::int64_t>(config.stonewall_s * 1e9);
+    stop_at_deadline_ = rule == StonewallRule::kStopAndWearOut;
+    stopped_ = false;
+    name_made_ = false;
+    failed_here_.clear();
+    failed_overflow_ = false;
+    return t_start;
+  }
+
+  // After a stonewall that stops the phase: the ranks agree on the furthest count any reached and those
+  // behind go on to it. Every rank takes part, also those with nothing to do, so no rank waits alone.
+  void wearOut(Phase phase, DirCursor& cursor, std::uint32_t owner, std::uint64_t reached,
+               ItemLimits& limits) {
+    RankPhaseRecord& record = *record_;
+    const std::uint64_t furthest = parts_.comm.allreduceMax(reached);
+    deadline_ns_ = kNever;
+    if (record.planned > 0 && reached < furthest && !stopped_)
+      (void)execute(phase, cursor, owner, reached, furthest);
+    if (phaseInfo(phase).creates()) limits.of(itemKindOf(phase)) = furthest;
+    record.planned = plannedOps(phase, furthest);
+    items_ = furthest;
+  }
+
+  // The counts' last word, -Y's sync, t_local_end, the closing barrier and t_global_end.
+  void closePhase(std::int64_t t_start) {
+    RankPhaseRecord& record = *record_;
+    // Stopped by a signal: the ops it did are what it planned (as after a stonewall), so counts stay exact.
+    if (stopped_) record.planned = record.ok + record.failed;
+    if (record.t_stonewall == 0.0) record.ops_at_stonewall = record.ok;
+    // -Y: inside the timed region, as mdtest does; not an op of the phase, so a failure is reported apart.
+    sync_error_ = plan_.config().sync_phases ? parts_.backend.syncFileSystem() : 0;
+    const std::int64_t t_local_end = parts_.clock.nowNs();
+    series_.finish(t_local_end, record.ok);
+    next_tick_ = kNever;
+    closingBarrier(t_local_end, record.ok + record.failed);
+    const std::int64_t t_global_end = parts_.clock.nowNs();
+    if (parts_.progress != nullptr) parts_.progress->endPhase();
+
+    record.t_start = seconds(t_start);
+    record.t_local_end = seconds(t_local_end);
+    record.t_global_end = seconds(t_global_end);
+  }
+
+  // With --progress, rank 0 keeps printing while it waits for the others (`done`: its ops).
+  void closingBarrier(std::int64_t t_local_end, std::uint64_t done) {
+    if (!parts_.progress_barrier) {
+      parts_.comm.barrier();
+      return;
+    }
+    ProgressReporter* progress = parts_.progress;
+    if (progress != nullptr) progress->waiting(t_local_end, done);  // when rank 0 finished
+    parts_.comm.barrierPolling(progress == nullptr ? std::function<void()>() : [this, progress, done] {
+      const std::int64_t now = parts_.clock.nowNs();
+      if (now >= progress->nextUpdateNs()) progress->waiting(now, done);
+    });
+  }
+
+  // The next time the loops must call tick(): the end of the series' interval or rank 0's next progress line.
+  std::int64_t nextTick() const {
+    const std::int64_t progress = parts_.progress != nullptr ? parts_.progress->nextUpdateNs() : kNever;
+    return std::min(series_.nextBoundary(), progress);
+  }
+
+  // Called by the loops when the clock reached next_tick_, before the op that completed at `now` is counted
+  // (it belongs to the interval `now` is in). Rare: once per interval and progress line.
+  void tick(std::int64_t now) {
+    const RankPhaseRecord& record = *record_;
+    if (now >= series_.nextBoundary()) series_.tick(now, record.ok);
+    if (parts_.progress != nullptr && now >= parts_.progress->nextUpdateNs()) {
+      parts_.progress->update(now, record.ok + record.failed);
+    }
+    next_tick_ = nextTick();
+  }
+
+  // The plan's count, with the item phases limited to the items that exist in this iteration.
+  std::uint64_t plannedOps(Phase phase, std::uint64_t limit) const {
+    const std::uint64_t planned = plan_.plannedOps(phase, rank_);
+    if (!phaseInfo(phase).itemOps() || planned == 0) return planned;
+    return limit;
+  }
+
+  // Runs items [from, to) of the phase's order; returns where it stopped (`to`, or earlier when the
+  // stonewall fired and the phase stops for it).
+  std::uint64_t execute(Phase phase, DirCursor& cursor, std::uint32_t owner, std::uint64_t from,
+                        std::uint64_t to) {
+    Backend& b = parts_.backend;
+    switch (phase) {
+      case Phase::kTreeCreate:
+        treeLoop(cursor, owner, TreeOrder::kPreorder,
+                 [&b](DirHandle parent, const char* name) { return b.makeDir(parent, name); });
+        return to;
+      case Phase::kTreeRemove:
+        treeLoop(cursor, owner, TreeOrder::kPostorder,
+                 [&b](DirHandle parent, const char* name) { return b.removeDir(parent, name); });
+        return to;
+      case Phase::kDirReaddir:
+      case Phase::kFileReaddir:
+        readdirLoop(phase, cursor, owner);
+        return to;
+      default:
+        return executeItems(phase, cursor, owner, from, to);
+    }
+  }
+
+  // The item phases: one backend call per item.
+  std::uint64_t executeItems(Phase phase, DirCursor& cursor, std::uint32_t owner, std::uint64_t from,
+                             std::uint64_t to) {
+    Backend& b = parts_.backend;
+    const ItemKind kind = itemKindOf(phase);
+    PhaseNames names(fates_, kind, owner, plan_.nameForm(phase));
+    switch (phase) {
+      case Phase::kDirCreate:
+        return itemLoop(phase, cursor, owner, from, to, 0, [&](DirHandle dir, std::uint64_t item) {
+          return b.makeDir(dir, names.planned(item));
+        });
+      case Phase::kDirStat:
+      case Phase::kFileStat:
+        return itemLoop(phase, cursor, owner, from, to, 0, [&](DirHandle dir, std::uint64_t item) {
+          const char* name = names(item);
+          return name == nullptr ? EEXIST : b.statEntry(dir, name, kind == ItemKind::kDir);
+        });
+      case Phase::kDirRemove:
+        return itemLoop(phase, cursor, owner, from, to, 0, [&](DirHandle dir, std::uint64_t item) {
+          const char* name = names(item);
+          return name == nullptr ? EEXIST : b.removeDir(dir, name);
+        });
+      case Phase::kFileCreate:
+        return plan_.config().shared_files ? createShared(cursor, owner, from, to)
+                                           : createFiles(cursor, owner, from, to, Pick::kAll);
+      case Phase::kFileRead:
+        return readFiles(cursor, owner, from, to, names);
+      case Phase::kFileRemove:
+        return itemLoop(phase, cursor, owner, from, to, 0, [&](DirHandle dir, std::uint64_t item) {
+          const char* name = names(item);
+          return name == nullptr ? EEXIST : b.unlinkFile(dir, name);
+        });
+      case Phase::kDirRename:
+      case Phase::kFileRename:
+        return renameItems(phase, cursor, owner, from, to, names);
+      default:
+        return to;
+    }
+  }
+
+  // Reads each file into read_buf_; with -X, checks the data its creator wrote.
+  std::uint64_t readFiles(DirCursor& cursor, std::uint32_t owner, std::uint64_t from, std::uint64_t to,
+                          PhaseNames& names) {
+    Backend& b = parts_.backend;
+    const std::span<std::byte> buf = read_buf_;
+    const bool verify = plan_.config().verify_read;
+    return itemLoop(Phase::kFileRead, cursor, owner, from, to, buf.size(),
+                    [&](DirHandle dir, std::uint64_t item) {
+                      const char* name = names(item);
+                      const int err = name == nullptr ? EEXIST : b.readFile(dir, name, buf);
+                      if (err == 0 && verify && !checkPattern(buf, owner, item)) return kMismatch;
+                      return err;
+                    });
+  }
+
+  // Renames each item to its renamed name (layout.hpp's kRenamedSuffix).
+  std::uint64_t renameItems(Phase phase, DirCursor& cursor, std::uint32_t owner, std::uint64_t from,
+                            std::uint64_t to, PhaseNames& names) {
+    Backend& b = parts_.backend;
+    const ItemKind kind = itemKindOf(phase);
+    const EntryType type = kind == ItemKind::kDir ? EntryType::kDir : EntryType::kFile;
+    ItemNamer renamed(kind, owner, NameForm::kRenamed);
+    return itemLoop(phase, cursor, owner, from, to, 0, [&](DirHandle dir, std::uint64_t item) {
+      const char* name = names(item);
+      return name == nullptr ? EEXIST : b.renameEntry(dir, name, renamed.name(item), type);
+    });
+  }
+
+  bool sharedCreate(Phase phase) const { return phase == Phase::kFileCreate && plan_.config().shared_files; }
+
+  // File creates of the items `pick` selects, with O_EXCL (`create_options_`) or, for -S's second step,
+  // opening what their creators made (CreateMode::kOpenCreated); names this run does not own are skipped.
+  std::uint64_t createFiles(DirCursor& cursor, std::uint32_t owner, std::uint64_t from, std::uint64_t to,
+                            Pick pick) {
+    Backend& b = parts_.backend;
+    ItemNamer namer(ItemKind::kFile, owner);
+    const ItemFates& fates = fates_;
+    const std::span<std::byte> data = write_data_;
+    // Only the 16-byte header differs between items; the rest was filled once for the owner.
+    const std::span<std::byte> header = data.first(std::min<std::size_t>(16, data.size()));
+    CreateOptions options = create_options_;
+    if (pick == Pick::kOthers) options.mode = CreateMode::kOpenCreated;
+    options.made = &name_made_;
+    return itemLoop(
+        Phase::kFileCreate, cursor, owner, from, to, data.size(),
+        [&](DirHandle dir, std::uint64_t item) {
+          if (!fates.empty() && fates.of(ItemKind::kFile, owner, item) != ItemFate::kOurs) return EEXIST;
+          if (!header.empty()) fillPattern(header, owner, item);
+          name_made_ = false;
+          return b.createFile(dir, namer.name(item), data, options);
+        },
+        pick);
+  }
+
+  // -S: each shared name is created by one rank alone, with O_EXCL: the rank it falls to round robin (item
+  // mod ranks), which spreads the creates as evenly as items over ranks. Then every rank learns which
+  // creates failed (a name that was there before is nobody's to write), and only then opens the names it
+  // did not create (never with O_CREAT), so no rank writes into anything before its creator made it. The
+  // agreement is one allreduce (plus a gather and broadcast of the failures when there are any) inside the
+  // timed phase, and every rank waits there for the slowest creator.
+  std::uint64_t createShared(DirCursor& cursor, std::uint32_t owner, std::uint64_t from, std::uint64_t to) {
+    (void)createFiles(cursor, owner, from, to, Pick::kMine);
+    mdbench::shareFailures(parts_.comm, failed_here_, failed_overflow_, owner, ItemKind::kFile,
+                           ItemFate::kNotOurs, fates_);
+    failed_here_.clear();
+    failed_overflow_ = false;
+    if (!stopped_) (void)createFiles(cursor, owner, from, to, Pick::kOthers);
+    return to;
+  }
+
+  // One op on a directory itself (tree and readdir phases): counted, and timed when it succeeded.
+  void tally(int err, std::int64_t elapsed_ns, std::uint32_t owner, std::uint64_t dir) {
+    if (err == 0) {
+      ++record_->ok;
+      latency_->add(static_cast<std::uint64_t>(elapsed_ns));
+    } else {
+      fail(err, owner, dir, FirstError{}.item, 1);
+    }
+  }
+
+  void fail(int err, std::uint32_t owner, std::uint64_t dir, std::uint64_t item, std::uint64_t count) {
+    record_->failed += count;
+    if (!record_->first_error.any()) record_->first_error = FirstError{err, owner, dir, item};
+  }
+
+  // The hot loop: one backend call and one clock read per item, no allocation, no formatting. Each
+  // op's latency runs from the previous clock read to this one, so it includes the loop's own few
+  // nanoseconds (naming the item) but costs one clock read per op instead of two (the TSC where the
+  // kernel trusts it, about 20 ns on the development VM against CLOCK_MONOTONIC's 34; bench/README.md). Items
+  // are visited in number order (directory by directory), or in -R's permutation; the stonewall check is one
+  // comparison per op.
+  template <class Op>
+  std::uint64_t itemLoop(Phase phase, DirCursor& cursor, std::uint32_t owner, std::uint64_t from,
+                         std::uint64_t to, std::uint64_t bytes_per_op, Op op, Pick pick = Pick::kAll) {
+    const LoopRange range{from, to, pick};
+    // The real clocks without a virtual call per op; the tests' clocks through the interface.
+    if (auto* tsc = dynamic_cast<TscClock*>(&parts_.clock)) {
+      return itemLoopWith(*tsc, phase, cursor, owner, range, bytes_per_op, op);
+    }
+    if (auto* steady = dynamic_cast<SteadyClock*>(&parts_.clock)) {
+      return itemLoopWith(*steady, phase, cursor, owner, range, bytes_per_op, op);
+    }
+    return itemLoopWith(parts_.clock, phase, cursor, owner, range, bytes_per_op, op);
+  }
+
+  struct LoopRange {
+    std::uint64_t from;
+    std::uint64_t to;
+    Pick pick;
+  };
+
+  // A failed create leaves a name this run does not own; a failed rename leaves the item under its original
+  // name. Both are shared after the phase (shareFailures) and recorded; bounded per rank.
+  void noteFailure(std::uint64_t item) {
+    if (failed_here_.size() < kMaxItemFates) {
+      failed_here_.push_back(item);
+    } else {
+      failed_overflow_ = true;
+    }
+  }
+
+  template <class ClockType, class Op>
+  std::uint64_t itemLoopWith(ClockType& clock, Phase phase, DirCursor& cursor, std::uint32_t owner,
+                             LoopRange range, std::uint64_t bytes_per_op, Op& op) {
+    const std::uint64_t from = range.from;
+    const std::uint64_t to = range.to;
+    const bool picks = range.pick != Pick::kAll;
+    const bool want_mine = range.pick == Pick::kMine;
+    const std::uint64_t ranks = parts_.comm.size();
+    const bool notes_failures = phaseInfo(phase).decidesOwnership();
+    const TreeLayout& layout = plan_.layout();
+    RankPhaseRecord& record = *record_;
+    LatencyHistogram& latency = *latency_;
+    const bool random = plan_.randomOrder(phase);
+    const Permutation order(random ? to : 0, plan_.config().random_seed);
+    std::uint64_t dir = TreeLayout::kNone;
+    std::uint64_t dir_first = 0;
+    std::uint64_t dir_end = 0;
+    DirHandle handle;
+    int dir_error = 0;
+    std::int64_t previous = clock.nowNs();
+    for (std::uint64_t position = from; position < to; ++position) {
+      const std::uint64_t item = random ? order(position) : position;
+      if (picks && ((item % ranks == rank_) != want_mine)) continue;
+      if (item < dir_first || item >= dir_end) {
+        dir = layout.dirOfItem(item);
+        dir_first = layout.firstItemInDir(dir);
+        dir_end = dir_first + layout.itemsInDir(dir);
+        dir_error = cursor.open(dir, handle);
+      }
+      const int err = dir_error != 0 ? dir_error : op(handle, item);
+      const std::int64_t now = clock.nowNs();
+      if (now >= next_tick_) [[unlikely]]
+        tick(now);
+      if (err == 0) [[likely]] {
+        ++record.ok;
+        record.bytes += bytes_per_op;
+        latency.add(static_cast<std::uint64_t>(now - previous));
+      } else {
+        fail(err, owner, dir, dir_error != 0 ? FirstError{}.item : item, 1);
+        if (dir_error != 0) dir_end = 0;  // try to open it again for the next item
+        // A file whose write failed after its create is the run's (removed later); only a name the create
+        // never made is left to whoever has it.
+        if (notes_failures && !name_made_) noteFailure(item);
+        name_made_ = false;
+      }
+      previous = now;
+      if (now >= deadline_ns_) [[unlikely]] {
+        record.ops_at_stonewall = record.ok;
+        record.t_stonewall = seconds(now);
+        deadline_ns_ = kNever;
+        if (stop_at_deadline_) return position + 1;
+      }
+      if (stopSignal() != 0) [[unlikely]] {
+        stopped_ = true;
+        return position + 1;
+      }
+    }
+    return to;
+  }
+
+  enum class TreeOrder { kPreorder, kPostorder };
+
+  template <class Op>
+  void treeLoop(DirCursor& cursor, std::uint32_t owner, TreeOrder order, Op op) {
+    const TreeLayout& layout = plan_.layout();
+    const TreeSharing sharing = plan_.config().sharing;
+    const bool pre = order == TreeOrder::kPreorder;
+    Clock& clock = parts_.clock;
+    for (std::uint64_t dir = pre ? layout.firstPreorder() : layout.firstPostorder(); dir != TreeLayout::kNone;
+         dir = pre ? layout.nextPreorder(dir) : layout.nextPostorder(dir)) {
+      if (stopSignal() != 0) {
+        stopped_ = true;
+        return;
+      }
+      const std::string name = treeDirName(sharing, owner, dir);
+      DirHandle parent;
+      if (const int err = cursor.openParentOf(dir, parent); err != 0) {
+        fail(err, owner, dir, FirstError{}.item, 1);
+        continue;
+      }
+      const std::int64_t t0 = clock.nowNs();
+      const int err = op(parent, name.c_str());
+      const std::int64_t now = clock.nowNs();
+      if (now >= next_tick_) tick(now);
+      tally(err, now - t0, owner, dir);
+    }
+  }
+
+  // Lists each tree directory this rank is given and checks its entries: the phase's kind of items
+  // (those that exist in this iteration) and the tree's own subdirectories. One op per directory.
+  void readdirLoop(Phase phase, DirCursor& cursor, std::uint32_t owner) {
+    static constexpr std::array<std::string_view, 3> kPrefixes = {"dir.mdbench.", "file.mdbench.",
+                                                                  "mdbench_tree."};
+    const TreeLayout& layout = plan_.layout();
+    const Config& config = plan_.config();
+    const std::size_t kind_index = itemKindOf(phase) == ItemKind::kDir ? 0 : 1;
+    const std::uint64_t limit = readdir_limit_;
+    const std::uint64_t owners =
+        config.shared_files || config.sharing == TreeSharing::kUnique ? 1 : plan_.ranks();
+    Clock& clock = parts_.clock;
+    std::array<std::uint64_t, 3> counts{};
+    const bool random = plan_.randomOrder(phase);
+    const Permutation order(random ? layout.dirCount() : 0, config.random_seed);
+    for (std::uint64_t position = 0; position < layout.dirCount(); ++position) {
+      if (stopSignal() != 0) {
+        stopped_ = true;
+        return;
+      }
+      const std::uint64_t dir = random ? order(position) : position;
+      if (!plan_.listsDir(phase, rank_, dir)) continue;
+      const std::uint64_t first = layout.firstItemInDir(dir);
+      const std::uint64_t present = limit <= first ? 0 : std::min(layout.itemsInDir(dir), limit - first);
+      const std::uint64_t children = layout.firstChild(dir) == TreeLayout::kNone ? 0 : layout.branching();
+      const std::int64_t t0 = clock.nowNs();
+      DirHandle handle;
+      std::uint64_t total = 0;
+      int err = cursor.open(dir, handle);
+      if (err == 0) err = parts_.backend.countEntries(handle, kPrefixes, counts, total);
+      if (err == 0 && (counts[kind_index] != present * owners || counts[2] != children)) err = kMismatch;
+      const std::int64_t now = clock.nowNs();
+      if (now >= next_tick_) tick(now);
+      tally(err, now - t0, owner, dir);
+    }
+  }
+
+ public:
+  // Collective, after a create or rename phase: every rank learns which items could not be created (the name
+  // was taken, or the create failed: not made by this run) or renamed (still under the original name).
+  // Later phases, whichever rank -N gives the items to, skip the former (failed, EEXIST) and use the
+  // original name for the latter; the lead ranks write it all into the ownership record for later jobs.
+  void shareFailures(Comm& comm, Phase phase) {
+    const ItemFate fate = phaseInfo(phase).creates() ? ItemFate::kNotOurs : ItemFate::kOriginalName;
+    mdbench::shareFailures(comm, failed_here_, failed_overflow_, plan_.owner(phase, rank_), itemKindOf(phase),
+                           fate, fates_);
+    failed_here_.clear();
+    failed_overflow_ = false;
+  }
+  ItemFates& fates() { return fates_; }
+
+  // The item count readdir checks against (the phase's kind), set before a readdir phase.
+  void setReaddirLimit(std::uint64_t limit) { readdir_limit_ = limit; }
+  // Items per rank the last item phase worked on (a stonewall's agreed count when it stopped early).
+  std::uint64_t lastItems() const { return items_; }
+  // The errno of -Y's syncfs at the end of the last phase (0: fine, or no -Y).
+  int lastSyncError() const { return sync_error_; }
+
+ private:
+  const Plan& plan_;
+  RunParts parts_;
+  std::uint32_t rank_;
+  std::int64_t epoch_ns_ = 0;
+  std::int64_t deadline_ns_ = kNever;
+  bool stop_at_deadline_ = false;
+  bool stopped_ = false;  // the last phase stopped for a signal (signals.hpp)
+  // Items this rank's last create or rename phase failed on, and what every rank knows (shareFailures).
+  std::vector<std::uint64_t> failed_here_;
+  bool name_made_ = false;  // the last file create made its name (CreateOptions::made)
+  bool failed_overflow_ = false;
+  ItemFates fates_;
+  std::uint64_t readdir_limit_ = 0;
+  std::uint64_t items_ = 0;
+  int sync_error_ = 0;
+  std::vector<std::byte> write_data_;
+  std::vector<std::byte> read_buf_;
+  CreateOptions create_options_;
+  RankPhaseRecord* record_ = nullptr;
+  LatencyHistogram* latency_ = nullptr;
+  std::uint32_t iteration_ = 0;
+  std::int64_t series_interval_ns_ = 100'000'000;
+  SeriesRecorder series_;
+  std::int64_t next_tick_ = kNever;  // min of the series' next boundary and rank 0's next progress line
+};
+
+}  // namespace mdbench
