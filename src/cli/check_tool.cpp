@@ -86,44 +86,41 @@ std::string writeReport(const std::string& path, const JUnitReport& report, bool
   return writeFileAtomically(path, xml.str(), force ? Replace::kRegularFile : Replace::kNothing, kJUnitRole);
 }
 
-}  // namespace
-
-int runCheck(const std::vector<std::string>& args) {
-  failWritesPastSizeLimit();
-  po::options_description options(
-      "mdbench check FILE... --require RULE ... [--rules FILE] [--junit OUT]: acceptance gates on results "
-      "files (all FILEs form one configuration)");
+struct CheckArgs {
   std::vector<std::string> files, required, rule_files;
   std::string junit_path;
   bool force = false;
-  options.add_options()("help,h", "print this help")("require,r", po::value(&required)->value_name("RULE"),
-                                                     "a rule that must hold (repeatable)")(
-      "rules", po::value(&rule_files)->value_name("FILE"), "rules, one a line (repeatable)")(
-      "junit", po::value(&junit_path)->value_name("OUT"), "also write a JUnit XML report to OUT")(
-      "force", po::bool_switch(&force), "replace OUT if it exists")("file", po::value(&files),
-                                                                    "results file");
-  po::variables_map vm;
-  if (!parseToolArgs("check", args, options, "file", -1, vm)) return kExitUsage;
-  if (vm.count("help")) {
-    std::cout << options << kGrammar;
-    return kExitOk;
-  }
+};
 
-  // Every usage problem at once, before any results file is read.
+void addCheckOptions(po::options_description& options, CheckArgs& a) {
+  options.add_options()("help,h", "print this help")("require,r", po::value(&a.required)->value_name("RULE"),
+                                                     "a rule that must hold (repeatable)")(
+      "rules", po::value(&a.rule_files)->value_name("FILE"), "rules, one a line (repeatable)")(
+      "junit", po::value(&a.junit_path)->value_name("OUT"), "also write a JUnit XML report to OUT")(
+      "force", po::bool_switch(&a.force), "replace OUT if it exists")("file", po::value(&a.files),
+                                                                      "results file");
+}
+
+// Every usage problem at once, before any results file is read; the rules in `rules`.
+std::vector<std::string> usageProblems(const CheckArgs& a, std::vector<Rule>& rules) {
   std::vector<std::string> problems;
-  if (files.empty()) problems.emplace_back("no results file given");
-  const std::vector<Rule> rules = collectRules(required, rule_files, problems);
+  if (a.files.empty()) problems.emplace_back("no results file given");
+  rules = collectRules(a.required, a.rule_files, problems);
   if (rules.empty() && problems.empty())
     problems.emplace_back("no rule given: --require RULE or --rules FILE");
-  if (!junit_path.empty()) {
-    if (std::string problem = checkReportPath(junit_path, force); !problem.empty()) {
+  if (!a.junit_path.empty()) {
+    if (std::string problem = checkReportPath(a.junit_path, a.force); !problem.empty()) {
       problems.push_back(std::move(problem));
     }
   }
-  if (force && junit_path.empty()) problems.emplace_back("--force without --junit: nothing to replace");
-  if (!problems.empty()) return usageErrors(problems);
+  if (a.force && a.junit_path.empty()) problems.emplace_back("--force without --junit: nothing to replace");
+  return problems;
+}
 
-  JUnitReport report;
+// The rules evaluated on the files, each outcome printed: kExitOk, kExitCheckFailed or kExitFailed (a file
+// cannot be read: the report says so).
+int evaluateRules(const std::vector<std::string>& files, const std::vector<Rule>& rules,
+                  JUnitReport& report) {
   report.files = files;
   int status = kExitOk;
   try {
@@ -145,9 +142,33 @@ int runCheck(const std::vector<std::string>& args) {
     fmt::print("{} of {} checks passed\n", passed, report.outcomes.size());
     if (passed != report.outcomes.size()) status = kExitCheckFailed;
   }
+  return status;
+}
+
+}  // namespace
+
+int runCheck(const std::vector<std::string>& args) {
+  failWritesPastSizeLimit();
+  po::options_description options(
+      "mdbench check FILE... --require RULE ... [--rules FILE] [--junit OUT]: acceptance gates on results "
+      "files (all FILEs form one configuration)");
+  CheckArgs a;
+  addCheckOptions(options, a);
+  po::variables_map vm;
+  if (!parseToolArgs("check", args, options, "file", -1, vm)) return kExitUsage;
+  if (vm.count("help")) {
+    std::cout << options << kGrammar;
+    return kExitOk;
+  }
+  std::vector<Rule> rules;
+  if (const std::vector<std::string> problems = usageProblems(a, rules); !problems.empty()) {
+    return usageErrors(problems);
+  }
+  JUnitReport report;
+  const int status = evaluateRules(a.files, rules, report);
   std::fflush(stdout);
-  if (!junit_path.empty()) {
-    if (const std::string problem = writeReport(junit_path, report, force); !problem.empty()) {
+  if (!a.junit_path.empty()) {
+    if (const std::string problem = writeReport(a.junit_path, report, a.force); !problem.empty()) {
       printError(problem);
       return kExitFailed;
     }

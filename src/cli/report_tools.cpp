@@ -6,13 +6,11 @@
 
 #include <boost/program_options.hpp>
 #include <cerrno>
-#include <chrono>
-#include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <iterator>
+#include <optional>
 #include <set>
-#include <sstream>
 
 #include "mdbench/cli/app.hpp"
 #include "mdbench/cli/version.hpp"
@@ -20,6 +18,7 @@
 #include "mdbench/report/report.hpp"
 #include "mdbench/report/scaling.hpp"
 #include "mdbench/results/results_file.hpp"
+#include "mdbench/util/clock.hpp"
 #include "mdbench/util/errno_name.hpp"
 #include "mdbench/util/file_io.hpp"
 #include "tools.hpp"
@@ -31,31 +30,14 @@ namespace {
 // Import inputs are text summaries; anything this large is not one (and would only waste memory).
 constexpr std::uintmax_t kMaxImportBytes = 64u << 20;
 
-bool exists(const std::string& path) {
-  struct stat st {};
-  return lstat(path.c_str(), &st) == 0;
-}
-
 // The whole file as text, or an error message. A link is followed (inputs are only read).
 bool readInput(const std::string& path, std::string& text, std::string& error) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    error =
-        exists(path) ? fmt::format("{}: not a regular file", path) : fmt::format("{}: no such file", path);
-    return false;
-  }
+  error = inputFileProblem(path);
+  if (!error.empty()) return false;
   // The read itself checks again (the name may have changed meanwhile) and stops past the cap, whatever
   // the size says (file_io.hpp).
   error = readRegularFile(path, {"input", kMaxImportBytes}, text);
   return error.empty();
-}
-
-std::string utcNow() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                     tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
 template <class Rows>
@@ -118,9 +100,10 @@ std::string checkReportFiles(const std::string& out_dir, const std::vector<Repor
   struct stat st {};
   if (::stat(out_dir.c_str(), &st) != 0) {
     // Absent: made below, with nothing in it yet. A dangling link or an unusable name is refused now.
-    if (errno == ENOENT && !exists(out_dir)) return {};
+    const int err = errno;
+    if (err == ENOENT && !nameExists(out_dir)) return {};
     return fmt::format("--out-dir {}: {}", out_dir,
-                       exists(out_dir) ? "exists and is not a directory" : describeErrno(errno));
+                       nameExists(out_dir) ? "exists and is not a directory" : describeErrno(err));
   }
   if (!S_ISDIR(st.st_mode)) return fmt::format("--out-dir {}: exists and is not a directory", out_dir);
   for (const ReportFile& file : files) {
@@ -138,10 +121,8 @@ std::string checkReportFiles(const std::string& out_dir, const std::vector<Repor
 // Each file is a new file renamed into place (the PNG too), so none is ever half written; without --force a
 // file that appeared since the check is kept and is an error.
 int writeReportFiles(const std::string& out_dir, const std::vector<ReportFile>& files, bool force) {
-  std::error_code ec;
-  std::filesystem::create_directories(out_dir, ec);
-  if (ec) {
-    fmt::print(stderr, "mdbench report: error: cannot create {}: {}\n", out_dir, ec.message());
+  if (const std::string problem = makeDirectories(out_dir); !problem.empty()) {
+    fmt::print(stderr, "mdbench report: error: {}\n", problem);
     return kExitFailed;
   }
   const Replace replace = force ? Replace::kRegularFile : Replace::kNothing;
@@ -162,87 +143,112 @@ int writeReportFiles(const std::string& out_dir, const std::vector<ReportFile>& 
   return kExitOk;
 }
 
-}  // namespace
+// ---- mdbench import ----
 
-int runImport(const std::vector<std::string>& args) {
-  failWritesPastSizeLimit();
-  po::options_description options(
-      "mdbench import INPUT... -o FILE.h5: other tools' results into a results file (IOR JSON summaries, "
-      "IOzone throughput-mode output, mdtest output)");
-  std::string format = "auto", out;
+struct ImportArgs {
+  std::string format = "auto";
+  std::string out;
   bool append = false;
   std::vector<std::string> inputs;
-  options.add_options()("help,h", "print this help")(
-      "format,f", po::value(&format)->value_name("auto|ior|iozone|mdtest"),
-      "the tool that wrote every INPUT (default: recognised from each file)")(
-      "output,o", po::value(&out)->value_name("FILE.h5"), "the results file to write (required)")(
-      "append", po::bool_switch(&append),
-      "add to an existing results file (an existing FILE is an error otherwise)")("input", po::value(&inputs),
-                                                                                  "a tool's output");
-  po::variables_map vm;
-  if (!parseToolArgs("import", args, options, "input", -1, vm)) return kExitUsage;
-  if (vm.count("help")) {
-    std::cout
-        << options
-        << "IOR: ior -O summaryFormat=JSON (stdout or -O summaryFile). IOzone: throughput mode, iozone -t "
-           "N.\n"
-           "mdtest: its whole output, with or without -P and --showRankStatistics, sweeps included.\n"
-           "Exit status: 0 imported, 1 an input cannot be read or parsed (nothing written), 2 bad usage.\n";
-    return kExitOk;
-  }
-  if (inputs.empty()) return toolUsageError("import", "no input file given");
-  if (out.empty()) return toolUsageError("import", "-o FILE.h5 is required");
-  if (format != "auto" && format != "ior" && format != "iozone" && format != "mdtest") {
-    return toolUsageError("import", fmt::format("--format: '{}' is not auto, ior, iozone or mdtest", format));
-  }
-  // The output is looked at before any input is read: a link, FIFO, directory, ... is never written to.
-  const OutputCheck output = checkOutput(out, "results file");
-  if (output.state == OutputState::kRefused) return toolUsageError("import", output.problem);
-  if (!append && output.state == OutputState::kRegularFile)
-    return toolUsageError("import", fmt::format("{} exists: use --append to add to it", out));
+};
 
-  // Everything is parsed before anything is written: one bad input leaves the results file as it was.
+constexpr const char* kImportCaption =
+    "mdbench import INPUT... -o FILE.h5: other tools' results into a results file (IOR JSON summaries, "
+    "IOzone throughput-mode output, mdtest output)";
+
+void addImportOptions(po::options_description& options, ImportArgs& a) {
+  options.add_options()("help,h", "print this help")(
+      "format,f", po::value(&a.format)->value_name("auto|ior|iozone|mdtest"),
+      "the tool that wrote every INPUT (default: recognised from each file)")(
+      "output,o", po::value(&a.out)->value_name("FILE.h5"), "the results file to write (required)")(
+      "append", po::bool_switch(&a.append),
+      "add to an existing results file (an existing FILE is an error otherwise)")(
+      "input", po::value(&a.inputs), "a tool's output");
+}
+
+void printImportHelp(const po::options_description& options) {
+  std::cout
+      << options
+      << "IOR: ior -O summaryFormat=JSON (stdout or -O summaryFile). IOzone: throughput mode, iozone -t "
+         "N.\n"
+         "mdtest: its whole output, with or without -P and --showRankStatistics, sweeps included.\n"
+         "Exit status: 0 imported, 1 an input cannot be read or parsed (nothing written), 2 bad usage.\n";
+}
+
+// The usage problem, if any. The output is looked at before any input is read: a link, FIFO, directory, ...
+// is never written to.
+std::optional<std::string> importUsageProblem(const ImportArgs& a) {
+  if (a.inputs.empty()) return "no input file given";
+  if (a.out.empty()) return "-o FILE.h5 is required";
+  if (a.format != "auto" && a.format != "ior" && a.format != "iozone" && a.format != "mdtest") {
+    return fmt::format("--format: '{}' is not auto, ior, iozone or mdtest", a.format);
+  }
+  const OutputCheck output = checkOutput(a.out, "results file");
+  if (output.state == OutputState::kRefused) return output.problem;
+  if (!a.append && output.state == OutputState::kRegularFile)
+    return fmt::format("{} exists: use --append to add to it", a.out);
+  return std::nullopt;
+}
+
+// Every input parsed, with one line per input saying what it held. writeImports writes the data-path
+// imports first, then the metadata ones: the lines are kept apart to follow that order.
+struct ParsedImports {
   std::vector<DataPathImport> datapath;
   std::vector<MetadataImport> metadata;
-  // writeImports writes the data-path imports first, then the metadata ones: the lines follow that order.
   std::vector<std::string> datapath_lines, metadata_lines;
-  for (const std::string& input : inputs) {
-    std::string text, error;
-    if (!readInput(input, text, error)) {
-      fmt::print(stderr, "mdbench import: error: {}\n", error);
-      return kExitFailed;
-    }
-    const std::string tool = format == "auto" ? detectImportFormat(text) : format;
+};
+
+// One input read and parsed into `parsed`; "" or the message (ImportError is caught by the caller).
+std::string parseImport(const std::string& input, const std::string& format, ParsedImports& parsed) {
+  std::string text, error;
+  if (!readInput(input, text, error)) return error;
+  const std::string tool = format == "auto" ? detectImportFormat(text) : format;
+  if (tool == "ior" || tool == "iozone") {
+    parsed.datapath.push_back(tool == "ior" ? parseIorJson(text, input) : parseIozone(text, input));
+    const DataPathImport& imported = parsed.datapath.back();
+    parsed.datapath_lines.push_back(
+        fmt::format("{}: {} {}, {}", input, tool, imported.tool_version, describeRows(imported.rows)));
+  } else if (tool == "mdtest") {
+    parsed.metadata.push_back(parseMdtest(text, input));
+    const MetadataImport& imported = parsed.metadata.back();
+    parsed.metadata_lines.push_back(
+        fmt::format("{}: mdtest {}, {}", input, imported.tool_version, describeRows(imported.rows)));
+  } else {
+    return fmt::format(
+        "{}: not recognised as IOR JSON, IOzone throughput output or mdtest output (give --format to say "
+        "which)",
+        input);
+  }
+  return {};
+}
+
+// Everything is parsed before anything is written: one bad input leaves the results file as it was.
+int parseImports(const ImportArgs& a, ParsedImports& parsed) {
+  for (const std::string& input : a.inputs) {
+    std::string problem;
     try {
-      if (tool == "ior" || tool == "iozone") {
-        datapath.push_back(tool == "ior" ? parseIorJson(text, input) : parseIozone(text, input));
-        datapath_lines.push_back(fmt::format("{}: {} {}, {}", input, tool, datapath.back().tool_version,
-                                             describeRows(datapath.back().rows)));
-      } else if (tool == "mdtest") {
-        metadata.push_back(parseMdtest(text, input));
-        metadata_lines.push_back(fmt::format("{}: mdtest {}, {}", input, metadata.back().tool_version,
-                                             describeRows(metadata.back().rows)));
-      } else {
-        fmt::print(
-            stderr,
-            "mdbench import: error: {}: not recognised as IOR JSON, IOzone throughput output or mdtest "
-            "output (give --format to say which)\n",
-            input);
-        return kExitFailed;
-      }
+      problem = parseImport(input, a.format, parsed);
     } catch (const ImportError& e) {
-      fmt::print(stderr, "mdbench import: error: {}\n", e.what());
+      problem = e.what();
+    }
+    if (!problem.empty()) {
+      fmt::print(stderr, "mdbench import: error: {}\n", problem);
       return kExitFailed;
     }
   }
+  return kExitOk;
+}
+
+// Writes the imports and says, per input, which run group it went to.
+int writeParsedImports(const ImportArgs& a, const ParsedImports& parsed) {
   try {
     const std::vector<std::string> groups =
-        writeImports(out, append ? OutputMode::kAppend : OutputMode::kCreate, datapath, metadata,
-                     {utcNow(), std::string(version())});
-    std::vector<std::string> lines = std::move(datapath_lines);
-    lines.insert(lines.end(), metadata_lines.begin(), metadata_lines.end());
+        writeImports(a.out, a.append ? OutputMode::kAppend : OutputMode::kCreate, parsed.datapath,
+                     parsed.metadata, {utcTimestampNow(), std::string(version())});
+    std::vector<std::string> lines = parsed.datapath_lines;
+    lines.insert(lines.end(), parsed.metadata_lines.begin(), parsed.metadata_lines.end());
     for (std::size_t i = 0; i < lines.size() && i < groups.size(); ++i) {
-      fmt::print("{} -> {} {}\n", lines[i], out, groups[i]);
+      fmt::print("{} -> {} {}\n", lines[i], a.out, groups[i]);
     }
   } catch (const ResultsFileError& e) {
     fmt::print(stderr, "mdbench import: error: {}\n", e.what());
@@ -251,75 +257,77 @@ int runImport(const std::vector<std::string>& args) {
   return kExitOk;
 }
 
-int runReport(const std::vector<std::string>& args) {
-  failWritesPastSizeLimit();
-  po::options_description options(
-      "mdbench report [LABEL=]FILE[,FILE...]...: tables and scaling charts; each argument is one "
-      "configuration "
-      "(several files of one configuration are pooled by rank count)");
+// ---- mdbench report ----
+
+struct ReportArgs {
   std::vector<std::string> specs;
   std::string baseline, out_dir, bars = "minmax";
   bool png = false, force = false, markdown = false;
+};
+
+constexpr const char* kReportCaption =
+    "mdbench report [LABEL=]FILE[,FILE...]...: tables and scaling charts; each argument is one "
+    "configuration "
+    "(several files of one configuration are pooled by rank count)";
+
+void addReportOptions(po::options_description& options, ReportArgs& a) {
   options.add_options()("help,h", "print this help")(
-      "baseline,b", po::value(&baseline)->value_name("LABEL|[LABEL=]FILE"),
+      "baseline,b", po::value(&a.baseline)->value_name("LABEL|[LABEL=]FILE"),
       "show every configuration relative to this one (a LABEL given, or a further configuration)")(
-      "out-dir,d", po::value(&out_dir)->value_name("DIR"),
+      "out-dir,d", po::value(&a.out_dir)->value_name("DIR"),
       "write report.md, one SVG chart per phase and data-path operation, overview.svg, and one "
       "timeline-*.svg per run (throughput over time) into DIR")(
-      "png", po::bool_switch(&png), "also write each chart as PNG (needs rsvg-convert: librsvg2-bin)")(
-      "force", po::bool_switch(&force), "replace report files that exist in DIR")(
-      "markdown", po::bool_switch(&markdown), "print the Markdown report instead of the console tables")(
-      "error-bars", po::value(&bars)->value_name("minmax|stddev"),
+      "png", po::bool_switch(&a.png), "also write each chart as PNG (needs rsvg-convert: librsvg2-bin)")(
+      "force", po::bool_switch(&a.force), "replace report files that exist in DIR")(
+      "markdown", po::bool_switch(&a.markdown), "print the Markdown report instead of the console tables")(
+      "error-bars", po::value(&a.bars)->value_name("minmax|stddev"),
       "error bars from the slowest to the fastest iteration (default), or mean +- one standard deviation")(
-      "config", po::value(&specs), "a configuration");
-  po::variables_map vm;
-  if (!parseToolArgs("report", args, options, "config", -1, vm)) return kExitUsage;
-  if (vm.count("help")) {
-    std::cout << options
-              << "Exit status: 0 report written, 1 a results file cannot be read or a report file written, "
-                 "2 bad usage.\n";
-    return kExitOk;
-  }
-  if (specs.empty()) return toolUsageError("report", "no results file given");
-  ReportOptions report;
-  if (bars != "minmax" && bars != "stddev") {
-    return toolUsageError("report", fmt::format("--error-bars: '{}' is not minmax or stddev", bars));
-  }
-  report.error_bars = bars == "minmax" ? ErrorBars::kMinMax : ErrorBars::kStddev;
-  if (png && out_dir.empty()) return toolUsageError("report", "--png needs --out-dir DIR");
+      "config", po::value(&a.specs), "a configuration");
+}
 
-  std::vector<ConfigSpec> configs_given;
-  for (const std::string& text : specs) {
-    configs_given.push_back(parseConfigSpec(text));
-    if (configs_given.back().files.empty())
-      return toolUsageError("report", fmt::format("'{}' names no file", text));
+// The configurations named on the command line, the baseline last when it is a further one; "" or the
+// usage problem.
+std::string resolveConfigs(const ReportArgs& a, ReportOptions& report, std::vector<ConfigSpec>& configs) {
+  for (const std::string& text : a.specs) {
+    configs.push_back(parseConfigSpec(text));
+    if (configs.back().files.empty()) return fmt::format("'{}' names no file", text);
   }
-  if (!baseline.empty()) {
-    for (std::size_t i = 0; i < configs_given.size() && !report.baseline; ++i) {
-      if (configs_given[i].label == baseline || specs[i] == baseline) report.baseline = i;
+  if (!a.baseline.empty()) {
+    for (std::size_t i = 0; i < configs.size() && !report.baseline; ++i) {
+      if (configs[i].label == a.baseline || a.specs[i] == a.baseline) report.baseline = i;
     }
     if (!report.baseline) {
-      configs_given.push_back(parseConfigSpec(baseline));
-      if (configs_given.back().files.empty()) return toolUsageError("report", "--baseline names no file");
-      report.baseline = configs_given.size() - 1;
+      configs.push_back(parseConfigSpec(a.baseline));
+      if (configs.back().files.empty()) return "--baseline names no file";
+      report.baseline = configs.size() - 1;
     }
   }
-  for (std::size_t i = 0; i < configs_given.size(); ++i) {
+  for (std::size_t i = 0; i < configs.size(); ++i) {
     for (std::size_t j = 0; j < i; ++j) {
-      if (configs_given[i].label == configs_given[j].label) {
-        return toolUsageError("report",
-                              fmt::format("two configurations are labelled '{}': name them LABEL=FILE",
-                                          configs_given[i].label));
+      if (configs[i].label == configs[j].label) {
+        return fmt::format("two configurations are labelled '{}': name them LABEL=FILE", configs[i].label);
       }
     }
   }
+  return {};
+}
 
-  // Each file is read once, for the scaling model and the runs' throughput over time; a configuration's
-  // files are let go before the next one is read.
-  std::vector<Configuration> configs;
-  std::vector<TimelineRun> timelines;
+// Every usage problem is found before any results file is read; "" or the first.
+std::string reportUsageProblem(const ReportArgs& a, ReportOptions& report, std::vector<ConfigSpec>& configs) {
+  if (a.specs.empty()) return "no results file given";
+  if (a.bars != "minmax" && a.bars != "stddev")
+    return fmt::format("--error-bars: '{}' is not minmax or stddev", a.bars);
+  report.error_bars = a.bars == "minmax" ? ErrorBars::kMinMax : ErrorBars::kStddev;
+  if (a.png && a.out_dir.empty()) return "--png needs --out-dir DIR";
+  return resolveConfigs(a, report, configs);
+}
+
+// Each file is read once, for the scaling model and the runs' throughput over time; a configuration's
+// files are let go before the next one is read.
+int readConfigurations(const std::vector<ConfigSpec>& given, std::vector<Configuration>& configs,
+                       std::vector<TimelineRun>& timelines) {
   try {
-    for (const ConfigSpec& spec : configs_given) {
+    for (const ConfigSpec& spec : given) {
       std::vector<StoredResults> results;
       results.reserve(spec.files.size());
       for (const std::string& file : spec.files) results.push_back(readResultsFile(file));
@@ -332,27 +340,74 @@ int runReport(const std::vector<std::string>& args) {
     fmt::print(stderr, "mdbench report: error: {}\n", e.what());
     return kExitFailed;
   }
+  return kExitOk;
+}
 
-  const std::vector<ReportChart> charts = reportCharts(configs, report, timelines);
-  if (markdown) {
-    fmt::print("{}", reportMarkdown(configs, report, charts, timelines));
-  } else {
-    fmt::print("{}", reportText(configs, report, timelines));
-  }
-  if (out_dir.empty()) return kExitOk;
-
-  // Every file is checked before the first is written: an existing report is kept whole or replaced whole.
+// report.md and the charts into --out-dir. Every file is checked before the first is written: an existing
+// report is kept whole or replaced whole.
+int writeReportDir(const ReportArgs& a, const std::string& markdown, const std::vector<ReportChart>& charts) {
   std::vector<ReportFile> files;
-  files.push_back({out_dir + "/report.md", reportMarkdown(configs, report, charts, timelines)});
+  files.push_back({a.out_dir + "/report.md", markdown});
   for (const ReportChart& chart : charts)
-    files.push_back({fmt::format("{}/{}.svg", out_dir, chart.stem), chart.svg, png});
-  if (const std::string problem = checkReportFiles(out_dir, files, force); !problem.empty()) {
+    files.push_back({fmt::format("{}/{}.svg", a.out_dir, chart.stem), chart.svg, a.png});
+  if (const std::string problem = checkReportFiles(a.out_dir, files, a.force); !problem.empty()) {
     return toolUsageError("report", problem);
   }
-  if (const int status = writeReportFiles(out_dir, files, force); status != kExitOk) return status;
-  fmt::print("wrote {}/report.md and {} chart{}{}\n", out_dir, charts.size(), charts.size() == 1 ? "" : "s",
-             png ? " (SVG and PNG)" : " (SVG)");
+  if (const int status = writeReportFiles(a.out_dir, files, a.force); status != kExitOk) return status;
+  fmt::print("wrote {}/report.md and {} chart{}{}\n", a.out_dir, charts.size(), charts.size() == 1 ? "" : "s",
+             a.png ? " (SVG and PNG)" : " (SVG)");
   return kExitOk;
+}
+
+}  // namespace
+
+int runImport(const std::vector<std::string>& args) {
+  failWritesPastSizeLimit();
+  ImportArgs a;
+  po::options_description options(kImportCaption);
+  addImportOptions(options, a);
+  po::variables_map vm;
+  if (!parseToolArgs("import", args, options, "input", -1, vm)) return kExitUsage;
+  if (vm.count("help")) {
+    printImportHelp(options);
+    return kExitOk;
+  }
+  if (const std::optional<std::string> problem = importUsageProblem(a)) {
+    return toolUsageError("import", *problem);
+  }
+  ParsedImports parsed;
+  if (const int status = parseImports(a, parsed); status != kExitOk) return status;
+  return writeParsedImports(a, parsed);
+}
+
+int runReport(const std::vector<std::string>& args) {
+  failWritesPastSizeLimit();
+  ReportArgs a;
+  po::options_description options(kReportCaption);
+  addReportOptions(options, a);
+  po::variables_map vm;
+  if (!parseToolArgs("report", args, options, "config", -1, vm)) return kExitUsage;
+  if (vm.count("help")) {
+    std::cout << options
+              << "Exit status: 0 report written, 1 a results file cannot be read or a report file written, "
+                 "2 bad usage.\n";
+    return kExitOk;
+  }
+  ReportOptions report;
+  std::vector<ConfigSpec> given;
+  if (const std::string problem = reportUsageProblem(a, report, given); !problem.empty()) {
+    return toolUsageError("report", problem);
+  }
+  std::vector<Configuration> configs;
+  std::vector<TimelineRun> timelines;
+  if (const int status = readConfigurations(given, configs, timelines); status != kExitOk) return status;
+  const std::vector<ReportChart> charts = reportCharts(configs, report, timelines);
+  // The Markdown only when it is printed or written (a large report takes a while to render).
+  const std::string markdown =
+      a.markdown || !a.out_dir.empty() ? reportMarkdown(configs, report, charts, timelines) : std::string();
+  fmt::print("{}", a.markdown ? markdown : reportText(configs, report, timelines));
+  if (a.out_dir.empty()) return kExitOk;
+  return writeReportDir(a, markdown, charts);
 }
 
 }  // namespace mdbench

@@ -29,6 +29,7 @@
 #include "mdbench/model/steady.hpp"
 #include "mdbench/results/results_file.hpp"
 #include "mdbench/util/errno_name.hpp"
+#include "mdbench/util/file_io.hpp"
 #include "results_files.hpp"
 #include "results_layout.hpp"
 
@@ -281,12 +282,12 @@ struct Hdf5Sink::Impl {
     file = createNewFile(temporary, exists_error);
     try {
       begin(*pending_info, *pending_plan);
-      struct stat st {};
-      if (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+      const Placed placed = putInPlace(temporary, path, Replace::kRegularFile);
+      if (placed.outcome == PlaceOutcome::kNotAFile) {
         throw ResultsFileError(fmt::format("{} is no longer a regular file: not replaced", path));
       }
-      if (::rename(temporary.c_str(), path.c_str()) != 0) {
-        throw ResultsFileError(fmt::format("cannot replace {}: {}", path, describeErrno(errno)));
+      if (placed.outcome != PlaceOutcome::kDone) {
+        throw ResultsFileError(fmt::format("cannot replace {}: {}", path, describeErrno(placed.err)));
       }
     } catch (...) {
       const h5::QuietErrors quiet;

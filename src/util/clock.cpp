@@ -63,13 +63,14 @@ std::unique_ptr<Clock> makeRunClock() {
   return std::make_unique<SteadyClock>();
 }
 
-std::string utcTimestampNow() {
-  const std::time_t now = std::time(nullptr);
+std::string utcTimestamp(std::time_t time) {
   std::tm utc{};
-  gmtime_r(&now, &utc);
+  gmtime_r(&time, &utc);
   char text[32];
   const std::size_t n = std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
   return std::string(text, n);
 }
+
+std::string utcTimestampNow() { return utcTimestamp(std::time(nullptr)); }
 
 }  // namespace mdbench

@@ -13,6 +13,7 @@
 #include <array>
 #include <cerrno>
 #include <csignal>
+#include <filesystem>
 #include <streambuf>
 
 #include "mdbench/util/errno_name.hpp"
@@ -161,6 +162,61 @@ OutputCheck checkOutput(const std::string& path, std::string_view role) {
   return {OutputState::kAbsent, {}};
 }
 
+bool nameExists(const std::string& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0;
+}
+
+std::string inputFileProblem(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) return {};
+  return nameExists(path) ? fmt::format("{}: not a regular file", path)
+                          : fmt::format("{}: no such file", path);
+}
+
+std::string makeDirectories(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::create_directories(path, ec);
+  return ec ? fmt::format("cannot create {}: {}", path, ec.message()) : std::string();
+}
+
+namespace {
+
+// Without replacing anything: link(2) fails when the name exists, whatever it is (a dangling link too).
+// Where links are not supported, renameat2(RENAME_NOREPLACE); where neither is, a last check as close to
+// the rename as it can be. 0, EEXIST or the errno.
+int placeWithoutReplacing(const std::string& temp, const std::string& target) {
+  if (::link(temp.c_str(), target.c_str()) == 0) {
+    ::unlink(temp.c_str());
+    return 0;
+  }
+  int err = lastErrno();
+  if (!linkUnsupported(err)) return err;
+  err =
+      ::renameat2(AT_FDCWD, temp.c_str(), AT_FDCWD, target.c_str(), RENAME_NOREPLACE) == 0 ? 0 : lastErrno();
+  if (err != EINVAL && err != ENOSYS) return err;
+  struct stat st {};
+  if (::lstat(target.c_str(), &st) == 0) return EEXIST;
+  return ::rename(temp.c_str(), target.c_str()) == 0 ? 0 : lastErrno();
+}
+
+}  // namespace
+
+Placed putInPlace(const std::string& temp, const std::string& target, Replace replace,
+                  const FileIdentity* unchanged) {
+  if (replace == Replace::kRegularFile) {
+    struct stat st {};
+    const bool present = ::lstat(target.c_str(), &st) == 0;
+    if (present && !S_ISREG(st.st_mode)) return {PlaceOutcome::kNotAFile, 0, st.st_mode};
+    if (unchanged != nullptr && (!present || identityOf(st) != *unchanged)) return {PlaceOutcome::kChanged};
+    if (::rename(temp.c_str(), target.c_str()) != 0) return {PlaceOutcome::kFailed, lastErrno()};
+  } else if (const int err = placeWithoutReplacing(temp, target); err != 0) {
+    return {err == EEXIST ? PlaceOutcome::kAppeared : PlaceOutcome::kFailed, err};
+  }
+  syncParent(target);
+  return {};
+}
+
 // The stream's buffer: whole chunks to the descriptor, the first error kept for commit().
 class NewFile::Buffer : public std::streambuf {
  public:
@@ -300,42 +356,22 @@ std::string NewFile::commit(Replace replace, const FileIdentity* unchanged) {
   const int closed = ::close(fd_);
   fd_ = -1;
   if (closed != 0) return failed("writing", lastErrno());
-  const bool present = ::lstat(target_.c_str(), &st) == 0;
-  if (replace == Replace::kRegularFile) {
-    if (present && !S_ISREG(st.st_mode)) {
+  const Placed placed = putInPlace(temp_, target_, replace, unchanged);
+  switch (placed.outcome) {
+    case PlaceOutcome::kDone:
+      committed_ = true;
+      return {};
+    case PlaceOutcome::kNotAFile:
       return fmt::format("{} {} is now {}, not a file: not replacing it", role_, target_,
-                         fileKindName(st.st_mode));
-    }
-    if (unchanged != nullptr && (!present || identityOf(st) != *unchanged)) {
+                         fileKindName(placed.mode));
+    case PlaceOutcome::kChanged:
       return fmt::format("{} {} changed while its new version was written: not replacing it", role_, target_);
-    }
-    if (::rename(temp_.c_str(), target_.c_str()) != 0) return failed("cannot put in place", lastErrno());
-  } else {
-    // link(2) fails when the name exists, whatever it is (a dangling link too): nothing is ever replaced.
-    if (::link(temp_.c_str(), target_.c_str()) == 0) {
-      ::unlink(temp_.c_str());
-    } else {
-      int err = lastErrno();
-      if (linkUnsupported(err)) {
-        err = ::renameat2(AT_FDCWD, temp_.c_str(), AT_FDCWD, target_.c_str(), RENAME_NOREPLACE) == 0
-                  ? 0
-                  : lastErrno();
-        if (err == EINVAL || err == ENOSYS) {
-          // Neither is supported here: the last check is as close to the rename as it can be.
-          err = ::lstat(target_.c_str(), &st) == 0              ? EEXIST
-                : ::rename(temp_.c_str(), target_.c_str()) == 0 ? 0
-                                                                : lastErrno();
-        }
-      }
-      if (err == EEXIST) {
-        return fmt::format("{} {} appeared while it was written: not replacing it", role_, target_);
-      }
-      if (err != 0) return failed("cannot put in place", err);
-    }
+    case PlaceOutcome::kAppeared:
+      return fmt::format("{} {} appeared while it was written: not replacing it", role_, target_);
+    case PlaceOutcome::kFailed:
+      break;
   }
-  committed_ = true;
-  syncParent(target_);
-  return {};
+  return failed("cannot put in place", placed.err);
 }
 
 void failWritesPastSizeLimit() { std::signal(SIGXFSZ, SIG_IGN); }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <ctime>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -60,6 +61,17 @@ TEST(TscClock, AgreesWithTheMonotonicClock) {
     ASSERT_GE(now, last);
     last = now;
   }
+}
+
+// The one timestamp format (runs' start_utc and end_utc, imports' imported_utc): ISO 8601 in UTC, seconds.
+TEST(UtcTimestamp, IsIso8601InUtcToTheSecond) {
+  EXPECT_EQ(utcTimestamp(0), "1970-01-01T00:00:00Z");
+  EXPECT_EQ(utcTimestamp(1796044986), "2026-11-30T13:23:06Z");
+  EXPECT_EQ(utcTimestamp(951782400), "2000-02-29T00:00:00Z");
+  const std::time_t before = std::time(nullptr);
+  const std::string now = utcTimestampNow();
+  const std::time_t after = std::time(nullptr);
+  EXPECT_TRUE(now == utcTimestamp(before) || now == utcTimestamp(after)) << now;
 }
 
 }  // namespace

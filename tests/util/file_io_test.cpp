@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -221,6 +222,51 @@ TEST_F(FileIoTest, ALongNameStillGetsATemporary) {
   EXPECT_EQ(writeFileAtomically(path(name), "x", Replace::kNothing, "export file"), "");
   EXPECT_EQ(get(path(name)), "x");
   EXPECT_EQ(entries(), 1u);
+}
+
+// The short messages of the results tools, before an input is read: a link is followed, a dangling one is
+// there but not a file.
+TEST_F(FileIoTest, LooksAtInputsBeforeTheyAreRead) {
+  put(path("in"), "x");
+  std::filesystem::create_symlink(path("in"), path("link"));
+  std::filesystem::create_symlink(path("gone"), path("dangling"));
+  std::filesystem::create_directory(path("dir"));
+  EXPECT_EQ(inputFileProblem(path("in")), "");
+  EXPECT_EQ(inputFileProblem(path("link")), "");
+  EXPECT_EQ(inputFileProblem(path("dir")), path("dir") + ": not a regular file");
+  EXPECT_EQ(inputFileProblem(path("dangling")), path("dangling") + ": not a regular file");
+  EXPECT_EQ(inputFileProblem(path("missing")), path("missing") + ": no such file");
+  EXPECT_TRUE(nameExists(path("dangling")));
+  EXPECT_FALSE(nameExists(path("missing")));
+}
+
+TEST_F(FileIoTest, MakesDirectoriesWithTheirParents) {
+  EXPECT_EQ(makeDirectories(path("a/b/c")), "");
+  EXPECT_TRUE(std::filesystem::is_directory(path("a/b/c")));
+  EXPECT_EQ(makeDirectories(path("a/b/c")), "");  // there already
+  put(path("file"), "x");
+  EXPECT_EQ(makeDirectories(path("file/sub")), "cannot create " + path("file/sub") + ": Not a directory");
+}
+
+// The rename a caller that made its own temporary (the HDF5 results writer) shares with NewFile.
+TEST_F(FileIoTest, PutsAFileInPlaceOnlyOverAFile) {
+  put(path("tmp"), "new\n");
+  put(path("out"), "old\n");
+  EXPECT_EQ(putInPlace(path("tmp"), path("out"), Replace::kRegularFile).outcome, PlaceOutcome::kDone);
+  EXPECT_EQ(get(path("out")), "new\n");
+  put(path("tmp"), "newer\n");
+  EXPECT_EQ(putInPlace(path("tmp"), path("out"), Replace::kNothing).outcome, PlaceOutcome::kAppeared);
+  std::filesystem::create_directory(path("dir"));
+  const Placed placed = putInPlace(path("tmp"), path("dir"), Replace::kRegularFile);
+  EXPECT_EQ(placed.outcome, PlaceOutcome::kNotAFile);
+  EXPECT_TRUE(S_ISDIR(placed.mode));
+  EXPECT_EQ(putInPlace(path("tmp"), path("fresh"), Replace::kNothing).outcome, PlaceOutcome::kDone);
+  EXPECT_EQ(get(path("fresh")), "newer\n");
+  EXPECT_FALSE(nameExists(path("tmp")));
+  const Placed missing = putInPlace(path("tmp"), path("out"), Replace::kRegularFile);
+  EXPECT_EQ(missing.outcome, PlaceOutcome::kFailed);
+  EXPECT_EQ(missing.err, ENOENT);
+  EXPECT_EQ(get(path("out")), "new\n");
 }
 
 TEST_F(FileIoTest, NamesTheKinds) {

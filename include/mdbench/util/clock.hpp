@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <ctime>
 #include <memory>
 #include <string>
 #if defined(__x86_64__)
@@ -74,7 +75,9 @@ class ManualClock final : public Clock {
   std::int64_t now_ns_ = 0;
 };
 
-// Wall-clock time for the record only (never for measuring): "2026-11-30T13:23:06Z".
+// Wall-clock time for the record only (never for measuring): "2026-11-30T13:23:06Z", ISO 8601 in UTC to
+// the second. The one format of every timestamp mdbench writes (runs' start and end, imports).
+std::string utcTimestamp(std::time_t time);
 std::string utcTimestampNow();
 
 }  // namespace mdbench

@@ -31,6 +31,17 @@ struct ReadSpec {
 // the file's size claims (/proc files, a file that grows).
 std::string readRegularFile(const std::string& path, const ReadSpec& spec, std::string& text);
 
+// Whether anything, a dangling link too, has this name (lstat: no link followed).
+bool nameExists(const std::string& path);
+
+// An input the user named, looked at before it is read (a link is followed, as inputs are only read):
+// "PATH: no such file", "PATH: not a regular file" or "". The results tools' short messages; the read
+// itself (readRegularFile) checks again.
+std::string inputFileProblem(const std::string& path);
+
+// The directory `path` and its missing parents (mkdir -p): "" or "cannot create PATH: <strerror>".
+std::string makeDirectories(const std::string& path);
+
 // What an output name is, looked at (lstat, never following a link) before anything is written.
 enum class OutputState : std::uint8_t { kAbsent, kRegularFile, kRefused };
 struct OutputCheck {
@@ -57,6 +68,24 @@ struct FileIdentity {
   bool operator==(const FileIdentity&) const = default;
 };
 FileIdentity identityOf(const struct stat& st);
+
+// How putInPlace went. Callers word their own messages (the results writer's differ from NewFile's).
+enum class PlaceOutcome : std::uint8_t {
+  kDone,
+  kNotAFile,  // Replace::kRegularFile: the target is now something else (`mode` says what)
+  kChanged,   // Replace::kRegularFile with `unchanged`: the target is another file, or changed
+  kAppeared,  // Replace::kNothing: the name exists now
+  kFailed,    // the rename or link failed: `err`
+};
+struct Placed {
+  PlaceOutcome outcome = PlaceOutcome::kDone;
+  int err = 0;
+  mode_t mode = 0;
+};
+// Puts the complete file `temp` at `target`, beside it (rename, or link then unlink when nothing may be
+// replaced), then syncs the directory. On any outcome but kDone, `temp` is left for the caller to remove.
+Placed putInPlace(const std::string& temp, const std::string& target, Replace replace,
+                  const FileIdentity* unchanged = nullptr);
 
 // A new file beside `target`, named .<target name>.mdbench-tmp.<pid>, created with O_EXCL|O_NOFOLLOW.
 // Write it (write(), stream(), or a tool writing to tempPath() or fd()), then commit() puts it in place;

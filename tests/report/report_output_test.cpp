@@ -1,0 +1,453 @@
+// The report's text and Markdown, pinned line by line (google/benchmark's output tests are the model): the
+// configurations, runs and steady states are built by hand, so that every number shown can be worked out
+// from the case, and the output is matched exactly.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "mdbench/report/report.hpp"
+#include "output_lines.hpp"
+
+namespace mdbench {
+namespace {
+
+using output_test::linesAre;
+
+// The paragraph every Markdown report has after its configurations.
+constexpr const char* kRatesParagraph =
+    "Rates are the mean over iterations of the aggregate rate (ops/s of all ranks, barrier to barrier; MiB/s "
+    "as the data-path tool reported it); n is the number of iterations; p99 is the latency of the merged "
+    "histograms. The peak is the largest mean; the saturation point is the first count reaching 90% of the "
+    "peak with larger counts measured.";
+
+ScalingPoint point(std::uint32_t ranks, std::uint32_t iterations, double mean, double stddev, double min,
+                   double max) {
+  ScalingPoint p;
+  p.ranks = ranks;
+  p.iterations = iterations;
+  p.mean = mean;
+  p.stddev = stddev;
+  p.min = min;
+  p.max = max;
+  return p;
+}
+
+// A metadata point of an mdbench run: with latency.
+ScalingPoint measured(std::uint32_t ranks, double mean, double stddev, double min, double max,
+                      std::uint64_t p99_ns) {
+  ScalingPoint p = point(ranks, 3, mean, stddev, min, max);
+  p.has_latency = true;
+  p.latency.p99_ns = p99_ns;
+  return p;
+}
+
+Series metadataSeries(const std::string& name, std::vector<ScalingPoint> points) {
+  return {SeriesKind::kMetadata, name, "ops/s", "ranks", std::move(points)};
+}
+
+// ssd: file-create scales from 1000 to 3800 ops/s and flattens out at 4 ranks (3800 is 95% of the 4000
+// peak at 8, past the 90% that is saturation); file-stat is measured at 1 rank only. hdd: file-create at
+// 1 and 2 ranks, half of ssd's (ratios 0.50); nothing at 4 and 8 ("-").
+std::vector<Configuration> scalingConfigs() {
+  Configuration ssd;
+  ssd.label = "ssd";
+  ssd.files = {"ssd-1.h5", "ssd-2.h5"};
+  ssd.series = {metadataSeries("file-create", {measured(1, 1000, 10, 990, 1010, 250'000),
+                                               measured(2, 1900, 100, 1800, 2000, 300'000),
+                                               measured(4, 3800, 0, 3800, 3800, 1'500'000),
+                                               measured(8, 4000, 50, 3950, 4050, 12'500'000)}),
+                metadataSeries("file-stat", {measured(1, 123456.4, 0.5, 123456, 123457, 850)})};
+  Configuration hdd;
+  hdd.label = "hdd";
+  hdd.files = {"hdd.h5"};
+  hdd.series = {metadataSeries("file-create",
+                               {measured(1, 500, 5, 495, 505, 2'000'000), measured(2, 950, 0, 950, 950, 0)})};
+  hdd.notes = {"hdd.h5 /runs/run-0001: 3 operations failed"};
+  return {ssd, hdd};
+}
+
+TEST(ReportText, AScalingSeriesAgainstABaseline) {
+  ReportOptions options;
+  options.baseline = 0;
+  const std::vector<std::string> expected = {
+      "file-create: ops/s against ranks",
+      "  ranks  ssd ops/s  +- sd    min    max  n      p99  hdd ops/s  +- sd  min  max  n   p99  / ssd",
+      "  1          1,000     10    990  1,010  3   250 us        500      5  495  505  3  2 ms   0.50",
+      "  2          1,900    100  1,800  2,000  3   300 us        950      0  950  950  3  0 ns   0.50",
+      "  4          3,800      0  3,800  3,800  3   1.5 ms          -      -    -    -  -     -      -",
+      "  8          4,000     50  3,950  4,050  3  12.5 ms          -      -    -    -  -     -      -",
+      "  ssd: peak 4,000 ops/s at 8 ranks; saturates at 4 ranks (90% of the peak; more ranks add less than "
+      "10%)",
+      "  hdd: peak 950 ops/s at 2 ranks; still scaling at 2 ranks",
+      "",
+      "file-stat: ops/s against ranks",
+      "  ranks  ssd ops/s  +- sd      min      max  n     p99",
+      "  1        123,456      0  123,456  123,457  3  850 ns",
+      "  ssd: peak 123,456 ops/s at 1 rank; one count measured, no scaling to show",
+      "",
+      "note (hdd): hdd.h5 /runs/run-0001: 3 operations failed"};
+  EXPECT_TRUE(linesAre(reportText(scalingConfigs(), options), expected));
+}
+
+// The charts a report of scalingConfigs() embeds, by stem (their SVG is not part of the Markdown).
+std::vector<ReportChart> scalingCharts() {
+  return {{"file-create", "file-create", false, ""},
+          {"file-create", "file-create-relative", true, ""},
+          {"file-stat", "file-stat", false, ""},
+          {"", "overview", false, ""}};
+}
+
+TEST(ReportMarkdown, AScalingSeriesAgainstABaseline) {
+  ReportOptions options;
+  options.baseline = 0;
+  const std::vector<std::string> expected = {
+      "# mdbench report",
+      "",
+      "Configurations:",
+      "",
+      "- ssd: ssd-1.h5, ssd-2.h5",
+      "- hdd: hdd.h5",
+      "",
+      "Ratios are to the baseline **ssd**.",
+      "",
+      kRatesParagraph,
+      "",
+      "![overview](overview.svg)",
+      "",
+      "## file-create: ops/s against ranks",
+      "",
+      "![file-create](file-create.svg)",
+      "",
+      "![file-create-relative](file-create-relative.svg)",
+      "",
+      "| ranks | ssd ops/s | +- sd | min | max | n | p99 | hdd ops/s | +- sd | min | max | n | p99 | / ssd |",
+      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+      "| 1 | 1,000 | 10 | 990 | 1,010 | 3 | 250 us | 500 | 5 | 495 | 505 | 3 | 2 ms | 0.50 |",
+      "| 2 | 1,900 | 100 | 1,800 | 2,000 | 3 | 300 us | 950 | 0 | 950 | 950 | 3 | 0 ns | 0.50 |",
+      "| 4 | 3,800 | 0 | 3,800 | 3,800 | 3 | 1.5 ms | - | - | - | - | - | - | - |",
+      "| 8 | 4,000 | 50 | 3,950 | 4,050 | 3 | 12.5 ms | - | - | - | - | - | - | - |",
+      "",
+      "- ssd: peak 4,000 ops/s at 8 ranks; saturates at 4 ranks (90% of the peak; more ranks add less than "
+      "10%)",
+      "- hdd: peak 950 ops/s at 2 ranks; still scaling at 2 ranks",
+      "",
+      "## file-stat: ops/s against ranks",
+      "",
+      "![file-stat](file-stat.svg)",
+      "",
+      "| ranks | ssd ops/s | +- sd | min | max | n | p99 |",
+      "|---|---:|---:|---:|---:|---:|---:|",
+      "| 1 | 123,456 | 0 | 123,456 | 123,457 | 3 | 850 ns |",
+      "",
+      "- ssd: peak 123,456 ops/s at 1 rank; one count measured, no scaling to show",
+      "",
+      "## Notes",
+      "",
+      "- hdd: hdd.h5 /runs/run-0001: 3 operations failed"};
+  EXPECT_TRUE(linesAre(reportMarkdown(scalingConfigs(), options, scalingCharts()), expected));
+}
+
+// An imported IOR run (MiB/s against clients, no latency): write at 1 and 2 clients, read at 2; the rates
+// keep a decimal below 10000 MiB/s.
+Configuration iorConfig() {
+  Configuration ior;
+  ior.label = "ior";
+  ior.files = {"ior.h5"};
+  ior.series = {
+      {SeriesKind::kDataPath, "ior:read", "MiB/s", "clients", {point(2, 1, 20480.4, 0, 20480.4, 20480.4)}},
+      {SeriesKind::kDataPath,
+       "ior:write",
+       "MiB/s",
+       "clients",
+       {point(1, 2, 3.5, 0.3, 3.2, 3.8), point(2, 2, 7.3, 0.5, 6.9, 7.6)}}};
+  ior.notes = {"ior.h5 /runs/run-0000: imported from IOR 3.3.0"};
+  return ior;
+}
+
+TEST(ReportText, AnImportedIorRun) {
+  const std::vector<std::string> expected = {
+      "ior:read: MiB/s against clients",
+      "  clients  ior MiB/s  +- sd     min     max  n",
+      "  2           20,480    0.0  20,480  20,480  1",
+      "  ior: peak 20,480 MiB/s at 2 clients; one count measured, no scaling to show",
+      "",
+      "ior:write: MiB/s against clients",
+      "  clients  ior MiB/s  +- sd  min  max  n",
+      "  1              3.5    0.3  3.2  3.8  2",
+      "  2              7.3    0.5  6.9  7.6  2",
+      "  ior: peak 7.3 MiB/s at 2 clients; still scaling at 2 clients",
+      "",
+      "note (ior): ior.h5 /runs/run-0000: imported from IOR 3.3.0"};
+  EXPECT_TRUE(linesAre(reportText({iorConfig()}, {}), expected));
+}
+
+TEST(ReportMarkdown, AnImportedIorRun) {
+  const std::vector<ReportChart> charts = {{"ior:read", "ior-read", false, ""},
+                                           {"ior:write", "ior-write", false, ""}};
+  const std::vector<std::string> expected = {
+      "# mdbench report",
+      "",
+      "Configurations:",
+      "",
+      "- ior: ior.h5",
+      "",
+      kRatesParagraph,
+      "",
+      "## ior:read: MiB/s against clients",
+      "",
+      "![ior-read](ior-read.svg)",
+      "",
+      "| clients | ior MiB/s | +- sd | min | max | n |",
+      "|---|---:|---:|---:|---:|---:|",
+      "| 2 | 20,480 | 0.0 | 20,480 | 20,480 | 1 |",
+      "",
+      "- ior: peak 20,480 MiB/s at 2 clients; one count measured, no scaling to show",
+      "",
+      "## ior:write: MiB/s against clients",
+      "",
+      "![ior-write](ior-write.svg)",
+      "",
+      "| clients | ior MiB/s | +- sd | min | max | n |",
+      "|---|---:|---:|---:|---:|---:|",
+      "| 1 | 3.5 | 0.3 | 3.2 | 3.8 | 2 |",
+      "| 2 | 7.3 | 0.5 | 6.9 | 7.6 | 2 |",
+      "",
+      "- ior: peak 7.3 MiB/s at 2 clients; still scaling at 2 clients",
+      "",
+      "## Notes",
+      "",
+      "- ior: ior.h5 /runs/run-0000: imported from IOR 3.3.0"};
+  EXPECT_TRUE(linesAre(reportMarkdown({iorConfig()}, {}, charts), expected));
+}
+
+// A run's first iteration over time: file-create's fastest rank done at 0.5 s (1,200 ops by then: 2,400
+// ops/s), the slowest at 1.25 s (2,000 ops: 1,600 ops/s); the phase's barrier-to-barrier 1,500 ops/s. And
+// a file written before schema version 5, without series.
+std::vector<TimelineRun> timelines() {
+  TimelineRun run;
+  run.label = "ssd";
+  run.file = "ssd-1.h5";
+  run.group = "/runs/run-0000";
+  run.stem = "timeline-ssd-run-0000";
+  run.ranks = 2;
+  run.has_series = true;
+  TimelinePhase create;
+  create.phase = Phase::kFileCreate;
+  create.interval_s = 0.1;
+  create.ops_per_s = 1500;
+  create.done = {.first_done_time_s = 0.5,
+                 .first_done_ops = 1200,
+                 .first_done_ops_per_s = 2400,
+                 .last_done_time_s = 1.25,
+                 .last_done_ops_per_s = 1600};
+  TimelinePhase stat;
+  stat.phase = Phase::kFileStat;
+  stat.interval_s = 0.1;
+  stat.ops_per_s = 40000;
+  stat.done = {.first_done_time_s = 0.0004,
+               .first_done_ops = 10,
+               .first_done_ops_per_s = 25000,
+               .last_done_time_s = 0.05,
+               .last_done_ops_per_s = 40000};
+  run.phases = {create, stat};
+  TimelineRun old;
+  old.label = "hdd";
+  old.file = "hdd.h5";
+  old.group = "/runs/run-0000";
+  old.stem = "timeline-hdd-run-0000";
+  old.ranks = 1;
+  return {run, old};
+}
+
+TEST(ReportText, FirstAndLastDoneRates) {
+  const std::vector<std::string> expected = {
+      "file-create: ops/s against ranks",
+      "  ranks  ssd ops/s  +- sd    min    max  n      p99  hdd ops/s  +- sd  min  max  n   p99",
+      "  1          1,000     10    990  1,010  3   250 us        500      5  495  505  3  2 ms",
+      "  2          1,900    100  1,800  2,000  3   300 us        950      0  950  950  3  0 ns",
+      "  4          3,800      0  3,800  3,800  3   1.5 ms          -      -    -    -  -     -",
+      "  8          4,000     50  3,950  4,050  3  12.5 ms          -      -    -    -  -     -",
+      "  ssd: peak 4,000 ops/s at 8 ranks; saturates at 4 ranks (90% of the peak; more ranks add less than "
+      "10%)",
+      "  hdd: peak 950 ops/s at 2 ranks; still scaling at 2 ranks",
+      "",
+      "file-stat: ops/s against ranks",
+      "  ranks  ssd ops/s  +- sd      min      max  n     p99",
+      "  1        123,456      0  123,456  123,457  3  850 ns",
+      "  ssd: peak 123,456 ops/s at 1 rank; one count measured, no scaling to show",
+      "",
+      "First-done and last-done rates (first iteration of each run):",
+      "  ssd: ssd-1.h5 /runs/run-0000 (2 ranks)",
+      "  phase         ops/s  first done  first-done ops/s  last done  last-done ops/s",
+      "  file-create   1,500      500 ms             2,400     1.25 s            1,600",
+      "  file-stat    40,000      400 us            25,000      50 ms           40,000",
+      "  hdd: hdd.h5: written before results schema version 5: no throughput over time was stored",
+      "",
+      "note (hdd): hdd.h5 /runs/run-0001: 3 operations failed"};
+  EXPECT_TRUE(linesAre(reportText(scalingConfigs(), {}, timelines()), expected));
+}
+
+TEST(ReportMarkdown, ThroughputOverTime) {
+  std::vector<ReportChart> charts = scalingCharts();
+  charts.push_back({"", "timeline-ssd-run-0000", false, "", 0});
+  const std::vector<std::string> expected = {
+      "# mdbench report",
+      "",
+      "Configurations:",
+      "",
+      "- ssd: ssd-1.h5, ssd-2.h5",
+      "- hdd: hdd.h5",
+      "",
+      kRatesParagraph,
+      "",
+      "![overview](overview.svg)",
+      "",
+      "## file-create: ops/s against ranks",
+      "",
+      "![file-create](file-create.svg)",
+      "",
+      "![file-create-relative](file-create-relative.svg)",
+      "",
+      "| ranks | ssd ops/s | +- sd | min | max | n | p99 | hdd ops/s | +- sd | min | max | n | p99 |",
+      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+      "| 1 | 1,000 | 10 | 990 | 1,010 | 3 | 250 us | 500 | 5 | 495 | 505 | 3 | 2 ms |",
+      "| 2 | 1,900 | 100 | 1,800 | 2,000 | 3 | 300 us | 950 | 0 | 950 | 950 | 3 | 0 ns |",
+      "| 4 | 3,800 | 0 | 3,800 | 3,800 | 3 | 1.5 ms | - | - | - | - | - | - |",
+      "| 8 | 4,000 | 50 | 3,950 | 4,050 | 3 | 12.5 ms | - | - | - | - | - | - |",
+      "",
+      "- ssd: peak 4,000 ops/s at 8 ranks; saturates at 4 ranks (90% of the peak; more ranks add less than "
+      "10%)",
+      "- hdd: peak 950 ops/s at 2 ranks; still scaling at 2 ranks",
+      "",
+      "## file-stat: ops/s against ranks",
+      "",
+      "![file-stat](file-stat.svg)",
+      "",
+      "| ranks | ssd ops/s | +- sd | min | max | n | p99 |",
+      "|---|---:|---:|---:|---:|---:|---:|",
+      "| 1 | 123,456 | 0 | 123,456 | 123,457 | 3 | 850 ns |",
+      "",
+      "- ssd: peak 123,456 ops/s at 1 rank; one count measured, no scaling to show",
+      "",
+      "## Throughput over time",
+      "",
+      "The first iteration of each run, phase by phase: the ops/s in each interval (100 ms), x the time "
+      "since each rank started the phase. The bold line is all ranks, the thin lines one rank each (runs of "
+      "up to 16 ranks), so that a straggler or a stall shows. First done: the fastest rank's time and the "
+      "rate of all ranks until then; last done: the slowest rank's time and ops\\_ok over it. The ops/s "
+      "column is the barrier-to-barrier rate of the tables above.",
+      "",
+      "### ssd: ssd-1.h5 /runs/run-0000 (2 ranks)",
+      "",
+      "![timeline-ssd-run-0000](timeline-ssd-run-0000.svg)",
+      "",
+      "| phase | ops/s | first done | first-done ops/s | last done | last-done ops/s |",
+      "|---|---:|---:|---:|---:|---:|",
+      "| file-create | 1,500 | 500 ms | 2,400 | 1.25 s | 1,600 |",
+      "| file-stat | 40,000 | 400 us | 25,000 | 50 ms | 40,000 |",
+      "",
+      "- hdd: hdd.h5: written before results schema version 5: no throughput over time was stored",
+      "",
+      "## Notes",
+      "",
+      "- hdd: hdd.h5 /runs/run-0001: 3 operations failed"};
+  EXPECT_TRUE(linesAre(reportMarkdown(scalingConfigs(), {}, charts, timelines()), expected));
+}
+
+// One summarised steady phase: `ok` of each of its ops at `ops_per_s`, p50 and p99 latency.
+StoredSteadyPhase steadyPhase(SteadyPhase phase, double ops_per_s, std::uint64_t p50_ns,
+                              std::uint64_t p99_ns) {
+  StoredSteadyPhase p;
+  p.phase = phase;
+  p.summary.phase = phase;
+  for (const SteadyOp op : steadyOpsOf(phase)) {
+    SteadyOpSummary& o = p.summary.ops[steadyOpIndex(op)];
+    o.ops_per_s = ops_per_s;
+    o.latency.p50_ns = p50_ns;
+    o.latency.p99_ns = p99_ns;
+  }
+  p.summary.time_balance = 0.5;
+  p.summary.rate_balance = 0.479;
+  return p;
+}
+
+// --steady: one iteration of 3 rounds on 2 ranks; the mix at 1.5 rounds/s cycling 5.5 objects/s.
+TimelineRun steadyRun() {
+  TimelineRun run;
+  run.label = "steady";
+  run.file = "steady.h5";
+  run.group = "/runs/run-0000";
+  run.stem = "timeline-steady-run-0000";
+  run.ranks = 2;
+  run.has_series = true;
+  StoredSteadyIteration it;
+  it.iteration = 0;
+  it.rounds = 3;
+  it.phases = {steadyPhase(SteadyPhase::kPrecreate, 6, 2'000, 9'500),
+               steadyPhase(SteadyPhase::kMix, 5.6, 1'500, 1'250'000),
+               steadyPhase(SteadyPhase::kCleanup, 12345.6, 700, 800)};
+  it.phases[1].summary.rounds_per_s = 1.5;
+  it.phases[1].summary.objects_per_s = 5.5;
+  run.steady = {it};
+  return run;
+}
+
+TEST(ReportText, ASteadyRun) {
+  const std::vector<std::string> expected = {"Steady state:",
+                                             "  steady: steady.h5 /runs/run-0000 (2 ranks): 3 rounds",
+                                             "  iteration      phase      op   ops/s     p50      p99  "
+                                             "rounds/s  objects/s  time balance  rate balance",
+                                             "  0          precreate   mkdir       6    2 us   9.5 us        "
+                                             "                      50.0%         47.9%",
+                                             "  0          precreate  create       6    2 us   9.5 us",
+                                             "  0                mix    stat       6  1.5 us  1.25 ms       "
+                                             "1.5        5.5         50.0%         47.9%",
+                                             "  0                mix    read       6  1.5 us  1.25 ms",
+                                             "  0                mix  delete       6  1.5 us  1.25 ms",
+                                             "  0                mix  create       6  1.5 us  1.25 ms",
+                                             "  0            cleanup  delete  12,346  700 ns   800 ns        "
+                                             "                      50.0%         47.9%",
+                                             "  0            cleanup   rmdir  12,346  700 ns   800 ns",
+                                             ""};
+  EXPECT_TRUE(linesAre(reportText({}, {}, {steadyRun()}), expected));
+}
+
+TEST(ReportMarkdown, ASteadyRun) {
+  const std::vector<std::string> expected = {
+      "# mdbench report",
+      "",
+      "Configurations:",
+      "",
+      "",
+      kRatesParagraph,
+      "",
+      "## Steady state",
+      "",
+      "md-workbench's steady-state mix (--steady): per iteration and phase, each op type's rate over the "
+      "phase's barrier-to-barrier time and its latency from the merged histogram; rounds/s and objects/s are "
+      "the mix's (objects cycled through the working sets per second); the balances are the fastest rank's "
+      "time (rate) over the slowest one's.",
+      "",
+      "### steady: steady.h5 /runs/run-0000 (2 ranks): 3 rounds",
+      "",
+      "| iteration | phase | op | ops/s | p50 | p99 | rounds/s | objects/s | time balance | rate balance |",
+      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+      "| 0 | precreate | mkdir | 6 | 2 us | 9.5 us |  |  | 50.0% | 47.9% |",
+      "| 0 | precreate | create | 6 | 2 us | 9.5 us |  |  |  |  |",
+      "| 0 | mix | stat | 6 | 1.5 us | 1.25 ms | 1.5 | 5.5 | 50.0% | 47.9% |",
+      "| 0 | mix | read | 6 | 1.5 us | 1.25 ms |  |  |  |  |",
+      "| 0 | mix | delete | 6 | 1.5 us | 1.25 ms |  |  |  |  |",
+      "| 0 | mix | create | 6 | 1.5 us | 1.25 ms |  |  |  |  |",
+      "| 0 | cleanup | delete | 12,346 | 700 ns | 800 ns |  |  | 50.0% | 47.9% |",
+      "| 0 | cleanup | rmdir | 12,346 | 700 ns | 800 ns |  |  |  |  |",
+      ""};
+  EXPECT_TRUE(linesAre(reportMarkdown({}, {}, {}, {steadyRun()}), expected));
+}
+
+TEST(ReportText, NothingToShow) {
+  EXPECT_TRUE(linesAre(reportText({}, {}), {"no results in the files given"}));
+}
+
+}  // namespace
+}  // namespace mdbench
