@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "mdbench/cli/app.hpp"
+#include "mdbench/cli/subcommands.hpp"
 #include "mdbench/cli/version.hpp"
 #include "mdbench/model/imported.hpp"
 #include "mdbench/report/report.hpp"
@@ -164,32 +165,27 @@ int writeReportFiles(const std::string& out_dir, const std::vector<ReportFile>& 
 
 }  // namespace
 
+po::options_description importOptions(ImportArgs* bind) {
+  po::options_description options;
+  options.add_options()("help,h", "print this help")(
+      "format,f", po::value(bound(bind, &ImportArgs::format))->value_name("auto|ior|iozone|mdtest"),
+      "the tool that wrote every INPUT (default: recognised from each file)")(
+      "output,o", po::value(bound(bind, &ImportArgs::out))->value_name("FILE.h5"),
+      "the results file to write (required)")(
+      "append", po::bool_switch(bound(bind, &ImportArgs::append)),
+      "add to an existing results file (an existing FILE is an error otherwise)")(
+      "input", po::value(bound(bind, &ImportArgs::inputs)), "a tool's output");
+  return options;
+}
+
 int runImport(const std::vector<std::string>& args) {
   failWritesPastSizeLimit();
-  po::options_description options(
-      "mdbench import INPUT... -o FILE.h5: other tools' results into a results file (IOR JSON summaries, "
-      "IOzone throughput-mode output, mdtest output)");
-  std::string format = "auto", out;
-  bool append = false;
-  std::vector<std::string> inputs;
-  options.add_options()("help,h", "print this help")(
-      "format,f", po::value(&format)->value_name("auto|ior|iozone|mdtest"),
-      "the tool that wrote every INPUT (default: recognised from each file)")(
-      "output,o", po::value(&out)->value_name("FILE.h5"), "the results file to write (required)")(
-      "append", po::bool_switch(&append),
-      "add to an existing results file (an existing FILE is an error otherwise)")("input", po::value(&inputs),
-                                                                                  "a tool's output");
+  ImportArgs parsed;
+  const po::options_description options = importOptions(&parsed);
+  const auto& [format, out, append, inputs] = parsed;
   po::variables_map vm;
   if (!parseToolArgs("import", args, options, "input", -1, vm)) return kExitUsage;
-  if (vm.count("help")) {
-    std::cout
-        << options
-        << "IOR: ior -O summaryFormat=JSON (stdout or -O summaryFile). IOzone: throughput mode, iozone -t "
-           "N.\n"
-           "mdtest: its whole output, with or without -P and --showRankStatistics, sweeps included.\n"
-           "Exit status: 0 imported, 1 an input cannot be read or parsed (nothing written), 2 bad usage.\n";
-    return kExitOk;
-  }
+  if (vm.count("help")) return printSubcommandHelp("import", options);
   if (inputs.empty()) return toolUsageError("import", "no input file given");
   if (out.empty()) return toolUsageError("import", "-o FILE.h5 is required");
   if (format != "auto" && format != "ior" && format != "iozone" && format != "mdtest") {
@@ -251,35 +247,33 @@ int runImport(const std::vector<std::string>& args) {
   return kExitOk;
 }
 
-int runReport(const std::vector<std::string>& args) {
-  failWritesPastSizeLimit();
-  po::options_description options(
-      "mdbench report [LABEL=]FILE[,FILE...]...: tables and scaling charts; each argument is one "
-      "configuration "
-      "(several files of one configuration are pooled by rank count)");
-  std::vector<std::string> specs;
-  std::string baseline, out_dir, bars = "minmax";
-  bool png = false, force = false, markdown = false;
+po::options_description reportOptions(ReportArgs* bind) {
+  po::options_description options;
   options.add_options()("help,h", "print this help")(
-      "baseline,b", po::value(&baseline)->value_name("LABEL|[LABEL=]FILE"),
+      "baseline,b", po::value(bound(bind, &ReportArgs::baseline))->value_name("LABEL|[LABEL=]FILE"),
       "show every configuration relative to this one (a LABEL given, or a further configuration)")(
-      "out-dir,d", po::value(&out_dir)->value_name("DIR"),
+      "out-dir,d", po::value(bound(bind, &ReportArgs::out_dir))->value_name("DIR"),
       "write report.md, one SVG chart per phase and data-path operation, overview.svg, and one "
       "timeline-*.svg per run (throughput over time) into DIR")(
-      "png", po::bool_switch(&png), "also write each chart as PNG (needs rsvg-convert: librsvg2-bin)")(
-      "force", po::bool_switch(&force), "replace report files that exist in DIR")(
-      "markdown", po::bool_switch(&markdown), "print the Markdown report instead of the console tables")(
-      "error-bars", po::value(&bars)->value_name("minmax|stddev"),
+      "png", po::bool_switch(bound(bind, &ReportArgs::png)),
+      "also write each chart as PNG (needs rsvg-convert: librsvg2-bin)")(
+      "force", po::bool_switch(bound(bind, &ReportArgs::force)), "replace report files that exist in DIR")(
+      "markdown", po::bool_switch(bound(bind, &ReportArgs::markdown)),
+      "print the Markdown report instead of the console tables")(
+      "error-bars", po::value(bound(bind, &ReportArgs::bars))->value_name("minmax|stddev"),
       "error bars from the slowest to the fastest iteration (default), or mean +- one standard deviation")(
-      "config", po::value(&specs), "a configuration");
+      "config", po::value(bound(bind, &ReportArgs::specs)), "a configuration");
+  return options;
+}
+
+int runReport(const std::vector<std::string>& args) {
+  failWritesPastSizeLimit();
+  ReportArgs parsed;
+  const po::options_description options = reportOptions(&parsed);
+  const auto& [specs, baseline, out_dir, bars, png, force, markdown] = parsed;
   po::variables_map vm;
   if (!parseToolArgs("report", args, options, "config", -1, vm)) return kExitUsage;
-  if (vm.count("help")) {
-    std::cout << options
-              << "Exit status: 0 report written, 1 a results file cannot be read or a report file written, "
-                 "2 bad usage.\n";
-    return kExitOk;
-  }
+  if (vm.count("help")) return printSubcommandHelp("report", options);
   if (specs.empty()) return toolUsageError("report", "no results file given");
   ReportOptions report;
   if (bars != "minmax" && bars != "stddev") {
