@@ -113,117 +113,119 @@ struct OptionRow {
   TextCheck check = nullptr;
 };
 
-// The rows in --help's order within each group.
-inline constexpr auto kOptionRows = [] {
-  using enum OptionKind;
-  using enum OptionGroup;
-  constexpr WithSteady kNot = WithSteady::kNo;
-  // clang-format off
-  return std::array<OptionRow, 47>{{
-    {"items", 'n', "N", kWorkload, kCount, number<&Config::items>(),
-     "items per rank, exact (default 1000; required with --preset)"},
-    {"files-only", 'F', "", kWorkload, kSwitch, {.on = [](Config& c) { c.kinds = ItemKinds::kFilesOnly; }},
-     "files only (default: files and directories)", kNot},
-    {"dirs-only", 'D', "", kWorkload, kSwitch, {.on = [](Config& c) { c.kinds = ItemKinds::kDirsOnly; }},
-     "directories only", kNot},
-    {"shared-files", 'S', "", kWorkload, kSwitch, flag<&Config::shared_files>(),
-     "every rank uses the same file names (implies -F; not with -u)", kNot},
-    {"steady", 0, "ROUNDS", kWorkload, kCount, number<&Config::steady_rounds>(),
-     "md-workbench's steady mix: ROUNDS x stat, read, delete, create (README)"},
-    {"datasets", 0, "D", kWorkload, kCount, number<&Config::datasets>(),
-     "--steady: directories the -n objects are spread over (default 10)"},
-    {"preset", 0, "NAME", kWorkload, kText, {.text = landPreset},
-     "IO500's mdtest options, read before the others (see Presets)", kNot, checkPresetValue},
+// The rows, in --help's order within each group. In a namespace of their own, where the kinds and groups
+// need no qualification.
+namespace option_rows {
+using enum OptionKind;
+using enum OptionGroup;
+inline constexpr WithSteady kNot = WithSteady::kNo;
+// clang-format off
+inline constexpr std::array<OptionRow, 47> kOptionRows = {{
+  {"items", 'n', "N", kWorkload, kCount, number<&Config::items>(),
+   "items per rank, exact (default 1000; required with --preset)"},
+  {"files-only", 'F', "", kWorkload, kSwitch, {.on = [](Config& c) { c.kinds = ItemKinds::kFilesOnly; }},
+   "files only (default: files and directories)", kNot},
+  {"dirs-only", 'D', "", kWorkload, kSwitch, {.on = [](Config& c) { c.kinds = ItemKinds::kDirsOnly; }},
+   "directories only", kNot},
+  {"shared-files", 'S', "", kWorkload, kSwitch, flag<&Config::shared_files>(),
+   "every rank uses the same file names (implies -F; not with -u)", kNot},
+  {"steady", 0, "ROUNDS", kWorkload, kCount, number<&Config::steady_rounds>(),
+   "md-workbench's steady mix: ROUNDS x stat, read, delete, create (README)"},
+  {"datasets", 0, "D", kWorkload, kCount, number<&Config::datasets>(),
+   "--steady: directories the -n objects are spread over (default 10)"},
+  {"preset", 0, "NAME", kWorkload, kText, {.text = landPreset},
+   "IO500's mdtest options, read before the others (see Presets)", kNot, checkPresetValue},
 
-    {"dir", 'd', "DIR", kTree, kText, {.text = landDir},
-     "directory to run in (default: a new mdbench.<stamp> in the current one);\n"
-     "DIR@DIR@...: rank r runs in the (r mod count)-th (needs -u, no -N)", WithSteady::kYes, checkDirValue},
-    {"unique-dir", 'u', "", kTree, kSwitch, {.on = [](Config& c) { c.sharing = TreeSharing::kUnique; }},
-     "a tree per rank (default: one tree shared by all)", kNot},
-    {"depth", 'z', "N", kTree, kCount, number<&Config::depth>(),
-     "tree depth (default 0: the tree is one directory)", kNot},
-    {"branching", 'b', "N", kTree, kCount, number<&Config::branching>(),
-     "subdirectories per directory (default 1)", kNot},
-    {"items-per-dir", 'I', "N", kTree, kCount, number<&Config::items_per_dir>(),
-     "fill item directories N at a time, in order (default: spread -n\n"
-     "evenly); without -n, -n is N times the number of item directories", kNot},
-    {"leaf-only", 'L', "", kTree, kSwitch, flag<&Config::leaf_only>(),
-     "items only in the leaf directories", kNot},
+  {"dir", 'd', "DIR", kTree, kText, {.text = landDir},
+   "directory to run in (default: a new mdbench.<stamp> in the current one);\n"
+   "DIR@DIR@...: rank r runs in the (r mod count)-th (needs -u, no -N)", WithSteady::kYes, checkDirValue},
+  {"unique-dir", 'u', "", kTree, kSwitch, {.on = [](Config& c) { c.sharing = TreeSharing::kUnique; }},
+   "a tree per rank (default: one tree shared by all)", kNot},
+  {"depth", 'z', "N", kTree, kCount, number<&Config::depth>(),
+   "tree depth (default 0: the tree is one directory)", kNot},
+  {"branching", 'b', "N", kTree, kCount, number<&Config::branching>(),
+   "subdirectories per directory (default 1)", kNot},
+  {"items-per-dir", 'I', "N", kTree, kCount, number<&Config::items_per_dir>(),
+   "fill item directories N at a time, in order (default: spread -n\n"
+   "evenly); without -n, -n is N times the number of item directories", kNot},
+  {"leaf-only", 'L', "", kTree, kSwitch, flag<&Config::leaf_only>(),
+   "items only in the leaf directories", kNot},
 
-    {"create", 'C', "", kPhases, kSwitch, phase<&PhaseSelection::create>(), "create the items", kNot},
-    {"stat", 'T', "", kPhases, kSwitch, phase<&PhaseSelection::stat>(), "stat the items", kNot},
-    {"read", 'E', "", kPhases, kSwitch, phase<&PhaseSelection::read>(), "read the files (-e bytes each)", kNot},
-    {"remove", 'r', "", kPhases, kSwitch, phase<&PhaseSelection::remove>(), "remove the items", kNot},
-    {"rename", 'U', "", kPhases, kSwitch, phase<&PhaseSelection::rename>(),
-     "also rename every item (to <name>.renamed) after stat and read", kNot},
-    {"readdir", 0, "", kPhases, kSwitch, phase<&PhaseSelection::readdir>(),
-     "also list every tree directory and check its entries", kNot},
-    {"renamed", 0, "", kPhases, kSwitch, flag<&Config::renamed>(),
-     "the items were renamed by an earlier run (-U); not with -C, -U", kNot},
+  {"create", 'C', "", kPhases, kSwitch, phase<&PhaseSelection::create>(), "create the items", kNot},
+  {"stat", 'T', "", kPhases, kSwitch, phase<&PhaseSelection::stat>(), "stat the items", kNot},
+  {"read", 'E', "", kPhases, kSwitch, phase<&PhaseSelection::read>(), "read the files (-e bytes each)", kNot},
+  {"remove", 'r', "", kPhases, kSwitch, phase<&PhaseSelection::remove>(), "remove the items", kNot},
+  {"rename", 'U', "", kPhases, kSwitch, phase<&PhaseSelection::rename>(),
+   "also rename every item (to <name>.renamed) after stat and read", kNot},
+  {"readdir", 0, "", kPhases, kSwitch, phase<&PhaseSelection::readdir>(),
+   "also list every tree directory and check its entries", kNot},
+  {"renamed", 0, "", kPhases, kSwitch, flag<&Config::renamed>(),
+   "the items were renamed by an earlier run (-U); not with -C, -U", kNot},
 
-    {"shift", 'N', "S", kOrder, kCount, number<&Config::shift>(),
-     "later phases work on the items of rank r+S (mod ranks), defeating\n"
-     "client caches (default 0: each rank its own)"},
-    {"random", 'R', "[SEED]", kOrder, kOptionalCount,
-     {.on = [](Config& c) { c.random_order = true; },
-      .number = [](Config& c, std::uint64_t seed) { c.random_seed = seed; },
-      .max = std::numeric_limits<std::uint64_t>::max()},
-     "stat, read and readdir in a random order from SEED (default 0); the\n"
-     "next word is SEED when it starts with a digit: -R 7, -R7, --random=7", kNot},
-    {"stonewall", 'W', "SECONDS", kOrder, kSeconds, seconds<&Config::stonewall_s>(),
-     "creates, stats and reads stop after SECONDS, then every rank goes\n"
-     "on to the highest count reached; renames and removes note the rate\n"
-     "at SECONDS and finish (default 0: off)"},
-    {"stonewall-file", 'x', "FILE", kOrder, kText, text<&Config::stonewall_file>(),
-     "the create phase writes the item count it reached to FILE; runs\n"
-     "without -C read it from there", kNot, checkStonewallFileValue},
-    {"pre-delay", 'p', "SECONDS", kOrder, kSeconds, seconds<&Config::pre_delay_s>(),
-     "sleep before each iteration (default 0)"},
-    {"series-interval", 0, "SECONDS", kOrder, kSeconds, seconds<&Config::series_interval_s>(),
-     "count every rank's ops per SECONDS: throughput over time (default 0.1)"},
-    {"progress", 0, "SECONDS", kOrder, kSeconds, seconds<&Config::progress_s>(),
-     "print rank 0's progress every SECONDS (0: never; default: live on a terminal)"},
+  {"shift", 'N', "S", kOrder, kCount, number<&Config::shift>(),
+   "later phases work on the items of rank r+S (mod ranks), defeating\n"
+   "client caches (default 0: each rank its own)"},
+  {"random", 'R', "[SEED]", kOrder, kOptionalCount,
+   {.on = [](Config& c) { c.random_order = true; },
+    .number = [](Config& c, std::uint64_t seed) { c.random_seed = seed; },
+    .max = std::numeric_limits<std::uint64_t>::max()},
+   "stat, read and readdir in a random order from SEED (default 0); the\n"
+   "next word is SEED when it starts with a digit: -R 7, -R7, --random=7", kNot},
+  {"stonewall", 'W', "SECONDS", kOrder, kSeconds, seconds<&Config::stonewall_s>(),
+   "creates, stats and reads stop after SECONDS, then every rank goes\n"
+   "on to the highest count reached; renames and removes note the rate\n"
+   "at SECONDS and finish (default 0: off)"},
+  {"stonewall-file", 'x', "FILE", kOrder, kText, text<&Config::stonewall_file>(),
+   "the create phase writes the item count it reached to FILE; runs\n"
+   "without -C read it from there", kNot, checkStonewallFileValue},
+  {"pre-delay", 'p', "SECONDS", kOrder, kSeconds, seconds<&Config::pre_delay_s>(),
+   "sleep before each iteration (default 0)"},
+  {"series-interval", 0, "SECONDS", kOrder, kSeconds, seconds<&Config::series_interval_s>(),
+   "count every rank's ops per SECONDS: throughput over time (default 0.1)"},
+  {"progress", 0, "SECONDS", kOrder, kSeconds, seconds<&Config::progress_s>(),
+   "print rank 0's progress every SECONDS (0: never; default: live on a terminal)"},
 
-    {"write-bytes", 'w', "B", kData, kBytes, number<&Config::write_bytes>(),
-     "bytes written to each file it creates (default 0)"},
-    {"read-bytes", 'e', "B", kData, kBytes, number<&Config::read_bytes>(),
-     "bytes read from each file in the read phase (default 0)", kNot},
-    {"fsync", 'y', "", kData, kSwitch, flag<&Config::fsync_writes>(),
-     "fsync each file after writing it (needs -w)", kNot},
-    {"sync", 'Y', "", kData, kSwitch, flag<&Config::sync_phases>(),
-     "syncfs at the end of each phase, inside its timed region", kNot},
-    {"verify", 'X', "", kData, kSwitch, flag<&Config::verify_read>(),
-     "check the bytes read against the pattern written (needs -e)", kNot},
+  {"write-bytes", 'w', "B", kData, kBytes, number<&Config::write_bytes>(),
+   "bytes written to each file it creates (default 0)"},
+  {"read-bytes", 'e', "B", kData, kBytes, number<&Config::read_bytes>(),
+   "bytes read from each file in the read phase (default 0)", kNot},
+  {"fsync", 'y', "", kData, kSwitch, flag<&Config::fsync_writes>(),
+   "fsync each file after writing it (needs -w)", kNot},
+  {"sync", 'Y', "", kData, kSwitch, flag<&Config::sync_phases>(),
+   "syncfs at the end of each phase, inside its timed region", kNot},
+  {"verify", 'X', "", kData, kSwitch, flag<&Config::verify_read>(),
+   "check the bytes read against the pattern written (needs -e)", kNot},
 
-    {"iterations", 'i', "N", kOutput, kCount, number<&Config::iterations>(),
-     "repeat the selected phases N times (default 1)"},
-    {"keep", 0, "", kOutput, kSwitch, flag<&Config::keep>(), "leave the tree in place after the run", kNot},
-    {"output", 'o', "FILE", kOutput, kText, text<&Config::output>(),
-     "HDF5 results file (default: mdbench-<UTC time>[-<job id>].h5 in the\n"
-     "current directory); never overwritten unless --force", WithSteady::kYes, checkOutputValue},
-    {"force", 0, "", kOutput, kSwitch, {.on = [](Config& c) { c.output_mode = OutputMode::kForce; }},
-     "replace an existing results file"},
-    {"append", 0, "", kOutput, kSwitch, {.on = [](Config& c) { c.output_mode = OutputMode::kAppend; }},
-     "add this run to an existing results file"},
-    {"sweep", 0, "STEPS", kOutput, kText, {},
-     "the whole run once per step of 1,2,4,.. ranks or pow2 (or mdtest's -f -l -s)"},
-    {"sweep-placement", 0, "P", kOutput, kText, {},
-     "a step of k: block, ranks 0..k-1 (default); spread, round-robin over nodes", kNot},
-    {"verbose", 'v', "", kOutput, kCounter, number<&Config::verbosity>(),
-     "more detail on the console; repeat for more: -vv"},
-    {"help", 'h', "", kOutput, kSwitch, {}, "print this help and exit"},
-    {"version", 0, "", kOutput, kSwitch, {}, "print the version and exit"},
+  {"iterations", 'i', "N", kOutput, kCount, number<&Config::iterations>(),
+   "repeat the selected phases N times (default 1)"},
+  {"keep", 0, "", kOutput, kSwitch, flag<&Config::keep>(), "leave the tree in place after the run", kNot},
+  {"output", 'o', "FILE", kOutput, kText, text<&Config::output>(),
+   "HDF5 results file (default: mdbench-<UTC time>[-<job id>].h5 in the\n"
+   "current directory); never overwritten unless --force", WithSteady::kYes, checkOutputValue},
+  {"force", 0, "", kOutput, kSwitch, {.on = [](Config& c) { c.output_mode = OutputMode::kForce; }},
+   "replace an existing results file"},
+  {"append", 0, "", kOutput, kSwitch, {.on = [](Config& c) { c.output_mode = OutputMode::kAppend; }},
+   "add this run to an existing results file"},
+  {"sweep", 0, "STEPS", kOutput, kText, {},
+   "the whole run once per step of 1,2,4,.. ranks or pow2 (or mdtest's -f -l -s)"},
+  {"sweep-placement", 0, "P", kOutput, kText, {},
+   "a step of k: block, ranks 0..k-1 (default); spread, round-robin over nodes", kNot},
+  {"verbose", 'v', "", kOutput, kCounter, number<&Config::verbosity>(),
+   "more detail on the console; repeat for more: -vv"},
+  {"help", 'h', "", kOutput, kSwitch, {}, "print this help and exit"},
+  {"version", 0, "", kOutput, kSwitch, {}, "print the version and exit"},
 
-    // Rate and time are always printed, and creating the trees (unique ones too) is always timed as a phase.
-    {"print-rate-and-time", 'P', "", kMdtest, kSwitch, {}, "accepted for mdtest scripts"},
-    {"time-unique-overhead", 't', "", kMdtest, kSwitch, {}, "accepted for mdtest scripts"},
-    // Whole numbers, converted together with --sweep (convertSweep): "-f x --sweep 4" is one contradiction.
-    {"sweep-first", 'f', "N", kMdtest, kText, {}, "first step (default 1)"},
-    {"sweep-last", 'l', "N", kMdtest, kText, {}, "last step: FIRST, FIRST+STRIDE, ... up to LAST"},
-    {"sweep-stride", 's', "N", kMdtest, kText, {}, "ranks between steps (default 1)"},
-  }};
-  // clang-format on
-}();
+  // Rate and time are always printed, and creating the trees (unique ones too) is always timed as a phase.
+  {"print-rate-and-time", 'P', "", kMdtest, kSwitch, {}, "accepted for mdtest scripts"},
+  {"time-unique-overhead", 't', "", kMdtest, kSwitch, {}, "accepted for mdtest scripts"},
+  // Whole numbers, converted together with --sweep (convertSweep): "-f x --sweep 4" is one contradiction.
+  {"sweep-first", 'f', "N", kMdtest, kText, {}, "first step (default 1)"},
+  {"sweep-last", 'l', "N", kMdtest, kText, {}, "last step: FIRST, FIRST+STRIDE, ... up to LAST"},
+  {"sweep-stride", 's', "N", kMdtest, kText, {}, "ranks between steps (default 1)"},
+}};
+// clang-format on
+}  // namespace option_rows
+using option_rows::kOptionRows;
 
 // A row by its long name, found while compiling: a misspelt name does not build.
 consteval const OptionRow& row(std::string_view long_name) {
