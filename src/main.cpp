@@ -1,5 +1,4 @@
 // mdbench: an MPI metadata benchmark. main() owns MPI; everything else lives in the library.
-#include <cstdio>
 #include <exception>
 #include <string>
 #include <vector>
@@ -7,6 +6,7 @@
 #include "mdbench/cli/app.hpp"
 #include "mdbench/run/mpi_comm.hpp"
 #include "mdbench/run/signals.hpp"
+#include "mdbench/util/diagnostics.hpp"
 
 int main(int argc, char** argv) {
   // Before anything opens a file (MPI, HDF5) or prints: no file may become descriptor 1, and no failed
@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
     return mdbench::runApp(args, comm);
   } catch (const std::exception& e) {
     // A bug or resource exhaustion: other ranks may be waiting in a collective, so end the whole job.
-    std::fprintf(stderr, "mdbench: internal error on rank %u: %s\n", comm.rank(), e.what());
+    mdbench::printInternalError(comm.rank(), e.what());
     mdbench::MpiSession::abort(mdbench::kExitFailed);
   }
 }

@@ -16,7 +16,6 @@
 #include <ctime>
 #include <filesystem>
 #include <functional>
-#include <map>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -25,13 +24,14 @@
 #include "mdbench/backend/cleanup.hpp"
 #include "mdbench/backend/fsinfo.hpp"
 #include "mdbench/backend/posix_backend.hpp"
+#include "mdbench/cli/subcommands.hpp"
 #include "mdbench/cli/version.hpp"
 #include "mdbench/config/config.hpp"
+#include "mdbench/config/option_docs.hpp"
 #include "mdbench/model/layout.hpp"
 #include "mdbench/model/metrics.hpp"
 #include "mdbench/model/plan.hpp"
 #include "mdbench/model/sweep.hpp"
-#include "mdbench/report/check.hpp"
 #include "mdbench/results/results_file.hpp"
 #include "mdbench/run/console_sink.hpp"
 #include "mdbench/run/mpi_comm.hpp"
@@ -40,8 +40,8 @@
 #include "mdbench/run/signals.hpp"
 #include "mdbench/run/stonewall_file.hpp"
 #include "mdbench/util/clock.hpp"
+#include "mdbench/util/diagnostics.hpp"
 #include "mdbench/util/errno_name.hpp"
-#include "tools.hpp"
 
 namespace mdbench {
 namespace {
@@ -318,7 +318,7 @@ int openResultsOnRoot(const Config& config, const SchedulerInfo& scheduler, Outp
                        : S_ISFIFO(st.st_mode) ? "a FIFO"
                        : S_ISLNK(st.st_mode)  ? "a symbolic link"
                                               : "not a regular file";
-    error = fmt::format("-o/--output: {} is {}, not a results file", base, kind);
+    error = fmt::format("{}: {} is {}, not a results file", optionLabel("output"), base, kind);
     return kExitUsage;
   }
   constexpr int kMaxAttempts = 1000;
@@ -408,7 +408,7 @@ RunResult runWorkload(Comm& comm, Backend& backend, const std::string& my_target
   parts.progress_barrier = comm.allreduceMax(style == ProgressStyle::kOff ? 0 : 1) != 0;
   RunResult result = runBenchmark(plan, parts, std::move(info), sinks);
   if (comm.rank() == 0 && !result.setup_error.empty()) {
-    fmt::print(stderr, "mdbench: error: {}\n", result.setup_error);
+    printError(result.setup_error);
   }
   return result;
 }
@@ -462,7 +462,7 @@ int finishRun(Output& output, int status) {
   try {
     output.sink->finish(status);
   } catch (const ResultsFileError& e) {
-    fmt::print(stderr, "mdbench: error: {}\n", e.what());
+    printError(e.what());
     return std::max(status, kExitFailed);
   }
   if (!output.sink->holdsRun()) {
@@ -516,7 +516,7 @@ RunResult runSweepStep(Comm& comm, const RunSetup& setup, const StepRanks& step,
   result.setup_error = agreeOnSetup(comm, err, fmt::format("cannot open target {}", my_target));
   began = result.setup_error.empty();
   if (!began) {
-    if (comm.rank() == 0) fmt::print(stderr, "mdbench: error: {}\n", result.setup_error);
+    if (comm.rank() == 0) printError(result.setup_error);
     return result;
   }
   std::vector<std::string> hosts;
@@ -599,113 +599,132 @@ std::string checkJobSize(const Config& config, std::uint32_t ranks, std::vector<
   // rank's own items. One rank has no other: 1 is accepted there (IO500's -N 1 is in its presets).
   const std::uint32_t smallest = sweep.steps.empty() ? ranks : sweep.steps.front();
   if (config.shift >= std::max<std::uint32_t>(smallest, 2)) {
-    return fmt::format("-N/--shift: {} with {} {} rank{}: the shift must be less than the ranks (at most {})",
-                       config.shift, sweep.steps.empty() ? "a job of" : "a sweep step of", smallest,
+    return fmt::format("{}: {} with {} {} rank{}: the shift must be less than the ranks (at most {})",
+                       optionLabel("shift"), config.shift,
+                       sweep.steps.empty() ? "a job of" : "a sweep step of", smallest,
                        smallest == 1 ? "" : "s", std::max<std::uint32_t>(smallest, 2) - 1);
   }
   if (config.targets.size() > ranks) {
-    return fmt::format("-d/--dir: {} targets for {} ranks: each target needs a rank", config.targets.size(),
-                       ranks);
+    return fmt::format("{}: {} targets for {} ranks: each target needs a rank", optionLabel("dir"),
+                       config.targets.size(), ranks);
   }
   if (!sweep.error.empty()) return sweep.error;
   steps = std::move(sweep.steps);
   if (!steps.empty() && config.targets.size() > steps.front()) {
-    return fmt::format("--sweep: a step of {} rank{} for {} targets (-d/--dir): each target needs a rank",
-                       steps.front(), steps.front() == 1 ? "" : "s", config.targets.size());
+    return fmt::format("{}: a step of {} rank{} for {} targets ({}): each target needs a rank",
+                       optionLabel("sweep"), steps.front(), steps.front() == 1 ? "" : "s",
+                       config.targets.size(), optionLabel("dir"));
   }
   return {};
 }
 
-// Collective. Returns the exit status, the same on every rank.
-int runConfigured(const Config& config, Comm& comm) {
+// Collective: rank 0's verdict on a check, on every rank; rank 0 prints the problem. kExitOk to go on.
+int agreeOnUsage(Comm& comm, std::string& error) {
+  const int status = agreeOnRootStatus(comm, error.empty() ? kExitOk : kExitUsage, error);
+  if (status != kExitOk && comm.rank() == 0) printError(error);
+  return status;
+}
+
+// Collective: the usage problems found before anything is touched, each a usage error (exit 2): duplicate
+// or nested targets first (the message then names the paths, whatever else is wrong), the job size, the
+// test hook's hosts, the stonewall file. Fills the sweep's steps and the fake hosts.
+int checkUsage(const Config& config, Comm& comm, std::vector<std::uint32_t>& steps,
+               std::vector<std::string>& fake_hosts) {
   const bool root = comm.rank() == 0;
   std::string error;
-  // Duplicate or nested targets first: the message then names the paths, whatever else is wrong.
   if (root) error = checkTargetsOnRoot(config);
-  int status = agreeOnRootStatus(comm, error.empty() ? kExitOk : kExitUsage, error);
-  if (status != kExitOk) {
-    if (root) fmt::print(stderr, "mdbench: error: {}\n", error);
-    return status;
-  }
-  std::vector<std::uint32_t> steps;
+  if (const int status = agreeOnUsage(comm, error); status != kExitOk) return status;
   if (const std::string problem = checkJobSize(config, comm.size(), steps); !problem.empty()) {
-    if (root) fmt::print(stderr, "mdbench: error: {}\n", problem);
+    if (root) printError(problem);
     return kExitUsage;
   }
-  std::vector<std::string> fake_hosts;
   if (root) error = fakeHostsOnRoot(comm.size(), fake_hosts);
-  status = agreeOnRootStatus(comm, error.empty() ? kExitOk : kExitUsage, error);
-  if (status != kExitOk) {
-    if (root) fmt::print(stderr, "mdbench: error: {}\n", error);
-    return status;
-  }
+  if (const int status = agreeOnUsage(comm, error); status != kExitOk) return status;
   // -x: a file the run could not read, or would refuse to overwrite, is a usage error found now, not after
   // the results file was opened and the create phase ran.
   if (root && !config.stonewall_file.empty()) {
     error =
         checkStonewallFile(config.stonewall_file,
                            config.phases.create ? StonewallUse::kWrite : StonewallUse::kRead, config.items);
-    if (!error.empty()) error = "-x/--stonewall-file: " + error;
+    if (!error.empty()) error = fmt::format("{}: {}", optionLabel("stonewall-file"), error);
   }
-  if ((status = agreeOnRootStatus(comm, error.empty() ? kExitOk : kExitUsage, error)) != kExitOk) {
-    if (root) fmt::print(stderr, "mdbench: error: {}\n", error);
+  return agreeOnUsage(comm, error);
+}
+
+// What a run works in, once made: the targets (rank 0's), every rank's paths, this rank's backend.
+struct Workspace {
+  std::vector<Target> targets;
+  std::vector<std::string> target_paths;
+  std::unique_ptr<PosixBackend> backend;
+};
+
+// Collective: the results file (rank 0), then the targets, then each rank's backend on its target. On a
+// failure what was made is removed again; returns the exit status (kExitOk to go on).
+int prepareRun(const Config& config, Comm& comm, const SchedulerInfo& scheduler, Output& output,
+               Workspace& space) {
+  const bool root = comm.rank() == 0;
+  std::string error;
+  int status = root ? openResultsOnRoot(config, scheduler, output, error) : kExitOk;
+  if ((status = agreeOnRootStatus(comm, status, error)) != kExitOk) {
+    if (root) printError(error);
     return status;
   }
+  if (root) error = prepareTargetsOnRoot(config, space.targets);
+  if ((status = agreeOnRootStatus(comm, error.empty() ? kExitOk : kExitFailed, error)) != kExitOk) {
+    if (root) printError(error);
+    discardResults(output);
+    return status;
+  }
+  std::string paths = joinPaths(space.targets, '\n');
+  comm.broadcast(paths);
+  std::istringstream lines(paths);
+  for (std::string line; std::getline(lines, line);) space.target_paths.push_back(line);
+  const std::string& my_target = space.target_paths[comm.rank() % space.target_paths.size()];
+  int err = 0;
+  space.backend = PosixBackend::open(my_target, err);
+  error = agreeOnSetup(comm, err, fmt::format("cannot open target {}", my_target));
+  if (error.empty()) return kExitOk;
+  if (root) {
+    printError(error);
+    std::vector<std::string> problems;
+    removeTargets(space.targets, Trees::kSetupFailed, problems);
+  }
+  discardResults(output);
+  return kExitFailed;
+}
+
+// Collective. Returns the exit status, the same on every rank.
+int runConfigured(const Config& config, Comm& comm) {
+  std::vector<std::uint32_t> steps;
+  std::vector<std::string> fake_hosts;
+  if (const int status = checkUsage(config, comm, steps, fake_hosts); status != kExitOk) return status;
   const SchedulerInfo scheduler = detectScheduler();
   Output output;
-  status = root ? openResultsOnRoot(config, scheduler, output, error) : kExitOk;
-  if ((status = agreeOnRootStatus(comm, status, error)) != kExitOk) {
-    if (root) fmt::print(stderr, "mdbench: error: {}\n", error);
-    return status;
-  }
-
-  std::vector<Target> targets;
-  if (root) error = prepareTargetsOnRoot(config, targets);
-  if ((status = agreeOnRootStatus(comm, error.empty() ? kExitOk : kExitFailed, error)) != kExitOk) {
-    if (root) fmt::print(stderr, "mdbench: error: {}\n", error);
-    discardResults(output);
-    return status;
-  }
-  std::string paths = joinPaths(targets, '\n');
-  comm.broadcast(paths);
-  std::vector<std::string> target_paths;
-  std::istringstream lines(paths);
-  for (std::string line; std::getline(lines, line);) target_paths.push_back(line);
-  const std::string& my_target = target_paths[comm.rank() % target_paths.size()];
-
-  int err = 0;
-  std::unique_ptr<PosixBackend> backend = PosixBackend::open(my_target, err);
-  error = agreeOnSetup(comm, err, fmt::format("cannot open target {}", my_target));
-  if (!error.empty()) {
-    if (root) {
-      fmt::print(stderr, "mdbench: error: {}\n", error);
-      std::vector<std::string> problems;
-      removeTargets(targets, Trees::kSetupFailed, problems);
-    }
-    discardResults(output);
-    return kExitFailed;
-  }
+  Workspace space;
+  if (const int status = prepareRun(config, comm, scheduler, output, space); status != kExitOk) return status;
 
   const Placement placement = placeRanks(comm, fake_hosts);
   // The TSC where the kernel keeps time with it (cheaper per op; clock.hpp), else CLOCK_MONOTONIC.
   const std::unique_ptr<Clock> clock = makeRunClock();
-  const RunSetup setup{config, targets, target_paths, placement, scheduler, output, *clock};
+  const RunSetup setup{config, space.targets, space.target_paths, placement, scheduler, output, *clock};
   if (config.sweep.active()) {
-    backend.reset();  // each step opens its ranks' targets
+    space.backend.reset();  // each step opens its ranks' targets
     return runSweep(comm, setup, steps);
   }
+  const std::string& my_target = space.target_paths[comm.rank() % space.target_paths.size()];
   const Plan plan(config, placement.node_of_rank);
   RunResult result =
-      runWorkload(comm, *backend, my_target, plan,
+      runWorkload(comm, *space.backend, my_target, plan,
                   describeRun(setup, comm.size(), placement.host_of_rank, placement.nodes, {}), setup);
-  backend.reset();
-  if (root) {
+  space.backend.reset();
+  int status = kExitOk;
+  if (comm.rank() == 0) {
     const bool keeps = config.keep || !config.phases.remove;
     const Trees trees = !result.setup_error.empty() ? Trees::kSetupFailed
                         : keeps                     ? Trees::kKept
                         : result.stop_signal != 0   ? Trees::kMaybe
                                                     : Trees::kRemoved;
-    removeTargets(targets, trees, result.cleanup_problems);
+    removeTargets(space.targets, trees, result.cleanup_problems);
     status = exitStatusOf(result);
     reportStop(result, keeps);
     status = finishRun(output, status);
@@ -718,15 +737,11 @@ int runConfigured(const Config& config, Comm& comm) {
 
 int runApp(const std::vector<std::string>& args, Comm& comm) {
   const bool root = comm.rank() == 0;
-  // Subcommands on results files need one process; under mpiexec the other ranks only wait for its status.
-  using Tool = int (*)(const std::vector<std::string>&);
-  static const std::map<std::string, Tool, std::less<>> kTools = {
-      {"validate", runValidate}, {"export", runExport}, {"import", runImport},
-      {"report", runReport},     {"check", runCheck},   {"clean", runClean}};
-  if (const auto tool = args.empty() ? kTools.end() : kTools.find(args[0]); tool != kTools.end()) {
+  // Subcommands need one process; under mpiexec the other ranks only wait for its status.
+  if (const Subcommand* sub = args.empty() ? nullptr : findSubcommand(args[0])) {
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     int status = kExitOk;
-    if (root) status = tool->second(rest);
+    if (root) status = sub->run(rest);
     return static_cast<int>(comm.allreduceMax(static_cast<std::uint64_t>(status)));
   }
   const bool explicit_run = !args.empty() && args[0] == "run";
@@ -746,7 +761,7 @@ int runApp(const std::vector<std::string>& args, Comm& comm) {
   int status = kExitUsage;
   if (!request.errors.empty()) {
     if (root) {
-      for (const std::string& e : request.errors) fmt::print(stderr, "mdbench: error: {}\n", e);
+      for (const std::string& e : request.errors) printError(e);
       fmt::print(stderr, "Try 'mdbench --help' for the options.\n");
     }
   } else {

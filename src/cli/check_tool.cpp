@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "mdbench/cli/app.hpp"
+#include "mdbench/cli/subcommands.hpp"
 #include "mdbench/report/check.hpp"
 #include "mdbench/results/results_file.hpp"
 #include "mdbench/util/file_io.hpp"
@@ -14,23 +15,6 @@
 namespace mdbench {
 namespace po = boost::program_options;
 namespace {
-
-constexpr std::string_view kGrammar = R"(
-Rules: SERIES[.METRIC][@RANKS] OP VALUE[UNIT], one per --require or one a line in a --rules file
-('#' starts a comment). Examples: "file-create >= 50k ops/s", "file-stat.p99@8 < 2ms",
-"ior:write.rate-min >= 1.5 GiB/s", "file-create.failed == 0".
-  SERIES  a phase (tree-create, dir-create, ..., file-create, file-stat, ..., tree-remove) or a data-path
-          series TOOL:OPERATION (ior:write, iozone:initial-write)
-  METRIC  rate (default: mean over iterations of the aggregate rate), rate-min, rate-max (worst and best
-          iteration), stonewall-rate, p50, p90, p99, p999, latency-max, failed (failed operations summed);
-          all but the rates are measured by mdbench metadata runs only
-  RANKS   one rank (client) count; without it the rule must hold at every count the series has
-  OP      >=, <=, >, <, ==
-  VALUE   rates: a number with optional k, M, G (x1e3, x1e6, x1e9), then optionally ops/s (metadata) or
-          MiB/s, GiB/s (data path); latencies need a unit: ns, us, ms, s; failed: a whole number
-A rule fails when its series, rank count or metric is missing from the results.
-Exit status: 0 every rule holds, 3 a rule does not, 2 bad usage or a bad rule, 1 a file cannot be read.
-)";
 
 void printError(const std::string& message) { fmt::print(stderr, "mdbench check: error: {}\n", message); }
 
@@ -86,21 +70,6 @@ std::string writeReport(const std::string& path, const JUnitReport& report, bool
   return writeFileAtomically(path, xml.str(), force ? Replace::kRegularFile : Replace::kNothing, kJUnitRole);
 }
 
-struct CheckArgs {
-  std::vector<std::string> files, required, rule_files;
-  std::string junit_path;
-  bool force = false;
-};
-
-void addCheckOptions(po::options_description& options, CheckArgs& a) {
-  options.add_options()("help,h", "print this help")("require,r", po::value(&a.required)->value_name("RULE"),
-                                                     "a rule that must hold (repeatable)")(
-      "rules", po::value(&a.rule_files)->value_name("FILE"), "rules, one a line (repeatable)")(
-      "junit", po::value(&a.junit_path)->value_name("OUT"), "also write a JUnit XML report to OUT")(
-      "force", po::bool_switch(&a.force), "replace OUT if it exists")("file", po::value(&a.files),
-                                                                      "results file");
-}
-
 // Every usage problem at once, before any results file is read; the rules in `rules`.
 std::vector<std::string> usageProblems(const CheckArgs& a, std::vector<Rule>& rules) {
   std::vector<std::string> problems;
@@ -147,19 +116,27 @@ int evaluateRules(const std::vector<std::string>& files, const std::vector<Rule>
 
 }  // namespace
 
+po::options_description checkOptions(CheckArgs* bind) {
+  po::options_description options;
+  options.add_options()("help,h", "print this help")(
+      "require,r", po::value(bound(bind, &CheckArgs::required))->value_name("RULE"),
+      "a rule that must hold (repeatable)")(
+      "rules", po::value(bound(bind, &CheckArgs::rule_files))->value_name("FILE"),
+      "rules, one a line (repeatable)")("junit",
+                                        po::value(bound(bind, &CheckArgs::junit_path))->value_name("OUT"),
+                                        "also write a JUnit XML report to OUT")(
+      "force", po::bool_switch(bound(bind, &CheckArgs::force)), "replace OUT if it exists")(
+      "file", po::value(bound(bind, &CheckArgs::files)), "results file");
+  return options;
+}
+
 int runCheck(const std::vector<std::string>& args) {
   failWritesPastSizeLimit();
-  po::options_description options(
-      "mdbench check FILE... --require RULE ... [--rules FILE] [--junit OUT]: acceptance gates on results "
-      "files (all FILEs form one configuration)");
   CheckArgs a;
-  addCheckOptions(options, a);
+  const po::options_description options = checkOptions(&a);
   po::variables_map vm;
   if (!parseToolArgs("check", args, options, "file", -1, vm)) return kExitUsage;
-  if (vm.count("help")) {
-    std::cout << options << kGrammar;
-    return kExitOk;
-  }
+  if (vm.count("help")) return printSubcommandHelp("check", options);
   std::vector<Rule> rules;
   if (const std::vector<std::string> problems = usageProblems(a, rules); !problems.empty()) {
     return usageErrors(problems);

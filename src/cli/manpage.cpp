@@ -1,187 +1,76 @@
-// mdbench(1) in man(7) roff, from the option tables; and the subcommands' --help read back into tables.
+// mdbench(1) in man(7) roff, from the option rows and the table of subcommands.
 #include "mdbench/cli/manpage.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <boost/program_options.hpp>
 #include <cctype>
 #include <cstddef>
-#include <iostream>
 #include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "mdbench/report/check.hpp"
-#include "tools.hpp"
+#include "mdbench/cli/subcommands.hpp"
 
 namespace mdbench {
 namespace {
 
-using ToolEntry = int (*)(const std::vector<std::string>&);
-
-// The subcommands app.cpp dispatches; the test checks this list against the names --help gives.
-const std::vector<std::pair<std::string, ToolEntry>>& tools() {
-  static const std::vector<std::pair<std::string, ToolEntry>> kTools = {
-      {"validate", runValidate}, {"export", runExport}, {"import", runImport},
-      {"report", runReport},     {"check", runCheck},   {"clean", runClean}};
-  return kTools;
-}
-
-// Swaps std::cout's buffer for a string's while alive: the subcommands print their help there.
-class CoutCapture {
- public:
-  CoutCapture() : previous_(std::cout.rdbuf(text_.rdbuf())) {}
-  ~CoutCapture() { std::cout.rdbuf(previous_); }
-  CoutCapture(const CoutCapture&) = delete;
-  CoutCapture& operator=(const CoutCapture&) = delete;
-  std::string text() const { return text_.str(); }
-
- private:
-  std::ostringstream text_;
-  std::streambuf* previous_;
-};
-
-std::vector<std::string> splitLines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
-std::string trim(std::string_view text) {
-  const std::size_t first = text.find_first_not_of(' ');
-  if (first == std::string_view::npos) return {};
-  const std::size_t last = text.find_last_not_of(' ');
-  return std::string(text.substr(first, last - first + 1));
-}
-
-bool isOptionLine(const std::string& line) { return line.rfind("  -", 0) == 0; }
-
-// Boost pads every option's names to one column and starts descriptions there; a name too long for it puts
-// its description on the next line, indented to the column. So the column is the smallest position where
-// text follows a run of spaces after the names, or where an indented continuation starts.
-std::size_t descriptionColumn(const std::vector<std::string>& lines, std::size_t begin, std::size_t end) {
-  std::size_t column = std::string::npos;
-  for (std::size_t i = begin; i < end; ++i) {
-    const std::string& line = lines[i];
-    const std::size_t start = isOptionLine(line) ? line.find("  ", 2) : 0;
-    if (start == std::string::npos) continue;
-    const std::size_t text = line.find_first_not_of(' ', start);
-    if (text != std::string::npos) column = std::min(column, text);
-  }
-  return column;
-}
-
-// "-f [ --format ] json|csv", "--force", "--file arg".
-OptionDoc parseOptionNames(const std::string& left) {
-  OptionDoc doc;
-  std::string rest = trim(left);
-  if (rest.rfind("--", 0) != 0 && rest.size() > 1) {
-    doc.short_name = rest.substr(1, 1);
-    const std::size_t open = rest.find("[ --");
-    const std::size_t close = rest.find(" ]");
-    if (open != std::string::npos && close != std::string::npos) {
-      doc.long_name = rest.substr(open + 4, close - open - 4);
-      rest = trim(rest.substr(close + 2));
-    } else {
-      rest = trim(rest.substr(2));
-    }
-  } else {
-    const std::size_t space = rest.find(' ');
-    doc.long_name = rest.substr(2, space == std::string::npos ? std::string::npos : space - 2);
-    rest = space == std::string::npos ? std::string() : trim(rest.substr(space));
-  }
-  doc.value_name = rest;
-  return doc;
-}
+namespace po = boost::program_options;
 
 std::string upper(std::string text) {
   for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return text;
 }
 
-}  // namespace
-
-SubcommandDoc parseSubcommandHelp(std::string name, const std::string& help) {
-  SubcommandDoc doc;
-  doc.name = std::move(name);
-  const std::vector<std::string> lines = splitLines(help);
-  std::size_t i = 0;
-  std::string caption;
-  for (; i < lines.size() && !isOptionLine(lines[i]); ++i)
-    caption += (caption.empty() ? "" : " ") + trim(lines[i]);
-  if (!caption.empty() && caption.back() == ':') caption.pop_back();
-  const std::size_t split = caption.find(": ");
-  doc.usage = caption.substr(0, split);
-  doc.purpose = split == std::string::npos ? std::string() : caption.substr(split + 2);
-
-  std::size_t end = i;
-  while (end < lines.size() && (isOptionLine(lines[end]) || lines[end].rfind("    ", 0) == 0)) ++end;
-  const std::size_t column = descriptionColumn(lines, i, end);
-  std::vector<OptionDoc> options;
-  for (; i < end; ++i) {
-    const std::string& line = lines[i];
-    if (isOptionLine(line)) {
-      // Names running past the column (no space before it) have their description on the next line.
-      const bool overflow = column < line.size() && line[column - 1] != ' ';
-      const std::size_t cut = overflow ? line.size() : std::min(column, line.size());
-      options.push_back(parseOptionNames(line.substr(0, cut)));
-      options.back().description = trim(line.substr(cut));
-    } else if (!options.empty()) {
-      std::string& description = options.back().description;
-      description += (description.empty() ? "" : " ") + trim(line);
-    }
-  }
-  for (OptionDoc& option : options) {
-    // Boost names a value "arg" when the program gave it no name: only the positional words are left so.
-    if (option.value_name == "arg") {
-      option.value_name = upper(option.long_name);
-      doc.operands.push_back(std::move(option));
-    } else {
-      doc.options.push_back(std::move(option));
-    }
-  }
-  while (i < lines.size() && trim(lines[i]).empty()) ++i;
-  doc.notes.assign(lines.begin() + static_cast<std::ptrdiff_t>(i), lines.end());
-  while (!doc.notes.empty() && trim(doc.notes.back()).empty()) doc.notes.pop_back();
+// An option of a subcommand as Boost holds it. Boost names the value "arg" when the program gave it no name:
+// only the words that are not options are left so.
+OptionDoc subcommandOption(const po::option_description& option, bool& operand) {
+  OptionDoc doc;
+  doc.long_name = option.long_name();
+  const std::string short_name = option.canonical_display_name(po::command_line_style::allow_dash_for_short);
+  if (short_name.size() == 2 && short_name[0] == '-') doc.short_name = short_name.substr(1);
+  if (option.semantic()->max_tokens() > 0) doc.value_name = option.semantic()->name();
+  doc.description = option.description();
+  operand = doc.value_name == "arg";
+  if (operand) doc.value_name = upper(doc.long_name);
   return doc;
 }
 
-std::string subcommandHelp(std::string_view name) {
-  for (const auto& [tool, run] : tools()) {
-    if (tool != name) continue;
-    CoutCapture capture;
-    run({"--help"});
-    return capture.text();
+// The notes' lines, without the blank lines before and after them.
+std::vector<std::string> noteLines(std::string_view notes) {
+  std::vector<std::string> lines;
+  std::istringstream in{std::string(notes)};
+  for (std::string line; std::getline(in, line);) {
+    if (!lines.empty() || !line.empty()) lines.push_back(line);
   }
-  return {};
+  while (!lines.empty() && lines.back().empty()) lines.pop_back();
+  return lines;
+}
+
+}  // namespace
+
+SubcommandDoc subcommandDoc(const Subcommand& sub) {
+  SubcommandDoc doc;
+  doc.name = sub.name;
+  doc.usage = sub.usage;
+  doc.purpose = sub.summary;
+  std::replace(doc.purpose.begin(), doc.purpose.end(), '\n', ' ');
+  const po::options_description options = sub.options();
+  for (const auto& option : options.options()) {
+    bool operand = false;
+    OptionDoc option_doc = subcommandOption(*option, operand);
+    (operand ? doc.operands : doc.options).push_back(std::move(option_doc));
+  }
+  doc.notes = noteLines(sub.notes);
+  return doc;
 }
 
 std::vector<SubcommandDoc> subcommandDocs() {
   std::vector<SubcommandDoc> docs;
-  for (const auto& entry : tools())
-    docs.push_back(parseSubcommandHelp(entry.first, subcommandHelp(entry.first)));
+  for (const Subcommand& sub : subcommands()) docs.push_back(subcommandDoc(sub));
   return docs;
-}
-
-std::vector<std::string> subcommandNamesInHelp(const std::string& help) {
-  // "Subcommands: validate|export|import|report|check on results files, clean DIR for leftovers (--help).":
-  // the first word of each comma-separated part, split at '|'.
-  std::vector<std::string> names;
-  constexpr std::string_view kLead = "Subcommands:";
-  for (const std::string& line : splitLines(help)) {
-    if (line.rfind(kLead, 0) != 0) continue;
-    std::istringstream parts(line.substr(kLead.size()));
-    for (std::string part; std::getline(parts, part, ',');) {
-      std::istringstream words(part);
-      std::string first;
-      words >> first;
-      std::istringstream alternatives(first);
-      for (std::string name; std::getline(alternatives, name, '|');) names.push_back(name);
-    }
-  }
-  return names;
 }
 
 DocSet collectDocs(std::string version, std::string date) {
@@ -211,6 +100,13 @@ std::string roffEscape(std::string_view text) {
 }
 
 namespace {
+
+std::string trim(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(' ');
+  if (first == std::string_view::npos) return {};
+  const std::size_t last = text.find_last_not_of(' ');
+  return std::string(text.substr(first, last - first + 1));
+}
 
 std::string oneLine(std::string text) {
   std::replace(text.begin(), text.end(), '\n', ' ');
@@ -326,7 +222,7 @@ void appendSubcommands(std::string& man, const DocSet& docs) {
   }
 }
 
-void appendReference(std::string& man) {
+void appendExitStatus(std::string& man) {
   man += R"(.SH EXIT STATUS
 .TP
 .B 0
@@ -355,7 +251,11 @@ The subcommands: \fBvalidate\fR 0 when every file is valid, 1 when one is not; \
 holds, 3 when one fails, 1 when a results file cannot be read; \fBclean\fR 0 when everything found was
 removed, 1 when something stays.
 All of them exit with 2 on bad usage.
-.SH ENVIRONMENT
+)";
+}
+
+void appendEnvironmentAndFiles(std::string& man) {
+  man += R"(.SH ENVIRONMENT
 .TP
 .B SLURM_JOB_ID\fR, \fBSLURM_JOB_NAME
 Inside a Slurm job: recorded in the results file; the job id becomes part of the default results file name.
@@ -388,7 +288,11 @@ Slurm and PBS job scripts, set by environment variables (see the README there).
 .TP
 .I /usr/share/mdbench/results\-schema/
 The results file's schema (JSON) and its description.
-.SH EXAMPLES
+)";
+}
+
+void appendExamples(std::string& man) {
+  man += R"(.SH EXAMPLES
 Files only, a tree per rank, 64 ranks:
 .PP
 .RS
@@ -436,7 +340,9 @@ std::string manPage(const DocSet& docs) {
   appendHeader(man, docs);
   appendMainOptions(man, docs);
   appendSubcommands(man, docs);
-  appendReference(man);
+  appendExitStatus(man);
+  appendEnvironmentAndFiles(man);
+  appendExamples(man);
   return man;
 }
 

@@ -13,6 +13,7 @@
 #include <set>
 
 #include "mdbench/cli/app.hpp"
+#include "mdbench/cli/subcommands.hpp"
 #include "mdbench/cli/version.hpp"
 #include "mdbench/model/imported.hpp"
 #include "mdbench/report/report.hpp"
@@ -145,36 +146,6 @@ int writeReportFiles(const std::string& out_dir, const std::vector<ReportFile>& 
 
 // ---- mdbench import ----
 
-struct ImportArgs {
-  std::string format = "auto";
-  std::string out;
-  bool append = false;
-  std::vector<std::string> inputs;
-};
-
-constexpr const char* kImportCaption =
-    "mdbench import INPUT... -o FILE.h5: other tools' results into a results file (IOR JSON summaries, "
-    "IOzone throughput-mode output, mdtest output)";
-
-void addImportOptions(po::options_description& options, ImportArgs& a) {
-  options.add_options()("help,h", "print this help")(
-      "format,f", po::value(&a.format)->value_name("auto|ior|iozone|mdtest"),
-      "the tool that wrote every INPUT (default: recognised from each file)")(
-      "output,o", po::value(&a.out)->value_name("FILE.h5"), "the results file to write (required)")(
-      "append", po::bool_switch(&a.append),
-      "add to an existing results file (an existing FILE is an error otherwise)")(
-      "input", po::value(&a.inputs), "a tool's output");
-}
-
-void printImportHelp(const po::options_description& options) {
-  std::cout
-      << options
-      << "IOR: ior -O summaryFormat=JSON (stdout or -O summaryFile). IOzone: throughput mode, iozone -t "
-         "N.\n"
-         "mdtest: its whole output, with or without -P and --showRankStatistics, sweeps included.\n"
-         "Exit status: 0 imported, 1 an input cannot be read or parsed (nothing written), 2 bad usage.\n";
-}
-
 // The usage problem, if any. The output is looked at before any input is read: a link, FIFO, directory, ...
 // is never written to.
 std::optional<std::string> importUsageProblem(const ImportArgs& a) {
@@ -259,32 +230,6 @@ int writeParsedImports(const ImportArgs& a, const ParsedImports& parsed) {
 
 // ---- mdbench report ----
 
-struct ReportArgs {
-  std::vector<std::string> specs;
-  std::string baseline, out_dir, bars = "minmax";
-  bool png = false, force = false, markdown = false;
-};
-
-constexpr const char* kReportCaption =
-    "mdbench report [LABEL=]FILE[,FILE...]...: tables and scaling charts; each argument is one "
-    "configuration "
-    "(several files of one configuration are pooled by rank count)";
-
-void addReportOptions(po::options_description& options, ReportArgs& a) {
-  options.add_options()("help,h", "print this help")(
-      "baseline,b", po::value(&a.baseline)->value_name("LABEL|[LABEL=]FILE"),
-      "show every configuration relative to this one (a LABEL given, or a further configuration)")(
-      "out-dir,d", po::value(&a.out_dir)->value_name("DIR"),
-      "write report.md, one SVG chart per phase and data-path operation, overview.svg, and one "
-      "timeline-*.svg per run (throughput over time) into DIR")(
-      "png", po::bool_switch(&a.png), "also write each chart as PNG (needs rsvg-convert: librsvg2-bin)")(
-      "force", po::bool_switch(&a.force), "replace report files that exist in DIR")(
-      "markdown", po::bool_switch(&a.markdown), "print the Markdown report instead of the console tables")(
-      "error-bars", po::value(&a.bars)->value_name("minmax|stddev"),
-      "error bars from the slowest to the fastest iteration (default), or mean +- one standard deviation")(
-      "config", po::value(&a.specs), "a configuration");
-}
-
 // The configurations named on the command line, the baseline last when it is a further one; "" or the
 // usage problem.
 std::string resolveConfigs(const ReportArgs& a, ReportOptions& report, std::vector<ConfigSpec>& configs) {
@@ -361,17 +306,26 @@ int writeReportDir(const ReportArgs& a, const std::string& markdown, const std::
 
 }  // namespace
 
+po::options_description importOptions(ImportArgs* bind) {
+  po::options_description options;
+  options.add_options()("help,h", "print this help")(
+      "format,f", po::value(bound(bind, &ImportArgs::format))->value_name("auto|ior|iozone|mdtest"),
+      "the tool that wrote every INPUT (default: recognised from each file)")(
+      "output,o", po::value(bound(bind, &ImportArgs::out))->value_name("FILE.h5"),
+      "the results file to write (required)")(
+      "append", po::bool_switch(bound(bind, &ImportArgs::append)),
+      "add to an existing results file (an existing FILE is an error otherwise)")(
+      "input", po::value(bound(bind, &ImportArgs::inputs)), "a tool's output");
+  return options;
+}
+
 int runImport(const std::vector<std::string>& args) {
   failWritesPastSizeLimit();
   ImportArgs a;
-  po::options_description options(kImportCaption);
-  addImportOptions(options, a);
+  const po::options_description options = importOptions(&a);
   po::variables_map vm;
   if (!parseToolArgs("import", args, options, "input", -1, vm)) return kExitUsage;
-  if (vm.count("help")) {
-    printImportHelp(options);
-    return kExitOk;
-  }
+  if (vm.count("help")) return printSubcommandHelp("import", options);
   if (const std::optional<std::string> problem = importUsageProblem(a)) {
     return toolUsageError("import", *problem);
   }
@@ -380,19 +334,32 @@ int runImport(const std::vector<std::string>& args) {
   return writeParsedImports(a, parsed);
 }
 
+po::options_description reportOptions(ReportArgs* bind) {
+  po::options_description options;
+  options.add_options()("help,h", "print this help")(
+      "baseline,b", po::value(bound(bind, &ReportArgs::baseline))->value_name("LABEL|[LABEL=]FILE"),
+      "show every configuration relative to this one (a LABEL given, or a further configuration)")(
+      "out-dir,d", po::value(bound(bind, &ReportArgs::out_dir))->value_name("DIR"),
+      "write report.md, one SVG chart per phase and data-path operation, overview.svg, and one "
+      "timeline-*.svg per run (throughput over time) into DIR")(
+      "png", po::bool_switch(bound(bind, &ReportArgs::png)),
+      "also write each chart as PNG (needs rsvg-convert: librsvg2-bin)")(
+      "force", po::bool_switch(bound(bind, &ReportArgs::force)), "replace report files that exist in DIR")(
+      "markdown", po::bool_switch(bound(bind, &ReportArgs::markdown)),
+      "print the Markdown report instead of the console tables")(
+      "error-bars", po::value(bound(bind, &ReportArgs::bars))->value_name("minmax|stddev"),
+      "error bars from the slowest to the fastest iteration (default), or mean +- one standard deviation")(
+      "config", po::value(bound(bind, &ReportArgs::specs)), "a configuration");
+  return options;
+}
+
 int runReport(const std::vector<std::string>& args) {
   failWritesPastSizeLimit();
   ReportArgs a;
-  po::options_description options(kReportCaption);
-  addReportOptions(options, a);
+  const po::options_description options = reportOptions(&a);
   po::variables_map vm;
   if (!parseToolArgs("report", args, options, "config", -1, vm)) return kExitUsage;
-  if (vm.count("help")) {
-    std::cout << options
-              << "Exit status: 0 report written, 1 a results file cannot be read or a report file written, "
-                 "2 bad usage.\n";
-    return kExitOk;
-  }
+  if (vm.count("help")) return printSubcommandHelp("report", options);
   ReportOptions report;
   std::vector<ConfigSpec> given;
   if (const std::string problem = reportUsageProblem(a, report, given); !problem.empty()) {

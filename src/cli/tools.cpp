@@ -1,4 +1,5 @@
-// The subcommands that work on results files: validate and export. They run on rank 0 alone.
+// The subcommands validate and export (on results files) and clean (after killed runs), and what every
+// subcommand shares: parsing, bad usage. They run on rank 0 alone.
 #include "tools.hpp"
 
 #include <fmt/format.h>
@@ -8,15 +9,19 @@
 
 #include "mdbench/backend/cleanup.hpp"
 #include "mdbench/cli/app.hpp"
+#include "mdbench/cli/subcommands.hpp"
 #include "mdbench/results/export.hpp"
 #include "mdbench/results/results_file.hpp"
 #include "mdbench/results/validate.hpp"
+#include "mdbench/util/diagnostics.hpp"
 #include "mdbench/util/file_io.hpp"
 
 namespace mdbench {
 namespace po = boost::program_options;
+
 int toolUsageError(const std::string& command, const std::string& message) {
-  fmt::print(stderr, "mdbench {0}: error: {1}\nTry 'mdbench {0} --help'.\n", command, message);
+  printCommandError(command, message);
+  fmt::print(stderr, "Try 'mdbench {} --help'.\n", command);
   return kExitUsage;
 }
 
@@ -52,19 +57,22 @@ void writeExport(const StoredResults& results, const std::string& format, std::o
 }
 }  // namespace
 
-int runValidate(const std::vector<std::string>& args) {
-  po::options_description options("mdbench validate FILE...: check results files against the schema");
-  bool verbose = false;
-  std::vector<std::string> files;
-  options.add_options()("help,h", "print this help")("verbose,v", po::bool_switch(&verbose),
+po::options_description validateOptions(ValidateArgs* bind) {
+  po::options_description options;
+  options.add_options()("help,h", "print this help")("verbose,v",
+                                                     po::bool_switch(bound(bind, &ValidateArgs::verbose)),
                                                      "also list objects not in the schema and other notes")(
-      "file", po::value(&files), "results file");
+      "file", po::value(bound(bind, &ValidateArgs::files)), "results file");
+  return options;
+}
+
+int runValidate(const std::vector<std::string>& args) {
+  ValidateArgs parsed;
+  const po::options_description options = validateOptions(&parsed);
+  const auto& [verbose, files] = parsed;
   po::variables_map vm;
   if (!parseToolArgs("validate", args, options, "file", -1, vm)) return kExitUsage;
-  if (vm.count("help")) {
-    std::cout << options << "Exit status: 0 all files valid, 1 a file is not, 2 bad usage.\n";
-    return kExitOk;
-  }
+  if (vm.count("help")) return printSubcommandHelp("validate", options);
   if (files.empty()) return toolUsageError("validate", "no file given");
   int status = kExitOk;
   for (const std::string& file : files) {
@@ -82,23 +90,26 @@ int runValidate(const std::vector<std::string>& args) {
   return status;
 }
 
+po::options_description exportOptions(ExportArgs* bind) {
+  po::options_description options;
+  options.add_options()("help,h", "print this help")(
+      "format,f", po::value(bound(bind, &ExportArgs::format))->value_name("json|csv"),
+      "output format (required)")("output,o",
+                                  po::value(bound(bind, &ExportArgs::out_path))->value_name("OUT"),
+                                  "write to OUT instead of standard output")(
+      "force", po::bool_switch(bound(bind, &ExportArgs::force)), "replace OUT if it exists")(
+      "file", po::value(bound(bind, &ExportArgs::file)), "results file");
+  return options;
+}
+
 int runExport(const std::vector<std::string>& args) {
   failWritesPastSizeLimit();
-  po::options_description options(
-      "mdbench export FILE --format json|csv [-o OUT]: results as JSON or CSV (one row per run, iteration, "
-      "phase and rank)");
-  std::string file, format, out_path;
-  bool force = false;
-  options.add_options()("help,h", "print this help")("format,f", po::value(&format)->value_name("json|csv"),
-                                                     "output format (required)")(
-      "output,o", po::value(&out_path)->value_name("OUT"), "write to OUT instead of standard output")(
-      "force", po::bool_switch(&force), "replace OUT if it exists")("file", po::value(&file), "results file");
+  ExportArgs parsed;
+  const po::options_description options = exportOptions(&parsed);
+  const auto& [file, format, out_path, force] = parsed;
   po::variables_map vm;
   if (!parseToolArgs("export", args, options, "file", 1, vm)) return kExitUsage;
-  if (vm.count("help")) {
-    std::cout << options;
-    return kExitOk;
-  }
+  if (vm.count("help")) return printSubcommandHelp("export", options);
   if (file.empty()) return toolUsageError("export", "no results file given");
   if (format != "json" && format != "csv") {
     return toolUsageError("export", format.empty()
@@ -117,14 +128,14 @@ int runExport(const std::vector<std::string>& args) {
   try {
     results = readResultsFile(file);
   } catch (const ResultsFileError& e) {
-    fmt::print(stderr, "mdbench export: error: {}\n", e.what());
+    printCommandError("export", e.what());
     return kExitFailed;
   }
   if (out_path.empty()) {
     writeExport(results, format, std::cout);
     std::cout.flush();
     if (!std::cout) {
-      fmt::print(stderr, "mdbench export: error: writing standard output failed\n");
+      printCommandError("export", "writing standard output failed");
       return kExitFailed;
     }
     return kExitOk;
@@ -138,33 +149,27 @@ int runExport(const std::vector<std::string>& args) {
     problem = out.commit(force ? Replace::kRegularFile : Replace::kNothing);
   }
   if (!problem.empty()) {
-    fmt::print(stderr, "mdbench export: error: {}\n", problem);
+    printCommandError("export", problem);
     return kExitFailed;
   }
   return kExitOk;
 }
 
-int runClean(const std::vector<std::string>& args) {
-  po::options_description options(
-      "mdbench clean DIR...: remove what interrupted mdbench runs left in DIR (a target, a run's iteration\n"
-      "directory, or the directory holding targets mdbench made), and nothing else");
-  bool dry_run = false;
-  std::vector<std::string> dirs;
+po::options_description cleanOptions(CleanArgs* bind) {
+  po::options_description options;
   options.add_options()("help,h", "print this help")(
-      "dry-run,n", po::bool_switch(&dry_run), "only say what would be removed")("dir", po::value(&dirs),
-                                                                                "directory");
+      "dry-run,n", po::bool_switch(bound(bind, &CleanArgs::dry_run)), "only say what would be removed")(
+      "dir", po::value(bound(bind, &CleanArgs::dirs)), "directory");
+  return options;
+}
+
+int runClean(const std::vector<std::string>& args) {
+  CleanArgs parsed;
+  const po::options_description options = cleanOptions(&parsed);
+  const auto& [dry_run, dirs] = parsed;
   po::variables_map vm;
   if (!parseToolArgs("clean", args, options, "dir", -1, vm)) return kExitUsage;
-  if (vm.count("help")) {
-    std::cout
-        << options
-        << "Only directories carrying mdbench's mark (.mdbench-run, written by the run that made them)\n"
-           "are entered, and only names mdbench generates, of the type it gives them, are removed;\n"
-           "links are never followed. Anything else stays and is listed.\n"
-           "Exit status: 0 everything found was removed (or nothing was found), 1 something stays or a\n"
-           "DIR cannot be used, 2 bad usage.\n";
-    return kExitOk;
-  }
+  if (vm.count("help")) return printSubcommandHelp("clean", options);
   if (dirs.empty()) return toolUsageError("clean", "no directory given");
   int status = kExitOk;
   for (const std::string& dir : dirs) {
@@ -176,7 +181,7 @@ int runClean(const std::vector<std::string>& args) {
       fmt::print("  ... and {} more\n", summary.tally.kept - summary.tally.notes.size());
     }
     if (!summary.error.empty()) {
-      fmt::print(stderr, "mdbench clean: error: {}\n", summary.error);
+      printCommandError("clean", summary.error);
       status = kExitFailed;
       continue;
     }

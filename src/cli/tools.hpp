@@ -1,5 +1,6 @@
-// Subcommands on results files (validate, export, import, report; check is in mdbench/check.hpp):
-// run on one rank, return the exit status.
+// The subcommands' options and run functions (validate, export and clean in tools.cpp; import and report in
+// report_tools.cpp; check in check_tool.cpp), registered in the table of subcommands.cpp. They run on rank 0
+// alone and return the exit status.
 #pragma once
 
 #include <boost/program_options.hpp>
@@ -8,10 +9,50 @@
 
 namespace mdbench {
 
+// Each subcommand's values, and its options: bound to them, or (nullptr) to nothing, for the documentation.
+struct ValidateArgs {
+  bool verbose = false;
+  std::vector<std::string> files;
+};
+boost::program_options::options_description validateOptions(ValidateArgs* bind = nullptr);
 int runValidate(const std::vector<std::string>& args);
+
+struct ExportArgs {
+  std::string file, format, out_path;
+  bool force = false;
+};
+boost::program_options::options_description exportOptions(ExportArgs* bind = nullptr);
 int runExport(const std::vector<std::string>& args);
-int runImport(const std::vector<std::string>& args);  // report_tools.cpp
-int runReport(const std::vector<std::string>& args);  // report_tools.cpp
+
+struct ImportArgs {
+  std::string format = "auto", out;
+  bool append = false;
+  std::vector<std::string> inputs;
+};
+boost::program_options::options_description importOptions(ImportArgs* bind = nullptr);  // report_tools.cpp
+int runImport(const std::vector<std::string>& args);                                    // report_tools.cpp
+
+struct ReportArgs {
+  std::vector<std::string> specs;
+  std::string baseline, out_dir, bars = "minmax";
+  bool png = false, force = false, markdown = false;
+};
+boost::program_options::options_description reportOptions(ReportArgs* bind = nullptr);  // report_tools.cpp
+int runReport(const std::vector<std::string>& args);                                    // report_tools.cpp
+
+struct CheckArgs {
+  std::vector<std::string> files, required, rule_files;
+  std::string junit_path;
+  bool force = false;
+};
+boost::program_options::options_description checkOptions(CheckArgs* bind = nullptr);  // check_tool.cpp
+int runCheck(const std::vector<std::string>& args);                                   // check_tool.cpp
+
+struct CleanArgs {
+  bool dry_run = false;
+  std::vector<std::string> dirs;
+};
+boost::program_options::options_description cleanOptions(CleanArgs* bind = nullptr);
 int runClean(const std::vector<std::string>& args);
 
 // Shared by the subcommands: "mdbench COMMAND: error: MESSAGE" and the --help hint on standard error;
@@ -23,5 +64,11 @@ int toolUsageError(const std::string& command, const std::string& message);
 bool parseToolArgs(const std::string& command, const std::vector<std::string>& args,
                    const boost::program_options::options_description& options, const char* positional_name,
                    int max_positional, boost::program_options::variables_map& vm);
+
+// The address of a member of the values to bind, or nullptr (bound to nothing) without values.
+template <typename Args, typename Field>
+Field* bound(Args* args, Field Args::*field) {
+  return args == nullptr ? nullptr : &(args->*field);
+}
 
 }  // namespace mdbench

@@ -1,5 +1,5 @@
-// Command line to Config: the Boost.Program_options table, a tokenizer that reports every problem, resolution
-// of implied values, validation, and the help text.
+// Command line to Config: the option rows' Boost table, a tokenizer that reports every problem, conversion
+// of each row's value into Config, resolution of implied values, and validation.
 #include "mdbench/config/config.hpp"
 
 #include <fmt/format.h>
@@ -7,11 +7,11 @@
 
 #include <algorithm>
 #include <array>
+#include <bitset>
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <cstddef>
 #include <limits>
-#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -28,88 +28,130 @@ namespace mdbench {
 namespace {
 
 namespace po = boost::program_options;
-using namespace config_detail;  // the option table (config_table.hpp), tokenizer, values and presets
+using namespace config_detail;  // the option rows (config_table.hpp), tokenizer, values and presets
 
-// Fields whose given value was refused: the Config holds the default there, and a cross-check involving it
+// Rows whose given value was refused: the Config holds the default there, and a cross-check involving it
 // would complain about a value the user never gave.
-struct Refused {
-  bool items = false;
-  bool items_per_dir = false;
-  bool tree = false;  // depth or branching
-  bool write_bytes = false;
-  bool read_bytes = false;
-  bool steady = false;
-};
-
-class Converter {
+class Refused {
  public:
-  explicit Converter(std::vector<std::string>& errors) : errors_(errors) {}
-
-  template <typename T>
-  bool number(const std::optional<std::string>& raw, const OptionName& name, T& out) {
-    return take(raw, name, out, [](const std::string& text) {
-      return config_detail::toWholeNumber(text, std::numeric_limits<T>::max());
-    });
-  }
-  bool bytes(const std::optional<std::string>& raw, const OptionName& name, std::uint64_t& out) {
-    return take(raw, name, out, [](const std::string& text) { return config_detail::toByteCount(text); });
-  }
-  bool seconds(const std::optional<std::string>& raw, const OptionName& name, double& out) {
-    return take(raw, name, out, [](const std::string& text) { return config_detail::toSeconds(text); });
-  }
+  bool operator()(OptionRef option) const { return rows_[rowIndex(*option)]; }
+  void mark(const OptionRow& option) { rows_[rowIndex(option)] = true; }
+  bool tree() const { return (*this)("depth") || (*this)("branching"); }
 
  private:
-  // True when the value was given and refused.
-  template <typename T, typename Convert>
-  bool take(const std::optional<std::string>& raw, const OptionName& name, T& out, Convert convert) {
-    if (!raw) return false;
-    const auto converted = convert(*raw);
-    if (converted.problem) {
-      errors_.push_back(fmt::format("{}: {}", name.shown, *converted.problem));
-      return true;
-    }
-    out = static_cast<T>(converted.value);
-    return false;
-  }
-
-  std::vector<std::string>& errors_;
+  std::bitset<kOptionRows.size()> rows_;
 };
 
+// A row's value converted by its kind: "" when it lands, else the problem (without the option's name).
+std::string convertNumber(const OptionRow& option, const std::string& text, Config& config) {
+  if (option.kind == OptionKind::kSeconds) {
+    const ConvertedSeconds converted = toSeconds(text);
+    if (!converted.problem) option.land.seconds(config, converted.value);
+    return converted.problem.value_or("");
+  }
+  const Converted converted =
+      option.kind == OptionKind::kBytes ? toByteCount(text) : toWholeNumber(text, option.land.max);
+  if (!converted.problem) option.land.number(config, converted.value);
+  return converted.problem.value_or("");
+}
+
+bool isNumber(const OptionRow& option) {
+  return option.kind == OptionKind::kCount || option.kind == OptionKind::kOptionalCount ||
+         option.kind == OptionKind::kBytes || option.kind == OptionKind::kSeconds;
+}
+
+// Every switch given, -R's "random" whether or not a seed followed, -v's count.
+void landSwitches(const RawOptions& raw, Config& config) {
+  for (const OptionRow& option : kOptionRows) {
+    if (!raw[option].given) continue;
+    if (option.land.on != nullptr) option.land.on(config);
+    if (option.kind == OptionKind::kCounter) option.land.number(config, raw[option].count);
+  }
+}
+
+// The numbers, in the order of their messages; a refused one is marked.
+void convertNumbers(const RawOptions& raw, Config& config, Refused& refused,
+                    std::vector<std::string>& errors) {
+  for (const OptionRow* option : kConversionOrder) {
+    const std::optional<std::string>& text = raw[*option].text;
+    if (!isNumber(*option) || !text) continue;
+    if (const std::string problem = convertNumber(*option, *text, config); !problem.empty()) {
+      errors.push_back(fmt::format("{}: {}", shown(*option), problem));
+      refused.mark(*option);
+    }
+  }
+  // Config's 0 means "not given" (spread -n evenly): only the command line can tell "-I 0" apart.
+  if (raw["items-per-dir"].text && !refused("items-per-dir") && config.items_per_dir == 0) {
+    errors.push_back(fmt::format("{}: must be at least 1, got '0' (leave it out to spread -n evenly)",
+                                 label("items-per-dir")));
+    refused.mark(*OptionRef("items-per-dir"));
+  }
+}
+
+// Paths and names: each row's check, then its value lands (the sweep's are read by convertSweep).
+void convertTexts(const RawOptions& raw, Config& config, std::vector<std::string>& errors) {
+  for (const OptionRow* option : kConversionOrder) {
+    const std::optional<std::string>& text = raw[*option].text;
+    if (option->kind != OptionKind::kText || !text) continue;
+    if (option->check != nullptr) option->check(shown(*option), *text, errors);
+    if (option->land.text != nullptr) option->land.text(config, *text);
+  }
+  // IO500 has no default item count: a preset run without one would silently be a different benchmark.
+  if (!config.preset.empty() && !raw["items"].given && !raw["items-per-dir"].given) {
+    errors.push_back(
+        fmt::format("{} {} needs {} (items per rank)", label("preset"), config.preset, label("items")));
+  }
+}
+
 constexpr std::uint64_t kMaxSweepSteps = 65536;
+
+// -f, -l, -s: whole numbers >= 1 (default 1, none, 1). False when one was refused.
+bool convertSweepNumbers(const RawOptions& raw, std::array<std::uint32_t, 3>& values,
+                         std::vector<std::string>& errors) {
+  const std::array<OptionRef, 3> options = {"sweep-first", "sweep-last", "sweep-stride"};
+  bool refused = false;
+  for (std::size_t i = 0; i < options.size(); ++i) {
+    const std::optional<std::string>& text = raw[options[i]].text;
+    if (!text) continue;
+    const Converted converted = toWholeNumber(*text, std::numeric_limits<std::uint32_t>::max());
+    if (converted.problem) {
+      errors.push_back(fmt::format("{}: {}", shown(*options[i]), *converted.problem));
+      refused = true;
+    } else {
+      values[i] = static_cast<std::uint32_t>(converted.value);
+    }
+  }
+  if (!raw["sweep-last"].text) {
+    errors.push_back(fmt::format("{} and {} need {} (the largest step; mdtest ignores them without it)",
+                                 label("sweep-first"), label("sweep-stride"), label("sweep-last")));
+    return false;
+  }
+  if (refused) return false;
+  for (std::size_t i = 0; i < options.size(); ++i) {
+    if (values[i] == 0) {
+      errors.push_back(fmt::format("{}: must be at least 1, got 0", shown(*options[i])));
+      refused = true;
+    }
+  }
+  return !refused;
+}
 
 // mdtest's -f FIRST -l LAST -s STRIDE: FIRST, FIRST+STRIDE, ... <= LAST. mdtest ignores -f and -s without -l
 // (one run on every rank); here that is an error rather than a surprise.
 void convertSweepRange(const RawOptions& raw, SweepSpec& sweep, std::vector<std::string>& errors) {
-  std::uint32_t first = 1, last = 0, stride = 1;
-  Converter converter(errors);
-  bool refused = converter.number(raw.sweep_first, kSweepFirst, first);
-  refused = converter.number(raw.sweep_last, kSweepLast, last) || refused;
-  refused = converter.number(raw.sweep_stride, kSweepStride, stride) || refused;
-  if (!raw.sweep_last) {
-    errors.push_back(fmt::format("{} and {} need {} (the largest step; mdtest ignores them without it)",
-                                 kSweepFirst.shown, kSweepStride.shown, kSweepLast.shown));
-    return;
-  }
-  if (refused) return;
-  const std::array<std::pair<const OptionName*, std::uint32_t>, 3> values = {
-      {{&kSweepFirst, first}, {&kSweepLast, last}, {&kSweepStride, stride}}};
-  for (const auto& [name, value] : values) {
-    if (value == 0) {
-      errors.push_back(fmt::format("{}: must be at least 1, got 0", name->shown));
-      refused = true;
-    }
-  }
-  if (refused) return;
+  std::array<std::uint32_t, 3> values = {1, 0, 1};
+  if (!convertSweepNumbers(raw, values, errors)) return;
+  const auto [first, last, stride] = values;
   if (first > last) {
     errors.push_back(
-        fmt::format("{} {} is more than {} {}", kSweepFirst.shown, first, kSweepLast.shown, last));
+        fmt::format("{} {} is more than {} {}", label("sweep-first"), first, label("sweep-last"), last));
     return;
   }
   // Each step is a whole run; the steps are a list, so "-l 4294967295" must not become four billion of them.
   if (const std::uint64_t count = (last - first) / stride + 1; count > kMaxSweepSteps) {
     errors.push_back(fmt::format("{} {} {} {} {} {}: {} steps, at most {} (each step is a whole run)",
-                                 kSweepFirst.shown, first, kSweepLast.shown, last, kSweepStride.shown, stride,
-                                 count, kMaxSweepSteps));
+                                 label("sweep-first"), first, label("sweep-last"), last,
+                                 label("sweep-stride"), stride, count, kMaxSweepSteps));
     return;
   }
   sweep.kind = SweepSpec::Kind::kList;
@@ -125,20 +167,36 @@ std::string joinCommandLine(const std::vector<std::string>& args) {
   return line;
 }
 
+// --sweep-placement: both problems at once, a bad name is reported even when --sweep is missing too.
+void convertSweepPlacement(const std::string& placement, bool sweep_given, SweepSpec& sweep,
+                           std::vector<std::string>& errors) {
+  const bool known = placement == "block" || placement == "spread";
+  if (!known) {
+    errors.push_back(fmt::format("{}: unknown placement '{}' (expected block or spread)",
+                                 label("sweep-placement"), placement));
+  }
+  if (!sweep_given) {
+    errors.push_back(fmt::format("{}: needs {} (or -f/-l/-s)", label("sweep-placement"), label("sweep")));
+  } else if (known) {
+    sweep.placement = placement == "block" ? SweepPlacement::kBlock : SweepPlacement::kSpread;
+  }
+}
+
 // --sweep, or mdtest's -f/-l/-s expanded into the same list, and --sweep-placement.
 void convertSweep(const RawOptions& raw, Config& config, std::vector<std::string>& errors) {
   SweepSpec& sweep = config.sweep;
-  const bool range = raw.sweep_first || raw.sweep_last || raw.sweep_stride;
-  if (raw.sweep && range) {
+  const std::optional<std::string>& steps = raw["sweep"].text;
+  const bool range = raw["sweep-first"].text || raw["sweep-last"].text || raw["sweep-stride"].text;
+  if (steps && range) {
     errors.push_back(
         fmt::format("{} and {}, {}, {} exclude each other (-f/-l/-s are mdtest's spelling of a sweep)",
-                    kSweep.shown, kSweepFirst.shown, kSweepLast.shown, kSweepStride.shown));
-  } else if (raw.sweep && *raw.sweep == "pow2") {
+                    label("sweep"), label("sweep-first"), label("sweep-last"), label("sweep-stride")));
+  } else if (steps && *steps == "pow2") {
     sweep.kind = SweepSpec::Kind::kPow2;
-  } else if (raw.sweep) {
-    config_detail::ConvertedSteps list = config_detail::toStepList(*raw.sweep);
+  } else if (steps) {
+    ConvertedSteps list = toStepList(*steps);
     if (list.problem) {
-      errors.push_back(fmt::format("{}: {}", kSweep.shown, *list.problem));
+      errors.push_back(fmt::format("{}: {}", label("sweep"), *list.problem));
     } else {
       sweep.kind = SweepSpec::Kind::kList;
       sweep.steps = std::move(list.steps);
@@ -146,136 +204,32 @@ void convertSweep(const RawOptions& raw, Config& config, std::vector<std::string
   } else if (range) {
     convertSweepRange(raw, sweep, errors);
   }
-  if (!raw.sweep_placement) return;
-  // Both problems at once: a bad name is reported even when --sweep is missing too.
-  if (*raw.sweep_placement != "block" && *raw.sweep_placement != "spread") {
-    errors.push_back(fmt::format("{}: unknown placement '{}' (expected block or spread)",
-                                 kSweepPlacement.shown, *raw.sweep_placement));
-  }
-  if (!raw.sweep && !range) {
-    errors.push_back(fmt::format("{}: needs {} (or -f/-l/-s)", kSweepPlacement.shown, kSweep.shown));
-  } else if (*raw.sweep_placement == "block" || *raw.sweep_placement == "spread") {
-    sweep.placement = *raw.sweep_placement == "block" ? SweepPlacement::kBlock : SweepPlacement::kSpread;
+  if (const std::optional<std::string>& placement = raw["sweep-placement"].text) {
+    convertSweepPlacement(*placement, steps || range, sweep, errors);
   }
 }
 
-Refused convertNumbers(const RawOptions& raw, Config& config, std::vector<std::string>& errors) {
-  Converter converter(errors);
-  Refused refused;
-  refused.items = converter.number(raw.items, kItems, config.items);
-  refused.items_per_dir = converter.number(raw.items_per_dir, kItemsPerDir, config.items_per_dir);
-  refused.tree = converter.number(raw.depth, kDepth, config.depth);
-  refused.tree = converter.number(raw.branching, kBranching, config.branching) || refused.tree;
-  converter.number(raw.iterations, kIterations, config.iterations);
-  refused.write_bytes = converter.bytes(raw.write_bytes, kWriteBytes, config.write_bytes);
-  refused.read_bytes = converter.bytes(raw.read_bytes, kReadBytes, config.read_bytes);
-  converter.number(raw.shift, kShift, config.shift);
-  converter.number(raw.random_seed, kRandom, config.random_seed);
-  converter.seconds(raw.stonewall, kStonewall, config.stonewall_s);
-  converter.seconds(raw.pre_delay, kPreDelay, config.pre_delay_s);
-  converter.seconds(raw.series_interval, kSeriesInterval, config.series_interval_s);
-  refused.steady = converter.number(raw.steady, kSteady, config.steady_rounds);
-  converter.number(raw.datasets, kDatasets, config.datasets);
-  converter.seconds(raw.progress, kProgress, config.progress_s);
-  if (raw.items_per_dir && !refused.items_per_dir && config.items_per_dir == 0) {
-    errors.push_back(fmt::format("{}: must be at least 1, got '0' (leave it out to spread -n evenly)",
-                                 kItemsPerDir.shown));
-    refused.items_per_dir = true;
+// Switches whose fields cannot hold both: a contradiction, and the Config keeps what neither says.
+void checkExclusiveSwitches(const RawOptions& raw, Config& config, std::vector<std::string>& errors) {
+  if (raw["files-only"].given && raw["dirs-only"].given) {
+    errors.push_back(fmt::format("{} and {} exclude each other", label("files-only"), label("dirs-only")));
+    config.kinds = ItemKinds::kBoth;
   }
-  return refused;
-}
-
-// A path the kernel would refuse (too long, a name too long), named with its option.
-void checkPath(const OptionName& name, const std::string& path, std::vector<std::string>& errors,
-               std::size_t max_last_name = config_detail::kMaxNameBytes) {
-  if (const auto problem = config_detail::pathProblem(path, max_last_name)) {
-    errors.push_back(fmt::format("{}: {}", name.shown, *problem));
-  }
-}
-
-// -d's directories are also sent to every rank one per line, and a newline in a directory name is far more
-// often a script's mistake ("$(ls ...)" giving two lines) than a name anyone chose.
-void checkPaths(const OptionName& name, const std::vector<std::string>& paths,
-                std::vector<std::string>& errors) {
-  for (const std::string& path : paths) {
-    if (path.find('\n') != std::string::npos) {
-      errors.push_back(fmt::format("{}: a directory name with a newline in it is not supported", name.shown));
-    }
-    checkPath(name, path, errors);
-  }
-}
-
-// Paths and names. A refused -d leaves targets empty, so that no cross-check counts its parts.
-void convertTexts(const RawOptions& raw, Config& config, std::vector<std::string>& errors) {
-  if (raw.dir) {
-    config.target = *raw.dir;
-    if (raw.dir->empty()) {
-      errors.push_back(fmt::format("{}: empty value, expected a directory", kDir.shown));
-    } else if (auto targets = config_detail::splitTargets(*raw.dir)) {
-      config.targets = std::move(*targets);
-      checkPaths(kDir, config.targets, errors);
-    } else {
-      errors.push_back(fmt::format("{}: '{}' has an empty directory name (DIR@DIR@...: one '@' between two)",
-                                   kDir.shown, *raw.dir));
-    }
-  }
-  if (raw.stonewall_file) {
-    if (raw.stonewall_file->empty())
-      errors.push_back(fmt::format("{}: empty value, expected a file name", kStonewallFile.shown));
-    // The file is written through FILE.tmp: its name needs room for the suffix.
-    checkPath(kStonewallFile, *raw.stonewall_file, errors, config_detail::kMaxNameBytes - 4);
-    config.stonewall_file = *raw.stonewall_file;
-  }
-  if (raw.output) {
-    if (raw.output->empty())
-      errors.push_back(fmt::format("{}: empty value, expected a file name", kOutput.shown));
-    checkPath(kOutput, *raw.output, errors);
-    config.output = *raw.output;
-  }
-  if (raw.preset) {
-    if (config_detail::findPreset(*raw.preset) == nullptr) {
-      errors.push_back(fmt::format("{}: unknown preset '{}' (expected {})", kPreset.shown, *raw.preset,
-                                   config_detail::presetNames()));
-    } else {
-      config.preset = *raw.preset;
-      // IO500 has no default item count: a preset run without one would silently be a different benchmark.
-      if (!raw.items && !raw.items_per_dir)
-        errors.push_back(
-            fmt::format("{} {} needs {} (items per rank)", kPreset.shown, *raw.preset, kItems.shown));
-    }
+  if (raw["force"].given && raw["append"].given) {
+    errors.push_back(fmt::format("{} and {} exclude each other", label("force"), label("append")));
+    config.output_mode = OutputMode::kCreate;
   }
 }
 
 // Converts the values, including the problems only the command line can show (Config cannot say "-I 0 given",
 // "-d ''" or "-F and -D").
 Refused convert(const RawOptions& raw, Config& config, std::vector<std::string>& errors) {
-  const Refused refused = convertNumbers(raw, config, errors);
+  Refused refused;
+  landSwitches(raw, config);
+  convertNumbers(raw, config, refused, errors);
   convertTexts(raw, config, errors);
   convertSweep(raw, config, errors);
-  if (raw.files_only && raw.dirs_only) {
-    errors.push_back(fmt::format("{} and {} exclude each other", kFilesOnly.shown, kDirsOnly.shown));
-  } else if (raw.files_only) {
-    config.kinds = ItemKinds::kFilesOnly;
-  } else if (raw.dirs_only) {
-    config.kinds = ItemKinds::kDirsOnly;
-  }
-  config.sharing = raw.unique_dir ? TreeSharing::kUnique : TreeSharing::kShared;
-  config.leaf_only = raw.leaf_only;
-  config.shared_files = raw.shared_files;
-  config.keep = raw.keep;
-  config.renamed = raw.renamed;
-  config.random_order = raw.random;
-  config.fsync_writes = raw.fsync;
-  config.sync_phases = raw.sync;
-  config.verify_read = raw.verify;
-  config.verbosity = raw.verbosity;
-  if (raw.force && raw.append) {
-    errors.push_back(fmt::format("{} and {} exclude each other", kForce.shown, kAppend.shown));
-  }
-  config.output_mode = raw.force    ? OutputMode::kForce
-                       : raw.append ? OutputMode::kAppend
-                                    : OutputMode::kCreate;
-  config.phases = {raw.create, raw.stat, raw.read, raw.remove, raw.rename, raw.readdir};
+  checkExclusiveSwitches(raw, config, errors);
   return refused;
 }
 
@@ -302,36 +256,37 @@ void resolve(const RawOptions& raw, Config& config, Refused& refused, std::vecto
   }
   if (config.keep) {
     // --keep means the tree stays: no remove phase runs. Asking for both is a contradiction.
-    if (raw.remove) errors.push_back(fmt::format("{} and {} exclude each other", kKeep.shown, kRemove.shown));
+    if (raw["remove"].given)
+      errors.push_back(fmt::format("{} and {} exclude each other", label("keep"), label("remove")));
     phases.remove = false;
   }
-  if (raw.items || config.items_per_dir == 0) return;
-  const std::optional<std::uint64_t> dirs = refused.tree ? std::nullopt : itemDirCount(config);
+  if (raw["items"].given || config.items_per_dir == 0) return;
+  const std::optional<std::uint64_t> dirs = refused.tree() ? std::nullopt : itemDirCount(config);
   if (!dirs) {
-    refused.items = true;  // the tree itself is reported; -n is unknown
+    refused.mark(*OptionRef("items"));  // the tree itself is reported; -n is unknown
   } else if (config.items_per_dir > std::numeric_limits<std::uint64_t>::max() / *dirs) {
     errors.push_back(fmt::format("{}: {} items over {} is out of range (at most {} items)",
-                                 kItemsPerDir.shown, config.items_per_dir, dirsText(*dirs, config),
+                                 label("items-per-dir"), config.items_per_dir, dirsText(*dirs, config),
                                  std::numeric_limits<std::uint64_t>::max()));
-    refused.items = true;
+    refused.mark(*OptionRef("items"));
   } else {
     config.items = config.items_per_dir * *dirs;
   }
 }
 
 void checkTree(const Config& config, const Refused& refused, std::vector<std::string>& errors) {
-  if (refused.tree) return;
+  if (refused.tree()) return;
   if (config.branching == 0) {
-    errors.push_back(fmt::format("{}: must be at least 1, got 0", kBranching.shown));
+    errors.push_back(fmt::format("{}: must be at least 1, got 0", label("branching")));
   } else if (!treeDirCount(config.depth, config.branching)) {
     errors.push_back(
         fmt::format("{}, {}: a tree of depth {} and branching {} has more than {} directories (the limit)",
-                    kDepth.shown, kBranching.shown, config.depth, config.branching, kMaxTreeDirs));
-  } else if (config.items_per_dir > 0 && !refused.items && !refused.items_per_dir) {
+                    label("depth"), label("branching"), config.depth, config.branching, kMaxTreeDirs));
+  } else if (config.items_per_dir > 0 && !refused("items") && !refused("items-per-dir")) {
     const std::uint64_t dirs = *itemDirCount(config);
     const std::uint64_t needed_per_dir = config.items / dirs + (config.items % dirs != 0 ? 1 : 0);
     if (needed_per_dir > config.items_per_dir) {  // then I x D < items: no overflow below
-      errors.push_back(fmt::format("{}: -n {} does not fit -I {} over {} (at most {} items)", kItems.shown,
+      errors.push_back(fmt::format("{}: -n {} does not fit -I {} over {} (at most {} items)", label("items"),
                                    config.items, config.items_per_dir, dirsText(dirs, config),
                                    config.items_per_dir * dirs));
     }
@@ -340,38 +295,39 @@ void checkTree(const Config& config, const Refused& refused, std::vector<std::st
 
 void checkData(const Config& config, const Refused& refused, std::vector<std::string>& errors) {
   const bool dirs_only = config.kinds == ItemKinds::kDirsOnly;
-  const std::array<std::pair<const OptionName*, std::uint64_t>, 2> byte_options = {
-      {{&kWriteBytes, config.write_bytes}, {&kReadBytes, config.read_bytes}}};
+  const std::array<std::pair<OptionRef, std::uint64_t>, 2> byte_options = {
+      {{OptionRef("write-bytes"), config.write_bytes}, {OptionRef("read-bytes"), config.read_bytes}}};
   for (const auto& [name, value] : byte_options) {
     if (value > config_detail::kMaxIoBytes) {
-      errors.push_back(fmt::format("{}: {} is more than 1 GiB", name->shown, value));
+      errors.push_back(fmt::format("{}: {} is more than 1 GiB", label(name), value));
     }
     if (value > 0 && dirs_only) {
       errors.push_back(
-          fmt::format("{}: {} applies to files only, not with {}", name->shown, value, kDirsOnly.shown));
+          fmt::format("{}: {} applies to files only, not with {}", label(name), value, label("dirs-only")));
     }
   }
   if (config.phases.read && dirs_only) {
     errors.push_back(
-        fmt::format("{}: the read phase reads files, not with {}", kRead.shown, kDirsOnly.shown));
+        fmt::format("{}: the read phase reads files, not with {}", label("read"), label("dirs-only")));
   }
-  if (config.phases.create && config.phases.read && !dirs_only && !refused.write_bytes &&
-      !refused.read_bytes && config.read_bytes > config.write_bytes) {
+  if (config.phases.create && config.phases.read && !dirs_only && !refused("write-bytes") &&
+      !refused("read-bytes") && config.read_bytes > config.write_bytes) {
     errors.push_back(fmt::format("{}: {} is more than {} {}: the files this run creates would be too short",
-                                 kReadBytes.shown, config.read_bytes, kWriteBytes.shown, config.write_bytes));
+                                 label("read-bytes"), config.read_bytes, label("write-bytes"),
+                                 config.write_bytes));
   }
   // -X only matters where the read phase runs: job scripts pass the same options to every phase's job.
   if (config.verify_read && config.phases.read) {
     if (dirs_only) {
       errors.push_back(
-          fmt::format("{}: nothing read to verify: {} has no files", kVerify.shown, kDirsOnly.shown));
-    } else if (config.read_bytes == 0 && !refused.read_bytes) {
+          fmt::format("{}: nothing read to verify: {} has no files", label("verify"), label("dirs-only")));
+    } else if (config.read_bytes == 0 && !refused("read-bytes")) {
       errors.push_back(
-          fmt::format("{}: nothing read to verify: needs {} > 0", kVerify.shown, kReadBytes.shown));
+          fmt::format("{}: nothing read to verify: needs {} > 0", label("verify"), label("read-bytes")));
     }
   }
-  if (config.fsync_writes && config.write_bytes == 0 && !refused.write_bytes) {
-    errors.push_back(fmt::format("{}: needs {} > 0", kFsync.shown, kWriteBytes.shown));
+  if (config.fsync_writes && config.write_bytes == 0 && !refused("write-bytes")) {
+    errors.push_back(fmt::format("{}: needs {} > 0", label("fsync"), label("write-bytes")));
   }
 }
 
@@ -379,29 +335,30 @@ void checkData(const Config& config, const Refused& refused, std::vector<std::st
 void checkSharing(const Config& config, std::vector<std::string>& errors) {
   if (config.shared_files) {
     if (config.sharing == TreeSharing::kUnique) {
-      errors.push_back(fmt::format("{} and {} exclude each other", kSharedFiles.shown, kUniqueDir.shown));
+      errors.push_back(
+          fmt::format("{} and {} exclude each other", label("shared-files"), label("unique-dir")));
     }
     if (config.kinds == ItemKinds::kDirsOnly) {
       errors.push_back(
-          fmt::format("{}: shared files are files, not with {}", kSharedFiles.shown, kDirsOnly.shown));
+          fmt::format("{}: shared files are files, not with {}", label("shared-files"), label("dirs-only")));
     } else if (config.kinds == ItemKinds::kBoth) {  // parsing implies -F; a Config built otherwise may not
       errors.push_back(
-          fmt::format("{}: shared files are files, needs {}", kSharedFiles.shown, kFilesOnly.shown));
+          fmt::format("{}: shared files are files, needs {}", label("shared-files"), label("files-only")));
     }
   }
   if (std::any_of(config.targets.begin(), config.targets.end(), [](const auto& t) { return t.empty(); })) {
-    errors.push_back(fmt::format("{}: an empty directory name in the list", kDir.shown));
+    errors.push_back(fmt::format("{}: an empty directory name in the list", label("dir")));
   }
   if (config.targets.size() > 1) {
     const std::string list = fmt::format("{}", fmt::join(config.targets, "@"));
     if (config.sharing == TreeSharing::kShared) {
       errors.push_back(fmt::format("{}: '{}' needs {}: a shared tree cannot span several directories",
-                                   kDir.shown, list, kUniqueDir.shown));
+                                   label("dir"), list, label("unique-dir")));
     }
     if (config.shift > 0) {
       // mdtest refuses it too ("cannot have multiple directory paths with -N strides").
-      errors.push_back(fmt::format("{}: {} and several {} directories exclude each other", kShift.shown,
-                                   config.shift, kDir.shown));
+      errors.push_back(fmt::format("{}: {} and several {} directories exclude each other", label("shift"),
+                                   config.shift, label("dir")));
     }
   }
 }
@@ -411,15 +368,15 @@ void checkPhaseOptions(const Config& config, std::vector<std::string>& errors) {
   if (config.random_order && !phases.stat && !phases.read && !phases.readdir) {
     errors.push_back(
         fmt::format("{}: nothing to randomize: needs the stat, read or readdir phase ({}, {}, {})",
-                    kRandom.shown, kStat.shown, kRead.shown, kReaddir.shown));
+                    label("random"), label("stat"), label("read"), label("readdir")));
   }
   if (config.renamed && phases.rename) {
     errors.push_back(fmt::format("{} and {} exclude each other: items cannot be renamed twice",
-                                 kRenamed.shown, kRename.shown));
+                                 label("renamed"), label("rename")));
   }
   if (config.renamed && phases.create) {
     errors.push_back(fmt::format("{} and {} exclude each other: the items this run creates are not renamed",
-                                 kRenamed.shown, kCreate.shown));
+                                 label("renamed"), label("create")));
   }
 }
 
@@ -431,26 +388,26 @@ constexpr double kMinSeriesInterval = 0.001;
 
 // Parsing cannot produce a bad duration or preset; a Config built otherwise can.
 void checkValues(const Config& config, std::vector<std::string>& errors) {
-  const std::array<std::pair<const OptionName*, double>, 2> durations = {
-      {{&kStonewall, config.stonewall_s}, {&kPreDelay, config.pre_delay_s}}};
+  const std::array<std::pair<OptionRef, double>, 2> durations = {
+      {{OptionRef("stonewall"), config.stonewall_s}, {OptionRef("pre-delay"), config.pre_delay_s}}};
   for (const auto& [name, value] : durations) {
     if (!(value >= 0.0 && value <= config_detail::kMaxSeconds)) {  // NaN fails both
-      errors.push_back(fmt::format("{}: {} is not between 0 and {} seconds", name->shown, value,
+      errors.push_back(fmt::format("{}: {} is not between 0 and {} seconds", label(name), value,
                                    config_detail::kMaxSeconds));
     }
   }
   if (!(config.series_interval_s >= kMinSeriesInterval &&
         config.series_interval_s <= config_detail::kMaxSeconds)) {
-    errors.push_back(fmt::format("{}: {} is not between {} and {} seconds", kSeriesInterval.shown,
+    errors.push_back(fmt::format("{}: {} is not between {} and {} seconds", label("series-interval"),
                                  config.series_interval_s, kMinSeriesInterval, config_detail::kMaxSeconds));
   }
   // Not given: the default (-1, decided by whether rank 0 writes to a terminal).
   if (!(config.progress_s < 0.0 || config.progress_s <= config_detail::kMaxSeconds)) {
-    errors.push_back(fmt::format("{}: {} is more than {} seconds", kProgress.shown, config.progress_s,
+    errors.push_back(fmt::format("{}: {} is more than {} seconds", label("progress"), config.progress_s,
                                  config_detail::kMaxSeconds));
   }
   if (!config.preset.empty() && config_detail::findPreset(config.preset) == nullptr) {
-    errors.push_back(fmt::format("{}: unknown preset '{}' (expected {})", kPreset.shown, config.preset,
+    errors.push_back(fmt::format("{}: unknown preset '{}' (expected {})", label("preset"), config.preset,
                                  config_detail::presetNames()));
   }
 }
@@ -461,35 +418,37 @@ void checkSweep(const Config& config, std::vector<std::string>& errors) {
   const SweepSpec& sweep = config.sweep;
   if (!sweep.active()) return;
   if (config.keep) {
-    errors.push_back(
-        fmt::format("{}: every step creates and removes its items: not with {}", kSweep.shown, kKeep.shown));
+    errors.push_back(fmt::format("{}: every step creates and removes its items: not with {}", label("sweep"),
+                                 label("keep")));
   } else if (!config.phases.create || !config.phases.remove) {
     errors.push_back(fmt::format(
         "{}: every step creates and removes its items: the phases must include {} and {} (or leave out "
         "{} {} {} {} for all of them)",
-        kSweep.shown, kCreate.shown, kRemove.shown, kCreate.shown, kStat.shown, kRead.shown, kRemove.shown));
+        label("sweep"), label("create"), label("remove"), label("create"), label("stat"), label("read"),
+        label("remove")));
   }
   if (sweep.placement == SweepPlacement::kNone) {
-    errors.push_back(fmt::format("{}: placement none is not a placement", kSweepPlacement.shown));
+    errors.push_back(fmt::format("{}: placement none is not a placement", label("sweep-placement")));
   }
   // Parsing guarantees these; a Config built otherwise may not.
   const bool increasing = std::adjacent_find(sweep.steps.begin(), sweep.steps.end(),
                                              [](auto a, auto b) { return a >= b; }) == sweep.steps.end();
   if (sweep.kind == SweepSpec::Kind::kList &&
       (sweep.steps.empty() || sweep.steps.front() == 0 || !increasing)) {
-    errors.push_back(fmt::format("{}: the steps must be strictly increasing rank counts >= 1", kSweep.shown));
+    errors.push_back(
+        fmt::format("{}: the steps must be strictly increasing rank counts >= 1", label("sweep")));
   }
 }
 
 void validateInto(const Config& config, const Refused& refused, std::vector<std::string>& errors) {
   checkTree(config, refused, errors);
-  if (config.items == 0 && !refused.items)
-    errors.push_back(fmt::format("{}: must be at least 1, got 0", kItems.shown));
+  if (config.items == 0 && !refused("items"))
+    errors.push_back(fmt::format("{}: must be at least 1, got 0", label("items")));
   if (config.iterations == 0)
-    errors.push_back(fmt::format("{}: must be at least 1, got 0", kIterations.shown));
+    errors.push_back(fmt::format("{}: must be at least 1, got 0", label("iterations")));
   if (!config.phases.any()) {
-    errors.push_back(fmt::format("no phase selected ({}, {}, {}, {}, {}, {})", kCreate.shown, kStat.shown,
-                                 kRead.shown, kRemove.shown, kRename.shown, kReaddir.shown));
+    errors.push_back(fmt::format("no phase selected ({}, {}, {}, {}, {}, {})", label("create"), label("stat"),
+                                 label("read"), label("remove"), label("rename"), label("readdir")));
   }
   checkData(config, refused, errors);
   checkSharing(config, errors);
@@ -501,7 +460,7 @@ void validateInto(const Config& config, const Refused& refused, std::vector<std:
 // The user's --preset, if it names one: its options are applied first.
 const config_detail::Preset* presetIn(const std::vector<Given>& given) {
   for (const Given& occurrence : given) {
-    if (occurrence.option->long_name() == "preset" && occurrence.value) {
+    if (&rowOf(*occurrence.option) == &*OptionRef("preset") && occurrence.value) {
       return config_detail::findPreset(*occurrence.value);
     }
   }
@@ -519,51 +478,44 @@ void applyPreset(const config_detail::Preset* preset, const po::options_descript
   }
 }
 
-}  // namespace
-
-// The options that have no meaning in the steady-state mix (its phases, directories and names are its own).
-constexpr std::array<const OptionName*, 24> kNotWithSteady = {
-    &kCreate,    &kStat,      &kRead,        &kRemove,    &kRename,        &kReaddir,
-    &kRenamed,   &kUniqueDir, &kDepth,       &kBranching, &kItemsPerDir,   &kLeafOnly,
-    &kFilesOnly, &kDirsOnly,  &kSharedFiles, &kRandom,    &kStonewallFile, &kReadBytes,
-    &kFsync,     &kSync,      &kVerify,      &kKeep,      &kPreset,        &kSweepPlacement};
-
-// --steady and --datasets: their own values, and what they exclude (named as given, all at once).
+// --steady and --datasets: their own values, and what they exclude (the rows marked so, named as given, all
+// at once).
 void checkSteady(const RawOptions& raw, const std::vector<Given>& given, const Config& config,
                  const Refused& refused, std::vector<std::string>& errors) {
-  if (!raw.steady) {
-    if (raw.datasets) errors.push_back(fmt::format("{}: needs {}", kDatasets.shown, kSteady.shown));
+  if (!raw["steady"].given) {
+    if (raw["datasets"].given)
+      errors.push_back(fmt::format("{}: needs {}", label("datasets"), label("steady")));
     return;
   }
-  if (!refused.steady && config.steady_rounds == 0) {
-    errors.push_back(fmt::format("{}: must be at least 1 round, got 0", kSteady.shown));
+  if (!refused("steady") && config.steady_rounds == 0) {
+    errors.push_back(fmt::format("{}: must be at least 1 round, got 0", label("steady")));
   }
   std::vector<std::string> excluded;
   for (const Given& g : given) {
-    for (const OptionName* name : kNotWithSteady) {
-      const std::string shown = config_detail::shownName(*g.option);
-      if (shown == name->shown && std::find(excluded.begin(), excluded.end(), shown) == excluded.end()) {
-        excluded.push_back(shown);
-      }
+    const OptionRow& option = rowOf(*g.option);
+    const std::string name = shown(option);
+    if (option.steady == WithSteady::kNo &&
+        std::find(excluded.begin(), excluded.end(), name) == excluded.end()) {
+      excluded.push_back(name);
     }
   }
   if (!excluded.empty()) {
     errors.push_back(
         fmt::format("{} runs its own phases (precreate, mix, cleanup) in its own directories: "
                     "not with {}",
-                    kSteady.shown, fmt::join(excluded, ", ")));
+                    label("steady"), fmt::join(excluded, ", ")));
   }
-  if (raw.datasets && config.datasets == 0) {
-    errors.push_back(fmt::format("{}: must be at least 1, got 0", kDatasets.shown));
+  if (raw["datasets"].given && config.datasets == 0) {
+    errors.push_back(fmt::format("{}: must be at least 1, got 0", label("datasets")));
   } else if (config.datasets > kMaxDatasets) {
     errors.push_back(fmt::format("{}: {} is more than {} (each rank keeps 3 directories open per dataset)",
-                                 kDatasets.shown, config.datasets, kMaxDatasets));
+                                 label("datasets"), config.datasets, kMaxDatasets));
   } else if (config.datasets > 0 && config.items % config.datasets != 0) {
     errors.push_back(
         fmt::format("{} {} is not a multiple of {} {}: the working set is {} directories of the "
                     "same number of objects",
-                    kItems.shown, config.items, kDatasets.shown, config.datasets, config.datasets));
-  } else if (config.datasets > 0 && !refused.steady && !refused.items) {
+                    label("items"), config.items, label("datasets"), config.datasets, config.datasets));
+  } else if (config.datasets > 0 && !refused("steady") && !refused("items")) {
     // Round f creates object P + f (steady.hpp), so P + rounds must stay below 2^63.
     constexpr std::uint64_t kObjectLimit = std::uint64_t{1} << 63;
     const std::uint64_t per_dataset = config.items / config.datasets;
@@ -571,10 +523,12 @@ void checkSteady(const RawOptions& raw, const std::vector<Given>& given, const C
       errors.push_back(
           fmt::format("{}: {} rounds after {} objects per dataset: object numbers must stay below "
                       "2^63",
-                      kSteady.shown, config.steady_rounds, per_dataset));
+                      label("steady"), config.steady_rounds, per_dataset));
     }
   }
 }
+
+}  // namespace
 
 // Help and version win over every other problem: "mdbench <anything> --help" prints the help and exits 0, as
 // GNU tools do, so a CliRequest with kHelp or kVersion always has empty errors (header: non-empty means exit
@@ -583,12 +537,12 @@ CliRequest parseCommandLine(const std::vector<std::string>& args) {
   CliRequest request;
   request.config.command_line = joinCommandLine(args);
   RawOptions raw;
-  const OptionTable table = buildOptionTable(raw);
-  const std::vector<Given> given = config_detail::Tokenizer(args, table.all, request.errors).run();
-  applyPreset(presetIn(given), table.all);  // first, so that the command line overrides it
+  const po::options_description table = buildOptionTable(raw);
+  const std::vector<Given> given = config_detail::Tokenizer(args, table, request.errors).run();
+  applyPreset(presetIn(given), table);  // first, so that the command line overrides it
   config_detail::applyGiven(given, request.errors);
-  if (raw.help || raw.version) {
-    request.action = raw.help ? CliAction::kHelp : CliAction::kVersion;
+  if (raw["help"].given || raw["version"].given) {
+    request.action = raw["help"].given ? CliAction::kHelp : CliAction::kVersion;
     request.errors.clear();
     return request;
   }
@@ -626,12 +580,12 @@ std::string nestedTargets(const std::vector<std::string>& given, const std::vect
     for (std::size_t j = i + 1; j < normal.size() && j < given.size(); ++j) {
       if (normal[i] == normal[j]) {
         return fmt::format("{}: '{}' and '{}' are the same directory ({}): each target must be its own",
-                           kDir.shown, given[i], given[j], normal[i]);
+                           label("dir"), given[i], given[j], normal[i]);
       }
       for (const auto& [outer, inner] : {std::pair{i, j}, std::pair{j, i}}) {
         if (inside(normal[outer], normal[inner])) {
           return fmt::format("{}: '{}' is inside '{}': no target may hold another, their trees would mix",
-                             kDir.shown, given[inner], given[outer]);
+                             label("dir"), given[inner], given[outer]);
         }
       }
     }

@@ -1,61 +1,85 @@
 // The main command's --help text, and its options and presets exported for the man page and the bash
-// completion (option_docs.hpp), all from the one option table (config_table.hpp).
+// completion (option_docs.hpp), all from the option rows (config_table.hpp).
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <boost/program_options.hpp>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "config_presets.hpp"
 #include "config_table.hpp"
-#include "config_tokenizer.hpp"
 #include "mdbench/config/config.hpp"
 #include "mdbench/config/option_docs.hpp"
 
 namespace mdbench {
 
-using config_detail::buildOptionTable;
-using config_detail::OptionTable;
-using config_detail::RawOptions;
-using config_detail::takesValue;
-namespace po = boost::program_options;
+using config_detail::GroupRow;
+using config_detail::kOptionGroups;
+using config_detail::kOptionRows;
+using config_detail::OptionKind;
+using config_detail::OptionRow;
 
 namespace {
 
-OptionDoc optionDoc(const po::option_description& option) {
+bool takesValue(const OptionRow& option) {
+  return option.kind != OptionKind::kSwitch && option.kind != OptionKind::kCounter;
+}
+
+OptionDoc optionDoc(const OptionRow& option) {
   OptionDoc doc;
-  doc.long_name = option.long_name();
-  const std::string short_name = option.canonical_display_name(po::command_line_style::allow_dash_for_short);
-  if (short_name.size() == 2 && short_name[0] == '-') doc.short_name = short_name.substr(1);
-  if (takesValue(option)) doc.value_name = option.semantic()->name();
-  doc.value_optional = config_detail::valueOptional(option);
-  doc.repeatable = config_detail::repeatable(option);
-  doc.description = option.description();
+  doc.long_name = option.long_name;
+  if (option.short_name != 0) doc.short_name = std::string{option.short_name};
+  doc.value_name = option.value_name;
+  doc.value_optional = option.kind == OptionKind::kOptionalCount;
+  doc.repeatable = option.kind == OptionKind::kCounter;
+  doc.description = option.help;
   return doc;
+}
+
+// "  -n, --items N", "      --keep": the column --help prints the names in.
+std::string leftColumn(const OptionRow& option) {
+  const std::string short_name = option.short_name != 0 ? std::string{'-', option.short_name, ','} : "";
+  return fmt::format("  {:4}--{}{}{}", short_name, option.long_name, takesValue(option) ? " " : "",
+                     option.value_name);
+}
+
+// A group's lines of --help, descriptions aligned at `width`.
+std::string helpGroup(const GroupRow& group, std::size_t width) {
+  std::string help = "\n" + std::string(group.caption) + ":\n";
+  for (const OptionRow& option : kOptionRows) {
+    if (option.group != group.id) continue;
+    std::string left = leftColumn(option);
+    left.resize(width, ' ');
+    std::string description(option.help);
+    for (std::size_t nl = description.find('\n'); nl != std::string::npos;
+         nl = description.find('\n', nl + 1)) {
+      description.insert(nl + 1, width, ' ');
+    }
+    help += left + description + "\n";
+  }
+  return help;
 }
 
 }  // namespace
 
 std::vector<OptionGroupDoc> mainOptionDocs() {
-  RawOptions unused;
-  const OptionTable table = buildOptionTable(unused);
   std::vector<OptionGroupDoc> docs;
-  OptionGroupDoc hidden{"Accepted for mdtest scripts (not in --help)", false, {}};
-  for (const auto& [caption, group] : table.groups) {
-    OptionGroupDoc& doc = docs.emplace_back(OptionGroupDoc{caption, true, {}});
-    for (const auto& option : group->options()) doc.options.push_back(optionDoc(*option));
+  for (const GroupRow& group : kOptionGroups) {
+    OptionGroupDoc& doc = docs.emplace_back(OptionGroupDoc{std::string(group.caption), group.in_help, {}});
+    for (const OptionRow& option : kOptionRows) {
+      if (option.group == group.id) doc.options.push_back(optionDoc(option));
+    }
   }
-  // The table holds every option once; what no --help group holds is the hidden mdtest spelling.
-  for (const auto& option : table.all.options()) {
-    const bool shown = std::any_of(docs.begin(), docs.end(), [&option](const OptionGroupDoc& group) {
-      return std::any_of(group.options.begin(), group.options.end(),
-                         [&option](const OptionDoc& doc) { return doc.long_name == option->long_name(); });
-    });
-    if (!shown) hidden.options.push_back(optionDoc(*option));
-  }
-  docs.push_back(std::move(hidden));
   return docs;
+}
+
+std::string optionLabel(std::string_view long_name) {
+  for (const OptionRow& option : kOptionRows) {
+    if (option.long_name == long_name) return config_detail::shown(option);
+  }
+  throw std::invalid_argument(fmt::format("no option --{}", long_name));
 }
 
 std::vector<PresetDoc> presetDocs() {
@@ -67,17 +91,8 @@ std::vector<PresetDoc> presetDocs() {
 }
 
 std::string helpText() {
-  RawOptions unused;
-  const OptionTable table = buildOptionTable(unused);
-  const auto left_column = [](const po::option_description& option) {
-    const std::string short_name =
-        option.canonical_display_name(po::command_line_style::allow_dash_for_short);
-    const bool has_short = short_name.size() == 2 && short_name[0] == '-';
-    return fmt::format("  {:4}--{}{}{}", has_short ? short_name + "," : "", option.long_name(),
-                       takesValue(option) ? " " : "", takesValue(option) ? option.semantic()->name() : "");
-  };
-  std::size_t width = 0;
-  for (const auto& option : table.all.options()) width = std::max(width, left_column(*option).size());
+  std::size_t width = 0;  // the widest names of all, the options --help leaves out too
+  for (const OptionRow& option : kOptionRows) width = std::max(width, leftColumn(option).size());
   width += 2;
 
   std::string help =
@@ -89,18 +104,8 @@ std::string helpText() {
       "are accepted: mdbench always does what they ask).\n"
       "Subcommands: validate|export|import|report|check on results files, clean DIR for leftovers "
       "(--help).\n";
-  for (const auto& [caption, group] : table.groups) {
-    help += "\n" + caption + ":\n";
-    for (const auto& option : group->options()) {
-      std::string left = left_column(*option);
-      left.resize(width, ' ');
-      std::string description = option->description();
-      for (std::size_t nl = description.find('\n'); nl != std::string::npos;
-           nl = description.find('\n', nl + 1)) {
-        description.insert(nl + 1, width, ' ');
-      }
-      help += left + description + "\n";
-    }
+  for (const GroupRow& group : kOptionGroups) {
+    if (group.in_help) help += helpGroup(group, width);
   }
   help +=
       "\n"

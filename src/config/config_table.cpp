@@ -1,129 +1,129 @@
-// The main command's option table (config_table.hpp): every option with its names, value and help line.
+// The Boost table generated from the option rows (config_table.hpp), and the text options' checks.
 #include "config_table.hpp"
 
+#include <fmt/format.h>
+
 #include <boost/program_options.hpp>
-#include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "config_presets.hpp"
+#include "config_values.hpp"
 
 namespace mdbench::config_detail {
 namespace {
 
-po::typed_value<std::string>* text(std::optional<std::string>& slot, const char* value_name) {
-  return po::value<std::string>()->value_name(value_name)->notifier([&slot](const std::string& value) {
-    slot = value;
-  });
-}
-
-// -R [SEED]: a list of at most one token, empty when the seed is left out, so that "--random=" (an empty
-// seed, refused) differs from "--random" (none).
-po::typed_value<std::vector<std::string>>* optionalText(bool& given, std::optional<std::string>& slot,
-                                                        const char* value_name) {
-  return po::value<std::vector<std::string>>()
-      ->implicit_value({}, "")
-      ->value_name(value_name)
-      ->notifier([&given, &slot](const std::vector<std::string>& value) {
-        given = true;
-        if (!value.empty()) slot = value.front();
+// The semantic Boost parses a row's occurrences with: it tells the tokenizer whether the option takes a
+// value (and whether it may be left out, or repeated), and stores each occurrence into slot.
+po::value_semantic* semanticOf(const OptionRow& option, RawValue& slot) {
+  switch (option.kind) {
+    case OptionKind::kSwitch:
+      return po::bool_switch()->notifier([&slot](bool) { slot.given = true; });
+    case OptionKind::kCounter:  // Boost's "composing": occurrences combine rather than conflict
+      return po::bool_switch()->composing()->notifier([&slot](bool) {
+        slot.given = true;
+        ++slot.count;
+      });
+    case OptionKind::kOptionalCount:
+      // A list of at most one token, empty when the value is left out, so that "--random=" (an empty seed,
+      // refused) differs from "--random" (none).
+      return po::value<std::vector<std::string>>()
+          ->implicit_value({}, "")
+          ->value_name(std::string(option.value_name))
+          ->notifier([&slot](const std::vector<std::string>& value) {
+            slot.given = true;
+            if (!value.empty()) slot.text = value.front();
+          });
+    case OptionKind::kCount:
+    case OptionKind::kBytes:
+    case OptionKind::kSeconds:
+    case OptionKind::kText:
+      break;
+  }
+  return po::value<std::string>()
+      ->value_name(std::string(option.value_name))
+      ->notifier([&slot](const std::string& value) {
+        slot.given = true;
+        slot.text = value;
       });
 }
 
-// -v: the one option that may be repeated (Boost's "composing"); each occurrence counts.
-po::typed_value<bool>* counter(std::uint32_t& count) {
-  return po::bool_switch()->composing()->notifier([&count](bool) { ++count; });
+// A path the kernel would refuse (too long, a name too long), named with its option.
+void checkPath(const std::string& label, const std::string& path, std::vector<std::string>& errors,
+               std::size_t max_last_name = kMaxNameBytes) {
+  if (const auto problem = pathProblem(path, max_last_name)) {
+    errors.push_back(fmt::format("{}: {}", label, *problem));
+  }
 }
 
 }  // namespace
 
-OptionTable buildOptionTable(RawOptions& raw) {
-  OptionTable table;
-  const auto group = [&table](const char* caption) {
-    table.groups.emplace_back(caption, std::make_shared<po::options_description>());
-    return table.groups.back().second->add_options();
-  };
-  // clang-format off
-  group("Workload")
-      (kItems.boost, text(raw.items, "N"), "items per rank, exact (default 1000; required with --preset)")
-      (kFilesOnly.boost, po::bool_switch(&raw.files_only), "files only (default: files and directories)")
-      (kDirsOnly.boost, po::bool_switch(&raw.dirs_only), "directories only")
-      (kSharedFiles.boost, po::bool_switch(&raw.shared_files),
-       "every rank uses the same file names (implies -F; not with -u)")
-      (kSteady.boost, text(raw.steady, "ROUNDS"),
-       "md-workbench's steady mix: ROUNDS x stat, read, delete, create (README)")
-      (kDatasets.boost, text(raw.datasets, "D"), "--steady: directories the -n objects are spread over (default 10)")
-      (kPreset.boost, text(raw.preset, "NAME"), "IO500's mdtest options, read before the others (see Presets)");
-  group("Tree")
-      (kDir.boost, text(raw.dir, "DIR"),
-       "directory to run in (default: a new mdbench.<stamp> in the current one);\n"
-       "DIR@DIR@...: rank r runs in the (r mod count)-th (needs -u, no -N)")
-      (kUniqueDir.boost, po::bool_switch(&raw.unique_dir), "a tree per rank (default: one tree shared by all)")
-      (kDepth.boost, text(raw.depth, "N"), "tree depth (default 0: the tree is one directory)")
-      (kBranching.boost, text(raw.branching, "N"), "subdirectories per directory (default 1)")
-      (kItemsPerDir.boost, text(raw.items_per_dir, "N"),
-       "fill item directories N at a time, in order (default: spread -n\n"
-       "evenly); without -n, -n is N times the number of item directories")
-      (kLeafOnly.boost, po::bool_switch(&raw.leaf_only), "items only in the leaf directories");
-  group("Phases (none of -C -T -E -r given: those four, without read for -D)")
-      (kCreate.boost, po::bool_switch(&raw.create), "create the items")
-      (kStat.boost, po::bool_switch(&raw.stat), "stat the items")
-      (kRead.boost, po::bool_switch(&raw.read), "read the files (-e bytes each)")
-      (kRemove.boost, po::bool_switch(&raw.remove), "remove the items")
-      (kRename.boost, po::bool_switch(&raw.rename), "also rename every item (to <name>.renamed) after stat and read")
-      (kReaddir.boost, po::bool_switch(&raw.readdir), "also list every tree directory and check its entries")
-      (kRenamed.boost, po::bool_switch(&raw.renamed), "the items were renamed by an earlier run (-U); not with -C, -U");
-  group("Order and timing (SECONDS: digits, optionally with a fraction: 300, 0.5)")
-      (kShift.boost, text(raw.shift, "S"),
-       "later phases work on the items of rank r+S (mod ranks), defeating\n"
-       "client caches (default 0: each rank its own)")
-      (kRandom.boost, optionalText(raw.random, raw.random_seed, "[SEED]"),
-       "stat, read and readdir in a random order from SEED (default 0); the\n"
-       "next word is SEED when it starts with a digit: -R 7, -R7, --random=7")
-      (kStonewall.boost, text(raw.stonewall, "SECONDS"),
-       "creates, stats and reads stop after SECONDS, then every rank goes\n"
-       "on to the highest count reached; renames and removes note the rate\n"
-       "at SECONDS and finish (default 0: off)")
-      (kStonewallFile.boost, text(raw.stonewall_file, "FILE"),
-       "the create phase writes the item count it reached to FILE; runs\n"
-       "without -C read it from there")
-      (kPreDelay.boost, text(raw.pre_delay, "SECONDS"), "sleep before each iteration (default 0)")
-      (kSeriesInterval.boost, text(raw.series_interval, "SECONDS"),
-       "count every rank's ops per SECONDS: throughput over time (default 0.1)")
-      (kProgress.boost, text(raw.progress, "SECONDS"),
-       "print rank 0's progress every SECONDS (0: never; default: live on a terminal)");
-  group("Data (B: bytes, or with suffix k, m, g for KiB, MiB, GiB; at most 1g)")
-      (kWriteBytes.boost, text(raw.write_bytes, "B"), "bytes written to each file it creates (default 0)")
-      (kReadBytes.boost, text(raw.read_bytes, "B"), "bytes read from each file in the read phase (default 0)")
-      (kFsync.boost, po::bool_switch(&raw.fsync), "fsync each file after writing it (needs -w)")
-      (kSync.boost, po::bool_switch(&raw.sync), "syncfs at the end of each phase, inside its timed region")
-      (kVerify.boost, po::bool_switch(&raw.verify), "check the bytes read against the pattern written (needs -e)");
-  group("Output and run")
-      (kIterations.boost, text(raw.iterations, "N"), "repeat the selected phases N times (default 1)")
-      (kKeep.boost, po::bool_switch(&raw.keep), "leave the tree in place after the run")
-      (kOutput.boost, text(raw.output, "FILE"),
-       "HDF5 results file (default: mdbench-<UTC time>[-<job id>].h5 in the\n"
-       "current directory); never overwritten unless --force")
-      (kForce.boost, po::bool_switch(&raw.force), "replace an existing results file")
-      (kAppend.boost, po::bool_switch(&raw.append), "add this run to an existing results file")
-      (kSweep.boost, text(raw.sweep, "STEPS"), "the whole run once per step of 1,2,4,.. ranks or pow2 (or mdtest's -f -l -s)")
-      (kSweepPlacement.boost, text(raw.sweep_placement, "P"), "a step of k: block, ranks 0..k-1 (default); spread, round-robin over nodes")
-      (kVerbose.boost, counter(raw.verbosity), "more detail on the console; repeat for more: -vv")
-      (kHelp.boost, po::bool_switch(&raw.help), "print this help and exit")
-      (kVersion.boost, po::bool_switch(&raw.version), "print the version and exit");
-  // mdtest's spelling of --sweep: parsed, but left out of --help (kept short; --sweep names them).
-  po::options_description mdtest_sweep;
-  mdtest_sweep.add_options()
-      // mdtest's switches for what mdbench always does: rate and time are always printed, and creating the
-      // trees (unique ones too) is always timed, as a phase of its own.
-      (kPrintRateAndTime.boost, po::bool_switch(&raw.print_rate_and_time), "accepted for mdtest scripts")
-      (kTimeUniqueOverhead.boost, po::bool_switch(&raw.time_unique_overhead), "accepted for mdtest scripts")
-      (kSweepFirst.boost, text(raw.sweep_first, "N"), "first step (default 1)")
-      (kSweepLast.boost, text(raw.sweep_last, "N"), "last step: FIRST, FIRST+STRIDE, ... up to LAST")
-      (kSweepStride.boost, text(raw.sweep_stride, "N"), "ranks between steps (default 1)");
-  // clang-format on
-  for (const auto& entry : table.groups) table.all.add(*entry.second);
-  table.all.add(mdtest_sweep);
+po::options_description buildOptionTable(RawOptions& raw) {
+  po::options_description table;
+  for (const OptionRow& option : kOptionRows) {
+    std::string names(option.long_name);
+    if (option.short_name != 0) names += std::string{',', option.short_name};
+    table.add_options()(names.c_str(), semanticOf(option, raw[option]), std::string(option.help).c_str());
+  }
   return table;
+}
+
+const OptionRow& rowOf(const po::option_description& option) {
+  for (const OptionRow& candidate : kOptionRows) {
+    if (candidate.long_name == option.long_name()) return candidate;
+  }
+  throw std::logic_error("an option the rows did not make: " + option.long_name());
+}
+
+// -d's directories are also sent to every rank one per line, and a newline in a directory name is far more
+// often a script's mistake ("$(ls ...)" giving two lines) than a name anyone chose.
+void checkDirValue(const std::string& label, const std::string& value, std::vector<std::string>& errors) {
+  if (value.empty()) {
+    errors.push_back(fmt::format("{}: empty value, expected a directory", label));
+    return;
+  }
+  const std::optional<std::vector<std::string>> targets = splitTargets(value);
+  if (!targets) {
+    errors.push_back(
+        fmt::format("{}: '{}' has an empty directory name (DIR@DIR@...: one '@' between two)", label, value));
+    return;
+  }
+  for (const std::string& path : *targets) {
+    if (path.find('\n') != std::string::npos) {
+      errors.push_back(fmt::format("{}: a directory name with a newline in it is not supported", label));
+    }
+    checkPath(label, path, errors);
+  }
+}
+
+// A refused -d leaves targets empty, so that no cross-check counts its parts.
+void landDir(Config& config, const std::string& value) {
+  config.target = value;
+  if (auto targets = splitTargets(value)) config.targets = std::move(*targets);
+}
+
+void checkStonewallFileValue(const std::string& label, const std::string& value,
+                             std::vector<std::string>& errors) {
+  if (value.empty()) errors.push_back(fmt::format("{}: empty value, expected a file name", label));
+  // The file is written through FILE.tmp: its name needs room for the suffix.
+  checkPath(label, value, errors, kMaxNameBytes - 4);
+}
+
+void checkOutputValue(const std::string& label, const std::string& value, std::vector<std::string>& errors) {
+  if (value.empty()) errors.push_back(fmt::format("{}: empty value, expected a file name", label));
+  checkPath(label, value, errors);
+}
+
+void checkPresetValue(const std::string& label, const std::string& value, std::vector<std::string>& errors) {
+  if (findPreset(value) == nullptr) {
+    errors.push_back(fmt::format("{}: unknown preset '{}' (expected {})", label, value, presetNames()));
+  }
+}
+
+void landPreset(Config& config, const std::string& value) {
+  if (findPreset(value) != nullptr) config.preset = value;
 }
 
 }  // namespace mdbench::config_detail

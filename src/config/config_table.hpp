@@ -1,95 +1,299 @@
-// The option table of the main command, shared by parsing (config.cpp) and the help text and the man page's
-// option export (config_help.cpp): each option's names, the raw values it fills, and the Boost table.
-// Private to src/config*.cpp.
+// The main command's options, one row each (fio's options.c and parse.h are the model): names, value name,
+// help text, group, kind, where the value lands in Config and the option's own check. Everything else is
+// generated from the rows: the Boost table the tokenizer reads (config_table.cpp), the conversions into
+// Config (config.cpp), --help and the rows exported for the man page and the completion (config_help.cpp),
+// and every message that names an option. Private to src/config/.
 #pragma once
 
+#include <array>
 #include <boost/program_options.hpp>
+#include <cstddef>
 #include <cstdint>
-#include <memory>
+#include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "mdbench/config/config.hpp"
 
 namespace mdbench::config_detail {
 
 namespace po = boost::program_options;
 
-// Each option's names once: as Boost wants them, and as messages show them. Short names are mdtest's letters.
-struct OptionName {
-  const char* boost;
-  const char* shown;
-};
-inline constexpr OptionName kItems{"items,n", "-n/--items"};
-inline constexpr OptionName kDir{"dir,d", "-d/--dir"};
-inline constexpr OptionName kUniqueDir{"unique-dir,u", "-u/--unique-dir"};
-inline constexpr OptionName kDepth{"depth,z", "-z/--depth"};
-inline constexpr OptionName kBranching{"branching,b", "-b/--branching"};
-inline constexpr OptionName kItemsPerDir{"items-per-dir,I", "-I/--items-per-dir"};
-inline constexpr OptionName kLeafOnly{"leaf-only,L", "-L/--leaf-only"};
-inline constexpr OptionName kFilesOnly{"files-only,F", "-F/--files-only"};
-inline constexpr OptionName kDirsOnly{"dirs-only,D", "-D/--dirs-only"};
-inline constexpr OptionName kSharedFiles{"shared-files,S", "-S/--shared-files"};
-inline constexpr OptionName kPreset{"preset", "--preset"};
-inline constexpr OptionName kCreate{"create,C", "-C/--create"};
-inline constexpr OptionName kStat{"stat,T", "-T/--stat"};
-inline constexpr OptionName kRead{"read,E", "-E/--read"};
-inline constexpr OptionName kRemove{"remove,r", "-r/--remove"};
-inline constexpr OptionName kRename{"rename,U", "-U/--rename"};
-inline constexpr OptionName kReaddir{"readdir", "--readdir"};
-inline constexpr OptionName kRenamed{"renamed", "--renamed"};
-inline constexpr OptionName kShift{"shift,N", "-N/--shift"};
-inline constexpr OptionName kRandom{"random,R", "-R/--random"};
-inline constexpr OptionName kStonewall{"stonewall,W", "-W/--stonewall"};
-inline constexpr OptionName kStonewallFile{"stonewall-file,x", "-x/--stonewall-file"};
-inline constexpr OptionName kPreDelay{"pre-delay,p", "-p/--pre-delay"};
-inline constexpr OptionName kPrintRateAndTime{"print-rate-and-time,P", "-P/--print-rate-and-time"};
-inline constexpr OptionName kTimeUniqueOverhead{"time-unique-overhead,t", "-t/--time-unique-overhead"};
-inline constexpr OptionName kWriteBytes{"write-bytes,w", "-w/--write-bytes"};
-inline constexpr OptionName kReadBytes{"read-bytes,e", "-e/--read-bytes"};
-inline constexpr OptionName kFsync{"fsync,y", "-y/--fsync"};
-inline constexpr OptionName kSync{"sync,Y", "-Y/--sync"};
-inline constexpr OptionName kVerify{"verify,X", "-X/--verify"};
-inline constexpr OptionName kIterations{"iterations,i", "-i/--iterations"};
-inline constexpr OptionName kKeep{"keep", "--keep"};
-inline constexpr OptionName kOutput{"output,o", "-o/--output"};
-inline constexpr OptionName kForce{"force", "--force"};
-inline constexpr OptionName kAppend{"append", "--append"};
-inline constexpr OptionName kSweep{"sweep", "--sweep"};
-inline constexpr OptionName kSweepPlacement{"sweep-placement", "--sweep-placement"};
-inline constexpr OptionName kSweepFirst{"sweep-first,f", "-f/--sweep-first"};
-inline constexpr OptionName kSweepLast{"sweep-last,l", "-l/--sweep-last"};
-inline constexpr OptionName kSweepStride{"sweep-stride,s", "-s/--sweep-stride"};
-inline constexpr OptionName kSteady{"steady", "--steady"};
-inline constexpr OptionName kDatasets{"datasets", "--datasets"};
-inline constexpr OptionName kSeriesInterval{"series-interval", "--series-interval"};
-inline constexpr OptionName kProgress{"progress", "--progress"};
-inline constexpr OptionName kVerbose{"verbose,v", "-v/--verbose"};
-inline constexpr OptionName kHelp{"help,h", "-h/--help"};
-inline constexpr OptionName kVersion{"version", "--version"};
-
-// What the command line said, before conversion. Values stay strings so that a bad one becomes a message,
-// not an exception; nullopt means "not given".
-struct RawOptions {
-  std::optional<std::string> items, dir, depth, branching, items_per_dir, iterations, write_bytes, read_bytes,
-      output, shift, random_seed, stonewall, stonewall_file, pre_delay, preset, series_interval, progress,
-      steady, datasets;
-  std::optional<std::string> sweep, sweep_placement, sweep_first, sweep_last, sweep_stride;
-  bool unique_dir = false, leaf_only = false, files_only = false, dirs_only = false, shared_files = false;
-  bool create = false, stat = false, read = false, remove = false, rename = false, readdir = false,
-       renamed = false;
-  bool random = false, fsync = false, sync = false, verify = false;
-  bool print_rate_and_time = false, time_unique_overhead = false;  // mdtest's; nothing to change
-  bool keep = false, help = false, version = false, force = false, append = false;
-  std::uint32_t verbosity = 0;
+enum class OptionKind : std::uint8_t {
+  kSwitch,         // no value: -u
+  kCounter,        // no value, and each occurrence counts: -v, -vv
+  kCount,          // a whole number: -n 5
+  kOptionalCount,  // a whole number that may be left out: -R, -R 7
+  kBytes,          // a byte count, optionally with k, m or g: -w 4k
+  kSeconds,        // digits with an optional fraction: -W 0.5
+  kText,           // a path, a name or a list: checked by the row's hook, or read with others (the sweep's)
 };
 
-struct OptionTable {
-  std::vector<std::pair<std::string, std::shared_ptr<po::options_description>>> groups;  // caption, options
-  po::options_description all;
+// The --help groups, in the order --help prints them; the last one it leaves out.
+enum class OptionGroup : std::uint8_t { kWorkload, kTree, kPhases, kOrder, kData, kOutput, kMdtest };
+
+struct GroupRow {
+  OptionGroup id;
+  std::string_view caption;
+  bool in_help;
 };
 
-// The one option table: lookups while parsing and the help text both come from it. Bound to raw.
-OptionTable buildOptionTable(RawOptions& raw);
+inline constexpr std::array<GroupRow, 7> kOptionGroups = {{
+    {OptionGroup::kWorkload, "Workload", true},
+    {OptionGroup::kTree, "Tree", true},
+    {OptionGroup::kPhases, "Phases (none of -C -T -E -r given: those four, without read for -D)", true},
+    {OptionGroup::kOrder, "Order and timing (SECONDS: digits, optionally with a fraction: 300, 0.5)", true},
+    {OptionGroup::kData, "Data (B: bytes, or with suffix k, m, g for KiB, MiB, GiB; at most 1g)", true},
+    {OptionGroup::kOutput, "Output and run", true},
+    // mdtest's spelling of --sweep and its switches for what mdbench always does: parsed, not in --help.
+    {OptionGroup::kMdtest, "Accepted for mdtest scripts (not in --help)", false},
+}};
+
+// Where a value lands in Config. A switch (and -R, given with or without its seed) calls `on`; a number
+// arrives converted, at most `max`; a text arrives as given, after the row's check. Nothing set: the option
+// changes no field by itself (--help, mdtest's -P; the sweep's options, which convertSweep reads together).
+struct Land {
+  void (*on)(Config&) = nullptr;
+  void (*number)(Config&, std::uint64_t) = nullptr;
+  void (*seconds)(Config&, double) = nullptr;
+  void (*text)(Config&, const std::string&) = nullptr;
+  std::uint64_t max = 0;
+};
+
+// A member of Config, with the largest value its type holds.
+template <auto kField>
+constexpr Land number() {
+  using Field = std::remove_cvref_t<decltype(std::declval<Config&>().*kField)>;
+  return {.number = [](Config& config, std::uint64_t value) { config.*kField = static_cast<Field>(value); },
+          .max = std::numeric_limits<Field>::max()};
+}
+template <auto kField>
+constexpr Land seconds() {
+  return {.seconds = [](Config& config, double value) { config.*kField = value; }};
+}
+template <auto kField>
+constexpr Land text() {
+  return {.text = [](Config& config, const std::string& value) { config.*kField = value; }};
+}
+template <auto kField>
+constexpr Land flag() {
+  return {.on = [](Config& config) { config.*kField = true; }};
+}
+template <auto kPhase>
+constexpr Land phase() {
+  return {.on = [](Config& config) { config.phases.*kPhase = true; }};
+}
+
+// A text option's own check: appends each problem of the value, named `label` ("-d/--dir").
+using TextCheck = void (*)(const std::string& label, const std::string& value,
+                           std::vector<std::string>& errors);
+void checkDirValue(const std::string& label, const std::string& value, std::vector<std::string>& errors);
+void checkStonewallFileValue(const std::string& label, const std::string& value,
+                             std::vector<std::string>& errors);
+void checkOutputValue(const std::string& label, const std::string& value, std::vector<std::string>& errors);
+void checkPresetValue(const std::string& label, const std::string& value, std::vector<std::string>& errors);
+void landDir(Config& config, const std::string& value);     // -d: the text, and its targets when they split
+void landPreset(Config& config, const std::string& value);  // --preset: only a name the table knows
+
+enum class WithSteady : std::uint8_t { kYes, kNo };  // kNo: no meaning in --steady's mix (checkSteady)
+
+struct OptionRow {
+  std::string_view long_name;
+  char short_name;              // mdtest's letter; 0: none
+  std::string_view value_name;  // empty for a switch
+  OptionGroup group;
+  OptionKind kind;
+  Land land;
+  std::string_view help;  // '\n' where --help breaks the line
+  WithSteady steady = WithSteady::kYes;
+  TextCheck check = nullptr;
+};
+
+// The rows, in --help's order within each group. In a namespace of their own, where the kinds and groups
+// need no qualification.
+namespace option_rows {
+using enum OptionKind;
+using enum OptionGroup;
+inline constexpr WithSteady kNot = WithSteady::kNo;
+// clang-format off
+inline constexpr std::array<OptionRow, 47> kOptionRows = {{
+  {"items", 'n', "N", kWorkload, kCount, number<&Config::items>(),
+   "items per rank, exact (default 1000; required with --preset)"},
+  {"files-only", 'F', "", kWorkload, kSwitch, {.on = [](Config& c) { c.kinds = ItemKinds::kFilesOnly; }},
+   "files only (default: files and directories)", kNot},
+  {"dirs-only", 'D', "", kWorkload, kSwitch, {.on = [](Config& c) { c.kinds = ItemKinds::kDirsOnly; }},
+   "directories only", kNot},
+  {"shared-files", 'S', "", kWorkload, kSwitch, flag<&Config::shared_files>(),
+   "every rank uses the same file names (implies -F; not with -u)", kNot},
+  {"steady", 0, "ROUNDS", kWorkload, kCount, number<&Config::steady_rounds>(),
+   "md-workbench's steady mix: ROUNDS x stat, read, delete, create (README)"},
+  {"datasets", 0, "D", kWorkload, kCount, number<&Config::datasets>(),
+   "--steady: directories the -n objects are spread over (default 10)"},
+  {"preset", 0, "NAME", kWorkload, kText, {.text = landPreset},
+   "IO500's mdtest options, read before the others (see Presets)", kNot, checkPresetValue},
+
+  {"dir", 'd', "DIR", kTree, kText, {.text = landDir},
+   "directory to run in (default: a new mdbench.<stamp> in the current one);\n"
+   "DIR@DIR@...: rank r runs in the (r mod count)-th (needs -u, no -N)", WithSteady::kYes, checkDirValue},
+  {"unique-dir", 'u', "", kTree, kSwitch, {.on = [](Config& c) { c.sharing = TreeSharing::kUnique; }},
+   "a tree per rank (default: one tree shared by all)", kNot},
+  {"depth", 'z', "N", kTree, kCount, number<&Config::depth>(),
+   "tree depth (default 0: the tree is one directory)", kNot},
+  {"branching", 'b', "N", kTree, kCount, number<&Config::branching>(),
+   "subdirectories per directory (default 1)", kNot},
+  {"items-per-dir", 'I', "N", kTree, kCount, number<&Config::items_per_dir>(),
+   "fill item directories N at a time, in order (default: spread -n\n"
+   "evenly); without -n, -n is N times the number of item directories", kNot},
+  {"leaf-only", 'L', "", kTree, kSwitch, flag<&Config::leaf_only>(),
+   "items only in the leaf directories", kNot},
+
+  {"create", 'C', "", kPhases, kSwitch, phase<&PhaseSelection::create>(), "create the items", kNot},
+  {"stat", 'T', "", kPhases, kSwitch, phase<&PhaseSelection::stat>(), "stat the items", kNot},
+  {"read", 'E', "", kPhases, kSwitch, phase<&PhaseSelection::read>(), "read the files (-e bytes each)", kNot},
+  {"remove", 'r', "", kPhases, kSwitch, phase<&PhaseSelection::remove>(), "remove the items", kNot},
+  {"rename", 'U', "", kPhases, kSwitch, phase<&PhaseSelection::rename>(),
+   "also rename every item (to <name>.renamed) after stat and read", kNot},
+  {"readdir", 0, "", kPhases, kSwitch, phase<&PhaseSelection::readdir>(),
+   "also list every tree directory and check its entries", kNot},
+  {"renamed", 0, "", kPhases, kSwitch, flag<&Config::renamed>(),
+   "the items were renamed by an earlier run (-U); not with -C, -U", kNot},
+
+  {"shift", 'N', "S", kOrder, kCount, number<&Config::shift>(),
+   "later phases work on the items of rank r+S (mod ranks), defeating\n"
+   "client caches (default 0: each rank its own)"},
+  {"random", 'R', "[SEED]", kOrder, kOptionalCount,
+   {.on = [](Config& c) { c.random_order = true; },
+    .number = [](Config& c, std::uint64_t seed) { c.random_seed = seed; },
+    .max = std::numeric_limits<std::uint64_t>::max()},
+   "stat, read and readdir in a random order from SEED (default 0); the\n"
+   "next word is SEED when it starts with a digit: -R 7, -R7, --random=7", kNot},
+  {"stonewall", 'W', "SECONDS", kOrder, kSeconds, seconds<&Config::stonewall_s>(),
+   "creates, stats and reads stop after SECONDS, then every rank goes\n"
+   "on to the highest count reached; renames and removes note the rate\n"
+   "at SECONDS and finish (default 0: off)"},
+  {"stonewall-file", 'x', "FILE", kOrder, kText, text<&Config::stonewall_file>(),
+   "the create phase writes the item count it reached to FILE; runs\n"
+   "without -C read it from there", kNot, checkStonewallFileValue},
+  {"pre-delay", 'p', "SECONDS", kOrder, kSeconds, seconds<&Config::pre_delay_s>(),
+   "sleep before each iteration (default 0)"},
+  {"series-interval", 0, "SECONDS", kOrder, kSeconds, seconds<&Config::series_interval_s>(),
+   "count every rank's ops per SECONDS: throughput over time (default 0.1)"},
+  {"progress", 0, "SECONDS", kOrder, kSeconds, seconds<&Config::progress_s>(),
+   "print rank 0's progress every SECONDS (0: never; default: live on a terminal)"},
+
+  {"write-bytes", 'w', "B", kData, kBytes, number<&Config::write_bytes>(),
+   "bytes written to each file it creates (default 0)"},
+  {"read-bytes", 'e', "B", kData, kBytes, number<&Config::read_bytes>(),
+   "bytes read from each file in the read phase (default 0)", kNot},
+  {"fsync", 'y', "", kData, kSwitch, flag<&Config::fsync_writes>(),
+   "fsync each file after writing it (needs -w)", kNot},
+  {"sync", 'Y', "", kData, kSwitch, flag<&Config::sync_phases>(),
+   "syncfs at the end of each phase, inside its timed region", kNot},
+  {"verify", 'X', "", kData, kSwitch, flag<&Config::verify_read>(),
+   "check the bytes read against the pattern written (needs -e)", kNot},
+
+  {"iterations", 'i', "N", kOutput, kCount, number<&Config::iterations>(),
+   "repeat the selected phases N times (default 1)"},
+  {"keep", 0, "", kOutput, kSwitch, flag<&Config::keep>(), "leave the tree in place after the run", kNot},
+  {"output", 'o', "FILE", kOutput, kText, text<&Config::output>(),
+   "HDF5 results file (default: mdbench-<UTC time>[-<job id>].h5 in the\n"
+   "current directory); never overwritten unless --force", WithSteady::kYes, checkOutputValue},
+  {"force", 0, "", kOutput, kSwitch, {.on = [](Config& c) { c.output_mode = OutputMode::kForce; }},
+   "replace an existing results file"},
+  {"append", 0, "", kOutput, kSwitch, {.on = [](Config& c) { c.output_mode = OutputMode::kAppend; }},
+   "add this run to an existing results file"},
+  {"sweep", 0, "STEPS", kOutput, kText, {},
+   "the whole run once per step of 1,2,4,.. ranks or pow2 (or mdtest's -f -l -s)"},
+  {"sweep-placement", 0, "P", kOutput, kText, {},
+   "a step of k: block, ranks 0..k-1 (default); spread, round-robin over nodes", kNot},
+  {"verbose", 'v', "", kOutput, kCounter, number<&Config::verbosity>(),
+   "more detail on the console; repeat for more: -vv"},
+  {"help", 'h', "", kOutput, kSwitch, {}, "print this help and exit"},
+  {"version", 0, "", kOutput, kSwitch, {}, "print the version and exit"},
+
+  // Rate and time are always printed, and creating the trees (unique ones too) is always timed as a phase.
+  {"print-rate-and-time", 'P', "", kMdtest, kSwitch, {}, "accepted for mdtest scripts"},
+  {"time-unique-overhead", 't', "", kMdtest, kSwitch, {}, "accepted for mdtest scripts"},
+  // Whole numbers, converted together with --sweep (convertSweep): "-f x --sweep 4" is one contradiction.
+  {"sweep-first", 'f', "N", kMdtest, kText, {}, "first step (default 1)"},
+  {"sweep-last", 'l', "N", kMdtest, kText, {}, "last step: FIRST, FIRST+STRIDE, ... up to LAST"},
+  {"sweep-stride", 's', "N", kMdtest, kText, {}, "ranks between steps (default 1)"},
+}};
+// clang-format on
+}  // namespace option_rows
+using option_rows::kOptionRows;
+
+// A row by its long name, found while compiling: a misspelt name does not build.
+consteval const OptionRow& row(std::string_view long_name) {
+  for (const OptionRow& option : kOptionRows) {
+    if (option.long_name == long_name) return option;
+  }
+  throw "no such option";  // not a constant expression: the build stops here
+}
+
+// An option named in code, checked against the rows while compiling: label("items") builds, a misspelt
+// name does not.
+class OptionRef {
+ public:
+  consteval OptionRef(const char* long_name)
+      : row_(&row(long_name)) {}  // NOLINT(google-explicit-constructor)
+  const OptionRow& operator*() const { return *row_; }
+
+ private:
+  const OptionRow* row_;
+};
+
+inline std::size_t rowIndex(const OptionRow& option) {
+  return static_cast<std::size_t>(&option - kOptionRows.data());
+}
+
+// The option as messages name it: "-n/--items", or "--keep" without a short name.
+inline std::string shown(const OptionRow& option) {
+  std::string label;
+  if (option.short_name != 0) label = std::string{'-', option.short_name} + "/";
+  return label + "--" + std::string(option.long_name);
+}
+
+inline std::string label(OptionRef option) { return shown(*option); }
+
+// The value options in the order their values are converted, and so the order of their messages: numbers,
+// then paths and names, then the sweep's (convertSweep). Help's order differs; this one is what job
+// scripts have always seen.
+inline constexpr std::array<const OptionRow*, 24> kConversionOrder = {
+    &row("items"),           &row("items-per-dir"), &row("depth"),      &row("branching"),
+    &row("iterations"),      &row("write-bytes"),   &row("read-bytes"), &row("shift"),
+    &row("random"),          &row("stonewall"),     &row("pre-delay"),  &row("series-interval"),
+    &row("steady"),          &row("datasets"),      &row("progress"),   &row("dir"),
+    &row("stonewall-file"),  &row("output"),        &row("preset"),     &row("sweep"),
+    &row("sweep-placement"), &row("sweep-first"),   &row("sweep-last"), &row("sweep-stride")};
+
+// What the command line (after a preset) said for each row, before conversion. Values stay strings so that
+// a bad one becomes a message, not an exception.
+struct RawValue {
+  bool given = false;
+  std::optional<std::string> text;  // the last value given; none for a switch (or -R without a seed)
+  std::uint32_t count = 0;          // kCounter: the occurrences
+};
+
+class RawOptions {
+ public:
+  RawValue& operator[](const OptionRow& option) { return values_[rowIndex(option)]; }
+  const RawValue& operator[](const OptionRow& option) const { return values_[rowIndex(option)]; }
+  const RawValue& operator[](OptionRef option) const { return (*this)[*option]; }
+
+ private:
+  std::array<RawValue, kOptionRows.size()> values_{};
+};
+
+// The Boost table the tokenizer looks options up in, generated from the rows; each option's semantic stores
+// what it is given into raw.
+po::options_description buildOptionTable(RawOptions& raw);
+
+// The row of a Boost option the table made.
+const OptionRow& rowOf(const po::option_description& option);
 
 }  // namespace mdbench::config_detail

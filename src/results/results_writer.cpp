@@ -28,6 +28,7 @@
 #include "mdbench/model/stats.hpp"
 #include "mdbench/model/steady.hpp"
 #include "mdbench/results/results_file.hpp"
+#include "mdbench/util/diagnostics.hpp"
 #include "mdbench/util/errno_name.hpp"
 #include "mdbench/util/file_io.hpp"
 #include "results_files.hpp"
@@ -343,7 +344,7 @@ struct Hdf5Sink::Impl {
       // at exit; reserve() is there so that it never comes to that. Give back the reserve at least.
       if (file.valid()) releaseSpace(descriptorOf(file.get()));
       failure = fmt::format("results could not be written: {}", e.what());
-      fmt::print(stderr, "mdbench: error: {}; the run goes on, its numbers on the console only\n", failure);
+      printError(fmt::format("{}; the run goes on, its numbers on the console only", failure));
       std::fflush(stderr);
     }
   }

@@ -1,6 +1,6 @@
-// The man page mdbench(1) and the bash completion, generated from the option tables that --help prints
-// (option_docs.hpp for the benchmark, each subcommand's own --help), so that neither can drift from the
-// parser.
+// The man page mdbench(1) and the bash completion, generated from what the parsers and --help are made
+// from (the option rows, option_docs.hpp; the table of subcommands, subcommands.hpp), so that neither can
+// drift from them.
 #pragma once
 
 #include <string>
@@ -11,27 +11,22 @@
 
 namespace mdbench {
 
+struct Subcommand;
+
 struct SubcommandDoc {
   std::string name;                // "validate"
   std::string usage;               // "mdbench validate FILE..."
   std::string purpose;             // what it does, one paragraph
   std::vector<OptionDoc> options;  // as its --help lists them
-  // The words that are not options: Boost lists them as options too ("--file arg"); here they are operands.
+  // The words that are not options: Boost holds them as an option too ("--file arg"); here they are operands.
   std::vector<OptionDoc> operands;
   std::vector<std::string> notes;  // the lines its --help prints after the options
 };
 
-// Reads what Boost.Program_options prints for a subcommand's --help: the caption, the option table (a
-// description column, long descriptions wrapped onto indented lines), then free text.
-SubcommandDoc parseSubcommandHelp(std::string name, const std::string& help);
-
-// What `mdbench NAME --help` prints (the subcommand run with --help, standard output captured); empty for
-// a name that is not a subcommand.
-std::string subcommandHelp(std::string_view name);
-// Every subcommand's --help, parsed.
+// A subcommand's row of the table, as the documentation needs it.
+SubcommandDoc subcommandDoc(const Subcommand& sub);
+// Every subcommand's, in the table's order.
 std::vector<SubcommandDoc> subcommandDocs();
-// The subcommand names the --help text lists ("Subcommands: validate|export|... clean DIR").
-std::vector<std::string> subcommandNamesInHelp(const std::string& help);
 
 struct DocSet {
   std::vector<OptionGroupDoc> groups;

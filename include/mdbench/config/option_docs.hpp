@@ -1,8 +1,9 @@
-// The option tables as data, for what documents them (man page, shell completion): the same definitions
-// --help prints, so the documentation cannot drift from the parser.
+// The option rows as data, for what documents them (man page, shell completion) and what names an option
+// outside config: the same rows the parser and --help are made from, so nothing can drift from them.
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mdbench {
@@ -30,5 +31,9 @@ struct PresetDoc {
 // The benchmark's options (config.cpp), grouped as --help groups them, then the group --help leaves out.
 std::vector<OptionGroupDoc> mainOptionDocs();
 std::vector<PresetDoc> presetDocs();
+
+// An option of the benchmark as messages name it, from its row: "-o/--output" for "output", "--sweep" for
+// "sweep". Throws std::invalid_argument for a name no row has (a programmer error).
+std::string optionLabel(std::string_view long_name);
 
 }  // namespace mdbench

@@ -1,0 +1,18 @@
+// Messages for the user on standard error, in one shape each, so that every part of the program reports a
+// problem the same way: "mdbench: error: MESSAGE".
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace mdbench {
+
+// "mdbench: error: MESSAGE" and a newline on standard error.
+void printError(std::string_view message);
+// A subcommand's: "mdbench COMMAND: error: MESSAGE".
+void printCommandError(std::string_view command, std::string_view message);
+
+// A bug or resource exhaustion caught at the top: "mdbench: internal error on rank R: WHAT".
+void printInternalError(std::uint32_t rank, std::string_view what);
+
+}  // namespace mdbench

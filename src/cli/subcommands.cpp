@@ -1,0 +1,93 @@
+// The table of subcommands (subcommands.hpp): each one's name, usage, summary, options, the notes its --help
+// ends with, and the function that runs it.
+#include "mdbench/cli/subcommands.hpp"
+
+#include <array>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+
+#include "mdbench/cli/app.hpp"
+#include "tools.hpp"
+
+namespace mdbench {
+namespace {
+
+namespace po = boost::program_options;
+
+constexpr std::string_view kCheckNotes = R"(
+Rules: SERIES[.METRIC][@RANKS] OP VALUE[UNIT], one per --require or one a line in a --rules file
+('#' starts a comment). Examples: "file-create >= 50k ops/s", "file-stat.p99@8 < 2ms",
+"ior:write.rate-min >= 1.5 GiB/s", "file-create.failed == 0".
+  SERIES  a phase (tree-create, dir-create, ..., file-create, file-stat, ..., tree-remove) or a data-path
+          series TOOL:OPERATION (ior:write, iozone:initial-write)
+  METRIC  rate (default: mean over iterations of the aggregate rate), rate-min, rate-max (worst and best
+          iteration), stonewall-rate, p50, p90, p99, p999, latency-max, failed (failed operations summed);
+          all but the rates are measured by mdbench metadata runs only
+  RANKS   one rank (client) count; without it the rule must hold at every count the series has
+  OP      >=, <=, >, <, ==
+  VALUE   rates: a number with optional k, M, G (x1e3, x1e6, x1e9), then optionally ops/s (metadata) or
+          MiB/s, GiB/s (data path); latencies need a unit: ns, us, ms, s; failed: a whole number
+A rule fails when its series, rank count or metric is missing from the results.
+Exit status: 0 every rule holds, 3 a rule does not, 2 bad usage or a bad rule, 1 a file cannot be read.
+)";
+
+// clang-format off
+const std::array<Subcommand, 6> kSubcommands = {{
+    {"validate", "mdbench validate FILE...", "check results files against the schema",
+     [] { return validateOptions(); },
+     "Exit status: 0 all files valid, 1 a file is not, 2 bad usage.\n",
+     runValidate},
+    {"export", "mdbench export FILE --format json|csv [-o OUT]",
+     "results as JSON or CSV (one row per run, iteration, phase and rank)",
+     [] { return exportOptions(); }, "", runExport},
+    {"import", "mdbench import INPUT... -o FILE.h5",
+     "other tools' results into a results file (IOR JSON summaries, IOzone throughput-mode output, mdtest "
+     "output)",
+     [] { return importOptions(); },
+     "IOR: ior -O summaryFormat=JSON (stdout or -O summaryFile). IOzone: throughput mode, iozone -t N.\n"
+     "mdtest: its whole output, with or without -P and --showRankStatistics, sweeps included.\n"
+     "Exit status: 0 imported, 1 an input cannot be read or parsed (nothing written), 2 bad usage.\n",
+     runImport},
+    {"report", "mdbench report [LABEL=]FILE[,FILE...]...",
+     "tables and scaling charts; each argument is one configuration (several files of one configuration are "
+     "pooled by rank count)",
+     [] { return reportOptions(); },
+     "Exit status: 0 report written, 1 a results file cannot be read or a report file written, 2 bad usage.\n",
+     runReport},
+    {"check", "mdbench check FILE... --require RULE ... [--rules FILE] [--junit OUT]",
+     "acceptance gates on results files (all FILEs form one configuration)",
+     [] { return checkOptions(); }, kCheckNotes, runCheck},
+    {"clean", "mdbench clean DIR...",
+     "remove what interrupted mdbench runs left in DIR (a target, a run's iteration\n"
+     "directory, or the directory holding targets mdbench made), and nothing else",
+     [] { return cleanOptions(); },
+     "Only directories carrying mdbench's mark (.mdbench-run, written by the run that made them)\n"
+     "are entered, and only names mdbench generates, of the type it gives them, are removed;\n"
+     "links are never followed. Anything else stays and is listed.\n"
+     "Exit status: 0 everything found was removed (or nothing was found), 1 something stays or a\n"
+     "DIR cannot be used, 2 bad usage.\n",
+     runClean},
+}};
+// clang-format on
+
+}  // namespace
+
+std::span<const Subcommand> subcommands() { return kSubcommands; }
+
+const Subcommand* findSubcommand(std::string_view name) {
+  for (const Subcommand& sub : kSubcommands) {
+    if (sub.name == name) return &sub;
+  }
+  return nullptr;
+}
+
+int printSubcommandHelp(std::string_view name, const po::options_description& options) {
+  const Subcommand* sub = findSubcommand(name);
+  if (sub == nullptr) throw std::logic_error("no subcommand " + std::string(name));
+  // As Boost prints a caption, "CAPTION:" on a line of its own, then the options.
+  std::cout << sub->usage << ": " << sub->summary << ":\n" << options << sub->notes;
+  return kExitOk;
+}
+
+}  // namespace mdbench
