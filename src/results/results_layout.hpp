@@ -33,60 +33,76 @@ inline constexpr const char* kSteadyGroup = "steady";
 // "latency_stat": a steady phase's histogram of one op type.
 inline std::string steadyLatencyName(SteadyOp op) { return fmt::format("latency_{}", steadyOpName(op)); }
 
-inline std::optional<SteadyPhase> parseSteadyPhase(std::string_view name) {
-  for (const SteadyPhase p : {SteadyPhase::kPrecreate, SteadyPhase::kMix, SteadyPhase::kCleanup}) {
-    if (name == steadyPhaseName(p)) return p;
+// The value among `values` that `name_of` spells `name`: reads back what the writer stored with name_of.
+template <class E, std::size_t N, class NameOf>
+std::optional<E> parseName(std::string_view name, const std::array<E, N>& values, NameOf name_of) {
+  for (const E value : values) {
+    if (name_of(value) == name) return value;
   }
   return std::nullopt;
 }
 
+inline std::optional<SteadyPhase> parseSteadyPhase(std::string_view name) {
+  return parseName(name, std::array{SteadyPhase::kPrecreate, SteadyPhase::kMix, SteadyPhase::kCleanup},
+                   steadyPhaseName);
+}
+
 inline std::optional<SteadyOp> parseSteadyOp(std::string_view name) {
-  for (std::size_t i = 0; i < kSteadyOpCount; ++i) {
-    const auto op = static_cast<SteadyOp>(i);
-    if (name == steadyOpName(op)) return op;
-  }
-  return std::nullopt;
+  std::array<SteadyOp, kSteadyOpCount> ops{};
+  for (std::size_t i = 0; i < kSteadyOpCount; ++i) ops[i] = static_cast<SteadyOp>(i);
+  return parseName(name, ops, steadyOpName);
+}
+
+inline std::optional<SweepPlacement> parseSweepPlacement(std::string_view name) {
+  return parseName(name, std::array{SweepPlacement::kNone, SweepPlacement::kBlock, SweepPlacement::kSpread},
+                   sweepPlacementName);
 }
 
 inline std::string iterationGroupName(std::uint32_t iteration) {
   return fmt::format("iter-{:04}", iteration);
 }
 
-inline std::string_view sharingName(TreeSharing sharing) {
-  return sharing == TreeSharing::kUnique ? "unique" : "shared";
-}
+// How the config attributes `sharing` and `kinds` spell their values: one table each for writing and
+// reading.
+template <class E>
+struct Spelling {
+  E value;
+  std::string_view name;
+};
 
-inline std::optional<TreeSharing> parseSharing(std::string_view name) {
-  if (name == "shared") return TreeSharing::kShared;
-  if (name == "unique") return TreeSharing::kUnique;
-  return std::nullopt;
-}
+inline constexpr std::array<Spelling<TreeSharing>, 2> kSharingNames = {{
+    {TreeSharing::kShared, "shared"},
+    {TreeSharing::kUnique, "unique"},
+}};
 
-inline std::string_view kindsName(ItemKinds kinds) {
-  switch (kinds) {
-    case ItemKinds::kBoth:
-      return "both";
-    case ItemKinds::kFilesOnly:
-      return "files";
-    case ItemKinds::kDirsOnly:
-      return "dirs";
+inline constexpr std::array<Spelling<ItemKinds>, 3> kKindsNames = {{
+    {ItemKinds::kBoth, "both"},
+    {ItemKinds::kFilesOnly, "files"},
+    {ItemKinds::kDirsOnly, "dirs"},
+}};
+
+template <class E, std::size_t N>
+std::string_view spell(const std::array<Spelling<E>, N>& names, E value) {
+  for (const Spelling<E>& s : names) {
+    if (s.value == value) return s.name;
   }
   return "?";
 }
 
-inline std::optional<ItemKinds> parseKinds(std::string_view name) {
-  if (name == "both") return ItemKinds::kBoth;
-  if (name == "files") return ItemKinds::kFilesOnly;
-  if (name == "dirs") return ItemKinds::kDirsOnly;
-  return std::nullopt;
-}
-
-inline std::optional<SweepPlacement> parseSweepPlacement(std::string_view name) {
-  for (const SweepPlacement p : {SweepPlacement::kNone, SweepPlacement::kBlock, SweepPlacement::kSpread}) {
-    if (sweepPlacementName(p) == name) return p;
+template <class E, std::size_t N>
+std::optional<E> parseSpelling(const std::array<Spelling<E>, N>& names, std::string_view name) {
+  for (const Spelling<E>& s : names) {
+    if (s.name == name) return s.value;
   }
   return std::nullopt;
 }
+
+inline std::string_view sharingName(TreeSharing sharing) { return spell(kSharingNames, sharing); }
+inline std::optional<TreeSharing> parseSharing(std::string_view name) {
+  return parseSpelling(kSharingNames, name);
+}
+inline std::string_view kindsName(ItemKinds kinds) { return spell(kKindsNames, kinds); }
+inline std::optional<ItemKinds> parseKinds(std::string_view name) { return parseSpelling(kKindsNames, name); }
 
 inline std::optional<Phase> parsePhase(std::string_view name) { return parsePhaseName(name); }
 

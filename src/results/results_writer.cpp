@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <system_error>
 #include <utility>
 
@@ -239,6 +240,36 @@ std::string steadyErrorPath(const FirstError& e) {
   return fmt::format("{}/{}", set, steadyObjectName(e.owner, dataset, e.item));
 }
 
+// The ranks whose record holds a first error, in rank order (PhaseResult and SteadyPhaseResult ranks).
+template <class Record>
+std::vector<std::uint32_t> failedRanks(const std::vector<Record>& ranks) {
+  std::vector<std::uint32_t> failed;
+  for (std::uint32_t rank = 0; rank < ranks.size(); ++rank) {
+    if (ranks[rank].first_error.any()) failed.push_back(rank);
+  }
+  return failed;
+}
+
+// A phase's `errors` dataset, a row per failed rank: `path_of(rank)` names the object its first error was
+// on, `make_row(rank, errno_name, path)` makes its row. No dataset when no rank failed.
+template <class Row, class Record, class PathOf, class MakeRow>
+void writeFirstErrors(hid_t group, std::span<const h5::Field> fields, const std::vector<Record>& ranks,
+                      PathOf path_of, MakeRow make_row) {
+  const std::vector<std::uint32_t> failed = failedRanks(ranks);
+  if (failed.empty()) return;
+  // The strings must outlive the rows pointing into them.
+  std::vector<std::string> names, paths;
+  for (const std::uint32_t rank : failed) {
+    names.push_back(errnoName(ranks[rank].first_error.err));
+    paths.push_back(path_of(rank));
+  }
+  std::vector<Row> rows;
+  for (std::size_t i = 0; i < failed.size(); ++i) {
+    rows.push_back(make_row(failed[i], names[i].c_str(), paths[i].c_str()));
+  }
+  h5::writeCompound<Row>(group, "errors", fields, rows);
+}
+
 }  // namespace
 
 struct Hdf5Sink::Impl {
@@ -419,24 +450,22 @@ struct Hdf5Sink::Impl {
   }
 
   void writeErrors(hid_t group, const PhaseResult& result, const Plan& plan) const {
-    std::vector<std::uint32_t> failed_ranks;
-    for (std::uint32_t rank = 0; rank < result.ranks.size(); ++rank) {
-      if (result.ranks[rank].first_error.any()) failed_ranks.push_back(rank);
-    }
-    if (failed_ranks.empty()) return;
-    // The strings must outlive the rows pointing into them.
-    std::vector<std::string> names, paths;
-    for (const std::uint32_t rank : failed_ranks) {
-      const FirstError& e = result.ranks[rank].first_error;
-      names.push_back(errnoName(e.err));
-      paths.push_back(targetOf(rank, plan) + "/" + errorPath(plan, result.iteration, result.phase, e));
-    }
-    std::vector<results::ErrorRow> rows;
-    for (std::size_t i = 0; i < failed_ranks.size(); ++i) {
-      const std::uint32_t rank = failed_ranks[i];
-      rows.push_back({rank, result.ranks[rank].first_error.err, names[i].c_str(), paths[i].c_str()});
-    }
-    h5::writeCompound<results::ErrorRow>(group, "errors", results::kErrorFields, rows);
+    writeFirstErrors<results::ErrorRow>(
+        group, results::kErrorFields, result.ranks,
+        [&](std::uint32_t rank) {
+          const FirstError& e = result.ranks[rank].first_error;
+          return targetOf(rank, plan) + "/" + errorPath(plan, result.iteration, result.phase, e);
+        },
+        [&](std::uint32_t rank, const char* errno_name, const char* path) {
+          return results::ErrorRow{rank, result.ranks[rank].first_error.err, errno_name, path};
+        });
+  }
+
+  // Room for the first errors' rows: each path starts with one of the targets.
+  std::uint64_t errorRoom(std::uint64_t errors) const {
+    std::uint64_t target_chars = 0;
+    for (const std::string& t : targets) target_chars = std::max<std::uint64_t>(target_chars, t.size());
+    return errors * (kReservePerError + target_chars);
   }
 
   void checkPhase(const PhaseResult& result, const Plan& plan) const {
@@ -467,15 +496,11 @@ struct Hdf5Sink::Impl {
 
   void phase(const PhaseResult& result, const Plan& plan) {
     const std::string name(phaseName(result.phase));
-    std::uint64_t target_chars = 0;  // of the longest target: each first error's path starts with one
-    for (const std::string& t : targets) target_chars = std::max<std::uint64_t>(target_chars, t.size());
-    std::uint64_t errors = 0;
-    for (const RankPhaseRecord& r : result.ranks) errors += r.first_error.any() ? 1 : 0;
+    const std::uint64_t errors = failedRanks(result.ranks).size();
     // The series: a uint32 per rank and interval, a uint64 total per interval.
     const std::uint64_t series_bytes = std::uint64_t{result.series.intervals} * (result.ranks.size() * 4 + 8);
     reserve(fmt::format("iteration {} {}", result.iteration, name),
-            kReserveFixed + result.ranks.size() * kReservePerRank + series_bytes +
-                errors * (kReservePerError + target_chars));
+            kReserveFixed + result.ranks.size() * kReservePerRank + series_bytes + errorRoom(errors));
     const auto position = std::find(plan.phases().begin(), plan.phases().end(), result.phase);
     const h5::Handle iteration = iterationGroup(result.iteration);
     const h5::Handle group = h5::createGroup(iteration.get(), name);
@@ -545,40 +570,26 @@ struct Hdf5Sink::Impl {
 
   void writeSteadyErrors(hid_t group, std::uint32_t iteration, const SteadyPhaseResult& result,
                          const Plan& plan) const {
-    std::vector<std::uint32_t> failed_ranks;
-    for (std::uint32_t rank = 0; rank < result.ranks.size(); ++rank) {
-      if (result.ranks[rank].first_error.any()) failed_ranks.push_back(rank);
-    }
-    if (failed_ranks.empty()) return;
-    // The strings must outlive the rows pointing into them.
-    std::vector<std::string> names, paths;
-    for (const std::uint32_t rank : failed_ranks) {
-      const FirstError& e = result.ranks[rank].first_error;
-      names.push_back(errnoName(e.err));
-      paths.push_back(
-          fmt::format("{}/{}/{}", targetOf(rank, plan), iterationDirName(iteration), steadyErrorPath(e)));
-    }
-    std::vector<results::SteadyErrorRow> rows;
-    for (std::size_t i = 0; i < failed_ranks.size(); ++i) {
-      const SteadyRankRecord& r = result.ranks[failed_ranks[i]];
-      rows.push_back({failed_ranks[i], steadyOpName(r.first_error_op), r.first_error.err, names[i].c_str(),
-                      paths[i].c_str()});
-    }
-    h5::writeCompound<results::SteadyErrorRow>(group, "errors", results::kSteadyErrorFields, rows);
+    writeFirstErrors<results::SteadyErrorRow>(
+        group, results::kSteadyErrorFields, result.ranks,
+        [&](std::uint32_t rank) {
+          return fmt::format("{}/{}/{}", targetOf(rank, plan), iterationDirName(iteration),
+                             steadyErrorPath(result.ranks[rank].first_error));
+        },
+        [&](std::uint32_t rank, const char* errno_name, const char* path) {
+          const SteadyRankRecord& r = result.ranks[rank];
+          return results::SteadyErrorRow{rank, steadyOpName(r.first_error_op), r.first_error.err, errno_name,
+                                         path};
+        });
   }
 
   // iterations/iter-NNNN/steady/<phase>: the same kind of data as a phase group, by op type.
   void steady(std::uint32_t iteration, const SteadyResult& result, const Plan& plan) {
-    std::uint64_t target_chars = 0;
-    for (const std::string& t : targets) target_chars = std::max<std::uint64_t>(target_chars, t.size());
     std::uint64_t errors = 0;
-    for (const SteadyPhaseResult& p : result.phases) {
-      for (const SteadyRankRecord& r : p.ranks) errors += r.first_error.any() ? 1 : 0;
-    }
+    for (const SteadyPhaseResult& p : result.phases) errors += failedRanks(p.ranks).size();
     // Per phase up to four histograms of 592 counts, and a row of 21 numbers per rank.
     reserve(fmt::format("iteration {} steady", iteration),
-            kSteadyPhaseCount * (kReserveFixed + node_of_rank.size() * kReservePerRank) +
-                errors * (kReservePerError + target_chars));
+            kSteadyPhaseCount * (kReserveFixed + node_of_rank.size() * kReservePerRank) + errorRoom(errors));
     const h5::Handle iteration_group = iterationGroup(iteration);
     const h5::Handle steady_group = h5::createGroup(iteration_group.get(), results::kSteadyGroup);
     h5::writeAttribute(steady_group.get(), "rounds", result.rounds);
