@@ -17,6 +17,7 @@
 #include "mdbench/model/phase.hpp"
 #include "mdbench/model/stats.hpp"
 #include "mdbench/model/steady.hpp"
+#include "results_attributes.hpp"
 #include "results_layout.hpp"  // the strings the results file holds for enumerated and joined values
 
 namespace mdbench {
@@ -25,6 +26,14 @@ namespace {
 // ordered_json keeps the keys in the schema's order (schema first, then runs), which is what a person
 // reading the export expects; the document is the same JSON value as with sorted keys.
 using Json = nlohmann::ordered_json;
+
+// A group's computed attributes under their file names (results_attributes.hpp), flags as booleans.
+template <class Table, class S>
+void addAttributes(Json& j, const Table& table, const S& value) {
+  for (const auto& row : table) {
+    results::withMember(row, value, [&](const auto& v) { j[row.name] = v; });
+  }
+}
 
 Json runAttributesJson(const StoredRun& run) {
   const RunInfo& info = run.info;
@@ -149,42 +158,20 @@ Json latencyBucketsJson(const std::vector<std::uint64_t>& counts, const StoredRu
 }
 
 Json phaseJson(const StoredPhase& p, const StoredRun& run) {
-  const PhaseAggregate& a = p.aggregate;
-  const LatencySummary& l = p.latency_summary;
   Json j;
   j["group"] = p.group;
   j["iteration"] = p.iteration;
   j["phase"] = phaseName(p.phase);
   j["order"] = p.order;
   j["items"] = p.items;
-  j["ops_ok"] = a.ok;
-  j["ops_failed"] = a.failed;
-  j["bytes"] = a.bytes;
-  j["time_s"] = a.time_s;
-  j["ops_per_s"] = a.ops_per_s;
+  addAttributes(j, results::kAggregateTotals, p.aggregate);
   j["rate_formula"] = p.rate_formula;
-  j["active_ranks"] = a.active_ranks;
-  j["rank_rate_min"] = a.rank_rate_min;
-  j["rank_rate_max"] = a.rank_rate_max;
-  j["rank_rate_mean"] = a.rank_rate_mean;
-  j["balance"] = a.balance;
-  j["stonewalled"] = a.stonewalled;
-  j["ops_at_stonewall"] = a.ops_at_stonewall;
-  j["stonewall_time_s"] = a.stonewall_time_s;
-  j["ops_per_s_at_stonewall"] = a.ops_per_s_at_stonewall;
-  j["latency_p50_ns"] = l.p50_ns;
-  j["latency_p90_ns"] = l.p90_ns;
-  j["latency_p99_ns"] = l.p99_ns;
-  j["latency_p999_ns"] = l.p999_ns;
-  j["latency_max_ns"] = l.max_ns;
+  addAttributes(j, results::kAggregateSpread, p.aggregate);
+  addAttributes(j, results::kLatencyAttributes, p.latency_summary);
   // Version 5. The per-rank counts stay in the HDF5 file (ranks x intervals numbers); the JSON carries the
   // summed series under the total's dataset name, with the interval it is counted in.
   if (p.has_series) {
-    j["first_done_time_s"] = p.done.first_done_time_s;
-    j["first_done_ops"] = p.done.first_done_ops;
-    j["first_done_ops_per_s"] = p.done.first_done_ops_per_s;
-    j["last_done_time_s"] = p.done.last_done_time_s;
-    j["last_done_ops_per_s"] = p.done.last_done_ops_per_s;
+    addAttributes(j, results::kDoneRateAttributes, p.done);
     j[results::kIntervalAttribute] = p.series.interval_s;
     j[results::kOpsPerIntervalTotal] = p.series.total;
   }
@@ -201,11 +188,7 @@ Json phaseJson(const StoredPhase& p, const StoredRun& run) {
 Json summaryJson(const StoredSummary& s) {
   Json j;
   j["phase"] = phaseName(s.phase);
-  j["iterations"] = s.summary.iterations;
-  j["ops_per_s_max"] = s.summary.max;
-  j["ops_per_s_min"] = s.summary.min;
-  j["ops_per_s_mean"] = s.summary.mean;
-  j["ops_per_s_stddev"] = s.summary.stddev;
+  addAttributes(j, results::kIterationSummaryAttributes, s.summary);
   return j;
 }
 
@@ -215,40 +198,16 @@ Json steadyPhaseJson(const StoredSteadyPhase& p) {
   const SteadyPhaseSummary& s = p.summary;
   Json j;
   j["phase"] = steadyPhaseName(p.phase);
-  j["time_s"] = s.time_s;
-  j["ok"] = s.ok;
-  j["failed"] = s.failed;
-  j["ok_per_s"] = s.ok_per_s;
-  j["bytes"] = s.bytes;
-  j["bytes_per_s"] = s.bytes_per_s;
-  j["rank_time_min_s"] = s.rank_time_min_s;
-  j["rank_time_max_s"] = s.rank_time_max_s;
-  j["rank_time_mean_s"] = s.rank_time_mean_s;
-  j["time_balance"] = s.time_balance;
-  j["rank_rate_min"] = s.rank_rate_min;
-  j["rank_rate_max"] = s.rank_rate_max;
-  j["rate_balance"] = s.rate_balance;
+  addAttributes(j, results::kSteadySummaryAttributes, s);
   Json ops = Json::object();
   for (const SteadyOp op : steadyOpsOf(p.phase)) {
     const SteadyOpSummary& o = s.ops[steadyOpIndex(op)];
-    ops[steadyOpName(op)] = {{"ok", o.ok},
-                             {"failed", o.failed},
-                             {"ops_per_s", o.ops_per_s},
-                             {"p50_ns", o.latency.p50_ns},
-                             {"p90_ns", o.latency.p90_ns},
-                             {"p99_ns", o.latency.p99_ns},
-                             {"max_ns", o.latency.max_ns}};
+    Json& of_op = ops[steadyOpName(op)];
+    addAttributes(of_op, results::kSteadyOpAttributes, o);
+    addAttributes(of_op, results::kSteadyLatencyAttributes, o.latency);
   }
   j["ops"] = std::move(ops);
-  if (p.phase == SteadyPhase::kMix) {
-    j["rounds"] = s.rounds;
-    j["rounds_per_s"] = s.rounds_per_s;
-    j["objects_per_s"] = s.objects_per_s;
-    j["stonewalled"] = s.stonewalled;
-    j["stonewall_time_s"] = s.stonewall_time_s;
-    j["rounds_at_stonewall"] = s.rounds_at_stonewall;
-    j["rounds_per_s_at_stonewall"] = s.rounds_per_s_at_stonewall;
-  }
+  if (p.phase == SteadyPhase::kMix) addAttributes(j, results::kSteadyMixAttributes, s);
   Json errors = Json::array();
   for (const StoredSteadyError& e : p.errors) {
     errors.push_back({{"rank", e.rank},

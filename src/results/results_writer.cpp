@@ -30,6 +30,7 @@
 #include "mdbench/model/steady.hpp"
 #include "mdbench/results/results_file.hpp"
 #include "mdbench/util/errno_name.hpp"
+#include "results_attributes.hpp"
 #include "results_files.hpp"
 #include "results_layout.hpp"
 
@@ -38,6 +39,7 @@ namespace mdbench {
 namespace {
 using results::createFile;
 using results::descriptorOf;
+using results::flag;
 using results::noRoom;
 using results::openForAppend;
 using results::pathExists;
@@ -75,8 +77,6 @@ std::string nextRunName(hid_t file) {
   while (h5::exists(runs.get(), runGroupName(index))) ++index;
   return runGroupName(index);
 }
-
-std::uint8_t flag(bool value) { return value ? 1 : 0; }
 
 // Every resolved option, and the rank shift the plan settled on (-N can be raised on several nodes).
 void writeConfig(hid_t group, const Plan& plan) {
@@ -158,26 +158,10 @@ void writeBucketBounds(hid_t run) {
 }
 
 void writeAggregate(hid_t group, const PhaseAggregate& a, const LatencySummary& l) {
-  h5::writeAttribute(group, "ops_ok", a.ok);
-  h5::writeAttribute(group, "ops_failed", a.failed);
-  h5::writeAttribute(group, "bytes", a.bytes);
-  h5::writeAttribute(group, "time_s", a.time_s);
-  h5::writeAttribute(group, "ops_per_s", a.ops_per_s);
+  results::writeAttributes(group, results::kAggregateTotals, a);
   h5::writeAttribute(group, "rate_formula", results::kRateFormula);
-  h5::writeAttribute(group, "active_ranks", a.active_ranks);
-  h5::writeAttribute(group, "rank_rate_min", a.rank_rate_min);
-  h5::writeAttribute(group, "rank_rate_max", a.rank_rate_max);
-  h5::writeAttribute(group, "rank_rate_mean", a.rank_rate_mean);
-  h5::writeAttribute(group, "balance", a.balance);
-  h5::writeAttribute(group, "stonewalled", flag(a.stonewalled));
-  h5::writeAttribute(group, "ops_at_stonewall", a.ops_at_stonewall);
-  h5::writeAttribute(group, "stonewall_time_s", a.stonewall_time_s);
-  h5::writeAttribute(group, "ops_per_s_at_stonewall", a.ops_per_s_at_stonewall);
-  h5::writeAttribute(group, "latency_p50_ns", l.p50_ns);
-  h5::writeAttribute(group, "latency_p90_ns", l.p90_ns);
-  h5::writeAttribute(group, "latency_p99_ns", l.p99_ns);
-  h5::writeAttribute(group, "latency_p999_ns", l.p999_ns);
-  h5::writeAttribute(group, "latency_max_ns", l.max_ns);
+  results::writeAttributes(group, results::kAggregateSpread, a);
+  results::writeAttributes(group, results::kLatencyAttributes, l);
 }
 
 // Version 5: every rank's ops per interval, their sum, and the first/last-done rates computed from them.
@@ -187,49 +171,19 @@ void writeSeries(hid_t group, const PhaseResult& result) {
                                                              result.ranks.size(), s.intervals, s.per_rank);
   h5::writeAttribute(per_rank.get(), results::kIntervalAttribute, s.interval_s);
   h5::writeVector(group, results::kOpsPerIntervalTotal, s.total);
-  const DoneRates d = doneRates(result.ranks, s);
-  h5::writeAttribute(group, "first_done_time_s", d.first_done_time_s);
-  h5::writeAttribute(group, "first_done_ops", d.first_done_ops);
-  h5::writeAttribute(group, "first_done_ops_per_s", d.first_done_ops_per_s);
-  h5::writeAttribute(group, "last_done_time_s", d.last_done_time_s);
-  h5::writeAttribute(group, "last_done_ops_per_s", d.last_done_ops_per_s);
+  results::writeAttributes(group, results::kDoneRateAttributes, doneRates(result.ranks, s));
 }
 
 // --steady: summarizeSteadyPhase's numbers; per op only for the phase's own op types, and the rounds and
 // the stonewall only for the mix (the other phases have neither).
 void writeSteadySummary(hid_t group, const SteadyPhaseSummary& s) {
-  h5::writeAttribute(group, "time_s", s.time_s);
-  h5::writeAttribute(group, "ok", s.ok);
-  h5::writeAttribute(group, "failed", s.failed);
-  h5::writeAttribute(group, "ok_per_s", s.ok_per_s);
-  h5::writeAttribute(group, "bytes", s.bytes);
-  h5::writeAttribute(group, "bytes_per_s", s.bytes_per_s);
-  h5::writeAttribute(group, "rank_time_min_s", s.rank_time_min_s);
-  h5::writeAttribute(group, "rank_time_max_s", s.rank_time_max_s);
-  h5::writeAttribute(group, "rank_time_mean_s", s.rank_time_mean_s);
-  h5::writeAttribute(group, "time_balance", s.time_balance);
-  h5::writeAttribute(group, "rank_rate_min", s.rank_rate_min);
-  h5::writeAttribute(group, "rank_rate_max", s.rank_rate_max);
-  h5::writeAttribute(group, "rate_balance", s.rate_balance);
+  results::writeAttributes(group, results::kSteadySummaryAttributes, s);
   for (const SteadyOp op : steadyOpsOf(s.phase)) {
     const SteadyOpSummary& o = s.ops[steadyOpIndex(op)];
-    const std::string name = steadyOpName(op);
-    h5::writeAttribute(group, name + "_ok", o.ok);
-    h5::writeAttribute(group, name + "_failed", o.failed);
-    h5::writeAttribute(group, name + "_ops_per_s", o.ops_per_s);
-    h5::writeAttribute(group, name + "_p50_ns", o.latency.p50_ns);
-    h5::writeAttribute(group, name + "_p90_ns", o.latency.p90_ns);
-    h5::writeAttribute(group, name + "_p99_ns", o.latency.p99_ns);
-    h5::writeAttribute(group, name + "_max_ns", o.latency.max_ns);
+    results::writeAttributes(group, results::kSteadyOpAttributes, o, steadyOpName(op));
+    results::writeAttributes(group, results::kSteadyLatencyAttributes, o.latency, steadyOpName(op));
   }
-  if (s.phase != SteadyPhase::kMix) return;
-  h5::writeAttribute(group, "rounds", s.rounds);
-  h5::writeAttribute(group, "rounds_per_s", s.rounds_per_s);
-  h5::writeAttribute(group, "objects_per_s", s.objects_per_s);
-  h5::writeAttribute(group, "stonewalled", flag(s.stonewalled));
-  h5::writeAttribute(group, "stonewall_time_s", s.stonewall_time_s);
-  h5::writeAttribute(group, "rounds_at_stonewall", s.rounds_at_stonewall);
-  h5::writeAttribute(group, "rounds_per_s_at_stonewall", s.rounds_per_s_at_stonewall);
+  if (s.phase == SteadyPhase::kMix) results::writeAttributes(group, results::kSteadyMixAttributes, s);
 }
 
 // The path, relative to the iteration's directory, of the object a steady rank's first error was on.
@@ -619,11 +573,7 @@ struct Hdf5Sink::Impl {
       const std::string name(phaseName(phase));
       const h5::Handle group = h5::createGroup(summary.get(), name);
       h5::writeAttribute(group.get(), "phase", name);
-      h5::writeAttribute(group.get(), "iterations", s.iterations);
-      h5::writeAttribute(group.get(), "ops_per_s_max", s.max);
-      h5::writeAttribute(group.get(), "ops_per_s_min", s.min);
-      h5::writeAttribute(group.get(), "ops_per_s_mean", s.mean);
-      h5::writeAttribute(group.get(), "ops_per_s_stddev", s.stddev);
+      results::writeAttributes(group.get(), results::kIterationSummaryAttributes, s);
     }
     h5::writeAttribute(run.get(), "end_utc", result.info.end_utc);
     h5::flush(file.get());
