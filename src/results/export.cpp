@@ -6,19 +6,22 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "h5.hpp"
 #include "mdbench/model/phase.hpp"
 #include "mdbench/model/stats.hpp"
 #include "mdbench/model/steady.hpp"
 #include "results_attributes.hpp"
-#include "results_layout.hpp"  // the strings the results file holds for enumerated and joined values
+#include "results_layout.hpp"  // the strings and rows the results file holds for enums, joined values, imports
 
 namespace mdbench {
 namespace {
@@ -33,6 +36,41 @@ void addAttributes(Json& j, const Table& table, const S& value) {
   for (const auto& row : table) {
     results::withMember(row, value, [&](const auto& v) { j[row.name] = v; });
   }
+}
+
+// One field of a compound row as the file stores it (an h5::Field of results_layout.hpp), in its own type.
+Json fieldJson(const h5::Field& field, const void* row) {
+  const auto* at = static_cast<const unsigned char*>(row) + field.offset;
+  const auto read = [&]<class T>(T value) {
+    std::memcpy(&value, at, sizeof value);
+    return Json(value);
+  };
+  switch (field.type) {
+    case h5::Type::kString: {
+      const char* text = nullptr;
+      std::memcpy(&text, at, sizeof text);
+      return results::str(text);
+    }
+    case h5::Type::kUint8:
+      return read(std::uint8_t{});
+    case h5::Type::kUint32:
+      return read(std::uint32_t{});
+    case h5::Type::kUint64:
+      return read(std::uint64_t{});
+    case h5::Type::kInt32:
+      return read(std::int32_t{});
+    case h5::Type::kFloat64:
+      return read(0.0);
+  }
+  return nullptr;
+}
+
+// A row of a compound table under the file's field names, in the file's order.
+template <class Row>
+Json rowJson(std::span<const h5::Field> fields, const Row& row) {
+  Json j = Json::object();
+  for (const h5::Field& field : fields) j[field.name] = fieldJson(field, &row);
+  return j;
 }
 
 Json runAttributesJson(const StoredRun& run) {
@@ -111,30 +149,9 @@ Json configJson(const StoredRun& run) {
   return j;
 }
 
-Json rankJson(const StoredRankRow& r) {
-  Json j;
-  j["rank"] = r.rank;
-  j["node"] = r.node;
-  j["planned"] = r.planned;
-  j["ok"] = r.ok;
-  j["failed"] = r.failed;
-  j["bytes"] = r.bytes;
-  j["t_start"] = r.t_start;
-  j["t_local_end"] = r.t_local_end;
-  j["t_global_end"] = r.t_global_end;
-  j["rate"] = r.rate;
-  j["ops_at_stonewall"] = r.ops_at_stonewall;
-  j["t_stonewall"] = r.t_stonewall;
-  return j;
-}
-
 Json errorJson(const StoredError& e) {
-  Json j;
-  j["rank"] = e.rank;
-  j["errno"] = e.err;
-  j["errno_name"] = e.errno_name;
-  j["path"] = e.path;
-  return j;
+  return rowJson(results::kErrorFields,
+                 results::ErrorRow{e.rank, e.err, e.errno_name.c_str(), e.path.c_str()});
 }
 
 // Only the non-empty buckets: a phase has 592 buckets of which a handful hold anything. Each keeps its
@@ -176,7 +193,7 @@ Json phaseJson(const StoredPhase& p, const StoredRun& run) {
     j[results::kOpsPerIntervalTotal] = p.series.total;
   }
   Json ranks = Json::array();
-  for (const StoredRankRow& r : p.ranks) ranks.push_back(rankJson(r));
+  for (const StoredRankRow& r : p.ranks) ranks.push_back(rowJson(results::kRankFields, r));
   j["ranks"] = std::move(ranks);
   j["latency_buckets"] = latencyBucketsJson(p.latency, run);
   Json errors = Json::array();
@@ -210,11 +227,9 @@ Json steadyPhaseJson(const StoredSteadyPhase& p) {
   if (p.phase == SteadyPhase::kMix) addAttributes(j, results::kSteadyMixAttributes, s);
   Json errors = Json::array();
   for (const StoredSteadyError& e : p.errors) {
-    errors.push_back({{"rank", e.rank},
-                      {"op", steadyOpName(e.op)},
-                      {"errno", e.err},
-                      {"errno_name", e.errno_name},
-                      {"path", e.path}});
+    errors.push_back(rowJson(
+        results::kSteadyErrorFields,
+        results::SteadyErrorRow{e.rank, steadyOpName(e.op), e.err, e.errno_name.c_str(), e.path.c_str()}));
   }
   j["errors"] = std::move(errors);
   return j;
@@ -317,50 +332,14 @@ std::string csvRow(const StoredRun& run, const StoredPhase& p, const StoredRankR
 // Imported results (schema version 4): the group's attributes and its rows, fields under their file names.
 template <class Import>
 Json importJson(const Import& imp) {
-  return Json{{"group", imp.group},
-              {"tool", imp.tool},
-              {"tool_version", imp.tool_version},
-              {"command_line", imp.command_line},
-              {"began", imp.began},
-              {"source", imp.source},
-              {"imported_utc", imp.imported_utc},
-              {"mdbench_version", imp.mdbench_version}};
-}
-
-Json datapathJson(const DataPathImport& imp) {
-  Json j = importJson(imp);
+  using Kind = results::ImportKind<Import>;
+  Json j;
+  j["group"] = imp.group;
+  for (const auto& [name, member] : results::kProvenance<Import>) j[name] = imp.*member;
   Json rows = Json::array();
-  for (const DataPathRow& r : imp.rows) {
-    rows.push_back({{"operation", r.operation},
-                    {"clients", r.clients},
-                    {"nodes", r.nodes},
-                    {"iterations", r.iterations},
-                    {"mib_per_s_max", r.mib_per_s_max},
-                    {"mib_per_s_min", r.mib_per_s_min},
-                    {"mib_per_s_mean", r.mib_per_s_mean},
-                    {"mib_per_s_stddev", r.mib_per_s_stddev},
-                    {"ops_per_s_mean", r.ops_per_s_mean},
-                    {"transfer_bytes", r.transfer_bytes},
-                    {"block_bytes", r.block_bytes}});
-  }
-  j["results"] = std::move(rows);
-  return j;
-}
-
-Json metadataImportJson(const MetadataImport& imp) {
-  Json j = importJson(imp);
-  Json rows = Json::array();
-  for (const MetadataImportRow& r : imp.rows) {
-    rows.push_back({{"phase", r.phase},
-                    {"operation", r.operation},
-                    {"ranks", r.ranks},
-                    {"nodes", r.nodes},
-                    {"iterations", r.iterations},
-                    {"ops_per_s_max", r.ops_per_s_max},
-                    {"ops_per_s_min", r.ops_per_s_min},
-                    {"ops_per_s_mean", r.ops_per_s_mean},
-                    {"ops_per_s_stddev", r.ops_per_s_stddev},
-                    {"time_s_mean", r.time_s_mean}});
+  for (const auto& r : imp.rows) {
+    const typename Kind::FileRow row = Kind::toFile(r);
+    rows.push_back(rowJson(Kind::fields(), row));
   }
   j["results"] = std::move(rows);
   return j;
@@ -376,10 +355,10 @@ void exportJson(const StoredResults& results, std::ostream& out) {
   for (const StoredRun& run : results.runs) runs.push_back(runJson(run));
   doc["runs"] = std::move(runs);
   Json datapath = Json::array();
-  for (const DataPathImport& imp : results.datapath) datapath.push_back(datapathJson(imp));
+  for (const DataPathImport& imp : results.datapath) datapath.push_back(importJson(imp));
   doc["datapath"] = std::move(datapath);
   Json metadata = Json::array();
-  for (const MetadataImport& imp : results.metadata_imports) metadata.push_back(metadataImportJson(imp));
+  for (const MetadataImport& imp : results.metadata_imports) metadata.push_back(importJson(imp));
   doc["metadata_imports"] = std::move(metadata);
   // Doubles are printed in their shortest round-trip form (a non-finite one, which no formula of the
   // schema produces, would become null). Strings in a results file are UTF-8 by contract; a stray invalid

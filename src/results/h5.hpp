@@ -78,26 +78,28 @@ requires std::signed_integral<R> R check(R result, std::string_view object, std:
   throw Error(fmt::format("{}: {} ({})", object, what, detail));
 }
 
+// The close call of each kind of HDF5 identifier a Handle may own.
+struct Closer {
+  H5I_type_t kind;
+  herr_t (*close)(hid_t);
+};
+inline constexpr std::array<Closer, 7> kClosers = {{
+    {H5I_FILE, H5Fclose},
+    {H5I_GROUP, H5Gclose},
+    {H5I_DATASET, H5Dclose},
+    {H5I_ATTR, H5Aclose},
+    {H5I_DATASPACE, H5Sclose},
+    {H5I_DATATYPE, H5Tclose},
+    {H5I_GENPROP_LST, H5Pclose},
+}};
+
 // Closes any HDF5 identifier with the close call of its kind.
 inline herr_t closeId(hid_t id) {
-  switch (H5Iget_type(id)) {
-    case H5I_FILE:
-      return H5Fclose(id);
-    case H5I_GROUP:
-      return H5Gclose(id);
-    case H5I_DATASET:
-      return H5Dclose(id);
-    case H5I_ATTR:
-      return H5Aclose(id);
-    case H5I_DATASPACE:
-      return H5Sclose(id);
-    case H5I_DATATYPE:
-      return H5Tclose(id);
-    case H5I_GENPROP_LST:
-      return H5Pclose(id);
-    default:
-      return -1;
+  const H5I_type_t kind = H5Iget_type(id);
+  for (const Closer& closer : kClosers) {
+    if (closer.kind == kind) return closer.close(id);
   }
+  return -1;
 }
 
 // Owns one HDF5 identifier (file, group, dataset, attribute, dataspace, datatype or property list).

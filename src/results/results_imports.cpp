@@ -15,128 +15,25 @@
 #include "mdbench/results/results_file.hpp"
 #include "mdbench/util/file_io.hpp"
 #include "results_files.hpp"
+#include "results_layout.hpp"
 
 namespace mdbench {
 namespace {
 
-// Rows in memory: strings as const char* (variable-length strings in the file).
-struct DataPathFileRow {
-  const char* operation = nullptr;
-  std::uint32_t clients = 0;
-  std::uint32_t nodes = 0;
-  std::uint32_t iterations = 0;
-  double mib_per_s_max = 0.0;
-  double mib_per_s_min = 0.0;
-  double mib_per_s_mean = 0.0;
-  double mib_per_s_stddev = 0.0;
-  double ops_per_s_mean = 0.0;
-  std::uint64_t transfer_bytes = 0;
-  std::uint64_t block_bytes = 0;
-};
+using results::ImportKind;
+using results::kDataPathGroup;
+using results::kMetadataImportsGroup;
+using results::kProvenance;
 
-struct MetadataFileRow {
-  const char* phase = nullptr;
-  const char* operation = nullptr;
-  std::uint32_t ranks = 0;
-  std::uint32_t nodes = 0;
-  std::uint32_t iterations = 0;
-  double ops_per_s_max = 0.0;
-  double ops_per_s_min = 0.0;
-  double ops_per_s_mean = 0.0;
-  double ops_per_s_stddev = 0.0;
-  double time_s_mean = 0.0;
-};
-
-// File order, exactly as results-schema/schema.json lists the fields.
-constexpr std::array<h5::Field, 11> kDataPathFields = {{
-    {"operation", h5::Type::kString, offsetof(DataPathFileRow, operation)},
-    {"clients", h5::Type::kUint32, offsetof(DataPathFileRow, clients)},
-    {"nodes", h5::Type::kUint32, offsetof(DataPathFileRow, nodes)},
-    {"iterations", h5::Type::kUint32, offsetof(DataPathFileRow, iterations)},
-    {"mib_per_s_max", h5::Type::kFloat64, offsetof(DataPathFileRow, mib_per_s_max)},
-    {"mib_per_s_min", h5::Type::kFloat64, offsetof(DataPathFileRow, mib_per_s_min)},
-    {"mib_per_s_mean", h5::Type::kFloat64, offsetof(DataPathFileRow, mib_per_s_mean)},
-    {"mib_per_s_stddev", h5::Type::kFloat64, offsetof(DataPathFileRow, mib_per_s_stddev)},
-    {"ops_per_s_mean", h5::Type::kFloat64, offsetof(DataPathFileRow, ops_per_s_mean)},
-    {"transfer_bytes", h5::Type::kUint64, offsetof(DataPathFileRow, transfer_bytes)},
-    {"block_bytes", h5::Type::kUint64, offsetof(DataPathFileRow, block_bytes)},
-}};
-
-constexpr std::array<h5::Field, 10> kMetadataFields = {{
-    {"phase", h5::Type::kString, offsetof(MetadataFileRow, phase)},
-    {"operation", h5::Type::kString, offsetof(MetadataFileRow, operation)},
-    {"ranks", h5::Type::kUint32, offsetof(MetadataFileRow, ranks)},
-    {"nodes", h5::Type::kUint32, offsetof(MetadataFileRow, nodes)},
-    {"iterations", h5::Type::kUint32, offsetof(MetadataFileRow, iterations)},
-    {"ops_per_s_max", h5::Type::kFloat64, offsetof(MetadataFileRow, ops_per_s_max)},
-    {"ops_per_s_min", h5::Type::kFloat64, offsetof(MetadataFileRow, ops_per_s_min)},
-    {"ops_per_s_mean", h5::Type::kFloat64, offsetof(MetadataFileRow, ops_per_s_mean)},
-    {"ops_per_s_stddev", h5::Type::kFloat64, offsetof(MetadataFileRow, ops_per_s_stddev)},
-    {"time_s_mean", h5::Type::kFloat64, offsetof(MetadataFileRow, time_s_mean)},
-}};
-
-std::string str(const char* text) { return text ? std::string(text) : std::string(); }
-
-// What sets the two kinds of import apart in the file: the group their import-NNNN groups are under, the
-// row of their `results` table and its fields, and the conversion of a row each way.
 template <class Import>
-struct ImportKind;
-
-template <>
-struct ImportKind<DataPathImport> {
-  using FileRow = DataPathFileRow;
-  static constexpr const char* kParent = kDataPathGroup;
-  static constexpr std::span<const h5::Field> fields() { return kDataPathFields; }
-  static FileRow toFile(const DataPathRow& r) {
-    return {r.operation.c_str(), r.clients,        r.nodes,          r.iterations,
-            r.mib_per_s_max,     r.mib_per_s_min,  r.mib_per_s_mean, r.mib_per_s_stddev,
-            r.ops_per_s_mean,    r.transfer_bytes, r.block_bytes};
-  }
-  static DataPathRow fromFile(const FileRow& r) {
-    return {str(r.operation), r.clients,        r.nodes,          r.iterations,
-            r.mib_per_s_max,  r.mib_per_s_min,  r.mib_per_s_mean, r.mib_per_s_stddev,
-            r.ops_per_s_mean, r.transfer_bytes, r.block_bytes};
-  }
-};
-
-template <>
-struct ImportKind<MetadataImport> {
-  using FileRow = MetadataFileRow;
-  static constexpr const char* kParent = kMetadataImportsGroup;
-  static constexpr std::span<const h5::Field> fields() { return kMetadataFields; }
-  static FileRow toFile(const MetadataImportRow& r) {
-    return {r.phase.c_str(),    r.operation.c_str(), r.ranks,         r.nodes,
-            r.iterations,       r.ops_per_s_max,     r.ops_per_s_min, r.ops_per_s_mean,
-            r.ops_per_s_stddev, r.time_s_mean};
-  }
-  static MetadataImportRow fromFile(const FileRow& r) {
-    return {str(r.phase),       str(r.operation), r.ranks,         r.nodes,
-            r.iterations,       r.ops_per_s_max,  r.ops_per_s_min, r.ops_per_s_mean,
-            r.ops_per_s_stddev, r.time_s_mean};
-  }
-};
-
-// The attributes every import group has, whatever the tool.
-template <class Import>
-void writeProvenance(hid_t group, const Import& imp, const ImportRecord& record) {
-  h5::writeAttribute(group, "tool", imp.tool);
-  h5::writeAttribute(group, "tool_version", imp.tool_version);
-  h5::writeAttribute(group, "command_line", imp.command_line);
-  h5::writeAttribute(group, "began", imp.began);
-  h5::writeAttribute(group, "source", imp.source);
-  h5::writeAttribute(group, "imported_utc", record.imported_utc);
-  h5::writeAttribute(group, "mdbench_version", record.mdbench_version);
+void writeProvenance(hid_t group, const Import& imp) {
+  for (const auto& [name, member] : kProvenance<Import>) h5::writeAttribute(group, name, imp.*member);
 }
 
 template <class Import>
 void readProvenance(hid_t group, Import& out) {
-  out.tool = h5::readAttribute<std::string>(group, "tool");
-  out.tool_version = h5::readAttribute<std::string>(group, "tool_version");
-  out.command_line = h5::readAttribute<std::string>(group, "command_line");
-  out.began = h5::readAttribute<std::string>(group, "began");
-  out.source = h5::readAttribute<std::string>(group, "source");
-  out.imported_utc = h5::readAttribute<std::string>(group, "imported_utc");
-  out.mdbench_version = h5::readAttribute<std::string>(group, "mdbench_version");
+  for (const auto& [name, member] : kProvenance<Import>)
+    out.*member = h5::readAttribute<std::string>(group, name);
 }
 
 // The group `parent` in the file, created when absent; then the first free import-NNNN below it.
@@ -153,7 +50,10 @@ template <class Import>
 void writeImport(hid_t file, const Import& imp, const ImportRecord& record, std::string& path) {
   using Kind = ImportKind<Import>;
   const h5::Handle group = newImportGroup(file, Kind::kParent, path);
-  writeProvenance(group.get(), imp, record);
+  Import stamped = imp;  // with the provenance of the import itself
+  stamped.imported_utc = record.imported_utc;
+  stamped.mdbench_version = record.mdbench_version;
+  writeProvenance(group.get(), stamped);
   std::vector<typename Kind::FileRow> rows;
   rows.reserve(imp.rows.size());
   for (const auto& r : imp.rows) rows.push_back(Kind::toFile(r));
