@@ -49,7 +49,7 @@ Json fieldJson(const h5::Field& field, const void* row) {
     case h5::Type::kString: {
       const char* text = nullptr;
       std::memcpy(&text, at, sizeof text);
-      return results::str(text);
+      return results::textOf(text);
     }
     case h5::Type::kUint8:
       return read(std::uint8_t{});

@@ -134,6 +134,9 @@ inline std::vector<std::string> splitTargets(std::string_view text) {
   }
 }
 
+// A string field of a row as read (HDF5 gives a null pointer for a null string): "" for none.
+inline std::string textOf(const char* text) { return text != nullptr ? std::string(text) : std::string(); }
+
 // A row of an `errors` dataset in memory.
 struct ErrorRow {
   std::uint32_t rank = 0;
@@ -275,8 +278,6 @@ inline constexpr std::array<h5::Field, 10> kMetadataFields = {{
     {"time_s_mean", h5::Type::kFloat64, offsetof(MetadataFileRow, time_s_mean)},
 }};
 
-inline std::string str(const char* text) { return text ? std::string(text) : std::string(); }
-
 // What sets the two kinds of import apart in the file: the group their import-NNNN groups are under, the
 // row of their `results` table and its fields, and the conversion of a row each way.
 template <class Import>
@@ -293,9 +294,9 @@ struct ImportKind<DataPathImport> {
             r.ops_per_s_mean,    r.transfer_bytes, r.block_bytes};
   }
   static DataPathRow fromFile(const FileRow& r) {
-    return {str(r.operation), r.clients,        r.nodes,          r.iterations,
-            r.mib_per_s_max,  r.mib_per_s_min,  r.mib_per_s_mean, r.mib_per_s_stddev,
-            r.ops_per_s_mean, r.transfer_bytes, r.block_bytes};
+    return {textOf(r.operation), r.clients,        r.nodes,          r.iterations,
+            r.mib_per_s_max,     r.mib_per_s_min,  r.mib_per_s_mean, r.mib_per_s_stddev,
+            r.ops_per_s_mean,    r.transfer_bytes, r.block_bytes};
   }
 };
 
@@ -310,8 +311,8 @@ struct ImportKind<MetadataImport> {
             r.ops_per_s_stddev, r.time_s_mean};
   }
   static MetadataImportRow fromFile(const FileRow& r) {
-    return {str(r.phase),       str(r.operation), r.ranks,         r.nodes,
-            r.iterations,       r.ops_per_s_max,  r.ops_per_s_min, r.ops_per_s_mean,
+    return {textOf(r.phase),    textOf(r.operation), r.ranks,         r.nodes,
+            r.iterations,       r.ops_per_s_max,     r.ops_per_s_min, r.ops_per_s_mean,
             r.ops_per_s_stddev, r.time_s_mean};
   }
 };

@@ -155,8 +155,7 @@ StoredPhase readPhase(hid_t iteration, const std::string& name, std::uint32_t ve
   if (h5::exists(g, "errors")) {
     p.errors = h5::readCompound<results::ErrorRow>(
         g, "errors", results::kErrorFields, [](const results::ErrorRow& row) {
-          return StoredError{row.rank, row.err, row.errno_name != nullptr ? row.errno_name : "",
-                             row.path != nullptr ? row.path : ""};
+          return StoredError{row.rank, row.err, results::textOf(row.errno_name), results::textOf(row.path)};
         });
   }
   return p;
@@ -196,12 +195,11 @@ StoredSteadyPhase readSteadyPhase(hid_t steady, const std::string& name) {
   if (h5::exists(g, "errors")) {
     p.errors = h5::readCompound<results::SteadyErrorRow>(
         g, "errors", results::kSteadyErrorFields, [&](const results::SteadyErrorRow& row) {
-          const std::string op = row.op != nullptr ? row.op : "";
+          const std::string op = results::textOf(row.op);
           const std::optional<SteadyOp> parsed = results::parseSteadyOp(op);
           if (!parsed) throw h5::Error(fmt::format("{}/errors: op '{}' is not an op type", p.group, op));
-          return StoredSteadyError{row.rank, *parsed, row.err,
-                                   row.errno_name != nullptr ? row.errno_name : "",
-                                   row.path != nullptr ? row.path : ""};
+          return StoredSteadyError{row.rank, *parsed, row.err, results::textOf(row.errno_name),
+                                   results::textOf(row.path)};
         });
   }
   return p;
