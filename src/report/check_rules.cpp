@@ -20,18 +20,21 @@ struct MetricInfo {
   std::string_view name;
   ValueKind kind;
   bool mdbench_only;  // measured by mdbench metadata runs only: not by imports, never on the data path
+  // What it reads of a point: a rate (kRate), a latency percentile (kLatency); a count is the failed ops.
+  double ScalingPoint::*rate = nullptr;
+  std::uint64_t LatencySummary::*latency = nullptr;
 };
 
 constexpr std::array<MetricInfo, 10> kMetrics = {{
-    {Metric::kRate, "rate", ValueKind::kRate, false},
-    {Metric::kRateMin, "rate-min", ValueKind::kRate, false},
-    {Metric::kRateMax, "rate-max", ValueKind::kRate, false},
-    {Metric::kStonewallRate, "stonewall-rate", ValueKind::kRate, true},
-    {Metric::kP50, "p50", ValueKind::kLatency, true},
-    {Metric::kP90, "p90", ValueKind::kLatency, true},
-    {Metric::kP99, "p99", ValueKind::kLatency, true},
-    {Metric::kP999, "p999", ValueKind::kLatency, true},
-    {Metric::kLatencyMax, "latency-max", ValueKind::kLatency, true},
+    {Metric::kRate, "rate", ValueKind::kRate, false, &ScalingPoint::mean},
+    {Metric::kRateMin, "rate-min", ValueKind::kRate, false, &ScalingPoint::min},
+    {Metric::kRateMax, "rate-max", ValueKind::kRate, false, &ScalingPoint::max},
+    {Metric::kStonewallRate, "stonewall-rate", ValueKind::kRate, true, &ScalingPoint::stonewall_mean},
+    {Metric::kP50, "p50", ValueKind::kLatency, true, nullptr, &LatencySummary::p50_ns},
+    {Metric::kP90, "p90", ValueKind::kLatency, true, nullptr, &LatencySummary::p90_ns},
+    {Metric::kP99, "p99", ValueKind::kLatency, true, nullptr, &LatencySummary::p99_ns},
+    {Metric::kP999, "p999", ValueKind::kLatency, true, nullptr, &LatencySummary::p999_ns},
+    {Metric::kLatencyMax, "latency-max", ValueKind::kLatency, true, nullptr, &LatencySummary::max_ns},
     {Metric::kFailed, "failed", ValueKind::kCount, true},
 }};
 
@@ -300,33 +303,20 @@ struct Measured {
 };
 
 Measured measure(const ScalingPoint& p, Metric metric) {
-  if (info(metric).mdbench_only && !p.has_latency) {
-    return {0.0, info(metric).kind == ValueKind::kLatency ? "imported results have no latencies"
-                 : metric == Metric::kFailed              ? "imported results have no operation counts"
-                                                          : "imported results have no stonewall rate"};
+  const MetricInfo& m = info(metric);
+  if (m.mdbench_only && !p.has_latency) {
+    return {0.0, m.kind == ValueKind::kLatency ? "imported results have no latencies"
+                 : metric == Metric::kFailed   ? "imported results have no operation counts"
+                                               : "imported results have no stonewall rate"};
   }
-  const LatencySummary& l = p.latency;
-  switch (metric) {
-    case Metric::kRate:
-      return {p.mean, {}};
-    case Metric::kRateMin:
-      return {p.min, {}};
-    case Metric::kRateMax:
-      return {p.max, {}};
-    case Metric::kStonewallRate:
-      if (p.stonewall_mean == 0.0) return {0.0, "the stonewall (-W) did not fire"};
-      return {p.stonewall_mean, {}};
-    case Metric::kP50:
-      return {static_cast<double>(l.p50_ns), {}};
-    case Metric::kP90:
-      return {static_cast<double>(l.p90_ns), {}};
-    case Metric::kP99:
-      return {static_cast<double>(l.p99_ns), {}};
-    case Metric::kP999:
-      return {static_cast<double>(l.p999_ns), {}};
-    case Metric::kLatencyMax:
-      return {static_cast<double>(l.max_ns), {}};
-    case Metric::kFailed:
+  if (metric == Metric::kStonewallRate && p.stonewall_mean == 0.0)
+    return {0.0, "the stonewall (-W) did not fire"};
+  switch (m.kind) {
+    case ValueKind::kRate:
+      return {p.*m.rate, {}};
+    case ValueKind::kLatency:
+      return {static_cast<double>(p.latency.*m.latency), {}};
+    case ValueKind::kCount:
       return {static_cast<double>(p.failed), {}};
   }
   return {0.0, "unknown metric"};

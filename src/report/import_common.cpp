@@ -154,5 +154,9 @@ std::string quoteForMessage(std::string_view text, std::size_t max_chars) {
   return "'" + out + "'";
 }
 
+void TextParser::fail(std::size_t line, const std::string& message) const {
+  throw ImportError(source_, line, message);
+}
+
 }  // namespace import_text
 }  // namespace mdbench

@@ -67,16 +67,13 @@ struct Sizes {
   std::uint64_t file_bytes = 0;
 };
 
-class IozoneParser {
+class IozoneParser : public import_text::TextParser {
  public:
-  IozoneParser(std::string_view text, const std::string& source) : text_(text), source_(source) {}
+  using TextParser::TextParser;
 
   DataPathImport parse();
 
  private:
-  [[noreturn]] void fail(std::size_t line, const std::string& message) const {
-    throw ImportError(source_, line, message);
-  }
   std::uint64_t kibToBytes(const Line& line, std::string_view word, std::string_view what) const;
   void readHeader(const Line& line, std::string_view content);
   void readEachWrites(const Line& line, const std::vector<std::string_view>& words);
@@ -84,8 +81,6 @@ class IozoneParser {
   double readValue(const Line& line, std::string_view after_equals, std::string_view what,
                    std::string& unit) const;
 
-  std::string_view text_;
-  const std::string& source_;
   DataPathImport out_;
   Sizes header_;
   std::optional<Sizes> current_;
@@ -241,9 +236,7 @@ DataPathImport IozoneParser::parse() {
 }  // namespace
 
 DataPathImport parseIozone(std::string_view text, const std::string& source) {
-  DataPathImport out = IozoneParser(text, source).parse();
-  out.source = source;
-  return out;
+  return import_text::parseWith<IozoneParser>(text, source);
 }
 
 }  // namespace mdbench

@@ -69,23 +69,18 @@ struct Group {
   std::size_t first_row = 0;  // index in the output's rows where this group starts
 };
 
-class MdtestParser {
+class MdtestParser : public import_text::TextParser {
  public:
-  MdtestParser(std::string_view text, const std::string& source) : text_(text), source_(source) {}
+  using TextParser::TextParser;
   MetadataImport parse();
 
  private:
-  [[noreturn]] void fail(std::size_t line, const std::string& message) const {
-    throw ImportError(source_, line, message);
-  }
   void readHeader(const Line& line, std::string_view content);
   std::size_t readTable(const std::vector<Line>& lines, std::size_t at);
   std::optional<TableRow> readRow(const Line& line, std::size_t numbers_expected) const;
   void store(TableKind kind, std::uint32_t iterations, const TableRow& row);
   std::uint32_t ranksFor(std::size_t line) const;
 
-  std::string_view text_;
-  const std::string& source_;
   MetadataImport out_;
   std::uint32_t launched_ranks_ = 0;
   std::uint32_t launched_nodes_ = 0;
@@ -284,9 +279,7 @@ MetadataImport MdtestParser::parse() {
 }  // namespace
 
 MetadataImport parseMdtest(std::string_view text, const std::string& source) {
-  MetadataImport out = MdtestParser(text, source).parse();
-  out.source = source;
-  return out;
+  return import_text::parseWith<MdtestParser>(text, source);
 }
 
 }  // namespace mdbench

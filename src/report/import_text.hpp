@@ -41,4 +41,25 @@ void rejectEmptyOrBinary(std::string_view text, const std::string& source, std::
 // error message without dumping garbage into a terminal.
 std::string quoteForMessage(std::string_view text, std::size_t max_chars = 60);
 
+// What the line-oriented importers (IOzone, mdtest) hold while they read: the whole text, the name of its
+// source, and how a problem on a line ends the import.
+class TextParser {
+ public:
+  TextParser(std::string_view text, const std::string& source) : text_(text), source_(source) {}
+
+ protected:
+  [[noreturn]] void fail(std::size_t line, const std::string& message) const;
+
+  std::string_view text_;
+  const std::string& source_;
+};
+
+// Parser(text, source).parse(), with the source named in the import it returns.
+template <class Parser>
+auto parseWith(std::string_view text, const std::string& source) {
+  auto out = Parser(text, source).parse();
+  out.source = source;
+  return out;
+}
+
 }  // namespace mdbench::import_text

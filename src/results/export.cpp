@@ -6,18 +6,22 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "h5.hpp"
 #include "mdbench/model/phase.hpp"
 #include "mdbench/model/stats.hpp"
 #include "mdbench/model/steady.hpp"
-#include "results_layout.hpp"  // the strings the results file holds for enumerated and joined values
+#include "results_attributes.hpp"
+#include "results_layout.hpp"  // the strings and rows the results file holds for enums, joined values, imports
 
 namespace mdbench {
 namespace {
@@ -25,6 +29,49 @@ namespace {
 // ordered_json keeps the keys in the schema's order (schema first, then runs), which is what a person
 // reading the export expects; the document is the same JSON value as with sorted keys.
 using Json = nlohmann::ordered_json;
+
+// A group's computed attributes under their file names (results_attributes.hpp), flags as booleans.
+template <class Table, class S>
+void addAttributes(Json& j, const Table& table, const S& value) {
+  for (const auto& row : table) {
+    results::withMember(row, value, [&](const auto& v) { j[row.name] = v; });
+  }
+}
+
+// One field of a compound row as the file stores it (an h5::Field of results_layout.hpp), in its own type.
+Json fieldJson(const h5::Field& field, const void* row) {
+  const auto* at = static_cast<const unsigned char*>(row) + field.offset;
+  const auto read = [&]<class T>(T value) {
+    std::memcpy(&value, at, sizeof value);
+    return Json(value);
+  };
+  switch (field.type) {
+    case h5::Type::kString: {
+      const char* text = nullptr;
+      std::memcpy(&text, at, sizeof text);
+      return results::textOf(text);
+    }
+    case h5::Type::kUint8:
+      return read(std::uint8_t{});
+    case h5::Type::kUint32:
+      return read(std::uint32_t{});
+    case h5::Type::kUint64:
+      return read(std::uint64_t{});
+    case h5::Type::kInt32:
+      return read(std::int32_t{});
+    case h5::Type::kFloat64:
+      return read(0.0);
+  }
+  return nullptr;
+}
+
+// A row of a compound table under the file's field names, in the file's order.
+template <class Row>
+Json rowJson(std::span<const h5::Field> fields, const Row& row) {
+  Json j = Json::object();
+  for (const h5::Field& field : fields) j[field.name] = fieldJson(field, &row);
+  return j;
+}
 
 Json runAttributesJson(const StoredRun& run) {
   const RunInfo& info = run.info;
@@ -102,30 +149,9 @@ Json configJson(const StoredRun& run) {
   return j;
 }
 
-Json rankJson(const StoredRankRow& r) {
-  Json j;
-  j["rank"] = r.rank;
-  j["node"] = r.node;
-  j["planned"] = r.planned;
-  j["ok"] = r.ok;
-  j["failed"] = r.failed;
-  j["bytes"] = r.bytes;
-  j["t_start"] = r.t_start;
-  j["t_local_end"] = r.t_local_end;
-  j["t_global_end"] = r.t_global_end;
-  j["rate"] = r.rate;
-  j["ops_at_stonewall"] = r.ops_at_stonewall;
-  j["t_stonewall"] = r.t_stonewall;
-  return j;
-}
-
 Json errorJson(const StoredError& e) {
-  Json j;
-  j["rank"] = e.rank;
-  j["errno"] = e.err;
-  j["errno_name"] = e.errno_name;
-  j["path"] = e.path;
-  return j;
+  return rowJson(results::kErrorFields,
+                 results::ErrorRow{e.rank, e.err, e.errno_name.c_str(), e.path.c_str()});
 }
 
 // Only the non-empty buckets: a phase has 592 buckets of which a handful hold anything. Each keeps its
@@ -149,47 +175,25 @@ Json latencyBucketsJson(const std::vector<std::uint64_t>& counts, const StoredRu
 }
 
 Json phaseJson(const StoredPhase& p, const StoredRun& run) {
-  const PhaseAggregate& a = p.aggregate;
-  const LatencySummary& l = p.latency_summary;
   Json j;
   j["group"] = p.group;
   j["iteration"] = p.iteration;
   j["phase"] = phaseName(p.phase);
   j["order"] = p.order;
   j["items"] = p.items;
-  j["ops_ok"] = a.ok;
-  j["ops_failed"] = a.failed;
-  j["bytes"] = a.bytes;
-  j["time_s"] = a.time_s;
-  j["ops_per_s"] = a.ops_per_s;
+  addAttributes(j, results::kAggregateTotals, p.aggregate);
   j["rate_formula"] = p.rate_formula;
-  j["active_ranks"] = a.active_ranks;
-  j["rank_rate_min"] = a.rank_rate_min;
-  j["rank_rate_max"] = a.rank_rate_max;
-  j["rank_rate_mean"] = a.rank_rate_mean;
-  j["balance"] = a.balance;
-  j["stonewalled"] = a.stonewalled;
-  j["ops_at_stonewall"] = a.ops_at_stonewall;
-  j["stonewall_time_s"] = a.stonewall_time_s;
-  j["ops_per_s_at_stonewall"] = a.ops_per_s_at_stonewall;
-  j["latency_p50_ns"] = l.p50_ns;
-  j["latency_p90_ns"] = l.p90_ns;
-  j["latency_p99_ns"] = l.p99_ns;
-  j["latency_p999_ns"] = l.p999_ns;
-  j["latency_max_ns"] = l.max_ns;
+  addAttributes(j, results::kAggregateSpread, p.aggregate);
+  addAttributes(j, results::kLatencyAttributes, p.latency_summary);
   // Version 5. The per-rank counts stay in the HDF5 file (ranks x intervals numbers); the JSON carries the
   // summed series under the total's dataset name, with the interval it is counted in.
   if (p.has_series) {
-    j["first_done_time_s"] = p.done.first_done_time_s;
-    j["first_done_ops"] = p.done.first_done_ops;
-    j["first_done_ops_per_s"] = p.done.first_done_ops_per_s;
-    j["last_done_time_s"] = p.done.last_done_time_s;
-    j["last_done_ops_per_s"] = p.done.last_done_ops_per_s;
+    addAttributes(j, results::kDoneRateAttributes, p.done);
     j[results::kIntervalAttribute] = p.series.interval_s;
     j[results::kOpsPerIntervalTotal] = p.series.total;
   }
   Json ranks = Json::array();
-  for (const StoredRankRow& r : p.ranks) ranks.push_back(rankJson(r));
+  for (const StoredRankRow& r : p.ranks) ranks.push_back(rowJson(results::kRankFields, r));
   j["ranks"] = std::move(ranks);
   j["latency_buckets"] = latencyBucketsJson(p.latency, run);
   Json errors = Json::array();
@@ -201,11 +205,7 @@ Json phaseJson(const StoredPhase& p, const StoredRun& run) {
 Json summaryJson(const StoredSummary& s) {
   Json j;
   j["phase"] = phaseName(s.phase);
-  j["iterations"] = s.summary.iterations;
-  j["ops_per_s_max"] = s.summary.max;
-  j["ops_per_s_min"] = s.summary.min;
-  j["ops_per_s_mean"] = s.summary.mean;
-  j["ops_per_s_stddev"] = s.summary.stddev;
+  addAttributes(j, results::kIterationSummaryAttributes, s.summary);
   return j;
 }
 
@@ -215,47 +215,21 @@ Json steadyPhaseJson(const StoredSteadyPhase& p) {
   const SteadyPhaseSummary& s = p.summary;
   Json j;
   j["phase"] = steadyPhaseName(p.phase);
-  j["time_s"] = s.time_s;
-  j["ok"] = s.ok;
-  j["failed"] = s.failed;
-  j["ok_per_s"] = s.ok_per_s;
-  j["bytes"] = s.bytes;
-  j["bytes_per_s"] = s.bytes_per_s;
-  j["rank_time_min_s"] = s.rank_time_min_s;
-  j["rank_time_max_s"] = s.rank_time_max_s;
-  j["rank_time_mean_s"] = s.rank_time_mean_s;
-  j["time_balance"] = s.time_balance;
-  j["rank_rate_min"] = s.rank_rate_min;
-  j["rank_rate_max"] = s.rank_rate_max;
-  j["rate_balance"] = s.rate_balance;
+  addAttributes(j, results::kSteadySummaryAttributes, s);
   Json ops = Json::object();
   for (const SteadyOp op : steadyOpsOf(p.phase)) {
     const SteadyOpSummary& o = s.ops[steadyOpIndex(op)];
-    ops[steadyOpName(op)] = {{"ok", o.ok},
-                             {"failed", o.failed},
-                             {"ops_per_s", o.ops_per_s},
-                             {"p50_ns", o.latency.p50_ns},
-                             {"p90_ns", o.latency.p90_ns},
-                             {"p99_ns", o.latency.p99_ns},
-                             {"max_ns", o.latency.max_ns}};
+    Json& of_op = ops[steadyOpName(op)];
+    addAttributes(of_op, results::kSteadyOpAttributes, o);
+    addAttributes(of_op, results::kSteadyLatencyAttributes, o.latency);
   }
   j["ops"] = std::move(ops);
-  if (p.phase == SteadyPhase::kMix) {
-    j["rounds"] = s.rounds;
-    j["rounds_per_s"] = s.rounds_per_s;
-    j["objects_per_s"] = s.objects_per_s;
-    j["stonewalled"] = s.stonewalled;
-    j["stonewall_time_s"] = s.stonewall_time_s;
-    j["rounds_at_stonewall"] = s.rounds_at_stonewall;
-    j["rounds_per_s_at_stonewall"] = s.rounds_per_s_at_stonewall;
-  }
+  if (p.phase == SteadyPhase::kMix) addAttributes(j, results::kSteadyMixAttributes, s);
   Json errors = Json::array();
   for (const StoredSteadyError& e : p.errors) {
-    errors.push_back({{"rank", e.rank},
-                      {"op", steadyOpName(e.op)},
-                      {"errno", e.err},
-                      {"errno_name", e.errno_name},
-                      {"path", e.path}});
+    errors.push_back(rowJson(
+        results::kSteadyErrorFields,
+        results::SteadyErrorRow{e.rank, steadyOpName(e.op), e.err, e.errno_name.c_str(), e.path.c_str()}));
   }
   j["errors"] = std::move(errors);
   return j;
@@ -358,50 +332,14 @@ std::string csvRow(const StoredRun& run, const StoredPhase& p, const StoredRankR
 // Imported results (schema version 4): the group's attributes and its rows, fields under their file names.
 template <class Import>
 Json importJson(const Import& imp) {
-  return Json{{"group", imp.group},
-              {"tool", imp.tool},
-              {"tool_version", imp.tool_version},
-              {"command_line", imp.command_line},
-              {"began", imp.began},
-              {"source", imp.source},
-              {"imported_utc", imp.imported_utc},
-              {"mdbench_version", imp.mdbench_version}};
-}
-
-Json datapathJson(const DataPathImport& imp) {
-  Json j = importJson(imp);
+  using Kind = results::ImportKind<Import>;
+  Json j;
+  j["group"] = imp.group;
+  for (const auto& [name, member] : results::kProvenance<Import>) j[name] = imp.*member;
   Json rows = Json::array();
-  for (const DataPathRow& r : imp.rows) {
-    rows.push_back({{"operation", r.operation},
-                    {"clients", r.clients},
-                    {"nodes", r.nodes},
-                    {"iterations", r.iterations},
-                    {"mib_per_s_max", r.mib_per_s_max},
-                    {"mib_per_s_min", r.mib_per_s_min},
-                    {"mib_per_s_mean", r.mib_per_s_mean},
-                    {"mib_per_s_stddev", r.mib_per_s_stddev},
-                    {"ops_per_s_mean", r.ops_per_s_mean},
-                    {"transfer_bytes", r.transfer_bytes},
-                    {"block_bytes", r.block_bytes}});
-  }
-  j["results"] = std::move(rows);
-  return j;
-}
-
-Json metadataImportJson(const MetadataImport& imp) {
-  Json j = importJson(imp);
-  Json rows = Json::array();
-  for (const MetadataImportRow& r : imp.rows) {
-    rows.push_back({{"phase", r.phase},
-                    {"operation", r.operation},
-                    {"ranks", r.ranks},
-                    {"nodes", r.nodes},
-                    {"iterations", r.iterations},
-                    {"ops_per_s_max", r.ops_per_s_max},
-                    {"ops_per_s_min", r.ops_per_s_min},
-                    {"ops_per_s_mean", r.ops_per_s_mean},
-                    {"ops_per_s_stddev", r.ops_per_s_stddev},
-                    {"time_s_mean", r.time_s_mean}});
+  for (const auto& r : imp.rows) {
+    const typename Kind::FileRow row = Kind::toFile(r);
+    rows.push_back(rowJson(Kind::fields(), row));
   }
   j["results"] = std::move(rows);
   return j;
@@ -417,10 +355,10 @@ void exportJson(const StoredResults& results, std::ostream& out) {
   for (const StoredRun& run : results.runs) runs.push_back(runJson(run));
   doc["runs"] = std::move(runs);
   Json datapath = Json::array();
-  for (const DataPathImport& imp : results.datapath) datapath.push_back(datapathJson(imp));
+  for (const DataPathImport& imp : results.datapath) datapath.push_back(importJson(imp));
   doc["datapath"] = std::move(datapath);
   Json metadata = Json::array();
-  for (const MetadataImport& imp : results.metadata_imports) metadata.push_back(metadataImportJson(imp));
+  for (const MetadataImport& imp : results.metadata_imports) metadata.push_back(importJson(imp));
   doc["metadata_imports"] = std::move(metadata);
   // Doubles are printed in their shortest round-trip form (a non-finite one, which no formula of the
   // schema produces, would become null). Strings in a results file are UTF-8 by contract; a stray invalid

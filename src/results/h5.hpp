@@ -78,26 +78,28 @@ requires std::signed_integral<R> R check(R result, std::string_view object, std:
   throw Error(fmt::format("{}: {} ({})", object, what, detail));
 }
 
+// The close call of each kind of HDF5 identifier a Handle may own.
+struct Closer {
+  H5I_type_t kind;
+  herr_t (*close)(hid_t);
+};
+inline constexpr std::array<Closer, 7> kClosers = {{
+    {H5I_FILE, H5Fclose},
+    {H5I_GROUP, H5Gclose},
+    {H5I_DATASET, H5Dclose},
+    {H5I_ATTR, H5Aclose},
+    {H5I_DATASPACE, H5Sclose},
+    {H5I_DATATYPE, H5Tclose},
+    {H5I_GENPROP_LST, H5Pclose},
+}};
+
 // Closes any HDF5 identifier with the close call of its kind.
 inline herr_t closeId(hid_t id) {
-  switch (H5Iget_type(id)) {
-    case H5I_FILE:
-      return H5Fclose(id);
-    case H5I_GROUP:
-      return H5Gclose(id);
-    case H5I_DATASET:
-      return H5Dclose(id);
-    case H5I_ATTR:
-      return H5Aclose(id);
-    case H5I_DATASPACE:
-      return H5Sclose(id);
-    case H5I_DATATYPE:
-      return H5Tclose(id);
-    case H5I_GENPROP_LST:
-      return H5Pclose(id);
-    default:
-      return -1;
+  const H5I_type_t kind = H5Iget_type(id);
+  for (const Closer& closer : kClosers) {
+    if (closer.kind == kind) return closer.close(id);
   }
+  return -1;
 }
 
 // Owns one HDF5 identifier (file, group, dataset, attribute, dataspace, datatype or property list).
@@ -156,23 +158,34 @@ inline std::string childPath(hid_t parent, std::string_view child) {
 // The value types of results-schema/.
 enum class Type : std::uint8_t { kString, kUint8, kUint32, kUint64, kInt32, kFloat64 };
 
-inline std::string_view typeName(Type type) {
+// Each type's schema name and its predefined HDF5 types, in the file (little-endian, as the schema says)
+// and in memory (the C++ type); strings have none (stringType makes theirs). One switch, so that the name,
+// the file type and the memory type of a Type cannot disagree.
+struct TypeInfo {
+  std::string_view name;
+  hid_t file = H5I_INVALID_HID;
+  hid_t memory = H5I_INVALID_HID;
+};
+
+inline TypeInfo typeInfo(Type type) {
   switch (type) {
     case Type::kString:
-      return "string";
+      return {"string"};
     case Type::kUint8:
-      return "uint8";
+      return {"uint8", H5T_STD_U8LE, H5T_NATIVE_UINT8};
     case Type::kUint32:
-      return "uint32";
+      return {"uint32", H5T_STD_U32LE, H5T_NATIVE_UINT32};
     case Type::kUint64:
-      return "uint64";
+      return {"uint64", H5T_STD_U64LE, H5T_NATIVE_UINT64};
     case Type::kInt32:
-      return "int32";
+      return {"int32", H5T_STD_I32LE, H5T_NATIVE_INT32};
     case Type::kFloat64:
-      return "float64";
+      return {"float64", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE};
   }
-  return "?";
+  return {"?"};
 }
+
+inline std::string_view typeName(Type type) { return typeInfo(type).name; }
 
 template <class T>
 concept Number = std::same_as<T, std::uint8_t> || std::same_as<T, std::uint32_t> ||
@@ -195,43 +208,19 @@ inline Handle stringType() {
   return type;
 }
 
-// In the file: little-endian, as the schema says.
-inline Handle fileType(Type type) {
-  switch (type) {
-    case Type::kString:
-      return stringType();
-    case Type::kUint8:
-      return make(H5Tcopy(H5T_STD_U8LE), "uint8 type", "cannot copy");
-    case Type::kUint32:
-      return make(H5Tcopy(H5T_STD_U32LE), "uint32 type", "cannot copy");
-    case Type::kUint64:
-      return make(H5Tcopy(H5T_STD_U64LE), "uint64 type", "cannot copy");
-    case Type::kInt32:
-      return make(H5Tcopy(H5T_STD_I32LE), "int32 type", "cannot copy");
-    case Type::kFloat64:
-      return make(H5Tcopy(H5T_IEEE_F64LE), "float64 type", "cannot copy");
-  }
-  throw Error("unknown h5::Type");
+enum class Where : std::uint8_t { kFile, kMemory };
+
+// A copy of the HDF5 type of `type` in the file or in memory, for the caller to own.
+inline Handle copyType(Type type, Where where) {
+  if (type == Type::kString) return stringType();
+  const TypeInfo info = typeInfo(type);
+  if (info.file == H5I_INVALID_HID) throw Error("unknown h5::Type");
+  return make(H5Tcopy(where == Where::kFile ? info.file : info.memory), fmt::format("{} type", info.name),
+              "cannot copy");
 }
 
-// In memory: the C++ type.
-inline Handle memoryType(Type type) {
-  switch (type) {
-    case Type::kString:
-      return stringType();
-    case Type::kUint8:
-      return make(H5Tcopy(H5T_NATIVE_UINT8), "uint8 type", "cannot copy");
-    case Type::kUint32:
-      return make(H5Tcopy(H5T_NATIVE_UINT32), "uint32 type", "cannot copy");
-    case Type::kUint64:
-      return make(H5Tcopy(H5T_NATIVE_UINT64), "uint64 type", "cannot copy");
-    case Type::kInt32:
-      return make(H5Tcopy(H5T_NATIVE_INT32), "int32 type", "cannot copy");
-    case Type::kFloat64:
-      return make(H5Tcopy(H5T_NATIVE_DOUBLE), "float64 type", "cannot copy");
-  }
-  throw Error("unknown h5::Type");
-}
+inline Handle fileType(Type type) { return copyType(type, Where::kFile); }
+inline Handle memoryType(Type type) { return copyType(type, Where::kMemory); }
 
 // The schema's name for a stored datatype: "string" (variable-length), "uint8", "uint32", "uint64",
 // "int32", "float64", "compound"; anything else is described ("int16", "uint32 big-endian",

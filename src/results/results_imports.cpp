@@ -7,101 +7,33 @@
 
 #include <array>
 #include <cstddef>
+#include <span>
+#include <string>
+#include <vector>
 
 #include "h5.hpp"
 #include "mdbench/results/results_file.hpp"
 #include "mdbench/util/file_io.hpp"
 #include "results_files.hpp"
+#include "results_layout.hpp"
 
 namespace mdbench {
 namespace {
 
-// Rows in memory: strings as const char* (variable-length strings in the file).
-struct DataPathFileRow {
-  const char* operation = nullptr;
-  std::uint32_t clients = 0;
-  std::uint32_t nodes = 0;
-  std::uint32_t iterations = 0;
-  double mib_per_s_max = 0.0;
-  double mib_per_s_min = 0.0;
-  double mib_per_s_mean = 0.0;
-  double mib_per_s_stddev = 0.0;
-  double ops_per_s_mean = 0.0;
-  std::uint64_t transfer_bytes = 0;
-  std::uint64_t block_bytes = 0;
-};
+using results::ImportKind;
+using results::kDataPathGroup;
+using results::kMetadataImportsGroup;
+using results::kProvenance;
 
-struct MetadataFileRow {
-  const char* phase = nullptr;
-  const char* operation = nullptr;
-  std::uint32_t ranks = 0;
-  std::uint32_t nodes = 0;
-  std::uint32_t iterations = 0;
-  double ops_per_s_max = 0.0;
-  double ops_per_s_min = 0.0;
-  double ops_per_s_mean = 0.0;
-  double ops_per_s_stddev = 0.0;
-  double time_s_mean = 0.0;
-};
-
-// File order, exactly as results-schema/schema.json lists the fields.
-constexpr std::array<h5::Field, 11> kDataPathFields = {{
-    {"operation", h5::Type::kString, offsetof(DataPathFileRow, operation)},
-    {"clients", h5::Type::kUint32, offsetof(DataPathFileRow, clients)},
-    {"nodes", h5::Type::kUint32, offsetof(DataPathFileRow, nodes)},
-    {"iterations", h5::Type::kUint32, offsetof(DataPathFileRow, iterations)},
-    {"mib_per_s_max", h5::Type::kFloat64, offsetof(DataPathFileRow, mib_per_s_max)},
-    {"mib_per_s_min", h5::Type::kFloat64, offsetof(DataPathFileRow, mib_per_s_min)},
-    {"mib_per_s_mean", h5::Type::kFloat64, offsetof(DataPathFileRow, mib_per_s_mean)},
-    {"mib_per_s_stddev", h5::Type::kFloat64, offsetof(DataPathFileRow, mib_per_s_stddev)},
-    {"ops_per_s_mean", h5::Type::kFloat64, offsetof(DataPathFileRow, ops_per_s_mean)},
-    {"transfer_bytes", h5::Type::kUint64, offsetof(DataPathFileRow, transfer_bytes)},
-    {"block_bytes", h5::Type::kUint64, offsetof(DataPathFileRow, block_bytes)},
-}};
-
-constexpr std::array<h5::Field, 10> kMetadataFields = {{
-    {"phase", h5::Type::kString, offsetof(MetadataFileRow, phase)},
-    {"operation", h5::Type::kString, offsetof(MetadataFileRow, operation)},
-    {"ranks", h5::Type::kUint32, offsetof(MetadataFileRow, ranks)},
-    {"nodes", h5::Type::kUint32, offsetof(MetadataFileRow, nodes)},
-    {"iterations", h5::Type::kUint32, offsetof(MetadataFileRow, iterations)},
-    {"ops_per_s_max", h5::Type::kFloat64, offsetof(MetadataFileRow, ops_per_s_max)},
-    {"ops_per_s_min", h5::Type::kFloat64, offsetof(MetadataFileRow, ops_per_s_min)},
-    {"ops_per_s_mean", h5::Type::kFloat64, offsetof(MetadataFileRow, ops_per_s_mean)},
-    {"ops_per_s_stddev", h5::Type::kFloat64, offsetof(MetadataFileRow, ops_per_s_stddev)},
-    {"time_s_mean", h5::Type::kFloat64, offsetof(MetadataFileRow, time_s_mean)},
-}};
-
-std::string str(const char* text) { return text ? std::string(text) : std::string(); }
-
-// The attributes every import group has, whatever the tool.
-struct Provenance {
-  const std::string& tool;
-  const std::string& tool_version;
-  const std::string& command_line;
-  const std::string& began;
-  const std::string& source;
-};
-
-void writeProvenance(hid_t group, const Provenance& p, const ImportRecord& record) {
-  h5::writeAttribute(group, "tool", p.tool);
-  h5::writeAttribute(group, "tool_version", p.tool_version);
-  h5::writeAttribute(group, "command_line", p.command_line);
-  h5::writeAttribute(group, "began", p.began);
-  h5::writeAttribute(group, "source", p.source);
-  h5::writeAttribute(group, "imported_utc", record.imported_utc);
-  h5::writeAttribute(group, "mdbench_version", record.mdbench_version);
+template <class Import>
+void writeProvenance(hid_t group, const Import& imp) {
+  for (const auto& [name, member] : kProvenance<Import>) h5::writeAttribute(group, name, imp.*member);
 }
 
 template <class Import>
 void readProvenance(hid_t group, Import& out) {
-  out.tool = h5::readAttribute<std::string>(group, "tool");
-  out.tool_version = h5::readAttribute<std::string>(group, "tool_version");
-  out.command_line = h5::readAttribute<std::string>(group, "command_line");
-  out.began = h5::readAttribute<std::string>(group, "began");
-  out.source = h5::readAttribute<std::string>(group, "source");
-  out.imported_utc = h5::readAttribute<std::string>(group, "imported_utc");
-  out.mdbench_version = h5::readAttribute<std::string>(group, "mdbench_version");
+  for (const auto& [name, member] : kProvenance<Import>)
+    out.*member = h5::readAttribute<std::string>(group, name);
 }
 
 // The group `parent` in the file, created when absent; then the first free import-NNNN below it.
@@ -114,28 +46,35 @@ h5::Handle newImportGroup(hid_t file, const char* parent, std::string& path) {
   return h5::createGroup(top.get(), importGroupName(index));
 }
 
-void writeDataPath(hid_t file, const DataPathImport& imp, const ImportRecord& record, std::string& path) {
-  const h5::Handle group = newImportGroup(file, kDataPathGroup, path);
-  writeProvenance(group.get(), {imp.tool, imp.tool_version, imp.command_line, imp.began, imp.source}, record);
-  std::vector<DataPathFileRow> rows;
+template <class Import>
+void writeImport(hid_t file, const Import& imp, const ImportRecord& record, std::string& path) {
+  using Kind = ImportKind<Import>;
+  const h5::Handle group = newImportGroup(file, Kind::kParent, path);
+  Import stamped = imp;  // with the provenance of the import itself
+  stamped.imported_utc = record.imported_utc;
+  stamped.mdbench_version = record.mdbench_version;
+  writeProvenance(group.get(), stamped);
+  std::vector<typename Kind::FileRow> rows;
   rows.reserve(imp.rows.size());
-  for (const DataPathRow& r : imp.rows) {
-    rows.push_back({r.operation.c_str(), r.clients, r.nodes, r.iterations, r.mib_per_s_max, r.mib_per_s_min,
-                    r.mib_per_s_mean, r.mib_per_s_stddev, r.ops_per_s_mean, r.transfer_bytes, r.block_bytes});
-  }
-  h5::writeCompound<DataPathFileRow>(group.get(), "results", kDataPathFields, rows);
+  for (const auto& r : imp.rows) rows.push_back(Kind::toFile(r));
+  h5::writeCompound<typename Kind::FileRow>(group.get(), "results", Kind::fields(), rows);
 }
 
-void writeMetadata(hid_t file, const MetadataImport& imp, const ImportRecord& record, std::string& path) {
-  const h5::Handle group = newImportGroup(file, kMetadataImportsGroup, path);
-  writeProvenance(group.get(), {imp.tool, imp.tool_version, imp.command_line, imp.began, imp.source}, record);
-  std::vector<MetadataFileRow> rows;
-  rows.reserve(imp.rows.size());
-  for (const MetadataImportRow& r : imp.rows) {
-    rows.push_back({r.phase.c_str(), r.operation.c_str(), r.ranks, r.nodes, r.iterations, r.ops_per_s_max,
-                    r.ops_per_s_min, r.ops_per_s_mean, r.ops_per_s_stddev, r.time_s_mean});
+// Every import-NNNN group of one kind, when its parent group is there.
+template <class Import>
+void readImportsOf(hid_t file, std::vector<Import>& out) {
+  using Kind = ImportKind<Import>;
+  if (!h5::exists(file, Kind::kParent)) return;
+  const h5::Handle top = h5::openGroup(file, Kind::kParent);
+  for (const std::string& name : results::numberedChildren(top.get(), "import-")) {
+    const h5::Handle group = h5::openGroup(top.get(), name);
+    Import imp;
+    imp.group = fmt::format("/{}/{}", Kind::kParent, name);
+    readProvenance(group.get(), imp);
+    imp.rows =
+        h5::readCompound<typename Kind::FileRow>(group.get(), "results", Kind::fields(), Kind::fromFile);
+    out.push_back(std::move(imp));
   }
-  h5::writeCompound<MetadataFileRow>(group.get(), "results", kMetadataFields, rows);
 }
 
 }  // namespace
@@ -161,8 +100,8 @@ std::vector<std::string> writeInto(const std::string& file_path, bool appending,
   std::vector<std::string> written;
   const h5::Handle file =
       appending ? results::openForAppend(file_path) : results::createFile(file_path, H5F_ACC_TRUNC);
-  for (const DataPathImport& imp : datapath) writeDataPath(file.get(), imp, record, written.emplace_back());
-  for (const MetadataImport& imp : metadata) writeMetadata(file.get(), imp, record, written.emplace_back());
+  for (const DataPathImport& imp : datapath) writeImport(file.get(), imp, record, written.emplace_back());
+  for (const MetadataImport& imp : metadata) writeImport(file.get(), imp, record, written.emplace_back());
   h5::flush(file.get());
   return written;
 }
@@ -226,38 +165,8 @@ std::vector<std::string> writeImports(const std::string& path, OutputMode mode,
 }
 
 void readImports(hid_t file, StoredResults& out) {
-  if (h5::exists(file, kDataPathGroup)) {
-    const h5::Handle top = h5::openGroup(file, kDataPathGroup);
-    for (const std::string& name : results::numberedChildren(top.get(), "import-")) {
-      const h5::Handle group = h5::openGroup(top.get(), name);
-      DataPathImport imp;
-      imp.group = fmt::format("/{}/{}", kDataPathGroup, name);
-      readProvenance(group.get(), imp);
-      imp.rows =
-          h5::readCompound<DataPathFileRow>(group.get(), "results", kDataPathFields, [](const auto& r) {
-            return DataPathRow{str(r.operation), r.clients,        r.nodes,          r.iterations,
-                               r.mib_per_s_max,  r.mib_per_s_min,  r.mib_per_s_mean, r.mib_per_s_stddev,
-                               r.ops_per_s_mean, r.transfer_bytes, r.block_bytes};
-          });
-      out.datapath.push_back(std::move(imp));
-    }
-  }
-  if (h5::exists(file, kMetadataImportsGroup)) {
-    const h5::Handle top = h5::openGroup(file, kMetadataImportsGroup);
-    for (const std::string& name : results::numberedChildren(top.get(), "import-")) {
-      const h5::Handle group = h5::openGroup(top.get(), name);
-      MetadataImport imp;
-      imp.group = fmt::format("/{}/{}", kMetadataImportsGroup, name);
-      readProvenance(group.get(), imp);
-      imp.rows =
-          h5::readCompound<MetadataFileRow>(group.get(), "results", kMetadataFields, [](const auto& r) {
-            return MetadataImportRow{str(r.phase),       str(r.operation), r.ranks,         r.nodes,
-                                     r.iterations,       r.ops_per_s_max,  r.ops_per_s_min, r.ops_per_s_mean,
-                                     r.ops_per_s_stddev, r.time_s_mean};
-          });
-      out.metadata_imports.push_back(std::move(imp));
-    }
-  }
+  readImportsOf(file, out.datapath);
+  readImportsOf(file, out.metadata_imports);
 }
 
 }  // namespace mdbench

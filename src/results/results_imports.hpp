@@ -1,4 +1,5 @@
-// Imported results (schema version 4) in a results file: group names and the reader's part.
+// Imported results (schema version 4) in a results file: the reader's part (the layout of an import group is
+// in results_layout.hpp).
 #pragma once
 
 #include <cstdint>
@@ -8,9 +9,6 @@
 #include "mdbench/results/results_file.hpp"
 
 namespace mdbench {
-
-inline constexpr const char* kDataPathGroup = "datapath";
-inline constexpr const char* kMetadataImportsGroup = "metadata-imports";
 
 std::string importGroupName(std::uint32_t index);  // "import-0000", ...
 // Reads /datapath and /metadata-imports, when present, into out. Throws h5::Error.

@@ -8,8 +8,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "h5.hpp"
@@ -33,60 +35,76 @@ inline constexpr const char* kSteadyGroup = "steady";
 // "latency_stat": a steady phase's histogram of one op type.
 inline std::string steadyLatencyName(SteadyOp op) { return fmt::format("latency_{}", steadyOpName(op)); }
 
-inline std::optional<SteadyPhase> parseSteadyPhase(std::string_view name) {
-  for (const SteadyPhase p : {SteadyPhase::kPrecreate, SteadyPhase::kMix, SteadyPhase::kCleanup}) {
-    if (name == steadyPhaseName(p)) return p;
+// The value among `values` that `name_of` spells `name`: reads back what the writer stored with name_of.
+template <class E, std::size_t N, class NameOf>
+std::optional<E> parseName(std::string_view name, const std::array<E, N>& values, NameOf name_of) {
+  for (const E value : values) {
+    if (name_of(value) == name) return value;
   }
   return std::nullopt;
 }
 
+inline std::optional<SteadyPhase> parseSteadyPhase(std::string_view name) {
+  return parseName(name, std::array{SteadyPhase::kPrecreate, SteadyPhase::kMix, SteadyPhase::kCleanup},
+                   steadyPhaseName);
+}
+
 inline std::optional<SteadyOp> parseSteadyOp(std::string_view name) {
-  for (std::size_t i = 0; i < kSteadyOpCount; ++i) {
-    const auto op = static_cast<SteadyOp>(i);
-    if (name == steadyOpName(op)) return op;
-  }
-  return std::nullopt;
+  std::array<SteadyOp, kSteadyOpCount> ops{};
+  for (std::size_t i = 0; i < kSteadyOpCount; ++i) ops[i] = static_cast<SteadyOp>(i);
+  return parseName(name, ops, steadyOpName);
+}
+
+inline std::optional<SweepPlacement> parseSweepPlacement(std::string_view name) {
+  return parseName(name, std::array{SweepPlacement::kNone, SweepPlacement::kBlock, SweepPlacement::kSpread},
+                   sweepPlacementName);
 }
 
 inline std::string iterationGroupName(std::uint32_t iteration) {
   return fmt::format("iter-{:04}", iteration);
 }
 
-inline std::string_view sharingName(TreeSharing sharing) {
-  return sharing == TreeSharing::kUnique ? "unique" : "shared";
-}
+// How the config attributes `sharing` and `kinds` spell their values: one table each for writing and
+// reading.
+template <class E>
+struct Spelling {
+  E value;
+  std::string_view name;
+};
 
-inline std::optional<TreeSharing> parseSharing(std::string_view name) {
-  if (name == "shared") return TreeSharing::kShared;
-  if (name == "unique") return TreeSharing::kUnique;
-  return std::nullopt;
-}
+inline constexpr std::array<Spelling<TreeSharing>, 2> kSharingNames = {{
+    {TreeSharing::kShared, "shared"},
+    {TreeSharing::kUnique, "unique"},
+}};
 
-inline std::string_view kindsName(ItemKinds kinds) {
-  switch (kinds) {
-    case ItemKinds::kBoth:
-      return "both";
-    case ItemKinds::kFilesOnly:
-      return "files";
-    case ItemKinds::kDirsOnly:
-      return "dirs";
+inline constexpr std::array<Spelling<ItemKinds>, 3> kKindsNames = {{
+    {ItemKinds::kBoth, "both"},
+    {ItemKinds::kFilesOnly, "files"},
+    {ItemKinds::kDirsOnly, "dirs"},
+}};
+
+template <class E, std::size_t N>
+std::string_view spell(const std::array<Spelling<E>, N>& names, E value) {
+  for (const Spelling<E>& s : names) {
+    if (s.value == value) return s.name;
   }
   return "?";
 }
 
-inline std::optional<ItemKinds> parseKinds(std::string_view name) {
-  if (name == "both") return ItemKinds::kBoth;
-  if (name == "files") return ItemKinds::kFilesOnly;
-  if (name == "dirs") return ItemKinds::kDirsOnly;
-  return std::nullopt;
-}
-
-inline std::optional<SweepPlacement> parseSweepPlacement(std::string_view name) {
-  for (const SweepPlacement p : {SweepPlacement::kNone, SweepPlacement::kBlock, SweepPlacement::kSpread}) {
-    if (sweepPlacementName(p) == name) return p;
+template <class E, std::size_t N>
+std::optional<E> parseSpelling(const std::array<Spelling<E>, N>& names, std::string_view name) {
+  for (const Spelling<E>& s : names) {
+    if (s.name == name) return s.value;
   }
   return std::nullopt;
 }
+
+inline std::string_view sharingName(TreeSharing sharing) { return spell(kSharingNames, sharing); }
+inline std::optional<TreeSharing> parseSharing(std::string_view name) {
+  return parseSpelling(kSharingNames, name);
+}
+inline std::string_view kindsName(ItemKinds kinds) { return spell(kKindsNames, kinds); }
+inline std::optional<ItemKinds> parseKinds(std::string_view name) { return parseSpelling(kKindsNames, name); }
 
 inline std::optional<Phase> parsePhase(std::string_view name) { return parsePhaseName(name); }
 
@@ -115,6 +133,9 @@ inline std::vector<std::string> splitTargets(std::string_view text) {
     start = at + 1;
   }
 }
+
+// A string field of a row as read (HDF5 gives a null pointer for a null string): "" for none.
+inline std::string textOf(const char* text) { return text != nullptr ? std::string(text) : std::string(); }
 
 // A row of an `errors` dataset in memory.
 struct ErrorRow {
@@ -194,6 +215,118 @@ inline constexpr std::array<h5::Field, 5> kSteadyErrorFields = {{
     {"errno", h5::Type::kInt32, offsetof(SteadyErrorRow, err)},
     {"errno_name", h5::Type::kString, offsetof(SteadyErrorRow, errno_name)},
     {"path", h5::Type::kString, offsetof(SteadyErrorRow, path)},
+}};
+
+// Imported results of other tools (schema version 4): /datapath/import-NNNN for IOR and IOzone,
+// /metadata-imports/import-NNNN for mdtest, each with the attributes kProvenance lists and a `results` table.
+inline constexpr const char* kDataPathGroup = "datapath";
+inline constexpr const char* kMetadataImportsGroup = "metadata-imports";
+
+// Rows in memory: strings as const char* (variable-length strings in the file).
+struct DataPathFileRow {
+  const char* operation = nullptr;
+  std::uint32_t clients = 0;
+  std::uint32_t nodes = 0;
+  std::uint32_t iterations = 0;
+  double mib_per_s_max = 0.0;
+  double mib_per_s_min = 0.0;
+  double mib_per_s_mean = 0.0;
+  double mib_per_s_stddev = 0.0;
+  double ops_per_s_mean = 0.0;
+  std::uint64_t transfer_bytes = 0;
+  std::uint64_t block_bytes = 0;
+};
+
+struct MetadataFileRow {
+  const char* phase = nullptr;
+  const char* operation = nullptr;
+  std::uint32_t ranks = 0;
+  std::uint32_t nodes = 0;
+  std::uint32_t iterations = 0;
+  double ops_per_s_max = 0.0;
+  double ops_per_s_min = 0.0;
+  double ops_per_s_mean = 0.0;
+  double ops_per_s_stddev = 0.0;
+  double time_s_mean = 0.0;
+};
+
+// File order, exactly as results-schema/schema.json lists the fields.
+inline constexpr std::array<h5::Field, 11> kDataPathFields = {{
+    {"operation", h5::Type::kString, offsetof(DataPathFileRow, operation)},
+    {"clients", h5::Type::kUint32, offsetof(DataPathFileRow, clients)},
+    {"nodes", h5::Type::kUint32, offsetof(DataPathFileRow, nodes)},
+    {"iterations", h5::Type::kUint32, offsetof(DataPathFileRow, iterations)},
+    {"mib_per_s_max", h5::Type::kFloat64, offsetof(DataPathFileRow, mib_per_s_max)},
+    {"mib_per_s_min", h5::Type::kFloat64, offsetof(DataPathFileRow, mib_per_s_min)},
+    {"mib_per_s_mean", h5::Type::kFloat64, offsetof(DataPathFileRow, mib_per_s_mean)},
+    {"mib_per_s_stddev", h5::Type::kFloat64, offsetof(DataPathFileRow, mib_per_s_stddev)},
+    {"ops_per_s_mean", h5::Type::kFloat64, offsetof(DataPathFileRow, ops_per_s_mean)},
+    {"transfer_bytes", h5::Type::kUint64, offsetof(DataPathFileRow, transfer_bytes)},
+    {"block_bytes", h5::Type::kUint64, offsetof(DataPathFileRow, block_bytes)},
+}};
+
+inline constexpr std::array<h5::Field, 10> kMetadataFields = {{
+    {"phase", h5::Type::kString, offsetof(MetadataFileRow, phase)},
+    {"operation", h5::Type::kString, offsetof(MetadataFileRow, operation)},
+    {"ranks", h5::Type::kUint32, offsetof(MetadataFileRow, ranks)},
+    {"nodes", h5::Type::kUint32, offsetof(MetadataFileRow, nodes)},
+    {"iterations", h5::Type::kUint32, offsetof(MetadataFileRow, iterations)},
+    {"ops_per_s_max", h5::Type::kFloat64, offsetof(MetadataFileRow, ops_per_s_max)},
+    {"ops_per_s_min", h5::Type::kFloat64, offsetof(MetadataFileRow, ops_per_s_min)},
+    {"ops_per_s_mean", h5::Type::kFloat64, offsetof(MetadataFileRow, ops_per_s_mean)},
+    {"ops_per_s_stddev", h5::Type::kFloat64, offsetof(MetadataFileRow, ops_per_s_stddev)},
+    {"time_s_mean", h5::Type::kFloat64, offsetof(MetadataFileRow, time_s_mean)},
+}};
+
+// What sets the two kinds of import apart in the file: the group their import-NNNN groups are under, the
+// row of their `results` table and its fields, and the conversion of a row each way.
+template <class Import>
+struct ImportKind;
+
+template <>
+struct ImportKind<DataPathImport> {
+  using FileRow = DataPathFileRow;
+  static constexpr const char* kParent = kDataPathGroup;
+  static constexpr std::span<const h5::Field> fields() { return kDataPathFields; }
+  static FileRow toFile(const DataPathRow& r) {
+    return {r.operation.c_str(), r.clients,        r.nodes,          r.iterations,
+            r.mib_per_s_max,     r.mib_per_s_min,  r.mib_per_s_mean, r.mib_per_s_stddev,
+            r.ops_per_s_mean,    r.transfer_bytes, r.block_bytes};
+  }
+  static DataPathRow fromFile(const FileRow& r) {
+    return {textOf(r.operation), r.clients,        r.nodes,          r.iterations,
+            r.mib_per_s_max,     r.mib_per_s_min,  r.mib_per_s_mean, r.mib_per_s_stddev,
+            r.ops_per_s_mean,    r.transfer_bytes, r.block_bytes};
+  }
+};
+
+template <>
+struct ImportKind<MetadataImport> {
+  using FileRow = MetadataFileRow;
+  static constexpr const char* kParent = kMetadataImportsGroup;
+  static constexpr std::span<const h5::Field> fields() { return kMetadataFields; }
+  static FileRow toFile(const MetadataImportRow& r) {
+    return {r.phase.c_str(),    r.operation.c_str(), r.ranks,         r.nodes,
+            r.iterations,       r.ops_per_s_max,     r.ops_per_s_min, r.ops_per_s_mean,
+            r.ops_per_s_stddev, r.time_s_mean};
+  }
+  static MetadataImportRow fromFile(const FileRow& r) {
+    return {textOf(r.phase),    textOf(r.operation), r.ranks,         r.nodes,
+            r.iterations,       r.ops_per_s_max,     r.ops_per_s_min, r.ops_per_s_mean,
+            r.ops_per_s_stddev, r.time_s_mean};
+  }
+};
+
+// The attributes of every import group, whatever the tool, in file order.
+template <class Import>
+inline constexpr std::array<std::pair<const char*, std::string Import::*>, 7> kProvenance = {{
+    {"tool", &Import::tool},
+    {"tool_version", &Import::tool_version},
+    {"command_line", &Import::command_line},
+    {"began", &Import::began},
+    {"source", &Import::source},
+    {"imported_utc", &Import::imported_utc},
+    {"mdbench_version", &Import::mdbench_version},
 }};
 
 // Why an open file is not a results file this mdbench can use ("" if it is). `verb` is "writes" or

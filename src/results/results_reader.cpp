@@ -11,6 +11,7 @@
 #include "mdbench/model/stats.hpp"
 #include "mdbench/model/steady.hpp"
 #include "mdbench/results/results_file.hpp"
+#include "results_attributes.hpp"
 #include "results_files.hpp"
 #include "results_imports.hpp"
 #include "results_layout.hpp"
@@ -45,14 +46,7 @@ T attr(hid_t object, const std::string& name) {
   return h5::readAttribute<T>(object, name);
 }
 
-bool readFlag(hid_t object, const std::string& name) {
-  const auto value = attr<std::uint8_t>(object, name);
-  if (value > 1) {
-    throw h5::Error(
-        fmt::format("{}: attribute '{}' is {}, expected 0 or 1", h5::pathOf(object), name, value));
-  }
-  return value == 1;
-}
+using results::readFlag;
 
 Phase readPhaseName(hid_t object) {
   const auto name = attr<std::string>(object, "phase");
@@ -137,12 +131,7 @@ void readSeries(hid_t g, StoredPhase& p) {
   s.intervals = static_cast<std::uint32_t>(counts.cols);
   s.per_rank = std::move(counts.values);
   s.total = h5::readVector<std::uint64_t>(g, results::kOpsPerIntervalTotal);
-  DoneRates& d = p.done;
-  d.first_done_time_s = attr<double>(g, "first_done_time_s");
-  d.first_done_ops = attr<std::uint64_t>(g, "first_done_ops");
-  d.first_done_ops_per_s = attr<double>(g, "first_done_ops_per_s");
-  d.last_done_time_s = attr<double>(g, "last_done_time_s");
-  d.last_done_ops_per_s = attr<double>(g, "last_done_ops_per_s");
+  results::readAttributes(g, results::kDoneRateAttributes, p.done);
   p.has_series = true;
 }
 
@@ -155,28 +144,10 @@ StoredPhase readPhase(hid_t iteration, const std::string& name, std::uint32_t ve
   p.iteration = attr<std::uint32_t>(g, "iteration");
   p.order = attr<std::uint32_t>(g, "order");
   p.items = attr<std::uint64_t>(g, "items");
-  PhaseAggregate& a = p.aggregate;
-  a.ok = attr<std::uint64_t>(g, "ops_ok");
-  a.failed = attr<std::uint64_t>(g, "ops_failed");
-  a.bytes = attr<std::uint64_t>(g, "bytes");
-  a.time_s = attr<double>(g, "time_s");
-  a.ops_per_s = attr<double>(g, "ops_per_s");
-  a.active_ranks = attr<std::uint32_t>(g, "active_ranks");
-  a.rank_rate_min = attr<double>(g, "rank_rate_min");
-  a.rank_rate_max = attr<double>(g, "rank_rate_max");
-  a.rank_rate_mean = attr<double>(g, "rank_rate_mean");
-  a.balance = attr<double>(g, "balance");
-  a.stonewalled = readFlag(g, "stonewalled");
-  a.ops_at_stonewall = attr<std::uint64_t>(g, "ops_at_stonewall");
-  a.stonewall_time_s = attr<double>(g, "stonewall_time_s");
-  a.ops_per_s_at_stonewall = attr<double>(g, "ops_per_s_at_stonewall");
+  results::readAttributes(g, results::kAggregateTotals, p.aggregate);
+  results::readAttributes(g, results::kAggregateSpread, p.aggregate);
   p.rate_formula = attr<std::string>(g, "rate_formula");
-  LatencySummary& l = p.latency_summary;
-  l.p50_ns = attr<std::uint64_t>(g, "latency_p50_ns");
-  l.p90_ns = attr<std::uint64_t>(g, "latency_p90_ns");
-  l.p99_ns = attr<std::uint64_t>(g, "latency_p99_ns");
-  l.p999_ns = attr<std::uint64_t>(g, "latency_p999_ns");
-  l.max_ns = attr<std::uint64_t>(g, "latency_max_ns");
+  results::readAttributes(g, results::kLatencyAttributes, p.latency_summary);
   p.ranks = h5::readCompound<StoredRankRow>(g, "ranks", results::kRankFields,
                                             [](const StoredRankRow& row) { return row; });
   p.latency = h5::readVector<std::uint64_t>(g, "latency");
@@ -184,8 +155,7 @@ StoredPhase readPhase(hid_t iteration, const std::string& name, std::uint32_t ve
   if (h5::exists(g, "errors")) {
     p.errors = h5::readCompound<results::ErrorRow>(
         g, "errors", results::kErrorFields, [](const results::ErrorRow& row) {
-          return StoredError{row.rank, row.err, row.errno_name != nullptr ? row.errno_name : "",
-                             row.path != nullptr ? row.path : ""};
+          return StoredError{row.rank, row.err, results::textOf(row.errno_name), results::textOf(row.path)};
         });
   }
   return p;
@@ -193,38 +163,13 @@ StoredPhase readPhase(hid_t iteration, const std::string& name, std::uint32_t ve
 
 // --steady: the summary attributes of a steady phase (what writeSteadySummary wrote for it).
 void readSteadySummary(hid_t g, SteadyPhaseSummary& s) {
-  s.time_s = attr<double>(g, "time_s");
-  s.ok = attr<std::uint64_t>(g, "ok");
-  s.failed = attr<std::uint64_t>(g, "failed");
-  s.ok_per_s = attr<double>(g, "ok_per_s");
-  s.bytes = attr<std::uint64_t>(g, "bytes");
-  s.bytes_per_s = attr<double>(g, "bytes_per_s");
-  s.rank_time_min_s = attr<double>(g, "rank_time_min_s");
-  s.rank_time_max_s = attr<double>(g, "rank_time_max_s");
-  s.rank_time_mean_s = attr<double>(g, "rank_time_mean_s");
-  s.time_balance = attr<double>(g, "time_balance");
-  s.rank_rate_min = attr<double>(g, "rank_rate_min");
-  s.rank_rate_max = attr<double>(g, "rank_rate_max");
-  s.rate_balance = attr<double>(g, "rate_balance");
+  results::readAttributes(g, results::kSteadySummaryAttributes, s);
   for (const SteadyOp op : steadyOpsOf(s.phase)) {
     SteadyOpSummary& o = s.ops[steadyOpIndex(op)];
-    const std::string name = steadyOpName(op);
-    o.ok = attr<std::uint64_t>(g, name + "_ok");
-    o.failed = attr<std::uint64_t>(g, name + "_failed");
-    o.ops_per_s = attr<double>(g, name + "_ops_per_s");
-    o.latency.p50_ns = attr<std::uint64_t>(g, name + "_p50_ns");
-    o.latency.p90_ns = attr<std::uint64_t>(g, name + "_p90_ns");
-    o.latency.p99_ns = attr<std::uint64_t>(g, name + "_p99_ns");
-    o.latency.max_ns = attr<std::uint64_t>(g, name + "_max_ns");
+    results::readAttributes(g, results::kSteadyOpAttributes, o, steadyOpName(op));
+    results::readAttributes(g, results::kSteadyLatencyAttributes, o.latency, steadyOpName(op));
   }
-  if (s.phase != SteadyPhase::kMix) return;
-  s.rounds = attr<std::uint64_t>(g, "rounds");
-  s.rounds_per_s = attr<double>(g, "rounds_per_s");
-  s.objects_per_s = attr<double>(g, "objects_per_s");
-  s.stonewalled = readFlag(g, "stonewalled");
-  s.stonewall_time_s = attr<double>(g, "stonewall_time_s");
-  s.rounds_at_stonewall = attr<std::uint64_t>(g, "rounds_at_stonewall");
-  s.rounds_per_s_at_stonewall = attr<double>(g, "rounds_per_s_at_stonewall");
+  if (s.phase == SteadyPhase::kMix) results::readAttributes(g, results::kSteadyMixAttributes, s);
 }
 
 StoredSteadyPhase readSteadyPhase(hid_t steady, const std::string& name) {
@@ -250,12 +195,11 @@ StoredSteadyPhase readSteadyPhase(hid_t steady, const std::string& name) {
   if (h5::exists(g, "errors")) {
     p.errors = h5::readCompound<results::SteadyErrorRow>(
         g, "errors", results::kSteadyErrorFields, [&](const results::SteadyErrorRow& row) {
-          const std::string op = row.op != nullptr ? row.op : "";
+          const std::string op = results::textOf(row.op);
           const std::optional<SteadyOp> parsed = results::parseSteadyOp(op);
           if (!parsed) throw h5::Error(fmt::format("{}/errors: op '{}' is not an op type", p.group, op));
-          return StoredSteadyError{row.rank, *parsed, row.err,
-                                   row.errno_name != nullptr ? row.errno_name : "",
-                                   row.path != nullptr ? row.path : ""};
+          return StoredSteadyError{row.rank, *parsed, row.err, results::textOf(row.errno_name),
+                                   results::textOf(row.path)};
         });
   }
   return p;
@@ -310,11 +254,7 @@ std::vector<StoredSummary> readSummary(hid_t run) {
     const hid_t g = group.get();
     StoredSummary s;
     s.phase = readPhaseName(g);
-    s.summary.iterations = attr<std::uint32_t>(g, "iterations");
-    s.summary.max = attr<double>(g, "ops_per_s_max");
-    s.summary.min = attr<double>(g, "ops_per_s_min");
-    s.summary.mean = attr<double>(g, "ops_per_s_mean");
-    s.summary.stddev = attr<double>(g, "ops_per_s_stddev");
+    results::readAttributes(g, results::kIterationSummaryAttributes, s.summary);
     out.push_back(s);
   }
   // Phase declaration order is execution order.

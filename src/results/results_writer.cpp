@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <system_error>
 #include <utility>
 
@@ -31,6 +32,7 @@
 #include "mdbench/util/diagnostics.hpp"
 #include "mdbench/util/errno_name.hpp"
 #include "mdbench/util/file_io.hpp"
+#include "results_attributes.hpp"
 #include "results_files.hpp"
 #include "results_layout.hpp"
 
@@ -39,6 +41,7 @@ namespace mdbench {
 namespace {
 using results::createFile;
 using results::descriptorOf;
+using results::flag;
 using results::noRoom;
 using results::openForAppend;
 using results::pathExists;
@@ -76,8 +79,6 @@ std::string nextRunName(hid_t file) {
   while (h5::exists(runs.get(), runGroupName(index))) ++index;
   return runGroupName(index);
 }
-
-std::uint8_t flag(bool value) { return value ? 1 : 0; }
 
 // Every resolved option, and the rank shift the plan settled on (-N can be raised on several nodes).
 void writeConfig(hid_t group, const Plan& plan) {
@@ -159,26 +160,10 @@ void writeBucketBounds(hid_t run) {
 }
 
 void writeAggregate(hid_t group, const PhaseAggregate& a, const LatencySummary& l) {
-  h5::writeAttribute(group, "ops_ok", a.ok);
-  h5::writeAttribute(group, "ops_failed", a.failed);
-  h5::writeAttribute(group, "bytes", a.bytes);
-  h5::writeAttribute(group, "time_s", a.time_s);
-  h5::writeAttribute(group, "ops_per_s", a.ops_per_s);
+  results::writeAttributes(group, results::kAggregateTotals, a);
   h5::writeAttribute(group, "rate_formula", results::kRateFormula);
-  h5::writeAttribute(group, "active_ranks", a.active_ranks);
-  h5::writeAttribute(group, "rank_rate_min", a.rank_rate_min);
-  h5::writeAttribute(group, "rank_rate_max", a.rank_rate_max);
-  h5::writeAttribute(group, "rank_rate_mean", a.rank_rate_mean);
-  h5::writeAttribute(group, "balance", a.balance);
-  h5::writeAttribute(group, "stonewalled", flag(a.stonewalled));
-  h5::writeAttribute(group, "ops_at_stonewall", a.ops_at_stonewall);
-  h5::writeAttribute(group, "stonewall_time_s", a.stonewall_time_s);
-  h5::writeAttribute(group, "ops_per_s_at_stonewall", a.ops_per_s_at_stonewall);
-  h5::writeAttribute(group, "latency_p50_ns", l.p50_ns);
-  h5::writeAttribute(group, "latency_p90_ns", l.p90_ns);
-  h5::writeAttribute(group, "latency_p99_ns", l.p99_ns);
-  h5::writeAttribute(group, "latency_p999_ns", l.p999_ns);
-  h5::writeAttribute(group, "latency_max_ns", l.max_ns);
+  results::writeAttributes(group, results::kAggregateSpread, a);
+  results::writeAttributes(group, results::kLatencyAttributes, l);
 }
 
 // Version 5: every rank's ops per interval, their sum, and the first/last-done rates computed from them.
@@ -188,49 +173,19 @@ void writeSeries(hid_t group, const PhaseResult& result) {
                                                              result.ranks.size(), s.intervals, s.per_rank);
   h5::writeAttribute(per_rank.get(), results::kIntervalAttribute, s.interval_s);
   h5::writeVector(group, results::kOpsPerIntervalTotal, s.total);
-  const DoneRates d = doneRates(result.ranks, s);
-  h5::writeAttribute(group, "first_done_time_s", d.first_done_time_s);
-  h5::writeAttribute(group, "first_done_ops", d.first_done_ops);
-  h5::writeAttribute(group, "first_done_ops_per_s", d.first_done_ops_per_s);
-  h5::writeAttribute(group, "last_done_time_s", d.last_done_time_s);
-  h5::writeAttribute(group, "last_done_ops_per_s", d.last_done_ops_per_s);
+  results::writeAttributes(group, results::kDoneRateAttributes, doneRates(result.ranks, s));
 }
 
 // --steady: summarizeSteadyPhase's numbers; per op only for the phase's own op types, and the rounds and
 // the stonewall only for the mix (the other phases have neither).
 void writeSteadySummary(hid_t group, const SteadyPhaseSummary& s) {
-  h5::writeAttribute(group, "time_s", s.time_s);
-  h5::writeAttribute(group, "ok", s.ok);
-  h5::writeAttribute(group, "failed", s.failed);
-  h5::writeAttribute(group, "ok_per_s", s.ok_per_s);
-  h5::writeAttribute(group, "bytes", s.bytes);
-  h5::writeAttribute(group, "bytes_per_s", s.bytes_per_s);
-  h5::writeAttribute(group, "rank_time_min_s", s.rank_time_min_s);
-  h5::writeAttribute(group, "rank_time_max_s", s.rank_time_max_s);
-  h5::writeAttribute(group, "rank_time_mean_s", s.rank_time_mean_s);
-  h5::writeAttribute(group, "time_balance", s.time_balance);
-  h5::writeAttribute(group, "rank_rate_min", s.rank_rate_min);
-  h5::writeAttribute(group, "rank_rate_max", s.rank_rate_max);
-  h5::writeAttribute(group, "rate_balance", s.rate_balance);
+  results::writeAttributes(group, results::kSteadySummaryAttributes, s);
   for (const SteadyOp op : steadyOpsOf(s.phase)) {
     const SteadyOpSummary& o = s.ops[steadyOpIndex(op)];
-    const std::string name = steadyOpName(op);
-    h5::writeAttribute(group, name + "_ok", o.ok);
-    h5::writeAttribute(group, name + "_failed", o.failed);
-    h5::writeAttribute(group, name + "_ops_per_s", o.ops_per_s);
-    h5::writeAttribute(group, name + "_p50_ns", o.latency.p50_ns);
-    h5::writeAttribute(group, name + "_p90_ns", o.latency.p90_ns);
-    h5::writeAttribute(group, name + "_p99_ns", o.latency.p99_ns);
-    h5::writeAttribute(group, name + "_max_ns", o.latency.max_ns);
+    results::writeAttributes(group, results::kSteadyOpAttributes, o, steadyOpName(op));
+    results::writeAttributes(group, results::kSteadyLatencyAttributes, o.latency, steadyOpName(op));
   }
-  if (s.phase != SteadyPhase::kMix) return;
-  h5::writeAttribute(group, "rounds", s.rounds);
-  h5::writeAttribute(group, "rounds_per_s", s.rounds_per_s);
-  h5::writeAttribute(group, "objects_per_s", s.objects_per_s);
-  h5::writeAttribute(group, "stonewalled", flag(s.stonewalled));
-  h5::writeAttribute(group, "stonewall_time_s", s.stonewall_time_s);
-  h5::writeAttribute(group, "rounds_at_stonewall", s.rounds_at_stonewall);
-  h5::writeAttribute(group, "rounds_per_s_at_stonewall", s.rounds_per_s_at_stonewall);
+  if (s.phase == SteadyPhase::kMix) results::writeAttributes(group, results::kSteadyMixAttributes, s);
 }
 
 // The path, relative to the iteration's directory, of the object a steady rank's first error was on.
@@ -239,6 +194,36 @@ std::string steadyErrorPath(const FirstError& e) {
   const std::string set = steadyDatasetName(e.owner, dataset);
   if (e.item == ~std::uint64_t{0}) return set;
   return fmt::format("{}/{}", set, steadyObjectName(e.owner, dataset, e.item));
+}
+
+// The ranks whose record holds a first error, in rank order (PhaseResult and SteadyPhaseResult ranks).
+template <class Record>
+std::vector<std::uint32_t> failedRanks(const std::vector<Record>& ranks) {
+  std::vector<std::uint32_t> failed;
+  for (std::uint32_t rank = 0; rank < ranks.size(); ++rank) {
+    if (ranks[rank].first_error.any()) failed.push_back(rank);
+  }
+  return failed;
+}
+
+// A phase's `errors` dataset, a row per failed rank: `path_of(rank)` names the object its first error was
+// on, `make_row(rank, errno_name, path)` makes its row. No dataset when no rank failed.
+template <class Row, class Record, class PathOf, class MakeRow>
+void writeFirstErrors(hid_t group, std::span<const h5::Field> fields, const std::vector<Record>& ranks,
+                      PathOf path_of, MakeRow make_row) {
+  const std::vector<std::uint32_t> failed = failedRanks(ranks);
+  if (failed.empty()) return;
+  // The strings must outlive the rows pointing into them.
+  std::vector<std::string> names, paths;
+  for (const std::uint32_t rank : failed) {
+    names.push_back(errnoName(ranks[rank].first_error.err));
+    paths.push_back(path_of(rank));
+  }
+  std::vector<Row> rows;
+  for (std::size_t i = 0; i < failed.size(); ++i) {
+    rows.push_back(make_row(failed[i], names[i].c_str(), paths[i].c_str()));
+  }
+  h5::writeCompound<Row>(group, "errors", fields, rows);
 }
 
 }  // namespace
@@ -421,24 +406,22 @@ struct Hdf5Sink::Impl {
   }
 
   void writeErrors(hid_t group, const PhaseResult& result, const Plan& plan) const {
-    std::vector<std::uint32_t> failed_ranks;
-    for (std::uint32_t rank = 0; rank < result.ranks.size(); ++rank) {
-      if (result.ranks[rank].first_error.any()) failed_ranks.push_back(rank);
-    }
-    if (failed_ranks.empty()) return;
-    // The strings must outlive the rows pointing into them.
-    std::vector<std::string> names, paths;
-    for (const std::uint32_t rank : failed_ranks) {
-      const FirstError& e = result.ranks[rank].first_error;
-      names.push_back(errnoName(e.err));
-      paths.push_back(targetOf(rank, plan) + "/" + errorPath(plan, result.iteration, result.phase, e));
-    }
-    std::vector<results::ErrorRow> rows;
-    for (std::size_t i = 0; i < failed_ranks.size(); ++i) {
-      const std::uint32_t rank = failed_ranks[i];
-      rows.push_back({rank, result.ranks[rank].first_error.err, names[i].c_str(), paths[i].c_str()});
-    }
-    h5::writeCompound<results::ErrorRow>(group, "errors", results::kErrorFields, rows);
+    writeFirstErrors<results::ErrorRow>(
+        group, results::kErrorFields, result.ranks,
+        [&](std::uint32_t rank) {
+          const FirstError& e = result.ranks[rank].first_error;
+          return targetOf(rank, plan) + "/" + errorPath(plan, result.iteration, result.phase, e);
+        },
+        [&](std::uint32_t rank, const char* errno_name, const char* path) {
+          return results::ErrorRow{rank, result.ranks[rank].first_error.err, errno_name, path};
+        });
+  }
+
+  // Room for the first errors' rows: each path starts with one of the targets.
+  std::uint64_t errorRoom(std::uint64_t errors) const {
+    std::uint64_t target_chars = 0;
+    for (const std::string& t : targets) target_chars = std::max<std::uint64_t>(target_chars, t.size());
+    return errors * (kReservePerError + target_chars);
   }
 
   void checkPhase(const PhaseResult& result, const Plan& plan) const {
@@ -469,15 +452,11 @@ struct Hdf5Sink::Impl {
 
   void phase(const PhaseResult& result, const Plan& plan) {
     const std::string name(phaseName(result.phase));
-    std::uint64_t target_chars = 0;  // of the longest target: each first error's path starts with one
-    for (const std::string& t : targets) target_chars = std::max<std::uint64_t>(target_chars, t.size());
-    std::uint64_t errors = 0;
-    for (const RankPhaseRecord& r : result.ranks) errors += r.first_error.any() ? 1 : 0;
+    const std::uint64_t errors = failedRanks(result.ranks).size();
     // The series: a uint32 per rank and interval, a uint64 total per interval.
     const std::uint64_t series_bytes = std::uint64_t{result.series.intervals} * (result.ranks.size() * 4 + 8);
     reserve(fmt::format("iteration {} {}", result.iteration, name),
-            kReserveFixed + result.ranks.size() * kReservePerRank + series_bytes +
-                errors * (kReservePerError + target_chars));
+            kReserveFixed + result.ranks.size() * kReservePerRank + series_bytes + errorRoom(errors));
     const auto position = std::find(plan.phases().begin(), plan.phases().end(), result.phase);
     const h5::Handle iteration = iterationGroup(result.iteration);
     const h5::Handle group = h5::createGroup(iteration.get(), name);
@@ -547,40 +526,26 @@ struct Hdf5Sink::Impl {
 
   void writeSteadyErrors(hid_t group, std::uint32_t iteration, const SteadyPhaseResult& result,
                          const Plan& plan) const {
-    std::vector<std::uint32_t> failed_ranks;
-    for (std::uint32_t rank = 0; rank < result.ranks.size(); ++rank) {
-      if (result.ranks[rank].first_error.any()) failed_ranks.push_back(rank);
-    }
-    if (failed_ranks.empty()) return;
-    // The strings must outlive the rows pointing into them.
-    std::vector<std::string> names, paths;
-    for (const std::uint32_t rank : failed_ranks) {
-      const FirstError& e = result.ranks[rank].first_error;
-      names.push_back(errnoName(e.err));
-      paths.push_back(
-          fmt::format("{}/{}/{}", targetOf(rank, plan), iterationDirName(iteration), steadyErrorPath(e)));
-    }
-    std::vector<results::SteadyErrorRow> rows;
-    for (std::size_t i = 0; i < failed_ranks.size(); ++i) {
-      const SteadyRankRecord& r = result.ranks[failed_ranks[i]];
-      rows.push_back({failed_ranks[i], steadyOpName(r.first_error_op), r.first_error.err, names[i].c_str(),
-                      paths[i].c_str()});
-    }
-    h5::writeCompound<results::SteadyErrorRow>(group, "errors", results::kSteadyErrorFields, rows);
+    writeFirstErrors<results::SteadyErrorRow>(
+        group, results::kSteadyErrorFields, result.ranks,
+        [&](std::uint32_t rank) {
+          return fmt::format("{}/{}/{}", targetOf(rank, plan), iterationDirName(iteration),
+                             steadyErrorPath(result.ranks[rank].first_error));
+        },
+        [&](std::uint32_t rank, const char* errno_name, const char* path) {
+          const SteadyRankRecord& r = result.ranks[rank];
+          return results::SteadyErrorRow{rank, steadyOpName(r.first_error_op), r.first_error.err, errno_name,
+                                         path};
+        });
   }
 
   // iterations/iter-NNNN/steady/<phase>: the same kind of data as a phase group, by op type.
   void steady(std::uint32_t iteration, const SteadyResult& result, const Plan& plan) {
-    std::uint64_t target_chars = 0;
-    for (const std::string& t : targets) target_chars = std::max<std::uint64_t>(target_chars, t.size());
     std::uint64_t errors = 0;
-    for (const SteadyPhaseResult& p : result.phases) {
-      for (const SteadyRankRecord& r : p.ranks) errors += r.first_error.any() ? 1 : 0;
-    }
+    for (const SteadyPhaseResult& p : result.phases) errors += failedRanks(p.ranks).size();
     // Per phase up to four histograms of 592 counts, and a row of 21 numbers per rank.
     reserve(fmt::format("iteration {} steady", iteration),
-            kSteadyPhaseCount * (kReserveFixed + node_of_rank.size() * kReservePerRank) +
-                errors * (kReservePerError + target_chars));
+            kSteadyPhaseCount * (kReserveFixed + node_of_rank.size() * kReservePerRank) + errorRoom(errors));
     const h5::Handle iteration_group = iterationGroup(iteration);
     const h5::Handle steady_group = h5::createGroup(iteration_group.get(), results::kSteadyGroup);
     h5::writeAttribute(steady_group.get(), "rounds", result.rounds);
@@ -610,11 +575,7 @@ struct Hdf5Sink::Impl {
       const std::string name(phaseName(phase));
       const h5::Handle group = h5::createGroup(summary.get(), name);
       h5::writeAttribute(group.get(), "phase", name);
-      h5::writeAttribute(group.get(), "iterations", s.iterations);
-      h5::writeAttribute(group.get(), "ops_per_s_max", s.max);
-      h5::writeAttribute(group.get(), "ops_per_s_min", s.min);
-      h5::writeAttribute(group.get(), "ops_per_s_mean", s.mean);
-      h5::writeAttribute(group.get(), "ops_per_s_stddev", s.stddev);
+      results::writeAttributes(group.get(), results::kIterationSummaryAttributes, s);
     }
     h5::writeAttribute(run.get(), "end_utc", result.info.end_utc);
     h5::flush(file.get());

@@ -74,6 +74,13 @@ RankPhaseRecord toRecord(const StoredRankRow& row) {
   return record;
 }
 
+// The stored rows as the records the metrics (metrics.hpp) are computed from.
+std::vector<RankPhaseRecord> recordsOf(const StoredPhase& phase) {
+  std::vector<RankPhaseRecord> records;
+  for (const StoredRankRow& row : phase.ranks) records.push_back(toRecord(row));
+  return records;
+}
+
 std::uint64_t failedOps(const StoredRun& run) {
   std::uint64_t failed = 0;
   for (const StoredPhase& phase : run.phases) failed += phase.aggregate.failed;
@@ -84,28 +91,9 @@ std::uint64_t failedOps(const StoredRun& run) {
 }
 
 void checkAggregate(const StoredPhase& phase) {
-  std::vector<RankPhaseRecord> records;
-  for (const StoredRankRow& row : phase.ranks) records.push_back(toRecord(row));
-  const PhaseAggregate want = aggregate(records);
-  const PhaseAggregate& got = phase.aggregate;
-  const std::string& g = phase.group;
-  expectEqual(g, "ops_ok", want.ok, got.ok, "sum of ranks.ok");
-  expectEqual(g, "ops_failed", want.failed, got.failed, "sum of ranks.failed");
-  expectEqual(g, "bytes", want.bytes, got.bytes, "sum of ranks.bytes");
-  expectNear(g, "time_s", want.time_s, got.time_s, "max of ranks.t_global_end - t_start");
-  expectNear(g, "ops_per_s", want.ops_per_s, got.ops_per_s, "ops_ok / time_s");
-  expectEqual(g, "active_ranks", want.active_ranks, got.active_ranks, "ranks with planned > 0");
-  expectNear(g, "rank_rate_min", want.rank_rate_min, got.rank_rate_min, "min of active ranks' rate");
-  expectNear(g, "rank_rate_max", want.rank_rate_max, got.rank_rate_max, "max of active ranks' rate");
-  expectNear(g, "rank_rate_mean", want.rank_rate_mean, got.rank_rate_mean, "mean of active ranks' rate");
-  expectNear(g, "balance", want.balance, got.balance, "rank_rate_min / rank_rate_max");
-  expectEqual(g, "stonewalled", want.stonewalled, got.stonewalled, "some rank has t_stonewall > 0");
-  expectEqual(g, "ops_at_stonewall", want.ops_at_stonewall, got.ops_at_stonewall,
-              "sum of ranks.ops_at_stonewall when stonewalled, else 0");
-  expectNear(g, "stonewall_time_s", want.stonewall_time_s, got.stonewall_time_s,
-             "max of t_stonewall - t_start over ranks with t_stonewall > 0");
-  expectNear(g, "ops_per_s_at_stonewall", want.ops_per_s_at_stonewall, got.ops_per_s_at_stonewall,
-             "ops_at_stonewall / stonewall_time_s");
+  const PhaseAggregate want = aggregate(recordsOf(phase));
+  expectAttributes(phase.group, results::kAggregateTotals, want, phase.aggregate);
+  expectAttributes(phase.group, results::kAggregateSpread, want, phase.aggregate);
 }
 
 void checkLatency(const StoredPhase& phase) {
@@ -116,14 +104,7 @@ void checkLatency(const StoredPhase& phase) {
   std::copy(phase.latency.begin(), phase.latency.end(), histogram.counts().begin());
   expectEqual(path, "sum of counts", phase.aggregate.ok, histogram.count(), "ops_ok");
   const LatencySummary want = latencySummary(histogram);
-  const LatencySummary& got = phase.latency_summary;
-  const std::string& g = phase.group;
-  const std::string_view how = "from the latency histogram";
-  expectEqual(g, "latency_p50_ns", want.p50_ns, got.p50_ns, how);
-  expectEqual(g, "latency_p90_ns", want.p90_ns, got.p90_ns, how);
-  expectEqual(g, "latency_p99_ns", want.p99_ns, got.p99_ns, how);
-  expectEqual(g, "latency_p999_ns", want.p999_ns, got.p999_ns, how);
-  expectEqual(g, "latency_max_ns", want.max_ns, got.max_ns, how);
+  expectAttributes(phase.group, results::kLatencyAttributes, want, phase.latency_summary);
 }
 
 // Version 5's ops per interval: each rank's counts add up to its ok, the totals are the sums over ranks,
@@ -194,19 +175,8 @@ void checkDoneRates(const StoredPhase& phase) {
     fail(g, fmt::format("first_done_ops: expected at most ops_ok = {}, found {}", phase.aggregate.ok,
                         got.first_done_ops));
   }
-  std::vector<RankPhaseRecord> records;
-  for (const StoredRankRow& row : phase.ranks) records.push_back(toRecord(row));
-  const DoneRates want = doneRates(records, phase.series);
-  expectNear(g, "first_done_time_s", want.first_done_time_s, got.first_done_time_s,
-             "min over active ranks of t_local_end - t_start");
-  expectEqual(g, "first_done_ops", want.first_done_ops, got.first_done_ops,
-              "ops every rank had done by first_done_time_s, from ops_per_interval");
-  expectNear(g, "first_done_ops_per_s", want.first_done_ops_per_s, got.first_done_ops_per_s,
-             "first_done_ops / first_done_time_s");
-  expectNear(g, "last_done_time_s", want.last_done_time_s, got.last_done_time_s,
-             "max over active ranks of t_local_end - t_start");
-  expectNear(g, "last_done_ops_per_s", want.last_done_ops_per_s, got.last_done_ops_per_s,
-             "ops_ok / last_done_time_s");
+  const DoneRates want = doneRates(recordsOf(phase), phase.series);
+  expectAttributes(g, results::kDoneRateAttributes, want, got);
 }
 
 void checkErrors(const StoredPhase& phase) {

@@ -6,10 +6,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <variant>
 
+#include "results_attributes.hpp"
 #include "validate_structure.hpp"
 
 namespace mdbench::validation {
@@ -40,6 +46,33 @@ inline void expectNear(const std::string& object, std::string_view name, double 
                        std::string_view how, double scale = 0.0) {
   if (!nearlyEqual(expected, found, scale)) {
     fail(object, fmt::format("{}: expected {} ({}), found {}", name, expected, how, found));
+  }
+}
+
+// Which rows of a table expectAttributes compares: all of them, or only the exact ones (counts and flags)
+// or only the doubles.
+enum class Rows : std::uint8_t { kAll, kExact, kNear };
+
+// Each attribute of the table, as recomputed (`want`) against as stored (`got`), in the table's order: counts
+// and flags exactly, doubles within kRelativeTolerance. `op` is the op type of a steady op's attributes, in
+// their names (results::attributeName) and in the table's how.
+template <class Table, class S>
+void expectAttributes(const std::string& object, const Table& table, const S& want, const S& got,
+                      std::string_view op = {}, Rows rows = Rows::kAll) {
+  for (const auto& row : table) {
+    std::visit(
+        [&](auto member) {
+          constexpr bool kDouble = std::is_same_v<std::remove_cvref_t<decltype(want.*member)>, double>;
+          if (rows == (kDouble ? Rows::kExact : Rows::kNear)) return;
+          const std::string name = results::attributeName(op, row.name);
+          const std::string how = fmt::format(fmt::runtime(row.how), op);
+          if constexpr (kDouble) {
+            expectNear(object, name, want.*member, got.*member, how);
+          } else {
+            expectEqual(object, name, want.*member, got.*member, how);
+          }
+        },
+        row.member);
   }
 }
 

@@ -27,44 +27,16 @@ void checkSteadySummary(const StoredSteadyPhase& phase) {
   const std::string& g = phase.group;
   const SteadyPhaseSummary want = summarizeSteadyPhase(steadyPhaseOf(phase));
   const SteadyPhaseSummary& got = phase.summary;
-  expectEqual(g, "ok", want.ok, got.ok, "sum of the rows' ok over all op types");
-  expectEqual(g, "failed", want.failed, got.failed, "sum of the rows' failed over all op types");
-  expectEqual(g, "bytes", want.bytes, got.bytes, "sum of ranks.bytes");
-  expectNear(g, "time_s", want.time_s, got.time_s, "max of t_global_end - t_start");
-  expectNear(g, "ok_per_s", want.ok_per_s, got.ok_per_s, "ok / time_s");
-  expectNear(g, "bytes_per_s", want.bytes_per_s, got.bytes_per_s, "bytes / time_s");
-  expectNear(g, "rank_time_min_s", want.rank_time_min_s, got.rank_time_min_s, "min of t_local_end - t_start");
-  expectNear(g, "rank_time_max_s", want.rank_time_max_s, got.rank_time_max_s, "max of t_local_end - t_start");
-  expectNear(g, "rank_time_mean_s", want.rank_time_mean_s, got.rank_time_mean_s,
-             "mean of t_local_end - t_start");
-  expectNear(g, "time_balance", want.time_balance, got.time_balance, "rank_time_min_s / rank_time_max_s");
-  expectNear(g, "rank_rate_min", want.rank_rate_min, got.rank_rate_min, "min of the ranks' ok per second");
-  expectNear(g, "rank_rate_max", want.rank_rate_max, got.rank_rate_max, "max of the ranks' ok per second");
-  expectNear(g, "rate_balance", want.rate_balance, got.rate_balance, "rank_rate_min / rank_rate_max");
+  // The counts before the times and rates computed from them, so that a wrong count is the one named.
+  expectAttributes(g, results::kSteadySummaryAttributes, want, got, {}, Rows::kExact);
+  expectAttributes(g, results::kSteadySummaryAttributes, want, got, {}, Rows::kNear);
   for (const SteadyOp op : steadyOpsOf(phase.phase)) {
-    const std::string name = steadyOpName(op);
     const SteadyOpSummary& w = want.ops[steadyOpIndex(op)];
     const SteadyOpSummary& o = got.ops[steadyOpIndex(op)];
-    expectEqual(g, name + "_ok", w.ok, o.ok, fmt::format("sum of ranks.{}_ok", name));
-    expectEqual(g, name + "_failed", w.failed, o.failed, fmt::format("sum of ranks.{}_failed", name));
-    expectNear(g, name + "_ops_per_s", w.ops_per_s, o.ops_per_s, fmt::format("{}_ok / time_s", name));
-    const std::string from = fmt::format("from latency_{}", name);
-    expectEqual(g, name + "_p50_ns", w.latency.p50_ns, o.latency.p50_ns, from);
-    expectEqual(g, name + "_p90_ns", w.latency.p90_ns, o.latency.p90_ns, from);
-    expectEqual(g, name + "_p99_ns", w.latency.p99_ns, o.latency.p99_ns, from);
-    expectEqual(g, name + "_max_ns", w.latency.max_ns, o.latency.max_ns, from);
+    expectAttributes(g, results::kSteadyOpAttributes, w, o, steadyOpName(op));
+    expectAttributes(g, results::kSteadyLatencyAttributes, w.latency, o.latency, steadyOpName(op));
   }
-  if (phase.phase != SteadyPhase::kMix) return;
-  expectEqual(g, "rounds", want.rounds, got.rounds, "max of ranks.rounds");
-  expectNear(g, "rounds_per_s", want.rounds_per_s, got.rounds_per_s, "rounds / time_s");
-  expectNear(g, "objects_per_s", want.objects_per_s, got.objects_per_s, "read_ok / time_s");
-  expectEqual(g, "stonewalled", want.stonewalled, got.stonewalled, "some row has t_stonewall > 0");
-  expectNear(g, "stonewall_time_s", want.stonewall_time_s, got.stonewall_time_s,
-             "max of t_stonewall - t_start over the rows whose timer fired");
-  expectEqual(g, "rounds_at_stonewall", want.rounds_at_stonewall, got.rounds_at_stonewall,
-              "sum of ranks.rounds_at_stonewall when stonewalled, else 0");
-  expectNear(g, "rounds_per_s_at_stonewall", want.rounds_per_s_at_stonewall, got.rounds_per_s_at_stonewall,
-             "rounds_at_stonewall / ranks / stonewall_time_s");
+  if (phase.phase == SteadyPhase::kMix) expectAttributes(g, results::kSteadyMixAttributes, want, got);
 }
 
 // Each op type's histogram holds exactly its successful ops, and has the run's bucket count.
