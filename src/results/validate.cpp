@@ -350,15 +350,14 @@ class RunChecker {
                                     c.items, phase.items));
     }
     const auto key = std::make_pair(phase.iteration, itemKindOf(phase.phase));
-    if (phase.phase == Phase::kDirCreate || phase.phase == Phase::kFileCreate) {
+    if (phaseInfo(phase.phase).creates()) {
       created_[key] = {phase.items, phase.group};
       return;
     }
     const auto create = created_.find(key);
     if (create == created_.end()) return;
     const auto& [created, create_group] = create->second;
-    const bool all = phase.phase == Phase::kDirRename || phase.phase == Phase::kFileRename ||
-                     phase.phase == Phase::kDirRemove || phase.phase == Phase::kFileRemove;
+    const bool all = phaseInfo(phase.phase).onceForShared();
     if (all ? phase.items != created : phase.items > created) {
       fail(phase.group, fmt::format("items: expected {}{} ({} made that many; {}), found {}",
                                     all ? "" : "at most ", created, create_group,
