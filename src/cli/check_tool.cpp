@@ -9,6 +9,7 @@
 #include "mdbench/cli/subcommands.hpp"
 #include "mdbench/report/check.hpp"
 #include "mdbench/results/results_file.hpp"
+#include "mdbench/util/diagnostics.hpp"
 #include "mdbench/util/file_io.hpp"
 #include "tools.hpp"
 
@@ -16,10 +17,8 @@ namespace mdbench {
 namespace po = boost::program_options;
 namespace {
 
-void printError(const std::string& message) { fmt::print(stderr, "mdbench check: error: {}\n", message); }
-
 int usageErrors(const std::vector<std::string>& messages) {
-  for (const std::string& message : messages) printError(message);
+  for (const std::string& message : messages) printCommandError("check", message);
   fmt::print(stderr, "Try 'mdbench check --help'.\n");
   return kExitUsage;
 }
@@ -97,7 +96,7 @@ int evaluateRules(const std::vector<std::string>& files, const std::vector<Rule>
     report.notes = configuration.notes;
     report.outcomes = evaluate(rules, configuration);
   } catch (const ResultsFileError& e) {
-    printError(e.what());
+    printCommandError("check", e.what());
     report.error = e.what();
     status = kExitFailed;
   }
@@ -146,7 +145,7 @@ int runCheck(const std::vector<std::string>& args) {
   std::fflush(stdout);
   if (!a.junit_path.empty()) {
     if (const std::string problem = writeReport(a.junit_path, report, a.force); !problem.empty()) {
-      printError(problem);
+      printCommandError("check", problem);
       return kExitFailed;
     }
   }

@@ -20,6 +20,7 @@
 #include "mdbench/report/scaling.hpp"
 #include "mdbench/results/results_file.hpp"
 #include "mdbench/util/clock.hpp"
+#include "mdbench/util/diagnostics.hpp"
 #include "mdbench/util/errno_name.hpp"
 #include "mdbench/util/file_io.hpp"
 #include "tools.hpp"
@@ -123,21 +124,21 @@ std::string checkReportFiles(const std::string& out_dir, const std::vector<Repor
 // file that appeared since the check is kept and is an error.
 int writeReportFiles(const std::string& out_dir, const std::vector<ReportFile>& files, bool force) {
   if (const std::string problem = makeDirectories(out_dir); !problem.empty()) {
-    fmt::print(stderr, "mdbench report: error: {}\n", problem);
+    printCommandError("report", problem);
     return kExitFailed;
   }
   const Replace replace = force ? Replace::kRegularFile : Replace::kNothing;
   for (const ReportFile& file : files) {
     if (const std::string problem = writeFileAtomically(file.path, file.content, replace, kReportRole);
         !problem.empty()) {
-      fmt::print(stderr, "mdbench report: error: {}\n", problem);
+      printCommandError("report", problem);
       return kExitFailed;
     }
     if (!file.png) continue;
     try {
       svgToPng(file.path, file.pngPath(), replace);
     } catch (const std::exception& e) {
-      fmt::print(stderr, "mdbench report: error: {}\n", e.what());
+      printCommandError("report", e.what());
       return kExitFailed;
     }
   }
@@ -203,7 +204,7 @@ int parseImports(const ImportArgs& a, ParsedImports& parsed) {
       problem = e.what();
     }
     if (!problem.empty()) {
-      fmt::print(stderr, "mdbench import: error: {}\n", problem);
+      printCommandError("import", problem);
       return kExitFailed;
     }
   }
@@ -222,7 +223,7 @@ int writeParsedImports(const ImportArgs& a, const ParsedImports& parsed) {
       fmt::print("{} -> {} {}\n", lines[i], a.out, groups[i]);
     }
   } catch (const ResultsFileError& e) {
-    fmt::print(stderr, "mdbench import: error: {}\n", e.what());
+    printCommandError("import", e.what());
     return kExitFailed;
   }
   return kExitOk;
@@ -282,7 +283,7 @@ int readConfigurations(const std::vector<ConfigSpec>& given, std::vector<Configu
                        std::make_move_iterator(runs.end()));
     }
   } catch (const ResultsFileError& e) {
-    fmt::print(stderr, "mdbench report: error: {}\n", e.what());
+    printCommandError("report", e.what());
     return kExitFailed;
   }
   return kExitOk;
