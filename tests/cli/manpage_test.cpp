@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cout_capture.hpp"
 #include "mdbench/cli/subcommands.hpp"
 #include "mdbench/config/config.hpp"
 
@@ -65,19 +66,7 @@ Names manOptions(const std::string& man, const std::string& from, const std::str
 
 Names asSet(const std::vector<std::string>& words) { return Names(words.begin(), words.end()); }
 
-// Swaps std::cout's buffer for a string's while alive: the subcommands print their help there.
-class CoutCapture {
- public:
-  CoutCapture() : previous_(std::cout.rdbuf(text_.rdbuf())) {}
-  ~CoutCapture() { std::cout.rdbuf(previous_); }
-  CoutCapture(const CoutCapture&) = delete;
-  CoutCapture& operator=(const CoutCapture&) = delete;
-  std::string text() const { return text_.str(); }
-
- private:
-  std::ostringstream text_;
-  std::streambuf* previous_;
-};
+using cout_test::CoutCapture;
 
 // What `mdbench NAME --help` prints: the subcommand run with --help, its standard output captured.
 std::string subcommandHelp(const std::string& name) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cout_capture.hpp"
 #include "mdbench/cli/app.hpp"
 #include "mdbench/cli/manpage.hpp"
 #include "mdbench/run/comm.hpp"
@@ -17,18 +18,7 @@
 namespace mdbench {
 namespace {
 
-class CoutCapture {
- public:
-  CoutCapture() : previous_(std::cout.rdbuf(text_.rdbuf())) {}
-  ~CoutCapture() { std::cout.rdbuf(previous_); }
-  CoutCapture(const CoutCapture&) = delete;
-  CoutCapture& operator=(const CoutCapture&) = delete;
-  std::string text() const { return text_.str(); }
-
- private:
-  std::ostringstream text_;
-  std::streambuf* previous_;
-};
+using cout_test::CoutCapture;
 
 std::vector<std::string> names() {
   std::vector<std::string> out;

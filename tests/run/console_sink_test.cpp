@@ -15,6 +15,7 @@
 #include "mdbench/model/plan.hpp"
 #include "mdbench/model/steady.hpp"
 #include "output_lines.hpp"
+#include "series_fixture.hpp"
 
 namespace mdbench {
 namespace {
@@ -43,21 +44,7 @@ LatencyHistogram histogram(std::initializer_list<std::pair<std::uint64_t, int>> 
   return h;
 }
 
-// One row of successful ops per interval for each rank, and their sums.
-OpsSeries series(double interval_s, std::initializer_list<std::initializer_list<std::uint32_t>> rows) {
-  OpsSeries s;
-  s.interval_s = interval_s;
-  s.intervals = static_cast<std::uint32_t>(rows.begin()->size());
-  s.total.assign(s.intervals, 0);
-  for (const auto& row : rows) {
-    std::uint32_t k = 0;
-    for (const std::uint32_t count : row) {
-      s.per_rank.push_back(count);
-      s.total[k++] += count;
-    }
-  }
-  return s;
-}
+using series_test::series;
 
 PhaseResult phaseResult(Phase phase, std::uint32_t iteration, std::vector<RankPhaseRecord> ranks) {
   PhaseResult p;
@@ -133,9 +120,9 @@ RunResult oneRankRun(const Config& c) {
   run.phases = {phaseResult(Phase::kFileCreate, 0, {record(10, 0, 0.0, 2.0, 2.5)}),
                 phaseResult(Phase::kFileStat, 0, {record(10, 0, 3.0, 4.0, 5.0)})};
   run.phases[0].latency = histogram({{1000, 10}});
-  run.phases[0].series = series(0.5, {{2, 3, 3, 2}});
+  run.phases[0].series = series({{2, 3, 3, 2}});
   run.phases[1].latency = histogram({{200, 10}});
-  run.phases[1].series = series(0.5, {{5, 5}});
+  run.phases[1].series = series({{5, 5}});
   return run;
 }
 
@@ -197,7 +184,7 @@ RunResult twoRankRun(const Config& c) {
   run.phases[1].ranks[0].first_error = {.err = ENOENT, .owner = 1, .dir = 0, .item = 0};
   for (PhaseResult& p : run.phases) {
     p.latency = histogram({{10'000, 4}, {100'000, 3}});
-    p.series = series(0.5, {{2, 2, 0, 0}, {1, 1, 1, 1}});
+    p.series = series({{2, 2, 0, 0}, {1, 1, 1, 1}});
   }
   return run;
 }
@@ -285,7 +272,7 @@ TEST(ConsoleSink, AStonewalledPhase) {
   run.phases[0].ranks[0].t_stonewall = 1.0;
   run.phases[0].ranks[0].ops_at_stonewall = 5;
   run.phases[0].latency = histogram({{5'000, 12}});
-  run.phases[0].series = series(0.5, {{2, 3, 1, 0}, {4, 2, 0, 0}});
+  run.phases[0].series = series({{2, 3, 1, 0}, {4, 2, 0, 0}});
   const std::string text = printRun(run, plan);
   const std::vector<std::string> expected = concat(
       {{"mdbench 0.1.0 (commit abc1234) on 2 ranks, 1 node",

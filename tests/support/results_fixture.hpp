@@ -21,6 +21,7 @@
 #include "mdbench/model/metrics.hpp"
 #include "mdbench/model/plan.hpp"
 #include "mdbench/results/results_file.hpp"
+#include "series_fixture.hpp"
 
 namespace mdbench::results_test {
 
@@ -125,20 +126,7 @@ inline RankPhaseRecord record(std::uint64_t ok, std::uint64_t failed, std::uint6
 
 // A phase's series at testConfig()'s 0.5 s intervals: one row of counts per rank (all rows as long), and
 // their sums.
-inline OpsSeries series(std::initializer_list<std::initializer_list<std::uint32_t>> rows) {
-  OpsSeries s;
-  s.interval_s = 0.5;
-  s.intervals = static_cast<std::uint32_t>(rows.begin()->size());
-  s.total.assign(s.intervals, 0);
-  for (const auto& row : rows) {
-    std::uint32_t k = 0;
-    for (const std::uint32_t count : row) {
-      s.per_rank.push_back(count);
-      s.total[k++] += count;
-    }
-  }
-  return s;
-}
+using series_test::series;
 
 inline LatencyHistogram histogram(std::initializer_list<std::pair<std::uint64_t, int>> samples) {
   LatencyHistogram h;
