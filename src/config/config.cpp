@@ -571,6 +571,26 @@ std::string_view sweepPlacementName(SweepPlacement placement) {
   return "?";
 }
 
+std::string_view apiName(Api api) { return api == Api::kDummy ? "DUMMY" : "POSIX"; }
+
+std::string_view pathStyleName(PathStyle style) { return style == PathStyle::kDirfd ? "dirfd" : "full"; }
+
+std::string_view syncCallName(SyncCall call) { return call == SyncCall::kSyncfs ? "syncfs" : "sync"; }
+
+std::string_view dataPacketName(DataPacket packet) {
+  switch (packet) {
+    case DataPacket::kTimestamp:
+      return "timestamp";
+    case DataPacket::kOffset:
+      return "offset";
+    case DataPacket::kIncompressible:
+      return "incompressible";
+    case DataPacket::kRandom:
+      return "random";
+  }
+  return "?";
+}
+
 std::string nestedTargets(const std::vector<std::string>& given, const std::vector<std::string>& normal) {
   const auto inside = [](const std::string& outer, const std::string& inner) {
     if (outer == "/") return inner != "/";

@@ -48,6 +48,30 @@ struct SweepSpec {
   bool active() const { return kind != Kind::kNone; }
 };
 
+// -a API (mdtest's backends): POSIX, or DUMMY, which does no file-system I/O (the fake backend: it measures
+// the harness).
+enum class Api : std::uint8_t { kPosix, kDummy };
+std::string_view apiName(Api api);  // "POSIX", "DUMMY"
+
+// --path-style: how the POSIX backend names an item in each system call. kFull: the full path from -d, the
+// calls mdtest 4.1's POSIX backend makes (rates comparable with mdtest's); kDirfd: one name relative to a
+// directory descriptor opened once (openat, fstatat, unlinkat), no path walk per operation.
+enum class PathStyle : std::uint8_t { kFull, kDirfd };
+std::string_view pathStyleName(PathStyle style);  // "full", "dirfd"
+
+// -Y's system call: sync(2), as mdtest's POSIX backend (every file system of the node), or syncfs(2) on the
+// target's file system only (--sync-call syncfs).
+enum class SyncCall : std::uint8_t { kSync, kSyncfs };
+std::string_view syncCallName(SyncCall call);  // "sync", "syncfs"
+
+// The console's layout: mdbench's tables, or mdtest's (--output mdtest: its SUMMARY table, -P/-Z/
+// --showRankStatistics variants) for scripts that parse mdtest logs.
+enum class ConsoleStyle : std::uint8_t { kMdbench, kMdtest };
+
+// --dataPacketType: what the bytes written with -w hold (mdtest's packet types).
+enum class DataPacket : std::uint8_t { kTimestamp, kOffset, kIncompressible, kRandom };
+std::string_view dataPacketName(DataPacket packet);  // "timestamp", "offset", "incompressible", "random"
+
 struct Config {
   std::uint64_t items = 1000;  // -n, --items: items per rank, exact
   std::string target;          // -d, --dir: empty means a fresh mdbench.<stamp> directory in the cwd
@@ -91,6 +115,26 @@ struct Config {
   std::string output;  // -o, --output: results file; empty: a default name in the cwd
   OutputMode output_mode = OutputMode::kCreate;  // --force, --append
   std::string command_line;                      // the arguments as given, for the record
+
+  // mdtest 4.1's options beyond the common subset (README "Coming from mdtest").
+  Api api = Api::kPosix;                   // -a API
+  PathStyle path_style = PathStyle::kFull;  // --path-style full|dirfd
+  SyncCall sync_call = SyncCall::kSync;    // --sync-call sync|syncfs: what -Y calls
+  ConsoleStyle console = ConsoleStyle::kMdbench;  // --output mdtest|mdbench
+  bool make_node = false;           // -k: mknod instead of open/close for file creates (not with -w)
+  bool collective_creates = false;  // -c: rank 0 makes every create (and remove); the others wait
+  bool no_barriers = false;         // -B: no barriers between phases; rates from each rank's own time
+  bool print_time = false;          // -Z: print times instead of rates (mdtest console)
+  bool print_all_procs = false;     // --print-all-procs: every rank prints its own excerpt
+  bool show_rank_statistics = false;  // --showRankStatistics: per-rank max/min/mean columns
+  std::string rank_details_csv;     // --saveRankPerformanceDetails=FILE: a row per rank, iteration, phase
+  std::string per_op_csv_prefix;    // --savePerOpDataCSV=PREFIX: each rank's per-op start and duration
+  bool verify_write = false;        // --verify-write: read each written file back and check it at create
+  DataPacket data_packet = DataPacket::kTimestamp;  // --dataPacketType
+  std::int64_t buffer_offset = -1;  // -G OFFSET: the data pattern's offset (-1: none given)
+  bool warnings_as_errors = false;  // --warningAsErrors: a warning is a usage error (exit 2)
+  std::string cmd_before_phase;     // --run-cmd-before-phase=CMD: every rank, before the opening barrier
+  std::string cmd_after_phase;      // --run-cmd-after-phase=CMD: every rank, inside the timing, at the end
 };
 
 enum class CliAction : std::uint8_t { kRun, kHelp, kVersion };
