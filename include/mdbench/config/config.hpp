@@ -135,6 +135,8 @@ struct Config {
   bool warnings_as_errors = false;  // --warningAsErrors: a warning is a usage error (exit 2)
   std::string cmd_before_phase;     // --run-cmd-before-phase=CMD: every rank, before the opening barrier
   std::string cmd_after_phase;      // --run-cmd-after-phase=CMD: every rank, inside the timing, at the end
+  // --preset io500-*: -Y syncs at the end of the create phases only, as IO500 passes -Y to its write job.
+  bool sync_creates_only = false;
 };
 
 enum class CliAction : std::uint8_t { kRun, kHelp, kVersion };
