@@ -1,6 +1,7 @@
 // The POSIX backend. Each operation is the shortest syscall sequence that does it: no allocation, no
-// formatting, errno returned as the status. O_NOFOLLOW / AT_SYMLINK_NOFOLLOW everywhere so a symlink planted
-// under the target directory is never followed.
+// formatting, errno returned as the status. Two path styles (posix_backend.hpp): this file has the dirfd
+// style (O_NOFOLLOW / AT_SYMLINK_NOFOLLOW on every name, relative to directory descriptors) and what both
+// styles share; posix_full.cpp has the full style's operations.
 #include "mdbench/backend/posix_backend.hpp"
 
 #include <dirent.h>
@@ -16,31 +17,13 @@
 #include <cstring>
 #include <new>
 #include <string_view>
+#include <utility>
+
+#include "posix_calls.hpp"
 
 namespace mdbench {
-namespace {
+namespace posix {
 
-constexpr int kDirOpenFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
-constexpr int kCreateFlags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
-// -S's ranks that did not create a shared name open it after its creator did: never O_CREAT (a name that is
-// gone stays gone), O_NOFOLLOW (a symlink fails with ELOOP), O_NONBLOCK (a FIFO fails with ENXIO instead of
-// waiting for a reader), and no O_TRUNC: the checks on the descriptor come before any byte is written.
-constexpr int kOpenCreatedFlags = O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
-// A fresh descriptor for listing, so the caller's descriptor keeps its own offset ("." is never a symlink).
-constexpr int kListFlags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
-// getdents64 buffer on the stack: a few hundred names per call, far below any thread's stack limit.
-constexpr std::size_t kDirentBufferBytes = 32 * 1024;
-// O_NONBLOCK: a FIFO planted under a generated name opens at once (and is refused by type) instead of
-// blocking the rank until a writer comes; it changes nothing for regular files.
-constexpr int kReadFlags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
-constexpr mode_t kDirMode = 0777;   // the umask applies
-constexpr mode_t kFileMode = 0666;  // the umask applies
-
-// A negative handle must never reach the *at() calls: AT_FDCWD (-100) would silently mean the cwd.
-constexpr bool usable(DirHandle dir) { return dir.value >= 0; }
-constexpr int fdOf(DirHandle dir) { return static_cast<int>(dir.value); }
-
-// errno of the last failed call; EIO if the library left it unset.
 int lastError() { return errno != 0 ? errno : EIO; }
 
 int writeAll(int fd, std::span<const std::byte> data) {
@@ -69,8 +52,6 @@ int readFull(int fd, std::span<std::byte> buf) {
   return 0;
 }
 
-// What an entry of the wrong type fails with: EISDIR / ENOTDIR between files and directories, EINVAL for
-// anything else (a symlink, FIFO, socket or device), as statEntry reports them.
 int typeError(const struct stat& st, EntryType want) {
   if (want == EntryType::kDir) return S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
   if (S_ISREG(st.st_mode)) return 0;
@@ -83,8 +64,6 @@ int checkType(int dir_fd, const char* name, EntryType want) {
   return typeError(st, want);
 }
 
-// -S: the descriptor opened without O_CREAT must be the file the creating rank made and wrote: a regular
-// file, one link (a hard link planted to a precious file has two), the creator's size.
 int checkCreated(int fd, std::size_t size) {
   struct stat st;
   if (::fstat(fd, &st) != 0) return lastError();
@@ -93,106 +72,25 @@ int checkCreated(int fd, std::size_t size) {
   return static_cast<std::uint64_t>(st.st_size) == size ? 0 : EBADMSG;
 }
 
-// Closes fd; the first error (the operation's, else close's) is the result.
 int closeAfter(int fd, int op_err) {
   const int close_err = ::close(fd) == 0 ? 0 : lastError();
   return op_err != 0 ? op_err : close_err;
 }
 
-}  // namespace
-
-std::unique_ptr<PosixBackend> PosixBackend::open(const std::string& root_path, int& err) {
-  const int fd = ::open(root_path.c_str(), kDirOpenFlags);
-  if (fd < 0) {
-    err = lastError();
-    return nullptr;
-  }
-  std::unique_ptr<PosixBackend> backend(new (std::nothrow) PosixBackend(fd));
-  if (!backend) {
-    ::close(fd);
-    err = ENOMEM;
-    return nullptr;
-  }
-  err = 0;
-  return backend;
-}
-
-PosixBackend::~PosixBackend() {
-  if (root_fd_ >= 0) ::close(root_fd_);
-}
-
-DirHandle PosixBackend::root() const { return DirHandle{root_fd_}; }
-
-int PosixBackend::openDir(DirHandle parent, const char* name, DirHandle& out) {
-  out = DirHandle{};
-  if (!usable(parent)) return EBADF;
-  const int fd = ::openat(fdOf(parent), name, kDirOpenFlags);
-  if (fd < 0) return lastError();
-  out = DirHandle{fd};
-  return 0;
-}
-
-int PosixBackend::closeDir(DirHandle dir) {
-  // The root descriptor belongs to the backend (closed by the destructor), not to the caller.
-  if (!usable(dir) || dir.value == root_fd_) return EBADF;
-  return ::close(fdOf(dir)) == 0 ? 0 : lastError();
-}
-
-int PosixBackend::makeDir(DirHandle parent, const char* name) {
-  if (!usable(parent)) return EBADF;
-  return ::mkdirat(fdOf(parent), name, kDirMode) == 0 ? 0 : lastError();
-}
-
-// unlinkat(AT_REMOVEDIR) already refuses a symlink (ENOTDIR) and anything that is not a directory.
-int PosixBackend::removeDir(DirHandle parent, const char* name) {
-  if (!usable(parent)) return EBADF;
-  return ::unlinkat(fdOf(parent), name, AT_REMOVEDIR) == 0 ? 0 : lastError();
-}
-
-int PosixBackend::createFile(DirHandle parent, const char* name, std::span<const std::byte> data,
-                             CreateOptions options) {
-  if (!usable(parent)) return EBADF;
-  const bool created = options.mode == CreateMode::kExclusive;
-  const int fd = ::openat(fdOf(parent), name, created ? kCreateFlags : kOpenCreatedFlags, kFileMode);
-  if (fd < 0) return lastError();
-  int err = created ? 0 : checkCreated(fd, data.size());
-  if (err == 0 && options.made != nullptr) *options.made = true;
-  if (err == 0) err = writeAll(fd, data);
-  if (err == 0 && options.fsync && ::fsync(fd) != 0) err = lastError();
-  return closeAfter(fd, err);
-}
-
-int PosixBackend::statEntry(DirHandle parent, const char* name, bool is_dir) {
-  if (!usable(parent)) return EBADF;
-  struct stat st;
-  if (::fstatat(fdOf(parent), name, &st, AT_SYMLINK_NOFOLLOW) != 0) return lastError();
-  return typeError(st, is_dir ? EntryType::kDir : EntryType::kFile);
-}
-
-int PosixBackend::readFile(DirHandle parent, const char* name, std::span<std::byte> buf) {
-  if (!usable(parent)) return EBADF;
-  const int fd = ::openat(fdOf(parent), name, kReadFlags);
-  if (fd < 0) return lastError();
-  struct stat st;
-  int err = ::fstat(fd, &st) == 0 ? typeError(st, EntryType::kFile) : lastError();
-  if (err == 0) err = readFull(fd, buf);
-  return closeAfter(fd, err);
-}
-
-// The type is checked first: unlinkat would remove a symlink, FIFO or socket planted under a file's name
-// as readily as the file. (Something swapped in between the two calls by another process is not caught:
-// POSIX has no unlink-if-regular.)
-int PosixBackend::unlinkFile(DirHandle parent, const char* name) {
-  if (!usable(parent)) return EBADF;
-  if (const int err = checkType(fdOf(parent), name, EntryType::kFile); err != 0) return err;
-  return ::unlinkat(fdOf(parent), name, 0) == 0 ? 0 : lastError();
+int verifyWritten(int fd, std::span<const std::byte> data, std::vector<std::byte>& scratch) {
+  if (scratch.size() < data.size()) scratch.resize(data.size());  // grows once, to -w
+  const std::span<std::byte> back = std::span(scratch).first(data.size());
+  back[0] = ~data[0];  // as mdtest spoils its buffer: a read that returns nothing cannot pass
+  if (::lseek(fd, 0, SEEK_SET) != 0) return lastError();
+  const int err = readFull(fd, back);
+  if (err == ENODATA) return EBADMSG;
+  if (err != 0) return err;
+  return std::memcmp(back.data(), data.data(), data.size()) == 0 ? 0 : EBADMSG;
 }
 
 // rename(2) never follows symlinks, but would move a link planted under a generated name: the type of
 // `from` is checked first, so only what mdbench made is renamed.
-int PosixBackend::renameEntry(DirHandle dir, const char* from, const char* to, EntryType type) {
-  if (!usable(dir)) return EBADF;
-  const int fd = fdOf(dir);
+int renameChecked(int fd, const char* from, const char* to, EntryType type) {
   if (const int err = checkType(fd, from, type); err != 0) return err;
   if (::renameat2(fd, from, fd, to, RENAME_NOREPLACE) == 0) return 0;
   const int err = lastError();
@@ -206,6 +104,208 @@ int PosixBackend::renameEntry(DirHandle dir, const char* from, const char* to, E
   if (::fstatat(fd, to, &st, AT_SYMLINK_NOFOLLOW) == 0) return EEXIST;
   if (errno != ENOENT) return lastError();
   return ::renameat(fd, from, fd, to) == 0 ? 0 : lastError();
+}
+
+}  // namespace posix
+
+namespace {
+
+using posix::closeAfter;
+using posix::lastError;
+using posix::typeError;
+
+constexpr int kDirOpenFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+constexpr int kCreateFlags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+// --verify-write reads the file back through the descriptor it wrote with.
+constexpr int kCreateVerifyFlags = (kCreateFlags & ~O_WRONLY) | O_RDWR;
+// -S's ranks that did not create a shared name open it after its creator did: never O_CREAT (a name that is
+// gone stays gone), O_NOFOLLOW (a symlink fails with ELOOP), O_NONBLOCK (a FIFO fails with ENXIO instead of
+// waiting for a reader), and no O_TRUNC: the checks on the descriptor come before any byte is written.
+constexpr int kOpenCreatedFlags = O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
+constexpr int kOpenCreatedVerifyFlags = (kOpenCreatedFlags & ~O_WRONLY) | O_RDWR;
+// A fresh descriptor for listing, so the caller's descriptor keeps its own offset ("." is never a symlink).
+constexpr int kListFlags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+// getdents64 buffer on the stack: a few hundred names per call, far below any thread's stack limit.
+constexpr std::size_t kDirentBufferBytes = 32 * 1024;
+// O_NONBLOCK: a FIFO planted under a generated name opens at once (and is refused by type) instead of
+// blocking the rank until a writer comes; it changes nothing for regular files.
+constexpr int kReadFlags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
+constexpr mode_t kDirMode = 0777;   // the umask applies
+constexpr mode_t kFileMode = 0666;  // the umask applies
+
+// A negative handle must never reach the *at() calls: AT_FDCWD (-100) would silently mean the cwd.
+constexpr bool usable(DirHandle dir) { return dir.value >= 0; }
+constexpr int fdOf(DirHandle dir) { return static_cast<int>(dir.value); }
+
+// The root path as the full style joins names to it: without trailing slashes ("/" stays "/").
+std::string trimmed(std::string path) {
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  return path;
+}
+
+}  // namespace
+
+std::unique_ptr<PosixBackend> PosixBackend::open(const std::string& root_path, const PosixOptions& options,
+                                                 int& err) {
+  const int fd = ::open(root_path.c_str(), kDirOpenFlags);
+  if (fd < 0) {
+    err = lastError();
+    return nullptr;
+  }
+  std::unique_ptr<PosixBackend> backend(new (std::nothrow) PosixBackend(fd, trimmed(root_path), options));
+  if (!backend) {
+    ::close(fd);
+    err = ENOMEM;
+    return nullptr;
+  }
+  err = 0;
+  return backend;
+}
+
+PosixBackend::PosixBackend(int root_fd, std::string root_path, const PosixOptions& options)
+    : root_fd_(root_fd), options_(options) {
+  dir_paths_.resize(static_cast<std::size_t>(root_fd) + 1);
+  dir_paths_[static_cast<std::size_t>(root_fd)] = std::move(root_path);
+}
+
+PosixBackend::~PosixBackend() {
+  if (root_fd_ >= 0) ::close(root_fd_);
+}
+
+DirHandle PosixBackend::root() const { return DirHandle{root_fd_}; }
+
+const char* PosixBackend::pathIn(DirHandle dir, const char* name, std::string& out) const {
+  if (!usable(dir) || static_cast<std::size_t>(dir.value) >= dir_paths_.size()) return nullptr;
+  const std::string& parent = dir_paths_[static_cast<std::size_t>(dir.value)];
+  if (parent.empty()) return nullptr;
+  out.assign(parent);
+  if (parent != "/") out.push_back('/');
+  out.append(name);
+  return out.c_str();
+}
+
+// Both styles open each directory once, by descriptor, never through a link: the full style keeps the
+// descriptor for what works on a directory (listing, marks, cleanup) and its path for the item operations.
+int PosixBackend::openDir(DirHandle parent, const char* name, DirHandle& out) {
+  out = DirHandle{};
+  if (!usable(parent)) return EBADF;
+  const int fd = ::openat(fdOf(parent), name, kDirOpenFlags);
+  if (fd < 0) return lastError();
+  if (full()) {
+    std::string path;
+    if (pathIn(parent, name, path) == nullptr) return closeAfter(fd, EBADF);
+    const auto slot = static_cast<std::size_t>(fd);
+    if (slot >= dir_paths_.size()) dir_paths_.resize(slot + 1);
+    dir_paths_[slot].assign(path);  // keeps the slot's capacity when the descriptor number comes back
+  }
+  out = DirHandle{fd};
+  return 0;
+}
+
+int PosixBackend::closeDir(DirHandle dir) {
+  // The root descriptor belongs to the backend (closed by the destructor), not to the caller.
+  if (!usable(dir) || dir.value == root_fd_) return EBADF;
+  if (static_cast<std::size_t>(dir.value) < dir_paths_.size())
+    dir_paths_[static_cast<std::size_t>(dir.value)].clear();
+  return ::close(fdOf(dir)) == 0 ? 0 : lastError();
+}
+
+int PosixBackend::makeDir(DirHandle parent, const char* name) {
+  if (full()) {
+    const char* path = pathIn(parent, name, path_);
+    return path == nullptr ? EBADF : posix::fullMakeDir(path);
+  }
+  if (!usable(parent)) return EBADF;
+  return ::mkdirat(fdOf(parent), name, kDirMode) == 0 ? 0 : lastError();
+}
+
+// unlinkat(AT_REMOVEDIR) already refuses a symlink (ENOTDIR) and anything that is not a directory.
+int PosixBackend::removeDir(DirHandle parent, const char* name) {
+  if (full()) {
+    const char* path = pathIn(parent, name, path_);
+    return path == nullptr ? EBADF : posix::fullRemoveDir(path);
+  }
+  if (!usable(parent)) return EBADF;
+  return ::unlinkat(fdOf(parent), name, AT_REMOVEDIR) == 0 ? 0 : lastError();
+}
+
+int PosixBackend::createFile(DirHandle parent, const char* name, std::span<const std::byte> data,
+                             CreateOptions options) {
+  if (full()) {
+    const char* path = pathIn(parent, name, path_);
+    return path == nullptr ? EBADF : posix::fullCreate(path, data, options, options_, verify_buf_);
+  }
+  if (!usable(parent)) return EBADF;
+  return createAt(fdOf(parent), name, data, options);
+}
+
+int PosixBackend::createAt(int dir_fd, const char* name, std::span<const std::byte> data,
+                           CreateOptions options) {
+  const bool created = options.mode == CreateMode::kExclusive;
+  if (created && options_.make_node && data.empty()) {
+    if (::mknodat(dir_fd, name, S_IFREG | kFileMode, 0) != 0) return lastError();
+    if (options.made != nullptr) *options.made = true;
+    return 0;
+  }
+  const bool verify = options_.verify_write && !data.empty();
+  const int flags = created ? (verify ? kCreateVerifyFlags : kCreateFlags)
+                            : (verify ? kOpenCreatedVerifyFlags : kOpenCreatedFlags);
+  const int fd = ::openat(dir_fd, name, flags, kFileMode);
+  if (fd < 0) return lastError();
+  int err = created ? 0 : posix::checkCreated(fd, data.size());
+  if (err == 0 && options.made != nullptr) *options.made = true;
+  if (err == 0) err = posix::writeAll(fd, data);
+  if (err == 0 && options.fsync && ::fsync(fd) != 0) err = lastError();
+  if (err == 0 && verify) err = posix::verifyWritten(fd, data, verify_buf_);
+  return closeAfter(fd, err);
+}
+
+int PosixBackend::statEntry(DirHandle parent, const char* name, bool is_dir) {
+  const EntryType type = is_dir ? EntryType::kDir : EntryType::kFile;
+  if (full()) {
+    const char* path = pathIn(parent, name, path_);
+    return path == nullptr ? EBADF : posix::fullStat(path, type);
+  }
+  if (!usable(parent)) return EBADF;
+  return posix::checkType(fdOf(parent), name, type);
+}
+
+int PosixBackend::readFile(DirHandle parent, const char* name, std::span<std::byte> buf) {
+  if (full()) {
+    const char* path = pathIn(parent, name, path_);
+    return path == nullptr ? EBADF : posix::fullRead(path, buf);
+  }
+  if (!usable(parent)) return EBADF;
+  const int fd = ::openat(fdOf(parent), name, kReadFlags);
+  if (fd < 0) return lastError();
+  struct stat st;
+  int err = ::fstat(fd, &st) == 0 ? typeError(st, EntryType::kFile) : lastError();
+  if (err == 0) err = posix::readFull(fd, buf);
+  return closeAfter(fd, err);
+}
+
+// The type is checked first: unlinkat would remove a symlink, FIFO or socket planted under a file's name
+// as readily as the file. (Something swapped in between the two calls by another process is not caught:
+// POSIX has no unlink-if-regular.)
+int PosixBackend::unlinkFile(DirHandle parent, const char* name) {
+  if (full()) {
+    const char* path = pathIn(parent, name, path_);
+    return path == nullptr ? EBADF : posix::fullUnlink(path);
+  }
+  if (!usable(parent)) return EBADF;
+  if (const int err = posix::checkType(fdOf(parent), name, EntryType::kFile); err != 0) return err;
+  return ::unlinkat(fdOf(parent), name, 0) == 0 ? 0 : lastError();
+}
+
+int PosixBackend::renameEntry(DirHandle dir, const char* from, const char* to, EntryType type) {
+  if (full()) {
+    const char* from_path = pathIn(dir, from, path_);
+    const char* to_path = pathIn(dir, to, path_to_);
+    if (from_path == nullptr || to_path == nullptr) return EBADF;
+    return posix::renameChecked(AT_FDCWD, from_path, to_path, type);
+  }
+  if (!usable(dir)) return EBADF;
+  return posix::renameChecked(fdOf(dir), from, to, type);
 }
 
 namespace {
@@ -253,6 +353,14 @@ int PosixBackend::countEntries(DirHandle dir, std::span<const std::string_view> 
   return closeAfter(fd, 0);
 }
 
-int PosixBackend::syncFileSystem() { return ::syncfs(root_fd_) == 0 ? 0 : lastError(); }
+// -Y: sync(2), as mdtest's POSIX backend (which runs the sync command: the same call, without the fork), or
+// syncfs(2) on the root's file system alone.
+int PosixBackend::syncFileSystem() {
+  if (options_.sync == SyncCall::kSync) {
+    ::sync();
+    return 0;
+  }
+  return ::syncfs(root_fd_) == 0 ? 0 : lastError();
+}
 
 }  // namespace mdbench

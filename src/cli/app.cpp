@@ -23,7 +23,7 @@
 
 #include "mdbench/backend/cleanup.hpp"
 #include "mdbench/backend/fsinfo.hpp"
-#include "mdbench/backend/posix_backend.hpp"
+#include "mdbench/backend/make_backend.hpp"
 #include "mdbench/cli/subcommands.hpp"
 #include "mdbench/cli/version.hpp"
 #include "mdbench/config/config.hpp"
@@ -511,7 +511,7 @@ RunResult runSweepStep(Comm& comm, const RunSetup& setup, const StepRanks& step,
   // The step's rank r works in target r mod targets, as the plan says; not necessarily the job rank's.
   const std::string& my_target = setup.target_paths[comm.rank() % setup.target_paths.size()];
   int err = 0;
-  std::unique_ptr<PosixBackend> backend = PosixBackend::open(my_target, err);
+  std::unique_ptr<Backend> backend = makeBackend(setup.config, my_target, err);
   RunResult result;
   result.setup_error = agreeOnSetup(comm, err, fmt::format("cannot open target {}", my_target));
   began = result.setup_error.empty();
@@ -655,7 +655,7 @@ int checkUsage(const Config& config, Comm& comm, std::vector<std::uint32_t>& ste
 struct Workspace {
   std::vector<Target> targets;
   std::vector<std::string> target_paths;
-  std::unique_ptr<PosixBackend> backend;
+  std::unique_ptr<Backend> backend;
 };
 
 // Collective: the results file (rank 0), then the targets, then each rank's backend on its target. On a
@@ -681,7 +681,7 @@ int prepareRun(const Config& config, Comm& comm, const SchedulerInfo& scheduler,
   for (std::string line; std::getline(lines, line);) space.target_paths.push_back(line);
   const std::string& my_target = space.target_paths[comm.rank() % space.target_paths.size()];
   int err = 0;
-  space.backend = PosixBackend::open(my_target, err);
+  space.backend = makeBackend(config, my_target, err);
   error = agreeOnSetup(comm, err, fmt::format("cannot open target {}", my_target));
   if (error.empty()) return kExitOk;
   if (root) {

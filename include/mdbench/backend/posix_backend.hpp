@@ -1,18 +1,38 @@
-// The POSIX backend: every operation relative to directory descriptors, O_EXCL creates, no symlink followed.
+// The POSIX backend: O_EXCL creates, no symlink followed on a final component, in two path styles (full
+// paths as mdtest 4.1 passes them, or names relative to directory descriptors).
 #pragma once
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "mdbench/backend/backend.hpp"
+#include "mdbench/config/config.hpp"
 
 namespace mdbench {
+
+// How the backend makes its calls; fixed for its lifetime.
+struct PosixOptions {
+  PathStyle style = PathStyle::kFull;  // --path-style
+  SyncCall sync = SyncCall::kSync;     // what syncFileSystem calls (-Y; --sync-call)
+  // -k: a create with no data is a mknod (mdtest's mknod(path, S_IFREG | S_IRUSR, 0) in the full style,
+  // mknodat(dir, name, S_IFREG | 0666, 0) in the dirfd style); mknod fails with EEXIST on any existing
+  // entry, a symlink included, so it is exclusive like O_EXCL. Creates with data still open and write.
+  bool make_node = false;
+  bool verify_write = false;  // --verify-write: read each written file back at create and compare
+};
 
 class PosixBackend final : public Backend {
  public:
   // Opens `root_path` (which must be an existing directory, not a symlink). Returns nullptr and sets
-  // `err` (an errno value) on failure.
-  static std::unique_ptr<PosixBackend> open(const std::string& root_path, int& err);
+  // `err` (an errno value) on failure. The full style names every item by `root_path` + '/' + the names
+  // of the directories opened below it: a handle names the path its directory was opened under, so a
+  // directory renamed while open is not followed by its handle, as it is in the dirfd style.
+  static std::unique_ptr<PosixBackend> open(const std::string& root_path, const PosixOptions& options,
+                                            int& err);
+  static std::unique_ptr<PosixBackend> open(const std::string& root_path, int& err) {
+    return open(root_path, PosixOptions{}, err);
+  }
   ~PosixBackend() override;
   PosixBackend(const PosixBackend&) = delete;
   PosixBackend& operator=(const PosixBackend&) = delete;
@@ -36,8 +56,19 @@ class PosixBackend final : public Backend {
   MarkKind readMark(DirHandle dir) override;                                                    // cleanup.cpp
 
  private:
-  explicit PosixBackend(int root_fd) : root_fd_(root_fd) {}
+  PosixBackend(int root_fd, std::string root_path, const PosixOptions& options);
+  bool full() const { return options_.style == PathStyle::kFull; }
+  // Full style: `name`'s path in the open directory `dir`, built in `out` (reused, so no allocation once it
+  // has grown to the longest path); nullptr for a handle that is not an open directory of this backend.
+  const char* pathIn(DirHandle dir, const char* name, std::string& out) const;
+  int createAt(int dir_fd, const char* name, std::span<const std::byte> data, CreateOptions options);
+
   int root_fd_;
+  PosixOptions options_;
+  std::vector<std::string> dir_paths_;  // by descriptor: the path of each open directory ("" when none)
+  std::string path_;                    // full style: the operation's path
+  std::string path_to_;                 // full style: a rename's new path
+  std::vector<std::byte> verify_buf_;   // --verify-write: the bytes read back
 };
 
 }  // namespace mdbench

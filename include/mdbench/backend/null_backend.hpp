@@ -1,0 +1,46 @@
+// -a DUMMY: a backend that does no file-system I/O and succeeds, as mdtest's DUMMY backend: what a run
+// measures with it is the harness (the loop, the clock, the names, the barriers).
+#pragma once
+
+#include <cerrno>
+#include <string>
+
+#include "mdbench/backend/backend.hpp"
+
+namespace mdbench {
+
+// Every operation returns 0 and touches nothing: no store, so it costs the same on every rank whatever the
+// items' owners (a shared tree's items stat'ed by ranks that did not make them succeed too). What the run
+// reads back of its own bookkeeping is made up to mean "nothing to report": the ownership record
+// (layout.hpp kTakenName) reads as an empty one (every item is the run's), a mark as the run's own. A read
+// leaves the buffer as it was (so -X finds no pattern), and countEntries, which cannot know what a listing
+// would hold without a store, fails with ENOTSUP.
+class NullBackend final : public Backend {
+ public:
+  NullBackend();
+
+  DirHandle root() const override { return DirHandle{0}; }
+  int openDir(DirHandle parent, const char* name, DirHandle& out) override;
+  int closeDir(DirHandle dir) override;
+  int makeDir(DirHandle parent, const char*) override { return status(parent); }
+  int removeDir(DirHandle parent, const char*) override { return status(parent); }
+  int createFile(DirHandle parent, const char* name, std::span<const std::byte> data,
+                 CreateOptions options) override;
+  int statEntry(DirHandle parent, const char*, bool) override { return status(parent); }
+  int readFile(DirHandle parent, const char* name, std::span<std::byte> buf) override;
+  int unlinkFile(DirHandle parent, const char*) override { return status(parent); }
+  int renameEntry(DirHandle dir, const char*, const char*, EntryType) override { return status(dir); }
+  int countEntries(DirHandle dir, std::span<const std::string_view> prefixes, std::span<std::uint64_t> counts,
+                   std::uint64_t& total) override;
+  int syncFileSystem() override { return 0; }
+  int removeGenerated(DirHandle dir, const CleanOptions& options, CleanTally& tally) override;
+  int writeMark(DirHandle) override { return 0; }
+  MarkKind readMark(DirHandle) override { return MarkKind::kOurs; }
+
+ private:
+  // EBADF for a handle no open directory has, as the POSIX backend says it; 0 otherwise.
+  static int status(DirHandle dir) { return dir.valid() ? 0 : EBADF; }
+  std::string empty_record_;  // an ownership record with no entry
+};
+
+}  // namespace mdbench

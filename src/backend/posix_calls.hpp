@@ -1,0 +1,49 @@
+// The system-call helpers both path styles of the POSIX backend share (posix_backend.cpp: dirfd style,
+// posix_full.cpp: full style): errno as the status, loops over short transfers, the type checks.
+#pragma once
+
+#include <sys/stat.h>
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "mdbench/backend/backend.hpp"
+#include "mdbench/backend/posix_backend.hpp"
+
+namespace mdbench::posix {
+
+// errno of the last failed call; EIO if the library left it unset.
+int lastError();
+// Writes all of `data` from the descriptor's offset; retries short writes and EINTR.
+int writeAll(int fd, std::span<const std::byte> data);
+// Reads until `buf` is full; a file that ends first is ENODATA.
+int readFull(int fd, std::span<std::byte> buf);
+// What an entry of the wrong type fails with: EISDIR / ENOTDIR between files and directories, EINVAL for
+// anything else (a symlink, FIFO, socket or device).
+int typeError(const struct stat& st, EntryType want);
+// The type of `name` in `dir_fd` (AT_FDCWD with a full path), never through a link on the final component.
+int checkType(int dir_fd, const char* name, EntryType want);
+// -S: the descriptor opened without O_CREAT is the file the creating rank made and wrote: a regular file,
+// one link (a hard link planted to a precious file has two), the creator's size.
+int checkCreated(int fd, std::size_t size);
+// Closes fd; the first error (the operation's, else close's) is the result.
+int closeAfter(int fd, int op_err);
+// --verify-write: reads what was just written back through the same descriptor, as mdtest does (lseek to
+// 0, read), into `scratch`, and compares; a difference or a short file is EBADMSG.
+int verifyWritten(int fd, std::span<const std::byte> data, std::vector<std::byte>& scratch);
+// Renames `from` to `to` (both relative to dir_fd, or full paths with AT_FDCWD) without ever replacing an
+// existing `to` (EEXIST), once `from` is known to have the type mdbench made.
+int renameChecked(int dir_fd, const char* from, const char* to, EntryType type);
+
+// The full path style's operations (posix_full.cpp): each takes the item's full path, as mdtest 4.1's
+// POSIX backend does, and makes the same system calls but for the safety additions listed there.
+int fullMakeDir(const char* path);
+int fullRemoveDir(const char* path);
+int fullCreate(const char* path, std::span<const std::byte> data, CreateOptions options,
+               const PosixOptions& posix, std::vector<std::byte>& scratch);
+int fullStat(const char* path, EntryType type);
+int fullRead(const char* path, std::span<std::byte> buf);
+int fullUnlink(const char* path);
+
+}  // namespace mdbench::posix

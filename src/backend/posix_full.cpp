@@ -1,0 +1,103 @@
+// The full path style (--path-style full, the default): per operation, the system calls mdtest 4.1's POSIX
+// backend makes (aiori-POSIX.c POSIX_Create / POSIX_Mknod / POSIX_Open / POSIX_Xfer / POSIX_Close /
+// POSIX_Delete / POSIX_Rename, aiori.c aiori_posix_stat / _mkdir / _rmdir, as mdtest.c's create_file,
+// mdtest_stat, mdtest_read, remove_file, create_remove_dirs and rename_dir_test call them), on the item's
+// full path from -d, with mdtest's open flags and modes:
+//   create    open(path, O_RDWR|O_CREAT, 0664) [lseek(fd, 0, SEEK_SET) write] [fsync] close
+//   -k        mknod(path, S_IFREG|S_IRUSR, 0)
+//   stat      stat(path)
+//   read      open(path, O_RDWR) [lseek(fd, 0, SEEK_SET) read] close
+//   remove    unlink(path) / rmdir(path)
+//   mkdir     mkdir(path, 0775)
+//   rename    rename(from, to)
+//   verify    after the write: lseek(fd, 0, SEEK_SET) read, through the create's descriptor
+// What the safety promise (nothing followed through a link on a final component, nothing touched that the
+// run did not make) adds, and nothing else (README "Path style", checked by the test e2e_syscalls):
+//   1. create: O_EXCL (never reuses an existing entry; with O_CREAT it also refuses a symlink).
+//   2. stat: lstat semantics (AT_SYMLINK_NOFOLLOW), and the type must be the item's.
+//   3. read: O_NOFOLLOW and O_NONBLOCK (a FIFO never blocks the rank), then fstat: only a regular file is
+//      read.
+//   4. unlink: an lstat first: only a regular file is removed (unlink would remove a planted link or FIFO).
+//   5. rename: an lstat of the old name first (only the type mdbench made moves), and renameat2 with
+//      RENAME_NOREPLACE, which never replaces an existing new name.
+//   6. -S's ranks that did not create a shared name open it without O_CREAT (O_WRONLY|O_NOFOLLOW|
+//      O_NONBLOCK, O_RDWR with --verify-write) and check it with fstat before writing (posix_backend.hpp
+//      CreateMode::kOpenCreated); mdtest creates it on every rank.
+// mkdir, rmdir and mknod never follow a final symlink (EEXIST / ENOTDIR), so they are mdtest's calls as
+// they are. No item call carries O_CLOEXEC: mdtest's do not, and each descriptor is closed in the call.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "posix_calls.hpp"
+
+namespace mdbench::posix {
+namespace {
+
+constexpr mode_t kDirMode = 0775;                // mdtest's DIRMODE; the umask applies
+constexpr mode_t kFileMode = 0664;               // POSIX_Create's mode; the umask applies
+constexpr mode_t kNodeMode = S_IFREG | S_IRUSR;  // POSIX_Mknod's
+constexpr int kCreateFlags = O_RDWR | O_CREAT | O_EXCL;
+// -S's second step (not mdtest's: see 6. above); O_RDWR only to read back for --verify-write.
+constexpr int kOpenCreatedFlags = O_WRONLY | O_NOFOLLOW | O_NONBLOCK;
+constexpr int kOpenCreatedVerifyFlags = O_RDWR | O_NOFOLLOW | O_NONBLOCK;
+// mdtest_read asks POSIX_Open for O_RDONLY, which is 0, so POSIX_Open opens O_RDWR.
+constexpr int kReadFlags = O_RDWR | O_NOFOLLOW | O_NONBLOCK;
+
+// POSIX_Xfer seeks to the offset before each transfer.
+int rewind(int fd) { return ::lseek(fd, 0, SEEK_SET) == 0 ? 0 : lastError(); }
+
+}  // namespace
+
+int fullMakeDir(const char* path) { return ::mkdir(path, kDirMode) == 0 ? 0 : lastError(); }
+
+int fullRemoveDir(const char* path) { return ::rmdir(path) == 0 ? 0 : lastError(); }
+
+int fullCreate(const char* path, std::span<const std::byte> data, CreateOptions options,
+               const PosixOptions& posix, std::vector<std::byte>& scratch) {
+  const bool created = options.mode == CreateMode::kExclusive;
+  if (created && posix.make_node && data.empty()) {
+    if (::mknod(path, kNodeMode, 0) != 0) return lastError();
+    if (options.made != nullptr) *options.made = true;
+    return 0;
+  }
+  const int open_created = posix.verify_write ? kOpenCreatedVerifyFlags : kOpenCreatedFlags;
+  const int fd = created ? ::open(path, kCreateFlags, kFileMode) : ::open(path, open_created);
+  if (fd < 0) return lastError();
+  int err = created ? 0 : checkCreated(fd, data.size());
+  if (err == 0 && options.made != nullptr) *options.made = true;
+  if (err == 0 && !data.empty()) {
+    err = rewind(fd);
+    if (err == 0) err = writeAll(fd, data);
+    if (err == 0 && options.fsync && ::fsync(fd) != 0) err = lastError();  // -y: fsyncPerWrite
+    if (err == 0 && posix.verify_write) err = verifyWritten(fd, data, scratch);
+  }
+  return closeAfter(fd, err);
+}
+
+int fullStat(const char* path, EntryType type) {
+  struct stat st;
+  if (::lstat(path, &st) != 0) return lastError();
+  return typeError(st, type);
+}
+
+int fullRead(const char* path, std::span<std::byte> buf) {
+  const int fd = ::open(path, kReadFlags);
+  if (fd < 0) return lastError();
+  struct stat st;
+  int err = ::fstat(fd, &st) == 0 ? typeError(st, EntryType::kFile) : lastError();
+  if (err == 0 && !buf.empty()) {
+    err = rewind(fd);
+    if (err == 0) err = readFull(fd, buf);
+  }
+  return closeAfter(fd, err);
+}
+
+int fullUnlink(const char* path) {
+  if (const int err = checkType(AT_FDCWD, path, EntryType::kFile); err != 0) return err;
+  return ::unlink(path) == 0 ? 0 : lastError();
+}
+
+}  // namespace mdbench::posix
