@@ -68,6 +68,7 @@ while IFS=$'\t' read -r id seq ranks args files dirs tree_dirs iter_dirs status;
   if [ -n "${REFUSED[$id]:-}" ]; then
     expect_rc 2 "$id: refused (${REFUSED[$id]}): mpiexec -n $ranks mdbench $args"
     expect_eq "$(count "$t")" 0 "$id: refused, yet something below -d"
+    expect_in "$ERR" sweep "$id: refused for the sweep, not for another option"
   elif [[ " $args " == *" -a DUMMY "* ]]; then
     expect_rc "$status" "$id: mpiexec -n $ranks mdbench $args"
     expect_eq "$(entries "$DIR")" 0 "$id: -a DUMMY made nothing on disk: $(find "$DIR" -mindepth 1 2>/dev/null | head -3)"
