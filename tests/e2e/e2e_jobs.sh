@@ -3,14 +3,15 @@
 # (scripts/slurm-cluster.sh): the Slurm scripts as they are, the PBS scripts through sbatch, which honours
 # #PBS directives, with a TaskProlog giving them the PBS_* variables. Checks each job's exit status, its
 # results directory named after the job id, the HDF5 file (valid, recording the job, exact counts), and that
-# a failed benchmark fails its job. Needs the packages slurm-wlm and munge (scripts/deps.sh), and root
+# a failed benchmark fails its job; for the IO500 metadata scripts (io500-md), each phase's run and results
+# file and the printed sub-scores and their geometric mean, recomputed from the results files. Needs the packages slurm-wlm and munge (scripts/deps.sh), and root
 # (exit 77, skipped, without).
 source "$(dirname "$0")/lib.sh" "$@"
 py=/usr/bin/python3
 repo=$(cd "$E2E_DIR/../.." && pwd)
 cluster=$repo/scripts/slurm-cluster.sh
 host=$(hostname -s)
-limit_s=120
+limit_s=240  # the IO500 jobs run seven mdbench runs each
 
 # Jobs must see this cluster and nothing else: no HYDRA settings meant for tests outside a job, no variables
 # of a job this test may itself run in.
@@ -67,6 +68,12 @@ submit pbs-fail pbs/mdbench.pbs MDBENCH_ITEMS=10 MDBENCH_TARGET="$BASE/afile"
 submit no-binary slurm/mdbench.sbatch MDBENCH_BIN="$BASE/no-such-mdbench"
 submit slurm-sweep slurm/mdbench-sweep.sbatch MDBENCH_ITEMS=20 MDBENCH_SWEEP=pow2
 submit pbs-sweep pbs/mdbench-sweep.pbs MDBENCH_ITEMS=20 MDBENCH_SWEEP=1,2,4 MDBENCH_PLACEMENT=spread
+# IO500's metadata jobs: small -n, -W 2 (IO500's 300 s by default); the Slurm one on its default target.
+io500_env=(MDBENCH_EASY_ITEMS=25 MDBENCH_HARD_ITEMS=15 MDBENCH_STONEWALL=2)
+mkdir "$BASE/t.io500-pbs"
+submit io500 slurm/io500-md.sbatch "${io500_env[@]}"
+submit io500-pbs pbs/io500-md.pbs "${io500_env[@]}" MDBENCH_TARGET="$BASE/t.io500-pbs"
+submit io500-fail slurm/io500-md.sbatch "${io500_env[@]}" MDBENCH_TARGET="$BASE/afile"
 
 # squeue lists a job until it has ended; bounded, so that a stuck job fails the test instead of hanging it.
 # (Every client call has a timeout too: they retry for long when the controller does not answer.)
@@ -88,7 +95,7 @@ job_end() {
 results() {
   case $1 in
     slurm-mpiexec) echo "$BASE/results/${JOB[$1]}" ;;
-    pbs*) echo "$WORK/mdbench-results/${JOB[$1]}.$host" ;;  # PBS_JOBID, as a PBS server would give it
+    pbs* | io500-pbs) echo "$WORK/mdbench-results/${JOB[$1]}.$host" ;;  # PBS_JOBID, as a PBS server would give it
     *) echo "$WORK/mdbench-results/${JOB[$1]}" ;;
   esac
 }
@@ -96,7 +103,8 @@ results() {
 # job_output NAME: the job's stdout and stderr (#SBATCH --output; the PBS scripts leave Slurm's default).
 job_output() {
   case $1 in
-    pbs*) echo "$WORK/slurm-${JOB[$1]}.out" ;;
+    pbs* | io500-pbs) echo "$WORK/slurm-${JOB[$1]}.out" ;;
+    io500*) echo "$WORK/io500-md-${JOB[$1]}.out" ;;
     *) echo "$WORK/mdbench-${JOB[$1]}.out" ;;
   esac
 }
@@ -208,6 +216,97 @@ else
   check_failed slurm-sweep 2 "unknown option '--sweep'"
   check_failed pbs-sweep 2 "unknown option '--sweep'"
 fi
+
+# The IO500 metadata jobs. Their runs pass IO500's mdtest options as IO500 does (-G, --dataPacketType,
+# --saveRankPerformanceDetails, -a POSIX); until this mdbench takes them all, every run must fail with its
+# usage error and the job print no score. The probe is the options on a one-rank run of its own.
+io500_phases=(mdtest-easy-write mdtest-hard-write mdtest-easy-stat mdtest-hard-stat mdtest-easy-delete
+  mdtest-hard-read mdtest-hard-delete)
+mkdir "$BASE/probe"
+run 0 --dataPacketType=timestamp -n 2 -F -P -G 7 -G=8 "--saveRankPerformanceDetails=$BASE/probe/r.csv" -a POSIX \
+  -d "$BASE/probe/t" -o "$BASE/probe/r.h5"
+io500_ok=$RC
+# check_scores WHAT DIR RANKS EASY HARD: every phase's results file holds its exact count, and scores.txt the
+# phase's ops/s / 1000 (kIOPS) and their geometric mean, recomputed here from the results files.
+check_scores() {
+  if "$py" - "${@:2}" <<'PY' >"$BASE/check.txt" 2>&1; then pass; else fail "$1: $(cat "$BASE/check.txt")"; fi
+import math
+import re
+import sys
+import h5py
+
+results, ranks, easy, hard = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+phases = {"mdtest-easy-write": "file-create", "mdtest-easy-stat": "file-stat", "mdtest-easy-delete": "file-remove",
+          "mdtest-hard-write": "file-create", "mdtest-hard-stat": "file-stat", "mdtest-hard-read": "file-read",
+          "mdtest-hard-delete": "file-remove"}
+printed = {}
+for line in open(f"{results}/scores.txt"):
+    m = re.match(r"\[(RESULT|SCORE )\] +(\S+) +([0-9.]+) kIOPS", line)
+    if m:
+        printed[m.group(2)] = float(m.group(3))
+problems = []
+want = {}
+for name, phase in phases.items():
+    with h5py.File(f"{results}/{name}.h5", "r") as f:
+        runs = list(f["runs"].values())
+        its = list(runs[0]["iterations"].values()) if len(runs) == 1 else []
+        if len(its) != 1 or phase not in its[0]:
+            problems.append(f"{name}: {len(runs)} runs, phases {[sorted(i) for i in its]}")
+            continue
+        a = its[0][phase].attrs
+        items = easy if "easy" in name else hard
+        if (int(a["ops_ok"]), int(a["ops_failed"])) != (items * ranks, 0):
+            problems.append(f"{name}/{phase}: ok, failed {int(a['ops_ok'])}, {int(a['ops_failed'])}")
+        want[name] = float(a["ops_per_s"]) / 1000
+for name, kiops in want.items():
+    if name not in printed or abs(printed[name] - kiops) > 1e-6 * max(1.0, kiops):
+        problems.append(f"{name}: printed {printed.get(name)} kIOPS, results file {kiops}")
+if len(want) == 7:
+    mean = math.exp(sum(math.log(k) for k in want.values()) / 7)
+    if abs(printed.get("mdtest", -1) - mean) > 1e-5 * max(1.0, mean):
+        problems.append(f"geometric mean: printed {printed.get('mdtest')}, expected {mean}")
+print("\n".join(problems))
+sys.exit(1 if problems else 0)
+PY
+}
+# check_io500 NAME RANKS: the job's state, each phase's run and the scores.
+check_io500() {
+  local name=$1 dir phase
+  dir=$(results "$name")
+  expect_in "$(job_output "$name")" "mdtest-easy-write: exit status" "$name: job output"
+  if [ "$io500_ok" = 0 ]; then
+    expect_eq "$(job_end "$name")" "COMPLETED 0:0" "$name: job state and exit code"
+    expect_eq "$(cat "$dir/exit-status" 2>&1)" 0 "$name: exit-status in $dir"
+    for phase in "${io500_phases[@]}"; do
+      expect_in "$dir/$phase.log" "mdbench: exit status 0" "$name: $phase ran"
+      run 0 validate "$dir/$phase.h5"
+      expect_rc 0 "$name: validate $phase.h5"
+      if [ -s "$dir/$phase.csv" ]; then pass; else fail "$name: no per-rank details $dir/$phase.csv"; fi
+    done
+    check_scores "$name: scores" "$dir" "$2" 25 15
+    expect_in "$(job_output "$name")" "[SCORE ] mdtest" "$name: the score printed"
+    expect_not_in "$dir/scores.txt" invalid "$name: every sub-score valid"
+  else
+    expect_eq "$(job_end "$name")" "FAILED 2:0" "$name: job state and exit code (drop-in options missing)"
+    expect_eq "$(cat "$dir/exit-status" 2>&1)" 2 "$name: exit-status in $dir"
+    for phase in "${io500_phases[@]}"; do
+      expect_in "$dir/$phase.log" "mdbench: exit status 2" "$name: $phase refused"
+      expect_in "$dir/scores.txt" "[RESULT] $phase" "$name: $phase listed"
+    done
+    expect_in "$(job_output "$name")" "invalid (0 of 7 phases valid)" "$name: no score"
+  fi
+}
+[ "$io500_ok" = 0 ] || echo "NOTE: $MDBENCH does not take IO500's mdtest options yet: the io500-md jobs must fail with 2"
+check_io500 io500 4
+expect_absent "$WORK/mdbench-target.${JOB[io500]}" "io500: default target removed"
+check_io500 io500-pbs 4
+expect_empty_dir "$BASE/t.io500-pbs" "io500-pbs: target left empty"
+# A target that is a file: every run fails, the job fails with the first failed run's status, no score.
+io500_fail_rc=$([ "$io500_ok" = 0 ] && echo 1 || echo 2)
+expect_eq "$(job_end io500-fail)" "FAILED $io500_fail_rc:0" "io500-fail: job state and exit code"
+expect_eq "$(cat "$(results io500-fail)/exit-status" 2>&1)" "$io500_fail_rc" "io500-fail: exit-status"
+expect_in "$(job_output io500-fail)" "invalid (0 of 7 phases valid)" "io500-fail: no score"
+expect_eq "$(cat "$BASE/afile")" "not a directory" "io500-fail: left the file alone"
 
 # Stopping leaves no daemon behind.
 started=
