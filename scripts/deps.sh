@@ -9,7 +9,7 @@ packages=(
   clang-format shellcheck nlohmann-json3-dev python3-h5py python3-numpy
   slurm-wlm munge librsvg2-bin libxml2-utils
   clang libclang-rt-14-dev llvm
-  man-db dpkg-dev universal-ctags
+  man-db dpkg-dev universal-ctags strace
 )
 
 missing=()
