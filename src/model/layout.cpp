@@ -47,64 +47,92 @@ std::string_view kindPrefix(ItemKind kind) { return kind == ItemKind::kFile ? "f
 
 TreeLayout::TreeLayout(std::uint32_t depth, std::uint32_t branching, bool leaf_only, std::uint64_t items,
                        std::uint64_t items_per_dir)
+    : TreeLayout(depth, branching, leaf_only, items, items_per_dir, 1) {}
+
+TreeLayout::TreeLayout(std::uint32_t depth, std::uint32_t branching, bool leaf_only, std::uint64_t items,
+                       std::uint64_t items_per_dir, std::uint64_t loops)
     : depth_(depth),
       branching_(branching),
       leaf_only_(leaf_only),
       items_(items),
       items_per_dir_(items_per_dir),
-      dir_count_(checkedDirCount(depth, branching)),
-      leaf_count_(*treeLeafCount(depth, branching)) {  // leaves <= dirs, so it fits when dirs do
+      loops_(loops),
+      tree_dirs_(checkedDirCount(depth, branching)),
+      tree_leaves_(*treeLeafCount(depth, branching)) {  // leaves <= dirs, so it fits when dirs do
+  check(loops_ >= 1, "loops >= 1");
+  check(loops_ == 1 || items_per_dir_ != 0, "directory loops need items_per_dir");
+  check(loopedDirCount(loops_, tree_dirs_).has_value(), "loops * directories per loop fits");
   if (items_per_dir_ != 0) {
-    // items <= I * D, phrased as a division so a huge I cannot overflow.
+    // items <= I * D over every loop, phrased as a division so a huge I cannot overflow.
     check(dirsFilled(items_, items_per_dir_) <= itemDirCount(), "items <= items_per_dir * item directories");
   }
 }
 
 TreeLayout::TreeLayout(const Config& config)
-    : TreeLayout(config.depth, config.branching, config.leaf_only, config.items, config.items_per_dir) {}
+    : TreeLayout(config.depth, config.branching, config.leaf_only, config.items, config.items_per_dir,
+                 directoryLoops(config)) {}
+
+std::uint64_t directoryLoops(const Config& config) {
+  const auto item_dirs = treeItemDirCount(config.depth, config.branching, config.leaf_only);
+  return item_dirs ? directoryLoopCount(config.items, config.items_per_dir, *item_dirs) : 1;
+}
+
+std::uint64_t TreeLayout::loopOf(std::uint64_t dir) const {
+  check(dir < dirCount(), "dir < dirCount()");
+  return dir / tree_dirs_;
+}
 
 std::uint64_t TreeLayout::parent(std::uint64_t dir) const {
-  check(dir < dir_count_, "dir < dirCount()");
-  return dir == 0 ? kNone : (dir - 1) / branching_;
+  const std::uint64_t base = loopOf(dir) * tree_dirs_;  // checks dir
+  const std::uint64_t d = dir - base;
+  return d == 0 ? kNone : base + (d - 1) / branching_;
 }
 
 std::uint32_t TreeLayout::level(std::uint64_t dir) const {
-  check(dir < dir_count_, "dir < dirCount()");
+  std::uint64_t d = dir - loopOf(dir) * tree_dirs_;  // checks dir
   std::uint32_t level = 0;
-  for (; dir != 0; dir = (dir - 1) / branching_) ++level;
+  for (; d != 0; d = (d - 1) / branching_) ++level;
   return level;
 }
 
 std::uint64_t TreeLayout::firstChild(std::uint64_t dir) const {
-  check(dir < dir_count_, "dir < dirCount()");
-  // Breadth-first numbering puts the leaves last, so "is a leaf" is one comparison. An interior
-  // directory's children are below dirCount() <= 2^32, so dir * b + 1 cannot overflow.
-  return dir >= dir_count_ - leaf_count_ ? kNone : dir * branching_ + 1;
+  const std::uint64_t base = loopOf(dir) * tree_dirs_;  // checks dir
+  const std::uint64_t d = dir - base;
+  // Breadth-first numbering puts a tree's leaves last, so "is a leaf" is one comparison. An interior
+  // directory's children are below tree_dirs_ <= 2^32, so d * b + 1 cannot overflow, nor can base plus it
+  // (it stays below dirCount()).
+  return d >= tree_dirs_ - tree_leaves_ ? kNone : base + d * branching_ + 1;
 }
 
-std::uint64_t TreeLayout::itemDirCount() const { return leaf_only_ ? leaf_count_ : dir_count_; }
+std::uint64_t TreeLayout::itemDirCount() const { return loops_ * slotsPerLoop(); }
 
-std::uint64_t TreeLayout::firstItemDir() const { return leaf_only_ ? dir_count_ - leaf_count_ : 0; }
+std::uint64_t TreeLayout::firstItemDir() const { return firstItemDirInTree(); }
 
 std::uint64_t TreeLayout::itemsInDir(std::uint64_t dir) const {
-  check(dir < dir_count_, "dir < dirCount()");
-  if (dir < firstItemDir()) return 0;  // interior directory with leaf_only
-  const std::uint64_t slot = dir - firstItemDir();
+  const std::uint64_t loop = loopOf(dir);  // checks dir
+  const std::uint64_t d = dir - loop * tree_dirs_;
+  if (d < firstItemDirInTree()) return 0;  // interior directory with leaf_only
+  const std::uint64_t slot = loop * slotsPerLoop() + (d - firstItemDirInTree());
   return itemsBeforeSlot(items_, items_per_dir_, itemDirCount(), slot + 1) -
          itemsBeforeSlot(items_, items_per_dir_, itemDirCount(), slot);
 }
 
 std::uint64_t TreeLayout::firstItemInDir(std::uint64_t dir) const {
-  check(dir < dir_count_, "dir < dirCount()");
-  // For a directory holding no items this is where its empty range sits, so that
-  // firstItemInDir(d) + itemsInDir(d) == firstItemInDir(d + 1) holds for every d.
-  if (dir < firstItemDir()) return 0;
-  return itemsBeforeSlot(items_, items_per_dir_, itemDirCount(), dir - firstItemDir());
+  const std::uint64_t loop = loopOf(dir);  // checks dir
+  const std::uint64_t d = dir - loop * tree_dirs_;
+  // For a directory holding no items this is where its empty range sits (after the previous loop's items),
+  // so that firstItemInDir(d) + itemsInDir(d) == firstItemInDir(d + 1) holds for every d.
+  const std::uint64_t in_tree = d < firstItemDirInTree() ? 0 : d - firstItemDirInTree();
+  return itemsBeforeSlot(items_, items_per_dir_, itemDirCount(), loop * slotsPerLoop() + in_tree);
 }
 
 std::uint64_t TreeLayout::dirOfItem(std::uint64_t item) const {
   check(item < items_, "item < items()");
-  if (items_per_dir_ != 0) return firstItemDir() + item / items_per_dir_;
+  if (items_per_dir_ != 0) {
+    const std::uint64_t slot = item / items_per_dir_;  // < itemDirCount(), by the constructor's check
+    return (slot / slotsPerLoop()) * tree_dirs_ + firstItemDirInTree() + slot % slotsPerLoop();
+  }
+  // Without items_per_dir there is one loop.
   const std::uint64_t small = items_ / itemDirCount();  // items in the later directories
   const std::uint64_t big_dirs = items_ % itemDirCount();
   const std::uint64_t in_big_dirs = big_dirs * (small + 1);
@@ -115,27 +143,31 @@ std::uint64_t TreeLayout::dirOfItem(std::uint64_t item) const {
 }
 
 // Pre-order: descend to the first child; at a leaf, move to the next sibling of the nearest ancestor
-// (or self) that has one. Siblings are consecutive numbers, the last one is (d - 1) % b == b - 1.
+// (or self) that has one. Siblings are consecutive numbers, the last one is (d - 1) % b == b - 1. After a
+// tree's last directory comes the next loop's root.
 std::uint64_t TreeLayout::nextPreorder(std::uint64_t dir) const {
   const std::uint64_t child = firstChild(dir);  // checks dir
   if (child != kNone) return child;
-  for (; dir != 0; dir = (dir - 1) / branching_) {
-    if ((dir - 1) % branching_ != branching_ - 1) return dir + 1;
+  const std::uint64_t base = loopOf(dir) * tree_dirs_;
+  for (std::uint64_t d = dir - base; d != 0; d = (d - 1) / branching_) {
+    if ((d - 1) % branching_ != branching_ - 1) return base + d + 1;
   }
-  return kNone;
+  return base + tree_dirs_ < dirCount() ? base + tree_dirs_ : kNone;
 }
 
 // The leftmost leaf is the first leaf in breadth-first order.
-std::uint64_t TreeLayout::firstPostorder() const { return dir_count_ - leaf_count_; }
+std::uint64_t TreeLayout::firstPostorder() const { return tree_dirs_ - tree_leaves_; }
 
 // Post-order: after the last child comes its parent; otherwise the leftmost leaf under the next sibling.
+// After a tree's root comes the next loop's leftmost leaf.
 std::uint64_t TreeLayout::nextPostorder(std::uint64_t dir) const {
-  check(dir < dir_count_, "dir < dirCount()");
-  if (dir == 0) return kNone;
-  if ((dir - 1) % branching_ == branching_ - 1) return (dir - 1) / branching_;
-  std::uint64_t next = dir + 1;
-  while (next < dir_count_ - leaf_count_) next = next * branching_ + 1;
-  return next;
+  const std::uint64_t base = loopOf(dir) * tree_dirs_;  // checks dir
+  const std::uint64_t d = dir - base;
+  if (d == 0) return base + tree_dirs_ < dirCount() ? base + tree_dirs_ + firstPostorder() : kNone;
+  if ((d - 1) % branching_ == branching_ - 1) return base + (d - 1) / branching_;
+  std::uint64_t next = d + 1;
+  while (next < tree_dirs_ - tree_leaves_) next = next * branching_ + 1;
+  return base + next;
 }
 
 std::string iterationDirName(std::uint32_t iteration) { return fmt::format("mdbench.iter.{}", iteration); }

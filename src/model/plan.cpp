@@ -229,9 +229,13 @@ Plan Plan::withItems(std::uint64_t items) const {
   // ceil(items / I) <= D, phrased so that a huge I cannot overflow.
   check(per_dir == 0 || items / per_dir + (items % per_dir != 0 ? 1 : 0) <= layout_.itemDirCount(),
         "withItems: items <= items_per_dir * item directories");
-  Config config = config_;
-  config.items = items;
-  return Plan(config, node_of_rank_);
+  // The same forest: the directory loops were planned for the full count (tree phases build and remove all
+  // of them), a smaller count fills them in order.
+  Plan plan = *this;
+  plan.config_.items = items;
+  plan.layout_ =
+      TreeLayout(config_.depth, config_.branching, config_.leaf_only, items, per_dir, layout_.loops());
+  return plan;
 }
 
 std::uint32_t Plan::owner(Phase phase, std::uint32_t rank) const {

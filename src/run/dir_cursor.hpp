@@ -49,14 +49,16 @@ class DirCursor {
     return 0;
   }
 
-  // The directory that holds tree directory `dir` (the iteration directory for the tree root).
+  // The directory that holds tree directory `dir` (the iteration directory for a tree root: every directory
+  // loop's root sits there).
   int openParentOf(std::uint64_t dir, DirHandle& out) {
-    if (dir == 0) {
+    const std::uint64_t parent = layout_.parent(dir);
+    if (parent == TreeLayout::kNone) {
       closeFrom(0);
       out = base_;
       return 0;
     }
-    return open(layout_.parent(dir), out);
+    return open(parent, out);
   }
 
  private:

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "mdbench/model/layout.hpp"
+#include "mdbench/model/ownership.hpp"
 
 namespace mdbench {
 namespace {
@@ -68,6 +69,36 @@ class CleanupTest : public ::testing::Test {
     }
     return out;
   }
+  // What a run of mdtest's `-n 6 -I 3 -z 1 -b 2` on 2 ranks leaves (kept, or stopped by a signal): its two
+  // directory loops side by side (mdbench_tree.0 and mdbench_tree.3, each with two children), 3 files and 3
+  // directories of each rank in every directory, half of the files renamed. Returns the entries made.
+  std::uint64_t loopLeftovers(const std::string& iter) {
+    mark(iter);
+    Config config;
+    config.depth = 1;
+    config.branching = 2;
+    config.items_per_dir = 3;
+    config.items = *loopedItemCount(6, 3, 3);
+    const TreeLayout layout(config);
+    EXPECT_EQ(layout.loops(), 2u);
+    std::uint64_t made = 0;
+    for (std::uint64_t d = 0; d < layout.dirCount(); ++d) {
+      dir(iter + "/" + treeDirPath(layout, TreeSharing::kShared, 0, d));
+      ++made;
+    }
+    for (std::uint32_t rank = 0; rank < 2; ++rank) {
+      for (std::uint64_t item = 0; item < layout.items(); ++item) {
+        const std::string where =
+            iter + "/" + treeDirPath(layout, TreeSharing::kShared, 0, layout.dirOfItem(item));
+        const NameForm form = item % 2 == 0 ? NameForm::kOriginal : NameForm::kRenamed;
+        file(where + "/" + itemName(ItemKind::kFile, rank, item, form));
+        dir(where + "/" + itemName(ItemKind::kDir, rank, item));
+        made += 2;
+      }
+    }
+    return made;
+  }
+
   // An iteration directory as a run leaves it: a unique tree of rank 0 with files and dirs, renamed ones.
   void runLeftovers(const std::string& iter) {
     mark(iter);
@@ -96,6 +127,52 @@ TEST_F(CleanupTest, RemovesAMarkedRunDirectoryAndNothingElse) {
   EXPECT_EQ(tree(), (std::set<std::string>{"target/", "target/notes.txt", "beside.txt"}));
   ASSERT_EQ(log.size(), 1u);
   EXPECT_EQ(log[0], "removed " + at("target") + "/mdbench.iter.0 (3 files, 5 directories)");
+}
+
+TEST_F(CleanupTest, RemovesEveryDirectoryLoopAndLeavesLookAlikes) {
+  const std::uint64_t made = loopLeftovers("t/mdbench.iter.0");
+  EXPECT_EQ(made, 6u + 2 * 18 * 2);
+  // What mdtest names its loops and trees, and names close to mdbench's, inside the run's own directory.
+  file("t/mdbench.iter.0/test-dir.0-1/mdtest_tree.0/file.mdtest.0.0", "mdtest's");
+  dir("t/mdbench.iter.0/mdbench_tree.3/mdtest_tree.0");
+  file("t/mdbench.iter.0/mdbench_tree.3/mdbench_tree.4/file.mdtest.1.13", "mdtest's");
+  file("t/mdbench.iter.0/mdbench_tree.3/mdbench_tree.4/file.mdbench.1.13.bak", "a user's copy");
+  dir("t/mdbench.iter.0/mdbench_tree.3.x");
+  dir("t/mdbench.iter.0/mdbench_loop.1");
+  std::vector<std::string> log;
+  const CleanSummary s = cleanDirectory(at("t"), false, log);
+  EXPECT_EQ(s.tally.files, 2u * 18);
+  EXPECT_EQ(s.tally.dirs, 2u * 18 + 6 - 2);  // loop 1's root and child 4 hold look-alikes: they stay
+  EXPECT_EQ(s.tally.kept, 6u);
+  EXPECT_EQ(s.removed_run_dirs, 0u);
+  EXPECT_EQ(tree(), (std::set<std::string>{
+                        "t/", "t/mdbench.iter.0/", "t/mdbench.iter.0/.mdbench-run",
+                        "t/mdbench.iter.0/test-dir.0-1/", "t/mdbench.iter.0/test-dir.0-1/mdtest_tree.0/",
+                        "t/mdbench.iter.0/test-dir.0-1/mdtest_tree.0/file.mdtest.0.0",
+                        "t/mdbench.iter.0/mdbench_tree.3/", "t/mdbench.iter.0/mdbench_tree.3/mdtest_tree.0/",
+                        "t/mdbench.iter.0/mdbench_tree.3/mdbench_tree.4/",
+                        "t/mdbench.iter.0/mdbench_tree.3/mdbench_tree.4/file.mdtest.1.13",
+                        "t/mdbench.iter.0/mdbench_tree.3/mdbench_tree.4/file.mdbench.1.13.bak",
+                        "t/mdbench.iter.0/mdbench_tree.3.x/", "t/mdbench.iter.0/mdbench_loop.1/"}));
+}
+
+TEST_F(CleanupTest, LoopsWithoutLookAlikesGoCompletelyAndTheRecordCoversEveryLoop) {
+  const std::uint64_t made = loopLeftovers("a/mdbench.iter.0");
+  std::vector<std::string> log;
+  CleanSummary s = cleanDirectory(at("a"), false, log);
+  EXPECT_EQ(s.tally.files + s.tally.dirs, made);
+  EXPECT_EQ(s.removed_run_dirs, 1u);
+  EXPECT_EQ(tree(), (std::set<std::string>{"a/"}));
+
+  // The run found rank 1's item 16 (loop 1, directory 5) taken: its record says so, clean leaves the name.
+  loopLeftovers("b/mdbench.iter.2");
+  ItemFates fates;
+  fates.add(ItemKind::kFile, 1, 16, ItemFate::kNotOurs);
+  file("b/mdbench.iter.2/.mdbench-taken", fates.encode());
+  s = cleanDirectory(at("b"), false, log);
+  EXPECT_EQ(s.tally.kept, 1u);
+  EXPECT_EQ(s.tally.files + s.tally.dirs, made - 3);  // the file, its directory and loop 1's root stay
+  EXPECT_TRUE(tree().count("b/mdbench.iter.2/mdbench_tree.3/mdbench_tree.5/file.mdbench.1.16"));
 }
 
 TEST_F(CleanupTest, ForeignEntriesInsideStayAndKeepTheirDirectories) {

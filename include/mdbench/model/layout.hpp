@@ -22,6 +22,14 @@ namespace mdbench {
 // item directories are filled I at a time in breadth-first order, the last one partially
 // (items <= I * D is required: validate() rejects more). Items are numbered 0..items-1 and directory k
 // holds a contiguous range of them.
+//
+// Directory loops (mdtest's -n with -I over a shared tree: n/I loops, each a full tree with I items in every
+// item directory): the layout is then a forest of `loops` such trees side by side, numbered loop after loop:
+// loop l's directory d is l * T + d (T = the directories of one tree), so loop l's root is l * T and has no
+// parent. The item directories of all loops are filled I at a time, loop 0's first: loop l holds items
+// l*I*D .. (l+1)*I*D - 1 (D = item directories of one tree), so a full count of n/I loops is n * D items and
+// a smaller one (a stonewall's) fills the loops in order. One loop is exactly the single tree above; every
+// function below works on the whole forest (dirCount() counts every loop's directories).
 class TreeLayout {
  public:
   static constexpr std::uint64_t kNone = ~std::uint64_t{0};
@@ -29,40 +37,60 @@ class TreeLayout {
   // * D >= items.
   TreeLayout(std::uint32_t depth, std::uint32_t branching, bool leaf_only, std::uint64_t items,
              std::uint64_t items_per_dir);
+  // A forest of `loops` trees: loops >= 1, items_per_dir > 0 when loops > 1, items <= loops * I * D, and
+  // loops * T fits in 64 bits.
+  TreeLayout(std::uint32_t depth, std::uint32_t branching, bool leaf_only, std::uint64_t items,
+             std::uint64_t items_per_dir, std::uint64_t loops);
+  // The configuration's layout, with directoryLoops(config) loops.
   explicit TreeLayout(const Config& config);
 
   std::uint32_t depth() const { return depth_; }
   std::uint32_t branching() const { return branching_; }
   std::uint64_t items() const { return items_; }
-  std::uint64_t dirCount() const { return dir_count_; }
-  std::uint64_t leafCount() const { return leaf_count_; }
-  std::uint64_t parent(std::uint64_t dir) const;      // kNone for the root
-  std::uint32_t level(std::uint64_t dir) const;       // root is level 0
+  std::uint64_t loops() const { return loops_; }
+  std::uint64_t dirsPerLoop() const { return tree_dirs_; }  // T: one tree's directories
+  std::uint64_t dirCount() const { return loops_ * tree_dirs_; }
+  std::uint64_t leafCount() const { return loops_ * tree_leaves_; }
+  std::uint64_t loopOf(std::uint64_t dir) const;      // the loop (tree) directory dir belongs to
+  std::uint64_t parent(std::uint64_t dir) const;      // kNone for a root (every loop's first directory)
+  std::uint32_t level(std::uint64_t dir) const;       // roots are level 0
   std::uint64_t firstChild(std::uint64_t dir) const;  // kNone for a leaf
 
   // Item placement.
-  std::uint64_t itemDirCount() const;                     // D: dirCount() or leafCount()
+  std::uint64_t itemDirCount() const;                     // D: dirCount() or leafCount(), over every loop
   std::uint64_t firstItemDir() const;                     // 0, or the first leaf with leaf_only
   std::uint64_t itemsInDir(std::uint64_t dir) const;      // 0 for directories holding no items
   std::uint64_t firstItemInDir(std::uint64_t dir) const;  // the first item number held by dir
   std::uint64_t dirOfItem(std::uint64_t item) const;      // inverse of the two above
 
-  // Depth-first traversal without storage. Pre-order visits parents before children (creation order);
-  // post-order visits children before parents (removal order). Both return kNone after the last.
+  // Depth-first traversal without storage, one loop's tree after the other. Pre-order visits parents before
+  // children (creation order); post-order visits children before parents (removal order). Both return kNone
+  // after the last.
   std::uint64_t firstPreorder() const { return 0; }
   std::uint64_t nextPreorder(std::uint64_t dir) const;
   std::uint64_t firstPostorder() const;
   std::uint64_t nextPostorder(std::uint64_t dir) const;
 
  private:
+  // Item directory slots of one tree, and the forest-wide slot of an item directory.
+  std::uint64_t slotsPerLoop() const { return leaf_only_ ? tree_leaves_ : tree_dirs_; }
+  std::uint64_t firstItemDirInTree() const { return leaf_only_ ? tree_dirs_ - tree_leaves_ : 0; }
+
   std::uint32_t depth_;
   std::uint32_t branching_;
   bool leaf_only_;
   std::uint64_t items_;
   std::uint64_t items_per_dir_;
-  std::uint64_t dir_count_;
-  std::uint64_t leaf_count_;
+  std::uint64_t loops_;
+  std::uint64_t tree_dirs_;
+  std::uint64_t tree_leaves_;
 };
+
+// The loops the configuration's layout has: with items_per_dir (I > 0), the fewest full trees of I items in
+// each item directory that hold config.items (ceil(items / (I * D)), at least 1); 1 without. Option
+// resolution sets config.items to n * D for mdtest's -n with -I over a shared tree (tree_math.hpp
+// loopedItemCount), which gives exactly mdtest's n/I loops.
+std::uint64_t directoryLoops(const Config& config);
 
 enum class ItemKind : std::uint8_t { kFile, kDir };
 
@@ -78,7 +106,10 @@ enum class NameForm : std::uint8_t { kOriginal, kRenamed };
 //                           mdbench_tree.<owner>.<d>          (unique tree of rank <owner>)
 //   nested                  mdbench_tree.0/mdbench_tree.1/mdbench_tree.4 ...
 //   items                   file.mdbench.<owner>.<i>  /  dir.mdbench.<owner>.<i>
-// <owner> is the rank whose items (and, with unique trees, whose tree) these are.
+// <owner> is the rank whose items (and, with unique trees, whose tree) these are. With directory loops, d
+// and i number the whole forest: loop l's root mdbench_tree.<l*T> sits beside loop 0's mdbench_tree.0 in the
+// iteration directory, and item numbers never repeat between loops (so no new kind of name: clean and the
+// ownership record know them all).
 std::string iterationDirName(std::uint32_t iteration);
 std::string treeDirName(TreeSharing sharing, std::uint32_t owner, std::uint64_t dir);
 std::string treeDirPath(const TreeLayout& layout, TreeSharing sharing, std::uint32_t owner,

@@ -54,7 +54,8 @@ class Plan {
   Plan(const Config& config, std::uint32_t ranks);
   // node_of_rank: the node index of every rank (size = ranks); the rank shift uses it (node-aware).
   Plan(const Config& config, std::vector<std::uint32_t> node_of_rank);
-  // The same plan for `items` items per rank (a stonewalled create's count, or -x's).
+  // The same plan for `items` items per rank (a stonewalled create's count, or -x's): the same tree (with
+  // -I, the same directory loops, filled in order), fewer or more items in it.
   Plan withItems(std::uint64_t items) const;
 
   const Config& config() const { return config_; }
