@@ -451,5 +451,26 @@ TEST(RankDetailsCsv, ExistingFileRefusedBeforeTheRun) {
   std::filesystem::remove_all(dir);
 }
 
+// mdtest's "Directory read" times an empty loop: mdbench's directory listing (readdir) is not it, so the
+// per-process line shows 0 and the CSV names no mdtest operation for readdir phases.
+TEST(MdtestConsole, DirectoryReadIsNotReaddir) {
+  Config c = filesConfig();
+  c.kinds = ItemKinds::kDirsOnly;
+  c.phases = {.create = true, .readdir = true};
+  c.print_all_procs = true;
+  const Plan plan(c, 1);
+  RunResult run;
+  run.info = runInfo(1);
+  run.config = c;
+  run.phases = {phaseResult(Phase::kDirCreate, 0, {record(10, 0.0, 1.0, 1.0)}),
+                phaseResult(Phase::kDirReaddir, 0, {record(1, 1.0, 1.5, 1.5)})};
+  const std::vector<std::string> lines = splitLines(printRun(run, plan));
+  ASSERT_GE(lines.size(), 14u);
+  EXPECT_EQ(lines[11], "Test Directory creation 1.000000e+01");
+  EXPECT_EQ(lines[12], "Test Directory stat 0.000000e+00");
+  EXPECT_EQ(lines[13], "Test Directory read 0.000000e+00");
+  EXPECT_EQ(splitLines(rankDetailsCsv(run)).back(), "0,0,dir-readdir,,1,0,2.0000000000e+00,5.0000000000e-01");
+}
+
 }  // namespace
 }  // namespace mdbench

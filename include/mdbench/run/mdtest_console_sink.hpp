@@ -32,7 +32,8 @@ class MdtestConsoleSink final : public Sink {
 };
 
 // The CSV of --saveRankPerformanceDetails: a header, then one row per iteration, phase (execution order)
-// and rank: rank,iteration,phase,operation,items,failed,rate,time. items: the rank's successful ops;
+// and rank: rank,iteration,phase,operation,items,failed,rate,time. operation: mdtest's name of the phase
+// ("File creation"), empty where mdtest has none (the readdir phases); items: the rank's successful ops;
 // rate: items over its time; time: seconds from the phase's opening barrier to the rank's last op (mdtest's
 // time before the closing barrier); rate is 0 when time is 0.
 std::string rankDetailsCsv(const RunResult& result);
