@@ -395,7 +395,8 @@ RunResult runWorkload(Comm& comm, Backend& backend, const std::string& my_target
   RankDetailsSink rank_details(setup.config.rank_details_csv);
   std::vector<Sink*> sinks;
   if (setup.output.sink) sinks.push_back(setup.output.sink.get());  // first: a phase is on disk before shown
-  if (!setup.config.rank_details_csv.empty()) sinks.push_back(&rank_details);  // before the closing lines
+  // --saveRankPerformanceDetails: a sweep writes its steps' rows together at its end (runSweep).
+  if (!setup.config.rank_details_csv.empty() && info.sweep.step == 0) sinks.push_back(&rank_details);
   sinks.push_back(setup.config.console == ConsoleStyle::kMdtest ? static_cast<Sink*>(&mdtest_console)
                                                                 : &console);
   // Live progress from rank 0: plain lines every --progress SECONDS, or (not given) a line redrawn four
@@ -587,6 +588,11 @@ int runSweep(Comm& world, const RunSetup& setup, const std::vector<std::uint32_t
   }
   if (root) {
     printSweepTable(stdout, done);
+    if (const std::string& csv = setup.config.rank_details_csv; !csv.empty() && !done.empty()) {
+      const std::string problem = writeRankDetails(csv, done);
+      if (!problem.empty()) printError(problem);
+      if (!problem.empty()) status = std::max(status, kExitFailed);
+    }
     if (stopped && next < steps.size()) {
       fmt::print("sweep stopped after step {}: steps of {} ranks not run\n", next,
                  fmt::join(steps.begin() + static_cast<std::ptrdiff_t>(next), steps.end(), ", "));

@@ -314,17 +314,23 @@ void MdtestConsoleSink::end(const RunResult& run, const Plan& plan) {
   std::fflush(out_);
 }
 
-std::string rankDetailsCsv(const RunResult& result) {
-  std::string csv = "rank,iteration,phase,operation,items,failed,rate,time\n";
-  for (const PhaseResult& measured : result.phases) {
-    for (std::size_t r = 0; r < measured.ranks.size(); ++r) {
-      const RankPhaseRecord& rec = measured.ranks[r];
-      csv += fmt::format("{},{},{},{},{},{},{:.10e},{:.10e}\n", r, measured.iteration,
-                         phaseName(measured.phase), mdtestLabel(measured.phase), rec.ok, rec.failed,
-                         rankRate(rec), rec.t_local_end - rec.t_start);
+std::string rankDetailsCsv(std::span<const RunResult> runs) {
+  std::string csv = "rank,iteration,phase,operation,items,failed,rate,time,ranks\n";
+  for (const RunResult& run : runs) {
+    for (const PhaseResult& measured : run.phases) {
+      for (std::size_t r = 0; r < measured.ranks.size(); ++r) {
+        const RankPhaseRecord& rec = measured.ranks[r];
+        csv += fmt::format("{},{},{},{},{},{},{:.10e},{:.10e},{}\n", r, measured.iteration,
+                           phaseName(measured.phase), mdtestLabel(measured.phase), rec.ok, rec.failed,
+                           rankRate(rec), rec.t_local_end - rec.t_start, run.info.ranks);
+      }
     }
   }
   return csv;
+}
+
+std::string writeRankDetails(const std::string& path, std::span<const RunResult> runs) {
+  return writeFileAtomically(path, rankDetailsCsv(runs), Replace::kNothing, "rank details file");
 }
 
 std::string rankDetailsFileProblem(const std::string& path) {
@@ -336,7 +342,7 @@ std::string rankDetailsFileProblem(const std::string& path) {
 }
 
 void RankDetailsSink::end(const RunResult& result, const Plan& /*plan*/) {
-  error_ = writeFileAtomically(path_, rankDetailsCsv(result), Replace::kNothing, "rank details file");
+  error_ = writeRankDetails(path_, std::span(&result, 1));
 }
 
 }  // namespace mdbench

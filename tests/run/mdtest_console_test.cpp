@@ -390,7 +390,8 @@ TEST(MdtestConsole, ImportReadsTheSameNumbers) {
   EXPECT_EQ(imported.began, "11/30/2026 13:23:06");
 }
 
-// One row per rank, iteration and phase; the header first.
+// One row per rank, iteration and phase; the header first. A sweep's steps follow each other, each row with
+// its step's rank count.
 TEST(RankDetailsCsv, RowsAndHeader) {
   const Config c = filesConfig();
   RunResult run;
@@ -399,12 +400,21 @@ TEST(RankDetailsCsv, RowsAndHeader) {
   run.phases = {phaseResult(Phase::kFileCreate, 0, {record(10, 0.0, 2.0, 2.5), record(8, 0.0, 0.0, 2.5)}),
                 phaseResult(Phase::kFileStat, 0, {record(10, 3.0, 3.5, 4.0), record(10, 3.0, 4.0, 4.0)})};
   run.phases[0].ranks[1].failed = 2;
-  EXPECT_TRUE(
-      linesAre(rankDetailsCsv(run), {"rank,iteration,phase,operation,items,failed,rate,time",
-                                     "0,0,file-create,File creation,10,0,5.0000000000e+00,2.0000000000e+00",
-                                     "1,0,file-create,File creation,8,2,0.0000000000e+00,0.0000000000e+00",
-                                     "0,0,file-stat,File stat,10,0,2.0000000000e+01,5.0000000000e-01",
-                                     "1,0,file-stat,File stat,10,0,1.0000000000e+01,1.0000000000e+00"}));
+  const std::vector<std::string> rows = {
+      "rank,iteration,phase,operation,items,failed,rate,time,ranks",
+      "0,0,file-create,File creation,10,0,5.0000000000e+00,2.0000000000e+00,2",
+      "1,0,file-create,File creation,8,2,0.0000000000e+00,0.0000000000e+00,2",
+      "0,0,file-stat,File stat,10,0,2.0000000000e+01,5.0000000000e-01,2",
+      "1,0,file-stat,File stat,10,0,1.0000000000e+01,1.0000000000e+00,2"};
+  EXPECT_TRUE(linesAre(rankDetailsCsv(run), rows));
+  RunResult step1;
+  step1.info = runInfo(1);
+  step1.phases = {phaseResult(Phase::kFileCreate, 0, {record(4, 0.0, 0.5, 0.5)})};
+  const std::vector<RunResult> sweep = {step1, run};
+  std::vector<std::string> both = {rows[0],
+                                   "0,0,file-create,File creation,4,0,8.0000000000e+00,5.0000000000e-01,1"};
+  both.insert(both.end(), rows.begin() + 1, rows.end());
+  EXPECT_TRUE(linesAre(rankDetailsCsv(sweep), both));
 }
 
 // The sink writes the file through util/file_io, and never over a file that is there.
@@ -469,7 +479,8 @@ TEST(MdtestConsole, DirectoryReadIsNotReaddir) {
   EXPECT_EQ(lines[11], "Test Directory creation 1.000000e+01");
   EXPECT_EQ(lines[12], "Test Directory stat 0.000000e+00");
   EXPECT_EQ(lines[13], "Test Directory read 0.000000e+00");
-  EXPECT_EQ(splitLines(rankDetailsCsv(run)).back(), "0,0,dir-readdir,,1,0,2.0000000000e+00,5.0000000000e-01");
+  EXPECT_EQ(splitLines(rankDetailsCsv(run)).back(),
+            "0,0,dir-readdir,,1,0,2.0000000000e+00,5.0000000000e-01,1");
 }
 
 }  // namespace

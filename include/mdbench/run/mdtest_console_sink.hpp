@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdio>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,12 +32,17 @@ class MdtestConsoleSink final : public Sink {
   std::vector<PhaseResult> seen_;  // -v: this iteration's phases, for mdtest's grouped V-1 lines
 };
 
-// The CSV of --saveRankPerformanceDetails: a header, then one row per iteration, phase (execution order)
-// and rank: rank,iteration,phase,operation,items,failed,rate,time. operation: mdtest's name of the phase
-// ("File creation"), empty where mdtest has none (the readdir phases); items: the rank's successful ops;
-// rate: items over its time; time: seconds from the phase's opening barrier to the rank's last op (mdtest's
-// time before the closing barrier); rate is 0 when time is 0.
-std::string rankDetailsCsv(const RunResult& result);
+// The CSV of --saveRankPerformanceDetails: a header, then one row per run (sweep step), iteration, phase
+// (execution order) and rank: rank,iteration,phase,operation,items,failed,rate,time,ranks. operation:
+// mdtest's name of the phase ("File creation"), empty where mdtest has none (the readdir phases); items: the
+// rank's successful ops; rate: items over its time; time: seconds from the phase's opening barrier to the
+// rank's last op (mdtest's time before the closing barrier); rate is 0 when time is 0; ranks: the run's.
+std::string rankDetailsCsv(std::span<const RunResult> runs);
+inline std::string rankDetailsCsv(const RunResult& run) { return rankDetailsCsv(std::span(&run, 1)); }
+
+// Writes rankDetailsCsv(runs) as the new file `path` (util/file_io: renamed into place, never over a file
+// that is there): "" or the problem. A sweep writes the rows of all its steps once, at its end.
+std::string writeRankDetails(const std::string& path, std::span<const RunResult> runs);
 
 // Checked before any phase runs (rank 0): "" when FILE can be made, else the usage problem, naming the
 // option: FILE exists (it is never overwritten), is not a file, or its directory is missing.
