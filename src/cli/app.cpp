@@ -34,6 +34,7 @@
 #include "mdbench/model/sweep.hpp"
 #include "mdbench/results/results_file.hpp"
 #include "mdbench/run/console_sink.hpp"
+#include "mdbench/run/mdtest_console_sink.hpp"
 #include "mdbench/run/mpi_comm.hpp"
 #include "mdbench/run/runner.hpp"
 #include "mdbench/run/scheduler.hpp"
@@ -390,9 +391,14 @@ RunInfo describeRun(const RunSetup& setup, std::uint32_t ranks, std::vector<std:
 RunResult runWorkload(Comm& comm, Backend& backend, const std::string& my_target, const Plan& plan,
                       RunInfo info, const RunSetup& setup) {
   ConsoleSink console(stdout);
+  MdtestConsoleSink mdtest_console(stdout);  // --output mdtest
+  RankDetailsSink rank_details(setup.config.rank_details_csv);
   std::vector<Sink*> sinks;
   if (setup.output.sink) sinks.push_back(setup.output.sink.get());  // first: a phase is on disk before shown
-  sinks.push_back(&console);
+  // --saveRankPerformanceDetails: a sweep writes its steps' rows together at its end (runSweep).
+  if (!setup.config.rank_details_csv.empty() && info.sweep.step == 0) sinks.push_back(&rank_details);
+  sinks.push_back(setup.config.console == ConsoleStyle::kMdtest ? static_cast<Sink*>(&mdtest_console)
+                                                                : &console);
   // Live progress from rank 0: plain lines every --progress SECONDS, or (not given) a line redrawn four
   // times a second when its output is a terminal. Every rank learns whether it is on: the closing barrier
   // of each phase must be the same collective everywhere.
@@ -409,6 +415,11 @@ RunResult runWorkload(Comm& comm, Backend& backend, const std::string& my_target
   RunResult result = runBenchmark(plan, parts, std::move(info), sinks);
   if (comm.rank() == 0 && !result.setup_error.empty()) {
     printError(result.setup_error);
+  }
+  if (comm.rank() == 0 && !rank_details.error().empty()) {
+    // Written after the run: a problem then fails the run as a cleanup problem does (exit 1).
+    printError(rank_details.error());
+    result.cleanup_problems.push_back(rank_details.error());
   }
   return result;
 }
@@ -577,6 +588,11 @@ int runSweep(Comm& world, const RunSetup& setup, const std::vector<std::uint32_t
   }
   if (root) {
     printSweepTable(stdout, done);
+    if (const std::string& csv = setup.config.rank_details_csv; !csv.empty() && !done.empty()) {
+      const std::string problem = writeRankDetails(csv, done);
+      if (!problem.empty()) printError(problem);
+      if (!problem.empty()) status = std::max(status, kExitFailed);
+    }
     if (stopped && next < steps.size()) {
       fmt::print("sweep stopped after step {}: steps of {} ranks not run\n", next,
                  fmt::join(steps.begin() + static_cast<std::ptrdiff_t>(next), steps.end(), ", "));
@@ -648,6 +664,8 @@ int checkUsage(const Config& config, Comm& comm, std::vector<std::uint32_t>& ste
                            config.phases.create ? StonewallUse::kWrite : StonewallUse::kRead, config.items);
     if (!error.empty()) error = fmt::format("{}: {}", optionLabel("stonewall-file"), error);
   }
+  // --saveRankPerformanceDetails: a FILE that is there already is refused now, before any phase runs.
+  if (root && error.empty()) error = rankDetailsFileProblem(config.rank_details_csv);
   return agreeOnUsage(comm, error);
 }
 

@@ -82,6 +82,8 @@ class MdtestParser : public import_text::TextParser {
   std::uint32_t ranksFor(std::size_t line) const;
 
   MetadataImport out_;
+  std::size_t first_time_table_ = 0;  // line of the first SUMMARY time table; 0: none
+  bool rate_table_ = false;
   std::uint32_t launched_ranks_ = 0;
   std::uint32_t launched_nodes_ = 0;
   std::optional<Group> group_;
@@ -208,6 +210,8 @@ std::size_t MdtestParser::readTable(const std::vector<Line>& lines, std::size_t 
     fail(title.number,
          fmt::format("{}: expected 'SUMMARY rate' or 'SUMMARY time'", quoteForMessage(content)));
   }
+  if (kind == TableKind::kRate) rate_table_ = true;
+  if (kind == TableKind::kTime && first_time_table_ == 0) first_time_table_ = title.number;
   const std::size_t of = content.find("(of ");
   const std::vector<std::string_view> words = of == std::string_view::npos
                                                   ? std::vector<std::string_view>{}
@@ -263,6 +267,13 @@ MetadataImport MdtestParser::parse() {
     }
     fail(1,
          fmt::format("no 'mdtest-... was launched with' line and no SUMMARY table, expected {}", kExpected));
+  }
+  // -Z alone: each phase's time, rounded to milliseconds (a fast phase reads 0.000), and no item count per
+  // phase; a rate derived from them would be made up.
+  if (!rate_table_) {
+    fail(first_time_table_,
+         "only a SUMMARY time table (mdtest -Z): it holds no rates, and rates cannot be derived from times "
+         "printed to the millisecond; run mdtest with -P (rates and times) or without -Z");
   }
   // mdtest prints a row of zeros for every operation of its fixed list, also those the options left out
   // (-F, -D, -C, -T, -r ...); keeping them would import phases that never ran as measured at 0 ops/s.

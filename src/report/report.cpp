@@ -373,6 +373,20 @@ TimelinePhase timelinePhase(const StoredPhase& p) {
   return tp;
 }
 
+// The runs whose rates cannot be set beside mdtest's: named relative to directory descriptors (--path-style
+// dirfd), which spares the path walk that mdtest's full paths make on every call.
+std::vector<std::string> pathStyleNotes(const std::vector<TimelineRun>& timelines) {
+  std::vector<std::string> notes;
+  for (const TimelineRun& run : timelines) {
+    if (run.path_style != PathStyle::kDirfd) continue;
+    notes.push_back(fmt::format(
+        "{}: --path-style {}: each call named its item relative to a directory descriptor, without mdtest's "
+        "full-path walk; its rates are not comparable with mdtest's",
+        runTitle(run), pathStyleName(run.path_style)));
+  }
+  return notes;
+}
+
 std::string configsLine(const std::vector<Configuration>& configs) {
   std::string out;
   for (const Configuration& c : configs) {
@@ -440,6 +454,7 @@ std::vector<TimelineRun> timelineRuns(const std::string& label, const std::vecto
                                             : fmt::format("timeline-{}-{}", label, run_name));
       t.ranks = run.info.ranks;
       t.has_series = run.has_series;
+      t.path_style = run.config.path_style;
       t.steady = run.steady;
       if (!run.phases.empty()) t.iteration = run.phases.front().iteration;  // by iteration, then order
       for (const StoredPhase& p : run.phases) {
@@ -621,6 +636,7 @@ std::string reportText(const std::vector<Configuration>& configs, const ReportOp
   for (const Configuration& c : configs) {
     for (const std::string& note : c.notes) out += fmt::format("note ({}): {}\n", c.label, note);
   }
+  for (const std::string& note : pathStyleNotes(timelines)) out += fmt::format("note: {}\n", note);
   if (out.empty()) out = "no results in the files given\n";
   return out;
 }
@@ -684,6 +700,11 @@ std::string reportMarkdown(const std::vector<Configuration>& configs, const Repo
       any_note = true;
       out += fmt::format("- {}: {}\n", escapeMarkdown(c.label), escapeMarkdown(note));
     }
+  }
+  for (const std::string& note : pathStyleNotes(timelines)) {
+    if (!any_note) out += "## Notes\n\n";
+    any_note = true;
+    out += "- " + escapeMarkdown(note) + "\n";
   }
   return out;
 }

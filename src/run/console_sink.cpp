@@ -44,6 +44,19 @@ std::string describeOptions(const Plan& plan) {
   return text;
 }
 
+// --path-style, in words: what a rate measured in this style can be compared with.
+std::string describePathStyle(PathStyle style) {
+  return style == PathStyle::kFull
+             ? fmt::format(
+                   "{} (--path-style): each call names its item by its full path, as mdtest's POSIX "
+                   "backend does",
+                   pathStyleName(style))
+             : fmt::format(
+                   "{} (--path-style): each call names its item relative to a directory descriptor "
+                   "opened once",
+                   pathStyleName(style));
+}
+
 std::string humanCount(std::uint64_t count) {
   if (count >= 10'000'000) return fmt::format("{:.1f}M", static_cast<double>(count) / 1e6);
   if (count >= 10'000) return fmt::format("{:.1f}k", static_cast<double>(count) / 1e3);
@@ -152,6 +165,11 @@ void ConsoleSink::begin(const RunInfo& info, const Plan& plan) {
   fmt::print(out_, "target:   {} ({}, {} free of {}, {} inodes free of {})\n", info.target, info.fs_type,
              humanBytes(info.fs_free_bytes), humanBytes(info.fs_total_bytes), humanCount(info.fs_free_inodes),
              humanCount(info.fs_total_inodes));
+  fmt::print(out_, "paths:    {}\n", describePathStyle(plan.config().path_style));
+  if (const Api api = plan.config().api; api != Api::kPosix) {
+    fmt::print(out_, "api:      {} (-a): no file-system I/O; the rates measure mdbench itself\n",
+               apiName(api));
+  }
   if (info.sweep.step > 0) {
     fmt::print(out_, "sweep:    step {}: {} of the job's {} ranks, placement {}\n", info.sweep.step,
                info.ranks, info.sweep.job_ranks, sweepPlacementName(info.sweep.placement));

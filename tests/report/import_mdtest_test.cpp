@@ -257,5 +257,51 @@ TEST(ImportMdtest, AllZeroRowsMeanNothingRan) {
   EXPECT_STREQ(mdtestError(zeros).what(), "md.txt:10: every SUMMARY row is 0: no operation ran");
 }
 
+// -Z alone prints only times, to the millisecond (0.000 for these fast phases): refused, saying why.
+TEST(ImportMdtest, RealTimeTableOnlyIsRefused) {
+  EXPECT_STREQ(
+      mdtestError(readFixture("mdtest-4.1-real-Z-n1.txt")).what(),
+      "md.txt:11: only a SUMMARY time table (mdtest -Z): it holds no rates, and rates cannot be derived "
+      "from times printed to the millisecond; run mdtest with -P (rates and times) or without -Z");
+}
+
+// -P -Z: -P wins, both tables; the rates come from the rate table.
+TEST(ImportMdtest, RealRateAndTimeWithZ) {
+  const MetadataImport imported = parseMdtest(readFixture("mdtest-4.1-real-PZ-n1.txt"), "pz");
+  ASSERT_EQ(imported.rows.size(), 10u);
+  for (std::size_t i = 0; i < 10; ++i) EXPECT_EQ(imported.rows[i].phase, kPhases41[i]);
+  expectRow(imported.rows[0],
+            {"dir-create", "Directory creation", 1, 1, 1, {211833.535, 211833.535, 211833.535, 0.0}, 0.0});
+  expectRow(imported.rows[8],
+            {"tree-create", "Tree creation", 1, 1, 1, {22671.914, 22671.914, 22671.914, 0.0}, 0.0});
+}
+
+// --print-all-procs: the per-process lines before the table are not rows.
+TEST(ImportMdtest, RealPerProcessLinesAreSkipped) {
+  const MetadataImport imported = parseMdtest(readFixture("mdtest-4.1-real-allprocs-n2.txt"), "all");
+  ASSERT_EQ(imported.rows.size(), 10u);
+  expectRow(imported.rows[0],
+            {"dir-create", "Directory creation", 2, 1, 1, {1655.341, 1655.341, 1655.341, 0.0}, 0.0});
+  expectRow(imported.rows[9],
+            {"tree-remove", "Tree removal", 2, 1, 1, {125.345, 125.345, 125.345, 0.0}, 0.0});
+}
+
+// -F, -D: only their rows; -C: the rows of zeros of the phases that did not run are dropped.
+TEST(ImportMdtest, RealFilesDirsAndCreateOnly) {
+  const MetadataImport files = parseMdtest(readFixture("mdtest-4.1-real-F-n1.txt"), "f");
+  ASSERT_EQ(files.rows.size(), 6u);
+  expectRow(files.rows[0],
+            {"file-create", "File creation", 1, 1, 1, {68422.577, 68422.577, 68422.577, 0.0}, 0.0});
+  const MetadataImport dirs = parseMdtest(readFixture("mdtest-4.1-real-D-n1.txt"), "d");
+  ASSERT_EQ(dirs.rows.size(), 6u);
+  EXPECT_EQ(dirs.rows[3].phase, "dir-remove");
+  const MetadataImport create = parseMdtest(readFixture("mdtest-4.1-real-C-n1.txt"), "c");
+  ASSERT_EQ(create.rows.size(), 3u);
+  EXPECT_EQ(create.rows[0].phase, "dir-create");
+  EXPECT_EQ(create.rows[1].phase, "file-create");
+  expectRow(create.rows[2],
+            {"tree-create", "Tree creation", 1, 1, 1, {167772.160, 167772.160, 167772.160, 0.0}, 0.0});
+}
+
 }  // namespace
 }  // namespace mdbench

@@ -449,5 +449,25 @@ TEST(ReportText, NothingToShow) {
   EXPECT_TRUE(linesAre(reportText({}, {}), {"no results in the files given"}));
 }
 
+// A run named relative to directory descriptors (--path-style dirfd) is called out: its rates are not
+// comparable with mdtest's full-path ones. Runs in the default (full) style get no note.
+TEST(ReportText, DirfdPathStyleIsNoted) {
+  std::vector<TimelineRun> runs = timelines();
+  runs[0].path_style = PathStyle::kDirfd;
+  const std::string note =
+      "ssd: ssd-1.h5 /runs/run-0000 (2 ranks): --path-style dirfd: each call named its item relative to a "
+      "directory descriptor, without mdtest's full-path walk; its rates are not comparable with mdtest's";
+  const std::vector<std::string> text = output_test::splitLines(reportText(scalingConfigs(), {}, runs));
+  ASSERT_FALSE(text.empty());
+  EXPECT_EQ(text.back(), "note: " + note);
+  const std::vector<std::string> markdown =
+      output_test::splitLines(reportMarkdown(scalingConfigs(), {}, {}, runs));
+  ASSERT_FALSE(markdown.empty());
+  EXPECT_EQ(markdown.back(), "- " + note);
+  const std::vector<std::string> full =
+      output_test::splitLines(reportText(scalingConfigs(), {}, timelines()));
+  EXPECT_EQ(full.back(), "note (hdd): hdd.h5 /runs/run-0001: 3 operations failed");
+}
+
 }  // namespace
 }  // namespace mdbench

@@ -140,6 +140,8 @@ TEST(ConsoleSink, OneRank) {
       {{"mdbench 0.1.0 (commit abc1234) on 1 rank, 1 node",
         "command:  mdbench -n 10 -F -C -T -d /scratch/t",
         "target:   /scratch/t (tmpfs, 512.0 MiB free of 1.0 GiB, 25.0M inodes free of 1000.0k)",
+        "paths:    full (--path-style): each call names its item by its full path, as mdtest's POSIX backend "
+        "does",
         "workload: 10 items per rank (files), shared tree: depth 0, branching 1, 1 directory, items in 1 of "
         "them; 1 iteration",
         "started:  2026-11-30T13:23:06Z",
@@ -205,6 +207,8 @@ TEST(ConsoleSink, TwoRanksWithFailures) {
       {{"mdbench 0.1.0 (commit abc1234) on 2 ranks, 1 node",
         "command:  mdbench -n 4 -F -u -C -r -i 2 -N 1 -d /scratch/t",
         "target:   /scratch/t (tmpfs, 512.0 MiB free of 1.0 GiB, 25.0M inodes free of 1000.0k)",
+        "paths:    full (--path-style): each call names its item by its full path, as mdtest's POSIX backend "
+        "does",
         "workload: 4 items per rank (files), unique tree per rank: depth 0, branching 1, 1 directory, items "
         "in 1 of them; 2 iterations",
         "options:  rank shift 1 (-N)",
@@ -278,6 +282,8 @@ TEST(ConsoleSink, AStonewalledPhase) {
       {{"mdbench 0.1.0 (commit abc1234) on 2 ranks, 1 node",
         "command:  mdbench -n 6 -F -C -W 1 -d /scratch/t",
         "target:   /scratch/t (tmpfs, 512.0 MiB free of 1.0 GiB, 25.0M inodes free of 1000.0k)",
+        "paths:    full (--path-style): each call names its item by its full path, as mdtest's POSIX backend "
+        "does",
         "workload: 6 items per rank (files), shared tree: depth 0, branching 1, 1 directory, items in 1 of "
         "them; 1 iteration",
         "options:  stonewall 1 s (-W)",
@@ -376,6 +382,8 @@ TEST(ConsoleSink, ASteadyRun) {
       "mdbench 0.1.0 (commit abc1234) on 2 ranks, 1 node",
       "command:  mdbench -n 4 --steady 3 --datasets 2 -w 3 -d /scratch/t",
       "target:   /scratch/t (tmpfs, 512.0 MiB free of 1.0 GiB, 25.0M inodes free of 1000.0k)",
+      "paths:    full (--path-style): each call names its item by its full path, as mdtest's POSIX backend "
+      "does",
       "workload: steady state: 4 objects per rank in 2 datasets of 2, 3 B each, 3 rounds (stat, read, "
       "delete, create one object per dataset), ring offset 1; 1 iteration",
       "note:     3 rounds > 2 objects per dataset: a rank more rounds ahead than that of the rank writing "
@@ -436,6 +444,23 @@ TEST(ConsoleSink, TheSweepTable) {
       "mean ops/s: over the step's iterations; ops/s per rank: mean ops/s / ranks with work in the phase;",
       "efficiency: ops/s per rank / the first step's (100% = linear scaling)."};
   EXPECT_TRUE(linesAre(out.text(), expected));
+}
+
+// The header names the path style (what a rate can be compared with) and, when it is not POSIX, the API.
+TEST(ConsoleSink, HeaderNamesPathStyleAndApi) {
+  Config c = oneRankConfig();
+  c.path_style = PathStyle::kDirfd;
+  c.api = Api::kDummy;
+  const Plan plan(c, 1);
+  CapturedFile out;
+  ConsoleSink sink(out.file());
+  sink.begin(runInfo(1, "mdbench -a DUMMY --path-style dirfd"), plan);
+  const std::vector<std::string> lines = output_test::splitLines(out.text());
+  ASSERT_GE(lines.size(), 5u);
+  EXPECT_EQ(lines[3],
+            "paths:    dirfd (--path-style): each call names its item relative to a directory descriptor "
+            "opened once");
+  EXPECT_EQ(lines[4], "api:      DUMMY (-a): no file-system I/O; the rates measure mdbench itself");
 }
 
 }  // namespace

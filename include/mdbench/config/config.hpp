@@ -137,6 +137,7 @@ struct Config {
   std::string cmd_after_phase;      // --run-cmd-after-phase=CMD: every rank, inside the timing, at the end
   // --preset io500-*: -Y syncs at the end of the create phases only, as IO500 passes -Y to its write job.
   bool sync_creates_only = false;
+  bool print_rate_and_time = false;  // -P: the mdtest console prints the rate and the time tables
 };
 
 enum class CliAction : std::uint8_t { kRun, kHelp, kVersion };

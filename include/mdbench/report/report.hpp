@@ -56,6 +56,7 @@ struct TimelineRun {
   std::uint32_t ranks = 0;
   std::uint32_t iteration = 0;  // the first one stored
   bool has_series = false;      // false: a file written before schema version 5, which has no series
+  PathStyle path_style = PathStyle::kFull;  // --path-style: dirfd rates are not comparable with mdtest's
   std::vector<TimelinePhase> phases;
   // --steady: the run's steady state, every iteration (such a run has no phases); shown in the "Steady
   // state" section instead of the throughput over time.

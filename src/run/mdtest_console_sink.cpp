@@ -1,0 +1,348 @@
+// mdtest 4.1's console layout, line for line (mdtest_run, summarize_results_rank0 and ShowFileSystemSize in
+// ior's src/mdtest.c and src/utilities.c): the same words, the same printf widths, mdbench's numbers.
+#include "mdbench/run/mdtest_console_sink.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "mdbench/model/metrics.hpp"
+#include "mdbench/model/stats.hpp"
+#include "mdbench/util/file_io.hpp"
+
+namespace mdbench {
+namespace {
+
+// The mdtest release whose layout this is; the version word reads "4.1.0+mdbench-<version>".
+constexpr std::string_view kMdtestRelease = "4.1.0";
+
+// mdtest's operation names (mdtest_test_name), in its order. mdtest has no file rename and never prints
+// "Directory read" in a SUMMARY table (only per process); mdbench's file rename, when it runs, gets a row.
+struct Operation {
+  std::string_view label;
+  Phase phase;
+  bool measured = true;  // false: mdtest's own result that mdbench has no counterpart of (printed as 0)
+};
+constexpr std::array<Operation, 4> kDirOps = {{{"Directory creation", Phase::kDirCreate},
+                                               {"Directory stat", Phase::kDirStat},
+                                               {"Directory rename", Phase::kDirRename},
+                                               {"Directory removal", Phase::kDirRemove}}};
+constexpr std::array<Operation, 5> kFileOps = {{{"File creation", Phase::kFileCreate},
+                                                {"File stat", Phase::kFileStat},
+                                                {"File read", Phase::kFileRead},
+                                                {"File rename", Phase::kFileRename},
+                                                {"File removal", Phase::kFileRemove}}};
+constexpr std::array<Operation, 2> kTreeOps = {
+    {{"Tree creation", Phase::kTreeCreate}, {"Tree removal", Phase::kTreeRemove}}};
+// --print-all-procs lists all eleven of mdtest's results. Its "Directory read" times an empty loop (the
+// directory read is "N/A" in mdtest 4.1): mdbench has nothing that matches, and prints 0.
+constexpr std::array<Operation, 11> kPerProcessOps = {{{"Directory creation", Phase::kDirCreate},
+                                                       {"Directory stat", Phase::kDirStat},
+                                                       {"Directory read", Phase::kDirReaddir, false},
+                                                       {"Directory rename", Phase::kDirRename},
+                                                       {"Directory removal", Phase::kDirRemove},
+                                                       {"File creation", Phase::kFileCreate},
+                                                       {"File stat", Phase::kFileStat},
+                                                       {"File read", Phase::kFileRead},
+                                                       {"File removal", Phase::kFileRemove},
+                                                       {"Tree creation", Phase::kTreeCreate},
+                                                       {"Tree removal", Phase::kTreeRemove}}};
+
+std::string_view mdtestLabel(Phase phase) {
+  for (const Operation& op : kPerProcessOps) {
+    if (op.phase == phase && op.measured) return op.label;
+  }
+  return phase == Phase::kFileRename ? "File rename" : "";
+}
+
+// "2026-11-30T13:23:06Z" as mdtest prints a time ("%m/%d/%Y %T"); anything else as it is.
+std::string mdtestTime(const std::string& iso) {
+  if (iso.size() != 20 || iso[4] != '-' || iso[7] != '-' || iso[10] != 'T' || iso[19] != 'Z') return iso;
+  return fmt::format("{}/{}/{} {}", iso.substr(5, 2), iso.substr(8, 2), iso.substr(0, 4), iso.substr(11, 8));
+}
+
+enum class Table : std::uint8_t { kRate, kTime };
+
+// One rank's value in a phase, as --print-all-procs and --showRankStatistics show it: its rate up to its
+// own last op (mdtest's rate before the barrier), or its time to it.
+double rankValue(const RankPhaseRecord& r, Table table) {
+  return table == Table::kRate ? rankRate(r) : r.t_local_end - r.t_start;
+}
+
+// A phase's value in one iteration: ops/s, or the barrier-to-barrier time.
+double phaseValue(const PhaseResult& result, Table table) {
+  const PhaseAggregate agg = aggregate(result.ranks);
+  return table == Table::kRate ? agg.ops_per_s : agg.time_s;
+}
+
+struct RowValues {
+  IterationSummary iterations;  // over the iterations' phase values
+  RunningStats ranks;           // over every iteration's ranks with work
+};
+
+RowValues rowValues(const RunResult& run, Phase phase, Table table) {
+  RowValues out;
+  std::vector<double> values;
+  for (const PhaseResult& measured : run.phases) {
+    if (measured.phase != phase) continue;
+    values.push_back(phaseValue(measured, table));
+    for (const RankPhaseRecord& r : measured.ranks) {
+      if (r.planned > 0) out.ranks.add(rankValue(r, table));
+    }
+  }
+  out.iterations = summarize(values);
+  return out;
+}
+
+std::uint32_t iterationsRun(const RunResult& run) {
+  std::uint32_t n = 0;
+  for (const PhaseResult& measured : run.phases) n = std::max(n, measured.iteration + 1);
+  return n;
+}
+
+std::string iterationColumns(const IterationSummary& s) {
+  return fmt::format("{:14.3f} {:14.3f} {:14.3f} {:14.3f}\n", s.max, s.min, s.mean, s.stddev);
+}
+
+// mdtest's directory results: not with -F, nor with -S (which turns its directory tests off).
+bool dirRows(const Config& c) { return c.kinds != ItemKinds::kFilesOnly && !c.shared_files; }
+
+void printPerProcess(std::FILE* out, const RunResult& run, const Plan& plan, Table table) {
+  fmt::print(out, "\nPer process result ({}):\n", table == Table::kRate ? "rate" : "time");
+  const bool dirs = dirRows(plan.config());
+  for (std::uint32_t j = 0; j < iterationsRun(run); ++j) {
+    fmt::print(out, "iteration: {}\n", j);
+    for (const Operation& op : kPerProcessOps) {
+      if (!dirs && phaseInfo(op.phase).scope == PhaseScope::kDirs) continue;
+      const PhaseResult* found = nullptr;
+      for (const PhaseResult& measured : run.phases) {
+        if (op.measured && measured.iteration == j && measured.phase == op.phase) found = &measured;
+      }
+      std::string line = fmt::format("Test {}", op.label);
+      for (std::uint32_t k = 0; k < run.info.ranks; ++k) {
+        const double v = found && k < found->ranks.size() ? rankValue(found->ranks[k], table) : 0.0;
+        line += fmt::format("{}{:e}", k == 0 ? ' ' : ',', v);
+      }
+      fmt::print(out, "{}\n", line);
+    }
+  }
+}
+
+// The operations of the SUMMARY table, in mdtest's order: the directory rows unless -F, the file rows
+// unless -D (file rename only when it runs), then the tree rows.
+std::vector<Operation> summaryOps(const Plan& plan) {
+  std::vector<Operation> ops;
+  const ItemKinds kinds = plan.config().kinds;
+  if (dirRows(plan.config())) ops.insert(ops.end(), kDirOps.begin(), kDirOps.end());
+  if (kinds != ItemKinds::kDirsOnly) {
+    for (const Operation& op : kFileOps) {
+      if (op.phase != Phase::kFileRename || plan.runs(op.phase)) ops.push_back(op);
+    }
+  }
+  ops.insert(ops.end(), kTreeOps.begin(), kTreeOps.end());
+  return ops;
+}
+
+void printSummary(std::FILE* out, const RunResult& run, const Plan& plan, Table table) {
+  const bool rank_stats = plan.config().show_rank_statistics;
+  if (plan.config().print_all_procs) printPerProcess(out, run, plan, table);
+  fmt::print(out, "\nSUMMARY {}: (of {} iterations)\n",
+             table == Table::kRate ? "rate (in ops/sec)" : "time (in ms/op)", iterationsRun(run));
+  fmt::print(
+      out, "   Operation     {} Max            Min           Mean        Std Dev\n",
+      rank_stats ? "per Rank: Max            Min           Mean      per Iteration:" : "               ");
+  fmt::print(out, "   ---------      {}               ---            ---           ----        -------\n",
+             rank_stats ? "         ---            ---           ----       " : "");
+  for (const Operation& op : summaryOps(plan)) {
+    const RowValues v = rowValues(run, op.phase, table);
+    const IterationSummary& s = v.iterations;
+    if (phaseInfo(op.phase).tree()) {
+      // mdtest's tree rows: a wider label, and its per-rank columns repeat the per-iteration ones.
+      const std::string ranks =
+          rank_stats ? fmt::format("{:14.3f} {:14.3f} {:14.3f}     ", s.max, s.min, s.mean) : "";
+      fmt::print(out, "   {:<22} {}{}", op.label, ranks, iterationColumns(s));
+    } else {
+      const std::string ranks = rank_stats ? fmt::format("{:14.3f} {:14.3f} {:14.3f}     ", v.ranks.max(),
+                                                         v.ranks.min(), v.ranks.mean())
+                                           : "";
+      fmt::print(out, "   {:<18} {}    {}", op.label, ranks, iterationColumns(s));
+    }
+  }
+}
+
+// "10 files/directories", "10 files", "1 file" (-S), "10 directories".
+std::string itemsWords(const RunInfo& info, const Plan& plan) {
+  const Config& c = plan.config();
+  const std::uint64_t all = static_cast<std::uint64_t>(info.ranks) * c.items;
+  if (c.shared_files) return "1 file";
+  if (c.kinds == ItemKinds::kDirsOnly) return fmt::format("{} directories", all);
+  if (c.kinds == ItemKinds::kBoth) return fmt::format("{} files/directories", all);
+  return fmt::format("{} files", all);
+}
+
+std::string usedPercent(std::uint64_t free, std::uint64_t total) {
+  const double used = total == 0 ? 0.0 : (1.0 - static_cast<double>(free) / static_cast<double>(total));
+  return fmt::format("{:.1f}%", used * 100.0);
+}
+
+void printFileSystem(std::FILE* out, const RunInfo& info) {
+  double size = static_cast<double>(info.fs_total_bytes) / static_cast<double>(1ull << 30);
+  std::string_view unit = "GiB";
+  if (size > 1024) {
+    size = static_cast<double>(info.fs_total_bytes) / static_cast<double>(1ull << 40);
+    unit = "TiB";
+  }
+  fmt::print(out, "{:<20}: {}\n", "Path", info.target);
+  fmt::print(out, "{:<20}: {:.1f} {}   Used FS: {}   Inodes: {:.1f} Mi   Used Inodes: {}\n", "FS", size, unit,
+             usedPercent(info.fs_free_bytes, info.fs_total_bytes),
+             static_cast<double>(info.fs_total_inodes) / static_cast<double>(1u << 20),
+             usedPercent(info.fs_free_inodes, info.fs_total_inodes));
+}
+
+// mdtest's -v lines carry its rank and source line; these are the lines of mdtest 4.1 that print them.
+void verbose(std::FILE* out, int line, std::string_view message) {
+  fmt::print(out, "V-1: Rank {:3} Line {:5} {}\n", 0, line, message);
+}
+
+std::string timeAndRate(const PhaseAggregate& agg) {
+  return fmt::format("{:14.3f} sec, {:14.3f} ops/sec", agg.time_s, agg.ops_per_s);
+}
+
+// The last phase the plan runs in an iteration with this scope (mdtest prints a group's lines after it).
+std::optional<Phase> lastOfScope(const Plan& plan, PhaseScope scope) {
+  std::optional<Phase> last;
+  for (const Phase p : plan.phases()) {
+    if (phaseInfo(p).scope == scope) last = p;
+  }
+  return last;
+}
+
+}  // namespace
+
+void MdtestConsoleSink::begin(const RunInfo& info, const Plan& plan) {
+  const Config& c = plan.config();
+  fmt::print(out_, "-- started at {} --\n\n", mdtestTime(info.start_utc));
+  fmt::print(out_, "mdtest-{}+mdbench-{} was launched with {} total task(s) on {} node(s)\n", kMdtestRelease,
+             info.version, info.ranks, info.nodes);
+  fmt::print(out_, "Command line used: {}\n", info.command_line);
+  if (c.phases.read && c.read_bytes == 0) {  // mdtest warns whenever its read phase is on, -D or not
+    fmt::print(out_, "WARNING: Read bytes is 0, thus, a read test will actually just open/close\n");
+  }
+  std::string nodemap;
+  for (std::uint32_t r = 0; r < info.ranks; ++r) {
+    const bool same = r >= info.host_of_rank.size() || info.host_of_rank[r] == info.host_of_rank[0];
+    nodemap += same ? '1' : '0';
+  }
+  fmt::print(out_, "Nodemap: {}\n", nodemap);
+  printFileSystem(out_, info);
+  fmt::print(out_, "{} tasks, {}\n", info.ranks, itemsWords(info, plan));
+  if (c.verbosity > 0) {
+    verbose(out_, 2677, "");
+    verbose(out_, 2678, "   Operation               Duration              Rate");
+    verbose(out_, 2679, "   ---------               --------              ----");
+  }
+  std::fflush(out_);
+}
+
+void MdtestConsoleSink::phase(const PhaseResult& result, const Plan& plan) {
+  if (plan.config().verbosity == 0) return;
+  if (seen_.empty() || seen_.back().iteration != result.iteration) {
+    seen_.clear();
+    verbose(out_, 2063, fmt::format("main: * iteration {} *", result.iteration + 1));
+  }
+  seen_.push_back(PhaseResult{result.iteration, result.phase, result.items, result.ranks, {}, {}});
+  printGroupLines(result, plan);
+  std::fflush(out_);
+}
+
+// mdtest's per-iteration lines: the tree's after building and removing it, the directories' after the last
+// directory phase, the files' after the last file phase (0 for a phase that did not run).
+void MdtestConsoleSink::printGroupLines(const PhaseResult& result, const Plan& plan) {
+  const auto agg = [&](Phase phase) {
+    for (const PhaseResult& p : seen_) {
+      if (p.phase == phase) return aggregate(p.ranks);
+    }
+    return PhaseAggregate{};
+  };
+  const PhaseScope scope = phaseInfo(result.phase).scope;
+  if (result.phase == Phase::kTreeCreate) {
+    verbose(out_, 2139, "V-1: main:   Tree creation     : " + timeAndRate(agg(Phase::kTreeCreate)));
+  } else if (result.phase == Phase::kTreeRemove) {
+    verbose(out_, 2249, "main   Tree removal      : " + timeAndRate(agg(Phase::kTreeRemove)));
+  } else if (lastOfScope(plan, scope) != result.phase) {
+    return;
+  } else if (scope == PhaseScope::kDirs) {
+    verbose(out_, 1125, "   Directory creation: " + timeAndRate(agg(Phase::kDirCreate)));
+    verbose(out_, 1126, "   Directory stat    : " + timeAndRate(agg(Phase::kDirStat)));
+    verbose(out_, 1127, "   Directory rename : " + timeAndRate(agg(Phase::kDirRename)));
+    verbose(out_, 1128, "   Directory removal : " + timeAndRate(agg(Phase::kDirRemove)));
+  } else {
+    const PhaseAggregate create = agg(Phase::kFileCreate);
+    verbose(out_, 1435, "  File creation     : " + timeAndRate(create));
+    if (create.stonewalled) {
+      verbose(out_, 1437,
+              fmt::format("  File creation (stonewall): {:14.3f} sec, {:14.3f} ops/sec",
+                          create.stonewall_time_s, static_cast<double>(create.ops_at_stonewall)));
+    }
+    verbose(out_, 1439, "  File stat         : " + timeAndRate(agg(Phase::kFileStat)));
+    verbose(out_, 1440, "  File read         : " + timeAndRate(agg(Phase::kFileRead)));
+    verbose(out_, 1441, "  File removal      : " + timeAndRate(agg(Phase::kFileRemove)));
+  }
+}
+
+void MdtestConsoleSink::end(const RunResult& run, const Plan& plan) {
+  const Config& c = plan.config();
+  if (!run.phases.empty()) {
+    if (c.print_rate_and_time) {
+      printSummary(out_, run, plan, Table::kRate);
+      printSummary(out_, run, plan, Table::kTime);
+    } else {
+      printSummary(out_, run, plan, c.print_time ? Table::kTime : Table::kRate);
+    }
+  }
+  // mdtest has no words for these; mdbench does not hide them (they also make the exit status non-zero).
+  if (const std::uint64_t failed = run.failedOps(); failed > 0) {
+    fmt::print(out_, "\nERROR: {} operation{} failed; the rates count only those that succeeded\n", failed,
+               failed == 1 ? "" : "s");
+  }
+  for (const std::string& problem : run.cleanup_problems) fmt::print(out_, "ERROR: cleanup: {}\n", problem);
+  fmt::print(out_, "-- finished at {} --\n\n", mdtestTime(run.info.end_utc));
+  std::fflush(out_);
+}
+
+std::string rankDetailsCsv(std::span<const RunResult> runs) {
+  std::string csv = "rank,iteration,phase,operation,items,failed,rate,time,ranks\n";
+  for (const RunResult& run : runs) {
+    for (const PhaseResult& measured : run.phases) {
+      for (std::size_t r = 0; r < measured.ranks.size(); ++r) {
+        const RankPhaseRecord& rec = measured.ranks[r];
+        csv += fmt::format("{},{},{},{},{},{},{:.10e},{:.10e},{}\n", r, measured.iteration,
+                           phaseName(measured.phase), mdtestLabel(measured.phase), rec.ok, rec.failed,
+                           rankRate(rec), rec.t_local_end - rec.t_start, run.info.ranks);
+      }
+    }
+  }
+  return csv;
+}
+
+std::string writeRankDetails(const std::string& path, std::span<const RunResult> runs) {
+  return writeFileAtomically(path, rankDetailsCsv(runs), Replace::kNothing, "rank details file");
+}
+
+std::string rankDetailsFileProblem(const std::string& path) {
+  if (path.empty()) return {};
+  const OutputCheck check = checkOutput(path, "rank details file");
+  if (check.state == OutputState::kRefused) return "--saveRankPerformanceDetails: " + check.problem;
+  if (check.state == OutputState::kAbsent) return {};
+  return fmt::format("--saveRankPerformanceDetails: {} exists; mdbench never overwrites it", path);
+}
+
+void RankDetailsSink::end(const RunResult& result, const Plan& /*plan*/) {
+  error_ = writeRankDetails(path_, std::span(&result, 1));
+}
+
+}  // namespace mdbench
