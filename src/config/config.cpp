@@ -67,6 +67,8 @@ void landSwitches(const RawOptions& raw, Config& config) {
     if (option.land.on != nullptr) option.land.on(config);
     if (option.kind == OptionKind::kCounter) option.land.number(config, raw[option].count);
   }
+  // mdtest's -F -D: both set, files and directories, as with neither.
+  if (raw["files-only"].given && raw["dirs-only"].given) config.kinds = ItemKinds::kBoth;
 }
 
 // The numbers, in the order of their messages; a refused one is marked.
@@ -88,11 +90,37 @@ void convertNumbers(const RawOptions& raw, Config& config, Refused& refused,
   }
 }
 
+// -o's values: at most one results file and one console style (the words mdtest and mdbench).
+void convertOutput(const std::vector<std::string>& values, Config& config, std::vector<std::string>& errors) {
+  int files = 0;
+  int styles = 0;
+  for (const std::string& value : values) {
+    if (isConsoleStyle(value)) {
+      landConsoleStyle(config, value);
+      ++styles;
+    } else {
+      checkOutputValue(label("output"), value, errors);
+      config.output = value;
+      ++files;
+    }
+  }
+  if (files > 1 || styles > 1) {
+    errors.push_back(
+        fmt::format("{}: given more than once (at most a results file and a console style, "
+                    "mdtest or mdbench)",
+                    label("output")));
+  }
+}
+
 // Paths and names: each row's check, then its value lands (the sweep's are read by convertSweep).
 void convertTexts(const RawOptions& raw, Config& config, std::vector<std::string>& errors) {
   for (const OptionRow* option : kConversionOrder) {
     const std::optional<std::string>& text = raw[*option].text;
     if (option->kind != OptionKind::kText || !text) continue;
+    if (option == &row("output")) {
+      convertOutput(raw[*option].texts, config, errors);
+      continue;
+    }
     if (option->check != nullptr) option->check(shown(*option), *text, errors);
     if (option->land.text != nullptr) option->land.text(config, *text);
   }
@@ -121,12 +149,9 @@ bool convertSweepNumbers(const RawOptions& raw, std::array<std::uint32_t, 3>& va
       values[i] = static_cast<std::uint32_t>(converted.value);
     }
   }
-  if (!raw["sweep-last"].text) {
-    errors.push_back(fmt::format("{} and {} need {} (the largest step; mdtest ignores them without it)",
-                                 label("sweep-first"), label("sweep-stride"), label("sweep-last")));
-    return false;
-  }
-  if (refused) return false;
+  // mdtest ignores -f and -s without -l and runs once: IO500-style scripts pass the same options to every
+  // job.
+  if (refused || !raw["sweep-last"].text) return false;
   for (std::size_t i = 0; i < options.size(); ++i) {
     if (values[i] == 0) {
       errors.push_back(fmt::format("{}: must be at least 1, got 0", shown(*options[i])));
@@ -136,8 +161,7 @@ bool convertSweepNumbers(const RawOptions& raw, std::array<std::uint32_t, 3>& va
   return !refused;
 }
 
-// mdtest's -f FIRST -l LAST -s STRIDE: FIRST, FIRST+STRIDE, ... <= LAST. mdtest ignores -f and -s without -l
-// (one run on every rank); here that is an error rather than a surprise.
+// mdtest's -f FIRST -l LAST -s STRIDE: FIRST, FIRST+STRIDE, ... <= LAST. Without -l, one run on every rank.
 void convertSweepRange(const RawOptions& raw, SweepSpec& sweep, std::vector<std::string>& errors) {
   std::array<std::uint32_t, 3> values = {1, 0, 1};
   if (!convertSweepNumbers(raw, values, errors)) return;
@@ -211,10 +235,6 @@ void convertSweep(const RawOptions& raw, Config& config, std::vector<std::string
 
 // Switches whose fields cannot hold both: a contradiction, and the Config keeps what neither says.
 void checkExclusiveSwitches(const RawOptions& raw, Config& config, std::vector<std::string>& errors) {
-  if (raw["files-only"].given && raw["dirs-only"].given) {
-    errors.push_back(fmt::format("{} and {} exclude each other", label("files-only"), label("dirs-only")));
-    config.kinds = ItemKinds::kBoth;
-  }
   if (raw["force"].given && raw["append"].given) {
     errors.push_back(fmt::format("{} and {} exclude each other", label("force"), label("append")));
     config.output_mode = OutputMode::kCreate;
@@ -243,16 +263,40 @@ std::string dirsText(std::uint64_t count, const Config& config) {
                      count == 1 ? "directory" : "directories");
 }
 
-// Implied values: files only for -S, the default phase selection, and -n from -I.
-void resolve(const RawOptions& raw, Config& config, Refused& refused, std::vector<std::string>& errors) {
-  // As in mdtest, shared files leave out directories; with -D, validate() reports the contradiction.
-  if (config.shared_files && config.kinds == ItemKinds::kBoth) config.kinds = ItemKinds::kFilesOnly;
+// -n with -I, as mdtest's md_validate_tests_rank0: with -u one or the other; over a shared tree -n must be a
+// multiple of -I (n/I loops, each a whole tree of -I items per directory).
+void checkItemsPerDir(const Config& config, Refused& refused, std::vector<std::string>& errors) {
+  if (refused("items") || refused("items-per-dir")) return;
+  if (config.sharing == TreeSharing::kUnique) {
+    errors.push_back(
+        fmt::format("{} and {}: only specify the number of items or the number of items per "
+                    "directory with {} (as mdtest)",
+                    label("items"), label("items-per-dir"), label("unique-dir")));
+    refused.mark(*OptionRef("items"));
+  } else if (config.items % config.items_per_dir != 0) {
+    errors.push_back(
+        fmt::format("{}: {} is not a multiple of {} {} (over a shared tree, as in mdtest, -n/-I "
+                    "loops, each a whole tree of -I items per directory)",
+                    label("items"), config.items, label("items-per-dir"), config.items_per_dir));
+    refused.mark(*OptionRef("items"));
+  }
+}
+
+// With none of -C -T -E -r -U, mdtest's phases: create, stat, read, remove and rename (a preset: its own).
+// Reading applies to files; -D alone would otherwise select a phase validate() refuses. --readdir adds to
+// the default rather than replace it.
+void resolvePhases(const RawOptions& raw, Config& config, std::vector<std::string>& errors) {
   PhaseSelection& phases = config.phases;
-  if (!phases.create && !phases.stat && !phases.read && !phases.remove) {
-    // Reading applies to files; -D alone would otherwise select a phase validate() refuses. -U and --readdir
-    // add to this default rather than replace it.
-    phases.create = phases.stat = phases.remove = true;
-    phases.read = config.kinds != ItemKinds::kDirsOnly;
+  if (!phases.create && !phases.stat && !phases.read && !phases.remove && !phases.rename) {
+    const config_detail::Preset* preset = config_detail::findPreset(config.preset);
+    const bool readdir = phases.readdir;
+    if (preset != nullptr) {
+      phases = preset->phases;
+    } else {
+      phases.create = phases.stat = phases.remove = phases.rename = true;
+      phases.read = config.kinds != ItemKinds::kDirsOnly;
+    }
+    phases.readdir = readdir;
   }
   if (config.keep) {
     // --keep means the tree stays: no remove phase runs. Asking for both is a contradiction.
@@ -260,7 +304,26 @@ void resolve(const RawOptions& raw, Config& config, Refused& refused, std::vecto
       errors.push_back(fmt::format("{} and {} exclude each other", label("keep"), label("remove")));
     phases.remove = false;
   }
+  // IO500 gives -Y to its create job only.
+  config.sync_creates_only = !config.preset.empty() && config.sync_phases;
+}
+
+// Implied values: files only for -S, the phase selection, and -n from -I.
+void resolve(const RawOptions& raw, Config& config, Refused& refused, std::vector<std::string>& errors) {
+  // As in mdtest, shared files leave out directories (-S -D too).
+  if (config.shared_files) config.kinds = ItemKinds::kFilesOnly;
+  resolvePhases(raw, config, errors);
+  if (config.items_per_dir > 0 && raw["items"].given) {
+    checkItemsPerDir(config, refused, errors);
+    return;
+  }
   if (raw["items"].given || config.items_per_dir == 0) return;
+  if (config.sharing == TreeSharing::kShared) {
+    // mdtest's one loop: every item directory of the shared tree holds -I items. Over a shared tree -n
+    // counts -I per loop (config.hpp), so one loop is -n = -I.
+    config.items = config.items_per_dir;
+    return;
+  }
   const std::optional<std::uint64_t> dirs = refused.tree() ? std::nullopt : itemDirCount(config);
   if (!dirs) {
     refused.mark(*OptionRef("items"));  // the tree itself is reported; -n is unknown
@@ -282,14 +345,6 @@ void checkTree(const Config& config, const Refused& refused, std::vector<std::st
     errors.push_back(
         fmt::format("{}, {}: a tree of depth {} and branching {} has more than {} directories (the limit)",
                     label("depth"), label("branching"), config.depth, config.branching, kMaxTreeDirs));
-  } else if (config.items_per_dir > 0 && !refused("items") && !refused("items-per-dir")) {
-    const std::uint64_t dirs = *itemDirCount(config);
-    const std::uint64_t needed_per_dir = config.items / dirs + (config.items % dirs != 0 ? 1 : 0);
-    if (needed_per_dir > config.items_per_dir) {  // then I x D < items: no overflow below
-      errors.push_back(fmt::format("{}: -n {} does not fit -I {} over {} (at most {} items)", label("items"),
-                                   config.items, config.items_per_dir, dirsText(dirs, config),
-                                   config.items_per_dir * dirs));
-    }
   }
 }
 
@@ -300,10 +355,6 @@ void checkData(const Config& config, const Refused& refused, std::vector<std::st
   for (const auto& [name, value] : byte_options) {
     if (value > config_detail::kMaxIoBytes) {
       errors.push_back(fmt::format("{}: {} is more than 1 GiB", label(name), value));
-    }
-    if (value > 0 && dirs_only) {
-      errors.push_back(
-          fmt::format("{}: {} applies to files only, not with {}", label(name), value, label("dirs-only")));
     }
   }
   if (config.phases.read && dirs_only) {
@@ -316,9 +367,9 @@ void checkData(const Config& config, const Refused& refused, std::vector<std::st
                                  label("read-bytes"), config.read_bytes, label("write-bytes"),
                                  config.write_bytes));
   }
-  // -X only matters where the read phase runs: job scripts pass the same options to every phase's job.
-  if (config.verify_read && config.phases.read) {
-    if (dirs_only) {
+  // As mdtest: -X needs -e > 0 whatever the phases (the read phase itself: checkVerifyGiven).
+  if (config.verify_read) {
+    if (dirs_only && config.phases.read) {
       errors.push_back(
           fmt::format("{}: nothing read to verify: {} has no files", label("verify"), label("dirs-only")));
     } else if (config.read_bytes == 0 && !refused("read-bytes")) {
@@ -326,8 +377,31 @@ void checkData(const Config& config, const Refused& refused, std::vector<std::st
           fmt::format("{}: nothing read to verify: needs {} > 0", label("verify"), label("read-bytes")));
     }
   }
-  if (config.fsync_writes && config.write_bytes == 0 && !refused("write-bytes")) {
-    errors.push_back(fmt::format("{}: needs {} > 0", label("fsync"), label("write-bytes")));
+}
+
+// Combinations mdtest 4.1 refuses (md_validate_tests_rank0), in its words where they are clear.
+void checkMdtestRules(const Config& config, std::vector<std::string>& errors) {
+  if (config.no_barriers && config.shift > 0) {
+    errors.push_back(
+        fmt::format("{} and {} {} exclude each other: without barriers a rank may work on items "
+                    "another has not made yet (as mdtest)",
+                    label("no-barriers"), label("shift"), config.shift));
+  }
+  if (config.collective_creates) {
+    const std::array<std::pair<bool, std::string>, 3> excluded = {
+        {{config.shared_files, label("shared-files")},
+         {config.targets.size() > 1, "several " + label("dir") + " directories"},
+         {config.no_barriers, label("no-barriers")}}};
+    for (const auto& [conflict, other] : excluded) {
+      if (conflict) {
+        errors.push_back(
+            fmt::format("{} and {} exclude each other (as mdtest)", label("collective-creates"), other));
+      }
+    }
+  }
+  if (config.make_node && config.write_bytes > 0) {
+    errors.push_back(fmt::format("{} and {} {} exclude each other: mknod makes empty files (as mdtest)",
+                                 label("mknod"), label("write-bytes"), config.write_bytes));
   }
 }
 
@@ -365,11 +439,6 @@ void checkSharing(const Config& config, std::vector<std::string>& errors) {
 
 void checkPhaseOptions(const Config& config, std::vector<std::string>& errors) {
   const PhaseSelection& phases = config.phases;
-  if (config.random_order && !phases.stat && !phases.read && !phases.readdir) {
-    errors.push_back(
-        fmt::format("{}: nothing to randomize: needs the stat, read or readdir phase ({}, {}, {})",
-                    label("random"), label("stat"), label("read"), label("readdir")));
-  }
   if (config.renamed && phases.rename) {
     errors.push_back(fmt::format("{} and {} exclude each other: items cannot be renamed twice",
                                  label("renamed"), label("rename")));
@@ -451,6 +520,7 @@ void validateInto(const Config& config, const Refused& refused, std::vector<std:
                                  label("read"), label("remove"), label("rename"), label("readdir")));
   }
   checkData(config, refused, errors);
+  checkMdtestRules(config, errors);
   checkSharing(config, errors);
   checkPhaseOptions(config, errors);
   checkValues(config, errors);
@@ -528,6 +598,39 @@ void checkSteady(const RawOptions& raw, const std::vector<Given>& given, const C
   }
 }
 
+// -X (or mdtest's --verify-read) typed on the command line needs the read phase, as in mdtest; the preset's
+// -X is IO500's read job's, and applies only when the read phase runs.
+void checkVerifyGiven(const std::vector<Given>& given, const Config& config,
+                      std::vector<std::string>& errors) {
+  if (!config.verify_read || config.phases.read) return;
+  for (const Given& g : given) {
+    const OptionRow& option = rowOf(*g.option);
+    if (&option == &*OptionRef("verify") || &option == &*OptionRef("verify-read")) {
+      errors.push_back(
+          fmt::format("{}: needs the read phase ({}), as in mdtest", label("verify"), label("read")));
+      return;
+    }
+  }
+}
+
+// mdtest's startup warnings; --warningAsErrors makes them usage errors.
+void collectWarnings(CliRequest& request) {
+  const Config& config = request.config;
+  std::vector<std::string> warnings;
+  if (config.steady_rounds == 0 && config.phases.read && config.kinds != ItemKinds::kDirsOnly &&
+      config.read_bytes == 0) {
+    warnings.push_back(fmt::format("{}: {} is 0: the read phase only opens and closes each file",
+                                   label("read"), label("read-bytes")));
+  }
+  for (std::string& warning : warnings) {
+    if (config.warnings_as_errors) {
+      request.errors.push_back(warning + fmt::format(" ({})", label("warningAsErrors")));
+    } else {
+      request.warnings.push_back(std::move(warning));
+    }
+  }
+}
+
 }  // namespace
 
 // Help and version win over every other problem: "mdbench <anything> --help" prints the help and exits 0, as
@@ -549,7 +652,9 @@ CliRequest parseCommandLine(const std::vector<std::string>& args) {
   Refused refused = convert(raw, request.config, request.errors);
   resolve(raw, request.config, refused, request.errors);
   validateInto(request.config, refused, request.errors);
+  checkVerifyGiven(given, request.config, request.errors);
   checkSteady(raw, given, request.config, refused, request.errors);
+  collectWarnings(request);
   return request;
 }
 

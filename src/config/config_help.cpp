@@ -62,6 +62,29 @@ std::string helpGroup(const GroupRow& group, std::size_t width) {
   return help;
 }
 
+// The names of the rows --help leaves out, on as few lines as fit: "-V -G -k ... --warningAsErrors".
+std::string hiddenNames() {
+  constexpr std::size_t kWidth = 104;
+  std::string names;
+  std::size_t line_start = 0;
+  for (const GroupRow& group : kOptionGroups) {
+    if (group.in_help) continue;
+    for (const OptionRow& option : kOptionRows) {
+      if (option.group != group.id) continue;
+      const std::string name =
+          option.short_name != 0 ? std::string{'-', option.short_name} : "--" + std::string(option.long_name);
+      if (names.size() > line_start && names.size() - line_start + name.size() + 1 > kWidth) {
+        names += "\n    ";
+        line_start = names.size();
+      } else if (names.size() > line_start) {
+        names += ' ';
+      }
+      names += name;
+    }
+  }
+  return names;
+}
+
 }  // namespace
 
 std::vector<OptionGroupDoc> mainOptionDocs() {
@@ -91,8 +114,12 @@ std::vector<PresetDoc> presetDocs() {
 }
 
 std::string helpText() {
-  std::size_t width = 0;  // the widest names of all, the options --help leaves out too
-  for (const OptionRow& option : kOptionRows) width = std::max(width, leftColumn(option).size());
+  std::size_t width = 0;  // the widest names --help shows
+  for (const OptionRow& option : kOptionRows) {
+    if (kOptionGroups[static_cast<std::size_t>(option.group)].in_help) {
+      width = std::max(width, leftColumn(option).size());
+    }
+  }
   width += 2;
 
   std::string help =
@@ -101,7 +128,7 @@ std::string helpText() {
       "File system metadata benchmark in the manner of mdtest: each rank creates, stats, reads and removes\n"
       "its own items (files and directories) in a tree of directories, one phase at a time between\n"
       "barriers, and the rate of every phase is reported. Short options are mdtest's letters (its -P and -t\n"
-      "are accepted: mdbench always does what they ask).\n"
+      "are accepted: mdbench always does what they ask; -X is also --verify-read).\n"
       "Subcommands: validate|export|import|report|check on results files, clean DIR for leftovers "
       "(--help).\n";
   for (const GroupRow& group : kOptionGroups) {
@@ -109,17 +136,34 @@ std::string helpText() {
   }
   help +=
       "\n"
-      "Presets: --preset NAME -n N reads NAME's options first; later options replace its values (-W 5),\n"
-      "but cannot turn its switches off. IO500 gives -Y to its create job only; mdbench's -Y syncs every "
-      "phase.\n";
+      "Presets: --preset NAME -n N reads NAME's options first; later ones replace its values (-W 5, -F=0).\n"
+      "No phase letter: IO500's phases; -Y syncs the create phase only, as IO500 gives -Y to its create "
+      "job.\n";
   for (const config_detail::Preset& preset : config_detail::kPresets) {
-    help += fmt::format("  {:<12}{}\n", preset.name, preset.options);
+    help += fmt::format("  {:<12}{}   (phases {})\n", preset.name, preset.options, preset.phase_letters);
   }
   help +=
       "\n"
+      "mdtest: its spellings parse (-n 5, -n5, -n=5, --items=5; a switch given 0 is off, any other number "
+      "on:\n"
+      "-F=1, -u=0; -v=3), and its further options with its meaning (man mdbench, README):\n"
+      "    " +
+      hiddenNames() +
+      "\n"
+      "ior backend options (--posix.odirect) are refused. Refused as mdtest refuses them: -B with -N; -c "
+      "with\n"
+      "-S, -B or several -d; -S with -u; several -d without -u or with -N; -k with -w; -X with -e 0 or "
+      "(typed)\n"
+      "without -E; -e > -w creating and reading; -n with -I under -u; -n not a multiple of -I. Refused as\n"
+      "they would corrupt counts: -E with -D (no files: a rate of nothing); a sweep without -C and -r (each\n"
+      "step starts from an empty tree); --keep with -r, --renamed with -C or -U (items not where looked "
+      "for).\n";
+  help +=
+      "\n"
       "Names: <dir>/mdbench.iter.<iteration>/mdbench_tree.<d> (-u: mdbench_tree.<rank>.<d>), nested, hold\n"
-      "file.mdbench.<rank>.<i> and dir.mdbench.<rank>.<i>; -n is exact (the first directories get one "
-      "more).\n"
+      "file.mdbench.<rank>.<i> and dir.mdbench.<rank>.<i>; -n is exact (the first directories get one\n"
+      "more), but for -n with -I over a shared tree: -n/-I whole trees of -I items per directory "
+      "(mdtest's).\n"
       "\n"
       "Exit status: 0 every operation succeeded; 1 an operation failed or the run could not start; 2 bad\n"
       "options (all reported, nothing touched); 128+N stopped by signal N (INT, TERM, HUP, QUIT, PIPE).\n";

@@ -7,14 +7,18 @@
 #include <string_view>
 #include <vector>
 
+#include "mdbench/config/config.hpp"
+
 namespace mdbench::config_detail {
 
 // A preset is a list of options read before the user's, so an option given on the command line replaces a
-// value the preset sets (-W 5, -N 0), but a switch the preset sets cannot be turned off. --help prints
+// value the preset sets (-W 5, -N 0), and mdtest's "-F=0" turns off a switch it sets. --help prints
 // `options` as written here, so what the help shows is what runs.
 struct Preset {
   std::string_view name;
-  std::string_view options;  // space separated, parsed by the same tokenizer as the command line
+  std::string_view options;        // space separated, parsed by the same tokenizer as the command line
+  PhaseSelection phases;           // when the command line selects none of -C -T -E -r -U
+  std::string_view phase_letters;  // the same, for --help
 };
 
 // From IO500 (IO500/io500, src/phase_mdtest_{easy,hard}*.c), which runs each phase as its own mdtest job:
@@ -23,13 +27,17 @@ struct Preset {
 //         then -E -X; then -r.
 // Left out: -n, which IO500 takes from its ini file and mdbench requires beside a preset; -d and -x, paths
 // of the installation; -P, as mdbench always prints rate and time; -G, a data offset mdbench has no use
-// for; the phase letters, so that one mdbench run does all phases (or the user picks some, as IO500's
-// separate jobs do). -W only ever stops the create phase, as in mdtest. -Y: IO500 passes it to the write
-// job only; mdbench's -Y syncs at the end of every phase. -X: IO500's hard read job verifies; it applies
+// for; the phase letters, which are the preset's default phases instead (IO500's jobs: easy has no read),
+// so that one mdbench run does them all, or the user picks some as IO500's separate jobs do. -W only ever
+// stops the create phase, as in mdtest. -Y: IO500 passes it to the write job only, so under a preset -Y
+// syncs the create phase only (Config::sync_creates_only). -X: IO500's hard read job verifies; it applies
 // only when the read phase runs. -t is kept for the record: mdbench always times tree creation itself.
 inline constexpr std::array<Preset, 2> kPresets = {{
-    {"io500-easy", "-u -L -F -N 1 -W 300 -Y"},
-    {"io500-hard", "-t -w 3901 -e 3901 -N 1 -F -W 300 -Y -X"},
+    {"io500-easy", "-u -L -F -N 1 -W 300 -Y", {.create = true, .stat = true, .remove = true}, "-C -T -r"},
+    {"io500-hard",
+     "-t -w 3901 -e 3901 -N 1 -F -W 300 -Y -X",
+     {.create = true, .stat = true, .read = true, .remove = true},
+     "-C -T -E -r"},
 }};
 
 inline const Preset* findPreset(std::string_view name) {

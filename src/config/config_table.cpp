@@ -3,7 +3,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <boost/program_options.hpp>
+#include <cctype>
+#include <charconv>
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -19,13 +25,23 @@ namespace {
 // value (and whether it may be left out, or repeated), and stores each occurrence into slot.
 po::value_semantic* semanticOf(const OptionRow& option, RawValue& slot) {
   switch (option.kind) {
-    case OptionKind::kSwitch:
-      return po::bool_switch()->notifier([&slot](bool) { slot.given = true; });
+    case OptionKind::kSwitch:  // "-F=0" (the tokenizer's "0") turns it off: mdtest's OPTION_FLAG
+      return po::bool_switch()->notifier([&slot](bool on) { slot.given = on; });
     case OptionKind::kCounter:  // Boost's "composing": occurrences combine rather than conflict
-      return po::bool_switch()->composing()->notifier([&slot](bool) {
-        slot.given = true;
-        ++slot.count;
-      });
+      // No token: one more; "-v=3": the tokenizer's checked number replaces the count.
+      return po::value<std::string>()
+          ->zero_tokens()
+          ->implicit_value(std::string{}, "")
+          ->composing()
+          ->notifier([&slot](const std::string& value) {
+            slot.given = true;
+            if (value.empty()) {
+              ++slot.count;
+            } else {
+              slot.count = static_cast<std::uint32_t>(
+                  toWholeNumber(value, std::numeric_limits<std::uint32_t>::max()).value);
+            }
+          });
     case OptionKind::kOptionalCount:
       // A list of at most one token, empty when the value is left out, so that "--random=" (an empty seed,
       // refused) differs from "--random" (none).
@@ -41,6 +57,16 @@ po::value_semantic* semanticOf(const OptionRow& option, RawValue& slot) {
     case OptionKind::kSeconds:
     case OptionKind::kText:
       break;
+  }
+  if (option.long_name == "output") {  // a results file and a console style: -o F --output mdtest
+    return po::value<std::string>()
+        ->value_name(std::string(option.value_name))
+        ->composing()
+        ->notifier([&slot](const std::string& value) {
+          slot.given = true;
+          slot.text = value;
+          slot.texts.push_back(value);
+        });
   }
   return po::value<std::string>()
       ->value_name(std::string(option.value_name))
@@ -58,7 +84,114 @@ void checkPath(const std::string& label, const std::string& path, std::vector<st
   }
 }
 
+// The names a text option takes and what each means; `names` lists them for messages.
+template <typename Value, std::size_t kCount>
+struct Choices {
+  std::array<std::pair<std::string_view, Value>, kCount> values;
+  std::string_view names;
+  bool any_case = false;  // mdtest compares API names without regard to case
+};
+
+template <typename Value, std::size_t kCount>
+std::optional<Value> choose(const Choices<Value, kCount>& choices, const std::string& given) {
+  const auto same = [&](std::string_view name) {
+    if (!choices.any_case) return name == given;
+    return std::equal(name.begin(), name.end(), given.begin(), given.end(), [](char a, char b) {
+      return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+    });
+  };
+  for (const auto& [name, value] : choices.values) {
+    if (same(name)) return value;
+  }
+  return std::nullopt;
+}
+
+constexpr Choices<Api, 2> kApis{{{{"POSIX", Api::kPosix}, {"DUMMY", Api::kDummy}}}, "POSIX and DUMMY", true};
+constexpr Choices<PathStyle, 2> kPathStyles{{{{"full", PathStyle::kFull}, {"dirfd", PathStyle::kDirfd}}},
+                                            "full or dirfd"};
+constexpr Choices<SyncCall, 2> kSyncCalls{{{{"sync", SyncCall::kSync}, {"syncfs", SyncCall::kSyncfs}}},
+                                          "sync or syncfs"};
+// mdtest's parsePacketType reads the first letter only; the whole names and the letters are accepted here.
+constexpr Choices<DataPacket, 8> kPackets{{{{"timestamp", DataPacket::kTimestamp},
+                                            {"offset", DataPacket::kOffset},
+                                            {"incompressible", DataPacket::kIncompressible},
+                                            {"random", DataPacket::kRandom},
+                                            {"t", DataPacket::kTimestamp},
+                                            {"o", DataPacket::kOffset},
+                                            {"i", DataPacket::kIncompressible},
+                                            {"r", DataPacket::kRandom}}},
+                                          "timestamp, offset, incompressible, random or t, o, i, r"};
+constexpr Choices<ConsoleStyle, 2> kConsoleStyles{
+    {{{"mdbench", ConsoleStyle::kMdbench}, {"mdtest", ConsoleStyle::kMdtest}}}, "mdbench or mdtest"};
+
+template <typename Value, std::size_t kCount>
+void checkChoice(const Choices<Value, kCount>& choices, std::string_view what, const std::string& label,
+                 const std::string& value, std::vector<std::string>& errors) {
+  if (!choose(choices, value)) {
+    errors.push_back(fmt::format("{}: unknown {} '{}' (expected {})", label, what, value, choices.names));
+  }
+}
+
+// mdtest reads -G as an int.
+std::optional<std::int32_t> toOffset(const std::string& value) {
+  std::int32_t offset = 0;
+  const char* end = value.data() + value.size();
+  const auto [ptr, ec] = std::from_chars(value.data(), end, offset);
+  if (value.empty() || ec != std::errc{} || ptr != end) return std::nullopt;
+  return offset;
+}
+
 }  // namespace
+
+void checkApiValue(const std::string& label, const std::string& value, std::vector<std::string>& errors) {
+  if (!choose(kApis, value)) {
+    errors.push_back(fmt::format("{}: unknown API '{}' (mdbench supports {})", label, value, kApis.names));
+  }
+}
+void checkPathStyleValue(const std::string& label, const std::string& value,
+                         std::vector<std::string>& errors) {
+  checkChoice(kPathStyles, "path style", label, value, errors);
+}
+void checkSyncCallValue(const std::string& label, const std::string& value,
+                        std::vector<std::string>& errors) {
+  checkChoice(kSyncCalls, "sync call", label, value, errors);
+}
+void checkPacketValue(const std::string& label, const std::string& value, std::vector<std::string>& errors) {
+  checkChoice(kPackets, "packet type", label, value, errors);
+}
+void checkOffsetValue(const std::string& label, const std::string& value, std::vector<std::string>& errors) {
+  if (!toOffset(value)) {
+    errors.push_back(fmt::format("{}: '{}' is not a whole number from {} to {}", label, value,
+                                 std::numeric_limits<std::int32_t>::min(),
+                                 std::numeric_limits<std::int32_t>::max()));
+  }
+}
+void checkCommandValue(const std::string& label, const std::string& value, std::vector<std::string>& errors) {
+  if (value.empty()) errors.push_back(fmt::format("{}: empty value, expected a command", label));
+}
+void checkFileValue(const std::string& label, const std::string& value, std::vector<std::string>& errors) {
+  checkOutputValue(label, value, errors);
+}
+
+void landApi(Config& config, const std::string& value) {
+  config.api = choose(kApis, value).value_or(config.api);
+}
+void landPathStyle(Config& config, const std::string& value) {
+  config.path_style = choose(kPathStyles, value).value_or(config.path_style);
+}
+void landSyncCall(Config& config, const std::string& value) {
+  config.sync_call = choose(kSyncCalls, value).value_or(config.sync_call);
+}
+void landPacket(Config& config, const std::string& value) {
+  config.data_packet = choose(kPackets, value).value_or(config.data_packet);
+}
+void landOffset(Config& config, const std::string& value) {
+  if (const auto offset = toOffset(value)) config.buffer_offset = *offset;
+}
+bool isConsoleStyle(const std::string& value) { return choose(kConsoleStyles, value).has_value(); }
+void landConsoleStyle(Config& config, const std::string& value) {
+  config.console = choose(kConsoleStyles, value).value_or(config.console);
+}
 
 po::options_description buildOptionTable(RawOptions& raw) {
   po::options_description table;

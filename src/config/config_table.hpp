@@ -45,12 +45,16 @@ struct GroupRow {
 inline constexpr std::array<GroupRow, 7> kOptionGroups = {{
     {OptionGroup::kWorkload, "Workload", true},
     {OptionGroup::kTree, "Tree", true},
-    {OptionGroup::kPhases, "Phases (none of -C -T -E -r given: those four, without read for -D)", true},
+    {OptionGroup::kPhases,
+     "Phases (none of -C -T -E -r -U given: all five, as mdtest; without read for -D; a preset: its own)",
+     true},
     {OptionGroup::kOrder, "Order and timing (SECONDS: digits, optionally with a fraction: 300, 0.5)", true},
     {OptionGroup::kData, "Data (B: bytes, or with suffix k, m, g for KiB, MiB, GiB; at most 1g)", true},
     {OptionGroup::kOutput, "Output and run", true},
-    // mdtest's spelling of --sweep and its switches for what mdbench always does: parsed, not in --help.
-    {OptionGroup::kMdtest, "Accepted for mdtest scripts (not in --help)", false},
+    // mdtest's spelling of --sweep and -X, its switches for what mdbench always does, and its further
+    // options: parsed, documented in the man page, named in one line of --help.
+    {OptionGroup::kMdtest, "mdtest's further options (--help names them; README \"Coming from mdtest\")",
+     false},
 }};
 
 // Where a value lands in Config. A switch (and -R, given with or without its seed) calls `on`; a number
@@ -96,7 +100,23 @@ void checkStonewallFileValue(const std::string& label, const std::string& value,
                              std::vector<std::string>& errors);
 void checkOutputValue(const std::string& label, const std::string& value, std::vector<std::string>& errors);
 void checkPresetValue(const std::string& label, const std::string& value, std::vector<std::string>& errors);
-void landDir(Config& config, const std::string& value);     // -d: the text, and its targets when they split
+void checkApiValue(const std::string& label, const std::string& value, std::vector<std::string>& errors);
+void checkOffsetValue(const std::string& label, const std::string& value, std::vector<std::string>& errors);
+void checkPacketValue(const std::string& label, const std::string& value, std::vector<std::string>& errors);
+void checkPathStyleValue(const std::string& label, const std::string& value,
+                         std::vector<std::string>& errors);
+void checkSyncCallValue(const std::string& label, const std::string& value, std::vector<std::string>& errors);
+void checkCommandValue(const std::string& label, const std::string& value, std::vector<std::string>& errors);
+void checkFileValue(const std::string& label, const std::string& value, std::vector<std::string>& errors);
+void landDir(Config& config, const std::string& value);  // -d: the text, and its targets when they split
+void landApi(Config& config, const std::string& value);  // each: only a value its check accepts
+void landOffset(Config& config, const std::string& value);
+void landPacket(Config& config, const std::string& value);
+void landPathStyle(Config& config, const std::string& value);
+void landSyncCall(Config& config, const std::string& value);
+// -o's words that select the console style rather than name a results file ("-o ./mdtest" names a file).
+bool isConsoleStyle(const std::string& value);
+void landConsoleStyle(Config& config, const std::string& value);
 void landPreset(Config& config, const std::string& value);  // --preset: only a name the table knows
 
 enum class WithSteady : std::uint8_t { kYes, kNo };  // kNo: no meaning in --steady's mix (checkSteady)
@@ -120,7 +140,7 @@ using enum OptionKind;
 using enum OptionGroup;
 inline constexpr WithSteady kNot = WithSteady::kNo;
 // clang-format off
-inline constexpr std::array<OptionRow, 47> kOptionRows = {{
+inline constexpr std::array<OptionRow, 67> kOptionRows = {{
   {"items", 'n', "N", kWorkload, kCount, number<&Config::items>(),
    "items per rank, exact (default 1000; required with --preset)"},
   {"files-only", 'F', "", kWorkload, kSwitch, {.on = [](Config& c) { c.kinds = ItemKinds::kFilesOnly; }},
@@ -135,6 +155,12 @@ inline constexpr std::array<OptionRow, 47> kOptionRows = {{
    "--steady: directories the -n objects are spread over (default 10)"},
   {"preset", 0, "NAME", kWorkload, kText, {.text = landPreset},
    "IO500's mdtest options, read before the others (see Presets)", kNot, checkPresetValue},
+  {"api", 'a', "API", kWorkload, kText, {.text = landApi},
+   "POSIX (default), or DUMMY: no file system I/O, the harness alone", WithSteady::kYes, checkApiValue},
+  {"path-style", 0, "STYLE", kWorkload, kText, {.text = landPathStyle},
+   "full (default): mdtest's calls on full paths from -d (rates comparable\n"
+   "with mdtest's); dirfd: names relative to directories opened once",
+   WithSteady::kYes, checkPathStyleValue},
 
   {"dir", 'd', "DIR", kTree, kText, {.text = landDir},
    "directory to run in (default: a new mdbench.<stamp> in the current one);\n"
@@ -146,8 +172,9 @@ inline constexpr std::array<OptionRow, 47> kOptionRows = {{
   {"branching", 'b', "N", kTree, kCount, number<&Config::branching>(),
    "subdirectories per directory (default 1)", kNot},
   {"items-per-dir", 'I', "N", kTree, kCount, number<&Config::items_per_dir>(),
-   "fill item directories N at a time, in order (default: spread -n\n"
-   "evenly); without -n, -n is N times the number of item directories", kNot},
+   "N items per item directory (default: spread -n evenly); as mdtest, with\n"
+   "-n over a shared tree -n/N whole trees of N per directory (-n a multiple\n"
+   "of N: -n 6 -I 3 -z 1 -b 2 makes 18 items per rank); not -n and -I with -u", kNot},
   {"leaf-only", 'L', "", kTree, kSwitch, flag<&Config::leaf_only>(),
    "items only in the leaf directories", kNot},
 
@@ -156,7 +183,7 @@ inline constexpr std::array<OptionRow, 47> kOptionRows = {{
   {"read", 'E', "", kPhases, kSwitch, phase<&PhaseSelection::read>(), "read the files (-e bytes each)", kNot},
   {"remove", 'r', "", kPhases, kSwitch, phase<&PhaseSelection::remove>(), "remove the items", kNot},
   {"rename", 'U', "", kPhases, kSwitch, phase<&PhaseSelection::rename>(),
-   "also rename every item (to <name>.renamed) after stat and read", kNot},
+   "rename every item (to <name>.renamed) after stat and read", kNot},
   {"readdir", 0, "", kPhases, kSwitch, phase<&PhaseSelection::readdir>(),
    "also list every tree directory and check its entries", kNot},
   {"renamed", 0, "", kPhases, kSwitch, flag<&Config::renamed>(),
@@ -190,18 +217,23 @@ inline constexpr std::array<OptionRow, 47> kOptionRows = {{
   {"read-bytes", 'e', "B", kData, kBytes, number<&Config::read_bytes>(),
    "bytes read from each file in the read phase (default 0)", kNot},
   {"fsync", 'y', "", kData, kSwitch, flag<&Config::fsync_writes>(),
-   "fsync each file after writing it (needs -w)", kNot},
+   "fsync each file after writing it (nothing to do without -w)", kNot},
   {"sync", 'Y', "", kData, kSwitch, flag<&Config::sync_phases>(),
-   "syncfs at the end of each phase, inside its timed region", kNot},
+   "sync at the end of each phase, inside its timed region (a preset:\n"
+   "the create phase only, as IO500)", kNot},
+  {"sync-call", 0, "CALL", kData, kText, {.text = landSyncCall},
+   "what -Y calls: sync (default, as mdtest) or syncfs (the target's only)", kNot, checkSyncCallValue},
   {"verify", 'X', "", kData, kSwitch, flag<&Config::verify_read>(),
-   "check the bytes read against the pattern written (needs -e)", kNot},
+   "check the bytes read against the pattern written (needs -e > 0)", kNot},
 
   {"iterations", 'i', "N", kOutput, kCount, number<&Config::iterations>(),
    "repeat the selected phases N times (default 1)"},
   {"keep", 0, "", kOutput, kSwitch, flag<&Config::keep>(), "leave the tree in place after the run", kNot},
-  {"output", 'o', "FILE", kOutput, kText, text<&Config::output>(),
+  // Its values are read by convertOutput (config.cpp): files and console styles, each at most once.
+  {"output", 'o', "FILE", kOutput, kText, {},
    "HDF5 results file (default: mdbench-<UTC time>[-<job id>].h5 in the\n"
-   "current directory); never overwritten unless --force", WithSteady::kYes, checkOutputValue},
+   "current directory); never overwritten unless --force. mdtest, mdbench:\n"
+   "the console's layout instead (a file so named: -o ./mdtest)"},
   {"force", 0, "", kOutput, kSwitch, {.on = [](Config& c) { c.output_mode = OutputMode::kForce; }},
    "replace an existing results file"},
   {"append", 0, "", kOutput, kSwitch, {.on = [](Config& c) { c.output_mode = OutputMode::kAppend; }},
@@ -211,7 +243,8 @@ inline constexpr std::array<OptionRow, 47> kOptionRows = {{
   {"sweep-placement", 0, "P", kOutput, kText, {},
    "a step of k: block, ranks 0..k-1 (default); spread, round-robin over nodes", kNot},
   {"verbose", 'v', "", kOutput, kCounter, number<&Config::verbosity>(),
-   "more detail on the console; repeat for more: -vv"},
+   "more detail on the console; repeat for more: -vv (-v=3: 3)"},
+  {"verbosity", 'V', "N", kOutput, kCount, number<&Config::verbosity>(), "the verbosity: -V 4 is -vvvv"},
   {"help", 'h', "", kOutput, kSwitch, {}, "print this help and exit"},
   {"version", 0, "", kOutput, kSwitch, {}, "print the version and exit"},
 
@@ -222,6 +255,45 @@ inline constexpr std::array<OptionRow, 47> kOptionRows = {{
   {"sweep-first", 'f', "N", kMdtest, kText, {}, "first step (default 1)"},
   {"sweep-last", 'l', "N", kMdtest, kText, {}, "last step: FIRST, FIRST+STRIDE, ... up to LAST"},
   {"sweep-stride", 's', "N", kMdtest, kText, {}, "ranks between steps (default 1)"},
+  {"run-cmd-before-phase", 0, "CMD", kMdtest, kText, text<&Config::cmd_before_phase>(),
+   "every rank runs CMD (sh -c) before each phase's opening barrier,\n"
+   "outside the timing", kNot, checkCommandValue},
+  {"run-cmd-after-phase", 0, "CMD", kMdtest, kText, text<&Config::cmd_after_phase>(),
+   "every rank runs CMD after each phase's operations, inside the timing\n"
+   "(as mdtest)", kNot, checkCommandValue},
+  {"random-seed", 0, "SEED", kMdtest, kCount, number<&Config::random_seed>(),
+   "mdtest's seed for -R (what -R SEED gives)", kNot},
+  {"verify-write", 0, "", kMdtest, kSwitch, flag<&Config::verify_write>(),
+   "read each file back right after writing it, and check it", kNot},
+  {"dataPacketType", 0, "T", kMdtest, kText, {.text = landPacket},
+   "what -w writes: timestamp (default), offset, incompressible, random,\n"
+   "or their first letters t, o, i, r", kNot, checkPacketValue},
+  {"buffer-offset", 'G', "OFFSET", kMdtest, kText, {.text = landOffset},
+   "offset of the data pattern (mdtest's -G; default: none)", kNot, checkOffsetValue},
+  {"mknod", 'k', "", kMdtest, kSwitch, flag<&Config::make_node>(),
+   "create files with mknod instead of open and close (not with -w)", kNot},
+  {"collective-creates", 'c', "", kMdtest, kSwitch, flag<&Config::collective_creates>(),
+   "rank 0 makes every create; the others wait (not with -S, -B, several -d)", kNot},
+  {"no-barriers", 'B', "[0|1]", kMdtest, kOptionalCount,
+   {.on = [](Config& c) { c.no_barriers = true; },
+    .number = [](Config& c, std::uint64_t value) { c.no_barriers = value != 0; },
+    .max = std::numeric_limits<std::uint64_t>::max()},
+   "no barriers between phases: rates from each rank's own time (-B 0:\n"
+   "barriers; not with -N, -c)", kNot},
+  {"print-time", 'Z', "", kMdtest, kSwitch, flag<&Config::print_time>(),
+   "--output mdtest: times instead of rates (in seconds)", kNot},
+  {"print-all-procs", 0, "", kMdtest, kSwitch, flag<&Config::print_all_procs>(),
+   "every rank prints an excerpt of its own results", kNot},
+  {"showRankStatistics", 0, "", kMdtest, kSwitch, flag<&Config::show_rank_statistics>(),
+   "per-rank max, min and mean columns", kNot},
+  {"saveRankPerformanceDetails", 0, "FILE", kMdtest, kText, text<&Config::rank_details_csv>(),
+   "CSV: a row per rank, iteration and phase (items, rate, time)", kNot, checkFileValue},
+  {"savePerOpDataCSV", 0, "PREFIX", kMdtest, kText, text<&Config::per_op_csv_prefix>(),
+   "each rank writes each op's start and duration to PREFIX<rank>.csv", kNot, checkFileValue},
+  {"warningAsErrors", 0, "", kMdtest, kSwitch, flag<&Config::warnings_as_errors>(),
+   "a warning (e.g. a read phase with -e 0 only opens and closes) is a\n"
+   "usage error, exit 2", kNot},
+  {"verify-read", 0, "", kMdtest, kSwitch, flag<&Config::verify_read>(), "mdtest's name for -X/--verify", kNot},
 }};
 // clang-format on
 }  // namespace option_rows
@@ -263,20 +335,50 @@ inline std::string label(OptionRef option) { return shown(*option); }
 // The value options in the order their values are converted, and so the order of their messages: numbers,
 // then paths and names, then the sweep's (convertSweep). Help's order differs; this one is what job
 // scripts have always seen.
-inline constexpr std::array<const OptionRow*, 24> kConversionOrder = {
-    &row("items"),           &row("items-per-dir"), &row("depth"),      &row("branching"),
-    &row("iterations"),      &row("write-bytes"),   &row("read-bytes"), &row("shift"),
-    &row("random"),          &row("stonewall"),     &row("pre-delay"),  &row("series-interval"),
-    &row("steady"),          &row("datasets"),      &row("progress"),   &row("dir"),
-    &row("stonewall-file"),  &row("output"),        &row("preset"),     &row("sweep"),
-    &row("sweep-placement"), &row("sweep-first"),   &row("sweep-last"), &row("sweep-stride")};
+inline constexpr std::array<const OptionRow*, 36> kConversionOrder = {&row("items"),
+                                                                      &row("items-per-dir"),
+                                                                      &row("depth"),
+                                                                      &row("branching"),
+                                                                      &row("iterations"),
+                                                                      &row("write-bytes"),
+                                                                      &row("read-bytes"),
+                                                                      &row("shift"),
+                                                                      &row("random"),
+                                                                      &row("stonewall"),
+                                                                      &row("pre-delay"),
+                                                                      &row("series-interval"),
+                                                                      &row("steady"),
+                                                                      &row("datasets"),
+                                                                      &row("progress"),
+                                                                      &row("dir"),
+                                                                      &row("stonewall-file"),
+                                                                      &row("output"),
+                                                                      &row("preset"),
+                                                                      &row("sweep"),
+                                                                      &row("sweep-placement"),
+                                                                      &row("sweep-first"),
+                                                                      &row("sweep-last"),
+                                                                      &row("sweep-stride"),
+                                                                      &row("random-seed"),
+                                                                      &row("verbosity"),
+                                                                      &row("no-barriers"),
+                                                                      &row("buffer-offset"),
+                                                                      &row("api"),
+                                                                      &row("path-style"),
+                                                                      &row("sync-call"),
+                                                                      &row("dataPacketType"),
+                                                                      &row("saveRankPerformanceDetails"),
+                                                                      &row("savePerOpDataCSV"),
+                                                                      &row("run-cmd-before-phase"),
+                                                                      &row("run-cmd-after-phase")};
 
 // What the command line (after a preset) said for each row, before conversion. Values stay strings so that
 // a bad one becomes a message, not an exception.
 struct RawValue {
-  bool given = false;
+  bool given = false;               // a switch given "=0" (mdtest's off) is not given
   std::optional<std::string> text;  // the last value given; none for a switch (or -R without a seed)
-  std::uint32_t count = 0;          // kCounter: the occurrences
+  std::uint32_t count = 0;          // kCounter: the occurrences, or the number given ("-v=3")
+  std::vector<std::string> texts;   // -o: every value, in order (a results file and a console style)
 };
 
 class RawOptions {

@@ -5,11 +5,15 @@
 
 #include <boost/program_options.hpp>
 #include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "config_values.hpp"
 
 namespace mdbench::config_detail {
 
@@ -88,9 +92,13 @@ class Tokenizer {
     const std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
     const po::option_description* option = findLong(all_, name);
     if (option == nullptr) {
-      errors_.push_back(fmt::format("unknown option '--{}'", name));
+      errors_.push_back(name.find('.') != std::string::npos && name.front() != '.'
+                            ? fmt::format("unknown option '--{}': an ior backend option; mdbench's POSIX "
+                                          "and DUMMY backends have no such option",
+                                          name)
+                            : fmt::format("unknown option '--{}'", name));
     } else if (eq != std::string::npos && !takesValue(*option)) {
-      errors_.push_back(fmt::format("{}: takes no value, got '{}'", shownName(*option), arg));
+      addSwitchValue(*option, arg, arg.substr(eq + 1));
     } else if (eq != std::string::npos) {
       add(*option, arg.substr(eq + 1));
     } else if (valueOptional(*option)) {
@@ -102,9 +110,25 @@ class Tokenizer {
     }
   }
 
+  // mdtest's "-F=1", "-u=0", "--verify-write=1", "-v=3": a switch given a whole number is on when it is
+  // more than 0, off for 0 (a later occurrence replaces an earlier one, so "-F=0" turns off a preset's -F);
+  // a counter (-v) is set to the number.
+  void addSwitchValue(const po::option_description& option, const std::string& arg,
+                      const std::string& value) {
+    const Converted number = toWholeNumber(value, std::numeric_limits<std::uint32_t>::max());
+    if (number.problem) {
+      errors_.push_back(
+          fmt::format("{}: takes 0 (off) or a whole number (on), got '{}'", shownName(option), arg));
+    } else if (repeatable(option)) {
+      add(option, std::to_string(number.value));
+    } else {
+      add(option, number.value > 0 ? "1" : "0");
+    }
+  }
+
   // "-uFL", "-n5", "-uFn 5": switches may be grouped; a value option takes the rest of the word or the next
   // one. An optional value ("-R7") is the rest of the word only when that starts with a digit ("-RuF" is
-  // -R -u -F).
+  // -R -u -F). As in mdtest, "=" after a letter gives that letter its value: "-n=5", "-d=DIR", "-uF=1".
   void shortGroup(const std::string& arg) {
     for (std::size_t pos = 1; pos < arg.size(); ++pos) {
       const po::option_description* option = findShort(all_, arg[pos]);
@@ -115,6 +139,10 @@ class Tokenizer {
         return;
       }
       const std::string rest = arg.substr(pos + 1);
+      if (rest.starts_with('=')) {  // mdtest's "-n=5", "-d=DIR", "-F=1": the value follows the '='
+        takesValue(*option) ? add(*option, rest.substr(1)) : addSwitchValue(*option, arg, rest.substr(1));
+        return;
+      }
       if (!takesValue(*option) || (valueOptional(*option) && !rest.empty() && !startsWithDigit(rest))) {
         add(*option, std::nullopt);
       } else if (!rest.empty()) {

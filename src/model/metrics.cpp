@@ -12,6 +12,11 @@
 //                   barriers)
 //   ops_per_s     = ok / time_s                               0 if time_s is 0
 //                   (mdtest's and IO500's headline; failed ops are never counted)
+//                   With -B (no barriers between phases; the results file's barrier_timed = 0) no rank
+//                   waits in a barrier: each records t_global_end = t_local_end and t_start when it began,
+//                   so time_s = max over ranks of (t_local_end_r - t_start_r), the slowest rank's own time,
+//                   and ops_per_s = ok / that: per-rank times, as mdtest -B's rates (the ranks' windows
+//                   need not overlap exactly).
 //   active_ranks  = number of ranks with planned > 0
 //   rank_rate_min, _max, _mean = min, max, arithmetic mean of rank rate_r over the active ranks only
 //                   (in a shared tree only rank 0 builds the tree; idle ranks must not drag the minimum to 0)
@@ -107,6 +112,21 @@ DoneRates doneRates(std::span<const RankPhaseRecord> ranks, const OpsSeries& ser
   if (rates.last_done_time_s > 0.0)
     rates.last_done_ops_per_s = static_cast<double>(ok) / rates.last_done_time_s;
   return rates;
+}
+
+bool collectivePhase(const Config& config, Phase phase) {
+  if (!config.collective_creates || config.shared_files || config.targets.size() > 1) return false;
+  const PhaseInfo& info = phaseInfo(phase);
+  if (info.tree()) return config.sharing == TreeSharing::kUnique;
+  return !info.readdir() && (info.action == PhaseAction::kCreate || info.action == PhaseAction::kRemove);
+}
+
+std::uint64_t plannedOpsOf(const Plan& plan, Phase phase, std::uint32_t rank) {
+  if (!collectivePhase(plan.config(), phase)) return plan.plannedOps(phase, rank);
+  if (rank != 0) return 0;
+  std::uint64_t sum = 0;
+  for (std::uint32_t r = 0; r < plan.ranks(); ++r) sum += plan.plannedOps(phase, r);
+  return sum;
 }
 
 double rankRate(const RankPhaseRecord& r) {

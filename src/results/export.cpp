@@ -101,6 +101,11 @@ Json runAttributesJson(const StoredRun& run) {
   j["job_ranks"] = info.sweep.job_ranks;
   j["sweep_step"] = info.sweep.step;
   j["sweep_placement"] = sweepPlacementName(info.sweep.placement);
+  if (run.has_mdtest_options) {  // absent, as in files before version 6
+    j["path_style"] = pathStyleName(run.config.path_style);
+    j["api"] = apiName(run.config.api);
+    j["barrier_timed"] = !run.config.no_barriers;
+  }
   return j;
 }
 
@@ -145,6 +150,13 @@ Json configJson(const StoredRun& run) {
     j["series_interval_s"] = c.series_interval_s;
     j["steady_rounds"] = c.steady_rounds;
     j["datasets"] = c.datasets;
+  }
+  if (run.has_mdtest_options) {  // absent, as in files before version 6
+    j["collective_creates"] = c.collective_creates;
+    j["sync_creates_only"] = c.sync_creates_only;
+    j["cmd_before_phase"] = c.cmd_before_phase;
+    j["cmd_after_phase"] = c.cmd_after_phase;
+    j["per_op_csv_prefix"] = c.per_op_csv_prefix;
   }
   return j;
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <limits>
 #include <system_error>
@@ -108,6 +109,13 @@ Config readConfig(hid_t run, std::uint32_t version, std::uint32_t& shift_used) {
     c.series_interval_s = attr<double>(g, "series_interval_s");
     c.steady_rounds = attr<std::uint64_t>(g, "steady_rounds");
     c.datasets = attr<std::uint32_t>(g, "datasets");
+  }
+  if (version >= kMdtestSchemaVersion) {
+    c.collective_creates = readFlag(g, "collective_creates");
+    c.sync_creates_only = readFlag(g, "sync_creates_only");
+    c.cmd_before_phase = attr<std::string>(g, "cmd_before_phase");
+    c.cmd_after_phase = attr<std::string>(g, "cmd_after_phase");
+    c.per_op_csv_prefix = attr<std::string>(g, "per_op_csv_prefix");
   }
   return c;
 }
@@ -297,6 +305,34 @@ RunInfo readRunInfo(hid_t run) {
   return info;
 }
 
+// Version 6: the run's path_style, api and barrier_timed, into its config; older files: dirfd, POSIX,
+// barriers (what every earlier mdbench did).
+void readRunStyle(hid_t run, StoredRun& stored) {
+  Config& c = stored.config;
+  if (!stored.has_mdtest_options) {
+    c.path_style = PathStyle::kDirfd;
+    c.api = Api::kPosix;
+    c.no_barriers = false;
+    return;
+  }
+  const auto style = attr<std::string>(run, "path_style");
+  const auto parsed_style =
+      results::parseName(style, std::array{PathStyle::kFull, PathStyle::kDirfd}, pathStyleName);
+  if (!parsed_style) {
+    throw h5::Error(
+        fmt::format("{}: attribute 'path_style' is '{}', expected full or dirfd", h5::pathOf(run), style));
+  }
+  c.path_style = *parsed_style;
+  const auto api = attr<std::string>(run, "api");
+  const auto parsed_api = results::parseName(api, std::array{Api::kPosix, Api::kDummy}, apiName);
+  if (!parsed_api) {
+    throw h5::Error(
+        fmt::format("{}: attribute 'api' is '{}', expected POSIX or DUMMY", h5::pathOf(run), api));
+  }
+  c.api = *parsed_api;
+  c.no_barriers = !readFlag(run, "barrier_timed");
+}
+
 StoredRun readRun(hid_t runs, const std::string& name, std::uint32_t version) {
   const h5::Handle group = h5::openGroup(runs, name);
   const hid_t g = group.get();
@@ -312,6 +348,8 @@ StoredRun readRun(hid_t runs, const std::string& name, std::uint32_t version) {
   run.bucket_high = h5::readVector<std::uint64_t>(g, "latency_bucket_high");
   run.config = readConfig(g, version, run.shift_used);
   run.config.command_line = run.info.command_line;  // stored once, as a run attribute
+  run.has_mdtest_options = version >= kMdtestSchemaVersion;
+  readRunStyle(g, run);
   run.has_series = version >= kSeriesSchemaVersion;
   run.phases = readIterations(g, version, run.steady);
   run.has_summary = h5::exists(g, "summary");

@@ -118,6 +118,18 @@ void writeConfig(hid_t group, const Plan& plan) {
   h5::writeAttribute(group, "series_interval_s", c.series_interval_s);
   h5::writeAttribute(group, "steady_rounds", c.steady_rounds);
   h5::writeAttribute(group, "datasets", c.datasets);
+  h5::writeAttribute(group, "collective_creates", flag(c.collective_creates));
+  h5::writeAttribute(group, "sync_creates_only", flag(c.sync_creates_only));
+  h5::writeAttribute(group, "cmd_before_phase", c.cmd_before_phase);
+  h5::writeAttribute(group, "cmd_after_phase", c.cmd_after_phase);
+  h5::writeAttribute(group, "per_op_csv_prefix", c.per_op_csv_prefix);
+}
+
+// Version 6: how the operations were made and timed (mdtest's -a, --path-style, -B).
+void writeRunStyle(hid_t run, const Config& c) {
+  h5::writeAttribute(run, "path_style", pathStyleName(c.path_style));
+  h5::writeAttribute(run, "api", apiName(c.api));
+  h5::writeAttribute(run, "barrier_timed", flag(!c.no_barriers));
 }
 
 void writeRunAttributes(hid_t run, const RunInfo& info, const NodeLayout& layout) {
@@ -369,6 +381,7 @@ struct Hdf5Sink::Impl {
     const h5::Handle runs = h5::openGroup(file.get(), results::kRunsGroup);
     run = h5::createGroup(runs.get(), run_name);
     writeRunAttributes(run.get(), info, layout);
+    writeRunStyle(run.get(), plan.config());
     h5::writeStrings(run.get(), "hosts", hosts);
     h5::writeVector(run.get(), "node_of_rank", layout.node_of_rank);
     writeBucketBounds(run.get());

@@ -412,13 +412,18 @@ class RunChecker {
       expectEqual(path, at + ": node", run_.node_of_rank[r], row.node, "node_of_rank");
       // A signal stops the phase it arrives in short: each rank then planned what it did (at most the plan).
       const bool stopped = run_.status == "interrupted" && &phase == &run_.phases.back();
-      if (!stopped || row.planned > plan.plannedOps(phase.phase, r)) {
-        expectEqual(path, at + ": planned", plan.plannedOps(phase.phase, r), row.planned,
+      if (!stopped || row.planned > plannedOpsOf(plan, phase.phase, r)) {
+        expectEqual(path, at + ": planned", plannedOpsOf(plan, phase.phase, r), row.planned,
                     "the stored config's plan for the phase's items");
       }
       if (row.ok > row.planned || row.planned - row.ok != row.failed) {
         fail(path, fmt::format("{}: ok + failed = {} + {}, expected planned = {}", at, row.ok, row.failed,
                                row.planned));
+      }
+      if (run_.config.no_barriers && row.t_global_end != row.t_local_end) {
+        fail(path, fmt::format("{}: barrier_timed is 0 (-B: no closing barrier), so t_global_end must equal "
+                               "t_local_end, found {} and {}",
+                               at, row.t_global_end, row.t_local_end));
       }
       if (!(row.t_start <= row.t_local_end && row.t_local_end <= row.t_global_end)) {
         fail(path, fmt::format("{}: expected t_start <= t_local_end <= t_global_end, found {}, {}, {}", at,

@@ -16,10 +16,12 @@
 
 #include "dir_cursor.hpp"
 #include "mdbench/model/layout.hpp"
+#include "mdbench/model/metrics.hpp"
 #include "mdbench/model/ownership.hpp"
 #include "mdbench/model/plan.hpp"
 #include "mdbench/run/runner.hpp"
 #include "mdbench/run/signals.hpp"
+#include "phase_hooks.hpp"
 #include "run_steps.hpp"
 #include "taken_record.hpp"
 
@@ -79,35 +81,82 @@ class PhaseExecutor {
   void setIteration(std::uint32_t iteration) { iteration_ = iteration; }
   // The last phase's ops per interval on this rank (collectSeries gathers them).
   SeriesRecorder& series() { return series_; }
+  // --savePerOpDataCSV: the log every op of the following phases goes into (nullptr: off).
+  void setPerOpLog(PerOpLog* log) { per_op_ = log; }
+  // What the last phase's --run-cmd-before-phase and --run-cmd-after-phase said on this rank ("" when
+  // they succeeded or there were none).
+  const std::string& beforeCommandProblem() const { return before_problem_; }
+  const std::string& afterCommandProblem() const { return after_problem_; }
 
-  // Barrier, t_start, the planned operations (with the stonewall's agreement and wear-out), -Y's sync,
-  // t_local_end, barrier, t_global_end.
+  // --run-cmd-before-phase, barrier, t_start, the planned operations (with the stonewall's agreement and
+  // wear-out), -Y's sync, --run-cmd-after-phase, t_local_end, barrier, t_global_end. With -B no barrier:
+  // each rank goes on to the phase's work and then out of it on its own, and its t_global_end is its
+  // t_local_end. With -c rank 0 does every rank's operations of the collective phases (metrics.hpp).
   RankPhaseRecord measure(Phase phase, DirHandle iteration_dir, ItemLimits& limits,
                           LatencyHistogram& latency) {
     RankPhaseRecord record;
     const Config& config = plan_.config();
     const PhaseInfo& info = phaseInfo(phase);
     const std::uint64_t limit = info.itemOps() ? limits.of(itemKindOf(phase)) : 0;
-    record.planned = plannedOps(phase, limit);
+    const bool collective = collectivePhase(config, phase);
+    record.planned = collective ? collectivePlanned(phase, limit) : plannedOps(phase, limit);
     latency = LatencyHistogram{};
     record_ = &record;
     latency_ = &latency;
     const std::uint32_t owner = plan_.owner(phase, rank_);
     DirCursor cursor(parts_.backend, iteration_dir, plan_.layout(), config.sharing, owner);
-    const StonewallRule rule = stonewallIn(phase);
+    // -c's phases note when the stonewall fires but do not stop: rank 0 alone works, nothing to agree.
+    const StonewallRule rule = collective && stonewallIn(phase) != StonewallRule::kNone
+                                   ? StonewallRule::kNoteOnly
+                                   : stonewallIn(phase);
     if (config.write_bytes > 0) fillPattern(write_data_, owner, 0);
 
+    before_problem_ =
+        config.cmd_before_phase.empty() ? std::string() : runCommand(config.cmd_before_phase, phase);
     const std::int64_t t_start = openPhase(phase, record.planned, rule);
     if (info.creates()) fates_.forget(itemKindOf(phase));  // this iteration's creates decide afresh
-    const std::uint64_t reached = record.planned > 0 ? execute(phase, cursor, owner, 0, limit) : 0;
+    std::uint64_t reached = 0;
+    if (collective) {
+      if (record.planned > 0) executeForEveryOwner(phase, iteration_dir, limit);
+    } else if (record.planned > 0) {
+      reached = execute(phase, cursor, owner, 0, limit);
+    }
     items_ = limit;
     if (rule == StonewallRule::kStopAndWearOut) wearOut(phase, cursor, owner, reached, limits);
-    closePhase(t_start);
+    closePhase(phase, t_start);
     return record;
   }
 
  private:
   double seconds(std::int64_t ns) const { return static_cast<double>(ns - epoch_ns_) * 1e-9; }
+
+  std::string runCommand(const std::string& command, Phase phase) const {
+    return runPhaseCommand(command, phaseName(phase), iteration_, rank_);
+  }
+
+  // -c: rank 0's ops in a collective phase, every rank's (items up to `limit`, or a tree each).
+  std::uint64_t collectivePlanned(Phase phase, std::uint64_t limit) const {
+    if (rank_ != 0) return 0;
+    const std::uint64_t each = phaseInfo(phase).itemOps() ? limit : plan_.layout().dirCount();
+    return each * plan_.ranks();
+  }
+
+  // -c on rank 0: the phase's operations for every rank's items (or tree) in turn, as mdtest's
+  // collective_create_remove, each with the data its owner would have written.
+  void executeForEveryOwner(Phase phase, DirHandle iteration_dir, std::uint64_t limit) {
+    const Config& config = plan_.config();
+    for (std::uint32_t owner = 0; owner < plan_.ranks() && !stopped_; ++owner) {
+      DirCursor cursor(parts_.backend, iteration_dir, plan_.layout(), config.sharing, owner);
+      if (config.write_bytes > 0) fillPattern(write_data_, owner, 0);
+      (void)execute(phase, cursor, owner, 0, limit);
+    }
+  }
+
+  // -Y: at the end of every phase, or with sync_creates_only (the IO500 presets) of the item creates only.
+  bool syncsIn(Phase phase) const {
+    const Config& config = plan_.config();
+    return config.sync_phases && (!config.sync_creates_only || phaseInfo(phase).creates());
+  }
 
   // The stonewall rule of `phase` in this run (kNone without -W). -S's create agrees between its two steps
   // (a collective every rank reaches once), so it cannot stop at the stonewall and wear out later; it only
@@ -120,9 +169,10 @@ class PhaseExecutor {
   // The opening barrier and t_start; the series, progress line and stonewall deadline start from it.
   std::int64_t openPhase(Phase phase, std::uint64_t planned, StonewallRule rule) {
     const Config& config = plan_.config();
-    parts_.comm.barrier();
+    if (!config.no_barriers) parts_.comm.barrier();
     const std::int64_t t_start = parts_.clock.nowNs();
     series_.begin(t_start, series_interval_ns_);
+    if (per_op_ != nullptr) per_op_->begin(t_start, planned);
     if (parts_.progress != nullptr) {
       parts_.progress->beginPhase(phaseName(phase), iteration_, config.iterations, planned, t_start);
     }
@@ -151,19 +201,24 @@ class PhaseExecutor {
     items_ = furthest;
   }
 
-  // The counts' last word, -Y's sync, t_local_end, the closing barrier and t_global_end.
-  void closePhase(std::int64_t t_start) {
+  // The counts' last word, -Y's sync, --run-cmd-after-phase, t_local_end, the closing barrier (not with -B)
+  // and t_global_end.
+  void closePhase(Phase phase, std::int64_t t_start) {
+    const Config& config = plan_.config();
     RankPhaseRecord& record = *record_;
     // Stopped by a signal: the ops it did are what it planned (as after a stonewall), so counts stay exact.
     if (stopped_) record.planned = record.ok + record.failed;
     if (record.t_stonewall == 0.0) record.ops_at_stonewall = record.ok;
     // -Y: inside the timed region, as mdtest does; not an op of the phase, so a failure is reported apart.
-    sync_error_ = plan_.config().sync_phases ? parts_.backend.syncFileSystem() : 0;
+    sync_error_ = syncsIn(phase) ? parts_.backend.syncFileSystem() : 0;
+    // Inside the timing, as mdtest runs its epilogue before the closing barrier.
+    after_problem_ =
+        config.cmd_after_phase.empty() ? std::string() : runCommand(config.cmd_after_phase, phase);
     const std::int64_t t_local_end = parts_.clock.nowNs();
     series_.finish(t_local_end, record.ok);
     next_tick_ = kNever;
-    closingBarrier(t_local_end, record.ok + record.failed);
-    const std::int64_t t_global_end = parts_.clock.nowNs();
+    if (!config.no_barriers) closingBarrier(t_local_end, record.ok + record.failed);
+    const std::int64_t t_global_end = config.no_barriers ? t_local_end : parts_.clock.nowNs();
     if (parts_.progress != nullptr) parts_.progress->endPhase();
 
     record.t_start = seconds(t_start);
@@ -334,8 +389,8 @@ class PhaseExecutor {
   // timed phase, and every rank waits there for the slowest creator.
   std::uint64_t createShared(DirCursor& cursor, std::uint32_t owner, std::uint64_t from, std::uint64_t to) {
     (void)createFiles(cursor, owner, from, to, Pick::kMine);
-    mdbench::shareFailures(parts_.comm, failed_here_, failed_overflow_, owner, ItemKind::kFile,
-                           ItemFate::kNotOurs, fates_);
+    mdbench::shareFailures(parts_.comm, failed_here_, failed_overflow_, ItemKind::kFile, ItemFate::kNotOurs,
+                           fates_);
     failed_here_.clear();
     failed_overflow_ = false;
     if (!stopped_) (void)createFiles(cursor, owner, from, to, Pick::kOthers);
@@ -385,9 +440,9 @@ class PhaseExecutor {
 
   // A failed create leaves a name this run does not own; a failed rename leaves the item under its original
   // name. Both are shared after the phase (shareFailures) and recorded; bounded per rank.
-  void noteFailure(std::uint64_t item) {
+  void noteFailure(std::uint32_t owner, std::uint64_t item) {
     if (failed_here_.size() < kMaxItemFates) {
-      failed_here_.push_back(item);
+      failed_here_.push_back(FailedItem{item, owner});
     } else {
       failed_overflow_ = true;
     }
@@ -405,6 +460,7 @@ class PhaseExecutor {
     const TreeLayout& layout = plan_.layout();
     RankPhaseRecord& record = *record_;
     LatencyHistogram& latency = *latency_;
+    PerOpLog* const per_op = per_op_;
     const bool random = plan_.randomOrder(phase);
     const Permutation order(random ? to : 0, plan_.config().random_seed);
     std::uint64_t dir = TreeLayout::kNone;
@@ -424,6 +480,8 @@ class PhaseExecutor {
       }
       const int err = dir_error != 0 ? dir_error : op(handle, item);
       const std::int64_t now = clock.nowNs();
+      if (per_op != nullptr) [[unlikely]]
+        per_op->add(item, previous, now);
       if (now >= next_tick_) [[unlikely]]
         tick(now);
       if (err == 0) [[likely]] {
@@ -435,7 +493,7 @@ class PhaseExecutor {
         if (dir_error != 0) dir_end = 0;  // try to open it again for the next item
         // A file whose write failed after its create is the run's (removed later); only a name the create
         // never made is left to whoever has it.
-        if (notes_failures && !name_made_) noteFailure(item);
+        if (notes_failures && !name_made_) noteFailure(owner, item);
         name_made_ = false;
       }
       previous = now;
@@ -476,6 +534,7 @@ class PhaseExecutor {
       const std::int64_t t0 = clock.nowNs();
       const int err = op(parent, name.c_str());
       const std::int64_t now = clock.nowNs();
+      if (per_op_ != nullptr) per_op_->add(dir, t0, now);
       if (now >= next_tick_) tick(now);
       tally(err, now - t0, owner, dir);
     }
@@ -513,6 +572,7 @@ class PhaseExecutor {
       if (err == 0) err = parts_.backend.countEntries(handle, kPrefixes, counts, total);
       if (err == 0 && (counts[kind_index] != present * owners || counts[2] != children)) err = kMismatch;
       const std::int64_t now = clock.nowNs();
+      if (per_op_ != nullptr) per_op_->add(dir, t0, now);
       if (now >= next_tick_) tick(now);
       tally(err, now - t0, owner, dir);
     }
@@ -525,8 +585,7 @@ class PhaseExecutor {
   // original name for the latter; the lead ranks write it all into the ownership record for later jobs.
   void shareFailures(Comm& comm, Phase phase) {
     const ItemFate fate = phaseInfo(phase).creates() ? ItemFate::kNotOurs : ItemFate::kOriginalName;
-    mdbench::shareFailures(comm, failed_here_, failed_overflow_, plan_.owner(phase, rank_), itemKindOf(phase),
-                           fate, fates_);
+    mdbench::shareFailures(comm, failed_here_, failed_overflow_, itemKindOf(phase), fate, fates_);
     failed_here_.clear();
     failed_overflow_ = false;
   }
@@ -548,7 +607,7 @@ class PhaseExecutor {
   bool stop_at_deadline_ = false;
   bool stopped_ = false;  // the last phase stopped for a signal (signals.hpp)
   // Items this rank's last create or rename phase failed on, and what every rank knows (shareFailures).
-  std::vector<std::uint64_t> failed_here_;
+  std::vector<FailedItem> failed_here_;
   bool name_made_ = false;  // the last file create made its name (CreateOptions::made)
   bool failed_overflow_ = false;
   ItemFates fates_;
@@ -564,6 +623,9 @@ class PhaseExecutor {
   std::int64_t series_interval_ns_ = 100'000'000;
   SeriesRecorder series_;
   std::int64_t next_tick_ = kNever;  // min of the series' next boundary and rank 0's next progress line
+  PerOpLog* per_op_ = nullptr;
+  std::string before_problem_;
+  std::string after_problem_;
 };
 
 }  // namespace mdbench

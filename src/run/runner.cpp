@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "mdbench/model/layout.hpp"
 #include "mdbench/run/steady_engine.hpp"
 #include "phase_executor.hpp"
+#include "phase_hooks.hpp"
 #include "run_steps.hpp"
 #include "taken_record.hpp"
 
@@ -48,6 +50,7 @@ class BenchmarkRun {
     if (!config_.stonewall_file.empty() && !creates_) {
       result_.setup_error = readLimits(parts_.comm, config_, run_limits_);
     }
+    if (result_.setup_error.empty() && !config_.per_op_csv_prefix.empty()) startPerOpLog();
     parts_.comm.barrier();
     executor_.setEpoch(parts_.clock.nowNs());
   }
@@ -70,6 +73,7 @@ class BenchmarkRun {
 
   // The sinks' summary; rank 0's result holds every phase.
   RunResult finish() {
+    if (per_op_ != nullptr) noteProblem(agreeOnProblem(parts_.comm, per_op_->finish()));
     result_.info.end_utc = utcTimestampNow();
     if (root_) {
       for (Sink* sink : sinks_) sink->end(result_, plan_);
@@ -79,6 +83,47 @@ class BenchmarkRun {
 
  private:
   bool stopped() const { return result_.stop_signal != 0; }
+
+  // --savePerOpDataCSV: every rank's file is checked and begun before anything runs; one that exists on
+  // any rank is a setup error (never overwritten).
+  void startPerOpLog() {
+    auto log = std::make_unique<PerOpLog>();
+    const std::string path =
+        PerOpLog::pathFor(config_.per_op_csv_prefix, parts_.comm.rank(), result_.info.sweep.step);
+    result_.setup_error = agreeOnProblem(parts_.comm, log->open(path));
+    if (!result_.setup_error.empty()) return;
+    per_op_ = std::move(log);
+    executor_.setPerOpLog(per_op_.get());
+  }
+
+  // After a phase, outside its timing: each rank's per-op rows into its file, and rank 0 says how many ops
+  // no rank had room to record.
+  void endPerOpLog(std::uint32_t iteration, Phase phase) {
+    const std::uint64_t dropped = per_op_->end(phaseName(phase), iteration, parts_.comm.rank());
+    const std::uint64_t all = parts_.comm.allreduceSum(dropped);
+    if (root_ && all > 0) {
+      fmt::print(stderr,
+                 "mdbench: note: --savePerOpDataCSV: {} ops of {} (iteration {}) not recorded: each rank "
+                 "records at most {} per phase\n",
+                 all, phaseName(phase), iteration, PerOpLog::kMaxOps);
+    }
+  }
+
+  // --run-cmd-before-phase / --run-cmd-after-phase: a command that failed on any rank is reported once, by
+  // rank 0, and makes the exit status non-zero; the run goes on.
+  void agreeOnCommands(std::uint32_t iteration, Phase phase) {
+    const auto agree = [&](const std::string& command, const std::string& problem, std::string_view option,
+                           std::string_view when) {
+      if (command.empty()) return;
+      const std::string mine = problem.empty()
+                                   ? std::string()
+                                   : fmt::format("{}='{}' {} {} (iteration {}): {}; the run went on", option,
+                                                 command, when, phaseName(phase), iteration, problem);
+      noteProblem(agreeOnProblem(parts_.comm, mine));
+    };
+    agree(config_.cmd_before_phase, executor_.beforeCommandProblem(), "--run-cmd-before-phase", "before");
+    agree(config_.cmd_after_phase, executor_.afterCommandProblem(), "--run-cmd-after-phase", "at the end of");
+  }
   void noteProblem(const std::string& problem) {
     if (root_ && !problem.empty()) result_.cleanup_problems.push_back(problem);
   }
@@ -153,6 +198,8 @@ class BenchmarkRun {
                                                  : executor_.lastItems();
     PhaseResult measured = collectPhase(comm, iteration, phase, items, record, latency_);
     measured.series = collectSeries(comm, executor_.series());
+    if (per_op_ != nullptr) endPerOpLog(iteration, phase);
+    agreeOnCommands(iteration, phase);
     if (info.decidesOwnership()) recordOwnership(phase, it);
     if (config_.sync_phases) {
       noteProblem(agreeOnSetup(comm, executor_.lastSyncError(),
@@ -212,6 +259,7 @@ class BenchmarkRun {
   ItemLimits run_limits_;
   PhaseExecutor executor_;
   LatencyHistogram latency_;
+  std::unique_ptr<PerOpLog> per_op_;  // --savePerOpDataCSV
 };
 
 }  // namespace

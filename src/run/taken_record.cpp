@@ -96,8 +96,8 @@ std::string loadTakenRecords(Comm& comm, Backend& backend, DirHandle dir, bool l
   return {};
 }
 
-void shareFailures(Comm& comm, std::span<const std::uint64_t> failed, bool overflow, std::uint32_t owner,
-                   ItemKind kind, ItemFate fate, ItemFates& fates) {
+void shareFailures(Comm& comm, std::span<const FailedItem> failed, bool overflow, ItemKind kind,
+                   ItemFate fate, ItemFates& fates) {
   const std::uint64_t most = comm.allreduceMax(overflow ? 1 : failed.size());
   if (most == 0) return;
   struct Slot {
@@ -107,9 +107,9 @@ void shareFailures(Comm& comm, std::span<const std::uint64_t> failed, bool overf
   };
   std::vector<Slot> mine(most, Slot{0, 0, 0});
   if (overflow) {
-    mine[0] = Slot{0, owner, 2};
+    mine[0] = Slot{0, 0, 2};
   } else {
-    for (std::size_t i = 0; i < failed.size(); ++i) mine[i] = Slot{failed[i], owner, 1};
+    for (std::size_t i = 0; i < failed.size(); ++i) mine[i] = Slot{failed[i].item, failed[i].owner, 1};
   }
   std::vector<std::byte> all;
   comm.gatherBytes(std::as_bytes(std::span(mine)), all);

@@ -26,10 +26,15 @@ int removeTakenRecord(Backend& backend, DirHandle dir);
 std::string loadTakenRecords(Comm& comm, Backend& backend, DirHandle dir, bool leads,
                              const std::string& where, ItemFates& out);
 
-// Collective, after a create or rename phase: every rank's failed items (owner `owner` in that phase) join
-// `fates` on every rank with `fate`; `overflow` (a rank with more than kMaxItemFates) makes the kind all
-// not ours.
-void shareFailures(Comm& comm, std::span<const std::uint64_t> failed, bool overflow, std::uint32_t owner,
-                   ItemKind kind, ItemFate fate, ItemFates& fates);
+// An item a create or rename failed on, and whose it is (with -c rank 0 creates every rank's items).
+struct FailedItem {
+  std::uint64_t item = 0;
+  std::uint32_t owner = 0;
+};
+
+// Collective, after a create or rename phase: every rank's failed items join `fates` on every rank with
+// `fate`; `overflow` (a rank with more than kMaxItemFates) makes the kind all not ours.
+void shareFailures(Comm& comm, std::span<const FailedItem> failed, bool overflow, ItemKind kind,
+                   ItemFate fate, ItemFates& fates);
 
 }  // namespace mdbench

@@ -254,6 +254,7 @@ TEST(ExportJson, UsesTheSchemaNames) {
     return s;
   };
   StoredResults results = makeResults();
+  results.runs[0].has_mdtest_options = true;  // version 6's run and config attributes
   results.datapath.push_back({"ior", "", "", "", "", {{"write", 1, 0, 1, 1, 1, 1, 0, 0, 0, 0}}, "", "", ""});
   results.metadata_imports.push_back(
       {"mdtest", "", "", "", "", {{"file-stat", "File stat", 1, 0, 1, 1, 1, 1, 0, 0}}, "", "", ""});

@@ -17,8 +17,8 @@ enum class OutputMode : std::uint8_t {
   kAppend,  // --append: add a run group to an existing results file (or create it)
 };
 
-// -C -T -E -r -U --readdir. When none of -C -T -E -r is given, those four are selected (read only when
-// files are in play: not with -D); -U and --readdir add the rename and readdir phases to any selection.
+// -C -T -E -r -U --readdir. When none of -C -T -E -r -U is given, mdtest's five are selected (read only when
+// files are in play: not with -D), or a preset's; --readdir adds the readdir phase to any selection.
 struct PhaseSelection {
   bool create = false;
   bool stat = false;
@@ -73,8 +73,11 @@ enum class DataPacket : std::uint8_t { kTimestamp, kOffset, kIncompressible, kRa
 std::string_view dataPacketName(DataPacket packet);  // "timestamp", "offset", "incompressible", "random"
 
 struct Config {
-  std::uint64_t items = 1000;  // -n, --items: items per rank, exact
-  std::string target;          // -d, --dir: empty means a fresh mdbench.<stamp> directory in the cwd
+  // -n, --items: items per rank, exact. With -I over a shared tree it is mdtest's -n: the tree is made
+  // items / items_per_dir times (loops), each loop a whole tree of items_per_dir per item directory (-I
+  // alone: items = items_per_dir, one loop). With -u and -I, items = items_per_dir x item directories.
+  std::uint64_t items = 1000;
+  std::string target;  // -d, --dir: empty means a fresh mdbench.<stamp> directory in the cwd
   TreeSharing sharing = TreeSharing::kShared;
   std::uint32_t depth = 0;          // -z, --depth
   std::uint32_t branching = 1;      // -b, --branching
@@ -117,24 +120,24 @@ struct Config {
   std::string command_line;                      // the arguments as given, for the record
 
   // mdtest 4.1's options beyond the common subset (README "Coming from mdtest").
-  Api api = Api::kPosix;                   // -a API
-  PathStyle path_style = PathStyle::kFull;  // --path-style full|dirfd
-  SyncCall sync_call = SyncCall::kSync;    // --sync-call sync|syncfs: what -Y calls
+  Api api = Api::kPosix;                          // -a API
+  PathStyle path_style = PathStyle::kFull;        // --path-style full|dirfd
+  SyncCall sync_call = SyncCall::kSync;           // --sync-call sync|syncfs: what -Y calls
   ConsoleStyle console = ConsoleStyle::kMdbench;  // --output mdtest|mdbench
-  bool make_node = false;           // -k: mknod instead of open/close for file creates (not with -w)
-  bool collective_creates = false;  // -c: rank 0 makes every create (and remove); the others wait
-  bool no_barriers = false;         // -B: no barriers between phases; rates from each rank's own time
-  bool print_time = false;          // -Z: print times instead of rates (mdtest console)
-  bool print_all_procs = false;     // --print-all-procs: every rank prints its own excerpt
+  bool make_node = false;             // -k: mknod instead of open/close for file creates (not with -w)
+  bool collective_creates = false;    // -c: rank 0 makes every create (and remove); the others wait
+  bool no_barriers = false;           // -B: no barriers between phases; rates from each rank's own time
+  bool print_time = false;            // -Z: print times instead of rates (mdtest console)
+  bool print_all_procs = false;       // --print-all-procs: every rank prints its own excerpt
   bool show_rank_statistics = false;  // --showRankStatistics: per-rank max/min/mean columns
-  std::string rank_details_csv;     // --saveRankPerformanceDetails=FILE: a row per rank, iteration, phase
-  std::string per_op_csv_prefix;    // --savePerOpDataCSV=PREFIX: each rank's per-op start and duration
-  bool verify_write = false;        // --verify-write: read each written file back and check it at create
+  std::string rank_details_csv;       // --saveRankPerformanceDetails=FILE: a row per rank, iteration, phase
+  std::string per_op_csv_prefix;      // --savePerOpDataCSV=PREFIX: each rank's per-op start and duration
+  bool verify_write = false;          // --verify-write: read each written file back and check it at create
   DataPacket data_packet = DataPacket::kTimestamp;  // --dataPacketType
-  std::int64_t buffer_offset = -1;  // -G OFFSET: the data pattern's offset (-1: none given)
-  bool warnings_as_errors = false;  // --warningAsErrors: a warning is a usage error (exit 2)
-  std::string cmd_before_phase;     // --run-cmd-before-phase=CMD: every rank, before the opening barrier
-  std::string cmd_after_phase;      // --run-cmd-after-phase=CMD: every rank, inside the timing, at the end
+  std::int64_t buffer_offset = -1;                  // -G OFFSET: the data pattern's offset (-1: none given)
+  bool warnings_as_errors = false;                  // --warningAsErrors: a warning is a usage error (exit 2)
+  std::string cmd_before_phase;  // --run-cmd-before-phase=CMD: every rank, before the opening barrier
+  std::string cmd_after_phase;   // --run-cmd-after-phase=CMD: every rank, inside the timing, at the end
   // --preset io500-*: -Y syncs at the end of the create phases only, as IO500 passes -Y to its write job.
   bool sync_creates_only = false;
   bool print_rate_and_time = false;  // -P: the mdtest console prints the rate and the time tables
@@ -147,6 +150,9 @@ struct CliRequest {
   Config config;
   // Every problem found, each naming the option and the offending value. Non-empty means exit 2.
   std::vector<std::string> errors;
+  // What mdtest warns about at startup (a read phase with -e 0 only opens and closes), for rank 0 to print
+  // before the run. Empty under --warningAsErrors: they are then among the errors.
+  std::vector<std::string> warnings;
 };
 
 // Parses, resolves and validates. args excludes argv[0]. Never throws for bad user input, never does I/O.

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "mdbench/model/plan.hpp"
 #include "mdbench/model/result.hpp"
 
 namespace mdbench {
@@ -36,7 +37,17 @@ struct PhaseAggregate {
 };
 
 double rankRate(const RankPhaseRecord& r);
+// With -B (no barriers) a rank's t_global_end is its t_local_end, so time_s is the slowest rank's own time
+// and ops_per_s = ok / max(t_local_end - t_start): per-rank times, as mdtest's -B (metrics.cpp).
 PhaseAggregate aggregate(std::span<const RankPhaseRecord> ranks);
+
+// -c (mdtest's collective creates): rank 0 does every rank's operations of the item create and remove
+// phases, and with -u of the tree phases (each rank's tree); the others have none in them. Stat, read,
+// readdir and rename stay each rank's. Not with -S or several -d targets (mdtest refuses both).
+bool collectivePhase(const Config& config, Phase phase);
+// The ops `rank` is planned in `phase`: plan.plannedOps, except in -c's collective phases, where rank 0
+// has the sum over every rank's and the others none.
+std::uint64_t plannedOpsOf(const Plan& plan, Phase phase, std::uint32_t rank);
 
 // First-done and last-done rates (as elbencho reports them), over the ranks with planned ops > 0:
 //   first_done_time_s    = the fastest rank's t_local_end - t_start

@@ -22,12 +22,16 @@
 namespace mdbench {
 
 inline constexpr std::string_view kSchemaName = "mdbench-results";
-inline constexpr std::uint32_t kSchemaVersion = 5;
+inline constexpr std::uint32_t kSchemaVersion = 6;
 // Readers accept every version from this one on: each later version only added objects, which the files of
 // an earlier version lack (version 5's throughput over time: StoredPhase::has_series is false then).
 inline constexpr std::uint32_t kOldestReadableSchemaVersion = 3;
 // The first version whose phases have ops_per_interval and the first/last-done rates.
 inline constexpr std::uint32_t kSeriesSchemaVersion = 5;
+// The first version with the run's path_style, api and barrier_timed attributes and the config's
+// collective_creates, sync_creates_only, cmd_before_phase, cmd_after_phase and per_op_csv_prefix (mdtest's
+// options). Earlier files were made by the dirfd style on POSIX, barrier-timed, without those options.
+inline constexpr std::uint32_t kMdtestSchemaVersion = 6;
 
 class ResultsFileError : public std::runtime_error {
  public:
@@ -183,15 +187,19 @@ struct StoredRun {
   std::vector<std::uint32_t> node_of_rank;
   std::vector<std::uint64_t> bucket_low;
   std::vector<std::uint64_t> bucket_high;
-  Config config;                    // config.series_interval_s keeps its default when !has_series
-  std::uint32_t shift_used = 0;     // the plan's rank shift (Plan::shift()); config.shift is -N as given
-  bool has_series = false;          // schema version 5: config series_interval_s and every phase's series
+  Config config;                 // config.series_interval_s keeps its default when !has_series
+  std::uint32_t shift_used = 0;  // the plan's rank shift (Plan::shift()); config.shift is -N as given
+  bool has_series = false;       // schema version 5: config series_interval_s and every phase's series
+  // Schema version 6: the run attributes path_style, api and barrier_timed (into config.path_style, .api
+  // and .no_barriers) and mdtest's options in the config group. False for older files, read as dirfd,
+  // POSIX, barrier-timed.
   std::vector<StoredPhase> phases;  // by iteration, then execution order
   // --steady (config.steady_rounds > 0): one entry per iteration that has a steady group, in order; a steady
   // run has no phases.
   std::vector<StoredSteadyIteration> steady;
   bool has_summary = false;
   std::vector<StoredSummary> summaries;  // in execution order
+  bool has_mdtest_options = false;       // schema version 6 (kMdtestSchemaVersion)
 };
 
 struct StoredResults {

@@ -1,0 +1,72 @@
+// What a phase does besides its operations, on request: mdtest's phase commands (--run-cmd-before-phase,
+// --run-cmd-after-phase) and the per-op record (--savePerOpDataCSV). Private to the runner.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mdbench {
+
+class NewFile;
+
+// Runs `command` through /bin/sh -c with MDBENCH_PHASE (the phase's stable name), MDBENCH_ITERATION and
+// MDBENCH_RANK added to this process's environment, and waits for it. "" when it exited with status 0,
+// else what happened ("exit status 3", "killed by SIGKILL", "cannot run /bin/sh: ENOENT ...").
+std::string runPhaseCommand(const std::string& command, std::string_view phase, std::uint32_t iteration,
+                            std::uint32_t rank);
+
+// --savePerOpDataCSV: one rank's file of every op it did (start relative to its phase's t_start, and
+// duration), written after each phase (outside the timing) into a new file that is put in place at the end
+// of the run, never over an existing one. Each phase records at most kMaxOps ops; the rest are counted as
+// dropped.
+class PerOpLog {
+ public:
+  static constexpr std::size_t kMaxOps = 1'000'000;  // per rank and phase: 24 MB of records at most
+
+  // This rank's file: PREFIX-<rank, 5 digits>.csv (mdtest's per-rank form, without the phase: one file
+  // holds every phase), or PREFIX-step<N>-<rank>.csv in sweep step N.
+  static std::string pathFor(const std::string& prefix, std::uint32_t rank, std::uint32_t sweep_step);
+
+  explicit PerOpLog(std::size_t max_ops = kMaxOps);
+  ~PerOpLog();
+  PerOpLog(const PerOpLog&) = delete;
+  PerOpLog& operator=(const PerOpLog&) = delete;
+
+  // Checks that nothing has the name and starts the new file: "" or the problem.
+  std::string open(const std::string& path);
+
+  // The hot loop's call, once per op when the option is on.
+  void add(std::uint64_t op, std::int64_t start_ns, std::int64_t end_ns) {
+    if (ops_.size() < max_ops_) [[likely]] {
+      ops_.push_back(Op{op, start_ns, end_ns - start_ns});
+    } else {
+      ++dropped_;
+    }
+  }
+  // Starts a phase whose t_start is `t_start_ns` and that plans `planned` ops (room for them is made now,
+  // so that the loop does not grow the buffer).
+  void begin(std::int64_t t_start_ns, std::uint64_t planned);
+  // Writes the phase's rows and forgets them; returns the ops dropped in it. Write errors are kept for
+  // finish().
+  std::uint64_t end(std::string_view phase, std::uint32_t iteration, std::uint32_t rank);
+  // Puts the file in place: "" or the problem.
+  std::string finish();
+
+ private:
+  struct Op {
+    std::uint64_t op;  // the item number, or the tree directory for tree and readdir phases
+    std::int64_t start_ns;
+    std::int64_t duration_ns;
+  };
+  std::size_t max_ops_;
+  std::unique_ptr<NewFile> file_;
+  std::string error_;
+  std::vector<Op> ops_;
+  std::int64_t t_start_ns_ = 0;
+  std::uint64_t dropped_ = 0;
+};
+
+}  // namespace mdbench
