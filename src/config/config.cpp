@@ -367,9 +367,10 @@ void checkData(const Config& config, const Refused& refused, std::vector<std::st
                                  label("read-bytes"), config.read_bytes, label("write-bytes"),
                                  config.write_bytes));
   }
-  // As mdtest: -X needs -e > 0 whatever the phases (the read phase itself: checkVerifyGiven).
-  if (config.verify_read) {
-    if (dirs_only && config.phases.read) {
+  // Without a read phase: checkVerifyGiven (the command line's rule; a stored Config may hold the preset's
+  // -X).
+  if (config.verify_read && config.phases.read) {
+    if (dirs_only) {
       errors.push_back(
           fmt::format("{}: nothing read to verify: {} has no files", label("verify"), label("dirs-only")));
     } else if (config.read_bytes == 0 && !refused("read-bytes")) {
@@ -600,9 +601,14 @@ void checkSteady(const RawOptions& raw, const std::vector<Given>& given, const C
 
 // -X (or mdtest's --verify-read) typed on the command line needs the read phase, as in mdtest; the preset's
 // -X is IO500's read job's, and applies only when the read phase runs.
-void checkVerifyGiven(const std::vector<Given>& given, const Config& config,
+// As mdtest, -X also needs -e > 0 whatever the phases.
+void checkVerifyGiven(const std::vector<Given>& given, const Config& config, const Refused& refused,
                       std::vector<std::string>& errors) {
   if (!config.verify_read || config.phases.read) return;
+  if (config.read_bytes == 0 && !refused("read-bytes")) {
+    errors.push_back(
+        fmt::format("{}: nothing read to verify: needs {} > 0", label("verify"), label("read-bytes")));
+  }
   for (const Given& g : given) {
     const OptionRow& option = rowOf(*g.option);
     if (&option == &*OptionRef("verify") || &option == &*OptionRef("verify-read")) {
@@ -652,7 +658,7 @@ CliRequest parseCommandLine(const std::vector<std::string>& args) {
   Refused refused = convert(raw, request.config, request.errors);
   resolve(raw, request.config, refused, request.errors);
   validateInto(request.config, refused, request.errors);
-  checkVerifyGiven(given, request.config, request.errors);
+  checkVerifyGiven(given, request.config, refused, request.errors);
   checkSteady(raw, given, request.config, refused, request.errors);
   collectWarnings(request);
   return request;

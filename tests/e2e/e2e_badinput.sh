@@ -140,30 +140,42 @@ garbage       | 1     | --sweep-placement nodes        | --sweep-placement: unkn
 garbage       | 1 4   | -f one -l 2                    | -f/--sweep-first: 'one' is not a whole number
 garbage       | 1     | -l two                         | -l/--sweep-last: 'two' is not a whole number
 garbage       | 1     | -s one -l 2                    | -s/--sweep-stride: 'one' is not a whole number
-garbage       | 1 2   | --unique-dir=yes               | -u/--unique-dir: takes no value, got '--unique-dir=yes'
-garbage       | 1     | --leaf-only=1                  | -L/--leaf-only: takes no value
-garbage       | 1     | --files-only=1                 | -F/--files-only: takes no value
-garbage       | 1     | --dirs-only=1                  | -D/--dirs-only: takes no value
-garbage       | 1     | --shared-files=1               | -S/--shared-files: takes no value
-garbage       | 1 4   | --create=1                     | -C/--create: takes no value
-garbage       | 1     | --stat=1                       | -T/--stat: takes no value
-garbage       | 1     | --read=1                       | -E/--read: takes no value
-garbage       | 1     | --remove=1                     | -r/--remove: takes no value
-garbage       | 1     | --rename=1                     | -U/--rename: takes no value
-garbage       | 1     | --readdir=1                    | --readdir: takes no value
-garbage       | 1     | --renamed=1                    | --renamed: takes no value
-garbage       | 1     | --print-rate-and-time=1        | -P/--print-rate-and-time: takes no value
-garbage       | 1     | --time-unique-overhead=1       | -t/--time-unique-overhead: takes no value
-garbage       | 1     | --fsync=1                      | -y/--fsync: takes no value
-garbage       | 1     | --sync=1                       | -Y/--sync: takes no value
-garbage       | 1     | --verify=1                     | -X/--verify: takes no value
-garbage       | 1 2   | --keep=1                       | --keep: takes no value
-garbage       | 1     | --force=1                      | --force: takes no value
-garbage       | 1     | --append=1                     | --append: takes no value
-garbage       | 1     | --help=1                       | -h/--help: takes no value, got '--help=1'
-garbage       | 1     | --version=1                    | --version: takes no value
-garbage       | 1     | --verbose=2                    | -v/--verbose: takes no value
-garbage       | 1     | -v=3                           | unknown option '-=' in '-v=3'
+garbage       | 1 2   | --unique-dir=yes               | -u/--unique-dir: takes 0 (off) or a whole number (on), got '--unique-dir=yes'
+garbage       | 1     | --leaf-only=yes                | -L/--leaf-only: takes 0 (off) or a whole number (on)
+garbage       | 1     | --files-only=yes               | -F/--files-only: takes 0 (off) or a whole number (on)
+garbage       | 1     | --dirs-only=yes                | -D/--dirs-only: takes 0 (off) or a whole number (on)
+garbage       | 1     | --shared-files=yes             | -S/--shared-files: takes 0 (off) or a whole number (on)
+garbage       | 1 4   | --create=yes                   | -C/--create: takes 0 (off) or a whole number (on)
+garbage       | 1     | --stat=yes                     | -T/--stat: takes 0 (off) or a whole number (on)
+garbage       | 1     | --read=yes                     | -E/--read: takes 0 (off) or a whole number (on)
+garbage       | 1     | --remove=yes                   | -r/--remove: takes 0 (off) or a whole number (on)
+garbage       | 1     | --rename=yes                   | -U/--rename: takes 0 (off) or a whole number (on)
+garbage       | 1     | --readdir=yes                  | --readdir: takes 0 (off) or a whole number (on)
+garbage       | 1     | --renamed=yes                  | --renamed: takes 0 (off) or a whole number (on)
+garbage       | 1     | --print-rate-and-time=yes      | -P/--print-rate-and-time: takes 0 (off) or a whole number (on)
+garbage       | 1     | --time-unique-overhead=yes     | -t/--time-unique-overhead: takes 0 (off) or a whole number (on)
+garbage       | 1     | --fsync=yes                    | -y/--fsync: takes 0 (off) or a whole number (on)
+garbage       | 1     | --sync=yes                     | -Y/--sync: takes 0 (off) or a whole number (on)
+garbage       | 1     | --verify=yes                   | -X/--verify: takes 0 (off) or a whole number (on)
+garbage       | 1 2   | --keep=yes                     | --keep: takes 0 (off) or a whole number (on)
+garbage       | 1     | --force=yes                    | --force: takes 0 (off) or a whole number (on)
+garbage       | 1     | --append=yes                   | --append: takes 0 (off) or a whole number (on)
+garbage       | 1     | --help=yes                     | -h/--help: takes 0 (off) or a whole number (on)
+garbage       | 1     | --version=yes                  | --version: takes 0 (off) or a whole number (on)
+garbage       | 1     | --verbose=x                    | -v/--verbose: takes 0 (off) or a whole number (on)
+garbage       | 1     | -v=x                           | -v/--verbose: takes 0 (off) or a whole number (on), got '-v=x'
+garbage       | 1     | -F=-1                          | -F/--files-only: takes 0 (off) or a whole number (on), got '-F=-1'
+garbage       | 1 2   | -a MPIIO                       | -a/--api: unknown API 'MPIIO' (mdbench supports POSIX and DUMMY)
+garbage       | 1     | --posix.odirect                | unknown option '--posix.odirect': an ior backend option; mdbench's POSIX and DUMMY backends have no such option
+garbage       | 1     | --dummy.delay-create=5         | unknown option '--dummy.delay-create': an ior backend option
+garbage       | 1     | -V many                        | -V/--verbosity: 'many' is not a whole number
+garbage       | 1     | -G x                           | -G/--buffer-offset: 'x' is not a whole number from -2147483648 to 2147483647
+garbage       | 1     | -B=x                           | -B/--no-barriers: 'x' is not a whole number
+garbage       | 1     | --random-seed x                | --random-seed: 'x' is not a whole number
+garbage       | 1     | --dataPacketType z             | --dataPacketType: unknown packet type 'z'
+garbage       | 1     | --path-style relative          | --path-style: unknown path style 'relative' (expected full or dirfd)
+garbage       | 1     | --sync-call fsync              | --sync-call: unknown sync call 'fsync' (expected sync or syncfs)
+garbage       | 1     | -n=abc                         | -n/--items: 'abc' is not a whole number
 garbage       | 1 4   | --bogus                        | unknown option '--bogus'
 garbage       | 1     | --item 5                       | unknown option '--item'
 garbage       | 1     | ---n 5                         | unknown option '---n'
@@ -213,7 +225,7 @@ overflow      | 1     | -b 4294967296                  | -b/--branching: '429496
 overflow      | 1     | -z 32 -b 2                     | a tree of depth 32 and branching 2 has more than 4294967296 directories
 overflow      | 1     | -I 1e30                        | -I/--items-per-dir: '1e30' is not a whole number
 overflow      | 1 4   | -I 18446744073709551616        | -I/--items-per-dir: '18446744073709551616' is out of range
-overflow      | 1     | -I 18446744073709551615 -z 1 -b 2 | -I/--items-per-dir: 18446744073709551615 items over 3 directories is out of range
+overflow      | 1     | -I 18446744073709551615 -z 1 -b 2 -u | -I/--items-per-dir: 18446744073709551615 items over 3 directories is out of range
 overflow      | 1     | -i 1e30                        | -i/--iterations: '1e30' is not a whole number
 overflow      | 1     | -i 4294967296                  | -i/--iterations: '4294967296' is out of range
 overflow      | 1 2   | -i 99999999999999999999        | -i/--iterations: '99999999999999999999' is out of range
@@ -277,6 +289,9 @@ fraction      | 1     | --series-interval 0.0001       | --series-interval: 0.00
 # ---- empty values
 empty         | 1 2 4 | -n ''                          | -n/--items: empty value, expected a whole number
 empty         | 1     | -d ''                          | -d/--dir: empty value, expected a directory
+empty         | 1 2   | -d=                            | -d/--dir: empty value, expected a directory
+empty         | 1     | --run-cmd-before-phase ''      | --run-cmd-before-phase: empty value, expected a command
+empty         | 1     | --saveRankPerformanceDetails= | --saveRankPerformanceDetails: empty value, expected a file name
 empty         | 1     | -d a@                          | -d/--dir: 'a@' has an empty directory name
 empty         | 1     | -d @a -u                       | -d/--dir: '@a' has an empty directory name
 empty         | 1     | -z ''                          | -z/--depth: empty value
@@ -317,36 +332,35 @@ zero          | 1     | --steady 5 --datasets 0        | --datasets: must be at 
 zero          | 1     | --series-interval 0            | --series-interval: 0 is not between
 # ---- contradictory combinations
 contradictory | 1 2 4 | --force --append               | --force and --append exclude each other
-contradictory | 1     | -F -D                          | -F/--files-only and -D/--dirs-only exclude each other
 contradictory | 1 2   | -S -u                          | -S/--shared-files and -u/--unique-dir exclude each other
-contradictory | 1     | -S -D                          | -S/--shared-files: shared files are files, not with -D/--dirs-only
 contradictory | 1     | -D -E                          | -E/--read: the read phase reads files, not with -D/--dirs-only
-contradictory | 1 4   | -D -w 5                        | -w/--write-bytes: 5 applies to files only, not with -D/--dirs-only
-contradictory | 1     | -D -e 5 -T                     | -e/--read-bytes: 5 applies to files only
+contradictory | 1 4   | -B -N 1                        | -B/--no-barriers and -N/--shift 1 exclude each other
+contradictory | 1     | -c -S                          | -c/--collective-creates and -S/--shared-files exclude each other (as mdtest)
+contradictory | 1 2   | -c -B                          | -c/--collective-creates and -B/--no-barriers exclude each other (as mdtest)
+contradictory | 1     | -c -u -d a@b                   | -c/--collective-creates and several -d/--dir directories exclude each other
+contradictory | 1 2   | -k -w 5                        | -k/--mknod and -w/--write-bytes 5 exclude each other: mknod makes empty files (as mdtest)
 contradictory | 1     | -D -X -E                       | -X/--verify: nothing read to verify
-contradictory | 1 2   | -y                             | -y/--fsync: needs -w/--write-bytes > 0
+contradictory | 1     | -X -C -e 5 -w 5                | -X/--verify: needs the read phase (-E/--read), as in mdtest
+contradictory | 1 2   | --warningAsErrors              | -E/--read: -e/--read-bytes is 0: the read phase only opens and closes each file (--warningAsErrors)
+contradictory | 1     | -o a.h5 -o b.h5                | -o/--output: given more than once (at most a results file and a console style, mdtest or mdbench)
 contradictory | 1     | -X -e 0                        | -X/--verify: nothing read to verify: needs -e/--read-bytes > 0
 contradictory | 1     | -e 10 -w 5                     | -e/--read-bytes: 10 is more than -w/--write-bytes 5
 contradictory | 1 4   | --keep -r                      | --keep and -r/--remove exclude each other
 contradictory | 1     | --renamed -U -T                | --renamed and -U/--rename exclude each other
 contradictory | 1     | --renamed -C                   | --renamed and -C/--create exclude each other
-contradictory | 1 2   | -R -C                          | -R/--random: nothing to randomize
-contradictory | 1     | -R 5 -r                        | -R/--random: nothing to randomize
 contradictory | 1     | -C -T -E -r -R -D -E           | -E/--read: given more than once
-contradictory | 1 4   | -I 5 -n 10                     | -n/--items: -n 10 does not fit -I 5 over 1 directory (at most 5 items)
-contradictory | 1     | -z 2 -b 2 -L -I 1 -n 5         | -n/--items: -n 5 does not fit -I 1 over 4 leaf directories
+contradictory | 1 4   | -I 4 -n 10                     | -n/--items: 10 is not a multiple of -I/--items-per-dir 4 (over a shared tree, as in mdtest
+contradictory | 1     | -z 2 -b 2 -L -I 1 -n 5 -u      | -n/--items and -I/--items-per-dir: only specify the number of items or the number of items per directory with -u/--unique-dir (as mdtest)
 contradictory | 1 2   | -d a@b                         | -d/--dir: 'a@b' needs -u/--unique-dir
 contradictory | 1     | -d a@b -u -N 1                 | -N/--shift: 1 and several -d/--dir directories exclude each other
 contradictory | 1 2   | --preset io500-easy            | --preset io500-easy needs -n/--items
-contradictory | 1     | --preset io500-hard -D -n 5    | -D/--dirs-only
+contradictory | 1     | --preset io500-hard -n 5 -e 4k | -e/--read-bytes: 4096 is more than -w/--write-bytes 3901
 contradictory | 1     | --preset io500-easy --preset io500-hard -n 5 | --preset: given more than once
 contradictory | 1 4   | --sweep 1 --keep               | --sweep: every step creates and removes its items: not with --keep
 contradictory | 1     | --sweep 1 -C                   | the phases must include -C/--create and -r/--remove
 contradictory | 1     | --sweep 1 -T -E                | the phases must include -C/--create and -r/--remove
 contradictory | 1 2   | --sweep 1 -f 1 -l 1            | --sweep and -f/--sweep-first, -l/--sweep-last, -s/--sweep-stride exclude each other
 contradictory | 1     | --sweep pow2 -s 2              | --sweep and -f/--sweep-first
-contradictory | 1     | -f 2                           | -f/--sweep-first and -s/--sweep-stride need -l/--sweep-last
-contradictory | 1     | -s 2                           | need -l/--sweep-last
 contradictory | 1     | -f 3 -l 2                      | -f/--sweep-first 3 is more than -l/--sweep-last 2
 contradictory | 1 4   | --sweep-placement spread       | --sweep-placement: needs --sweep (or -f/-l/-s)
 contradictory | 1 2 4 | --sweep 8                      | --sweep: a step of 8 ranks in a job of
