@@ -166,6 +166,13 @@ std::string prepareTarget(std::string path, Target& target) {
   return {};
 }
 
+// An absolute path without "." or ".." components or a trailing '/'.
+std::string normalPath(const std::filesystem::path& path) {
+  std::string text = path.lexically_normal().string();
+  while (text.size() > 1 && text.back() == '/') text.pop_back();
+  return text;
+}
+
 // Rank 0 only: every target (-d A@B@C), or the one fresh default directory. On failure, removes what
 // it made (in reverse order) and returns the message.
 std::string prepareTargetsOnRoot(const Config& config, std::vector<Target>& targets) {
@@ -173,6 +180,11 @@ std::string prepareTargetsOnRoot(const Config& config, std::vector<Target>& targ
       config.targets.empty() ? std::vector<std::string>{""} : config.targets;
   for (const std::string& path : paths) {
     Target target;
+    if (config.api == Api::kDummy) {  // mdtest's DUMMY touches no file system: -d is only a name
+      target.path = normalPath(std::filesystem::absolute(path.empty() ? "mdbench.dummy" : path));
+      targets.push_back(target);
+      continue;
+    }
     if (std::string error = prepareTarget(path, target); !error.empty()) {
       for (auto made = targets.rbegin(); made != targets.rend(); ++made) {
         if (!made->created) continue;
@@ -186,13 +198,6 @@ std::string prepareTargetsOnRoot(const Config& config, std::vector<Target>& targ
     targets.push_back(target);
   }
   return {};
-}
-
-// An absolute path without "." or ".." components or a trailing '/'.
-std::string normalPath(const std::filesystem::path& path) {
-  std::string text = path.lexically_normal().string();
-  while (text.size() > 1 && text.back() == '/') text.pop_back();
-  return text;
 }
 
 // The directory an absolute path names with every link in it followed, even a link to what does not exist
@@ -783,6 +788,9 @@ int runApp(const std::vector<std::string>& args, Comm& comm) {
       fmt::print(stderr, "Try 'mdbench --help' for the options.\n");
     }
   } else {
+    if (root) {
+      for (const std::string& w : request.warnings) printWarning(w);
+    }
     status = runConfigured(request.config, comm);
   }
   // The last line, for job scripts: a launcher's own exit status can be 0 when the ranks' was not (Hydra's

@@ -282,6 +282,22 @@ void checkItemsPerDir(const Config& config, Refused& refused, std::vector<std::s
   }
 }
 
+// -n with -I over a shared tree, once checked: mdtest's n/I loops of a whole tree with -I items in each item
+// directory, so the items per rank (Config::items, what every later step counts) are n x item directories.
+void resolveLoops(Config& config, Refused& refused, std::vector<std::string>& errors) {
+  if (refused("items") || refused.tree()) return;
+  const std::optional<std::uint64_t> dirs = itemDirCount(config);
+  if (!dirs) return;  // the tree itself is reported
+  if (const auto items = loopedItemCount(config.items, config.items_per_dir, *dirs)) {
+    config.items = *items;
+    return;
+  }
+  errors.push_back(fmt::format("{}: {} loops of {} items over {} is out of range (at most {} items)",
+                               label("items"), config.items / config.items_per_dir, config.items_per_dir,
+                               dirsText(*dirs, config), std::numeric_limits<std::uint64_t>::max()));
+  refused.mark(*OptionRef("items"));
+}
+
 // With none of -C -T -E -r -U, mdtest's phases: create, stat, read, remove and rename (a preset: its own).
 // Reading applies to files; -D alone would otherwise select a phase validate() refuses. --readdir adds to
 // the default rather than replace it.
@@ -315,15 +331,11 @@ void resolve(const RawOptions& raw, Config& config, Refused& refused, std::vecto
   resolvePhases(raw, config, errors);
   if (config.items_per_dir > 0 && raw["items"].given) {
     checkItemsPerDir(config, refused, errors);
+    resolveLoops(config, refused, errors);
     return;
   }
   if (raw["items"].given || config.items_per_dir == 0) return;
-  if (config.sharing == TreeSharing::kShared) {
-    // mdtest's one loop: every item directory of the shared tree holds -I items. Over a shared tree -n
-    // counts -I per loop (config.hpp), so one loop is -n = -I.
-    config.items = config.items_per_dir;
-    return;
-  }
+  // -I alone: one loop, every item directory holding -I items (-u too).
   const std::optional<std::uint64_t> dirs = refused.tree() ? std::nullopt : itemDirCount(config);
   if (!dirs) {
     refused.mark(*OptionRef("items"));  // the tree itself is reported; -n is unknown
@@ -403,6 +415,20 @@ void checkMdtestRules(const Config& config, std::vector<std::string>& errors) {
   if (config.make_node && config.write_bytes > 0) {
     errors.push_back(fmt::format("{} and {} {} exclude each other: mknod makes empty files (as mdtest)",
                                  label("mknod"), label("write-bytes"), config.write_bytes));
+  }
+}
+
+// The command line's rule (a stored run is what it is): DUMMY stores nothing, so a listing has no entries
+// to count and a read no bytes to check.
+void checkDummyGiven(const Config& config, std::vector<std::string>& errors) {
+  if (config.api != Api::kDummy) return;
+  if (config.phases.readdir) {
+    errors.push_back(fmt::format("{} DUMMY and {} exclude each other: DUMMY stores nothing to list",
+                                 label("api"), label("readdir")));
+  }
+  if (config.verify_read) {
+    errors.push_back(fmt::format("{} DUMMY and {} exclude each other: DUMMY reads no bytes to check",
+                                 label("api"), label("verify")));
   }
 }
 
@@ -659,6 +685,7 @@ CliRequest parseCommandLine(const std::vector<std::string>& args) {
   resolve(raw, request.config, refused, request.errors);
   validateInto(request.config, refused, request.errors);
   checkVerifyGiven(given, request.config, refused, request.errors);
+  checkDummyGiven(request.config, request.errors);
   checkSteady(raw, given, request.config, refused, request.errors);
   collectWarnings(request);
   return request;

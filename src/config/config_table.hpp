@@ -249,7 +249,8 @@ inline constexpr std::array<OptionRow, 67> kOptionRows = {{
   {"version", 0, "", kOutput, kSwitch, {}, "print the version and exit"},
 
   // Rate and time are always printed, and creating the trees (unique ones too) is always timed as a phase.
-  {"print-rate-and-time", 'P', "", kMdtest, kSwitch, {}, "accepted for mdtest scripts"},
+  {"print-rate-and-time", 'P', "", kMdtest, kSwitch, flag<&Config::print_rate_and_time>(),
+   "--output mdtest: print the rate and the time tables"},
   {"time-unique-overhead", 't', "", kMdtest, kSwitch, {}, "accepted for mdtest scripts"},
   // Whole numbers, converted together with --sweep (convertSweep): "-f x --sweep 4" is one contradiction.
   {"sweep-first", 'f', "N", kMdtest, kText, {}, "first step (default 1)"},

@@ -9,6 +9,8 @@ namespace mdbench {
 
 void printError(std::string_view message) { fmt::print(stderr, "mdbench: error: {}\n", message); }
 
+void printWarning(std::string_view message) { fmt::print(stderr, "mdbench: warning: {}\n", message); }
+
 void printCommandError(std::string_view command, std::string_view message) {
   fmt::print(stderr, "mdbench {}: error: {}\n", command, message);
 }

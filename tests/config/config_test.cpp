@@ -136,7 +136,7 @@ TEST(ConfigParse, ValueOptionsShortAndLong) {
                                     opt("-I", "--items-per-dir"), "500", opt("-i", "--iterations"), "4",
                                     opt("-w", "--write-bytes"), "3901", opt("-e", "--read-bytes"), "100"});
     SCOPED_TRACE(use_long ? "long" : "short");
-    EXPECT_EQ(config.items, 5000u);
+    EXPECT_EQ(config.items, 65000u);  // mdtest's -n with -I: 10 loops of 500 in each of 13 directories
     EXPECT_EQ(config.target, "/scratch/x");
     EXPECT_EQ(config.depth, 2u);
     EXPECT_EQ(config.branching, 3u);
@@ -283,16 +283,16 @@ TEST(ConfigNumbers, RefusedValueCausesNoSecondMessage) {
 
 // ---- resolution of -n from -I
 
-// With -u, -n is -I times the item directories. Over a shared tree -n is mdtest's: -n/-I loops of a whole
-// tree, so -I alone is one loop, -n = -I (every item directory holds -I, as with -u).
+// -I alone: -n is -I times the item directories (over a shared tree: one loop). With -n over a shared tree,
+// mdtest's -n/-I loops of a whole tree: the items per rank are -n times the item directories.
 TEST(ConfigResolve, ItemsFromItemsPerDir) {
-  EXPECT_EQ(configOf({"-u", "-I", "10"}).items, 10u);                              // one directory
-  EXPECT_EQ(configOf({"-u", "-I", "10", "-z", "2", "-b", "3"}).items, 130u);       // 1 + 3 + 9 directories
-  EXPECT_EQ(configOf({"-u", "-I", "10", "-z", "3", "-b", "1"}).items, 40u);        // a chain of 4
-  EXPECT_EQ(configOf({"-u", "-I", "10", "-z", "2", "-b", "3", "-L"}).items, 90u);  // 9 leaves
-  EXPECT_EQ(configOf({"-I", "10", "-z", "2", "-b", "3"}).items, 10u);              // one loop
-  EXPECT_EQ(configOf({"-I", "10", "-z", "2", "-b", "3", "-n", "70"}).items, 70u);  // 7 loops
-  EXPECT_EQ(configOf({"-I", "10", "-z", "2", "-b", "3", "-n", "130"}).items, 130u);
+  EXPECT_EQ(configOf({"-u", "-I", "10"}).items, 10u);                               // one directory
+  EXPECT_EQ(configOf({"-u", "-I", "10", "-z", "2", "-b", "3"}).items, 130u);        // 1 + 3 + 9 directories
+  EXPECT_EQ(configOf({"-u", "-I", "10", "-z", "3", "-b", "1"}).items, 40u);         // a chain of 4
+  EXPECT_EQ(configOf({"-u", "-I", "10", "-z", "2", "-b", "3", "-L"}).items, 90u);   // 9 leaves
+  EXPECT_EQ(configOf({"-I", "10", "-z", "2", "-b", "3"}).items, 130u);              // one loop
+  EXPECT_EQ(configOf({"-I", "10", "-z", "2", "-b", "3", "-n", "70"}).items, 910u);  // 7 loops
+  EXPECT_EQ(configOf({"-I", "10", "-z", "2", "-b", "3", "-n", "130"}).items, 1690u);
 }
 
 TEST(ConfigResolve, ItemsFromItemsPerDirOverflow) {
@@ -537,10 +537,10 @@ TEST(ConfigValidate, ItemsAndIterationsZero) {
 // with -u only one of them.
 TEST(ConfigValidate, ItemsAndItemsPerDir) {
   const Config loops = configOf({"-n", "6", "-I", "3", "-z", "1", "-b", "2", "-F"});
-  EXPECT_EQ(loops.items, 6u);  // mdtest's -n: 2 loops of 3 per directory over 3 directories, 18 files
+  EXPECT_EQ(loops.items, 18u);  // mdtest's -n 6: 2 loops of 3 per directory over 3 directories, 18 files
   EXPECT_EQ(loops.items_per_dir, 3u);
   EXPECT_EQ(configOf({"-n", "1000", "-I", "10", "-z", "1", "-b", "49"}).items,
-            1000u);  // no longer "too many"
+            50000u);  // no longer "too many": 100 loops over 50 directories
   EXPECT_EQ(configOf({"-n", "10", "-I", "10"}).items, 10u);
   const std::string not_multiple =
       "-n/--items: 11 is not a multiple of -I/--items-per-dir 10 (over a shared tree, as in mdtest, -n/-I "
@@ -556,10 +556,10 @@ TEST(ConfigValidate, ItemsAndItemsPerDir) {
       "directory with -u/--unique-dir (as mdtest)";
   EXPECT_EQ(errorOf({"-u", "-n", "10", "-I", "10"}), unique);
   EXPECT_EQ(errorOf({"-u", "-n", "30", "-I", "10", "-z", "1", "-b", "2"}), unique);  // even when it fits
-  // -I alone: every item directory holds -I (with -u: -n is -I x directories; shared: one loop, -n = -I).
+  // -I alone: every item directory holds -I, -n is -I x directories (shared: one loop).
   EXPECT_EQ(configOf({"-u", "-I", "10", "-z", "1", "-b", "2"}).items, 30u);
   EXPECT_EQ(configOf({"-u", "-I", "10", "-z", "1", "-b", "2", "-L"}).items, 20u);
-  EXPECT_EQ(configOf({"-I", "10", "-z", "1", "-b", "2"}).items, 10u);
+  EXPECT_EQ(configOf({"-I", "10", "-z", "1", "-b", "2"}).items, 30u);
 }
 
 // mdtest ignores -w and -e with -D (no files); a read phase of no files is refused (a rate of nothing).

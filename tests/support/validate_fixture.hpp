@@ -53,12 +53,12 @@ enum class Outcome : std::uint8_t {
   kStatsFail,  // every stat of iteration 0 fails (no op succeeds in that phase: an empty series); exit 1
 };
 
-// Files only in a shared tree, every phase (readdir and rename too), rank shift 1, and a stonewall.
-inline const std::vector<std::string> kArgs = {"-n",        "3",  "-i", "2",  "-F", "-z", "1",
-                                               "-b",        "2",  "-w", "64", "-e", "64", "-U",
-                                               "--readdir", "-N", "1",  "-W", "30"};
+// Files only in a shared tree, every phase (the default's rename, and readdir), rank shift 1, and a
+// stonewall.
+inline const std::vector<std::string> kArgs = {"-n", "3",  "-i", "2",  "-F",        "-z", "1", "-b", "2",
+                                               "-w", "64", "-e", "64", "--readdir", "-N", "1", "-W", "30"};
 inline constexpr std::string_view kCommandLine =
-    "mdbench -n 3 -i 2 -F -z 1 -b 2 -w 64 -e 64 -U --readdir -N 1 -W 30";
+    "mdbench -n 3 -i 2 -F -z 1 -b 2 -w 64 -e 64 --readdir -N 1 -W 30";
 
 // The stonewall fires in iteration 1's file-create after these many ops on ranks 0, 1, 2 (3 ranks), and
 // every rank wears out to the largest: the file phases of iteration 1 work on 2 items.

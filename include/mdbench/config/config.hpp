@@ -73,9 +73,9 @@ enum class DataPacket : std::uint8_t { kTimestamp, kOffset, kIncompressible, kRa
 std::string_view dataPacketName(DataPacket packet);  // "timestamp", "offset", "incompressible", "random"
 
 struct Config {
-  // -n, --items: items per rank, exact. With -I over a shared tree it is mdtest's -n: the tree is made
-  // items / items_per_dir times (loops), each loop a whole tree of items_per_dir per item directory (-I
-  // alone: items = items_per_dir, one loop). With -u and -I, items = items_per_dir x item directories.
+  // -n, --items: items per rank, exact, as every step counts them. Given with -I over a shared tree, the
+  // command line's -n is mdtest's: n/I loops, each a whole tree with -I items per item directory, so this
+  // holds n x item directories (resolve). -I alone: -I x item directories, one loop.
   std::uint64_t items = 1000;
   std::string target;  // -d, --dir: empty means a fresh mdbench.<stamp> directory in the cwd
   TreeSharing sharing = TreeSharing::kShared;

@@ -9,6 +9,9 @@ namespace mdbench {
 
 // "mdbench: error: MESSAGE" and a newline on standard error.
 void printError(std::string_view message);
+// "mdbench: warning: MESSAGE": something that runs but may not measure what was meant (--warningAsErrors
+// makes the main command's warnings usage errors).
+void printWarning(std::string_view message);
 // A subcommand's: "mdbench COMMAND: error: MESSAGE".
 void printCommandError(std::string_view command, std::string_view message);
 
