@@ -298,7 +298,8 @@ void resolveLoops(Config& config, Refused& refused, std::vector<std::string>& er
   refused.mark(*OptionRef("items"));
 }
 
-// With none of -C -T -E -r -U, mdtest's phases: create, stat, read, remove and rename (a preset: its own).
+// With none of -C -T -E -r -U, mdtest's phases: create, stat, read, remove and rename (a preset: its own;
+// --keep: no rename).
 // Reading applies to files; -D alone would otherwise select a phase validate() refuses. --readdir adds to
 // the default rather than replace it.
 void resolvePhases(const RawOptions& raw, Config& config, std::vector<std::string>& errors) {
@@ -309,8 +310,11 @@ void resolvePhases(const RawOptions& raw, Config& config, std::vector<std::strin
     if (preset != nullptr) {
       phases = preset->phases;
     } else {
-      phases.create = phases.stat = phases.remove = phases.rename = true;
+      phases.create = phases.stat = phases.remove = true;
       phases.read = config.kinds != ItemKinds::kDirsOnly;
+      // The rename changes every name: a run that keeps its items leaves them under the names it made, so
+      // that the next job of a split workload (-T, -E, -r) finds them without --renamed.
+      phases.rename = !config.keep;
     }
     phases.readdir = readdir;
   }
@@ -645,11 +649,14 @@ void checkVerifyGiven(const std::vector<Given>& given, const Config& config, con
   }
 }
 
-// mdtest's startup warnings; --warningAsErrors makes them usage errors.
-void collectWarnings(CliRequest& request) {
+// mdtest's startup warnings; --warningAsErrors makes them usage errors. A read phase of the default
+// selection warns only then: mdtest warns on every default run, which would only teach users to ignore it
+// (--output mdtest prints mdtest's WARNING line as mdtest does).
+void collectWarnings(const RawOptions& raw, CliRequest& request) {
   const Config& config = request.config;
   std::vector<std::string> warnings;
-  if (config.steady_rounds == 0 && config.phases.read && config.kinds != ItemKinds::kDirsOnly &&
+  const bool read_asked = raw["read"].given || config.warnings_as_errors;
+  if (config.steady_rounds == 0 && config.phases.read && read_asked && config.kinds != ItemKinds::kDirsOnly &&
       config.read_bytes == 0) {
     warnings.push_back(fmt::format("{}: {} is 0: the read phase only opens and closes each file",
                                    label("read"), label("read-bytes")));
@@ -687,7 +694,7 @@ CliRequest parseCommandLine(const std::vector<std::string>& args) {
   checkVerifyGiven(given, request.config, refused, request.errors);
   checkDummyGiven(request.config, request.errors);
   checkSteady(raw, given, request.config, refused, request.errors);
-  collectWarnings(request);
+  collectWarnings(raw, request);
   return request;
 }
 

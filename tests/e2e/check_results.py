@@ -55,11 +55,21 @@ check(len(run["hosts"]) == ranks and len(run["node_of_rank"]) == ranks, "hosts p
 check(a["nodes"] == 1 and a["ranks_per_node_max"] == ranks, "one node here")
 check(a["end_utc"].endswith("Z") and a["start_utc"] <= a["end_utc"], "times")
 check(run["config"].attrs["items"] == items, "config items")
+# Schema 6: the syscall style (default full paths, as mdtest), the backend, barrier-timed phases.
+check((a["path_style"], a["api"], int(a["barrier_timed"])) == ("full", "POSIX", 1),
+      f"path_style/api/barrier_timed {a['path_style']} {a['api']} {a['barrier_timed']}")
+c = run["config"].attrs
+# No phase letter: mdtest's phases, its renames included.
+flags = tuple(int(c[k]) for k in ("phase_create", "phase_stat", "phase_read", "phase_rename", "phase_remove"))
+check(flags == (1, 1, 1, 1, 1), f"config phase flags {flags}")
+default_phases = {"tree-create", "tree-remove", "file-read"} | {
+    f"{kind}-{op}" for kind in ("dir", "file") for op in ("create", "stat", "rename", "remove")}
 check(len(run["iterations"]) == iterations, "iteration groups")
 
 seen = 0
 for it_name, it in run["iterations"].items():
     i = int(it.attrs["iteration"])
+    check(set(it.keys()) == default_phases, f"{it_name} phases {sorted(it.keys())}")
     for name, phase in it.items():
         seen += 1
         pa = phase.attrs

@@ -2,14 +2,16 @@
 # The default run, exact counts at 1, 2 and 4 ranks, user files surviving, --keep.
 source "$(dirname "$0")/lib.sh" "$@"
 
-# The default workload, as a singleton and under mpiexec: runs, reports every phase, leaves nothing.
+# The default workload, as a singleton and under mpiexec: runs, reports every phase (mdtest's, the renames
+# included), leaves nothing.
 for np in 0 4; do
   cwd=$BASE/default.$np
   mkdir "$cwd"
   (cd "$cwd" && run "$np"; echo "$RC" >"$BASE/.rc")
   RC=$(cat "$BASE/.rc")
   expect_rc 0 "default run np=$np"
-  for phase in tree-create dir-create dir-stat dir-remove file-create file-stat file-read file-remove tree-remove; do
+  for phase in tree-create dir-create dir-stat dir-rename dir-remove file-create file-stat file-read file-rename \
+    file-remove tree-remove; do
     expect_in "$OUT" "$phase " "default run np=$np reports $phase"
   done
   ranks=$([ "$np" = 0 ] && echo 1 || echo "$np")
@@ -27,6 +29,8 @@ for np in 1 2 4; do
   expect_eq "$(column tree-create 2)" $((4 * np)) "exact np=$np: every rank's tree counted"
   expect_eq "$(column dir-create 2)" $((1001 * np)) "exact np=$np dir creates"
   expect_eq "$(column file-read 2)" $((1001 * np)) "exact np=$np file reads"
+  expect_eq "$(column dir-rename 2)" $((1001 * np)) "exact np=$np dir renames"
+  expect_eq "$(column file-rename 2)" $((1001 * np)) "exact np=$np file renames"
   expect_eq "$(column file-remove last)" 0 "exact np=$np no failures"
   expect_absent "$t" "exact np=$np: the target it made is gone again"
 done
@@ -58,8 +62,10 @@ t=$BASE/keep
 run 2 -d "$t" -n 30 -F --keep
 expect_rc 0 "keep run"
 expect_not_in "$OUT" "file-remove" "keep runs no remove phase"
+expect_not_in "$OUT" "file-rename" "keep runs no rename phase"
 expect_in "$OUT" "kept:" "keep says what it kept"
 expect_eq "$(find "$t" -type f -name 'file.mdbench.*' | wc -l)" 60 "keep leaves 2 x 30 files"
+expect_eq "$(find "$t" -name "*.renamed" | wc -l)" 0 "keep renames nothing"
 expect_eq "$(head -c 8 "$t/mdbench.iter.0/.mdbench-run")" "mdbench " "keep leaves the run's mark"
 run 2 -d "$t" -n 30 -F -r
 expect_rc 0 "remove after keep"

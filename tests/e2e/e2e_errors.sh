@@ -19,7 +19,7 @@ for np in 0 2; do
   check_usage "-n/--items" -n 1e30
   check_usage "-n/--items" -n -5
   check_usage "--bogus" --bogus
-  check_usage "-F/--files-only" -F -D
+  check_usage "-E/--read" -D -E
   check_usage "-z/--depth" -z 40 -b 10
   check_usage "-i/--iterations" -i 0
   # Several problems at once: all listed.

@@ -81,8 +81,8 @@ expect_rc 1 "ENOSPC"
 expect_in "$OUT" "/mdbench.iter.0/mdbench_tree." "ENOSPC: first error names its path"
 expect_in "$OUT" ": ENOSPC (No space left on device)" "ENOSPC: first error names the errno"
 expect_eq "$(q "$f" 'run.attrs["status"], int(run.attrs["exit_status"])')" "('failed', 1)" "ENOSPC: run status"
-expect_eq "$(q "$f" 'phases()')" "tree-create file-create file-stat file-read file-remove tree-remove" \
-  "ENOSPC: every phase ran and is in the file"
+expect_eq "$(q "$f" 'phases()')" "tree-create file-create file-stat file-read file-rename file-remove tree-remove" \
+  "ENOSPC: every phase (mdtest's, the rename included) ran and is in the file"
 # As many creates succeed as the space allows (less what the run itself takes): the rest fail.
 fits=$(q "$f" 'a("file-create","ops_ok")')
 expect_eq "$(q "$f" '0 < a("file-create","ops_ok") < 100, int(a("file-create","ops_failed"))')" "(True, $((100 - fits)))" \
@@ -96,6 +96,7 @@ esac
 expect_eq "$(q "$f" 'a("file-stat","ops_failed"), a("file-read","ops_failed")')" "(0, $((100 - fits)))" \
   "ENOSPC: stat and read failures"
 case "$(q "$f" 'errs("file-read")')" in *:ENODATA:*) pass ;; *) fail "ENOSPC: file-read errors: $(q "$f" 'errs("file-read")')" ;; esac
+expect_eq "$(q "$f" 'a("file-rename","ops_ok"), a("file-rename","ops_failed")')" "(100, 0)" "ENOSPC: every file renamed"
 expect_eq "$(q "$f" 'a("file-remove","ops_failed"), a("tree-remove","ops_failed")')" "(0, 0)" "ENOSPC: cleanup ops"
 expect_eq "$(q "$f" '"summary" in run')" True "ENOSPC: summary written"
 valid "$f" "ENOSPC: results file"
@@ -117,7 +118,7 @@ expect_eq "$(q "$f" '0 < a("file-create","ops_ok") < 60, int(a("file-create","op
 case "$(q "$f" 'errs("file-create")')" in *:ENOSPC:"$t"/*) pass ;; *) fail "inodes: create errors: $(q "$f" 'errs("file-create")')" ;; esac
 # A name the create never made is not the run's (a user may take it later): the later phases leave it alone
 # and count it failed with EEXIST, whatever is there.
-for phase in file-stat file-read file-remove; do
+for phase in file-stat file-read file-rename file-remove; do
   expect_eq "$(q "$f" "a('$phase','ops_ok'), a('$phase','ops_failed')")" "($fits, $((200 - fits)))" "inodes: $phase"
   case "$(q "$f" "errs('$phase')")" in *:EEXIST:"$t"/*) pass ;; *) fail "inodes: $phase errors: $(q "$f" "errs('$phase')")" ;; esac
 done
@@ -203,7 +204,7 @@ run 2 -d "$BASE/t5" -n 10 -o "$f"
 expect_rc 1 "nearly full: exit status"
 expect_in "$ERR" "results could not be written: $f: no room for iteration 0 " "nearly full: message"
 expect_in "$ERR" "ENOSPC (No space left on device)" "nearly full: message names ENOSPC"
-expect_eq "$(grep -c "done: iteration 0" "$OUT")" 9 "nearly full: every phase still ran"
+expect_eq "$(grep -c "done: iteration 0" "$OUT")" 11 "nearly full: every phase (mdtest's 9 and the 2 renames) still ran"
 expect_absent "$BASE/t5" "nearly full: the target cleaned up"
 valid "$f" "nearly full: the file is still valid"
 missing=$(sed -n 's/.*no room for iteration 0 \([a-z-]*\): .*/\1/p' "$ERR" | head -1)

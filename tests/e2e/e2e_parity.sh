@@ -56,7 +56,7 @@ expect_eq "$(column file-remove last)" 1 "remove: the one missing item"
 for np in 2 4; do
   for kind in F D; do
     t=$BASE/rename.$np.$kind
-    run "$np" -d "$t" -$kind -n 25 -z 1 -b 2 -U -N 1 --keep
+    run "$np" -d "$t" -$kind -n 25 -z 1 -b 2 -C -T -U -N 1 --keep
     expect_rc 0 "np=$np rename -$kind"
     expect_eq "$(count_named "$t" '*mdbench.[0-9]*.renamed')" $((25 * np)) "np=$np rename -$kind: all items renamed"
     expect_eq "$(find "$t" \( -name 'file.mdbench.*' -o -name 'dir.mdbench.*' \) ! -name '*.renamed' | wc -l)" 0 \

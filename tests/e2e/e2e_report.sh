@@ -62,7 +62,7 @@ for row in rows:
 print("ok")
 PY
 
-for phase in tree-create file-create file-stat file-read file-remove tree-remove; do
+for phase in tree-create file-create file-stat file-read file-rename file-remove tree-remove; do
   svg_ok "$phase chart" "$BASE/out/$phase.svg" --series sweep --series jobs --points sweep=2 --points jobs=2 \
     --peak sweep --text "ranks" --text "$phase (ops/s)" --text "$phase: ops/s against ranks"
   svg_ok "$phase relative chart" "$BASE/out/$phase-relative.svg" --series jobs --points jobs=2 --reference \
@@ -70,11 +70,12 @@ for phase in tree-create file-create file-stat file-read file-remove tree-remove
   if [ "$(head -c 8 "$BASE/out/$phase.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then pass; else
     fail "$phase.png is not a PNG"; fi
 done
-svg_ok "overview" "$BASE/out/overview.svg" --panels 6 --series sweep --series jobs
+svg_ok "overview" "$BASE/out/overview.svg" --panels 7 --series sweep --series jobs
 
-# Throughput over time: one figure per run (the sweep's two steps; each job's file), a panel per phase.
+# Throughput over time: one figure per run (the sweep's two steps; each job's file), a panel per phase (no
+# phase letter: mdtest's phases, file-rename included).
 for stem in timeline-sweep-run-0000 timeline-sweep-run-0001 timeline-jobs-1-run-0000 timeline-jobs-2-run-0000; do
-  svg_ok "$stem" "$BASE/out/$stem.svg" --panels 6 --series "all ranks" --series "rank 0" \
+  svg_ok "$stem" "$BASE/out/$stem.svg" --panels 7 --series "all ranks" --series "rank 0" \
     --text "since the phase started" --text "ops/s over time, iteration 0"
   expect_in "$BASE/out/report.md" "![$stem]($stem.svg)" "Markdown embeds $stem"
   if [ -s "$BASE/out/$stem.png" ]; then pass; else fail "$stem.png missing"; fi

@@ -13,6 +13,7 @@ for np in 1 2 4; do
     run "$np" -d "$BASE/t" -n 100 -z 1 -b 2 -i 2 -w 8 -e 8 "${flags[@]}" -o "$f"
     expect_rc 0 "$what: run"
     expect_in "$OUT" "results:  $f (/runs/run-0000)" "$what: results path printed"
+    expect_in "$OUT" "paths:    full (--path-style)" "$what: the default path style in the header"
     cp "$OUT" "$BASE/stdout.txt"
     if "$py" "$E2E_DIR/check_results.py" "$f" "$BASE/stdout.txt" "$np" 100 3 "$unique" 2 >"$BASE/check.txt" 2>&1; then
       pass
@@ -27,7 +28,9 @@ done
 
 # Throughput over time (schema version 5), read with h5py: every rank's counts add up to its ok and end
 # with it, the totals are the column sums, the first/last-done rates are there and plausible, and the
-# configured interval is recorded (the runs above left --series-interval at its default, 0.1 s).
+# configured interval is recorded (the runs above left --series-interval at its default, 0.1 s). No phase
+# letter: mdtest's phases, renames included (11 per iteration: tree, dir and file create, stat, rename and
+# remove, file read).
 for f in "$BASE/r.2.unique.h5" "$BASE/r.4.shared.h5"; do
   if "$py" - "$f" <<'PY' >"$BASE/check.txt" 2>&1; then pass; else fail "series in $f: $(cat "$BASE/check.txt")"; fi
 import sys, h5py
@@ -35,7 +38,7 @@ run = h5py.File(sys.argv[1], "r")["runs/run-0000"]
 assert float(run["config"].attrs["series_interval_s"]) == 0.1
 ranks = int(run.attrs["ranks"])
 phases = [p for it in run["iterations"].values() for p in it.values()]
-assert len(phases) == 2 * 9, len(phases)
+assert len(phases) == 2 * 11, len(phases)
 for p in phases:
     counts, total, rows = p["ops_per_interval"], p["ops_per_interval_total"][:], p["ranks"][:]
     assert counts.dtype == "uint32" and total.dtype == "uint64", (counts.dtype, total.dtype)
@@ -93,8 +96,8 @@ for p in doc["runs"][0]["phases"]:
 PY
 run 0 export "$f" --format csv -o "$BASE/r.csv"
 expect_rc 0 "export csv"
-# 2 iterations x 9 phases x 2 ranks, plus the header.
-expect_eq "$(wc -l <"$BASE/r.csv")" $((2 * 9 * 2 + 1)) "csv rows"
+# 2 iterations x 11 phases x 2 ranks, plus the header.
+expect_eq "$(wc -l <"$BASE/r.csv")" $((2 * 11 * 2 + 1)) "csv rows"
 expect_eq "$(head -1 "$BASE/r.csv" | tr ',' '\n' | tail -5 | tr '\n' ' ')" \
   "phase_first_done_time_s phase_first_done_ops phase_first_done_ops_per_s phase_last_done_time_s phase_last_done_ops_per_s " \
   "csv: the first/last-done columns last"

@@ -100,6 +100,18 @@ expect_rc 0 "pow2 and -f/-l/-s files validate"
 run 2 --sweep 1,2 -F -n 40 -d "$BASE/t" -o "$BASE/fls2.h5" --append
 expect_rc 0 "sweep appended"
 expect_in "$OUT" "results:  $BASE/fls2.h5 (/runs/run-0003)" "appended steps follow the file's runs"
+# -f and -s without -l: accepted and ignored, as mdtest does (IO500 passes the same options to every job):
+# one run on every rank, not a sweep.
+run 2 -f 1 -s 1 -F -n 40 -d "$BASE/t" -o "$BASE/nolast.h5"
+expect_rc 0 "-f 1 -s 1 without -l"
+expect_not_in "$OUT" "sweep:" "-f/-s without -l: no sweep"
+expect_eq "$("$py" -c '
+import h5py, sys
+runs = h5py.File(sys.argv[1], "r")["runs"]
+a = runs["run-0000"].attrs
+print(len(runs), a["ranks"], a["job_ranks"], a["sweep_step"], a["sweep_placement"], a["status"],
+      runs["run-0000/iterations/iter-0000/file-create"].attrs["ops_ok"])' "$BASE/nolast.h5")" \
+  "1 2 2 0 none complete 80" "-f/-s without -l: one run of every rank"
 expect_absent "$BASE/t" "after pow2 and -f/-l/-s: nothing left"
 
 # Usage errors found before anything is touched: exit 2, no target, no results file.
@@ -120,7 +132,7 @@ check_usage 4 "--sweep: a step of 5 ranks in a job of 4 ranks" -f 1 -l 5 -d "$t"
 check_usage 0 "--sweep: a step of 2 ranks in a job of 1 rank" --sweep 1,2 -d "$t"
 check_usage 4 "--sweep: every step creates and removes its items: not with --keep" --sweep 1,2 --keep -d "$t"
 check_usage 4 "--sweep: every step creates and removes its items: the phases must include" --sweep 1,2 -T -d "$t"
-check_usage 2 "-f/--sweep-first and -s/--sweep-stride need -l/--sweep-last" -f 1 -s 1 -d "$t"
+check_usage 2 "-f/--sweep-first 3 is more than -l/--sweep-last 2" -f 3 -l 2 -d "$t"
 check_usage 2 "--sweep-placement: unknown placement 'round'" --sweep 1,2 --sweep-placement round -d "$t"
 check_usage 4 "--sweep: a step of 1 rank for 2 targets" --sweep 1,2 -u -d "$cwd/a@$cwd/b"
 MDBENCH_FAKE_HOSTS=n0,n1 check_usage 4 "MDBENCH_FAKE_HOSTS (a test hook): 'n0,n1' does not give 4 host names" \

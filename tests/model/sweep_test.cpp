@@ -108,15 +108,18 @@ TEST(SweepOptions, BadLists) {
   EXPECT_EQ(errorOf({"--sweep"}), "--sweep: needs a value");
 }
 
+TEST(SweepOptions, AcceptedWithoutLast) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"-f", "1"}, std::vector<std::string>{"-s", "2"},
+        std::vector<std::string>{"-f", "2", "-s", "3"}}) {
+    const CliRequest request = parseCommandLine(args);
+    EXPECT_TRUE(request.errors.empty()) << args.front();
+    EXPECT_FALSE(request.config.sweep.active()) << args.front();
+  }
+}
+
 TEST(SweepOptions, BadRanges) {
-  EXPECT_EQ(
-      errorOf({"-f", "1"}),
-      "-f/--sweep-first and -s/--sweep-stride need -l/--sweep-last (the largest step; mdtest ignores them "
-      "without it)");
-  EXPECT_EQ(
-      errorOf({"-s", "2"}),
-      "-f/--sweep-first and -s/--sweep-stride need -l/--sweep-last (the largest step; mdtest ignores them "
-      "without it)");
+  // Without -l, -f and -s are accepted and change nothing, as in mdtest (one run): see AcceptedWithoutLast.
   EXPECT_EQ(errorOf({"-f", "3", "-l", "2"}), "-f/--sweep-first 3 is more than -l/--sweep-last 2");
   EXPECT_EQ(errorOf({"-l", "4", "-s", "0"}), "-s/--sweep-stride: must be at least 1, got 0");
   EXPECT_EQ(errorOf({"-l", "0"}), "-l/--sweep-last: must be at least 1, got 0");

@@ -1,0 +1,207 @@
+// The directories a run works in: checked, made and removed on rank 0.
+#include "targets.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <string_view>
+
+#include "mdbench/backend/cleanup.hpp"
+#include "mdbench/model/layout.hpp"
+#include "mdbench/util/errno_name.hpp"
+
+namespace mdbench {
+
+namespace {
+
+constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+
+// "" or a hint for an errno that says the working directory is too deep to be named.
+std::string_view deepHint(int err) {
+  return err == ENAMETOOLONG ? " (is the working directory deeper than PATH_MAX? give -d an absolute path)"
+                             : "";
+}
+
+// Rank 0 only: makes and marks the missing target `path`; on any failure removes what it made and returns
+// the message. Its parent is resolved first, so that a path that cannot be named makes nothing.
+std::string createTarget(const std::string& path, Target& target) {
+  const std::string parent = std::filesystem::path(path).parent_path().string();
+  char resolved[PATH_MAX];
+  if (realpath(parent.empty() ? "." : parent.c_str(), resolved) == nullptr) {
+    const int err = errno;
+    if (err == ENOENT || err == ENOTDIR) {  // what mkdir would say: the parent is missing
+      return fmt::format("cannot create target directory {}: {}", path, describeErrno(err));
+    }
+    return fmt::format("cannot resolve target {}: {}{}", path, describeErrno(err), deepHint(err));
+  }
+  if (mkdir(path.c_str(), 0777) != 0) {
+    return fmt::format("cannot create target directory {}: {}", path, describeErrno(errno));
+  }
+  // Marked, so that `mdbench clean` and later jobs can tell a target an interrupted run left from any other.
+  const int fd = open(path.c_str(), kDirFlags);
+  const int err = fd < 0 ? errno : writeMark(fd);
+  if (fd >= 0) close(fd);
+  if (err != 0) {
+    const int rmdir_err = rmdir(path.c_str()) == 0 ? 0 : errno;
+    return fmt::format(
+        "cannot mark target directory {}: {}{}", path, describeErrno(err),
+        rmdir_err == 0 ? std::string() : fmt::format("; it stays: {}", describeErrno(rmdir_err)));
+  }
+  target.created = true;
+  return {};
+}
+
+// Rank 0 only: finds or makes one target directory. Returns "" or a message for the user; nothing it made
+// stays behind a failure.
+std::string prepareTarget(std::string path, Target& target) {
+  if (path.empty()) {
+    // A fresh directory in the cwd, named so that concurrent and later runs never collide.
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &utc);
+    path = fmt::format("mdbench.{}.{}", stamp, static_cast<long>(getpid()));
+  }
+  struct stat st {};
+  if (lstat(path.c_str(), &st) == 0) {
+    if (S_ISLNK(st.st_mode)) {
+      return fmt::format(
+          "target {} is a symbolic link; mdbench never follows links: give the directory it points to", path);
+    }
+    if (!S_ISDIR(st.st_mode)) return fmt::format("target {} exists and is not a directory", path);
+    const int fd = open(path.c_str(), kDirFlags);
+    if (fd >= 0) {
+      target.marked = hasMark(fd);
+      close(fd);
+    }
+  } else if (errno != ENOENT) {
+    return fmt::format("cannot use target {}: {}", path, describeErrno(errno));
+  } else if (std::string error = createTarget(path, target); !error.empty()) {
+    return error;
+  }
+  char resolved[PATH_MAX];
+  if (realpath(path.c_str(), resolved) == nullptr) {
+    const int err = errno;
+    std::string message =
+        fmt::format("cannot resolve target {}: {}{}", path, describeErrno(err), deepHint(err));
+    if (target.created) {
+      if (const int undo = removeMarkedDir(path); undo != 0) {
+        message += fmt::format("; {} stays: {}", path, describeErrno(undo));
+      }
+    }
+    return message;
+  }
+  target.path = resolved;
+  return {};
+}
+
+// An absolute path without "." or ".." components or a trailing '/'.
+std::string normalPath(const std::filesystem::path& path) {
+  std::string text = path.lexically_normal().string();
+  while (text.size() > 1 && text.back() == '/') text.pop_back();
+  return text;
+}
+
+// The directory an absolute path names with every link in it followed, even a link to what does not exist
+// yet (the missing rest is taken as written), so that a target still to be made is compared as the
+// directory it would be. Gives the lexical path after 40 links, as the kernel gives up (ELOOP).
+std::filesystem::path resolveTarget(const std::filesystem::path& absolute) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> todo;  // the components still to walk, the next one last
+  for (const fs::path& c : absolute.relative_path()) todo.insert(todo.begin(), c.string());
+  fs::path done = "/";
+  for (int links = 0; !todo.empty();) {
+    const std::string c = todo.back();
+    todo.pop_back();
+    if (c.empty() || c == ".") continue;
+    if (c == "..") {
+      done = done.parent_path();  // `done` holds no link, so its lexical parent is the real one
+      continue;
+    }
+    std::error_code ec;
+    if (!fs::is_symlink(fs::symlink_status(done / c, ec))) {
+      done /= c;
+      continue;
+    }
+    const fs::path link = fs::read_symlink(done / c, ec);
+    if (ec || ++links > 40) return absolute.lexically_normal();
+    if (link.is_absolute()) done = "/";
+    std::vector<std::string> parts;
+    for (const fs::path& part : link.relative_path()) parts.push_back(part.string());
+    todo.insert(todo.end(), parts.rbegin(), parts.rend());
+  }
+  return done;
+}
+
+}  // namespace
+
+int removeMarkedDir(const std::string& path) {
+  const int fd = open(path.c_str(), kDirFlags);
+  if (fd < 0) return errno;
+  int err = hasMark(fd) ? 0 : EPERM;
+  if (err == 0 && unlinkat(fd, std::string(kMarkName).c_str(), 0) != 0) err = errno;
+  if (err == 0 && rmdir(path.c_str()) != 0) {
+    err = errno;
+    (void)writeMark(fd);
+  }
+  close(fd);
+  return err;
+}
+
+std::string prepareTargetsOnRoot(const Config& config, std::vector<Target>& targets) {
+  const std::vector<std::string> paths =
+      config.targets.empty() ? std::vector<std::string>{""} : config.targets;
+  for (const std::string& path : paths) {
+    Target target;
+    if (config.api == Api::kDummy) {  // mdtest's DUMMY touches no file system: -d is only a name
+      target.path = normalPath(std::filesystem::absolute(path.empty() ? "mdbench.dummy" : path));
+      targets.push_back(target);
+      continue;
+    }
+    if (std::string error = prepareTarget(path, target); !error.empty()) {
+      for (auto made = targets.rbegin(); made != targets.rend(); ++made) {
+        if (!made->created) continue;
+        if (const int err = removeMarkedDir(made->path); err != 0) {
+          error += fmt::format("; {} stays: {}", made->path, describeErrno(err));
+        }
+      }
+      targets.clear();
+      return error;
+    }
+    targets.push_back(target);
+  }
+  return {};
+}
+
+// Compared as absolute, lexically normal paths and as resolved ones (the links in what exists followed),
+// so that X@X/., X@./X, X@X/sub and A@link-to-A are caught whether or not the directories exist yet.
+std::string checkTargetsOnRoot(const Config& config) {
+  if (config.targets.size() < 2) return {};
+  std::vector<std::string> lexical;
+  std::vector<std::string> resolved;
+  for (const std::string& t : config.targets) {
+    std::error_code ec;
+    const std::filesystem::path absolute = std::filesystem::absolute(t, ec);
+    if (ec) return {};  // the working directory cannot be named: prepareTarget says so and makes nothing
+    lexical.push_back(normalPath(absolute));
+    resolved.push_back(normalPath(resolveTarget(absolute)));
+  }
+  std::string problem = nestedTargets(config.targets, lexical);
+  return problem.empty() ? nestedTargets(config.targets, resolved) : problem;
+}
+
+std::string joinPaths(const std::vector<Target>& targets, char separator) {
+  std::string joined;
+  for (const Target& t : targets) joined += (joined.empty() ? "" : std::string(1, separator)) + t.path;
+  return joined;
+}
+
+}  // namespace mdbench
