@@ -486,7 +486,7 @@ TEST(ConfigHelp, TextColumnsAlignedAndShort) {
 // ---- contradictions and impossible values
 
 TEST(ConfigResolve, KeepRunsNoRemovePhase) {
-  expectPhases(configOf({"--keep"}), phasesOf("CTEU"));
+  expectPhases(configOf({"--keep"}), phasesOf("CTE"));
   expectPhases(configOf({"--keep", "-C"}), phases(true, false, false, false));
   EXPECT_EQ(errorOf({"--keep", "-C", "-r"}), "--keep and -r/--remove exclude each other");
 }
@@ -826,7 +826,7 @@ TEST(ConfigResolve, DefaultPhasesAreMdtestsAndRenameSelects) {
   expectPhases(configOf({"-T", "-U"}), phasesOf("TU"));
   expectPhases(configOf({"-C", "--readdir"}), phasesOf("Cd"));
   expectPhases(configOf({"-rU", "--readdir"}), phasesOf("rUd"));
-  expectPhases(configOf({"--keep"}), phasesOf("CTEU"));
+  expectPhases(configOf({"--keep"}), phasesOf("CTE"));
   expectPhases(configOf({"--keep", "-U"}), phasesOf("U"));
 }
 

@@ -129,7 +129,8 @@ for np in 2 4; do
   rm -f "$BASE/precious"
 done
 
-# (4) -U: the user's *.renamed names survive, mdbench's originals are removed.
+# (4) The rename (in the default selection, as mdtest's): the user's *.renamed names survive, mdbench's
+# originals are removed.
 plant_renamed() {  # plant_renamed TARGET ITEM
   echo "the user's renamed" >"$1/$TREE/file.mdbench.1.$2.renamed"
   mkdir "$1/$TREE/dir.mdbench.0.$2.renamed"
@@ -139,7 +140,7 @@ what="-U"
 for _ in $(seq 1 10); do
   rm -rf "$t"
   plant_during "$t" plant_renamed "$t" "$K"
-  run 2 -d "$t" -n "$N" -U
+  run 2 -d "$t" -n "$N"
   plant_done
   [ "$(column file-rename last)" = 1 ] && break
 done
