@@ -85,12 +85,7 @@ Config filesConfig(std::uint64_t items, std::uint32_t iterations) {
 
 // Feeds a whole run through a console sink: begin, each phase, end; the text it printed.
 std::string printRun(const RunResult& run, const Plan& plan) {
-  CapturedFile out;
-  ConsoleSink sink(out.file());
-  sink.begin(run.info, plan);
-  for (const PhaseResult& p : run.phases) sink.phase(p, plan);
-  sink.end(run, plan);
-  return out.text();
+  return output_test::sinkText<ConsoleSink>(run, plan);
 }
 
 const std::vector<std::string> kFootnotes = {

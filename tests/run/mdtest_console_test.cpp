@@ -23,7 +23,6 @@
 namespace mdbench {
 namespace {
 
-using output_test::CapturedFile;
 using output_test::linesAre;
 using output_test::splitLines;
 
@@ -67,12 +66,7 @@ RunInfo runInfo(std::uint32_t ranks) {
 }
 
 std::string printRun(const RunResult& run, const Plan& plan) {
-  CapturedFile out;
-  MdtestConsoleSink sink(out.file());
-  sink.begin(run.info, plan);
-  for (const PhaseResult& p : run.phases) sink.phase(p, plan);
-  sink.end(run, plan);
-  return out.text();
+  return output_test::sinkText<MdtestConsoleSink>(run, plan);
 }
 
 Config filesConfig() {

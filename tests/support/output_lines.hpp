@@ -40,6 +40,18 @@ class CapturedFile {
   std::FILE* file_;
 };
 
+// Feeds a whole run through a sink of type SinkT printing to a FILE*: begin, each phase, end; the text it
+// printed.
+template <class SinkT, class Run, class RunPlan>
+std::string sinkText(const Run& run, const RunPlan& plan) {
+  CapturedFile out;
+  SinkT sink(out.file());
+  sink.begin(run.info, plan);
+  for (const auto& phase : run.phases) sink.phase(phase, plan);
+  sink.end(run, plan);
+  return out.text();
+}
+
 // The lines of `text`, without their '\n'; a last line without one is a line too.
 inline std::vector<std::string> splitLines(const std::string& text) {
   std::vector<std::string> lines;
