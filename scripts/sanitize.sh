@@ -2,9 +2,8 @@
 # One clang build serves the sanitizer suite and the fuzzers: the whole project and its tests built with
 # AddressSanitizer and UndefinedBehaviorSanitizer, plus the libFuzzer targets, into build-sanitize (or $1).
 # Runs the unit and MPI tests and a set of end-to-end scripts there (any memory error, leak or undefined
-# behaviour fails its test), then each fuzz
-# target for a bounded time (scripts/fuzz.sh on the same build). Leaks inside MPICH's and HDF5's own
-# libraries are suppressed by scripts/lsan.supp.
+# behaviour fails its test), then each fuzz target for a bounded time (scripts/fuzz.sh on the same build).
+# Leaks inside MPICH's and HDF5's own libraries are suppressed by scripts/lsan.supp.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
