@@ -24,14 +24,17 @@ self=$here/testbed.sh
 dir=${MDBENCH_TESTBED_DIR:-/tmp/mdbench-testbed}
 dir=${dir%/}
 marker=$dir/.mdbench-testbed
-bridge=mdbtb0
 fsname=mdbfs
 
 die() { echo "testbed: $*" >&2; exit 1; }
 log() { echo "testbed: $*" >&2; }
 
-# The state of the last `up` (node count, network, ports) wins over the environment for every other command.
-nodes=2 net=10.77.0 cpus=2 ctld_port=
+# The state of the last `up` (node count, network, names, ports) wins over the environment for every other
+# command. The default directory's bridge is mdbtb0 and its nodes' network namespaces mdbtb-nodeK; another
+# directory gets names of its own (tbXXXX from a checksum of its path), so two test beds can run side by side
+# on different networks.
+nodes=2 net=10.77.0 cpus=2 ctld_port='' tag=mdbtb
+if [ "$dir" != /tmp/mdbench-testbed ]; then tag=tb$(printf '%s' "$dir" | cksum | cut -c1-4); fi
 load_state() {
   if [ -s "$marker" ]; then
     # shellcheck disable=SC1090
@@ -39,6 +42,7 @@ load_state() {
   fi
 }
 load_state
+bridge=${tag}0
 head_ip() { echo "$net.1"; }
 node_ip() { echo "$net.$((10 + ${1#node}))"; }
 node_names() { local k; for ((k = 1; k <= nodes; k++)); do printf 'node%d ' "$k"; done; }
@@ -47,7 +51,7 @@ conf=$dir/ceph/ceph.conf
 slurm_conf=$dir/slurm/slurm.conf
 
 is_node() { [[ $1 =~ ^node[0-9]+$ ]] && [ "${1#node}" -ge 1 ] && [ "${1#node}" -le "$nodes" ]; }
-netns_of() { echo "mdbtb-$1"; }
+netns_of() { echo "$tag-$1"; }
 
 in_node() {  # in_node NODE CMD...: CMD in NODE's namespaces, in the same working directory if it exists there
   local node=$1
@@ -110,8 +114,8 @@ nodes_up() {
     ip netns add "$(netns_of "$node")"
     touch "$dir/ns/$node.uts" "$dir/ns/$node.mnt"
     unshare --uts="$dir/ns/$node.uts" --mount="$dir/ns/$node.mnt" --propagation private -- hostname "$node"
-    ip link add "mdbtb-$node" type veth peer name eth0 netns "$(netns_of "$node")"
-    ip link set "mdbtb-$node" master "$bridge" up
+    ip link add "$tag-$node" type veth peer name eth0 netns "$(netns_of "$node")"
+    ip link set "$tag-$node" master "$bridge" up
     ip -n "$(netns_of "$node")" link set lo up
     ip -n "$(netns_of "$node")" addr add "$ip/24" dev eth0
     ip -n "$(netns_of "$node")" link set eth0 up
@@ -123,7 +127,7 @@ nodes_down() {
   local node k
   for ((k = 1; k <= nodes; k++)); do
     node=node$k
-    ip link del "mdbtb-$node" 2>/dev/null || true
+    ip link del "$tag-$node" 2>/dev/null || true
     for f in "$dir/ns/$node.mnt" "$dir/ns/$node.uts"; do
       if mountpoint -q "$f" 2>/dev/null; then umount "$f" || umount -l "$f"; fi
     done
@@ -337,18 +341,15 @@ ceph_up() {
     --addv a "[v2:$(head_ip):3300,v1:$(head_ip):6789]" "$c/monmap" >/dev/null
   ceph-mon -c "$conf" -i a --mkfs --monmap "$c/monmap" --keyring "$c/keyring" >/dev/null
   ceph-mon -c "$conf" -i a 2>>"$c/log/mon.a.stderr"
-  ceph-mgr -c "$conf" -i x
   uuid=$(cat /proc/sys/kernel/random/uuid)
-  [ "$(ceph_cmd osd new "$uuid" 0)" = 0 ] || { log "ceph osd new did not give osd.0"; return 1; }
+  # The map first (osd.0, pools, the file system with max_mds 2), then the daemons that fill it in.
+  /usr/bin/python3 "$here/testbed/ceph-mon.py" "$conf" create "$fsname" "$uuid"
+  ceph-mgr -c "$conf" -i x
   ceph-osd -c "$conf" -i 0 --mkfs --osd-uuid "$uuid" >/dev/null 2>&1
   ceph-osd -c "$conf" -i 0 2>>"$c/log/osd.0.stderr"
-  ceph_cmd osd pool create "${fsname}_metadata" 16 >/dev/null 2>&1
-  ceph_cmd osd pool create "${fsname}_data" 16 >/dev/null 2>&1
-  ceph_cmd fs new "$fsname" "${fsname}_metadata" "${fsname}_data" >/dev/null 2>&1
   ceph-mds -c "$conf" -i a >/dev/null
   ceph-mds -c "$conf" -i b >/dev/null
-  ceph_cmd fs set "$fsname" max_mds 2 >/dev/null 2>&1
-  wait_for 90 "two active MDS" two_mds_active
+  /usr/bin/python3 "$here/testbed/ceph-mon.py" "$conf" wait-active "$fsname" 2 90
 }
 
 two_mds_active() { [ "$(ceph_cmd mds stat 2>/dev/null | grep -o 'up:active' | wc -l)" -eq 2 ]; }
@@ -375,7 +376,8 @@ unmount_client() {  # unmount_client NAME
   if "${run[@]}" mountpoint -q "$cephfs" 2>/dev/null; then
     "${run[@]}" umount "$cephfs" 2>/dev/null || "${run[@]}" umount -l "$cephfs" || true
   fi
-  if pid=$(pid_alive "$dir/ceph/run/client.$name.pid"); then stopping+=("$pid"); fi
+  # The daemons go next: no need to wait for the client's goodbye to them.
+  if pid=$(pid_alive "$dir/ceph/run/client.$name.pid"); then kill -KILL "$pid"; stopping+=("$pid"); fi
 }
 
 ceph_down() {  # after every client has gone SIGKILL is safe (the OSD keeps nothing) and fast
@@ -395,10 +397,9 @@ down() {
   slurm_down
   for node in $(node_names); do node_exists "$node" && unmount_client "$node"; done
   unmount_client head
-  wait_stopping 3
-  munge_down
   ceph_down
-  wait_stopping 3
+  wait_stopping 5
+  munge_down  # munged takes 2 s to go: meanwhile the nodes go
   # Whatever is left inside a node (a rank that outlived its job) runs in our namespace: end it by pid.
   for node in $(node_names); do
     if node_exists "$node"; then
@@ -406,6 +407,7 @@ down() {
     fi
   done
   nodes_down
+  wait_stopping 3
 }
 
 anything_left() {  # 0 if a daemon of the test bed runs or a node exists
@@ -479,7 +481,7 @@ up() {
 
   install -d -m 755 "$dir"
   rm -rf "$dir/ceph" "$dir/slurm" "$dir/munge" "$dir/ns" "$dir/hosts" "$dir/env"
-  printf 'nodes=%s\nnet=%s\ncpus=%s\n' "$nodes" "$net" "$cpus" >"$marker"
+  printf 'nodes=%s\nnet=%s\ncpus=%s\ntag=%s\n' "$nodes" "$net" "$cpus" "$tag" >"$marker"
   trap 'log "bring-up failed: cleaning up (logs in $dir)"; down' EXIT
   nodes_up
   log "nodes up ($((SECONDS - t0)) s)"
