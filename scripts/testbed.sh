@@ -5,6 +5,7 @@
 #
 # usage: scripts/testbed.sh up|down|status|env
 #        scripts/testbed.sh exec NODE CMD...     run CMD in NODE's namespaces (NODE: node1.., or head)
+#        scripts/testbed.sh pids NODE             the pids of every process in NODE's network namespace
 #        scripts/testbed.sh mpiexec ARGS...      MPICH's mpiexec over the nodes (hosts node1..nodeN unless
 #                                                ARGS name -hosts/-host/-f/-hostfile/-machinefile)
 #   MDBENCH_TESTBED_DIR    state directory (default /tmp/mdbench-testbed): configuration, keys, pid files,
@@ -560,7 +561,7 @@ run_exec() {
 }
 
 usage() {
-  echo "usage: $0 up|down|status|env | exec NODE CMD... | mpiexec ARGS...   (state in \$MDBENCH_TESTBED_DIR," \
+  echo "usage: $0 up|down|status|env | exec NODE CMD... | pids NODE | mpiexec ARGS...   (state in \$MDBENCH_TESTBED_DIR," \
     "default /tmp/mdbench-testbed; see docs/testbed.md)" >&2
   exit 2
 }
@@ -581,6 +582,10 @@ case $cmd in
     print_env
     ;;
   exec) run_exec "$@" ;;
+  pids)
+    { [ $# = 1 ] && is_node "$1" && node_exists "$1"; } || die "usage: testbed.sh pids NODE (one of: $(node_names))"
+    ip netns pids "$(netns_of "$1")"
+    ;;
   mpiexec) run_mpiexec "$@" ;;
   ssh-launch) ssh_launch "$@" ;;
   *) usage ;;
