@@ -432,10 +432,17 @@ anything_left() {  # 0 if a daemon of the test bed runs or a node exists
   ip link show "$bridge" >/dev/null 2>&1
 }
 
-check_all() {  # prints one line per component; returns non-zero if any is down
-  local ok=0 n pid node
+check_all() {  # prints one line per component and the daemons' memory; returns non-zero if any is down
+  local ok=0 n pid node rss total=0
   check() {  # check WHAT PIDFILE
-    if pid=$(pid_alive "$2"); then echo "$1: running ($pid)"; else echo "$1: not running"; ok=1; fi
+    if pid=$(pid_alive "$2"); then
+      rss=$(awk '/^VmRSS:/ { print int($2 / 1024) }' "/proc/$pid/status" 2>/dev/null || echo 0)
+      total=$((total + ${rss:-0}))
+      echo "$1: running (pid $pid, ${rss:-?} MiB)"
+    else
+      echo "$1: not running"
+      ok=1
+    fi
   }
   [ -e "$marker" ] || { echo "no test bed in $dir"; return 1; }
   check munged "$dir/munge/munged.pid"
@@ -453,6 +460,7 @@ check_all() {  # prints one line per component; returns non-zero if any is down
     if "${run[@]}" mountpoint -q "$cephfs" 2>/dev/null; then echo "$node: $cephfs mounted"; else
       echo "$node: $cephfs NOT mounted"; ok=1; fi
   done
+  echo "memory: $total MiB resident in the test bed's daemons"
   return $ok
 }
 
