@@ -54,12 +54,19 @@ slurm_conf=$dir/slurm/slurm.conf
 is_node() { [[ $1 =~ ^node[0-9]+$ ]] && [ "${1#node}" -ge 1 ] && [ "${1#node}" -le "$nodes" ]; }
 netns_of() { echo "$tag-$1"; }
 
-in_node() {  # in_node NODE CMD...: CMD in NODE's namespaces, in the same working directory if it exists there
+# in_node NODE CMD...: CMD in NODE's namespaces, in the same working directory if it exists there. The
+# launcher and `exec` replace themselves with it (exec in_node_cmd), so that signals reach CMD.
+in_node_cmd() {  # sets the array cmd
   local node=$1
   shift
   # shellcheck disable=SC2016 # expanded by the inner shell
-  nsenter --net="/run/netns/$(netns_of "$node")" --uts="$dir/ns/$node.uts" --mount="$dir/ns/$node.mnt" -- \
-    /bin/sh -c 'cd "$1" 2>/dev/null || cd /; shift; exec "$@"' testbed-exec "$PWD" "$@"
+  cmd=(nsenter --net="/run/netns/$(netns_of "$node")" --uts="$dir/ns/$node.uts" --mount="$dir/ns/$node.mnt" --
+    /bin/sh -c 'cd "$1" 2>/dev/null || cd /; shift; exec "$@"' testbed-exec "$PWD" "$@")
+}
+in_node() {
+  local cmd
+  in_node_cmd "$@"
+  "${cmd[@]}"
 }
 
 pid_alive() {  # pid_alive PIDFILE: prints the pid if the process in PIDFILE runs
@@ -553,11 +560,13 @@ ssh_launch() {
   done
   if [ -z "$node" ]; then
     case $host in
-      head | "$(hostname)" | "$(head_ip)" | localhost) exec /bin/sh -c "$*" ;;
+      head | "$(hostname)" | "$(head_ip)" | localhost) exec /bin/bash -c "$*" ;;
       *) die "ssh-launcher: '$host' is no node of the test bed in $dir ($(node_names))" ;;
     esac
   fi
-  in_node "$node" /bin/sh -c "$*"
+  local cmd
+  in_node_cmd "$node" /bin/bash -c "$*"  # bash execs a lone command: the proxy replaces it
+  exec "${cmd[@]}"
 }
 
 run_mpiexec() {
@@ -577,7 +586,9 @@ run_exec() {
   shift
   if [ "$node" = head ]; then exec "$@"; fi
   { is_node "$node" && node_exists "$node"; } || die "exec: '$node' is no node of the test bed in $dir ($(node_names))"
-  in_node "$node" "$@"
+  local cmd
+  in_node_cmd "$node" "$@"
+  exec "${cmd[@]}"
 }
 
 usage() {
@@ -586,9 +597,9 @@ usage() {
   exit 2
 }
 
-cmd=${1:-}
+sub=${1:-}
 [ $# -gt 0 ] && shift
-case $cmd in
+case $sub in
   up) up ;;
   down)
     [ "$(id -u)" = 0 ] || die "must run as root"
