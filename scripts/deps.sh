@@ -10,6 +10,8 @@ packages=(
   slurm-wlm munge librsvg2-bin libxml2-utils
   clang libclang-rt-14-dev llvm
   man-db dpkg-dev universal-ctags strace
+  # The test bed (scripts/testbed.sh): CephFS servers and client, Torque's qsub over Slurm, setfattr.
+  ceph-mon ceph-osd ceph-mds ceph-mgr ceph-fuse ceph-common slurm-wlm-torque attr
 )
 
 missing=()
@@ -24,5 +26,14 @@ sudo=()
 [ "$(id -u)" -eq 0 ] || sudo=(sudo)
 echo "Installing: ${missing[*]:-(refresh)}" >&2
 export DEBIAN_FRONTEND=noninteractive
+# Packages' post-install scripts must not start daemons (munge, slurm, ceph) on the build machine: a
+# policy-rc.d that refuses every start while apt runs, unless the machine has one of its own.
+policy=/usr/sbin/policy-rc.d
+if [ ! -e "$policy" ]; then
+  printf '#!/bin/sh\n# scripts/deps.sh: no daemon starts during package installation\nexit 101\n' |
+    "${sudo[@]}" tee "$policy" >/dev/null
+  "${sudo[@]}" chmod 755 "$policy"
+  trap '"${sudo[@]}" rm -f "$policy"' EXIT
+fi
 "${sudo[@]}" apt-get update -qq
 "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
