@@ -169,6 +169,48 @@ run 0 check "$i" --require "ior:write >= 1 kB/s"
 expect_rc 2 "IOR: kB/s is ambiguous"
 expect_in "$ERR" "'kB/s' is ambiguous" "IOR: kB/s message"
 
+# The README's check example runs as written, from the top of the repository, against the files it names:
+# the command is read from README.md (its continuation lines joined), the .h5 files it names must exist in
+# the repository and are copied to the same relative paths under a scratch directory, where it runs with
+# `mdbench` being the binary under test; every rule holds and the JUnit report it names is valid.
+src=$E2E_DIR/../..
+readme_cmd=$("$py" - "$src/README.md" <<'PY'
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+start = [i for i, l in enumerate(lines) if l.startswith("    mdbench check docs/")]
+if len(start) != 1:
+    sys.exit("README.md: %d check examples on docs/ files, expected 1" % len(start))
+cmd, i = "", start[0]
+while True:
+    cmd += lines[i].strip()
+    if not cmd.endswith("\\"):
+        break
+    cmd, i = cmd[:-1] + " ", i + 1
+print(cmd)
+PY
+)
+[ -n "$readme_cmd" ] || fail "README: no check example found"
+mkdir -p "$BASE/readme"
+mapfile -t named < <(grep -o '[^ ]*\.h5' <<<"$readme_cmd")
+[ "${#named[@]}" -ge 1 ] || fail "README check example names no results file: $readme_cmd"
+for f in "${named[@]}"; do
+  if [ -f "$src/$f" ]; then
+    mkdir -p "$BASE/readme/$(dirname "$f")" && cp "$src/$f" "$BASE/readme/$f" && pass
+  else
+    fail "README check example names $f, which is not in the repository"
+  fi
+done
+mdbench() { "$MDBENCH" "$@"; }
+rc=0
+(cd "$BASE/readme" && eval "$readme_cmd") >"$BASE/readme.out" 2>&1 || rc=$?
+expect_eq "$rc" 0 "README check example: exit status ($(cat "$BASE/readme.out"))"
+n=$(grep -c '^PASS  ' "$BASE/readme.out")
+expect_in "$BASE/readme.out" "$n of $n checks passed" "README check example: summary"
+expect_not_in "$BASE/readme.out" "FAIL" "README check example: no FAIL"
+expect_not_in "$BASE/readme.out" "NO-DATA" "README check example: no NO-DATA"
+junit=$(grep -o -- '--junit [^ ]*' <<<"$readme_cmd" | cut -d' ' -f2)
+valid_junit "$BASE/readme/$junit" "README check example: JUnit"
+
 # Bad rules: every one reported, by its text, exit 2 before any file is read (the file does not exist).
 run 0 check "$BASE/absent.h5" --require "file-creat >= 1" --require "file-stat.p99 < 2" \
   --require "file-create@0 > 1" --require "file-create >= 1 MiB/s" --require "file-create >= 1" \
