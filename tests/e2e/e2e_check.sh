@@ -174,12 +174,14 @@ expect_in "$ERR" "'kB/s' is ambiguous" "IOR: kB/s message"
 # the repository and are copied to the same relative paths under a scratch directory, where it runs with
 # `mdbench` being the binary under test; every rule holds and the JUnit report it names is valid.
 src=$E2E_DIR/../..
-readme_cmd=$("$py" - "$src/README.md" <<'PY'
-import re, sys
+# check_example FILE: the one `mdbench check docs/...` command of a Markdown file, continuation lines joined.
+check_example() {
+  "$py" - "$1" <<'PY'
+import sys
 lines = open(sys.argv[1]).read().split("\n")
 start = [i for i, l in enumerate(lines) if l.startswith("    mdbench check docs/")]
 if len(start) != 1:
-    sys.exit("README.md: %d check examples on docs/ files, expected 1" % len(start))
+    sys.exit("%s: %d check examples on docs/ files, expected 1" % (sys.argv[1], len(start)))
 cmd, i = "", start[0]
 while True:
     cmd += lines[i].strip()
@@ -188,7 +190,9 @@ while True:
     cmd, i = cmd[:-1] + " ", i + 1
 print(cmd)
 PY
-)
+}
+readme_cmd=$(check_example "$src/README.md")
+expect_eq "$(check_example "$src/docs/report.md")" "$readme_cmd" "docs/report.md shows the README's check example"
 [ -n "$readme_cmd" ] || fail "README: no check example found"
 mkdir -p "$BASE/readme"
 mapfile -t named < <(grep -o '[^ ]*\.h5' <<<"$readme_cmd")
