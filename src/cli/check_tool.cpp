@@ -102,12 +102,15 @@ int evaluateRules(const std::vector<std::string>& files, const std::vector<Rule>
   }
   for (const std::string& note : report.notes) fmt::print("note: {}\n", note);
   std::size_t passed = 0;
+  std::size_t no_data = 0;
   for (const Outcome& outcome : report.outcomes) {
-    fmt::print("{}  {}\n", outcome.passed ? "PASS" : "FAIL", outcome.message);
-    if (outcome.passed) ++passed;
+    fmt::print("{}  {}\n", verdictName(outcome.verdict), outcome.message);
+    if (outcome.passed()) ++passed;
+    if (outcome.verdict == Verdict::kNoData) ++no_data;
   }
   if (status == kExitOk) {
-    fmt::print("{} of {} checks passed\n", passed, report.outcomes.size());
+    fmt::print("{} of {} checks passed{}\n", passed, report.outcomes.size(),
+               no_data == 0 ? "" : fmt::format(" ({} without data)", no_data));
     if (passed != report.outcomes.size()) status = kExitCheckFailed;
   }
   return status;

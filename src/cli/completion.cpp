@@ -22,8 +22,8 @@ std::vector<Context> contexts(const DocSet& docs) {
   std::vector<Context> out;
   Context main{"", {}, "none"};
   for (const OptionGroupDoc& group : docs.groups) {
-    // mdtest's hidden spelling stays accepted, but completion offers what --help shows.
-    if (group.in_help) main.options.insert(main.options.end(), group.options.begin(), group.options.end());
+    // Completion offers what --help shows: every option, mdtest's spellings too.
+    main.options.insert(main.options.end(), group.options.begin(), group.options.end());
   }
   out.push_back(std::move(main));
   for (const SubcommandDoc& sub : docs.subcommands) {

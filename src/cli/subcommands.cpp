@@ -2,7 +2,10 @@
 // ends with, and the function that runs it.
 #include "mdbench/cli/subcommands.hpp"
 
+#include <algorithm>
 #include <array>
+#include <boost/make_shared.hpp>
+#include <cctype>
 #include <iostream>
 #include <stdexcept>
 #include <string>
@@ -18,7 +21,7 @@ namespace po = boost::program_options;
 constexpr std::string_view kCheckNotes = R"(
 Rules: SERIES[.METRIC][@RANKS] OP VALUE[UNIT], one per --require or one a line in a --rules file
 ('#' starts a comment). Examples: "file-create >= 50k ops/s", "file-stat.p99@8 < 2ms",
-"ior:write.rate-min >= 1.5 GiB/s", "file-create.failed == 0".
+"ior:write.rate-min >= 1.5 GiB/s", "ior:read@16 >= 2 GB/s", "file-create.failed == 0".
   SERIES  a phase (tree-create, dir-create, ..., file-create, file-stat, ..., tree-remove) or a data-path
           series TOOL:OPERATION (ior:write, iozone:initial-write)
   METRIC  rate (default: mean over iterations of the aggregate rate), rate-min, rate-max (worst and best
@@ -26,9 +29,12 @@ Rules: SERIES[.METRIC][@RANKS] OP VALUE[UNIT], one per --require or one a line i
           all but the rates are measured by mdbench metadata runs only
   RANKS   one rank (client) count; without it the rule must hold at every count the series has
   OP      >=, <=, >, <, ==
-  VALUE   rates: a number with optional k, M, G (x1e3, x1e6, x1e9), then optionally ops/s (metadata) or
-          MiB/s, GiB/s (data path); latencies need a unit: ns, us, ms, s; failed: a whole number
-A rule fails when its series, rank count or metric is missing from the results.
+  VALUE   rates: a number with optional k, M, G (x1e3, x1e6, x1e9), then optionally a unit: metadata
+          ops/s; data path MiB/s (the default), KiB/s, GiB/s, TiB/s (powers of 1024 bytes) or MB/s,
+          GB/s, TB/s (powers of 1000), also spelt /sec as IOR prints them (kB/s is refused: IOzone's kB
+          is 1024 bytes, SI's 1000); latencies need a unit: ns, us, ms, s; failed: a whole number
+A rule whose series, rank count or metric is missing from the results fails as NO-DATA (JUnit failure
+type no-data; a missed limit is type threshold), naming what is missing and the files.
 Exit status: 0 every rule holds, 3 a rule does not, 2 bad usage or a bad rule, 1 a file cannot be read.
 )";
 
@@ -82,11 +88,35 @@ const Subcommand* findSubcommand(std::string_view name) {
   return nullptr;
 }
 
+namespace {
+
+// The options as --help shows them: the operand (the one option bound without a value name, which Boost
+// would print as "arg") named as the usage line names it, "--file FILE"; lines as wide as the notes.
+po::options_description helpOptions(const po::options_description& options) {
+  constexpr unsigned kLineLength = 110;
+  po::options_description shown(kLineLength, kLineLength / 2);
+  for (const auto& option : options.options()) {
+    if (option->semantic()->max_tokens() == 0 || option->format_parameter() != "arg") {
+      shown.add(option);
+      continue;
+    }
+    std::string value_name = option->long_name();
+    std::transform(value_name.begin(), value_name.end(), value_name.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    shown.add(boost::make_shared<po::option_description>(option->long_name().c_str(),
+                                                         po::value<std::string>()->value_name(value_name),
+                                                         option->description().c_str()));
+  }
+  return shown;
+}
+
+}  // namespace
+
 int printSubcommandHelp(std::string_view name, const po::options_description& options) {
   const Subcommand* sub = findSubcommand(name);
   if (sub == nullptr) throw std::logic_error("no subcommand " + std::string(name));
   // As Boost prints a caption, "CAPTION:" on a line of its own, then the options.
-  std::cout << sub->usage << ": " << sub->summary << ":\n" << options << sub->notes;
+  std::cout << sub->usage << ": " << sub->summary << ":\n" << helpOptions(options) << sub->notes;
   return kExitOk;
 }
 

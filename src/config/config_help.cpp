@@ -46,12 +46,14 @@ std::string leftColumn(const OptionRow& option) {
 }
 
 // A group's lines of --help, descriptions aligned at `width`.
-std::string helpGroup(const GroupRow& group, std::size_t width) {
-  std::string help = "\n" + std::string(group.caption) + ":\n";
+std::string helpGroup(const GroupRow& group, std::string_view caption, std::size_t width) {
+  std::string help = "\n" + std::string(caption) + ":\n";
   for (const OptionRow& option : kOptionRows) {
     if (option.group != group.id) continue;
     std::string left = leftColumn(option);
-    left.resize(width, ' ');
+    // Names wider than the column (mdtest's --saveRankPerformanceDetails FILE) get a line of their own.
+    if (left.size() + 2 > width) left += "\n";
+    left.resize(left.back() == '\n' ? left.size() + width : width, ' ');
     std::string description(option.help);
     for (std::size_t nl = description.find('\n'); nl != std::string::npos;
          nl = description.find('\n', nl + 1)) {
@@ -62,28 +64,11 @@ std::string helpGroup(const GroupRow& group, std::size_t width) {
   return help;
 }
 
-// The names of the rows --help leaves out, on as few lines as fit: "-V -G -k ... --warningAsErrors".
-std::string hiddenNames() {
-  constexpr std::size_t kWidth = 104;
-  std::string names;
-  std::size_t line_start = 0;
-  for (const GroupRow& group : kOptionGroups) {
-    if (group.in_help) continue;
-    for (const OptionRow& option : kOptionRows) {
-      if (option.group != group.id) continue;
-      const std::string name =
-          option.short_name != 0 ? std::string{'-', option.short_name} : "--" + std::string(option.long_name);
-      if (names.size() > line_start && names.size() - line_start + name.size() + 1 > kWidth) {
-        names += "\n    ";
-        line_start = names.size();
-      } else if (names.size() > line_start) {
-        names += ' ';
-      }
-      names += name;
-    }
-  }
-  return names;
-}
+// The caption --help gives the group of mdtest's spellings and further options: the table's caption is the
+// man page's, which describes them at length.
+constexpr std::string_view kMdtestCaption =
+    "mdtest's spellings and further options, with mdtest's meaning (-f -l -s: the rank counts of a --sweep;\n"
+    "docs/mdtest.md)";
 
 }  // namespace
 
@@ -114,7 +99,9 @@ std::vector<PresetDoc> presetDocs() {
 }
 
 std::string helpText() {
-  std::size_t width = 0;  // the widest names --help shows
+  // Every option the parser accepts is shown, mdtest's own group last: a user reading an mdtest script
+  // finds -P, -t, -f, -l, -s, ... here, not only in the man page.
+  std::size_t width = 0;  // the widest names of the main groups
   for (const OptionRow& option : kOptionRows) {
     if (kOptionGroups[static_cast<std::size_t>(option.group)].in_help) {
       width = std::max(width, leftColumn(option).size());
@@ -132,7 +119,10 @@ std::string helpText() {
       "Subcommands: validate|export|import|report|check on results files, clean DIR for leftovers "
       "(--help).\n";
   for (const GroupRow& group : kOptionGroups) {
-    if (group.in_help) help += helpGroup(group, width);
+    if (group.in_help) help += helpGroup(group, group.caption, width);
+  }
+  for (const GroupRow& group : kOptionGroups) {
+    if (!group.in_help) help += helpGroup(group, kMdtestCaption, width);
   }
   help +=
       "\n"
@@ -146,18 +136,13 @@ std::string helpText() {
       "\n"
       "mdtest: its spellings parse (-n 5, -n5, -n=5, --items=5; a switch given 0 is off, any other number "
       "on:\n"
-      "-F=1, -u=0; -v=3), and its further options with its meaning (man mdbench, README):\n"
-      "    " +
-      hiddenNames() +
-      "\n"
-      "ior backend options (--posix.odirect) are refused. Refused as mdtest refuses them: -B with -N; -c "
+      "-F=1, -u=0; -v=3). ior backend options (--posix.odirect) are refused. Refused as mdtest refuses\n"
+      "them: -B with -N; -c with -S, -B or several -d; -S with -u; several -d without -u or with -N; -k "
       "with\n"
-      "-S, -B or several -d; -S with -u; several -d without -u or with -N; -k with -w; -X with -e 0 or "
-      "(typed)\n"
-      "without -E; -e > -w creating and reading; -n with -I under -u; -n not a multiple of -I. Refused as\n"
-      "they would corrupt counts: -E with -D (no files: a rate of nothing); a sweep without -C and -r (each\n"
-      "step starts from an empty tree); --keep with -r, --renamed with -C or -U (items not where looked "
-      "for).\n";
+      "-w; -X with -e 0 or (typed) without -E; -e > -w creating and reading; -n with -I under -u; -n not a\n"
+      "multiple of -I. Refused as they would corrupt counts: -E with -D (no files: a rate of nothing); a\n"
+      "sweep without -C and -r (each step starts from an empty tree); --keep with -r, --renamed with -C or\n"
+      "-U (items not where looked for).\n";
   help +=
       "\n"
       "Names: <dir>/mdbench.iter.<iteration>/mdbench_tree.<d> (-u: mdbench_tree.<rank>.<d>), nested, hold\n"

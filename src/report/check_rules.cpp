@@ -45,10 +45,32 @@ const MetricInfo& info(Metric metric) {
 
 struct Unit {
   std::string_view name;
-  double scale;  // base units per unit
+  double scale;                   // base units per unit
+  std::string_view display = {};  // how messages print it, when not as written ("MB/sec": "MB/s")
+  std::string_view shown() const { return display.empty() ? name : display; }
 };
-constexpr std::array<Unit, 1> kMetadataRateUnits = {{{"ops/s", 1.0}}};
-constexpr std::array<Unit, 2> kDataRateUnits = {{{"MiB/s", 1.0}, {"GiB/s", 1024.0}}};
+constexpr std::array<Unit, 2> kMetadataRateUnits = {{{"ops/s", 1.0}, {"ops/sec", 1.0, "ops/s"}}};
+// The data path's base unit is MiB/s. Binary and decimal prefixes are both in use: IOR prints "MiB/sec
+// (MB/sec)", older IOR and most vendors' sheets MB/s or GB/s, which are 10^6 and 10^9 bytes a second.
+constexpr double kBytesPerMiB = 1024.0 * 1024.0;
+constexpr std::array<Unit, 14> kDataRateUnits = {{
+    {"KiB/s", 1.0 / 1024.0},
+    {"MiB/s", 1.0},
+    {"GiB/s", 1024.0},
+    {"TiB/s", 1024.0 * 1024.0},
+    {"MB/s", 1e6 / kBytesPerMiB},
+    {"GB/s", 1e9 / kBytesPerMiB},
+    {"TB/s", 1e12 / kBytesPerMiB},
+    {"KiB/sec", 1.0 / 1024.0, "KiB/s"},
+    {"MiB/sec", 1.0, "MiB/s"},
+    {"GiB/sec", 1024.0, "GiB/s"},
+    {"TiB/sec", 1024.0 * 1024.0, "TiB/s"},
+    {"MB/sec", 1e6 / kBytesPerMiB, "MB/s"},
+    {"GB/sec", 1e9 / kBytesPerMiB, "GB/s"},
+    {"TB/sec", 1e12 / kBytesPerMiB, "TB/s"},
+}};
+// IOzone prints kB/sec for 1024 bytes a second, SI means 1000: a limit in either would be 2.4% off.
+constexpr std::array<std::string_view, 4> kAmbiguousRateUnits = {"kB/s", "KB/s", "kB/sec", "KB/sec"};
 constexpr std::array<Unit, 5> kLatencyUnits = {
     {{"ns", 1.0}, {"us", 1e3}, {"µs", 1e3}, {"ms", 1e6}, {"s", 1e9}}};
 constexpr std::array<Unit, 3> kMultipliers = {{{"k", 1e3}, {"M", 1e6}, {"G", 1e9}}};
@@ -103,11 +125,23 @@ std::optional<Unit> findUnit(const std::array<Unit, N>& units, std::string_view 
   return std::nullopt;
 }
 
+// The units' own names: spellings that display as another ("MB/sec") are left out.
 template <std::size_t N>
 std::string unitList(const std::array<Unit, N>& units) {
   std::string list;
-  for (const Unit& u : units) list += fmt::format("{}{}", list.empty() ? "" : ", ", u.name);
+  for (const Unit& u : units) {
+    if (u.display.empty()) list += fmt::format("{}{}", list.empty() ? "" : ", ", u.name);
+  }
   return list;
+}
+
+std::string rateUnitList(bool data_path) {
+  return data_path ? unitList(kDataRateUnits) + " (or /sec)" : unitList(kMetadataRateUnits) + " (or ops/sec)";
+}
+
+std::optional<Unit> findRateUnit(std::string_view name) {
+  if (std::optional<Unit> u = findUnit(kDataRateUnits, name)) return u;
+  return findUnit(kMetadataRateUnits, name);
 }
 
 // The leading decimal number of text (digits, optional fraction and exponent; no sign, no inf or nan,
@@ -135,6 +169,42 @@ std::optional<double> leadingNumber(std::string_view text, std::string_view& res
   if (ec != std::errc() || end != text.data() + i || !std::isfinite(value)) return std::nullopt;
   rest = text.substr(i);
   return value;
+}
+
+// A rate's [MULTIPLIER][UNIT] after its number, for the rule's series: a unit of the series' kind (ops/s for
+// a phase, bytes a second for TOOL:OPERATION), or none. Sets limit and display unit; returns the problem.
+std::string parseRate(double number, std::string_view unit, Rule& rule) {
+  const bool data_path = isDataPath(rule.series);
+  std::string_view unit_text = unit;
+  double multiplier = 1.0;
+  // A whole unit first: the M of MB/s is not a multiplier.
+  if (!unit_text.empty() && !findRateUnit(unit_text)) {
+    if (const std::optional<Unit> m = findUnit(kMultipliers, unit_text.substr(0, 1))) {
+      multiplier = m->scale;
+      unit_text = trim(unit_text.substr(1));
+    }
+  }
+  if (std::find(kAmbiguousRateUnits.begin(), kAmbiguousRateUnits.end(), unit) != kAmbiguousRateUnits.end()) {
+    return fmt::format("'{}' is ambiguous (IOzone's kB is 1024 bytes, SI's 1000): write KiB/s, or MB/s",
+                       unit);
+  }
+  rule.display_unit = data_path ? "MiB/s" : "ops/s";
+  if (!unit_text.empty()) {
+    const std::optional<Unit> own =
+        data_path ? findUnit(kDataRateUnits, unit_text) : findUnit(kMetadataRateUnits, unit_text);
+    if (!own) {
+      if (findRateUnit(unit_text)) {
+        return fmt::format("{} does not fit {}: a {} series is measured in {}", unit_text, rule.series,
+                           data_path ? "data-path" : "metadata", rateUnitList(data_path));
+      }
+      return fmt::format("unknown rate unit '{}' (a number with optional k, M or G, then {})", unit,
+                         rateUnitList(data_path));
+    }
+    rule.display_unit = own->shown();
+    rule.display_scale = own->scale;
+  }
+  rule.limit = number * multiplier * rule.display_scale;
+  return {};
 }
 
 // Parses VALUE[UNIT] for the metric and series into rule (limit, display unit). Returns the problem.
@@ -168,58 +238,11 @@ std::string parseValue(std::string_view text, const MetricInfo& metric, Rule& ru
     return {};
   }
 
-  // A rate: an optional multiplier, then an optional unit that must fit the series' kind.
-  const bool data_path = isDataPath(rule.series);
-  std::string_view unit_text = unit;
-  double multiplier = 1.0;
-  if (!unit_text.empty() && !findUnit(kDataRateUnits, unit_text)) {
-    if (const std::optional<Unit> m = findUnit(kMultipliers, unit_text.substr(0, 1))) {
-      multiplier = m->scale;
-      unit_text = trim(unit_text.substr(1));
-    }
-  }
-  rule.display_unit = data_path ? "MiB/s" : "ops/s";
-  if (!unit_text.empty()) {
-    const std::optional<Unit> own =
-        data_path ? findUnit(kDataRateUnits, unit_text) : findUnit(kMetadataRateUnits, unit_text);
-    if (!own) {
-      const bool other = data_path ? findUnit(kMetadataRateUnits, unit_text).has_value()
-                                   : findUnit(kDataRateUnits, unit_text).has_value();
-      if (other) {
-        return fmt::format("{} does not fit {}: a {} series is measured in {}", unit_text, rule.series,
-                           data_path ? "data-path" : "metadata",
-                           data_path ? unitList(kDataRateUnits) : unitList(kMetadataRateUnits));
-      }
-      return fmt::format("unknown rate unit '{}' (a number with optional k, M or G, then {})", unit,
-                         data_path ? unitList(kDataRateUnits) : unitList(kMetadataRateUnits));
-    }
-    rule.display_unit = own->name;
-    rule.display_scale = own->scale;
-  }
-  rule.limit = *number * multiplier * rule.display_scale;
-  return {};
+  return parseRate(*number, unit, rule);
 }
 
-// Parses SERIES[.METRIC][@RANKS] into rule. Returns the problem.
-std::string parseSubject(std::string_view subject, Rule& rule) {
-  if (const auto space = subject.find_first_of(kSpace); space != std::string_view::npos) {
-    return fmt::format("unexpected '{}' after '{}'", trim(subject.substr(space)), subject.substr(0, space));
-  }
-  if (const auto at = subject.find('@'); at != std::string_view::npos) {
-    const std::string_view ranks = subject.substr(at + 1);
-    std::uint32_t value = 0;
-    const auto [end, ec] = std::from_chars(ranks.data(), ranks.data() + ranks.size(), value);
-    if (ranks.empty() || ec != std::errc() || end != ranks.data() + ranks.size() || value == 0) {
-      return fmt::format("'@{}' is not a rank count (a whole number from 1)", ranks);
-    }
-    rule.ranks = value;
-    subject = subject.substr(0, at);
-  }
-  const auto dot = subject.find('.');
-  rule.series = std::string(subject.substr(0, dot));
-  if (std::string problem = checkSeries(rule.series); !problem.empty()) return problem;
-  if (dot == std::string_view::npos) return {};
-  const std::string_view name = subject.substr(dot + 1);
+// The metric named after the series' dot, for the series. Returns the problem.
+std::string parseMetric(std::string_view name, Rule& rule) {
   const auto* metric =
       std::find_if(kMetrics.begin(), kMetrics.end(), [&](const MetricInfo& m) { return m.name == name; });
   if (metric == kMetrics.end()) {
@@ -233,6 +256,45 @@ std::string parseSubject(std::string_view subject, Rule& rule) {
   rule.metric = metric->metric;
   return {};
 }
+
+// Parses SERIES[.METRIC][@RANKS] into rule: the grammar (splitRuleSubject), then what the series and
+// metric may be. Another family of series (a server's counters) checks its names here. Returns the problem.
+std::string parseSubject(std::string_view subject, Rule& rule) {
+  RuleSubject parts;
+  if (std::string problem = splitRuleSubject(subject, parts); !problem.empty()) return problem;
+  rule.ranks = parts.ranks;
+  rule.series = std::string(parts.series);
+  if (std::string problem = checkSeries(rule.series); !problem.empty()) return problem;
+  return parts.metric.empty() ? std::string() : parseMetric(parts.metric, rule);
+}
+
+}  // namespace
+
+std::string splitRuleSubject(std::string_view subject, RuleSubject& parts) {
+  parts = {};
+  if (const auto space = subject.find_first_of(kSpace); space != std::string_view::npos) {
+    return fmt::format("unexpected '{}' after '{}'", trim(subject.substr(space)), subject.substr(0, space));
+  }
+  if (const auto at = subject.find('@'); at != std::string_view::npos) {
+    const std::string_view ranks = subject.substr(at + 1);
+    std::uint32_t value = 0;
+    const auto [end, ec] = std::from_chars(ranks.data(), ranks.data() + ranks.size(), value);
+    if (ranks.empty() || ec != std::errc() || end != ranks.data() + ranks.size() || value == 0) {
+      return fmt::format("'@{}' is not a rank count (a whole number from 1)", ranks);
+    }
+    parts.ranks = value;
+    subject = subject.substr(0, at);
+  }
+  const auto dot = subject.find('.');
+  parts.series = subject.substr(0, dot);
+  if (dot != std::string_view::npos) {
+    parts.metric = subject.substr(dot + 1);
+    if (parts.metric.empty()) return fmt::format("no metric after '{}.'", parts.series);
+  }
+  return {};
+}
+
+namespace {
 
 std::string parseInto(std::string_view text, Rule& rule) {
   const auto op_start = text.find_first_of(kOperatorChars);
@@ -336,30 +398,32 @@ std::string fileList(const std::vector<std::string>& files) {
   return list.empty() ? "no files" : list;
 }
 
-Outcome outcomeAt(const Rule& rule, const std::string& x_unit, const ScalingPoint& point) {
+Outcome outcomeAt(const Rule& rule, const std::string& x_unit, const std::string& files,
+                  const ScalingPoint& point) {
   Outcome o{.rule = rule.text, .origin = rule.origin, .ranks = point.ranks, .x_unit = x_unit};
   // The default metric goes unnamed, as people say "file-create at 2 ranks" for its rate.
   const std::string metric = rule.metric == Metric::kRate ? "" : fmt::format(" {}", metricName(rule.metric));
   const std::string label = fmt::format("{}{} at {}", rule.series, metric, countOf(point.ranks, x_unit));
   const Measured m = measure(point, rule.metric);
   if (!m.missing.empty()) {
-    o.message = fmt::format("{}: {} is not available: {}", rule.text, label, m.missing);
+    o.verdict = Verdict::kNoData;
+    o.message = fmt::format("{}: no {} in {}: {}", rule.text, label, files, m.missing);
     return o;
   }
-  o.passed = holds(m.value, rule.comparison, rule.limit);
+  o.verdict = holds(m.value, rule.comparison, rule.limit) ? Verdict::kPass : Verdict::kFail;
   const auto [value, limit] = formatPair(m.value / rule.display_scale, rule.limit / rule.display_scale);
   o.message = fmt::format("{}: {} {}, required {} {} {}", label, value, rule.display_unit,
                           comparisonText(rule.comparison), limit, rule.display_unit);
   return o;
 }
 
-// A failed outcome for want of data: the message leads with the rule, as it names no measured value.
+// An outcome for want of data: the message leads with the rule, as it names no measured value.
 Outcome missing(const Rule& rule, const std::string& x_unit, const std::string& why) {
   return {.rule = rule.text,
           .origin = rule.origin,
           .ranks = rule.ranks,
           .x_unit = x_unit,
-          .passed = false,
+          .verdict = Verdict::kNoData,
           .message = fmt::format("{}: {}", rule.text, why)};
 }
 
@@ -376,11 +440,12 @@ void evaluateRule(const Rule& rule, const Configuration& configuration, std::vec
     return;
   }
   if (rule.ranks == 0) {
-    for (const ScalingPoint& point : series->points) outcomes.push_back(outcomeAt(rule, x_unit, point));
+    for (const ScalingPoint& point : series->points)
+      outcomes.push_back(outcomeAt(rule, x_unit, files, point));
     return;
   }
   if (const ScalingPoint* point = series->at(rule.ranks)) {
-    outcomes.push_back(outcomeAt(rule, x_unit, *point));
+    outcomes.push_back(outcomeAt(rule, x_unit, files, *point));
     return;
   }
   std::string counts;
@@ -394,6 +459,18 @@ void evaluateRule(const Rule& rule, const Configuration& configuration, std::vec
 }  // namespace
 
 std::string_view metricName(Metric metric) { return info(metric).name; }
+
+std::string_view verdictName(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kPass:
+      return "PASS";
+    case Verdict::kFail:
+      return "FAIL";
+    case Verdict::kNoData:
+      return "NO-DATA";
+  }
+  return "FAIL";
+}
 
 std::string_view comparisonText(Comparison comparison) {
   return std::find_if(kComparisons.begin(), kComparisons.end(),

@@ -22,12 +22,14 @@ void property(std::ostream& out, std::string_view name, std::string_view value) 
 void testcase(std::ostream& out, const Outcome& outcome) {
   out << "    <testcase classname=\"" << kClassName << "\" name=\"" << xmlEscape(testcaseName(outcome))
       << "\" time=\"0\">\n";
-  if (!outcome.passed) {
+  if (!outcome.passed()) {
     // The details name where the rule came from, which the one-line message leaves out.
     const std::string details =
         fmt::format("rule: {}{}\n{}", outcome.rule, outcome.origin.empty() ? "" : " (" + outcome.origin + ")",
                     outcome.message);
-    out << "      <failure message=\"" << xmlEscape(outcome.message) << "\" type=\"threshold\">"
+    // A dashboard can tell a gate that was missed from one that had nothing to measure.
+    const std::string_view type = outcome.verdict == Verdict::kNoData ? "no-data" : "threshold";
+    out << "      <failure message=\"" << xmlEscape(outcome.message) << "\" type=\"" << type << "\">"
         << xmlEscape(details) << "</failure>\n";
   }
   // Dashboards show system-out for passing cases too: the measured value, not only a green tick.
@@ -44,7 +46,7 @@ std::string testcaseName(const Outcome& outcome) {
 
 void writeJUnit(std::ostream& out, const JUnitReport& report) {
   const std::size_t failures = static_cast<std::size_t>(std::count_if(
-      report.outcomes.begin(), report.outcomes.end(), [](const Outcome& o) { return !o.passed; }));
+      report.outcomes.begin(), report.outcomes.end(), [](const Outcome& o) { return !o.passed(); }));
   const std::size_t errors = report.error.empty() ? 0 : 1;
   const std::size_t tests = report.outcomes.size() + errors;
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";

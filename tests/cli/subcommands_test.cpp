@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <iostream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -53,6 +54,29 @@ TEST(Subcommands, TheDispatcherRunsEveryRowAndNothingElse) {
   CoutCapture capture;
   EXPECT_EQ(runApp({"frobnicate", "--help"}, comm), kExitOk);  // mdbench's --help wins over any word
   EXPECT_EQ(capture.text(), "");
+}
+
+// Every value a subcommand's --help shows has a name (FILE, RULE, DIR, ...), never Boost's "arg"; the
+// operand is there as the option it also is ("--file FILE"), named as its usage line names it.
+TEST(Subcommands, HelpNamesEveryValue) {
+  const std::map<std::string, std::string> operands = {
+      {"validate", "  --file FILE "},   {"export", "  --file FILE "}, {"import", "  --input INPUT "},
+      {"report", "  --config CONFIG "}, {"check", "  --file FILE "},  {"clean", "  --dir DIR "}};
+  SelfComm comm;
+  for (const Subcommand& sub : subcommands()) {
+    CoutCapture capture;
+    EXPECT_EQ(runApp({std::string(sub.name), "--help"}, comm), kExitOk) << sub.name;
+    const std::string help = capture.text();
+    EXPECT_EQ(help.find(" arg "), std::string::npos) << help;
+    EXPECT_EQ(help.find(" arg\n"), std::string::npos) << help;
+    ASSERT_TRUE(operands.count(std::string(sub.name))) << sub.name;
+    EXPECT_NE(help.find(operands.at(std::string(sub.name))), std::string::npos) << help;
+  }
+  CoutCapture capture;
+  EXPECT_EQ(runApp({"check", "--help"}, comm), kExitOk);
+  EXPECT_NE(capture.text().find("  -r [ --require ] RULE "), std::string::npos) << capture.text();
+  EXPECT_NE(capture.text().find("  --rules FILE "), std::string::npos) << capture.text();
+  EXPECT_NE(capture.text().find("  --junit OUT "), std::string::npos) << capture.text();
 }
 
 TEST(Subcommands, TheManPageAndTheCompletionListEveryRow) {

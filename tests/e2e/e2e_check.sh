@@ -21,6 +21,15 @@ print(root.get("tests"), root.get("failures"), root.get("errors"), suite.get("te
       suite.get("errors"), len(cases), sum(c.find("failure") is not None for c in cases))
 PY
 }
+# junit_type FILE NAME: the failure type of the testcase NAME ("none" without a failure).
+junit_type() {
+  "$py" - "$1" "$2" <<'PY'
+import sys, xml.etree.ElementTree as ET
+cases = [c for c in ET.parse(sys.argv[1]).getroot().iter("testcase") if c.get("name") == sys.argv[2]]
+f = cases[0].find("failure") if cases else None
+print("absent" if not cases else "none" if f is None else f.get("type"))
+PY
+}
 # junit_case FILE NAME: "pass" or "fail: MESSAGE" for the testcase NAME, "absent" without one.
 junit_case() {
   "$py" - "$1" "$2" <<'PY'
@@ -81,6 +90,7 @@ expect_in "$OUT" "PASS  file-stat at 2 ranks: " "failing rule: the other still p
 expect_in "$OUT" "1 of 2 checks passed" "failing rule: summary"
 valid_junit "$BASE/fail.xml" "failing rule: JUnit"
 expect_eq "$(junit_counts "$BASE/fail.xml")" "2 1 0 2 1 0 2 1" "failing rule: JUnit counts"
+expect_eq "$(junit_type "$BASE/fail.xml" "file-create >= 1G @ 2 ranks")" threshold "failing rule: a threshold miss"
 case "$(junit_case "$BASE/fail.xml" "file-create >= 1G @ 2 ranks")" in
   "fail: file-create at 2 ranks: "*", required >= 1,000,000,000 ops/s") pass ;;
   *) fail "failing rule: testcase has no <failure>: $(junit_case "$BASE/fail.xml" "file-create >= 1G @ 2 ranks")" ;;
@@ -95,11 +105,12 @@ expect_in "$OUT" "PASS  file-create at 1 rank: " "sweep: step 1"
 expect_in "$OUT" "PASS  file-create at 2 ranks: " "sweep: step 2"
 expect_in "$OUT" "PASS  file-stat at 1 rank: " "sweep: @1"
 expect_not_in "$OUT" "file-stat at 2 ranks" "sweep: @1 checks step 1 only"
-expect_in "$OUT" "FAIL  file-create@4 >= 1: no file-create results at 4 ranks in $s (file-create has 1, 2 ranks)" \
+expect_in "$OUT" "NO-DATA  file-create@4 >= 1: no file-create results at 4 ranks in $s (file-create has 1, 2 ranks)" \
   "sweep: missing step message"
-expect_in "$OUT" "3 of 4 checks passed" "sweep: summary"
+expect_in "$OUT" "3 of 4 checks passed (1 without data)" "sweep: summary"
 valid_junit "$BASE/sweep.xml" "sweep: JUnit"
 expect_eq "$(junit_counts "$BASE/sweep.xml")" "4 1 0 4 1 0 4 1" "sweep: JUnit counts"
+expect_eq "$(junit_type "$BASE/sweep.xml" "file-create@4 >= 1 @ 4 ranks")" no-data "sweep: missing step is no-data"
 expect_eq "$(junit_case "$BASE/sweep.xml" "file-stat@1 >= 1 @ 1 ranks")" pass "sweep: @1 testcase"
 expect_eq "$(junit_case "$BASE/sweep.xml" "file-create >= 1 @ 2 ranks")" pass "sweep: step 2 testcase"
 
@@ -118,6 +129,91 @@ expect_rc 3 "latency rule"
 expect_in "$OUT" "FAIL  file-stat p99 at 2 ranks: " "latency rule: FAIL line"
 expect_in "$OUT" " ns, required < 1 ns" "latency rule: in ns"
 expect_in "$OUT" "PASS  file-stat p50 at 2 ranks: " "latency rule: p50 passes"
+
+# No data: a phase the run did not have, and a metric an import lacks (mdtest's output has no latencies):
+# NO-DATA naming series, metric and file; the JUnit failure type is no-data, beside a real miss's threshold.
+m=$BASE/mdtest.h5
+"$MDBENCH" import "$E2E_DIR/../fixtures/import/mdtest-4.1-real-F-n1.txt" -o "$m" >/dev/null 2>&1 ||
+  fail "import of a real mdtest output"
+run 0 check "$r" "$m" --require "dir-create >= 1" --require "file-create >= 1G" --junit "$BASE/nodata.xml"
+expect_rc 3 "no data"
+expect_in "$OUT" "NO-DATA  dir-create >= 1: no dir-create results in $r, $m" "no data: missing phase named"
+expect_in "$OUT" "0 of 3 checks passed (1 without data)" "no data: summary"
+valid_junit "$BASE/nodata.xml" "no data: JUnit"
+expect_eq "$(junit_type "$BASE/nodata.xml" "dir-create >= 1")" no-data "no data: JUnit type"
+expect_eq "$(junit_type "$BASE/nodata.xml" "file-create >= 1G @ 2 ranks")" threshold "no data: the miss beside it"
+run 0 check "$m" --require "file-stat.p99 < 1s"
+expect_rc 3 "no data: imported latency"
+expect_in "$OUT" "NO-DATA  file-stat.p99 < 1s: no file-stat p99 at 1 rank in $m: imported results have no latencies" \
+  "no data: imported latency named"
+
+# Units as tools print them: MB/s (10^6 B/s) beside MiB/s (2^20 B/s), on an imported IOR run whose rate
+# rate X MiB/s is 1.048576 X MB/s: a limit of 1.02 X holds in MB/s and fails in MiB/s (and GB/s, IOR's
+# "MB/sec" spelling, parse the same way).
+i=$BASE/ior.h5
+"$MDBENCH" import "$E2E_DIR/../fixtures/import/ior-4.1-real-n1.json" -o "$i" >/dev/null 2>&1 ||
+  fail "import of a real IOR output"
+run 0 check "$i" --require "ior:write >= 0"
+expect_rc 0 "IOR: any rate"
+x=$(sed -n 's/^PASS  ior:write at 1 client: \([0-9,.]*\) MiB\/s.*/\1/p' "$OUT" | tr -d ,)
+limit=$("$py" -c "print(round($x * 1.02, 6))")
+gb=$("$py" -c "print(round($x * 1.02 / 1e3, 9))")
+run 0 check "$i" --require "ior:write >= $limit MB/s" --require "ior:write>=${gb}GB/s" \
+  --require "ior:write >= $limit MB/sec"
+expect_rc 0 "IOR: $limit MB/s holds at $x MiB/s"
+expect_in "$OUT" "3 of 3 checks passed" "IOR: MB/s, GB/s, MB/sec"
+expect_in "$OUT" "MB/s, required >= " "IOR: shown in MB/s"
+run 0 check "$i" --require "ior:write >= $limit MiB/s"
+expect_rc 3 "IOR: $limit MiB/s does not hold at $x MiB/s"
+run 0 check "$i" --require "ior:write >= 1 kB/s"
+expect_rc 2 "IOR: kB/s is ambiguous"
+expect_in "$ERR" "'kB/s' is ambiguous" "IOR: kB/s message"
+
+# The README's check example runs as written, from the top of the repository, against the files it names:
+# the command is read from README.md (its continuation lines joined), the .h5 files it names must exist in
+# the repository and are copied to the same relative paths under a scratch directory, where it runs with
+# `mdbench` being the binary under test; every rule holds and the JUnit report it names is valid.
+src=$E2E_DIR/../..
+# check_example FILE: the one `mdbench check docs/...` command of a Markdown file, continuation lines joined.
+check_example() {
+  "$py" - "$1" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+start = [i for i, l in enumerate(lines) if l.startswith("    mdbench check docs/")]
+if len(start) != 1:
+    sys.exit("%s: %d check examples on docs/ files, expected 1" % (sys.argv[1], len(start)))
+cmd, i = "", start[0]
+while True:
+    cmd += lines[i].strip()
+    if not cmd.endswith("\\"):
+        break
+    cmd, i = cmd[:-1] + " ", i + 1
+print(cmd)
+PY
+}
+readme_cmd=$(check_example "$src/README.md")
+expect_eq "$(check_example "$src/docs/report.md")" "$readme_cmd" "docs/report.md shows the README's check example"
+[ -n "$readme_cmd" ] || fail "README: no check example found"
+mkdir -p "$BASE/readme"
+mapfile -t named < <(grep -o '[^ ]*\.h5' <<<"$readme_cmd")
+[ "${#named[@]}" -ge 1 ] || fail "README check example names no results file: $readme_cmd"
+for f in "${named[@]}"; do
+  if [ -f "$src/$f" ]; then
+    mkdir -p "$BASE/readme/$(dirname "$f")" && cp "$src/$f" "$BASE/readme/$f" && pass
+  else
+    fail "README check example names $f, which is not in the repository"
+  fi
+done
+mdbench() { "$MDBENCH" "$@"; }
+rc=0
+(cd "$BASE/readme" && eval "$readme_cmd") >"$BASE/readme.out" 2>&1 || rc=$?
+expect_eq "$rc" 0 "README check example: exit status ($(cat "$BASE/readme.out"))"
+n=$(grep -c '^PASS  ' "$BASE/readme.out")
+expect_in "$BASE/readme.out" "$n of $n checks passed" "README check example: summary"
+expect_not_in "$BASE/readme.out" "FAIL" "README check example: no FAIL"
+expect_not_in "$BASE/readme.out" "NO-DATA" "README check example: no NO-DATA"
+junit=$(grep -o -- '--junit [^ ]*' <<<"$readme_cmd" | cut -d' ' -f2)
+valid_junit "$BASE/readme/$junit" "README check example: JUnit"
 
 # Bad rules: every one reported, by its text, exit 2 before any file is read (the file does not exist).
 run 0 check "$BASE/absent.h5" --require "file-creat >= 1" --require "file-stat.p99 < 2" \

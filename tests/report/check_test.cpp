@@ -121,6 +121,27 @@ TEST(CheckUnits, RateMultipliersAndUnitsExactly) {
   EXPECT_EQ(mib.display_unit, "MiB/s");
 }
 
+// Decimal units as tools print them (IOR: "MiB/sec (MB/sec)"), in the data path's base unit MiB/s.
+TEST(CheckUnits, DecimalAndBinaryBytesPerSecond) {
+  constexpr double kMiB = 1024.0 * 1024.0;
+  const Rule mb = parsed("ior:write>=1MB/s");
+  EXPECT_EQ(mb.limit, 1e6 / kMiB);  // 0.95367431640625 MiB/s, exactly
+  EXPECT_EQ(mb.display_unit, "MB/s");
+  EXPECT_EQ(mb.display_scale, 1e6 / kMiB);
+  EXPECT_EQ(parsed("ior:write >= 2 GB/s").limit, 2e9 / kMiB);
+  EXPECT_EQ(parsed("ior:write >= 1 TB/s").limit, 1e12 / kMiB);
+  EXPECT_EQ(parsed("ior:write >= 1.5k MB/s").limit, 1.5e9 / kMiB);
+  EXPECT_EQ(parsed("ior:write >= 512 KiB/s").limit, 0.5);
+  EXPECT_EQ(parsed("ior:write >= 1 TiB/s").limit, kMiB);
+  const Rule sec = parsed("ior:read >= 1200 MB/sec");  // IOR's own spelling
+  EXPECT_EQ(sec.limit, 1.2e9 / kMiB);
+  EXPECT_EQ(sec.display_unit, "MB/s");
+  EXPECT_EQ(parsed("ior:read >= 3 GiB/sec").limit, 3072.0);
+  const Rule ops = parsed("file-create >= 5k ops/sec");  // mdtest's
+  EXPECT_EQ(ops.limit, 5000.0);
+  EXPECT_EQ(ops.display_unit, "ops/s");
+}
+
 TEST(CheckUnits, LatencyUnitsExactly) {
   EXPECT_EQ(parsed("file-stat.p50 < 2ms").limit, 2000000.0);
   EXPECT_EQ(parsed("file-stat.p50 < 2 ms").limit, 2000000.0);
@@ -156,7 +177,7 @@ TEST(CheckBadRule, EachKindWithItsMessage) {
       "p50, p90, p99, p999, latency-max, failed)");
   EXPECT_EQ(error("file-create >= 5x0"),
             "rule 'file-create >= 5x0': unknown rate unit 'x0' (a number with "
-            "optional k, M or G, then ops/s)");
+            "optional k, M or G, then ops/s (or ops/sec))");
   EXPECT_EQ(error("file-create >= fast"), "rule 'file-create >= fast': 'fast' is not a number");
   EXPECT_EQ(error("file-create >= -5"), "rule 'file-create >= -5': '-5' is not a number");
   EXPECT_EQ(error("file-create >= inf"), "rule 'file-create >= inf': 'inf' is not a number");
@@ -173,7 +194,7 @@ TEST(CheckBadRule, EachKindWithItsMessage) {
   EXPECT_EQ(
       error("file-stat > 1 ops/s please"),
       "rule 'file-stat > 1 ops/s please': unknown rate unit 'ops/s please' (a number with optional k, M or "
-      "G, then ops/s)");
+      "G, then ops/s (or ops/sec))");
   EXPECT_EQ(error("file-stat rate > 1"), "rule 'file-stat rate > 1': unexpected 'rate' after 'file-stat'");
   EXPECT_EQ(error("file-stat 100"), "rule 'file-stat 100': no comparison (>=, <=, >, <, ==)");
   EXPECT_EQ(error("file-stat = 100"), "rule 'file-stat = 100': unknown comparison '=' (>=, <=, >, <, ==)");
@@ -187,23 +208,40 @@ TEST(CheckBadRule, EachKindWithItsMessage) {
 }
 
 TEST(CheckBadRule, UnitThatDoesNotFitTheSeries) {
-  EXPECT_EQ(
-      error("ior:write >= 5 ops/s"),
-      "rule 'ior:write >= 5 ops/s': ops/s does not fit ior:write: a data-path series is measured in MiB/s, "
-      "GiB/s");
+  const std::string data_units = "KiB/s, MiB/s, GiB/s, TiB/s, MB/s, GB/s, TB/s (or /sec)";
+  EXPECT_EQ(error("ior:write >= 5 ops/s"),
+            "rule 'ior:write >= 5 ops/s': ops/s does not fit ior:write: a data-path series is measured in " +
+                data_units);
   EXPECT_EQ(error("file-create >= 5 MiB/s"),
             "rule 'file-create >= 5 MiB/s': MiB/s does not fit file-create: a metadata series is measured in "
-            "ops/s");
+            "ops/s (or ops/sec)");
   EXPECT_EQ(error("file-create >= 5GiB/s"),
             "rule 'file-create >= 5GiB/s': GiB/s does not fit file-create: a metadata series is measured in "
-            "ops/s");
-  EXPECT_EQ(
-      error("file-create >= 5ms"),
-      "rule 'file-create >= 5ms': unknown rate unit 'ms' (a number with optional k, M or G, then ops/s)");
+            "ops/s (or ops/sec)");
+  EXPECT_EQ(error("file-create >= 5MB/s"),
+            "rule 'file-create >= 5MB/s': MB/s does not fit file-create: a metadata series is measured in "
+            "ops/s (or ops/sec)");
+  EXPECT_EQ(error("file-create >= 5ms"),
+            "rule 'file-create >= 5ms': unknown rate unit 'ms' (a number with optional k, M or G, then ops/s "
+            "(or ops/sec))");
+  EXPECT_EQ(error("ior:write >= 5 PB/s"),
+            "rule 'ior:write >= 5 PB/s': unknown rate unit 'PB/s' (a number with "
+            "optional k, M or G, then " +
+                data_units + ")");
   EXPECT_EQ(error("ior:write.p99 < 5ms"),
             "rule 'ior:write.p99 < 5ms': p99 is measured for metadata series only, not ior:write");
   EXPECT_EQ(error("ior:write.failed == 0"),
             "rule 'ior:write.failed == 0': failed is measured for metadata series only, not ior:write");
+}
+
+// IOzone's kB/sec is 1024 bytes a second, SI's kB 1000: refused, naming both and what to write instead.
+TEST(CheckBadRule, AmbiguousKilobytes) {
+  for (const std::string unit : {"kB/s", "KB/s", "kB/sec", "KB/sec"}) {
+    EXPECT_EQ(error("ior:write >= 5 " + unit),
+              "rule 'ior:write >= 5 " + unit + "': '" + unit +
+                  "' is ambiguous (IOzone's kB is 1024 bytes, SI's 1000): write "
+                  "KiB/s, or MB/s");
+  }
 }
 
 TEST(CheckBadRule, EveryBadLineOfAFileAtOnce) {
@@ -255,22 +293,22 @@ std::vector<Outcome> check(std::string_view text) { return evaluate({parsed(text
 TEST(CheckEvaluate, PassAndFailWithValuesInTheRuleUnit) {
   const std::vector<Outcome> o = check("file-create@2 >= 50k");
   ASSERT_EQ(o.size(), 1u);
-  EXPECT_FALSE(o[0].passed);
+  EXPECT_FALSE(o[0].passed());
   EXPECT_EQ(o[0].ranks, 2u);
   EXPECT_EQ(o[0].rule, "file-create@2 >= 50k");
   EXPECT_EQ(o[0].message, "file-create at 2 ranks: 41,234 ops/s, required >= 50,000 ops/s");
   const std::vector<Outcome> ok = check("file-create@2 >= 40k ops/s");
   ASSERT_EQ(ok.size(), 1u);
-  EXPECT_TRUE(ok[0].passed);
+  EXPECT_TRUE(ok[0].passed());
   EXPECT_EQ(ok[0].message, "file-create at 2 ranks: 41,234 ops/s, required >= 40,000 ops/s");
 }
 
 TEST(CheckEvaluate, BoundaryEqualValues) {
-  EXPECT_TRUE(check("file-stat >= 50000")[0].passed);
-  EXPECT_FALSE(check("file-stat > 50000")[0].passed);
-  EXPECT_TRUE(check("file-stat <= 50k")[0].passed);
-  EXPECT_FALSE(check("file-stat < 50k")[0].passed);
-  EXPECT_TRUE(check("file-stat == 50k")[0].passed);
+  EXPECT_TRUE(check("file-stat >= 50000")[0].passed());
+  EXPECT_FALSE(check("file-stat > 50000")[0].passed());
+  EXPECT_TRUE(check("file-stat <= 50k")[0].passed());
+  EXPECT_FALSE(check("file-stat < 50k")[0].passed());
+  EXPECT_TRUE(check("file-stat == 50k")[0].passed());
   EXPECT_EQ(check("file-stat > 50000")[0].message,
             "file-stat at 1 rank: 50,000 ops/s, required > 50,000 ops/s");
 }
@@ -284,43 +322,43 @@ TEST(CheckEvaluate, OneOutcomePerRankCountWithoutRanks) {
   const std::vector<Outcome> o = check("file-create >= 30k");
   ASSERT_EQ(o.size(), 2u);
   EXPECT_EQ(o[0].ranks, 1u);
-  EXPECT_FALSE(o[0].passed);
+  EXPECT_FALSE(o[0].passed());
   EXPECT_EQ(o[0].message, "file-create at 1 rank: 20,000 ops/s, required >= 30,000 ops/s");
   EXPECT_EQ(o[1].ranks, 2u);
-  EXPECT_TRUE(o[1].passed);
+  EXPECT_TRUE(o[1].passed());
 }
 
 TEST(CheckEvaluate, IterationExtremesAndStonewall) {
   EXPECT_EQ(check("file-create.rate-min@1 >= 18k")[0].message,
             "file-create rate-min at 1 rank: 18,000 ops/s, required >= 18,000 ops/s");
-  EXPECT_TRUE(check("file-create.rate-max@1 > 21999")[0].passed);
+  EXPECT_TRUE(check("file-create.rate-max@1 > 21999")[0].passed());
   const std::vector<Outcome> sw = check("file-create.stonewall-rate >= 1");
   ASSERT_EQ(sw.size(), 2u);
-  EXPECT_FALSE(sw[0].passed);
+  EXPECT_EQ(sw[0].verdict, Verdict::kNoData);
   EXPECT_EQ(sw[0].message,
-            "file-create.stonewall-rate >= 1: file-create stonewall-rate at 1 rank is not available: the "
+            "file-create.stonewall-rate >= 1: no file-create stonewall-rate at 1 rank in a.h5, b.h5: the "
             "stonewall (-W) did not fire");
-  EXPECT_TRUE(sw[1].passed);
+  EXPECT_TRUE(sw[1].passed());
 }
 
 TEST(CheckEvaluate, LatencyInTheRuleUnit) {
   const std::vector<Outcome> o = check("file-stat.p99 < 2ms");
   ASSERT_EQ(o.size(), 1u);
-  EXPECT_FALSE(o[0].passed);
+  EXPECT_FALSE(o[0].passed());
   EXPECT_EQ(o[0].message, "file-stat p99 at 1 rank: 2 ms, required < 2 ms");
-  EXPECT_TRUE(check("file-stat.p99 <= 2000us")[0].passed);
+  EXPECT_TRUE(check("file-stat.p99 <= 2000us")[0].passed());
   EXPECT_EQ(check("file-stat.p50 < 1.6ms")[0].message, "file-stat p50 at 1 rank: 1.5 ms, required < 1.6 ms");
   EXPECT_EQ(check("file-stat.latency-max < 1s")[0].message,
             "file-stat latency-max at 1 rank: 0.009 s, required < 1 s");
-  EXPECT_TRUE(check("file-stat.p90 == 1800us")[0].passed);
-  EXPECT_TRUE(check("file-stat.p999 > 2.4ms")[0].passed);
+  EXPECT_TRUE(check("file-stat.p90 == 1800us")[0].passed());
+  EXPECT_TRUE(check("file-stat.p999 > 2.4ms")[0].passed());
 }
 
 TEST(CheckEvaluate, FailedOperations) {
   const std::vector<Outcome> o = check("file-create.failed == 0");
   ASSERT_EQ(o.size(), 2u);
-  EXPECT_TRUE(o[0].passed);
-  EXPECT_FALSE(o[1].passed);
+  EXPECT_TRUE(o[0].passed());
+  EXPECT_FALSE(o[1].passed());
   EXPECT_EQ(o[1].message, "file-create failed at 2 ranks: 3 ops, required == 0 ops");
 }
 
@@ -328,14 +366,30 @@ TEST(CheckEvaluate, DataPathInMiBOrGiB) {
   EXPECT_EQ(check("ior:write >= 2GiB/s")[0].message, "ior:write at 1 client: 1.5 GiB/s, required >= 2 GiB/s");
   EXPECT_EQ(check("ior:write >= 1000")[0].message,
             "ior:write at 1 client: 1,536 MiB/s, required >= 1,000 MiB/s");
-  EXPECT_TRUE(check("ior:write >= 1000")[0].passed);
+  EXPECT_TRUE(check("ior:write >= 1000")[0].passed());
+}
+
+// 1 MB/s is 10^6 bytes a second, 1 MiB/s 2^20: a rate between the two passes one and fails the other.
+TEST(CheckEvaluate, MegabytesAgainstMebibytes) {
+  Configuration c = configuration();
+  c.series[3].points[0].mean = 0.96;  // MiB/s: 1.0066 MB/s
+  const auto at = [&](std::string_view text) { return evaluate({parsed(text)}, c)[0]; };
+  EXPECT_TRUE(at("ior:write >= 1MB/s").passed());
+  EXPECT_EQ(at("ior:write >= 1MB/s").message, "ior:write at 1 client: 1.007 MB/s, required >= 1 MB/s");
+  EXPECT_FALSE(at("ior:write >= 1MiB/s").passed());
+  EXPECT_EQ(at("ior:write >= 1MiB/s").message, "ior:write at 1 client: 0.96 MiB/s, required >= 1 MiB/s");
+  c.series[3].points[0].mean = 1e6 / (1024.0 * 1024.0);
+  EXPECT_TRUE(at("ior:write == 1 MB/s").passed());
+  EXPECT_TRUE(at("ior:write < 1 MiB/s").passed());
+  EXPECT_EQ(check("ior:write >= 2GB/s")[0].message, "ior:write at 1 client: 1.611 GB/s, required >= 2 GB/s");
 }
 
 TEST(CheckEvaluate, MissingSeriesFails) {
   const std::vector<Outcome> o = check("file-remove >= 1");
   ASSERT_EQ(o.size(), 1u);
-  EXPECT_FALSE(o[0].passed);
+  EXPECT_FALSE(o[0].passed());
   EXPECT_EQ(o[0].ranks, 0u);
+  EXPECT_EQ(o[0].verdict, Verdict::kNoData);
   EXPECT_EQ(o[0].message, "file-remove >= 1: no file-remove results in a.h5, b.h5");
   EXPECT_EQ(check("file-remove@8 >= 1")[0].message,
             "file-remove@8 >= 1: no file-remove results at 8 ranks in a.h5, b.h5");
@@ -346,7 +400,7 @@ TEST(CheckEvaluate, MissingSeriesFails) {
 TEST(CheckEvaluate, MissingRankCountFails) {
   const std::vector<Outcome> o = check("file-create@8 >= 1");
   ASSERT_EQ(o.size(), 1u);
-  EXPECT_FALSE(o[0].passed);
+  EXPECT_EQ(o[0].verdict, Verdict::kNoData);
   EXPECT_EQ(o[0].ranks, 8u);
   EXPECT_EQ(
       o[0].message,
@@ -360,16 +414,44 @@ TEST(CheckEvaluate, ManyFilesAreShortened) {
             "tree-create > 0: no tree-create results in a.h5, b.h5, c.h5 and 2 more");
 }
 
-TEST(CheckEvaluate, MetricsImportsDoNotHaveFail) {
+// A metric the results do not hold is no data, never a pass: the message names series, metric and files.
+TEST(CheckEvaluate, MetricsImportsDoNotHaveAreNoData) {
   EXPECT_EQ(
       check("dir-stat.p99 < 1ms")[0].message,
-      "dir-stat.p99 < 1ms: dir-stat p99 at 4 ranks is not available: imported results have no latencies");
-  EXPECT_FALSE(check("dir-stat.p99 < 1ms")[0].passed);
+      "dir-stat.p99 < 1ms: no dir-stat p99 at 4 ranks in a.h5, b.h5: imported results have no latencies");
+  EXPECT_EQ(check("dir-stat.p99 < 1ms")[0].verdict, Verdict::kNoData);
   EXPECT_EQ(check("dir-stat.failed == 0")[0].message,
-            "dir-stat.failed == 0: dir-stat failed at 4 ranks is not available: imported results have no "
+            "dir-stat.failed == 0: no dir-stat failed at 4 ranks in a.h5, b.h5: imported results have no "
             "operation counts");
-  EXPECT_FALSE(check("dir-stat.stonewall-rate > 0")[0].passed);
-  EXPECT_TRUE(check("dir-stat >= 9k")[0].passed);
+  EXPECT_EQ(check("dir-stat.failed == 0")[0].verdict, Verdict::kNoData);
+  EXPECT_EQ(check("dir-stat.stonewall-rate > 0")[0].verdict, Verdict::kNoData);
+  EXPECT_EQ(
+      check("file-stat.stonewall-rate > 0")[0].message,
+      "file-stat.stonewall-rate > 0: no file-stat stonewall-rate at 1 rank in a.h5, b.h5: the stonewall "
+      "(-W) did not fire");
+  EXPECT_TRUE(check("dir-stat >= 9k")[0].passed());
+  EXPECT_EQ(check("dir-stat >= 90k")[0].verdict, Verdict::kFail);
+}
+
+TEST(CheckEvaluate, VerdictNames) {
+  EXPECT_EQ(verdictName(Verdict::kPass), "PASS");
+  EXPECT_EQ(verdictName(Verdict::kFail), "FAIL");
+  EXPECT_EQ(verdictName(Verdict::kNoData), "NO-DATA");
+}
+
+TEST(CheckRule, SubjectSplitsBeforeNamesAreChecked) {
+  RuleSubject parts;
+  EXPECT_EQ(splitRuleSubject("file-stat.p99@8", parts), "");
+  EXPECT_EQ(parts.series, "file-stat");
+  EXPECT_EQ(parts.metric, "p99");
+  EXPECT_EQ(parts.ranks, 8u);
+  EXPECT_EQ(splitRuleSubject("anything:at-all", parts), "");
+  EXPECT_EQ(parts.series, "anything:at-all");
+  EXPECT_EQ(parts.metric, "");
+  EXPECT_EQ(parts.ranks, 0u);
+  EXPECT_EQ(splitRuleSubject("file-stat.@2", parts), "no metric after 'file-stat.'");
+  EXPECT_EQ(splitRuleSubject("file-stat@x", parts), "'@x' is not a rank count (a whole number from 1)");
+  EXPECT_EQ(error("file-stat. >= 1"), "rule 'file-stat. >= 1': no metric after 'file-stat.'");
 }
 
 TEST(CheckEvaluate, RulesInOrder) {
@@ -391,13 +473,13 @@ TEST(CheckJUnit, ExactDocumentForATinyCase) {
   report.outcomes = {Outcome{.rule = "file-create >= 1",
                              .ranks = 2,
                              .x_unit = "ranks",
-                             .passed = true,
+                             .verdict = Verdict::kPass,
                              .message = "file-create at 2 ranks: 5 ops/s, required >= 1 ops/s"},
                      Outcome{.rule = "file-stat >= 9",
                              .origin = "r.txt:3",
                              .ranks = 1,
                              .x_unit = "ranks",
-                             .passed = false,
+                             .verdict = Verdict::kFail,
                              .message = "file-stat at 1 rank: 5 ops/s, required >= 9 ops/s"}};
   std::ostringstream out;
   writeJUnit(out, report);
@@ -420,6 +502,30 @@ TEST(CheckJUnit, ExactDocumentForATinyCase) {
             "    </testcase>\n"
             "  </testsuite>\n"
             "</testsuites>\n");
+}
+
+TEST(CheckJUnit, NoDataIsItsOwnFailureType) {
+  JUnitReport report;
+  report.files = {"a.h5"};
+  report.outcomes = {Outcome{.rule = "file-stat@8 >= 1",
+                             .ranks = 8,
+                             .x_unit = "ranks",
+                             .verdict = Verdict::kNoData,
+                             .message = "file-stat@8 >= 1: no file-stat results at 8 ranks in a.h5"},
+                     Outcome{.rule = "file-stat >= 9",
+                             .ranks = 1,
+                             .x_unit = "ranks",
+                             .verdict = Verdict::kFail,
+                             .message = "m"}};
+  std::ostringstream out;
+  writeJUnit(out, report);
+  const std::string xml = out.str();
+  EXPECT_NE(xml.find("tests=\"2\" failures=\"2\" errors=\"0\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<failure message=\"file-stat@8 &gt;= 1: no file-stat results at 8 ranks in a.h5\" "
+                     "type=\"no-data\">"),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("<failure message=\"m\" type=\"threshold\">"), std::string::npos) << xml;
 }
 
 TEST(CheckJUnit, ReadErrorIsAnErroringTestcase) {
@@ -447,8 +553,8 @@ TEST(CheckJUnit, EscapesEverything) {
   JUnitReport report;
   report.files = {"dir \"<&>\"/a.h5"};
   report.notes = {"run-0001 in a.h5 <failed>"};
-  report.outcomes = {
-      Outcome{.rule = "x<&\">", .ranks = 0, .x_unit = "ranks", .passed = false, .message = "m<&\">"}};
+  report.outcomes = {Outcome{
+      .rule = "x<&\">", .ranks = 0, .x_unit = "ranks", .verdict = Verdict::kFail, .message = "m<&\">"}};
   std::ostringstream out;
   writeJUnit(out, report);
   const std::string xml = out.str();
@@ -462,11 +568,14 @@ TEST(CheckJUnit, EscapesEverything) {
 }
 
 TEST(CheckJUnit, TestcaseNames) {
-  EXPECT_EQ(testcaseName(Outcome{.rule = "file-create >= 1", .ranks = 4, .x_unit = "ranks", .passed = true}),
+  EXPECT_EQ(testcaseName(Outcome{
+                .rule = "file-create >= 1", .ranks = 4, .x_unit = "ranks", .verdict = Verdict::kPass}),
             "file-create >= 1 @ 4 ranks");
-  EXPECT_EQ(testcaseName(Outcome{.rule = "ior:write >= 1", .ranks = 2, .x_unit = "clients", .passed = true}),
+  EXPECT_EQ(testcaseName(Outcome{
+                .rule = "ior:write >= 1", .ranks = 2, .x_unit = "clients", .verdict = Verdict::kPass}),
             "ior:write >= 1 @ 2 clients");
-  EXPECT_EQ(testcaseName(Outcome{.rule = "file-remove >= 1", .ranks = 0, .x_unit = "ranks", .passed = false}),
+  EXPECT_EQ(testcaseName(Outcome{
+                .rule = "file-remove >= 1", .ranks = 0, .x_unit = "ranks", .verdict = Verdict::kFail}),
             "file-remove >= 1");
 }
 

@@ -48,6 +48,16 @@ struct Rule {
   double display_scale = 1.0;  // base units per display unit: 1e6 for ms, 1024 for GiB/s
 };
 
+// The parts of a rule's subject, SERIES[.METRIC][@RANKS], before anything checks the names: the series
+// ("file-create", "ior:write"), the metric ("p99"; empty: the default rate) and the rank count (0: none).
+struct RuleSubject {
+  std::string_view series;
+  std::string_view metric;
+  std::uint32_t ranks = 0;
+};
+// Splits the subject into parts (views into it). Returns the problem: a space, a bad @RANKS, an empty metric.
+std::string splitRuleSubject(std::string_view subject, RuleSubject& parts);
+
 // Rules, or every problem found in them: one message each, naming the rule text (and FILE:LINE).
 struct RuleParse {
   std::vector<Rule> rules;
@@ -62,6 +72,10 @@ RuleParse parseRules(std::string_view contents, const std::string& file_name);
 std::string_view metricName(Metric metric);
 std::string_view comparisonText(Comparison comparison);
 
+// What became of a rule at one rank count. kNoData is a failure too (a gate never passes for want of
+// data), but its own kind: the JUnit failure type "no-data", not "threshold", and NO-DATA on the console.
+enum class Verdict : std::uint8_t { kPass, kFail, kNoData };
+
 // One rule at one rank count (or, when there is no count to name, the rule as a whole: ranks 0).
 // Members with {} may be left out of designated initializers without a -Wextra warning.
 struct Outcome {
@@ -69,14 +83,18 @@ struct Outcome {
   std::string origin{};  // Rule::origin
   std::uint32_t ranks = 0;
   std::string x_unit;  // "ranks" or "clients"
-  bool passed = false;
-  // Self-describing: "file-create at 2 ranks: 41,234 ops/s, required >= 50,000 ops/s", or why there is
-  // nothing to compare ("file-stat >= 10k: no file-stat results at 8 ranks in a.h5, b.h5").
+  Verdict verdict = Verdict::kFail;
+  // Self-describing: "file-create at 2 ranks: 41,234 ops/s, required >= 50,000 ops/s", or which data is
+  // missing, where ("file-stat >= 10k: no file-stat results at 8 ranks in a.h5, b.h5").
   std::string message{};
+  bool passed() const { return verdict == Verdict::kPass; }
 };
 
+// "PASS", "FAIL" or "NO-DATA": how the console and the summary name a verdict.
+std::string_view verdictName(Verdict verdict);
+
 // Every rule against the configuration: one outcome per rank count checked. A rule whose series, rank
-// count or metric is missing fails; it never passes for want of data.
+// count or metric is missing has the verdict kNoData; it never passes for want of data.
 std::vector<Outcome> evaluate(const std::vector<Rule>& rules, const Configuration& configuration);
 
 // The JUnit test case name of an outcome: "RULE @ N ranks" (the rule alone when ranks is 0).
