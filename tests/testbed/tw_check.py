@@ -10,7 +10,10 @@ usage: tw_check.py FILE.h5 [run=INDEX] [KEY=VALUE ...]
   PHASE=N             the phase's ops_ok summed over the iterations (tree-create, file-stat, ...)
   PHASE.rank=N,N,..   each rank's ok in the phase, in rank order (iteration 0)
   wearout=PHASE       every rank's ok is the same and some rank's stonewall fired (iteration 0)
+  same=PHASE,PHASE2   both phases' ops_ok are equal (iteration 0), e.g. what a stonewalled create made and
+                      what the remove removed
   steady.PART.NAME=V  an attribute of iterations/iter-0000/steady/PART (precreate, mix, cleanup)
+  mix=DATASETS        the mix's stats, reads, deletes and creates each rounds x DATASETS x ranks
 Always: no failed operation in any phase or steady part. Prints one line per problem and exits 1 if there
 was any; otherwise one line with every phase's ops/s (iteration 0) for the test's log.
 """
@@ -66,6 +69,14 @@ def main(argv):
             fired = [float(r["t_stonewall"]) > 0 for r in first[value]["ranks"][()]]
             if len(set(oks)) != 1 or not any(fired):
                 problems.append(f"{value}: ranks' ok {oks}, stonewall fired {fired}: no wear-out to one count")
+        elif key == "same":
+            a, b = value.split(",")
+            expect(first[b].attrs["ops_ok"], text(first[a].attrs["ops_ok"]), f"{b} ops_ok against {a}'s")
+        elif key == "mix":
+            m = first["steady"]["mix"].attrs
+            want = int(m["rounds"]) * int(value) * int(run.attrs["ranks"])
+            for op in ("stat", "read", "delete", "create"):
+                expect(m[f"{op}_ok"], str(want), f"mix {op}_ok ({m['rounds']} rounds)")
         elif key.startswith("steady."):
             part, attr = key[7:].split(".", 1)
             expect(first["steady"][part].attrs[attr], value, key)
