@@ -108,6 +108,20 @@ tw_expect_absent() {  # tw_expect_absent PATH WHAT: gone, as seen through the he
   if [ ! -e "$1" ] && [ ! -L "$1" ]; then tw_ok; else tw_fail "$2: $1 left behind: $(find "$1" | head -5)"; fi
 }
 
+# tw_mds_requests: client requests the metadata servers have handled so far (mds_server.handle_client_request
+# summed over the MDS admin sockets in MDBENCH_TESTBED_SERVER_STATS). Other clients add to it: compare only
+# with a lower bound.
+tw_mds_requests() {
+  local s total=0 n
+  for s in $MDBENCH_TESTBED_SERVER_STATS; do
+    n=$(ceph --admin-daemon "${s#ceph-mds:}" perf dump 2>/dev/null |
+      /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["mds_server"]["handle_client_request"])') ||
+      tw_die "cannot read the MDS counters at ${s#ceph-mds:}"
+    total=$((total + n))
+  done
+  echo "$total"
+}
+
 tw_finish() {
   echo "$TW_NAME: $TW_PASSED passed, $TW_FAILED failed"
   [ "$TW_FAILED" = 0 ] && [ "$TW_PASSED" -gt 0 ]
