@@ -2,7 +2,7 @@
 # mdbench and mdtest 4.1 on the test bed's CephFS (scripts/testbed.sh: nodes with their own ceph-fuse
 # clients, two active MDS), launched across the nodes by the test bed's mpiexec. Two comparisons, each over
 # ROUNDS rounds whose order alternates so that the machine's drift hits both sides alike:
-#   1. mdtest ARGS against mdbench --path-style full ARGS (ARGS: -F -u -n FILES), 2 nodes x 1 rank and
+#   1. mdtest ARGS against mdbench --path-style full ARGS (ARGS: -F -u -n FILES -C -T -E -r), 2 nodes x 1 rank and
 #      2 nodes x 2 ranks: per phase the median ops/s of each side and the median of the per-round ratios.
 #   2. mdbench alone, 2 ranks: both on node1 against one on each node (one client against two), and, on
 #      2 nodes, no shift against -N 1 (each rank stats, reads and removes what the rank on the other node
@@ -77,20 +77,21 @@ rate = {}
 for line in open(path):
     side, rnd, phase, value = line.split()
     rate[(side, int(rnd), phase)] = float(value)
-print(f"\n{title} (ops/s: medians over rounds; ratio: median of the per-round ratios)")
-print(f"{'phase':<12} {a:>14} {b:>14} {b + '/' + a:>20}")
+print(f"\n{title} (ops/s: medians over rounds; ratio: median, min and max of the per-round ratios)")
+print(f"{'phase':<12} {a:>14} {b:>14} {b + '/' + a:>20} {'min':>7} {'max':>7}")
 for phase in ["file-create", "file-stat", "file-read", "file-remove"]:
     rounds = sorted(r for (s, r, p) in rate if s == a and p == phase and (b, r, p) in rate)
     x = [rate[(a, r, phase)] for r in rounds]
     y = [rate[(b, r, phase)] for r in rounds]
     if not rounds or min(x) <= 0:
         continue
-    ratio = statistics.median([v / u for u, v in zip(x, y)])
-    print(f"{phase:<12} {statistics.median(x):>14.0f} {statistics.median(y):>14.0f} {ratio:>20.3f}")
+    ratios = [v / u for u, v in zip(x, y)]
+    print(f"{phase:<12} {statistics.median(x):>14.0f} {statistics.median(y):>14.0f} "
+          f"{statistics.median(ratios):>20.3f} {min(ratios):>7.3f} {max(ratios):>7.3f}")
 PY
 }
 
-args=(-F -u -n "$files")
+args=(-F -u -n "$files" -C -T -E -r)  # no rename: mdtest 4.1 renames only with -U
 echo "mdtest: $mdtest; mdbench: $mdbench; $rounds rounds, ${args[*]}, CephFS at $MDBENCH_TESTBED_CEPHFS"
 for layout in "node1,node2 2" "node1:2,node2:2 4"; do
   read -r hosts ranks <<<"$layout"
