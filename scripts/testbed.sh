@@ -173,6 +173,9 @@ ReturnToService=2
 # sbatch --wait polls every 2 s only while MinJobAge/2 exceeds the interval (else 2, 8, 32 s: a 10 s job
 # waited 42 s); finished jobs still stay listed for at least 4 s.
 MinJobAge=4
+# Between a job's SIGTERM and its SIGKILL (default 30 s): a job with one rank killed ends only then, as the
+# others wait for it at a barrier; 10 s is plenty for mdbench's cleanup of a test's few hundred items.
+KillWait=10
 SlurmdParameters=config_overrides
 StateSaveLocation=$dir/slurm/state
 SlurmdSpoolDir=$dir/slurm/spool/%n

@@ -16,7 +16,8 @@
 source "$(dirname "$0")/lib_tj.sh"
 case=${1:-}
 # Measured on the 2-core test machine under load (other tests running): scancel to job gone 6.5 s; kill -9 to
-# job gone 32 s with KillWait 30; mdbench clean of ~2200 files 11 s. The bounds leave room for a busy machine.
+# job gone 32 s with KillWait 30 (the test bed now sets 10); mdbench clean of ~2200 files 11 s. The bounds
+# leave room for a busy machine.
 TERM_BOUND_S=20
 KILL_SLACK_S=15
 CLEAN_BOUND_S=40
