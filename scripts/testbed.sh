@@ -396,7 +396,8 @@ mounts_up() {
 unmount_client() {  # unmount_client NAME
   local name=$1 run=() pid
   [ "$name" = head ] || run=(in_node "$name")
-  if "${run[@]}" mountpoint -q "$cephfs" 2>/dev/null; then
+  # The mount table, not mountpoint(1): a client that died leaves a mount whose stat fails (ENOTCONN).
+  if "${run[@]}" findmnt -rn --mountpoint "$cephfs" >/dev/null 2>&1; then
     "${run[@]}" umount "$cephfs" 2>/dev/null || "${run[@]}" umount -l "$cephfs" || true
   fi
   # The daemons go next: no need to wait for the client's goodbye to them.
