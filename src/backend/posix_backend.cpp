@@ -92,6 +92,10 @@ int verifyWritten(int fd, std::span<const std::byte> data, std::vector<std::byte
 // `from` is checked first, so only what mdbench made is renamed.
 int renameChecked(int fd, const char* from, const char* to, EntryType type) {
   if (const int err = checkType(fd, from, type); err != 0) return err;
+  return renameNoReplace(fd, from, to);
+}
+
+int renameNoReplace(int fd, const char* from, const char* to) {
   if (::renameat2(fd, from, fd, to, RENAME_NOREPLACE) == 0) return 0;
   const int err = lastError();
   // EINVAL / ENOSYS: the file system (or kernel) does not support RENAME_NOREPLACE (e.g. older NFS). linkat
@@ -290,7 +294,7 @@ int PosixBackend::readFile(DirHandle parent, const char* name, std::span<std::by
 int PosixBackend::unlinkFile(DirHandle parent, const char* name) {
   if (full()) {
     const char* path = pathIn(parent, name, path_);
-    return path == nullptr ? EBADF : posix::fullUnlink(path);
+    return path == nullptr ? EBADF : posix::fullUnlink(fdOf(parent), name, path);
   }
   if (!usable(parent)) return EBADF;
   if (const int err = posix::checkType(fdOf(parent), name, EntryType::kFile); err != 0) return err;
@@ -302,7 +306,7 @@ int PosixBackend::renameEntry(DirHandle dir, const char* from, const char* to, E
     const char* from_path = pathIn(dir, from, path_);
     const char* to_path = pathIn(dir, to, path_to_);
     if (from_path == nullptr || to_path == nullptr) return EBADF;
-    return posix::renameChecked(AT_FDCWD, from_path, to_path, type);
+    return posix::fullRename(fdOf(dir), from, from_path, to_path, type);
   }
   if (!usable(dir)) return EBADF;
   return posix::renameChecked(fdOf(dir), from, to, type);

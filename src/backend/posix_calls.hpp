@@ -35,6 +35,9 @@ int verifyWritten(int fd, std::span<const std::byte> data, std::vector<std::byte
 // Renames `from` to `to` (both relative to dir_fd, or full paths with AT_FDCWD) without ever replacing an
 // existing `to` (EEXIST), once `from` is known to have the type mdbench made.
 int renameChecked(int dir_fd, const char* from, const char* to, EntryType type);
+// The rename itself, without the type check: renameat2 RENAME_NOREPLACE, or where the file system lacks
+// it a check that `to` is absent and renameat.
+int renameNoReplace(int dir_fd, const char* from, const char* to);
 
 // The full path style's operations (posix_full.cpp): each takes the item's full path, as mdtest 4.1's
 // POSIX backend does, and makes the same system calls but for the safety additions listed there.
@@ -44,6 +47,9 @@ int fullCreate(const char* path, std::span<const std::byte> data, CreateOptions 
                const PosixOptions& posix, std::vector<std::byte>& scratch);
 int fullStat(const char* path, EntryType type);
 int fullRead(const char* path, std::span<std::byte> buf);
-int fullUnlink(const char* path);
+// unlink and rename check the type of the entry by its name in `dir_fd`, the open descriptor of the
+// directory the path names (no second walk of the path), then make mdtest's call on the full path.
+int fullUnlink(int dir_fd, const char* name, const char* path);
+int fullRename(int dir_fd, const char* from, const char* from_path, const char* to_path, EntryType type);
 
 }  // namespace mdbench::posix

@@ -15,11 +15,17 @@
 // run did not make) adds, and nothing else (README "Path style", checked by the test e2e_syscalls):
 //   1. create: O_EXCL (never reuses an existing entry; with O_CREAT it also refuses a symlink).
 //   2. stat: lstat semantics (AT_SYMLINK_NOFOLLOW), and the type must be the item's.
-//   3. read: O_NOFOLLOW and O_NONBLOCK (a FIFO never blocks the rank), then fstat: only a regular file is
-//      read.
-//   4. unlink: an lstat first: only a regular file is removed (unlink would remove a planted link or FIFO).
-//   5. rename: an lstat of the old name first (only the type mdbench made moves), and renameat2 with
-//      RENAME_NOREPLACE, which never replaces an existing new name.
+//   3. read: O_NOFOLLOW and O_NONBLOCK (a FIFO never blocks the rank). No type check of its own: a symlink
+//      fails the open (ELOOP), a directory too (O_RDWR: EISDIR), a socket too (ENXIO), and mdtest's own
+//      lseek before the read fails on a FIFO (ESPIPE, reported as EINVAL), so no byte of a planted FIFO is
+//      ever read. With -e 0 nothing is read, and a FIFO is opened and closed as mdtest would (no byte moves).
+//      Only a device node (which only root can make) is read as mdtest would read it.
+//   4. unlink: the type check first, by the name relative to the descriptor of its directory that the
+//      backend holds open (fstatat(dirfd, name, AT_SYMLINK_NOFOLLOW): no second walk of the full path):
+//      only a regular file is removed (unlink would remove a planted link or FIFO). mdtest's unlink(path)
+//      follows.
+//   5. rename: the same check of the old name (only the type mdbench made moves), and renameat2 with
+//      RENAME_NOREPLACE on the full paths, which never replaces an existing new name.
 //   6. -S's ranks that did not create a shared name open it without O_CREAT (O_WRONLY|O_NOFOLLOW|
 //      O_NONBLOCK, O_RDWR with --verify-write) and check it with fstat before writing (posix_backend.hpp
 //      CreateMode::kOpenCreated); mdtest creates it on every rank.
@@ -86,18 +92,23 @@ int fullStat(const char* path, EntryType type) {
 int fullRead(const char* path, std::span<std::byte> buf) {
   const int fd = ::open(path, kReadFlags);
   if (fd < 0) return lastError();
-  struct stat st;
-  int err = ::fstat(fd, &st) == 0 ? typeError(st, EntryType::kFile) : lastError();
-  if (err == 0 && !buf.empty()) {
+  int err = 0;
+  if (!buf.empty()) {
     err = rewind(fd);
+    if (err == ESPIPE) err = EINVAL;  // a FIFO or socket: not a file mdbench made, and never read
     if (err == 0) err = readFull(fd, buf);
   }
   return closeAfter(fd, err);
 }
 
-int fullUnlink(const char* path) {
-  if (const int err = checkType(AT_FDCWD, path, EntryType::kFile); err != 0) return err;
+int fullUnlink(int dir_fd, const char* name, const char* path) {
+  if (const int err = checkType(dir_fd, name, EntryType::kFile); err != 0) return err;
   return ::unlink(path) == 0 ? 0 : lastError();
+}
+
+int fullRename(int dir_fd, const char* from, const char* from_path, const char* to_path, EntryType type) {
+  if (const int err = checkType(dir_fd, from, type); err != 0) return err;
+  return renameNoReplace(AT_FDCWD, from_path, to_path);
 }
 
 }  // namespace mdbench::posix

@@ -50,7 +50,8 @@ po::value_semantic* semanticOf(const OptionRow& option, RawValue& slot) {
           ->value_name(std::string(option.value_name))
           ->notifier([&slot](const std::vector<std::string>& value) {
             slot.given = true;
-            if (!value.empty()) slot.text = value.front();
+            // The last occurrence wins, with or without its value ("-R5 -R" has no seed).
+            slot.text = value.empty() ? std::nullopt : std::optional<std::string>(value.front());
           });
     case OptionKind::kCount:
     case OptionKind::kBytes:

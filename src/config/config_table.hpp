@@ -270,7 +270,7 @@ inline constexpr std::array<OptionRow, 67> kOptionRows = {{
    "what -w writes: timestamp (default), offset, incompressible, random,\n"
    "or their first letters t, o, i, r", kNot, checkPacketValue},
   {"buffer-offset", 'G', "OFFSET", kMdtest, kText, {.text = landOffset},
-   "offset of the data pattern (mdtest's -G; default: none)", kNot, checkOffsetValue},
+   "the data packets' offset (mdtest's -G; default 0, where mdtest takes the time)", kNot, checkOffsetValue},
   {"mknod", 'k', "", kMdtest, kSwitch, flag<&Config::make_node>(),
    "create files with mknod instead of open and close (not with -w)", kNot},
   {"collective-creates", 'c', "", kMdtest, kSwitch, flag<&Config::collective_creates>(),

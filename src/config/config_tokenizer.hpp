@@ -42,6 +42,13 @@ inline bool valueOptional(const po::option_description& option) {
 // Boost's "composing" (occurrences combine) marks the options that may be repeated (-v).
 inline bool repeatable(const po::option_description& option) { return option.semantic()->is_composing(); }
 
+// As in mdtest, a value option given again takes its last value ("-n 5 -n 10" is -n 10, "-n 5 --items=10"
+// too): job scripts append to a base line. Refused when repeated: a switch ("-u -u", a slip: its families'
+// conflicts have their own rules) and --preset, where two presets are two different benchmarks.
+inline bool lastValueWins(const po::option_description& option) {
+  return takesValue(option) && option.long_name() != "preset";
+}
+
 // An optional value is taken from a word only when the word starts with a digit. There are no positional
 // arguments, so such a word can mean nothing else ("-R 7", "-R7"; "-R 1.5" is then a bad seed rather than a
 // stray argument), while "-R -n 5", "-Ru" and a final "-R" give no value.
@@ -62,7 +69,7 @@ inline const po::option_description* findShort(const po::options_description& al
 // Splits the arguments into options and values without ever stopping at the first problem. Boost's own parser
 // throws on the first syntax error (a missing value, "--keep=1"), which would hide every later problem, so
 // the tokenizer is ours; the table is Boost's. A repeated option is reported and its repeats dropped, unless
-// it is repeatable.
+// it is repeatable or a value option (lastValueWins).
 class Tokenizer {
  public:
   Tokenizer(const std::vector<std::string>& args, const po::options_description& all,
@@ -180,7 +187,7 @@ class Tokenizer {
   }
 
   void add(const po::option_description& option, std::optional<std::string> value) {
-    if (!repeatable(option)) {
+    if (!repeatable(option) && !lastValueWins(option)) {
       const int count = ++seen_[&option];
       if (count == 2) errors_.push_back(fmt::format("{}: given more than once", shownName(option)));
       if (count > 1) return;

@@ -374,7 +374,9 @@ TEST_P(PosixBackendTest, RemovesAndReadsRefuseWhatMdbenchDoesNotMake) {
   EXPECT_EQ(backend_->unlinkFile(root_, "fifo"), EINVAL);
   EXPECT_EQ(backend_->unlinkFile(root_, "d"), EISDIR);
   EXPECT_EQ(backend_->readFile(root_, "fifo", buf), EINVAL);  // at once, not blocked waiting for a writer
-  EXPECT_EQ(backend_->readFile(root_, "fifo", {}), EINVAL);
+  // With nothing to read, the full style opens and closes, as mdtest does (no byte of the FIFO moves); the
+  // dirfd style checks the type on the descriptor.
+  EXPECT_EQ(backend_->readFile(root_, "fifo", {}), full() ? 0 : EINVAL);
   EXPECT_EQ(backend_->removeDir(root_, "link"), ENOTDIR);
   EXPECT_EQ(backend_->removeDir(root_, "fifo"), ENOTDIR);
   EXPECT_EQ(fs::status(dir_ / "fifo").type(), fs::file_type::fifo);

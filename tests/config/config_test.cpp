@@ -335,11 +335,34 @@ TEST(ConfigSyntax, PositionalArguments) {
   EXPECT_EQ(configOf({"-n", "5", "--"}).items, 5u);
 }
 
-TEST(ConfigSyntax, RepeatedOption) {
-  EXPECT_EQ(errorOf({"-n", "5", "--items", "6"}), "-n/--items: given more than once");
-  EXPECT_EQ(errorOf({"-n", "5", "-n", "6", "-n", "7"}), "-n/--items: given more than once");
+// mdtest's rule for a value option given again: the last value wins, in both spellings and mixed.
+TEST(ConfigSyntax, RepeatedValueOptionTakesTheLastValue) {
+  EXPECT_EQ(configOf({"-n", "5", "-n", "10"}).items, 10u);
+  EXPECT_EQ(configOf({"-n", "5", "--items", "6"}).items, 6u);
+  EXPECT_EQ(configOf({"--items=6", "-n5"}).items, 5u);
+  EXPECT_EQ(configOf({"-n=5", "-n", "6", "-n", "7"}).items, 7u);
+  EXPECT_EQ(configOf({"-n", "5", "-d", "/tmp/a", "-d=/tmp/b"}).target, "/tmp/b");
+  EXPECT_EQ(configOf({"-n", "5", "-w", "1k", "-w", "8", "-e", "8"}).write_bytes, 8u);
+  EXPECT_EQ(configOf({"-n", "5", "-W", "10", "--stonewall=2"}).stonewall_s, 2.0);
+  EXPECT_EQ(configOf({"-n", "5", "-G", "3", "--buffer-offset=9"}).buffer_offset, 9);
+  EXPECT_EQ(configOf({"-n", "5", "--dataPacketType=o", "--dataPacketType", "random"}).data_packet,
+            DataPacket::kRandom);
+  // A value with an optional value: the last occurrence, with or without its value.
+  EXPECT_EQ(configOf({"-n", "5", "-R", "3", "-R5"}).random_seed, 5u);
+  const Config no_seed = configOf({"-n", "5", "-R5", "-R"});
+  EXPECT_TRUE(no_seed.random_order);
+  EXPECT_EQ(no_seed.random_seed, 0u);
+  // A replaced value is not read, as in mdtest; the one that counts is checked, and one must be given.
+  EXPECT_EQ(configOf({"-n", "x", "-n", "5"}).items, 5u);
+  EXPECT_EQ(errorOf({"-n", "5", "-n", "x"}), "-n/--items: 'x' is not a whole number");
+  EXPECT_EQ(errorOf({"-n", "5", "-n"}), "-n/--items: needs a value");
+}
+
+// Refused when repeated: switches (a slip; their families' conflicts keep their own rules) and --preset.
+TEST(ConfigSyntax, RepeatedSwitchIsRefused) {
   EXPECT_EQ(errorOf({"-uu"}), "-u/--unique-dir: given more than once");
   EXPECT_EQ(errorOf({"--keep", "--keep"}), "--keep: given more than once");
+  EXPECT_EQ(errorOf({"-F", "-n", "5", "-F=1"}), "-F/--files-only: given more than once");
 }
 
 TEST(ConfigSyntax, MissingValue) {
@@ -377,9 +400,9 @@ TEST(ConfigSyntax, SwitchWithValue) {
 }
 
 TEST(ConfigSyntax, EverySyntaxProblemAtOnce) {
-  EXPECT_EQ(errorsOf({"--keep=y", "--nope", "-n", "1", "-n", "2", "extra", "-w"}),
+  EXPECT_EQ(errorsOf({"--keep=y", "--nope", "-u", "-n", "1", "-u", "extra", "-w"}),
             (Errors{"--keep: takes 0 (off) or a whole number (on), got '--keep=y'", "unknown option '--nope'",
-                    "-n/--items: given more than once", "unexpected argument 'extra'",
+                    "-u/--unique-dir: given more than once", "unexpected argument 'extra'",
                     "-w/--write-bytes: needs a value"}));
 }
 
@@ -698,7 +721,7 @@ TEST(ConfigNumbers, RandomSeedRefused) {
   EXPECT_EQ(errorOf({"-R", "18446744073709551616"}),
             "-R/--random: '18446744073709551616' is out of range (at most 18446744073709551615)");
   EXPECT_EQ(errorOf({"-R", "x"}), "unexpected argument 'x'");  // no digit: not a seed
-  EXPECT_EQ(errorOf({"-R", "-R5"}), "-R/--random: given more than once");
+  EXPECT_EQ(configOf({"-R", "-R5"}).random_seed, 5u);          // the last occurrence wins (ConfigSyntax)
 }
 
 TEST(ConfigParse, VerboseCounts) {

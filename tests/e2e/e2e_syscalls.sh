@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # --path-style full (the default) makes, per operation, the system calls mdtest 4.1's POSIX backend makes:
 # one mdbench rank under strace, a few items per phase, its calls per item operation normalised (call, flags,
-# mode; paths reduced to the item's role, descriptors to FD) and compared with mdtest's, recorded from a real
-# mdtest run in fixtures/mdtest_syscalls.txt. The only differences allowed are the safety additions the
-# README's "Path style" lists, each undone below by one named rule before the comparison; anything else
-# (another call, flag or mode, a descriptor-relative call) fails. mdtest is not needed to run the test.
+# mode; paths reduced to the item's role, descriptors to FD or DIRFD) and compared with mdtest's, recorded
+# from a real mdtest run in fixtures/mdtest_syscalls.txt. The only differences allowed are the safety
+# additions the README's "Path style" lists, each undone below by one named rule before the comparison;
+# anything else (another call, flag or mode, a descriptor-relative call other than rule 4's type check)
+# fails. mdtest is not needed to run the test.
 # Usage: e2e_syscalls.sh [shm]               the test
 #        IOR_COMMIT=<hpc/ior commit> e2e_syscalls.sh --record MDTEST
 #                                             remake the fixture from a real mdtest binary (built outside
@@ -17,8 +18,8 @@ FIXTURE=$E2E_DIR/fixtures/mdtest_syscalls.txt
 # mdtest runs it with every -D run) | the safety additions mdbench's trace must show (so that the rules
 # below are not vacuous).
 CASES=(
-  "files|-F -n 3 -w 5 -e 5 -y|-F -n 3 -w 5 -e 5 -y -C -T -E -r|O_EXCL,AT_SYMLINK_NOFOLLOW,O_NOFOLLOW"
-  "dirs|-D -n 3|-D -n 3 -C -T -U -r|AT_SYMLINK_NOFOLLOW,RENAME_NOREPLACE"
+  "files|-F -n 3 -w 5 -e 5 -y|-F -n 3 -w 5 -e 5 -y -C -T -E -r|O_EXCL,AT_SYMLINK_NOFOLLOW,O_NOFOLLOW,DIRFD"
+  "dirs|-D -n 3|-D -n 3 -C -T -U -r|AT_SYMLINK_NOFOLLOW,RENAME_NOREPLACE,DIRFD"
 )
 
 # normalise TRACE: the item operations of an strace log, one line per run of identical operations:
@@ -78,16 +79,20 @@ for raw in open(sys.argv[1], errors="replace"):
     items = [p for p in paths if p]
     if items:
         norm = []
-        for a, p in zip(args, paths):
+        for k, (a, p) in enumerate(zip(args, paths)):
             if p:
                 norm.append("ITEM" if not any(x == "ITEM" for x in norm) else "ITEM2")
+            elif k == 0 and a.isdigit():  # a directory's descriptor: its number says nothing
+                norm.append("DIRFD")
             elif not a.startswith("{"):  # a stat buffer's contents are no flag
                 norm.append(a)
         if name in ("open", "openat", "creat") and ret.isdigit():
             fds.add(ret)
             ret = "FD"
-        if items[0] != key:
-            cur, key = [], items[0]
+        # One operation: the consecutive calls on one item, named by its path or (the type check of rule 4)
+        # by its name in its directory's descriptor.
+        if items[0].rsplit("/", 1)[-1] != key:
+            cur, key = [], items[0].rsplit("/", 1)[-1]
             ops.append(cur)
         cur.append(f"{name}({', '.join(norm)}) = {ret}")
     elif args and args[0] in fds and cur is not None:
@@ -121,8 +126,10 @@ for line in sys.stdin:
     count, _, ops = line.rstrip("\n").partition(" ")
     calls = ops.split("; ")
     lstat = "newfstatat(AT_FDCWD, ITEM, AT_SYMLINK_NOFOLLOW) = 0"
-    # 4. unlink and rename: the type check (an lstat of the name) before the call.
-    if len(calls) > 1 and calls[0] == lstat and re.match(r"(unlink|renameat2)\(", calls[1]):
+    # 4. unlink and rename: the type check before the call, by the name in the descriptor of the directory
+    # the backend holds open (no walk of the full path).
+    check = "newfstatat(DIRFD, ITEM, AT_SYMLINK_NOFOLLOW) = 0"
+    if len(calls) > 1 and calls[0] == check and re.match(r"(unlink|renameat2)\(", calls[1]):
         calls = calls[1:]
     # 2. stat: lstat semantics (the type is checked in memory).
     calls = ["newfstatat(AT_FDCWD, ITEM, 0) = 0" if c == lstat else c for c in calls]
@@ -131,9 +138,7 @@ for line in sys.stdin:
         if c.startswith("openat(") and "O_CREAT" in c:
             c = flags(c, {"O_EXCL"})  # 1. create: O_EXCL
         elif c.startswith("openat("):
-            c = flags(c, {"O_NOFOLLOW", "O_NONBLOCK"})  # 3. read: O_NOFOLLOW, O_NONBLOCK ...
-        elif c in ("fstat(FD) = 0", "newfstatat(FD, AT_EMPTY_PATH) = 0"):
-            continue  # 3. ... and the regular-file check on the descriptor (fstat, as glibc makes it)
+            c = flags(c, {"O_NOFOLLOW", "O_NONBLOCK"})  # 3. read: O_NOFOLLOW, O_NONBLOCK (nothing more)
         # 5. rename: renameat2 with RENAME_NOREPLACE
         c = c.replace("renameat2(AT_FDCWD, ITEM, AT_FDCWD, ITEM2, RENAME_NOREPLACE)", "rename(ITEM, ITEM2)")
         out.append(c)

@@ -57,7 +57,9 @@ class Backend {
   virtual int statEntry(DirHandle parent, const char* name, bool is_dir) = 0;
   // Opens the file, reads into buf until it is full (a short file is ENODATA), closes it. An empty buf only
   // opens and closes.
-  // Anything but a regular file fails with EINVAL and is not read (a FIFO never blocks the run).
+  // Anything but a regular file fails with EINVAL and is not read (a FIFO never blocks the run). The POSIX
+  // full style makes mdtest's calls only: with an empty buf it opens and closes a FIFO (no byte read), and
+  // a device node (only root makes them) is read (posix_full.cpp).
   virtual int readFile(DirHandle parent, const char* name, std::span<std::byte> buf) = 0;
   // Removes the regular file `name`; anything else (a symlink, a FIFO, a directory) is left and fails
   // (EINVAL, or EISDIR for a directory): mdbench removes only what has the type it made.
