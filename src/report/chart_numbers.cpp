@@ -71,4 +71,16 @@ std::string formatSi(double value) {
   return digits + std::string(kSuffixes[static_cast<std::size_t>(group)]);
 }
 
+std::string formatPlain(double value) {
+  if (!std::isfinite(value)) return "n/a";
+  if (value == 0.0) return "0";
+  if (value < 0.0) return "-" + formatPlain(-value);
+  if (value >= 100.0) return fmt::format("{:.0f}", value);
+  std::string digits = fmt::format("{:.{}f}", value, value >= 10.0 ? 1 : value >= 1.0 ? 2 : 3);
+  if (value < 0.001) return fmt::format("{:.3g}", value);
+  while (digits.back() == '0') digits.pop_back();
+  if (digits.back() == '.') digits.pop_back();
+  return digits;
+}
+
 }  // namespace mdbench

@@ -17,9 +17,13 @@
 #include "mdbench/model/metrics.hpp"
 #include "mdbench/model/phase.hpp"
 #include "mdbench/model/steady.hpp"
+#include "report_format.hpp"
 
 namespace mdbench {
 namespace {
+
+using report_format::countOf;
+using report_format::formatSeconds;
 
 // Thousands separators from the standard library's facet rather than a hand-made formatter.
 struct Grouping : std::numpunct<char> {
@@ -47,13 +51,6 @@ std::string formatLatency(std::uint64_t ns) {
   return fmt::format("{} ns", ns);
 }
 
-// "1 rank", "4 ranks", "1 client".
-std::string countOf(std::uint32_t n, const std::string& plural_unit) {
-  return n == 1 && plural_unit.ends_with('s')
-             ? fmt::format("1 {}", plural_unit.substr(0, plural_unit.size() - 1))
-             : fmt::format("{} {}", n, plural_unit);
-}
-
 // The first configuration's series of that name, for its kind and units.
 const Series& anySeries(const std::vector<Configuration>& configs, const std::string& name) {
   for (const Configuration& c : configs) {
@@ -72,10 +69,50 @@ std::vector<std::uint32_t> rankCounts(const std::vector<Configuration>& configs,
   return {ranks.begin(), ranks.end()};
 }
 
-ScalingShape shapeOf(const Series& s) {
+// A peak or a saturation point needs a curve: with one or two counts the larger is all there is to say.
+constexpr std::size_t kMinPointsForShape = 3;
+
+// The points a chart draws (those with ops enough for a rate: tooFewForRate), and their shape.
+struct Shape {
+  std::vector<const ScalingPoint*> charted;
+  std::optional<std::size_t> peak;        // index into charted
+  std::optional<std::size_t> saturation;  // index into charted, with kMinPointsForShape points or more
+};
+
+Shape shapeOf(const Series& s) {
+  Shape out;
   std::vector<double> means;
-  for (const ScalingPoint& p : s.points) means.push_back(p.mean);
-  return scalingShape(means);
+  for (const ScalingPoint& p : s.points) {
+    if (tooFewForRate(p)) continue;
+    out.charted.push_back(&p);
+    means.push_back(p.mean);
+  }
+  if (means.empty()) return out;
+  const ScalingShape shape = scalingShape(means);
+  out.peak = shape.peak;
+  if (shape.saturated && means.size() >= kMinPointsForShape) out.saturation = shape.saturation;
+  return out;
+}
+
+std::string thresholdText() {
+  return fmt::format("fewer than {:.0f} ops per rank or under {}", kMinOpsPerRankForRate,
+                     formatSeconds(kMinSecondsForRate));
+}
+
+// Data-path charts in the binary unit that keeps the numbers below 1024 ("2.26 GiB/s", never "2.26k"):
+// its name and the factor from MiB/s. Metadata charts stay in ops/s.
+std::pair<std::string, double> chartUnit(const std::vector<Configuration>& configs, const std::string& name) {
+  const Series& kind = anySeries(configs, name);
+  if (kind.unit != "MiB/s") return {kind.unit, 1.0};
+  double top = 0.0;
+  for (const Configuration& c : configs) {
+    if (const Series* s = c.find(name)) {
+      for (const ScalingPoint& p : s->points) top = std::max({top, p.mean, p.max});
+    }
+  }
+  if (top >= 1024.0 * 1024.0) return {"TiB/s", 1.0 / (1024.0 * 1024.0)};
+  if (top >= 1024.0) return {"GiB/s", 1.0 / 1024.0};
+  return {"MiB/s", 1.0};
 }
 
 ChartPoint chartPoint(const ScalingPoint& p, ErrorBars bars, double scale) {
@@ -205,18 +242,32 @@ std::vector<std::string> shapeLines(const std::vector<Configuration>& configs, c
   for (const Configuration& c : configs) {
     const Series* s = c.find(name);
     if (!s || s->points.empty()) continue;
-    const ScalingShape shape = shapeOf(*s);
-    const ScalingPoint& peak = s->points[shape.peak];
+    const Shape shape = shapeOf(*s);
+    if (!shape.peak) {
+      lines.push_back(fmt::format("{}: {} at every count: too few for a rate; tabled, not charted", c.label,
+                                  thresholdText()));
+      continue;
+    }
+    const ScalingPoint& peak = *shape.charted[*shape.peak];
     std::string line = fmt::format("{}: peak {} {} at {}", c.label, formatRate(peak.mean, s->unit), s->unit,
                                    countOf(peak.ranks, s->x_unit));
-    if (s->points.size() < 2) {
-      line += "; one count measured, no scaling to show";
-    } else if (shape.saturated) {
+    const std::size_t n = shape.charted.size();
+    if (n < kMinPointsForShape) {
+      line += n == 1 ? "; one count measured, no scaling to show"
+                     : "; two counts measured, too few to tell where it saturates";
+    } else if (shape.saturation) {
       line += fmt::format("; saturates at {} ({:.0f}% of the peak; more {} add less than {:.0f}%)",
-                          countOf(s->points[shape.saturation].ranks, s->x_unit), kSaturationFraction * 100,
-                          s->x_unit, (1 - kSaturationFraction) * 100);
+                          countOf(shape.charted[*shape.saturation]->ranks, s->x_unit),
+                          kSaturationFraction * 100, s->x_unit, (1 - kSaturationFraction) * 100);
     } else {
-      line += fmt::format("; still scaling at {}", countOf(s->points.back().ranks, s->x_unit));
+      line += fmt::format("; still scaling at {}", countOf(shape.charted.back()->ranks, s->x_unit));
+    }
+    std::string thin;
+    for (const ScalingPoint& p : s->points) {
+      if (tooFewForRate(p)) thin += fmt::format("{}{}", thin.empty() ? "" : ", ", p.ranks);
+    }
+    if (!thin.empty()) {
+      line += fmt::format("; not charted at {} {}: {}, too few for a rate", thin, s->x_unit, thresholdText());
     }
     lines.push_back(std::move(line));
   }
@@ -228,25 +279,6 @@ std::string seriesTitle(const Series& s) {
 }
 
 // ---- Throughput over time ----
-
-// Three significant digits in the largest unit that keeps the number at least 1: 850 us, 12.3 ms, 1.5 s.
-std::string formatSeconds(double s) {
-  if (s >= 1.0 || s <= 0.0) return fmt::format("{:.3g} s", s);
-  if (s >= 1e-3) return fmt::format("{:.3g} ms", s * 1e3);
-  return fmt::format("{:.3g} us", s * 1e6);
-}
-
-// The unit a time axis reads best in, for times up to `longest` seconds: its name and seconds per unit.
-std::pair<std::string_view, double> timeUnit(double longest) {
-  if (longest >= 1.0) return {"s", 1.0};
-  if (longest >= 1e-3) return {"ms", 1e-3};
-  return {"us", 1e-6};
-}
-
-std::vector<ChartPoint> scaled(std::vector<ChartPoint> points, double seconds_per_unit) {
-  for (ChartPoint& p : points) p.x /= seconds_per_unit;
-  return points;
-}
 
 std::string runTitle(const TimelineRun& run) {
   return fmt::format("{}: {} {} ({})", run.label, run.file, run.group, countOf(run.ranks, "ranks"));
@@ -346,33 +378,6 @@ std::string timelineIntro(const std::vector<TimelineRun>& timelines) {
       intervals, kTimelineMaxRankLines);
 }
 
-// A phase's rates over time: the sum until the slowest rank with work finished, and each rank's until it
-// finished (a rank without work draws no line, nor does a row the counts do not hold).
-TimelinePhase timelinePhase(const StoredPhase& p) {
-  TimelinePhase tp;
-  tp.phase = p.phase;
-  tp.interval_s = p.series.interval_s;
-  tp.ops_per_s = p.aggregate.ops_per_s;
-  tp.done = p.done;
-  double end = 0.0;
-  for (const StoredRankRow& row : p.ranks) {
-    if (row.planned > 0) end = std::max(end, row.t_local_end - row.t_start);
-  }
-  tp.total = ratesOverTime(p.series.total, tp.interval_s, end);
-  if (p.ranks.size() > kTimelineMaxRankLines) return tp;
-  const std::size_t n = p.series.intervals;
-  for (std::size_t r = 0; r < p.ranks.size(); ++r) {
-    const StoredRankRow& row = p.ranks[r];
-    std::vector<std::uint64_t> counts;
-    if (row.planned > 0 && p.series.per_rank.size() >= (r + 1) * n) {
-      const auto first = p.series.per_rank.begin() + static_cast<std::ptrdiff_t>(r * n);
-      counts.assign(first, first + static_cast<std::ptrdiff_t>(n));
-    }
-    tp.ranks.push_back(ratesOverTime(counts, tp.interval_s, row.t_local_end - row.t_start));
-  }
-  return tp;
-}
-
 // The runs whose rates cannot be set beside mdtest's: named relative to directory descriptors (--path-style
 // dirfd), which spares the path walk that mdtest's full paths make on every call.
 std::vector<std::string> pathStyleNotes(const std::vector<TimelineRun>& timelines) {
@@ -385,6 +390,13 @@ std::vector<std::string> pathStyleNotes(const std::vector<TimelineRun>& timeline
         runTitle(run), pathStyleName(run.path_style)));
   }
   return notes;
+}
+
+// A chart embedded as SVG, and with --png a link to the PNG beside it.
+std::string image(const std::string& alt, const std::string& stem, const ReportOptions& options) {
+  std::string out = fmt::format("![{}]({}.svg)", alt, stem);
+  if (options.png) out += fmt::format(" ([PNG]({}.png))", stem);
+  return out + "\n\n";
 }
 
 std::string configsLine(const std::vector<Configuration>& configs) {
@@ -406,94 +418,6 @@ std::string chartStem(const std::string& series) {
     stem += safe ? c : '-';
   }
   return stem.empty() ? "series" : stem;
-}
-
-std::vector<ChartPoint> ratesOverTime(std::span<const std::uint64_t> counts, double interval_s,
-                                      double end_s) {
-  std::vector<ChartPoint> points;
-  if (counts.empty() || !std::isfinite(interval_s) || interval_s <= 0.0 || !std::isfinite(end_s))
-    return points;
-  const double whole = std::ceil(end_s / interval_s);
-  const std::size_t used =
-      whole < 1.0 ? 1 : std::min(counts.size(), static_cast<std::size_t>(std::min(whole, 1e18)));
-  // A step: the interval's rate from its start to its end. Boundaries are k * interval_s, computed the same
-  // way on both sides, so that the steps stay in order when sorted by x.
-  const auto at = [&](std::size_t k) { return static_cast<double>(k) * interval_s; };
-  const auto add = [&](double from, double to, double length, double count) {
-    const double rate = count / length;
-    points.push_back({from, rate, rate, rate});
-    points.push_back({to, rate, rate, rate});
-  };
-  for (std::size_t k = 0; k + 1 < used; ++k) {
-    add(at(k), at(k + 1), interval_s, static_cast<double>(counts[k]));
-  }
-  const std::size_t last = used - 1;
-  if (!(end_s > at(last)) || end_s >= at(last + 1)) {  // no end known inside the interval: a whole one
-    add(at(last), at(last + 1), interval_s, static_cast<double>(counts[last]));
-  } else if (last > 0 && end_s - at(last) < interval_s / 2) {
-    points.resize(points.size() - 2);
-    add(at(last - 1), end_s, end_s - at(last - 1), static_cast<double>(counts[last - 1] + counts[last]));
-  } else {
-    add(at(last), end_s, end_s - at(last), static_cast<double>(counts[last]));
-  }
-  return points;
-}
-
-std::vector<TimelineRun> timelineRuns(const std::string& label, const std::vector<std::string>& files,
-                                      const std::vector<StoredResults>& results) {
-  std::vector<TimelineRun> out;
-  for (std::size_t f = 0; f < results.size(); ++f) {
-    const std::string file = f < files.size() ? files[f] : fmt::format("file {}", f + 1);
-    for (const StoredRun& run : results[f].runs) {
-      TimelineRun t;
-      t.label = label;
-      t.file = file;
-      t.group = run.group;
-      const std::string run_name = run.group.substr(run.group.rfind('/') + 1);
-      t.stem = chartStem(results.size() > 1 ? fmt::format("timeline-{}-{}-{}", label, f + 1, run_name)
-                                            : fmt::format("timeline-{}-{}", label, run_name));
-      t.ranks = run.info.ranks;
-      t.has_series = run.has_series;
-      t.path_style = run.config.path_style;
-      t.steady = run.steady;
-      if (!run.phases.empty()) t.iteration = run.phases.front().iteration;  // by iteration, then order
-      for (const StoredPhase& p : run.phases) {
-        if (run.has_series && p.has_series && p.iteration == t.iteration)
-          t.phases.push_back(timelinePhase(p));
-      }
-      out.push_back(std::move(t));
-    }
-  }
-  return out;
-}
-
-std::vector<ChartSpec> timelineCharts(const TimelineRun& run) {
-  std::vector<ChartSpec> charts;
-  for (const TimelinePhase& p : run.phases) {
-    double longest = p.total.empty() ? 0.0 : p.total.back().x;
-    for (const auto& rank : p.ranks) longest = std::max(longest, rank.empty() ? 0.0 : rank.back().x);
-    const auto [unit, seconds_per_unit] = timeUnit(longest);
-    ChartSpec spec;
-    spec.title = std::string(phaseName(p.phase));
-    spec.subtitle = fmt::format("first done {}, last done {}", formatSeconds(p.done.first_done_time_s),
-                                formatSeconds(p.done.last_done_time_s));
-    spec.x_label = fmt::format("{} since the phase started", unit);
-    spec.y_label = "ops/s";
-    spec.x_scale = XScale::kLinear;
-    spec.width = 520;
-    spec.height = 360;
-    ChartSeries total{"all ranks", scaled(p.total, seconds_per_unit)};
-    total.look = SeriesLook::kBoldLine;
-    spec.series.push_back(std::move(total));
-    for (std::size_t r = 0; r < p.ranks.size(); ++r) {
-      if (p.ranks[r].empty()) continue;
-      ChartSeries rank{fmt::format("rank {}", r), scaled(p.ranks[r], seconds_per_unit)};
-      rank.look = SeriesLook::kThinLine;
-      spec.series.push_back(std::move(rank));
-    }
-    charts.push_back(std::move(spec));
-  }
-  return charts;
 }
 
 std::vector<std::string> reportSeries(const std::vector<Configuration>& configs) {
@@ -520,22 +444,26 @@ std::vector<std::string> reportSeries(const std::vector<Configuration>& configs)
 ChartSpec seriesChart(const std::vector<Configuration>& configs, const std::string& name,
                       const ReportOptions& options) {
   const Series& kind = anySeries(configs, name);
+  const auto [unit, scale] = chartUnit(configs, name);
   ChartSpec spec;
-  spec.title = seriesTitle(kind);
+  spec.title = fmt::format("{}: {} against {}", name, unit, kind.x_unit);
   spec.subtitle = barsText(options.error_bars);
   spec.x_label = kind.x_unit;
-  spec.y_label = fmt::format("{} ({})", name, kind.unit);
-  for (const Configuration& c : configs) {
-    const Series* s = c.find(name);
+  spec.y_label = fmt::format("{} ({})", name, unit);
+  spec.value_unit = unit;
+  spec.y_numbers = kind.kind == SeriesKind::kDataPath ? YNumbers::kPlain : YNumbers::kSi;
+  for (std::size_t c = 0; c < configs.size(); ++c) {
+    const Series* s = configs[c].find(name);
     if (!s) continue;
     ChartSeries cs;
-    cs.label = c.label;
-    for (const ScalingPoint& p : s->points) cs.points.push_back(chartPoint(p, options.error_bars, 1.0));
-    if (!s->points.empty()) {
-      const ScalingShape shape = shapeOf(*s);
-      cs.peak = shape.peak;
-      if (shape.saturated) cs.saturation = shape.saturation;
-    }
+    cs.label = configs[c].label;
+    cs.style = c;  // one colour and marker per configuration in every chart of the report
+    const Shape shape = shapeOf(*s);
+    if (shape.charted.empty()) continue;  // tabled only
+    for (const ScalingPoint* p : shape.charted)
+      cs.points.push_back(chartPoint(*p, options.error_bars, scale));
+    if (shape.charted.size() >= kMinPointsForShape) cs.peak = shape.peak;
+    cs.saturation = shape.saturation;
     spec.series.push_back(std::move(cs));
   }
   return spec;
@@ -559,13 +487,15 @@ ChartSpec relativeChart(const std::vector<Configuration>& configs, const std::st
     if (c == b || !s || !base) continue;
     ChartSeries cs;
     cs.label = configs[c].label;
+    cs.style = c;
     for (const ScalingPoint& p : s->points) {
       const ScalingPoint* bp = base->at(p.ranks);
       double ratio = 0.0;
-      if (!bp || !ratioToBaseline(p.mean, bp->mean, ratio)) continue;
+      if (!bp || tooFewForRate(p) || tooFewForRate(*bp) || !ratioToBaseline(p.mean, bp->mean, ratio))
+        continue;
       cs.points.push_back(chartPoint(p, options.error_bars, 1.0 / bp->mean));
     }
-    spec.series.push_back(std::move(cs));
+    if (!cs.points.empty()) spec.series.push_back(std::move(cs));
   }
   return spec;
 }
@@ -576,6 +506,7 @@ std::vector<ReportChart> reportCharts(const std::vector<Configuration>& configs,
   std::vector<ChartSpec> panels;
   for (const std::string& name : reportSeries(configs)) {
     ChartSpec spec = seriesChart(configs, name, options);
+    if (spec.series.empty()) continue;  // too few ops for a rate everywhere: tabled only
     charts.push_back({name, chartStem(name), false, renderSvg(spec)});
     spec.subtitle.clear();
     spec.width = 520;
@@ -583,8 +514,9 @@ std::vector<ReportChart> reportCharts(const std::vector<Configuration>& configs,
     panels.push_back(std::move(spec));
     // A relative chart needs the baseline's series and another configuration's.
     if (hasRatios(configs, name, options) && measuredBy(configs, name).size() > 1) {
-      charts.push_back(
-          {name, chartStem(name) + "-relative", true, renderSvg(relativeChart(configs, name, options))});
+      const ChartSpec relative = relativeChart(configs, name, options);
+      if (!relative.series.empty())
+        charts.push_back({name, chartStem(name) + "-relative", true, renderSvg(relative)});
     }
   }
   if (!panels.empty()) {
@@ -653,16 +585,18 @@ std::string reportMarkdown(const std::vector<Configuration>& configs, const Repo
       "Rates are the mean over iterations of the aggregate rate (ops/s of all ranks, barrier to barrier; "
       "MiB/s as the data-path tool reported it); n is the number of iterations; p99 is the latency of the "
       "merged histograms. The peak is the largest mean; the saturation point is the first count reaching "
-      "{:.0f}% of the peak with larger counts measured.\n\n",
-      kSaturationFraction * 100);
+      "{:.0f}% of the peak with larger counts measured (neither is marked on a curve of fewer than {} "
+      "points). A count with {} is tabled but not charted: its rate is mostly the cost of one call and the "
+      "barriers around it. The mdbench runs and each tool's imports with one command line are separate "
+      "configurations, never averaged together.\n\n",
+      kSaturationFraction * 100, kMinPointsForShape, thresholdText());
   for (const ReportChart& chart : charts) {
-    if (chart.series.empty() && !chart.timeline) out += fmt::format("![overview]({}.svg)\n\n", chart.stem);
+    if (chart.series.empty() && !chart.timeline) out += image("overview", chart.stem, options);
   }
   for (const std::string& name : reportSeries(configs)) {
     out += "## " + escapeMarkdown(seriesTitle(anySeries(configs, name))) + "\n\n";
     for (const ReportChart& chart : charts) {
-      if (chart.series == name)
-        out += fmt::format("![{}]({}.svg)\n\n", escapeMarkdown(chart.stem), chart.stem);
+      if (chart.series == name) out += image(escapeMarkdown(chart.stem), chart.stem, options);
     }
     out += renderMarkdown(seriesTable(configs, name, options)) + "\n";
     for (const std::string& line : shapeLines(configs, name)) out += "- " + escapeMarkdown(line) + "\n";
@@ -676,8 +610,7 @@ std::string reportMarkdown(const std::vector<Configuration>& configs, const Repo
       if (!run.has_series || !run.steady.empty()) continue;
       out += "### " + escapeMarkdown(runTitle(run)) + "\n\n";
       for (const ReportChart& chart : charts) {
-        if (chart.timeline == i)
-          out += fmt::format("![{}]({}.svg)\n\n", escapeMarkdown(chart.stem), chart.stem);
+        if (chart.timeline == i) out += image(escapeMarkdown(chart.stem), chart.stem, options);
       }
       out += renderMarkdown(doneTable(run)) + "\n";
     }

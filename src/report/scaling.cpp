@@ -25,6 +25,10 @@ struct Accumulator {
   std::uint64_t ok = 0;
   std::uint64_t failed = 0;
   RunningStats stonewall;
+  // Per iteration, where known: the phase's time and its ops per rank with work (tooFewForRate).
+  double time_sum = 0.0;
+  double ops_per_rank_sum = 0.0;
+  double timed = 0.0;  // iterations in the sums
 };
 
 using Key = std::pair<std::string, std::uint32_t>;  // series name, ranks
@@ -45,19 +49,31 @@ void addRun(const StoredRun& run, std::map<Key, Accumulator>& acc, std::map<std:
     a.ok += phase.aggregate.ok;
     a.failed += phase.aggregate.failed;
     if (phase.aggregate.stonewalled) a.stonewall.add(phase.aggregate.ops_per_s_at_stonewall);
+    const std::uint32_t with_work =
+        phase.aggregate.active_ranks > 0 ? phase.aggregate.active_ranks : std::max(run.info.ranks, 1u);
+    a.time_sum += phase.aggregate.time_s;
+    a.ops_per_rank_sum += static_cast<double>(phase.aggregate.ok) / with_work;
+    a.timed += 1;
     const std::size_t n = std::min(phase.latency.size(), LatencyHistogram::kBuckets);
     for (std::size_t i = 0; i < n; ++i) a.latency.counts()[i] += phase.latency[i];
   }
 }
 
+// time_s: the import's mean phase time, 0 when the tool printed none.
 void addImported(const std::string& name, SeriesInfo info, std::uint32_t ranks, std::uint32_t nodes,
-                 const IterationSummary& summary, std::map<Key, Accumulator>& acc,
+                 const IterationSummary& summary, double time_s, std::map<Key, Accumulator>& acc,
                  std::map<std::string, SeriesInfo>& kinds) {
   kinds.emplace(name, info);
   Accumulator& a = acc[{name, ranks}];
   a.nodes = std::max(a.nodes, nodes);
   a.imported = pool(a.imported, summary);
   a.has_import = true;
+  if (time_s > 0.0) {
+    const double n = summary.iterations;
+    a.time_sum += time_s * n;
+    a.ops_per_rank_sum += summary.mean * time_s / std::max(ranks, 1u) * n;
+    a.timed += n;
+  }
 }
 
 IterationSummary summaryOf(std::uint32_t iterations, double max, double min, double mean, double stddev) {
@@ -98,7 +114,183 @@ ScalingPoint finish(std::uint32_t ranks, const Accumulator& a) {
     p.failed = a.failed;
     p.stonewall_mean = a.stonewall.mean();
   }
+  if (a.timed > 0) {
+    p.time_s = a.time_sum / a.timed;
+    p.ops_per_rank = a.ops_per_rank_sum / a.timed;
+  }
   return p;
+}
+
+// Where a configuration's results come from: everything (buildConfiguration), mdbench's runs, or the
+// imports of one tool run with one command line.
+struct Source {
+  bool all = true;
+  bool runs = false;
+  std::string tool;
+  std::string command_line;  // whitespace collapsed
+};
+
+std::string collapseSpaces(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    const bool space = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+    if (space && (out.empty() || out.back() == ' ')) continue;
+    out += space ? ' ' : c;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+bool takes(const Source& s, const std::string& tool, const std::string& command_line) {
+  return s.all || (!s.runs && s.tool == tool && s.command_line == collapseSpaces(command_line));
+}
+
+// The sources in the order they first appear, mdbench's runs first.
+std::vector<Source> sourcesOf(const std::vector<StoredResults>& results) {
+  std::vector<Source> sources;
+  const auto add = [&](Source s) {
+    for (const Source& t : sources) {
+      if (t.runs == s.runs && t.tool == s.tool && t.command_line == s.command_line) return;
+    }
+    sources.push_back(std::move(s));
+  };
+  for (const StoredResults& r : results) {
+    if (!r.runs.empty()) add({false, true, "mdbench", ""});
+  }
+  for (const StoredResults& r : results) {
+    for (const MetadataImport& imp : r.metadata_imports)
+      add({false, false, imp.tool, collapseSpaces(imp.command_line)});
+    for (const DataPathImport& imp : r.datapath)
+      add({false, false, imp.tool, collapseSpaces(imp.command_line)});
+  }
+  return sources;
+}
+
+// The first source keeps the label; the others are "LABEL (TOOL)", numbered when a tool has several.
+std::string sourceLabel(const std::string& label, const std::vector<Source>& sources, std::size_t i) {
+  if (i == 0) return label;
+  std::size_t same = 0, nth = 0;
+  for (std::size_t j = 0; j < sources.size(); ++j) {
+    if (sources[j].tool != sources[i].tool) continue;
+    ++same;
+    if (j <= i) nth = same;
+  }
+  return same > 1 ? fmt::format("{} ({} {})", label, sources[i].tool, nth)
+                  : fmt::format("{} ({})", label, sources[i].tool);
+}
+
+std::string describe(const Source& s) {
+  if (s.runs) return "the mdbench runs";
+  if (s.command_line.empty()) return fmt::format("{} output that printed no command line", s.tool);
+  return fmt::format("{} run as '{}'", s.tool, s.command_line);
+}
+
+std::vector<StoredResults> readAll(const std::vector<std::string>& files) {
+  std::vector<StoredResults> results;
+  results.reserve(files.size());
+  for (const std::string& file : files) results.push_back(readResultsFile(file));
+  return results;
+}
+
+// A configuration being built: the points by series and count, the series' kinds.
+struct Building {
+  Configuration config;
+  std::map<Key, Accumulator> acc;
+  std::map<std::string, SeriesInfo> kinds;
+};
+
+void addMetadataImport(const std::string& file, const MetadataImport& imp, Building& b) {
+  std::set<std::string> skipped;
+  for (const MetadataImportRow& row : imp.rows) {
+    if (row.phase.empty()) {
+      skipped.insert(row.operation);
+      continue;
+    }
+    const std::optional<Phase> phase = parsePhaseName(row.phase);
+    const std::size_t order = phase ? static_cast<std::size_t>(*phase) : kPhaseCount;
+    addImported(row.phase, SeriesInfo{SeriesKind::kMetadata, order}, row.ranks, row.nodes,
+                summaryOf(row.iterations, row.ops_per_s_max, row.ops_per_s_min, row.ops_per_s_mean,
+                          row.ops_per_s_stddev),
+                row.time_s_mean, b.acc, b.kinds);
+  }
+  for (const std::string& op : skipped) {
+    b.config.notes.push_back(
+        fmt::format("{}: {} operation '{}' has no mdbench phase; not shown", file, imp.tool, op));
+  }
+}
+
+void addDataPathImport(const std::string& file, const DataPathImport& imp, Building& b) {
+  bool ops_only = false;
+  for (const DataPathRow& row : imp.rows) {
+    // IOzone -O reports ops/s and no bandwidth: kept in the file, but not a MiB/s point.
+    if (row.mib_per_s_mean == 0.0 && row.mib_per_s_max == 0.0 && row.ops_per_s_mean > 0.0) {
+      ops_only = true;
+      continue;
+    }
+    addImported(fmt::format("{}:{}", imp.tool, row.operation),
+                SeriesInfo{SeriesKind::kDataPath, kPhaseCount + 1}, row.clients, row.nodes,
+                summaryOf(row.iterations, row.mib_per_s_max, row.mib_per_s_min, row.mib_per_s_mean,
+                          row.mib_per_s_stddev),
+                0.0, b.acc, b.kinds);
+  }
+  if (ops_only) {
+    b.config.notes.push_back(fmt::format("{}: {} {} reported ops/s, not bandwidth: not shown in MiB/s", file,
+                                         imp.tool, imp.source));
+  }
+}
+
+// The series from the accumulated points: metadata in phase order, then data path by name.
+void addSeries(Building& b) {
+  std::vector<std::pair<std::string, SeriesInfo>> order(b.kinds.begin(), b.kinds.end());
+  std::stable_sort(order.begin(), order.end(),
+                   [](const auto& x, const auto& y) { return x.second.order < y.second.order; });
+  for (const auto& [name, info] : order) {
+    Series s;
+    s.kind = info.kind;
+    s.name = name;
+    s.unit = info.kind == SeriesKind::kMetadata ? "ops/s" : "MiB/s";
+    s.x_unit = info.kind == SeriesKind::kMetadata ? "ranks" : "clients";
+    bool mixed = false;
+    for (auto it = b.acc.lower_bound({name, 0}); it != b.acc.end() && it->first.first == name; ++it) {
+      s.points.push_back(finish(it->first.second, it->second));
+      mixed = mixed || (it->second.measured && it->second.has_import);
+    }
+    if (mixed) {
+      b.config.notes.push_back(
+          fmt::format("{}: mdbench runs and imported results at the same rank count are pooled", name));
+    }
+    b.config.series.push_back(std::move(s));
+  }
+}
+
+// The configuration of what `source` takes from the files; its files are those it took something from.
+Configuration buildSelected(const std::string& label, const std::vector<std::string>& files,
+                            const std::vector<StoredResults>& results, const Source& source) {
+  Building b;
+  b.config.label = label;
+  for (std::size_t f = 0; f < results.size(); ++f) {
+    const std::string file = f < files.size() ? files[f] : fmt::format("file {}", f + 1);
+    bool used = source.all;
+    for (const StoredRun& run : results[f].runs) {
+      if (!source.all && !source.runs) break;
+      used = true;
+      addRun(run, b.acc, b.kinds);
+      if (std::string note = runNote(file, run); !note.empty()) b.config.notes.push_back(std::move(note));
+    }
+    for (const MetadataImport& imp : results[f].metadata_imports) {
+      if (!takes(source, imp.tool, imp.command_line)) continue;
+      used = true;
+      addMetadataImport(file, imp, b);
+    }
+    for (const DataPathImport& imp : results[f].datapath) {
+      if (!takes(source, imp.tool, imp.command_line)) continue;
+      used = true;
+      addDataPathImport(file, imp, b);
+    }
+    if (used && f < files.size()) b.config.files.push_back(files[f]);
+  }
+  addSeries(b);
+  return std::move(b.config);
 }
 
 }  // namespace
@@ -119,84 +311,40 @@ const Series* Configuration::find(std::string_view name) const {
 
 Configuration buildConfiguration(const std::string& label, const std::vector<std::string>& files,
                                  const std::vector<StoredResults>& results) {
-  Configuration config;
-  config.label = label;
-  config.files = files;
-  std::map<Key, Accumulator> acc;
-  std::map<std::string, SeriesInfo> kinds;
-  for (std::size_t f = 0; f < results.size(); ++f) {
-    const std::string file = f < files.size() ? files[f] : fmt::format("file {}", f + 1);
-    for (const StoredRun& run : results[f].runs) {
-      addRun(run, acc, kinds);
-      if (std::string note = runNote(file, run); !note.empty()) config.notes.push_back(std::move(note));
-    }
-    for (const MetadataImport& imp : results[f].metadata_imports) {
-      std::set<std::string> skipped;
-      for (const MetadataImportRow& row : imp.rows) {
-        if (row.phase.empty()) {
-          skipped.insert(row.operation);
-          continue;
-        }
-        const std::optional<Phase> phase = parsePhaseName(row.phase);
-        const std::size_t order = phase ? static_cast<std::size_t>(*phase) : kPhaseCount;
-        addImported(row.phase, SeriesInfo{SeriesKind::kMetadata, order}, row.ranks, row.nodes,
-                    summaryOf(row.iterations, row.ops_per_s_max, row.ops_per_s_min, row.ops_per_s_mean,
-                              row.ops_per_s_stddev),
-                    acc, kinds);
-      }
-      for (const std::string& op : skipped) {
-        config.notes.push_back(
-            fmt::format("{}: {} operation '{}' has no mdbench phase; not shown", file, imp.tool, op));
-      }
-    }
-    for (const DataPathImport& imp : results[f].datapath) {
-      bool ops_only = false;
-      for (const DataPathRow& row : imp.rows) {
-        // IOzone -O reports ops/s and no bandwidth: kept in the file, but not a MiB/s point.
-        if (row.mib_per_s_mean == 0.0 && row.mib_per_s_max == 0.0 && row.ops_per_s_mean > 0.0) {
-          ops_only = true;
-          continue;
-        }
-        addImported(fmt::format("{}:{}", imp.tool, row.operation),
-                    SeriesInfo{SeriesKind::kDataPath, kPhaseCount + 1}, row.clients, row.nodes,
-                    summaryOf(row.iterations, row.mib_per_s_max, row.mib_per_s_min, row.mib_per_s_mean,
-                              row.mib_per_s_stddev),
-                    acc, kinds);
-      }
-      if (ops_only) {
-        config.notes.push_back(fmt::format("{}: {} {} reported ops/s, not bandwidth: not shown in MiB/s",
-                                           file, imp.tool, imp.source));
-      }
-    }
-  }
-  std::vector<std::pair<std::string, SeriesInfo>> order(kinds.begin(), kinds.end());
-  std::stable_sort(order.begin(), order.end(),
-                   [](const auto& a, const auto& b) { return a.second.order < b.second.order; });
-  for (const auto& [name, info] : order) {
-    Series s;
-    s.kind = info.kind;
-    s.name = name;
-    s.unit = info.kind == SeriesKind::kMetadata ? "ops/s" : "MiB/s";
-    s.x_unit = info.kind == SeriesKind::kMetadata ? "ranks" : "clients";
-    bool mixed = false;
-    for (auto it = acc.lower_bound({name, 0}); it != acc.end() && it->first.first == name; ++it) {
-      s.points.push_back(finish(it->first.second, it->second));
-      mixed = mixed || (it->second.measured && it->second.has_import);
-    }
-    if (mixed) {
-      config.notes.push_back(
-          fmt::format("{}: mdbench runs and imported results at the same rank count are pooled", name));
-    }
-    config.series.push_back(std::move(s));
-  }
-  return config;
+  return buildSelected(label, files, results, Source{});
 }
 
 Configuration loadConfiguration(const std::string& label, const std::vector<std::string>& files) {
-  std::vector<StoredResults> results;
-  results.reserve(files.size());
-  for (const std::string& file : files) results.push_back(readResultsFile(file));
-  return buildConfiguration(label, files, results);
+  return buildConfiguration(label, files, readAll(files));
+}
+
+bool tooFewForRate(const ScalingPoint& point) {
+  return (point.ops_per_rank > 0.0 && point.ops_per_rank < kMinOpsPerRankForRate) ||
+         (point.time_s > 0.0 && point.time_s < kMinSecondsForRate);
+}
+
+std::vector<Configuration> buildConfigurations(const std::string& label,
+                                               const std::vector<std::string>& files,
+                                               const std::vector<StoredResults>& results, Grouping grouping) {
+  const std::vector<Source> sources = sourcesOf(results);
+  if (grouping == Grouping::kPooled || sources.size() <= 1)
+    return {buildConfiguration(label, files, results)};
+  std::vector<Configuration> configs;
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    configs.push_back(buildSelected(sourceLabel(label, sources, i), files, results, sources[i]));
+    Configuration& c = configs.back();
+    c.notes.insert(
+        c.notes.begin(),
+        fmt::format("{} of {} configurations from the files labelled '{}': {}; results of different "
+                    "tools or command lines are kept apart, not averaged",
+                    i + 1, sources.size(), label, describe(sources[i])));
+  }
+  return configs;
+}
+
+std::vector<Configuration> loadConfigurations(const std::string& label, const std::vector<std::string>& files,
+                                              Grouping grouping) {
+  return buildConfigurations(label, files, readAll(files), grouping);
 }
 
 }  // namespace mdbench

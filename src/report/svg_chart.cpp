@@ -162,11 +162,15 @@ struct Tick {
   std::string label;
 };
 
-std::vector<Tick> yTicks(const Extent& e) {
+std::string formatY(double v, YNumbers numbers) {
+  return numbers == YNumbers::kPlain ? formatPlain(v) : formatSi(v);
+}
+
+std::vector<Tick> yTicks(const Extent& e, YNumbers numbers) {
   // Headroom above the highest point leaves space for the peak label.
   const double top = e.y_max > e.y_min ? e.y_max + 0.04 * (e.y_max - e.y_min) : e.y_max;
   std::vector<Tick> ticks;
-  for (const double v : niceTicks(e.y_min, top)) ticks.push_back({v, formatSi(v)});
+  for (const double v : niceTicks(e.y_min, top)) ticks.push_back({v, formatY(v, numbers)});
   return ticks;
 }
 
@@ -225,6 +229,7 @@ enum class LegendPlace : std::uint8_t { kRight, kNone };
 struct Entry {
   std::string label;  // truncated
   Style style;
+  std::string series;  // the label in full
 };
 
 struct Layout {
@@ -273,6 +278,7 @@ std::size_t legendChars(int width) {
 
 // A marker of the series' shape; `extra` carries the class and data- attributes.
 void marker(svg::Writer& w, const Style& style, double x, double y, double r, svg::Attrs extra) {
+  extra.emplace_back("data-marker", std::string(svg::markerName(style.marker)));
   extra.emplace_back("fill", std::string(style.colour));
   extra.emplace_back("stroke", "#ffffff");
   extra.emplace_back("stroke-width", "1");
@@ -405,7 +411,8 @@ void drawSaturation(svg::Writer& w, const ChartPoint& p, const Style& style, con
   w.close();
 }
 
-void drawPeak(svg::Writer& w, const ChartPoint& p, const Style& style, const Frame& f, LabelPlacer& placer) {
+void drawPeak(svg::Writer& w, const ChartSpec& spec, const ChartPoint& p, const Style& style, const Frame& f,
+              LabelPlacer& placer) {
   const double x = f.x(p.x);
   const double y = f.y(p.y);
   w.open("g", {{"class", "peak"}, {"data-x", raw(p.x)}, {"data-y", raw(p.y)}});
@@ -416,7 +423,8 @@ void drawPeak(svg::Writer& w, const ChartPoint& p, const Style& style, const Fra
                     {"fill", "none"},
                     {"stroke", std::string(style.colour)},
                     {"stroke-width", "2"}});
-  const std::string text = "peak " + formatSi(p.y);
+  std::string text = "peak " + formatY(p.y, spec.y_numbers);
+  if (!spec.value_unit.empty()) text += " " + spec.value_unit;
   const double gap = kMarkerRadius + 8;
   note(w, placer,
        {{x, y - gap, "middle"},
@@ -467,10 +475,15 @@ void drawLine(svg::Writer& w, const std::vector<const ChartPoint*>& ordered, con
   w.leaf("polyline", attrs);
 }
 
-void drawSeries(svg::Writer& w, const ChartSeries& series, const Style& style, XScale scale, const Frame& f,
-                LabelPlacer& placer) {
+void drawSeries(svg::Writer& w, const ChartSpec& spec, const ChartSeries& series, const Style& style,
+                XScale scale, const Frame& f, LabelPlacer& placer) {
   svg::Attrs group = {{"class", "series"}, {"data-series", svg::sanitize(series.label)}};
-  if (style.look != SeriesLook::kMarkers) group.emplace_back("data-look", std::string(lookName(style.look)));
+  if (style.look != SeriesLook::kMarkers) {
+    group.emplace_back("data-look", std::string(lookName(style.look)));
+  } else {
+    group.emplace_back("data-colour", std::string(style.colour));
+    group.emplace_back("data-marker", std::string(svg::markerName(style.marker)));
+  }
   w.open("g", group);
   const auto at = [&](std::optional<std::size_t> i) -> const ChartPoint* {
     return i && *i < series.points.size() && drawable(series.points[*i], scale) ? &series.points[*i]
@@ -480,7 +493,7 @@ void drawSeries(svg::Writer& w, const ChartSeries& series, const Style& style, X
   const std::vector<const ChartPoint*> ordered = drawOrder(series, scale);
   if (style.look != SeriesLook::kMarkers) {
     if (!ordered.empty()) drawLine(w, ordered, style, f);
-    if (const ChartPoint* p = at(series.peak)) drawPeak(w, *p, style, f, placer);
+    if (const ChartPoint* p = at(series.peak)) drawPeak(w, spec, *p, style, f, placer);
     w.close();
     return;
   }
@@ -513,17 +526,19 @@ void drawSeries(svg::Writer& w, const ChartSeries& series, const Style& style, X
     marker(w, style, f.x(p->x), f.y(p->y), kMarkerRadius,
            {{"class", "point"}, {"data-x", raw(p->x)}, {"data-y", raw(p->y)}});
   }
-  if (const ChartPoint* p = at(series.peak)) drawPeak(w, *p, style, f, placer);
+  if (const ChartPoint* p = at(series.peak)) drawPeak(w, spec, *p, style, f, placer);
   w.close();
 }
 
-void legendSwatch(svg::Writer& w, const Style& style, double x, double y) {
+void legendSwatch(svg::Writer& w, const Entry& entry, double x, double y) {
+  const Style& style = entry.style;
   if (style.look != SeriesLook::kMarkers) {
     w.line({{"class", "legend-line"}}, x, y, x + 24, y, strokeAttrs(strokeOf(style)));
     return;
   }
   w.line({}, x, y, x + 24, y, {{"stroke", std::string(style.colour)}, {"stroke-width", "2"}});
-  marker(w, style, x + 12, y, kMarkerRadius, {{"class", "legend-marker"}});
+  marker(w, style, x + 12, y, kMarkerRadius,
+         {{"class", "legend-marker"}, {"data-series", svg::sanitize(entry.series)}});
 }
 
 void drawLegendColumn(svg::Writer& w, const std::vector<Entry>& entries, const Layout& l) {
@@ -531,7 +546,7 @@ void drawLegendColumn(svg::Writer& w, const std::vector<Entry>& entries, const L
          {{"class", "legend"}, {"font-size", fmt::format("{}", kLegendSize)}, {"fill", std::string(kInk)}});
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const double y = l.top + 8 + static_cast<double>(i) * kLegendRow;
-    legendSwatch(w, entries[i].style, l.legend_x, y);
+    legendSwatch(w, entries[i], l.legend_x, y);
     w.text({{"class", "legend-label"}, {"x", num(l.legend_x + 30)}, {"y", num(y + 4)}}, entries[i].label);
   }
   w.close();
@@ -586,11 +601,11 @@ void drawChart(svg::Writer& w, const ChartSpec& spec, const std::vector<std::siz
                LegendPlace place) {
   const XScale scale = resolveXScale(spec);
   const Extent extent = extentOf(spec, scale);
-  const std::vector<Tick> y_ticks = yTicks(extent);
+  const std::vector<Tick> y_ticks = yTicks(extent, spec.y_numbers);
   std::vector<Entry> legend;
   for (std::size_t i = 0; i < spec.series.size(); ++i) {
     legend.push_back({svg::truncate(spec.series[i].label, legendChars(spec.width)),
-                      styleFor(styles[i], spec.series[i].look)});
+                      styleFor(styles[i], spec.series[i].look), spec.series[i].label});
   }
   const Layout l = layoutChart(spec, y_ticks, legend, place);
   auto [x, x_ticks] = xAxis(extent, scale);
@@ -609,7 +624,7 @@ void drawChart(svg::Writer& w, const ChartSpec& spec, const std::vector<std::siz
   for (const bool bold : {false, true}) {
     for (std::size_t i = 0; i < spec.series.size(); ++i) {
       if ((spec.series[i].look == SeriesLook::kBoldLine) != bold) continue;
-      drawSeries(w, spec.series[i], styleFor(styles[i], spec.series[i].look), scale, f, placer);
+      drawSeries(w, spec, spec.series[i], styleFor(styles[i], spec.series[i].look), scale, f, placer);
     }
   }
   if (extent.xs.empty()) {
@@ -651,7 +666,7 @@ double drawLegendRows(svg::Writer& w, const std::vector<Entry>& entries, double 
       x = kMargin;
       y += kLegendRow;
     }
-    legendSwatch(w, e.style, x, y);
+    legendSwatch(w, e, x, y);
     w.text({{"class", "legend-label"}, {"x", num(x + 30)}, {"y", num(y + 4)}}, e.label);
     x += entry_width;
   }
@@ -685,7 +700,7 @@ std::string renderSvg(const ChartSpec& spec) {
   svg::Writer w;
   openDocument(w, std::max(spec.width, 240), std::max(spec.height, 180), spec.title);
   std::vector<std::size_t> styles(spec.series.size());
-  for (std::size_t i = 0; i < styles.size(); ++i) styles[i] = i;
+  for (std::size_t i = 0; i < styles.size(); ++i) styles[i] = spec.series[i].style.value_or(i);
   drawChart(w, spec, styles, LegendPlace::kRight);
   w.close();
   return w.finish();
@@ -700,8 +715,9 @@ std::string renderPanels(const std::vector<ChartSpec>& charts, int columns, cons
     cell_width = std::max<double>(cell_width, c.width);
     cell_height = std::max<double>(cell_height, c.height);
     for (const auto& s : c.series) {
-      if (style_of.emplace(s.label, style_of.size()).second) {
-        legend.push_back({svg::truncate(s.label, kMaxLegendChars), styleFor(style_of.size() - 1, s.look)});
+      const std::size_t slot = s.style.value_or(style_of.size());
+      if (style_of.emplace(s.label, slot).second) {
+        legend.push_back({svg::truncate(s.label, kMaxLegendChars), styleFor(slot, s.look), s.label});
       }
     }
   }

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -139,6 +140,13 @@ enum class Marker : std::uint8_t {
   kHexagon
 };
 inline constexpr std::size_t kMarkerCount = 8;
+
+// The shape's name, for machines reading a chart (data-marker).
+inline std::string_view markerName(Marker m) {
+  constexpr std::array<std::string_view, kMarkerCount> kNames = {
+      "circle", "square", "triangle-up", "diamond", "triangle-down", "cross", "star", "hexagon"};
+  return kNames[static_cast<std::size_t>(m) % kMarkerCount];
+}
 
 // A regular polygon (or a star, when inner_ratio > 0: every other vertex at that fraction of r).
 inline std::string polygon(double cx, double cy, double r, int corners, double inner_ratio, double rotation) {

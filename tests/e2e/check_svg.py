@@ -1,12 +1,14 @@
 #!/usr/bin/python3
 """Checks a chart written by `mdbench report` (src/report/svg_chart.cpp) through the structure it promises.
 
-usage: check_svg.py FILE.svg [--series LABEL]... [--points LABEL=N]... [--text STRING]...
-                    [--peak LABEL] [--saturation LABEL] [--panels N] [--reference]
+usage: check_svg.py FILE.svg... [--series LABEL]... [--points LABEL=N]... [--text STRING]...
+                    [--no-text STRING]... [--peak LABEL] [--saturation LABEL] [--panels N] [--reference]
+                    [--sum-of-ranks] [--same-looks]
 
-Always checked: the file is XML with an <svg> root in the SVG namespace, a viewBox, and no non-finite
+Every check but --same-looks applies to each file given. Always checked: the file is XML with an <svg> root in the SVG namespace, a viewBox, and no non-finite
 number in any geometry attribute. Then, as asked:
-  --series LABEL      a <g class="series" data-series="LABEL"> exists
+  --series LABEL      a <g class="series" data-series="LABEL"> exists (LABEL may be a shell pattern:
+                      "mdbench*" also finds "mdbench (ior)")
   --points LABEL=N    the series groups labelled LABEL hold N elements of class "point" in all
                       (summed over panels for a panel chart)
   --text STRING       some <text> element contains STRING
@@ -14,9 +16,16 @@ number in any geometry attribute. Then, as asked:
   --saturation LABEL  a series group labelled LABEL contains an element of class "saturation"
   --panels N          exactly N <g class="panel"> elements
   --reference         an element of class "reference" exists
+  --no-text STRING    no <text> element contains STRING
+  --sum-of-ranks      in each panel (throughput over time), the bold "all ranks" line equals the sum of
+                      the "rank N" lines at every moment between two ends of any step (a finished rank
+                      adds 0); relative tolerance 1e-6
+  --same-looks        over all the files: every label's series groups have one colour and one marker, its
+                      points are drawn in that colour and marker, and so are its legend markers
 Prints one line per failed check and exits 1 if any failed, 0 otherwise.
 """
 import argparse
+import fnmatch
 import sys
 import xml.etree.ElementTree as ET
 
@@ -34,14 +43,72 @@ def with_class(root, name):
 
 
 def series_groups(root, label):
-    return [g for g in with_class(root, "series") if g.get("data-series") == label]
+    return [g for g in with_class(root, "series") if fnmatch.fnmatchcase(g.get("data-series", ""), label)]
 
 
-def check(args):
+def steps(group):
+    """A line series' steps as (start, end, rate), from its polyline's data-values (pairs of points)."""
+    line = group.find(SVG + "polyline")
+    if line is None:
+        return []
+    values = [tuple(map(float, v.split(","))) for v in line.get("data-values", "").split()]
+    return [(values[i][0], values[i + 1][0], values[i][1]) for i in range(0, len(values) - 1, 2)]
+
+
+def rate_at(line, t):
+    return sum(rate for start, end, rate in line if start <= t < end)
+
+
+def check_sum(root):
+    failures = []
+    panels = with_class(root, "panel") or [root]
+    for panel in panels:
+        groups = with_class(panel, "series")
+        total = [steps(g) for g in groups if g.get("data-series") == "all ranks"]
+        ranks = [steps(g) for g in groups if g.get("data-series", "").startswith("rank ")]
+        name = panel.get("data-title", "chart")
+        if len(total) != 1 or not ranks:
+            failures.append(f"{name}: {len(total)} 'all ranks' lines and {len(ranks)} rank lines")
+            continue
+        edges = sorted({x for line in ranks + total for step in line for x in step[:2]})
+        for a, b in zip(edges, edges[1:]):
+            if b - a <= 1e-12 * max(1.0, abs(b)):
+                continue
+            t = (a + b) / 2
+            want = sum(rate_at(line, t) for line in ranks)
+            got = rate_at(total[0], t)
+            if abs(got - want) > 1e-6 * max(1.0, want):
+                failures.append(f"{name}: at {t:g} the sum line is {got:g}, the ranks add up to {want:g}")
+                break
+    return failures
+
+
+def check_looks(roots):
+    """Per label, the (colour, marker) of its series groups, points and legend markers over all files."""
+    looks = {}
+    failures = []
+    for path, root in roots:
+        for g in with_class(root, "series"):
+            if g.get("data-colour") is None:
+                continue  # a line look (throughput over time) is not a configuration's
+            look = (g.get("data-colour"), g.get("data-marker"))
+            looks.setdefault(g.get("data-series"), set()).add(look)
+            for p in with_class(g, "point"):
+                if (p.get("fill"), p.get("data-marker")) != look:
+                    failures.append(f"{path}: a point of {g.get('data-series')!r} is not drawn as {look}")
+        for m in with_class(root, "legend-marker"):
+            looks.setdefault(m.get("data-series"), set()).add((m.get("fill"), m.get("data-marker")))
+    for label, seen in sorted(looks.items()):
+        if len(seen) != 1:
+            failures.append(f"{label!r} is drawn {len(seen)} ways: {sorted(seen)}")
+    return failures
+
+
+def check(args, path):
     try:
-        root = ET.parse(args.file).getroot()
+        root = ET.parse(path).getroot()
     except (ET.ParseError, OSError) as e:
-        return [f"{args.file}: not readable XML: {e}"]
+        return [f"{path}: not readable XML: {e}"], None
     failures = []
     if root.tag != SVG + "svg":
         failures.append(f"root element is {root.tag}, not <svg> in the SVG namespace")
@@ -71,12 +138,17 @@ def check(args):
         failures.append(f"{len(with_class(root, 'panel'))} panels, expected {args.panels}")
     if args.reference and not with_class(root, "reference"):
         failures.append("no reference line")
-    return failures
+    for unwanted in args.no_text:
+        if any(unwanted in t for t in texts):
+            failures.append(f"a text contains {unwanted!r}")
+    if args.sum_of_ranks:
+        failures += check_sum(root)
+    return [f"{path}: {f}" for f in failures], root
 
 
 def main():
     parser = argparse.ArgumentParser(description="Check an mdbench SVG chart's structure.")
-    parser.add_argument("file")
+    parser.add_argument("files", nargs="+", metavar="file")
     parser.add_argument("--series", action="append", default=[], metavar="LABEL")
     parser.add_argument("--points", action="append", default=[], metavar="LABEL=N")
     parser.add_argument("--text", action="append", default=[], metavar="STRING")
@@ -84,7 +156,18 @@ def main():
     parser.add_argument("--saturation", metavar="LABEL")
     parser.add_argument("--panels", type=int, metavar="N")
     parser.add_argument("--reference", action="store_true")
-    failures = check(parser.parse_args())
+    parser.add_argument("--no-text", action="append", default=[], metavar="STRING")
+    parser.add_argument("--sum-of-ranks", action="store_true")
+    parser.add_argument("--same-looks", action="store_true")
+    args = parser.parse_args()
+    failures, roots = [], []
+    for path in args.files:
+        found, root = check(args, path)
+        failures += found
+        if root is not None:
+            roots.append((path, root))
+    if args.same_looks:
+        failures += check_looks(roots)
     for f in failures:
         print(f"check_svg: {f}")
     return 1 if failures else 0

@@ -40,9 +40,20 @@ struct ChartSeries {
   std::optional<std::size_t> peak{};        // index into points: highlighted, labelled "peak Y"
   std::optional<std::size_t> saturation{};  // index into points: dashed line labelled "saturates at X"
   SeriesLook look = SeriesLook::kMarkers;   // a line look draws a marker only for a lone point
+  // The series' slot in the palette (colour and marker). Charts of one report give a configuration the same
+  // slot in every figure; unset: the series' index in its chart (renderSvg) or the order in which labels
+  // first appear (renderPanels).
+  std::optional<std::size_t> style{};
 };
 
-// Axis labels carry their units ("ranks", "file-create (ops/s)"); the renderer adds none.
+// How the y axis and the peak label write numbers.
+enum class YNumbers : std::uint8_t {
+  kSi,     // formatSi: "50k", "1.5M" (decimal quantities: ops/s)
+  kPlain,  // formatPlain: no SI prefix, for a binary unit (GiB/s) that must never read "2.26k"
+};
+
+// Axis labels carry their units ("ranks", "file-create (ops/s)"); the renderer adds none, except value_unit
+// after the peak's value ("peak 2.26 GiB/s").
 struct ChartSpec {
   std::string title;
   std::string subtitle;  // optional second line under the title
@@ -51,13 +62,17 @@ struct ChartSpec {
   XScale x_scale = XScale::kAuto;
   std::optional<double> reference_y;  // dashed horizontal line, e.g. the baseline 1.0 of a relative chart
   std::string reference_label;        // its text; the value itself when empty
+  std::string value_unit;             // "" or the unit of y, for the peak label
+  YNumbers y_numbers = YNumbers::kSi;
   std::vector<ChartSeries> series;
   int width = 800;  // pixels; at least 240 x 180 is used
   int height = 500;
 };
 
 // A standalone SVG 1.1 document. Deterministic: the same spec gives the same bytes. Elements carry
-// classes and data- attributes for machines (see tests/e2e/check_svg.py): g.series[data-series],
+// classes and data- attributes for machines (see tests/e2e/check_svg.py): g.series[data-series] (and
+// data-colour, data-marker for a series of markers), every marker with data-marker (its shape's name) and
+// a legend marker with data-series,
 // .point[data-x][data-y], line.error-bar[data-x][data-low][data-high], g.peak, g.saturation, g.reference,
 // text.title, text.axis-label.x|y, text.tick-label.x|y, g.legend with text.legend-label. A series of a
 // line look has data-look="bold|thin", and its polyline.line data-values="x,y x,y ..." (data, not pixels).
@@ -84,6 +99,9 @@ std::vector<double> niceTicks(double lo, double hi);
 // At most 3 significant digits with an SI suffix from k (1e3) to E (1e18): "0", "0.25", "412", "50k",
 // "1.5M", "-2.5k". Values below 1 have no suffix (ratios read better as 0.25 than 250m). Non-finite: "n/a".
 std::string formatSi(double value);
+
+// At most 3 significant digits without SI prefix: "0", "0.25", "2.26", "512", "1020". Non-finite: "n/a".
+std::string formatPlain(double value);
 
 // What kAuto means for this spec's data (never returns kAuto).
 XScale resolveXScale(const ChartSpec& spec);

@@ -26,6 +26,7 @@ enum class ErrorBars : std::uint8_t {
 struct ReportOptions {
   std::optional<std::size_t> baseline;  // index into the configurations
   ErrorBars error_bars = ErrorBars::kMinMax;
+  bool png = false;  // --png: report.md links each chart's PNG after its SVG
 };
 
 // Series names over all configurations: metadata phases in execution order, then data path by name.
@@ -41,7 +42,9 @@ inline constexpr std::uint32_t kTimelineMaxRankLines = 16;
 struct TimelinePhase {
   Phase phase = Phase::kTreeCreate;
   double interval_s = 0.0;
-  std::vector<ChartPoint> total;               // all ranks
+  // All ranks: sumOfSteps over every rank's line (also when there are too many ranks to draw their lines);
+  // ratesOverTime of the stored totals only when the ranks' rows were not all stored.
+  std::vector<ChartPoint> total;
   std::vector<std::vector<ChartPoint>> ranks;  // per rank, up to kTimelineMaxRankLines ranks; else empty
   double ops_per_s = 0.0;                      // the phase's aggregate, barrier to barrier
   DoneRates done;
@@ -73,6 +76,11 @@ std::vector<TimelineRun> timelineRuns(const std::string& label, const std::vecto
 // than half an interval (after the first), it is joined to the one before, so that a few ops in a sliver of
 // time do not read as a spike.
 std::vector<ChartPoint> ratesOverTime(std::span<const std::uint64_t> counts, double interval_s, double end_s);
+
+// The line of all ranks: the sum of step lines (ratesOverTime's pairs of points) at every moment. Steps
+// start and end wherever any line's do; in each, the sum of the rates of the lines' steps holding it (a line
+// whose steps have ended adds 0). Ends closer than interval_s * 1e-9 count as one.
+std::vector<ChartPoint> sumOfSteps(const std::vector<std::vector<ChartPoint>>& lines, double interval_s);
 
 // One panel per phase: the summed rate bold, one thin line per rank; x in s, ms or us, whichever reads best
 // for the phase's length. Empty phases show "no data".

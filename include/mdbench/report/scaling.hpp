@@ -34,7 +34,19 @@ struct ScalingPoint {
   std::uint64_t ok = 0;
   std::uint64_t failed = 0;
   double stonewall_mean = 0.0;
+  // Means over the iterations that know them: the phase's time (barrier to barrier; imports: mdtest's time
+  // table) and its successful ops per rank with work (imports: rate x time / ranks). 0: not known (an
+  // import without a time table, IOR and IOzone).
+  double time_s = 0.0;
+  double ops_per_rank = 0.0;
 };
+
+// Below these a rate is mostly the cost of one call and the barriers around it (a tree phase of 1 op per
+// rank, a phase of a few milliseconds): such a point is tabled with this reason, not drawn on a chart.
+inline constexpr double kMinOpsPerRankForRate = 10.0;
+inline constexpr double kMinSecondsForRate = 0.01;
+// True when the point's op count or time is known and below the thresholds above.
+bool tooFewForRate(const ScalingPoint& point);
 
 struct Series {
   SeriesKind kind = SeriesKind::kMetadata;
@@ -56,9 +68,27 @@ struct Configuration {
 };
 
 // Builds a configuration from results already read (pure; for tests) or from files (throws
-// ResultsFileError naming the file).
+// ResultsFileError naming the file). Everything in the files is pooled: mdbench runs and the imports of
+// every tool and command line (a note says so when mdbench runs and imports meet at one rank count).
 Configuration buildConfiguration(const std::string& label, const std::vector<std::string>& files,
                                  const std::vector<StoredResults>& results);
 Configuration loadConfiguration(const std::string& label, const std::vector<std::string>& files);
+
+// How the results under one label become configurations.
+enum class Grouping : std::uint8_t {
+  kBySource,  // mdbench runs; each tool's imports with one command line: one configuration each
+  kPooled,    // all in one configuration (buildConfiguration), as the user asked
+};
+
+// The configurations of one label's files. kBySource: the mdbench runs first (under the label), then one
+// configuration per tool and command line as imported, in the order they first appear ("LABEL (mdtest)",
+// or "LABEL (mdtest 2)" when the tool ran with several command lines); a single source keeps the label.
+// When there are several, each configuration's notes name its source and say that they are kept apart.
+std::vector<Configuration> buildConfigurations(const std::string& label,
+                                               const std::vector<std::string>& files,
+                                               const std::vector<StoredResults>& results,
+                                               Grouping grouping = Grouping::kBySource);
+std::vector<Configuration> loadConfigurations(const std::string& label, const std::vector<std::string>& files,
+                                              Grouping grouping = Grouping::kBySource);
 
 }  // namespace mdbench
