@@ -12,7 +12,7 @@
 //   rename    rename(from, to)
 //   verify    after the write: lseek(fd, 0, SEEK_SET) read, through the create's descriptor
 // What the safety promise (nothing followed through a link on a final component, nothing touched that the
-// run did not make) adds, and nothing else (README "Path style", checked by the test e2e_syscalls):
+// run did not make) adds, and nothing else (docs/path-style.md, checked by the test e2e_syscalls):
 //   1. create: O_EXCL (never reuses an existing entry; with O_CREAT it also refuses a symlink).
 //   2. stat: lstat semantics (AT_SYMLINK_NOFOLLOW), and the type must be the item's.
 //   3. read: O_NOFOLLOW and O_NONBLOCK (a FIFO never blocks the rank). No type check of its own: a symlink

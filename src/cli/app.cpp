@@ -246,7 +246,7 @@ std::string signalName(int signal) {
   return abbreviation != nullptr ? fmt::format("SIG{}", abbreviation) : fmt::format("signal {}", signal);
 }
 
-// The status line's words for an exit status of a run (README "Exit status").
+// The status line's words for an exit status of a run (docs/running.md, "Exit status").
 std::string exitStatusMeaning(int status) {
   if (status > 128) return fmt::format("stopped by {}", signalName(status - 128));
   switch (status) {

@@ -269,15 +269,20 @@ std::string reportUsageProblem(const ReportArgs& a, ReportOptions& report, std::
 }
 
 // Each file is read once, for the scaling model and the runs' throughput over time; a configuration's
-// files are let go before the next one is read.
-int readConfigurations(const std::vector<ConfigSpec>& given, std::vector<Configuration>& configs,
-                       std::vector<TimelineRun>& timelines) {
+// files are let go before the next one is read. A label's mdbench runs and each tool's imports with one
+// command line become configurations of their own (buildConfigurations); the baseline is the first of its.
+int readConfigurations(const std::vector<ConfigSpec>& given, ReportOptions& report,
+                       std::vector<Configuration>& configs, std::vector<TimelineRun>& timelines) {
+  std::optional<std::size_t> baseline;
   try {
-    for (const ConfigSpec& spec : given) {
+    for (std::size_t i = 0; i < given.size(); ++i) {
+      const ConfigSpec& spec = given[i];
       std::vector<StoredResults> results;
       results.reserve(spec.files.size());
       for (const std::string& file : spec.files) results.push_back(readResultsFile(file));
-      configs.push_back(buildConfiguration(spec.label, spec.files, results));
+      if (report.baseline == i) baseline = configs.size();
+      for (Configuration& c : buildConfigurations(spec.label, spec.files, results))
+        configs.push_back(std::move(c));
       std::vector<TimelineRun> runs = timelineRuns(spec.label, spec.files, results);
       timelines.insert(timelines.end(), std::make_move_iterator(runs.begin()),
                        std::make_move_iterator(runs.end()));
@@ -286,6 +291,7 @@ int readConfigurations(const std::vector<ConfigSpec>& given, std::vector<Configu
     printCommandError("report", e.what());
     return kExitFailed;
   }
+  report.baseline = baseline;
   return kExitOk;
 }
 
@@ -368,7 +374,9 @@ int runReport(const std::vector<std::string>& args) {
   }
   std::vector<Configuration> configs;
   std::vector<TimelineRun> timelines;
-  if (const int status = readConfigurations(given, configs, timelines); status != kExitOk) return status;
+  report.png = a.png;
+  if (const int status = readConfigurations(given, report, configs, timelines); status != kExitOk)
+    return status;
   const std::vector<ReportChart> charts = reportCharts(configs, report, timelines);
   // The Markdown only when it is printed or written (a large report takes a while to render).
   const std::string markdown =

@@ -53,8 +53,7 @@ inline constexpr std::array<GroupRow, 7> kOptionGroups = {{
     {OptionGroup::kOutput, "Output and run", true},
     // mdtest's spelling of --sweep and -X, its switches for what mdbench always does, and its further
     // options: parsed, documented in the man page, named in one line of --help.
-    {OptionGroup::kMdtest, "mdtest's further options (--help names them; README \"Coming from mdtest\")",
-     false},
+    {OptionGroup::kMdtest, "mdtest's further options (docs/mdtest.md)", false},
 }};
 
 // Where a value lands in Config. A switch (and -R, given with or without its seed) calls `on`; a number
@@ -150,7 +149,7 @@ inline constexpr std::array<OptionRow, 67> kOptionRows = {{
   {"shared-files", 'S', "", kWorkload, kSwitch, flag<&Config::shared_files>(),
    "every rank uses the same file names (implies -F; not with -u)", kNot},
   {"steady", 0, "ROUNDS", kWorkload, kCount, number<&Config::steady_rounds>(),
-   "md-workbench's steady mix: ROUNDS x stat, read, delete, create (README)"},
+   "md-workbench's steady mix: ROUNDS x stat, read, delete, create (docs/steady-state.md)"},
   {"datasets", 0, "D", kWorkload, kCount, number<&Config::datasets>(),
    "--steady: directories the -n objects are spread over (default 10)"},
   {"preset", 0, "NAME", kWorkload, kText, {.text = landPreset},

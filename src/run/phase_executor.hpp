@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "dir_cursor.hpp"
+#include "mdbench/model/data_pattern.hpp"
 #include "mdbench/model/layout.hpp"
 #include "mdbench/model/metrics.hpp"
 #include "mdbench/model/ownership.hpp"
@@ -68,7 +69,8 @@ class PhaseExecutor {
   enum class Pick : std::uint8_t { kAll, kMine, kOthers };
 
  public:
-  PhaseExecutor(const Plan& plan, RunParts parts) : plan_(plan), parts_(parts), rank_(parts.comm.rank()) {
+  PhaseExecutor(const Plan& plan, RunParts parts)
+      : plan_(plan), parts_(parts), rank_(parts.comm.rank()), pattern_(DataPattern::of(plan.config())) {
     const Config& config = plan.config();
     write_data_.resize(config.write_bytes);
     read_buf_.resize(config.read_bytes);
@@ -109,7 +111,7 @@ class PhaseExecutor {
     const StonewallRule rule = collective && stonewallIn(phase) != StonewallRule::kNone
                                    ? StonewallRule::kNoteOnly
                                    : stonewallIn(phase);
-    if (config.write_bytes > 0) fillPattern(write_data_, owner, 0);
+    if (config.write_bytes > 0) pattern_.fill(write_data_, owner);
 
     before_problem_ =
         config.cmd_before_phase.empty() ? std::string() : runCommand(config.cmd_before_phase, phase);
@@ -147,7 +149,7 @@ class PhaseExecutor {
     const Config& config = plan_.config();
     for (std::uint32_t owner = 0; owner < plan_.ranks() && !stopped_; ++owner) {
       DirCursor cursor(parts_.backend, iteration_dir, plan_.layout(), config.sharing, owner);
-      if (config.write_bytes > 0) fillPattern(write_data_, owner, 0);
+      if (config.write_bytes > 0) pattern_.fill(write_data_, owner);
       (void)execute(phase, cursor, owner, 0, limit);
     }
   }
@@ -337,7 +339,7 @@ class PhaseExecutor {
                     [&](DirHandle dir, std::uint64_t item) {
                       const char* name = names(item);
                       const int err = name == nullptr ? EEXIST : b.readFile(dir, name, buf);
-                      if (err == 0 && verify && !checkPattern(buf, owner, item)) return kMismatch;
+                      if (err == 0 && verify && !pattern_.check(buf, owner, item)) return kMismatch;
                       return err;
                     });
   }
@@ -365,8 +367,6 @@ class PhaseExecutor {
     ItemNamer namer(ItemKind::kFile, owner);
     const ItemFates& fates = fates_;
     const std::span<std::byte> data = write_data_;
-    // Only the 16-byte header differs between items; the rest was filled once for the owner.
-    const std::span<std::byte> header = data.first(std::min<std::size_t>(16, data.size()));
     CreateOptions options = create_options_;
     if (pick == Pick::kOthers) options.mode = CreateMode::kOpenCreated;
     options.made = &name_made_;
@@ -374,7 +374,7 @@ class PhaseExecutor {
         Phase::kFileCreate, cursor, owner, from, to, data.size(),
         [&](DirHandle dir, std::uint64_t item) {
           if (!fates.empty() && fates.of(ItemKind::kFile, owner, item) != ItemFate::kOurs) return EEXIST;
-          if (!header.empty()) fillPattern(header, owner, item);
+          pattern_.stamp(data, owner, item);  // mdtest's update before each write (data_pattern.hpp)
           name_made_ = false;
           return b.createFile(dir, namer.name(item), data, options);
         },
@@ -602,6 +602,7 @@ class PhaseExecutor {
   const Plan& plan_;
   RunParts parts_;
   std::uint32_t rank_;
+  DataPattern pattern_;  // -w's bytes: mdtest's --dataPacketType at -G
   std::int64_t epoch_ns_ = 0;
   std::int64_t deadline_ns_ = kNever;
   bool stop_at_deadline_ = false;

@@ -21,8 +21,6 @@ bool takesValue(const OptionRow& option) {
   return option.kind != OptionKind::kSwitch && option.kind != OptionKind::kCounter;
 }
 
-bool inHelp(const OptionRow& option) { return kOptionGroups[static_cast<int>(option.group)].in_help; }
-
 Config accepted(const std::vector<std::string>& args) {
   const CliRequest request = parseCommandLine(args);
   EXPECT_EQ(request.errors, std::vector<std::string>{}) << request.config.command_line;
@@ -130,7 +128,9 @@ TEST(OptionRows, EveryRowIsInHelp) {
     EXPECT_NE(help.find(first_help_line), std::string::npos) << first_help_line;
   }
   for (const GroupRow& group : kOptionGroups) {
-    if (group.in_help) EXPECT_NE(help.find("\n" + std::string(group.caption) + ":\n"), std::string::npos);
+    if (group.in_help) {
+      EXPECT_NE(help.find("\n" + std::string(group.caption) + ":\n"), std::string::npos);
+    }
   }
   EXPECT_NE(help.find("\nmdtest's spellings and further options, with mdtest's meaning"), std::string::npos);
   for (const char* name :

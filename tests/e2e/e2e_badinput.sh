@@ -185,7 +185,7 @@ garbage       | 1 2   | stray                          | unexpected argument 'st
 garbage       | 1     | -n 5 -- -u                     | unexpected argument '-u'
 garbage       | 1     | -n                             | -n/--items: needs a value
 garbage       | 1     | -d -u                          | -d/--dir: needs a value
-garbage       | 1     | -n 5 -n 6                      | -n/--items: given more than once
+garbage       | 1     | -u -u                          | -u/--unique-dir: given more than once
 garbage       | 1     | -P -P                          | -P/--print-rate-and-time: given more than once
 garbage       | 1     | -t -t                          | -t/--time-unique-overhead: given more than once
 garbage       | 1 2   | --steady many                  | --steady: 'many' is not a whole number

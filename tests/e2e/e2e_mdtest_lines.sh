@@ -36,7 +36,7 @@ declare -A REFUSED=(
   [basic-5+r]="-f/-l with -r alone: a step would remove items another step made"
 )
 # mdtest's -n defaults to 0, an empty run of the tree alone; mdbench's to 1000 items of each kind per rank
-# (README, "Coming from mdtest"). A create line that gives neither -n nor -I therefore leaves mdtest's tree
+# (docs/mdtest.md). A create line that gives neither -n nor -I therefore leaves mdtest's tree
 # and, besides, 1000 files and 1000 directories per rank: expected item files/item dirs/tree dirs/other.
 declare -A DEFAULT_N=(
   [basic-1+C]="1000/1000/1/0"

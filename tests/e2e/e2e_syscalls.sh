@@ -3,7 +3,7 @@
 # one mdbench rank under strace, a few items per phase, its calls per item operation normalised (call, flags,
 # mode; paths reduced to the item's role, descriptors to FD or DIRFD) and compared with mdtest's, recorded
 # from a real mdtest run in fixtures/mdtest_syscalls.txt. The only differences allowed are the safety
-# additions the README's "Path style" lists, each undone below by one named rule before the comparison;
+# additions docs/path-style.md lists, each undone below by one named rule before the comparison;
 # anything else (another call, flag or mode, a descriptor-relative call other than rule 4's type check)
 # fails. mdtest is not needed to run the test.
 # Usage: e2e_syscalls.sh [shm]               the test
@@ -113,7 +113,7 @@ for count, line in runs:
 PY
 }
 
-# undo_safety: mdbench's normalised operations with the README's safety additions taken out, rule by rule.
+# undo_safety: mdbench's normalised operations with docs/path-style.md's safety additions taken out, rule by rule.
 undo_safety() {
   python3 -c '
 import re

@@ -119,7 +119,7 @@ struct Config {
   OutputMode output_mode = OutputMode::kCreate;  // --force, --append
   std::string command_line;                      // the arguments as given, for the record
 
-  // mdtest 4.1's options beyond the common subset (README "Coming from mdtest").
+  // mdtest 4.1's options beyond the common subset (docs/mdtest.md).
   Api api = Api::kPosix;                          // -a API
   PathStyle path_style = PathStyle::kFull;        // --path-style full|dirfd
   SyncCall sync_call = SyncCall::kSync;           // --sync-call sync|syncfs: what -Y calls

@@ -1,4 +1,4 @@
-// Every aggregate formula mdbench reports, in one place (documented again in README and results-schema/).
+// Every aggregate formula mdbench reports, in one place (documented in docs/numbers.md and results-schema/).
 #pragma once
 
 #include <cstddef>
