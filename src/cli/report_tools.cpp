@@ -4,6 +4,8 @@
 #include <fmt/ranges.h>
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <array>
 #include <boost/program_options.hpp>
 #include <cerrno>
 #include <filesystem>
@@ -152,8 +154,10 @@ int writeReportFiles(const std::string& out_dir, const std::vector<ReportFile>& 
 std::optional<std::string> importUsageProblem(const ImportArgs& a) {
   if (a.inputs.empty()) return "no input file given";
   if (a.out.empty()) return "-o FILE.h5 is required";
-  if (a.format != "auto" && a.format != "ior" && a.format != "iozone" && a.format != "mdtest") {
-    return fmt::format("--format: '{}' is not auto, ior, iozone or mdtest", a.format);
+  constexpr std::array<std::string_view, 6> kFormats = {"auto",   "ior",          "iozone",
+                                                        "mdtest", "md-workbench", "io500"};
+  if (std::find(kFormats.begin(), kFormats.end(), a.format) == kFormats.end()) {
+    return fmt::format("--format: '{}' is not auto, ior, iozone, mdtest, md-workbench or io500", a.format);
   }
   const OutputCheck output = checkOutput(a.out, "results file");
   if (output.state == OutputState::kRefused) return output.problem;
@@ -170,25 +174,61 @@ struct ParsedImports {
   std::vector<std::string> datapath_lines, metadata_lines;
 };
 
+template <class Import>
+void addParsed(const Import& imported, std::vector<Import>& imports, std::vector<std::string>& lines) {
+  imports.push_back(imported);
+  lines.push_back(fmt::format("{}: {} {}, {}", imported.source, imported.tool, imported.tool_version,
+                              describeRows(imported.rows)));
+}
+
+// A directory holding result_summary.txt (not through a link): an IO500 result directory.
+bool isIo500Dir(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode) &&
+         ::lstat((path + "/result_summary.txt").c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// The summary and the phase logs it names that are there (a missing log is left out, a log that cannot be
+// read is an error); "" or the message.
+std::string parseIo500Dir(const std::string& dir, ParsedImports& parsed) {
+  const std::string summary_path = dir + "/result_summary.txt";
+  std::string summary, error;
+  if (!readInput(summary_path, summary, error)) return error;
+  std::vector<Io500Log> logs;
+  for (const std::string& phase : io500Phases(summary)) {
+    Io500Log log{phase, fmt::format("{}/{}.txt", dir, phase), {}};
+    struct stat st {};
+    if (::lstat(log.path.c_str(), &st) != 0 && errno == ENOENT) continue;
+    if (!readInput(log.path, log.text, error)) return error;
+    logs.push_back(std::move(log));
+  }
+  const Io500Import imported = parseIo500(summary, summary_path, logs);
+  for (const DataPathImport& imp : imported.datapath) addParsed(imp, parsed.datapath, parsed.datapath_lines);
+  for (const MetadataImport& imp : imported.metadata) addParsed(imp, parsed.metadata, parsed.metadata_lines);
+  return {};
+}
+
 // One input read and parsed into `parsed`; "" or the message (ImportError is caught by the caller).
 std::string parseImport(const std::string& input, const std::string& format, ParsedImports& parsed) {
+  if ((format == "auto" || format == "io500") && isIo500Dir(input)) return parseIo500Dir(input, parsed);
+  if (format == "io500") return fmt::format("{}: not a directory holding result_summary.txt", input);
   std::string text, error;
   if (!readInput(input, text, error)) return error;
-  const std::string tool = format == "auto" ? detectImportFormat(text) : format;
-  if (tool == "ior" || tool == "iozone") {
-    parsed.datapath.push_back(tool == "ior" ? parseIorJson(text, input) : parseIozone(text, input));
-    const DataPathImport& imported = parsed.datapath.back();
-    parsed.datapath_lines.push_back(
-        fmt::format("{}: {} {}, {}", input, tool, imported.tool_version, describeRows(imported.rows)));
-  } else if (tool == "mdtest") {
-    parsed.metadata.push_back(parseMdtest(text, input));
-    const MetadataImport& imported = parsed.metadata.back();
-    parsed.metadata_lines.push_back(
-        fmt::format("{}: mdtest {}, {}", input, imported.tool_version, describeRows(imported.rows)));
+  std::string tool = format == "auto" ? detectImportFormat(text) : format;
+  if (tool == "ior" && detectImportFormat(text) == "ior-text") tool = "ior-text";  // --format ior: either
+  if (tool == "ior" || tool == "ior-text" || tool == "iozone") {
+    addParsed(tool == "ior"        ? parseIorJson(text, input)
+              : tool == "ior-text" ? parseIorText(text, input)
+                                   : parseIozone(text, input),
+              parsed.datapath, parsed.datapath_lines);
+  } else if (tool == "mdtest" || tool == "md-workbench") {
+    addParsed(tool == "mdtest" ? parseMdtest(text, input) : parseMdWorkbench(text, input), parsed.metadata,
+              parsed.metadata_lines);
   } else {
     return fmt::format(
-        "{}: not recognised as IOR JSON, IOzone throughput output or mdtest output (give --format to say "
-        "which)",
+        "{}: not recognised as IOR JSON or text, IOzone throughput, mdtest or md-workbench output or an "
+        "IO500 result directory (give "
+        "--format to say which)",
         input);
   }
   return {};
@@ -316,13 +356,14 @@ int writeReportDir(const ReportArgs& a, const std::string& markdown, const std::
 po::options_description importOptions(ImportArgs* bind) {
   po::options_description options;
   options.add_options()("help,h", "print this help")(
-      "format,f", po::value(bound(bind, &ImportArgs::format))->value_name("auto|ior|iozone|mdtest"),
+      "format,f",
+      po::value(bound(bind, &ImportArgs::format))->value_name("auto|ior|iozone|mdtest|md-workbench|io500"),
       "the tool that wrote every INPUT (default: recognised from each file)")(
       "output,o", po::value(bound(bind, &ImportArgs::out))->value_name("FILE.h5"),
       "the results file to write (required)")(
       "append", po::bool_switch(bound(bind, &ImportArgs::append)),
       "add to an existing results file (an existing FILE is an error otherwise)")(
-      "input", po::value(bound(bind, &ImportArgs::inputs)), "a tool's output");
+      "input", po::value(bound(bind, &ImportArgs::inputs)), "a tool's output, or an IO500 result directory");
   return options;
 }
 

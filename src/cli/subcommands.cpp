@@ -48,11 +48,12 @@ const std::array<Subcommand, 6> kSubcommands = {{
      "results as JSON or CSV (one row per run, iteration, phase and rank)",
      [] { return exportOptions(); }, "", runExport},
     {"import", "mdbench import INPUT... -o FILE.h5",
-     "other tools' results into a results file (IOR JSON summaries, IOzone throughput-mode output, mdtest "
-     "output)",
+     "other tools' results into a results file (IOR, IOzone, mdtest, md-workbench, IO500 result directories)",
      [] { return importOptions(); },
-     "IOR: ior -O summaryFormat=JSON (stdout or -O summaryFile). IOzone: throughput mode, iozone -t N.\n"
-     "mdtest: its whole output, with or without -P and --showRankStatistics, sweeps included.\n"
+     "IOR: its text output or -O summaryFormat=JSON (stdout or -O summaryFile). IOzone: throughput mode,\n"
+     "iozone -t N. mdtest: its whole output, with or without -P and --showRankStatistics, sweeps included\n"
+     "(-Z alone prints no rates: refused). md-workbench: its whole output. IO500: the result directory\n"
+     "(result_summary.txt and the ior-*.txt and mdtest-*.txt logs beside it).\n"
      "Exit status: 0 imported, 1 an input cannot be read or parsed (nothing written), 2 bad usage.\n",
      runImport},
     {"report", "mdbench report [LABEL=]FILE[,FILE...]...",

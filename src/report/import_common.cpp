@@ -48,6 +48,12 @@ std::string detectImportFormat(std::string_view text) {
       text.find("Children see throughput for") != std::string_view::npos) {
     return "iozone";
   }
+  if ((head.find("IOR-") != std::string_view::npos &&
+       head.find(": MPI Coordinated Test of Parallel I/O") != std::string_view::npos) ||
+      text.find("\nSummary of all tests:") != std::string_view::npos) {
+    return "ior-text";
+  }
+  if (head.find("MD-Workbench total objects:") != std::string_view::npos) return "md-workbench";
   if ((head.find("mdtest-") != std::string_view::npos &&
        head.find(" was launched with ") != std::string_view::npos) ||
       text.find("\nSUMMARY rate") != std::string_view::npos) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -55,11 +56,12 @@ std::string phaseOf(std::string_view label) {
 
 enum class TableKind { kRate, kTime };
 
-// One row of a SUMMARY table: the last four numbers (the per-iteration Max, Min, Mean, Std Dev; the
-// --showRankStatistics per-rank columns come before them). "NA" (3.3's stonewall row) reads as 0.
+// One row of a SUMMARY table: the last four numbers (the per-iteration Max, Min, Mean, Std Dev) and the
+// --showRankStatistics per-rank columns before them. "NA" (3.3's stonewall row) reads as 0.
 struct TableRow {
   std::string label;
   std::array<double, 4> values{};
+  std::optional<std::array<double, 3>> per_rank;  // --showRankStatistics: per Rank Max, Min, Mean
   std::size_t line = 0;
 };
 
@@ -67,6 +69,15 @@ struct TableRow {
 struct Group {
   std::uint32_t ranks = 0;
   std::size_t first_row = 0;  // index in the output's rows where this group starts
+  std::uint64_t items = 0;    // "M files/directories": the items each file or directory phase works on
+};
+
+// A row's SUMMARY time figures (seconds per phase), for rates derived from -Z output.
+struct RowTimes {
+  double max = 0.0;
+  double min = 0.0;
+  std::uint64_t items = 0;  // of the row's group; 0: not printed
+  std::size_t line = 0;
 };
 
 class MdtestParser : public import_text::TextParser {
@@ -81,7 +92,10 @@ class MdtestParser : public import_text::TextParser {
   void store(TableKind kind, std::uint32_t iterations, const TableRow& row);
   std::uint32_t ranksFor(std::size_t line) const;
 
+  void deriveRates();
+
   MetadataImport out_;
+  std::vector<RowTimes> times_;       // by row of out_, when a time table was printed
   std::size_t first_time_table_ = 0;  // line of the first SUMMARY time table; 0: none
   bool rate_table_ = false;
   std::uint32_t launched_ranks_ = 0;
@@ -113,14 +127,20 @@ void MdtestParser::readHeader(const Line& line, std::string_view content) {
     out_.command_line = std::string(trim(content.substr(std::string_view("Command line used:").size())));
   } else if (startsWith(content, "-- started at ") && content.size() > 17 && content.ends_with(" --")) {
     out_.began = std::string(trim(content.substr(14, content.size() - 17)));
-  } else if (words.size() >= 3 && words[1] == "tasks," &&
+  } else if (words.size() >= 4 && words[1] == "tasks," &&
              words[0].find_first_not_of("0123456789") == std::string_view::npos) {
     // "4 tasks, 200 files/directories" (or "files", "directories", "1 file"): the rank count of the
     // SUMMARY tables that follow, different per step of a -f/-l/-s sweep.
     const std::optional<std::uint32_t> ranks = parseU32(words[0]);
     if (!ranks || *ranks == 0)
       fail(line.number, fmt::format("{} tasks: not a positive task count", quoteForMessage(words[0])));
-    group_ = Group{*ranks, out_.rows.size()};
+    // The item count: "200 files/directories", "200 files", "200 directories"; "1 file" (-S) is one shared
+    // file, not a count of operations.
+    const std::optional<std::uint64_t> items = words[3].starts_with("file") && words[3] != "file"
+                                                   ? import_text::parseCount(words[2])
+                                               : words[3] == "directories" ? import_text::parseCount(words[2])
+                                                                           : std::nullopt;
+    group_ = Group{*ranks, out_.rows.size(), items.value_or(0)};
   }
 }
 
@@ -157,15 +177,19 @@ std::optional<TableRow> MdtestParser::readRow(const Line& line, std::size_t numb
     fail(line.number,
          fmt::format("'{}' row has {} numbers, expected {}", row.label, count, numbers_expected));
   }
-  for (std::size_t i = 0; i < 4; ++i) {
-    const std::string_view word = words[words.size() - 4 + i];
-    if (word == "NA") continue;
+  const auto number = [&](std::string_view word) {
+    if (word == "NA") return 0.0;
     const std::optional<double> value = import_text::parseNumber(word);
     if (!value || *value < 0.0) {
       fail(line.number,
            fmt::format("'{}' row: {} is not a non-negative finite number", row.label, quoteForMessage(word)));
     }
-    row.values[i] = *value;
+    return *value;
+  };
+  for (std::size_t i = 0; i < 4; ++i) row.values[i] = number(words[words.size() - 4 + i]);
+  if (count == 7) {
+    row.per_rank.emplace();
+    for (std::size_t i = 0; i < 3; ++i) (*row.per_rank)[i] = number(words[first_value + i]);
   }
   return row;
 }
@@ -193,10 +217,19 @@ void MdtestParser::store(TableKind kind, std::uint32_t iterations, const TableRo
     target->ops_per_s_min = row.values[1];
     target->ops_per_s_mean = row.values[2];
     target->ops_per_s_stddev = row.values[3];
+    if (row.per_rank) {
+      target->has_rank_statistics = true;
+      target->per_rank_ops_per_s_max = (*row.per_rank)[0];
+      target->per_rank_ops_per_s_min = (*row.per_rank)[1];
+      target->per_rank_ops_per_s_mean = (*row.per_rank)[2];
+    }
   } else {
     // mdtest 4.x labels this table "in ms/op", but it prints each phase's duration in seconds (the time
     // field of its results); 3.x printed the same values as "SUMMARY time".
     target->time_s_mean = row.values[2];
+    times_.resize(out_.rows.size());
+    times_[static_cast<std::size_t>(target - out_.rows.data())] =
+        RowTimes{row.values[0], row.values[1], group_ ? group_->items : 0, row.line};
   }
 }
 
@@ -247,6 +280,48 @@ std::size_t MdtestParser::readTable(const std::vector<Line>& lines, std::size_t 
   return i - 1;
 }
 
+// -Z alone prints each phase's time (the slowest rank's, in seconds to the millisecond) and no rate.
+// mdtest's rate of an iteration is the items of the step over that time (the slowest rank's rate times the
+// ranks), so the fastest and slowest iterations' rates are exact; the mean and deviation are known for up
+// to two iterations only. A row is derived when its time is at least kMinTime (the rounding then moves the
+// rate by at most 0.5%); a row of 0.000 (a phase not run, or one under 0.5 ms) is left out with the tree
+// rows (their item count is not printed). Anything else is refused: a rate of 0 or a guess never goes in.
+void MdtestParser::deriveRates() {
+  constexpr double kMinTime = 0.1;
+  const auto refuse = [&](std::size_t line, const std::string& why) {
+    fail(line,
+         fmt::format("only a SUMMARY time table (mdtest -Z) and {}: rates cannot be derived; run mdtest "
+                     "with -P (rates and times) or without -Z",
+                     why));
+  };
+  if (out_.command_line.find("-W") != std::string::npos)
+    refuse(first_time_table_, "a stonewall (-W): the items each phase did are not printed");
+  times_.resize(out_.rows.size());
+  std::vector<MetadataImportRow> derived;
+  for (std::size_t i = 0; i < out_.rows.size(); ++i) {
+    MetadataImportRow row = out_.rows[i];
+    const RowTimes& t = times_[i];
+    if (t.max == 0.0 || startsWith(row.operation, "Tree ")) continue;
+    if (t.items == 0) refuse(t.line, "no 'N tasks, M files/directories' line giving the item count");
+    if (t.min < kMinTime) {
+      refuse(t.line, fmt::format("'{}' took {:.3f} s, under the {} s that keep the rounding under 0.5%",
+                                 row.operation, t.min, kMinTime));
+    }
+    if (row.iterations > 2)
+      refuse(t.line, fmt::format("{} iterations (the mean rate needs each one's time)", row.iterations));
+    const auto items = static_cast<double>(t.items);
+    row.ops_per_s_max = items / t.min;
+    row.ops_per_s_min = items / t.max;
+    row.ops_per_s_mean =
+        row.iterations == 1 ? row.ops_per_s_max : (row.ops_per_s_max + row.ops_per_s_min) / 2;
+    row.ops_per_s_stddev =
+        row.iterations == 1 ? 0.0 : (row.ops_per_s_max - row.ops_per_s_min) / std::sqrt(2.0);
+    derived.push_back(std::move(row));
+  }
+  if (derived.empty()) refuse(first_time_table_, "every time 0.000 (phases under 0.5 ms or not run)");
+  out_.rows = std::move(derived);
+}
+
 MetadataImport MdtestParser::parse() {
   import_text::rejectEmptyOrBinary(text_, source_, kExpected);
   out_.tool = "mdtest";
@@ -268,13 +343,7 @@ MetadataImport MdtestParser::parse() {
     fail(1,
          fmt::format("no 'mdtest-... was launched with' line and no SUMMARY table, expected {}", kExpected));
   }
-  // -Z alone: each phase's time, rounded to milliseconds (a fast phase reads 0.000), and no item count per
-  // phase; a rate derived from them would be made up.
-  if (!rate_table_) {
-    fail(first_time_table_,
-         "only a SUMMARY time table (mdtest -Z): it holds no rates, and rates cannot be derived from times "
-         "printed to the millisecond; run mdtest with -P (rates and times) or without -Z");
-  }
+  if (!rate_table_) deriveRates();
   // mdtest prints a row of zeros for every operation of its fixed list, also those the options left out
   // (-F, -D, -C, -T, -r ...); keeping them would import phases that never ran as measured at 0 ops/s.
   std::vector<MetadataImportRow> ran;

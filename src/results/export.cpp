@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "export_imports.hpp"
 #include "h5.hpp"
 #include "mdbench/model/phase.hpp"
 #include "mdbench/model/stats.hpp"
@@ -351,7 +352,9 @@ Json importJson(const Import& imp) {
   Json rows = Json::array();
   for (const auto& r : imp.rows) {
     const typename Kind::FileRow row = Kind::toFile(r);
-    rows.push_back(rowJson(Kind::fields(), row));
+    Json j_row = rowJson(Kind::fields(), row);
+    addImportRowDetails(j_row, r);
+    rows.push_back(std::move(j_row));
   }
   j["results"] = std::move(rows);
   return j;
@@ -383,6 +386,13 @@ void exportCsv(const StoredResults& results, std::ostream& out) {
   const auto has_steady = [](const StoredRun& run) { return !run.steady.empty(); };
   const bool all_steady =
       !results.runs.empty() && std::all_of(results.runs.begin(), results.runs.end(), has_steady);
+  const bool imports = !results.datapath.empty() || !results.metadata_imports.empty();
+  // Imports have a table of their own, last, after a blank line when run rows came first; a file of
+  // imports only has that table alone.
+  if (imports && results.runs.empty()) {
+    exportImportsCsv(results, out);
+    return;
+  }
   if (!all_steady) {
     out << kCsvHeader;
     for (const StoredRun& run : results.runs) {
@@ -391,16 +401,21 @@ void exportCsv(const StoredResults& results, std::ostream& out) {
       }
     }
   }
-  if (std::none_of(results.runs.begin(), results.runs.end(), has_steady)) return;
-  // The steady state has other columns: its own table, after a blank line when phase rows came first.
-  if (!all_steady) out << '\n';
-  out << kSteadyCsvHeader;
-  for (const StoredRun& run : results.runs) {
-    for (const StoredSteadyIteration& it : run.steady) {
-      for (const StoredSteadyPhase& p : it.phases) {
-        for (const SteadyOp op : steadyOpsOf(p.phase)) out << steadyCsvRow(run, it, p, op);
+  if (std::any_of(results.runs.begin(), results.runs.end(), has_steady)) {
+    // The steady state has other columns: its own table, after a blank line when phase rows came first.
+    if (!all_steady) out << '\n';
+    out << kSteadyCsvHeader;
+    for (const StoredRun& run : results.runs) {
+      for (const StoredSteadyIteration& it : run.steady) {
+        for (const StoredSteadyPhase& p : it.phases) {
+          for (const SteadyOp op : steadyOpsOf(p.phase)) out << steadyCsvRow(run, it, p, op);
+        }
       }
     }
+  }
+  if (imports) {
+    out << '\n';
+    exportImportsCsv(results, out);
   }
 }
 

@@ -46,6 +46,70 @@ h5::Handle newImportGroup(hid_t file, const char* parent, std::string& path) {
   return h5::createGroup(top.get(), importGroupName(index));
 }
 
+// The optional tables of a metadata import (results_imports.hpp): only rows that have the numbers.
+void writeDetails(hid_t group, const MetadataImport& imp) {
+  std::vector<results::RankStatisticsFileRow> ranks;
+  std::vector<results::LatencyFileRow> latency;
+  for (std::size_t i = 0; i < imp.rows.size(); ++i) {
+    const MetadataImportRow& r = imp.rows[i];
+    const auto row = static_cast<std::uint32_t>(i);
+    if (r.has_rank_statistics) {
+      ranks.push_back({row, r.per_rank_ops_per_s_max, r.per_rank_ops_per_s_min, r.per_rank_ops_per_s_mean});
+    }
+    if (r.has_latency) {
+      latency.push_back({row, r.latency_p50_ns, r.latency_p90_ns, r.latency_p99_ns, r.latency_max_ns});
+    }
+  }
+  if (!ranks.empty()) {
+    h5::writeCompound<results::RankStatisticsFileRow>(group, results::kRankStatisticsTable,
+                                                      results::kRankStatisticsFields, ranks);
+  }
+  if (!latency.empty())
+    h5::writeCompound<results::LatencyFileRow>(group, results::kLatencyTable, results::kLatencyFields,
+                                               latency);
+}
+
+void writeDetails(hid_t /*group*/, const DataPathImport& /*imp*/) {}
+
+// A detail row's index into the rows it belongs to; a file whose index is past them is damaged.
+MetadataImportRow& detailTarget(MetadataImport& imp, std::uint32_t row, const char* table) {
+  if (row >= imp.rows.size()) {
+    throw h5::Error(
+        fmt::format("{}/{}: row {} is past the {} rows of results", imp.group, table, row, imp.rows.size()));
+  }
+  return imp.rows[row];
+}
+
+void readDetails(hid_t group, MetadataImport& imp) {
+  if (h5::exists(group, results::kRankStatisticsTable)) {
+    const auto rows = h5::readCompound<results::RankStatisticsFileRow>(
+        group, results::kRankStatisticsTable, results::kRankStatisticsFields,
+        [](const results::RankStatisticsFileRow& r) { return r; });
+    for (const results::RankStatisticsFileRow& r : rows) {
+      MetadataImportRow& target = detailTarget(imp, r.row, results::kRankStatisticsTable);
+      target.has_rank_statistics = true;
+      target.per_rank_ops_per_s_max = r.per_rank_ops_per_s_max;
+      target.per_rank_ops_per_s_min = r.per_rank_ops_per_s_min;
+      target.per_rank_ops_per_s_mean = r.per_rank_ops_per_s_mean;
+    }
+  }
+  if (h5::exists(group, results::kLatencyTable)) {
+    const auto rows =
+        h5::readCompound<results::LatencyFileRow>(group, results::kLatencyTable, results::kLatencyFields,
+                                                  [](const results::LatencyFileRow& r) { return r; });
+    for (const results::LatencyFileRow& r : rows) {
+      MetadataImportRow& target = detailTarget(imp, r.row, results::kLatencyTable);
+      target.has_latency = true;
+      target.latency_p50_ns = r.p50_ns;
+      target.latency_p90_ns = r.p90_ns;
+      target.latency_p99_ns = r.p99_ns;
+      target.latency_max_ns = r.max_ns;
+    }
+  }
+}
+
+void readDetails(hid_t /*group*/, DataPathImport& /*imp*/) {}
+
 template <class Import>
 void writeImport(hid_t file, const Import& imp, const ImportRecord& record, std::string& path) {
   using Kind = ImportKind<Import>;
@@ -58,6 +122,7 @@ void writeImport(hid_t file, const Import& imp, const ImportRecord& record, std:
   rows.reserve(imp.rows.size());
   for (const auto& r : imp.rows) rows.push_back(Kind::toFile(r));
   h5::writeCompound<typename Kind::FileRow>(group.get(), "results", Kind::fields(), rows);
+  writeDetails(group.get(), imp);
 }
 
 // Every import-NNNN group of one kind, when its parent group is there.
@@ -73,6 +138,7 @@ void readImportsOf(hid_t file, std::vector<Import>& out) {
     readProvenance(group.get(), imp);
     imp.rows =
         h5::readCompound<typename Kind::FileRow>(group.get(), "results", Kind::fields(), Kind::fromFile);
+    readDetails(group.get(), imp);
     out.push_back(std::move(imp));
   }
 }

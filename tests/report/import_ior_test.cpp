@@ -212,8 +212,11 @@ TEST(ImportIor, NumberOverflowNamesTheLine) {
 TEST(ImportDetect, EveryFixtureIsRecognised) {
   for (const auto& entry : std::filesystem::directory_iterator(kFixtures)) {
     const std::string name = entry.path().filename().string();
-    if (name == "README.md" || name.ends_with(".script")) continue;
-    const std::string expected = name.substr(0, name.find('-'));
+    if (name == "README.md" || name.ends_with(".script") || entry.is_directory()) continue;
+    const std::string expected = name.starts_with("md-workbench-") ? "md-workbench"
+                                 : name.find("-real-text-") != std::string::npos
+                                     ? "ior-text"
+                                     : name.substr(0, name.find('-'));
     EXPECT_EQ(detectImportFormat(readFixture(name)), expected) << name;
   }
   EXPECT_EQ(detectImportFormat(""), "");
@@ -226,10 +229,9 @@ TEST(ImportDetect, EveryFixtureIsRecognised) {
 // a crash) fails the test.
 void expectResultsOrImportErrors(std::string_view text, const std::string& what) {
   const std::vector<std::function<void(std::string_view)>> parsers = {
-      [](std::string_view t) { parseIorJson(t, "x"); },
-      [](std::string_view t) { parseIozone(t, "x"); },
-      [](std::string_view t) { parseMdtest(t, "x"); },
-      [](std::string_view t) { detectImportFormat(t); },
+      [](std::string_view t) { parseIorJson(t, "x"); },     [](std::string_view t) { parseIozone(t, "x"); },
+      [](std::string_view t) { parseMdtest(t, "x"); },      [](std::string_view t) { parseIorText(t, "x"); },
+      [](std::string_view t) { parseMdWorkbench(t, "x"); }, [](std::string_view t) { detectImportFormat(t); },
   };
   for (const auto& parse : parsers) {
     try {
@@ -245,6 +247,7 @@ void expectResultsOrImportErrors(std::string_view text, const std::string& what)
 TEST(ImportRobustness, TruncatedFixturesGiveResultsOrImportErrors) {
   std::size_t cuts = 0;
   for (const auto& entry : std::filesystem::directory_iterator(kFixtures)) {
+    if (entry.is_directory()) continue;
     const std::string text = readFixture(entry.path().filename().string());
     for (std::size_t cut = 0; cut < text.size() + 37; cut += 37) {
       const std::size_t length = std::min(cut, text.size());
@@ -262,6 +265,7 @@ TEST(ImportRobustness, CorruptedFixturesGiveResultsOrImportErrors) {
   constexpr std::string_view kReplacements("\0-9}]{\n:xe.\xff", 13);
   std::size_t corruptions = 0;
   for (const auto& entry : std::filesystem::directory_iterator(kFixtures)) {
+    if (entry.is_directory()) continue;
     const std::string text = readFixture(entry.path().filename().string());
     for (std::size_t at = 0; at < text.size(); at += 53) {
       std::string corrupt = text;

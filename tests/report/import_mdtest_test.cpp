@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -76,7 +77,7 @@ TEST(ImportMdtest, RealRateTableOnly) {
             {"file-create", "File creation", 2, 1, 2, {322514.725, 310114.898, 316314.812, 8768.002}, 0.0});
 }
 
-// --showRankStatistics prints per-rank Max, Min and Mean first; the import keeps the per-iteration columns.
+// --showRankStatistics prints per-rank Max, Min and Mean first; the import keeps both sets of columns.
 TEST(ImportMdtest, RealRankStatistics) {
   const MetadataImport imported = parseMdtest(readFixture("mdtest-4.1-real-rankstats-n2.txt"), "ranks");
   ASSERT_EQ(imported.rows.size(), 10u);
@@ -85,6 +86,14 @@ TEST(ImportMdtest, RealRankStatistics) {
       {"dir-create", "Directory creation", 2, 1, 2, {358334.387, 323634.568, 340984.477, 24536.477}, 0.0});
   expectRow(imported.rows[8],
             {"tree-create", "Tree creation", 2, 1, 2, {246723.765, 144631.172, 195677.469, 72190.364}, 0.0});
+  ASSERT_TRUE(imported.rows[0].has_rank_statistics);
+  EXPECT_DOUBLE_EQ(imported.rows[0].per_rank_ops_per_s_max, 194541.002);
+  EXPECT_DOUBLE_EQ(imported.rows[0].per_rank_ops_per_s_min, 162632.959);
+  EXPECT_DOUBLE_EQ(imported.rows[0].per_rank_ops_per_s_mean, 175589.492);
+  EXPECT_DOUBLE_EQ(imported.rows[6].per_rank_ops_per_s_min, 23256.468);  // File read
+  for (const MetadataImportRow& row : imported.rows) EXPECT_TRUE(row.has_rank_statistics) << row.operation;
+  const MetadataImport plain = parseMdtest(readFixture("mdtest-4.1-real-plain-n2.txt"), "plain");
+  for (const MetadataImportRow& row : plain.rows) EXPECT_FALSE(row.has_rank_statistics) << row.operation;
   const MetadataImport with_time = parseMdtest(readFixture("mdtest-4.1-real-P-rankstats-n2.txt"), "ranks-P");
   ASSERT_EQ(with_time.rows.size(), 10u);
   expectRow(with_time.rows[5],
@@ -261,8 +270,47 @@ TEST(ImportMdtest, AllZeroRowsMeanNothingRan) {
 TEST(ImportMdtest, RealTimeTableOnlyIsRefused) {
   EXPECT_STREQ(
       mdtestError(readFixture("mdtest-4.1-real-Z-n1.txt")).what(),
-      "md.txt:11: only a SUMMARY time table (mdtest -Z): it holds no rates, and rates cannot be derived "
-      "from times printed to the millisecond; run mdtest with -P (rates and times) or without -Z");
+      "md.txt:11: only a SUMMARY time table (mdtest -Z) and every time 0.000 (phases under 0.5 ms or "
+      "not run): rates cannot be derived; run mdtest with -P (rates and times) or without -Z");
+}
+
+// -Z with phases long enough: each rate is the step's items over the phase's time ("2 tasks, 20000
+// files", File creation 0.228 s); the tree rows (their item count is not printed) are left out.
+TEST(ImportMdtest, RealTimeTableDerivesRates) {
+  const MetadataImport imported = parseMdtest(readFixture("mdtest-4.1-real-Z-files-n2.txt"), "z");
+  ASSERT_EQ(imported.rows.size(), 4u);
+  expectRow(
+      imported.rows[0],
+      {"file-create", "File creation", 2, 1, 1, {20000 / 0.228, 20000 / 0.228, 20000 / 0.228, 0.0}, 0.228});
+  expectRow(imported.rows[1],
+            {"file-stat", "File stat", 2, 1, 1, {20000 / 0.108, 20000 / 0.108, 20000 / 0.108, 0.0}, 0.108});
+  EXPECT_EQ(imported.rows[3].phase, "file-remove");
+  for (const MetadataImportRow& row : imported.rows) EXPECT_GT(row.ops_per_s_min, 0.0) << row.operation;
+  // Two iterations: the fastest and slowest times give the max and min rates, their mean and deviation.
+  const MetadataImport two = parseMdtest(readFixture("mdtest-4.1-real-Z-i2-n1.txt"), "z2");
+  ASSERT_EQ(two.rows.size(), 4u);
+  const double max = 10000 / 0.245, min = 10000 / 0.273;
+  expectRow(two.rows[0], {"file-create",
+                          "File creation",
+                          1,
+                          1,
+                          2,
+                          {max, min, (max + min) / 2, (max - min) / std::sqrt(2.0)},
+                          0.259});
+  // A phase timed under 0.1 s, a stonewall or three iterations: refused, naming the line.
+  const std::string text = readFixture("mdtest-4.1-real-Z-files-n2.txt");
+  EXPECT_STREQ(
+      mdtestError(
+          replaced(text, "0.108          0.108          0.108", "0.050          0.050          0.050"))
+          .what(),
+      "md.txt:15: only a SUMMARY time table (mdtest -Z) and 'File stat' took 0.050 s, under the 0.1 s "
+      "that keep the rounding under 0.5%: rates cannot be derived; run mdtest with -P (rates and "
+      "times) or without -Z");
+  EXPECT_NE(std::string(mdtestError(replaced(text, "'-Z'", "'-Z' '-W' '5'")).what()).find("a stonewall (-W)"),
+            std::string::npos);
+  EXPECT_NE(std::string(mdtestError(replaced(text, "(of 1 iterations)", "(of 3 iterations)")).what())
+                .find("3 iterations"),
+            std::string::npos);
 }
 
 // -P -Z: -P wins, both tables; the rates come from the rate table.

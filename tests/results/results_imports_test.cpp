@@ -4,7 +4,9 @@
 
 #include <fstream>
 #include <iterator>
+#include <sstream>
 
+#include "mdbench/results/export.hpp"
 #include "mdbench/results/validate.hpp"
 #include "results_fixture.hpp"
 
@@ -91,6 +93,75 @@ TEST(ResultsImports, WrittenAppendedAndReadBackExactly) {
   const ValidationResult v = validateResultsFile(path);
   EXPECT_TRUE(v.ok) << v.first_problem;
   EXPECT_EQ(v.schema_version, kSchemaVersion);
+}
+
+// --showRankStatistics columns and md-workbench latencies: optional tables, read back onto their rows.
+TEST(ResultsImports, RankStatisticsAndLatencyReadBack) {
+  const TempDir dir;
+  const std::string path = dir.file("details.h5");
+  MetadataImport md = mdtestImport();
+  md.rows[0].has_rank_statistics = true;
+  md.rows[0].per_rank_ops_per_s_max = 2600.5;
+  md.rows[0].per_rank_ops_per_s_min = 1900.25;
+  md.rows[0].per_rank_ops_per_s_mean = 2250.125;
+  md.rows[1].has_latency = true;
+  md.rows[1].latency_p50_ns = 9059.9;
+  md.rows[1].latency_p90_ns = 11921.0;
+  md.rows[1].latency_p99_ns = 66042.0;
+  md.rows[1].latency_max_ns = 66042.5;
+  writeImports(path, OutputMode::kCreate, {}, {md, mdtestImport()}, {"2026-11-30T12:00:00Z", "0.1.0"});
+  const StoredResults stored = readResultsFile(path);
+  ASSERT_EQ(stored.metadata_imports.size(), 2u);
+  const MetadataImportRow& a = stored.metadata_imports[0].rows[0];
+  EXPECT_TRUE(a.has_rank_statistics);
+  EXPECT_FALSE(a.has_latency);
+  EXPECT_EQ(a.per_rank_ops_per_s_max, 2600.5);
+  EXPECT_EQ(a.per_rank_ops_per_s_min, 1900.25);
+  EXPECT_EQ(a.per_rank_ops_per_s_mean, 2250.125);
+  const MetadataImportRow& b = stored.metadata_imports[0].rows[1];
+  EXPECT_FALSE(b.has_rank_statistics);
+  EXPECT_TRUE(b.has_latency);
+  EXPECT_EQ(b.latency_p50_ns, 9059.9);
+  EXPECT_EQ(b.latency_p90_ns, 11921.0);
+  EXPECT_EQ(b.latency_p99_ns, 66042.0);
+  EXPECT_EQ(b.latency_max_ns, 66042.5);
+  for (const MetadataImportRow& r : stored.metadata_imports[1].rows) {
+    EXPECT_FALSE(r.has_rank_statistics || r.has_latency) << r.operation;
+  }
+  const ValidationResult v = validateResultsFile(path);
+  EXPECT_TRUE(v.ok) << v.first_problem;
+}
+
+// An import-only file exports its rows, with empty fields where the tool printed nothing.
+TEST(ResultsImports, CsvOfAnImportOnlyFile) {
+  const TempDir dir;
+  const std::string path = dir.file("csv.h5");
+  MetadataImport md = mdtestImport();
+  md.rows[0].has_rank_statistics = true;
+  md.rows[0].per_rank_ops_per_s_max = 2600.5;
+  md.rows[0].per_rank_ops_per_s_min = 1900.25;
+  md.rows[0].per_rank_ops_per_s_mean = 2250.125;
+  md.rows.push_back({"file-create", "File creation", 8, 0, 2, 9000.0, 8000.0, 8500.0, 707.0, 0.0});
+  md.command_line = "mdtest -n 100, -i 2";
+  writeImports(path, OutputMode::kCreate, {iorImport()}, {md}, {"2026-11-30T12:00:00Z", "0.1.0"});
+  std::ostringstream out;
+  exportCsv(readResultsFile(path), out);
+  EXPECT_EQ(
+      out.str(),
+      "import,tool,kind,operation,phase,ranks,nodes,sweep_step,iterations,ops_per_s_max,ops_per_s_min,"
+      "ops_per_s_mean,ops_per_s_stddev,time_s_mean,per_rank_ops_per_s_max,per_rank_ops_per_s_min,"
+      "per_rank_ops_per_s_mean,mib_per_s_max,mib_per_s_min,mib_per_s_mean,mib_per_s_stddev,"
+      "transfer_bytes,block_bytes,p50_ns,p90_ns,p99_ns,max_ns,source,command_line\n"
+      "/datapath/import-0000,ior,datapath,write,,2,1,,2,,,14600,,,,,,912.5,700.25,806.375,150.0625,65536,"
+      "1048576,,,,,ior-2.json,ior -w -r -i 2 -O summaryFormat=JSON\n"
+      "/datapath/import-0000,ior,datapath,read,,2,1,,2,,,48000,,,,,,3000,2999.5,2999.75,0.353553390593,"
+      "65536,1048576,,,,,ior-2.json,ior -w -r -i 2 -O summaryFormat=JSON\n"
+      "/metadata-imports/import-0000,mdtest,metadata,File creation,file-create,4,1,1,2,5000.5,4000.25,"
+      "4500.375,707.5,0.0889,2600.5,1900.25,2250.125,,,,,,,,,,,mdtest.log,\"mdtest -n 100, -i 2\"\n"
+      "/metadata-imports/import-0000,mdtest,metadata,Unknown op,,4,1,1,2,1,1,1,0,,,,,,,,,,,,,,,mdtest.log,"
+      "\"mdtest -n 100, -i 2\"\n"
+      "/metadata-imports/import-0000,mdtest,metadata,File creation,file-create,8,,2,2,9000,8000,8500,707,,"
+      ",,,,,,,,,,,,,mdtest.log,\"mdtest -n 100, -i 2\"\n");
 }
 
 TEST(ResultsImports, NeverReplacesOrWritesForeignFiles) {

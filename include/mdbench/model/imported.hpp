@@ -63,10 +63,23 @@ struct MetadataImportRow {
   double ops_per_s_mean = 0.0;
   double ops_per_s_stddev = 0.0;
   double time_s_mean = 0.0;  // 0: no time table
+  // mdtest --showRankStatistics: its "per Rank" Max, Min and Mean columns of the rate table (one rank's
+  // ops/s, over the ranks and iterations). Stored in the import group's `rank_statistics` table.
+  bool has_rank_statistics = false;
+  double per_rank_ops_per_s_max = 0.0;
+  double per_rank_ops_per_s_min = 0.0;
+  double per_rank_ops_per_s_mean = 0.0;
+  // Latency of one operation where the tool printed it (md-workbench), in nanoseconds: the largest of each
+  // figure over the iterations. Stored in the import group's `latency` table.
+  bool has_latency = false;
+  double latency_p50_ns = 0.0;
+  double latency_p90_ns = 0.0;
+  double latency_p99_ns = 0.0;
+  double latency_max_ns = 0.0;
 };
 
 struct MetadataImport {
-  std::string tool;  // "mdtest"
+  std::string tool;  // "mdtest", "md-workbench"
   std::string tool_version;
   std::string command_line;
   std::string began;
@@ -80,10 +93,32 @@ struct MetadataImport {
 // Parsers: text is the whole file, source names it in errors. Each throws ImportError on input that is
 // not the tool's output or is malformed, naming the line; none crashes or loops on any input.
 DataPathImport parseIorJson(std::string_view text, const std::string& source);
+// IOR's text output: its "Summary of all tests:" table.
+DataPathImport parseIorText(std::string_view text, const std::string& source);
+// md-workbench's output: a row per phase (precreate, benchmark, cleanup) and per benchmark operation
+// ("benchmark read", ...), rates over the iterations, latencies where the phase printed them.
+MetadataImport parseMdWorkbench(std::string_view text, const std::string& source);
 DataPathImport parseIozone(std::string_view text, const std::string& source);
 MetadataImport parseMdtest(std::string_view text, const std::string& source);
 
-// Sniffs which tool wrote text: "ior", "iozone", "mdtest" or "" (unknown).
+// An IO500 result directory: its result_summary.txt and the phase logs beside it (<phase>.txt), read by
+// the caller. The summary's figures become an "io500" import of each kind (GiB/s as MiB/s, kIOPS as ops/s;
+// an invalid phase keeps IO500's " [INVALID]" in its operation), each log the import of its own tool.
+struct Io500Log {
+  std::string phase;  // "ior-easy-write", ...
+  std::string path;   // as read, for the import's source
+  std::string text;
+};
+struct Io500Import {
+  std::vector<DataPathImport> datapath;
+  std::vector<MetadataImport> metadata;
+};
+// The phase logs a summary names, in its order (the caller reads those that exist).
+std::vector<std::string> io500Phases(std::string_view summary);
+Io500Import parseIo500(std::string_view summary, const std::string& summary_path,
+                       const std::vector<Io500Log>& logs);
+
+// Sniffs which tool wrote text: "ior" (JSON), "ior-text", "iozone", "mdtest", "md-workbench" or "" (unknown).
 std::string detectImportFormat(std::string_view text);
 
 }  // namespace mdbench

@@ -17,7 +17,10 @@ void exportJson(const StoredResults& results, std::ostream& out);
 // and the phase aggregate's ops_per_s, time_s, ...; the columns of later versions last (the first/last-done
 // rates: empty for a file before version 5). Steady runs (--steady) have a table of their own, one row per
 // run, iteration, phase and op (results-schema/README.md): alone in a file of steady runs only, else after
-// the phase table and an empty line.
+// the phase table and an empty line. Imported results (mdbench import) have a table of their own, last
+// (after an empty line when run rows came first; alone in a file of imports only): one row per imported row
+// with its import group, tool, rank count, sweep step, rates, per-rank statistics, latency percentiles,
+// source and command line, empty where the tool printed no such figure.
 void exportCsv(const StoredResults& results, std::ostream& out);
 
 }  // namespace mdbench
