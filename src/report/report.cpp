@@ -354,6 +354,8 @@ TimelinePhase timelinePhase(const StoredPhase& p) {
   tp.interval_s = p.series.interval_s;
   tp.ops_per_s = p.aggregate.ops_per_s;
   tp.done = p.done;
+  tp.ops = p.aggregate.ok + p.aggregate.failed;
+  tp.server_stats = p.server_stats;
   double end = 0.0;
   for (const StoredRankRow& row : p.ranks) {
     if (row.planned > 0) end = std::max(end, row.t_local_end - row.t_start);
@@ -633,6 +635,7 @@ std::string reportText(const std::vector<Configuration>& configs, const ReportOp
     }
     out += "\n";
   }
+  out += serverStatsSection(timelines);
   for (const Configuration& c : configs) {
     for (const std::string& note : c.notes) out += fmt::format("note ({}): {}\n", c.label, note);
   }
