@@ -249,6 +249,10 @@ inline constexpr std::array<OptionRow, 68> kOptionRows = {{
   {"verbosity", 'V', "N", kOutput, kCount, number<&Config::verbosity>(), "the verbosity: -V 4 is -vvvv"},
   {"help", 'h', "", kOutput, kSwitch, {}, "print this help and exit"},
   {"version", 0, "", kOutput, kSwitch, {}, "print the version and exit"},
+  {"server-stats", 0, "SOURCE", kOutput, kText,
+   {.text = [](Config& c, const std::string& value) { c.server_stats.push_back(value); }},
+   "MDS counters per phase, repeatable: ceph-mds:SOCK, lustre-mdt:GLOB, cmd:CMD", kNot,
+   checkServerStatsValue},
 
   // Rate and time are always printed, and creating the trees (unique ones too) is always timed as a phase.
   {"print-rate-and-time", 'P', "", kMdtest, kSwitch, flag<&Config::print_rate_and_time>(),
@@ -297,10 +301,6 @@ inline constexpr std::array<OptionRow, 68> kOptionRows = {{
    "a warning (e.g. a read phase with -e 0 only opens and closes) is a\n"
    "usage error, exit 2", kNot},
   {"verify-read", 0, "", kMdtest, kSwitch, flag<&Config::verify_read>(), "mdtest's name for -X/--verify", kNot},
-  {"server-stats", 0, "SOURCE", kOutput, kText,
-   {.text = [](Config& c, const std::string& value) { c.server_stats.push_back(value); }},
-   "metadata server counters around each phase (repeatable):\n"
-   "ceph-mds:ADMIN_SOCKET, lustre-mdt:PATH_GLOB or cmd:COMMAND", kNot, checkServerStatsValue},
 }};
 // clang-format on
 }  // namespace option_rows
