@@ -94,18 +94,17 @@ std::string serverStatsProblem(const ServerStatsDelta& s) {
     return fmt::format("status failed but {} counters", s.counters.size());
   }
   if (!(s.t_before <= s.t_after)) return fmt::format("t_before {} after t_after {}", s.t_before, s.t_after);
-  bool fell = false;
   for (const ServerCounter& c : s.counters) {
-    const bool backwards = c.after < c.before;
-    fell = fell || backwards;
-    const double expected = backwards ? 0.0 : c.after - c.before;
-    if (c.delta != expected) {
-      return fmt::format("counter {}: delta {} but after - before = {} - {}{}", c.name, c.delta, c.after,
-                         c.before, backwards ? " (went backwards: delta 0)" : "");
+    // A monotonic counter that fell keeps delta 0 (only in a went-backwards source); a gauge's is negative.
+    const bool zeroed = c.after < c.before && c.delta == 0.0;
+    if (zeroed && s.status != ServerStatsStatus::kWentBackwards) {
+      return fmt::format("counter {} went backwards ({} to {}) but the status is {}", c.name, c.before,
+                         c.after, serverStatsStatusName(s.status));
     }
-  }
-  if (fell && s.status != ServerStatsStatus::kWentBackwards) {
-    return fmt::format("a counter went backwards but the status is {}", serverStatsStatusName(s.status));
+    if (!zeroed && c.delta != c.after - c.before) {
+      return fmt::format("counter {}: delta {} but after - before = {} - {}", c.name, c.delta, c.after,
+                         c.before);
+    }
   }
   return {};
 }

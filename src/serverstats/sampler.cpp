@@ -25,8 +25,8 @@ ServerStatsDelta failed(const ServerSource& source, std::string problem) {
 
 }  // namespace
 
-ServerStatsDelta deltaOf(const Counters& before, const Counters& after,
-                         const std::function<bool(std::string_view)>& primary) {
+ServerStatsDelta deltaOf(const Counters& before, const Counters& after, const NamePredicate& primary,
+                         const NamePredicate& monotonic) {
   ServerStatsDelta delta;
   Counters names = before;
   for (const auto& [name, value] : after) names.emplace(name, value);
@@ -34,7 +34,7 @@ ServerStatsDelta deltaOf(const Counters& before, const Counters& after,
   for (const auto& [name, unused] : names) {
     ServerCounter counter{name, valueIn(before, name), valueIn(after, name), 0.0};
     if (counter.after == counter.before && !primary(name)) continue;
-    if (counter.after < counter.before) {
+    if (counter.after < counter.before && monotonic(name)) {
       fell.push_back(name);
     } else {
       counter.delta = counter.after - counter.before;
@@ -86,8 +86,9 @@ std::vector<ServerStatsDelta> ServerSampler::after(double t) {
     } else if (!sample.error.empty()) {
       delta = failed(source, "after the phase: " + sample.error);
     } else {
-      delta = deltaOf(before_[i].counters, sample.counters,
-                      [&](std::string_view n) { return source.primary(n); });
+      delta = deltaOf(
+          before_[i].counters, sample.counters, [&](std::string_view n) { return source.primary(n); },
+          [&](std::string_view n) { return source.monotonic(n); });
       delta.source = source.spec().given;
       delta.kind = source.spec().kind;
       delta.description = source.description();

@@ -28,6 +28,16 @@ bool lustrePrimary(std::string_view name) {
   return false;
 }
 
+// Ceph's perf counters that only go up: the request counters, every mds_server counter and the counts and
+// sums of the latency averages; the rest (inodes and caps held, memory, averages) are gauges.
+bool cephMonotonic(std::string_view name) {
+  return cephPrimary(name) || name.starts_with("mds_server.") || name.ends_with(".avgcount") ||
+         name.ends_with(".sum");
+}
+
+// md_stats' counts and sums only go up; min and max do not.
+bool lustreMonotonic(std::string_view name) { return !name.ends_with(".min") && !name.ends_with(".max"); }
+
 class CephMdsSource final : public ServerSource {
  public:
   CephMdsSource(SourceSpec spec, double timeout_s) : ServerSource(std::move(spec)), timeout_s_(timeout_s) {}
@@ -48,6 +58,7 @@ class CephMdsSource final : public ServerSource {
     return fmt::format("Ceph MDS perf dump through the admin socket {}", spec().where);
   }
   bool primary(std::string_view name) const override { return cephPrimary(name); }
+  bool monotonic(std::string_view name) const override { return cephMonotonic(name); }
 
  private:
   double timeout_s_;
@@ -96,6 +107,7 @@ class LustreMdtSource final : public ServerSource {
     return fmt::format("Lustre md_stats files matching {}", spec().where);
   }
   bool primary(std::string_view name) const override { return lustrePrimary(name); }
+  bool monotonic(std::string_view name) const override { return lustreMonotonic(name); }
 };
 
 class CommandSource final : public ServerSource {
@@ -118,6 +130,7 @@ class CommandSource final : public ServerSource {
     return fmt::format("the output of sh -c '{}' (killed after {} s)", spec().where, timeout_s_);
   }
   bool primary(std::string_view /*name*/) const override { return false; }
+  bool monotonic(std::string_view /*name*/) const override { return true; }  // a site's counters
 
  private:
   double timeout_s_;

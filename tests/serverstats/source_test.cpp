@@ -173,7 +173,9 @@ TEST(Delta, MovedAndPrimaryCountersKept) {
   const Counters before = {{"mds.request", 10}, {"mds.reply", 10}, {"x.same", 5}, {"x.gone", 3}};
   const Counters after = {
       {"mds.request", 2010}, {"mds.reply", 10}, {"x.same", 5}, {"x.new", 4}, {"x.gone", 3}};
-  const ServerStatsDelta d = deltaOf(before, after, [](std::string_view n) { return n == "mds.reply"; });
+  const ServerStatsDelta d = deltaOf(
+      before, after, [](std::string_view n) { return n == "mds.reply"; },
+      [](std::string_view) { return true; });
   EXPECT_EQ(d.status, ServerStatsStatus::kOk);
   ASSERT_EQ(d.counters.size(), 3u);
   EXPECT_EQ(d.counters[0].name, "mds.reply");
@@ -187,16 +189,19 @@ TEST(Delta, MovedAndPrimaryCountersKept) {
 }
 
 TEST(Delta, CountersGoingBackwardsAreReportedNotNegative) {
-  const ServerStatsDelta d = deltaOf({{"mds.request", 5000}, {"b", 1}}, {{"mds.request", 12}, {"b", 3}},
-                                     [](std::string_view) { return false; });
+  const ServerStatsDelta d = deltaOf(
+      {{"mds.request", 5000}, {"b", 1}, {"gauge", 7}}, {{"mds.request", 12}, {"b", 3}, {"gauge", 4}},
+      [](std::string_view) { return false; }, [](std::string_view n) { return n != "gauge"; });
   EXPECT_EQ(d.status, ServerStatsStatus::kWentBackwards);
   EXPECT_EQ(d.problem, "1 counter went backwards (a restarted server?), e.g. mds.request: kept with delta 0");
-  ASSERT_EQ(d.counters.size(), 2u);
+  ASSERT_EQ(d.counters.size(), 3u);
   EXPECT_EQ(d.counters[0].delta, 2);
-  EXPECT_EQ(d.counters[1].name, "mds.request");
-  EXPECT_EQ(d.counters[1].before, 5000);
-  EXPECT_EQ(d.counters[1].after, 12);
-  EXPECT_EQ(d.counters[1].delta, 0);
+  EXPECT_EQ(d.counters[1].name, "gauge");  // a gauge may fall
+  EXPECT_EQ(d.counters[1].delta, -3);
+  EXPECT_EQ(d.counters[2].name, "mds.request");
+  EXPECT_EQ(d.counters[2].before, 5000);
+  EXPECT_EQ(d.counters[2].after, 12);
+  EXPECT_EQ(d.counters[2].delta, 0);
 }
 
 TEST(Sampler, UnreadableAtStartIsRefusedAndAFailureMidRunIsReported) {

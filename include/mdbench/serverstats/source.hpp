@@ -45,6 +45,9 @@ class ServerSource {
   virtual std::string description() const = 0;
   // Counters kept even when they did not move (what a reader looks for first).
   virtual bool primary(std::string_view name) const = 0;
+  // Counters that only go up while the server runs (a fall means a restart); the others are gauges (inodes
+  // in cache, averages), whose delta may be negative.
+  virtual bool monotonic(std::string_view name) const = 0;
   const SourceSpec& spec() const { return spec_; }
 
  private:
@@ -54,10 +57,11 @@ class ServerSource {
 std::unique_ptr<ServerSource> makeServerSource(const SourceSpec& spec, double timeout_s = kDefaultTimeout_s);
 
 // Pure: the delta of two samples. Counters kept: those whose value changed and the primary ones present in
-// either sample; one missing from a sample counts as 0 there. A counter that fell is kept with delta 0 and
-// makes the status kWentBackwards.
-ServerStatsDelta deltaOf(const Counters& before, const Counters& after,
-                         const std::function<bool(std::string_view)>& primary);
+// either sample; one missing from a sample counts as 0 there. A monotonic counter that fell is kept with
+// delta 0 and makes the status kWentBackwards; a gauge's delta is after - before, negative or not.
+using NamePredicate = std::function<bool(std::string_view)>;
+ServerStatsDelta deltaOf(const Counters& before, const Counters& after, const NamePredicate& primary,
+                         const NamePredicate& monotonic);
 
 // Rank 0's sampler over every --server-stats source.
 class ServerSampler {
