@@ -31,6 +31,7 @@ bool lustrePrimary(std::string_view name) {
 // Ceph's perf counters that only go up: the request counters, every mds_server counter and the counts and
 // sums of the latency averages; the rest (inodes and caps held, memory, averages) are gauges.
 bool cephMonotonic(std::string_view name) {
+  if (name.ends_with(".avgtime")) return false;
   return cephPrimary(name) || name.starts_with("mds_server.") || name.ends_with(".avgcount") ||
          name.ends_with(".sum");
 }
