@@ -60,6 +60,12 @@ PY
   expect_in "$OUT" ',file-remove,"cmd:n=$(cat' "$what: csv field quoted"
 done
 
+# The report puts each phase's counters beside its rate.
+run 0 report "$BASE/s.2.h5"
+expect_rc 0 "report"
+expect_in "$OUT" "Metadata server counters (--server-stats; first iteration of each run):" "report: section"
+expect_in "$OUT" "          files                                                       100" "report: create delta"
+
 # Tampered deltas: validate recomputes after - before.
 cp "$BASE/s.2.h5" "$BASE/tampered.h5"
 "$py" - "$BASE/tampered.h5" <<'PY'
