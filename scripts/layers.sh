@@ -21,10 +21,11 @@ declare -A may_use=(
   [config]="util config"
   [model]="util config model"
   [backend]="util config model backend"
+  [serverstats]="util config model serverstats"
   [results]="util config model results"
   [report]="util config model results report"
-  [run]="util config model backend run"
-  [cli]="util config model backend results run report cli"
+  [run]="util config model serverstats backend run"
+  [cli]="util config model serverstats backend results run report cli"
 )
 offline="util config model results report"
 

@@ -40,6 +40,7 @@
 #include "mdbench/run/scheduler.hpp"
 #include "mdbench/run/signals.hpp"
 #include "mdbench/run/stonewall_file.hpp"
+#include "mdbench/serverstats/source.hpp"
 #include "mdbench/util/clock.hpp"
 #include "mdbench/util/diagnostics.hpp"
 #include "mdbench/util/errno_name.hpp"
@@ -237,7 +238,8 @@ int exitStatusOf(const RunResult& result) {
   if (result.stop_signal != 0) return 128 + result.stop_signal;
   const bool failed =
       !result.setup_error.empty() || result.failedOps() > 0 || !result.cleanup_problems.empty();
-  return failed ? kExitFailed : kExitOk;
+  if (failed) return kExitFailed;
+  return result.server_stats_incomplete ? kExitServerStatsIncomplete : kExitOk;
 }
 
 // "SIGTERM", "SIGINT" (glibc's abbreviation, or the number).
@@ -256,6 +258,8 @@ std::string exitStatusMeaning(int status) {
       return "failed";
     case kExitUsage:
       return "bad options";
+    case kExitServerStatsIncomplete:
+      return "every operation succeeded; server counters incomplete (--server-stats)";
     default:
       return "failed";
   }
@@ -475,6 +479,11 @@ int checkUsage(const Config& config, Comm& comm, std::vector<std::uint32_t>& ste
   }
   // --saveRankPerformanceDetails: a FILE that is there already is refused now, before any phase runs.
   if (root && error.empty()) error = rankDetailsFileProblem(config.rank_details_csv);
+  // --server-stats: a source that cannot be read now is a usage error, found before anything is touched.
+  if (root && error.empty() && !config.server_stats.empty()) {
+    std::unique_ptr<serverstats::ServerSampler> probe;
+    error = serverstats::ServerSampler::open(config.server_stats, serverstats::kDefaultTimeout_s, probe);
+  }
   return agreeOnUsage(comm, error);
 }
 

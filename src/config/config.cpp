@@ -121,6 +121,13 @@ void convertTexts(const RawOptions& raw, Config& config, std::vector<std::string
       convertOutput(raw[*option].texts, config, errors);
       continue;
     }
+    if (option == &row("server-stats")) {
+      for (const std::string& value : raw[*option].texts) {
+        checkServerStatsValue(shown(*option), value, errors);
+        config.server_stats.push_back(value);
+      }
+      continue;
+    }
     if (option->check != nullptr) option->check(shown(*option), *text, errors);
     if (option->land.text != nullptr) option->land.text(config, *text);
   }

@@ -59,7 +59,8 @@ po::value_semantic* semanticOf(const OptionRow& option, RawValue& slot) {
     case OptionKind::kText:
       break;
   }
-  if (option.long_name == "output") {  // a results file and a console style: -o F --output mdtest
+  // -o: a results file and a console style (-o F --output mdtest); --server-stats: each source.
+  if (option.long_name == "output" || option.long_name == "server-stats") {
     return po::value<std::string>()
         ->value_name(std::string(option.value_name))
         ->composing()
@@ -258,6 +259,16 @@ void checkPresetValue(const std::string& label, const std::string& value, std::v
 
 void landPreset(Config& config, const std::string& value) {
   if (findPreset(value) != nullptr) config.preset = value;
+}
+
+// --server-stats: the kind of source only; whether it can be read is checked before the run (serverstats).
+void checkServerStatsValue(const std::string& label, const std::string& value,
+                           std::vector<std::string>& errors) {
+  for (const std::string_view kind : {"ceph-mds:", "lustre-mdt:", "cmd:"}) {
+    if (value.starts_with(kind) && value.size() > kind.size()) return;
+  }
+  errors.push_back(fmt::format(
+      "{}: '{}': expected ceph-mds:ADMIN_SOCKET, lustre-mdt:PATH_GLOB or cmd:COMMAND", label, value));
 }
 
 }  // namespace mdbench::config_detail

@@ -107,6 +107,8 @@ void checkPathStyleValue(const std::string& label, const std::string& value,
 void checkSyncCallValue(const std::string& label, const std::string& value, std::vector<std::string>& errors);
 void checkCommandValue(const std::string& label, const std::string& value, std::vector<std::string>& errors);
 void checkFileValue(const std::string& label, const std::string& value, std::vector<std::string>& errors);
+void checkServerStatsValue(const std::string& label, const std::string& value,
+                           std::vector<std::string>& errors);
 void landDir(Config& config, const std::string& value);  // -d: the text, and its targets when they split
 void landApi(Config& config, const std::string& value);  // each: only a value its check accepts
 void landOffset(Config& config, const std::string& value);
@@ -139,7 +141,7 @@ using enum OptionKind;
 using enum OptionGroup;
 inline constexpr WithSteady kNot = WithSteady::kNo;
 // clang-format off
-inline constexpr std::array<OptionRow, 67> kOptionRows = {{
+inline constexpr std::array<OptionRow, 68> kOptionRows = {{
   {"items", 'n', "N", kWorkload, kCount, number<&Config::items>(),
    "items per rank, exact (default 1000; required with --preset)"},
   {"files-only", 'F', "", kWorkload, kSwitch, {.on = [](Config& c) { c.kinds = ItemKinds::kFilesOnly; }},
@@ -246,6 +248,10 @@ inline constexpr std::array<OptionRow, 67> kOptionRows = {{
   {"verbosity", 'V', "N", kOutput, kCount, number<&Config::verbosity>(), "the verbosity: -V 4 is -vvvv"},
   {"help", 'h', "", kOutput, kSwitch, {}, "print this help and exit"},
   {"version", 0, "", kOutput, kSwitch, {}, "print the version and exit"},
+  {"server-stats", 0, "SOURCE", kOutput, kText,
+   {.text = [](Config& c, const std::string& value) { c.server_stats.push_back(value); }},
+   "MDS counters per phase, repeatable: ceph-mds:SOCK, lustre-mdt:GLOB, cmd:CMD", kNot,
+   checkServerStatsValue},
 
   // Rate and time are always printed, and creating the trees (unique ones too) is always timed as a phase.
   {"print-rate-and-time", 'P', "", kMdtest, kSwitch, flag<&Config::print_rate_and_time>(),
@@ -335,7 +341,7 @@ inline std::string label(OptionRef option) { return shown(*option); }
 // The value options in the order their values are converted, and so the order of their messages: numbers,
 // then paths and names, then the sweep's (convertSweep). Help's order differs; this one is what job
 // scripts have always seen.
-inline constexpr std::array<const OptionRow*, 36> kConversionOrder = {&row("items"),
+inline constexpr std::array<const OptionRow*, 37> kConversionOrder = {&row("items"),
                                                                       &row("items-per-dir"),
                                                                       &row("depth"),
                                                                       &row("branching"),
@@ -370,7 +376,8 @@ inline constexpr std::array<const OptionRow*, 36> kConversionOrder = {&row("item
                                                                       &row("saveRankPerformanceDetails"),
                                                                       &row("savePerOpDataCSV"),
                                                                       &row("run-cmd-before-phase"),
-                                                                      &row("run-cmd-after-phase")};
+                                                                      &row("run-cmd-after-phase"),
+                                                                      &row("server-stats")};
 
 // What the command line (after a preset) said for each row, before conversion. Values stay strings so that
 // a bad one becomes a message, not an exception.
@@ -378,7 +385,7 @@ struct RawValue {
   bool given = false;               // a switch given "=0" (mdtest's off) is not given
   std::optional<std::string> text;  // the last value given; none for a switch (or -R without a seed)
   std::uint32_t count = 0;          // kCounter: the occurrences, or the number given ("-v=3")
-  std::vector<std::string> texts;   // -o: every value, in order (a results file and a console style)
+  std::vector<std::string> texts;   // -o, --server-stats: every value, in order
 };
 
 class RawOptions {

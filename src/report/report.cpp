@@ -565,6 +565,7 @@ std::string reportText(const std::vector<Configuration>& configs, const ReportOp
     }
     out += "\n";
   }
+  out += serverStatsSection(timelines);
   for (const Configuration& c : configs) {
     for (const std::string& note : c.notes) out += fmt::format("note ({}): {}\n", c.label, note);
   }

@@ -86,6 +86,8 @@ TimelinePhase timelinePhase(const StoredPhase& p) {
   tp.interval_s = p.series.interval_s;
   tp.ops_per_s = p.aggregate.ops_per_s;
   tp.done = p.done;
+  tp.ops = p.aggregate.ok + p.aggregate.failed;
+  tp.server_stats = p.server_stats;
   PhaseLines lines = rankLines(p);
   tp.total = lines.complete ? sumOfSteps(lines.ranks, tp.interval_s) : totalOfCounts(p);
   if (p.ranks.size() <= kTimelineMaxRankLines && lines.complete) tp.ranks = std::move(lines.ranks);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "export_imports.hpp"
+#include "export_server_stats.hpp"
 #include "h5.hpp"
 #include "mdbench/model/phase.hpp"
 #include "mdbench/model/stats.hpp"
@@ -212,6 +213,7 @@ Json phaseJson(const StoredPhase& p, const StoredRun& run) {
   Json errors = Json::array();
   for (const StoredError& e : p.errors) errors.push_back(errorJson(e));
   j["errors"] = std::move(errors);
+  if (!p.server_stats.empty()) j["server_stats"] = results::serverStatsJson(p.server_stats);  // version 7
   return j;
 }
 
@@ -400,6 +402,11 @@ void exportCsv(const StoredResults& results, std::ostream& out) {
         for (const StoredRankRow& r : p.ranks) out << csvRow(run, p, r);
       }
     }
+  }
+  // --server-stats (version 7): the counters' own table, after a blank line.
+  if (!all_steady && results::hasServerStats(results)) {
+    out << '\n';
+    results::serverStatsCsv(results, out);
   }
   if (std::any_of(results.runs.begin(), results.runs.end(), has_steady)) {
     // The steady state has other columns: its own table, after a blank line when phase rows came first.

@@ -16,6 +16,7 @@
 #include "results_files.hpp"
 #include "results_imports.hpp"
 #include "results_layout.hpp"
+#include "results_server_stats.hpp"
 
 namespace mdbench {
 namespace results {
@@ -166,6 +167,7 @@ StoredPhase readPhase(hid_t iteration, const std::string& name, std::uint32_t ve
           return StoredError{row.rank, row.err, results::textOf(row.errno_name), results::textOf(row.path)};
         });
   }
+  if (version >= results::kServerStatsSchemaVersion) p.server_stats = results::readServerStats(g);
   return p;
 }
 

@@ -35,6 +35,7 @@
 #include "results_attributes.hpp"
 #include "results_files.hpp"
 #include "results_layout.hpp"
+#include "results_server_stats.hpp"
 
 namespace mdbench {
 
@@ -482,6 +483,7 @@ struct Hdf5Sink::Impl {
     h5::writeVector(group.get(), "latency", result.latency.counts());
     writeSeries(group.get(), result);
     writeErrors(group.get(), result, plan);
+    results::writeServerStats(group.get(), result.server_stats);
     h5::flush(file.get());
   }
 

@@ -38,6 +38,7 @@
 #include "mdbench/model/steady.hpp"
 #include "mdbench/results/results_file.hpp"
 #include "results_layout.hpp"
+#include "results_server_stats.hpp"
 #include "validate_checks.hpp"
 #include "validate_steady.hpp"
 #include "validate_structure.hpp"
@@ -177,6 +178,17 @@ void checkDoneRates(const StoredPhase& phase) {
   }
   const DoneRates want = doneRates(recordsOf(phase), phase.series);
   expectAttributes(g, results::kDoneRateAttributes, want, got);
+}
+
+// --server-stats (version 7): each source's deltas against its own before and after samples.
+void checkServerStats(const StoredPhase& phase) {
+  for (std::size_t i = 0; i < phase.server_stats.size(); ++i) {
+    if (const std::string problem = results::serverStatsProblem(phase.server_stats[i]); !problem.empty()) {
+      fail(
+          fmt::format("{}/{}/{}", phase.group, results::kServerStatsGroup, results::serverSourceGroupName(i)),
+          problem);
+    }
+  }
 }
 
 void checkErrors(const StoredPhase& phase) {
@@ -400,6 +412,7 @@ class RunChecker {
       checkDoneRates(phase);
     }
     checkErrors(phase);
+    checkServerStats(phase);
   }
 
   void checkRows(const StoredPhase& phase, const Plan& plan) const {

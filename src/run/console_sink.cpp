@@ -215,6 +215,9 @@ void ConsoleSink::phase(const PhaseResult& result, const Plan& plan) {
                agg.stonewall_time_s, agg.ops_per_s_at_stonewall);
   }
   fmt::print(out_, "\n");
+  for (const std::string& line : serverStatsLines(result.server_stats, result.phase, agg.ok + agg.failed)) {
+    fmt::print(out_, "        {}\n", line);
+  }
   if (plan.config().verbosity > 0) printRanks(result, plan.config().verbosity);
   std::fflush(out_);
 }

@@ -254,7 +254,12 @@ void MdtestConsoleSink::phase(const PhaseResult& result, const Plan& plan) {
     seen_.clear();
     verbose(out_, 2063, fmt::format("main: * iteration {} *", result.iteration + 1));
   }
-  seen_.push_back(PhaseResult{result.iteration, result.phase, result.items, result.ranks, {}, {}});
+  PhaseResult seen;  // what the verbose lines of later phases need: no rows, errors or counters
+  seen.iteration = result.iteration;
+  seen.phase = result.phase;
+  seen.items = result.items;
+  seen.ranks = result.ranks;
+  seen_.push_back(std::move(seen));
   printGroupLines(result, plan);
   std::fflush(out_);
 }

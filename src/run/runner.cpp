@@ -12,6 +12,7 @@
 
 #include "mdbench/model/layout.hpp"
 #include "mdbench/run/steady_engine.hpp"
+#include "mdbench/serverstats/source.hpp"
 #include "phase_executor.hpp"
 #include "phase_hooks.hpp"
 #include "run_steps.hpp"
@@ -51,8 +52,10 @@ class BenchmarkRun {
       result_.setup_error = readLimits(parts_.comm, config_, run_limits_);
     }
     if (result_.setup_error.empty() && !config_.per_op_csv_prefix.empty()) startPerOpLog();
+    if (result_.setup_error.empty() && !config_.server_stats.empty()) openServerStats();
     parts_.comm.barrier();
-    executor_.setEpoch(parts_.clock.nowNs());
+    epoch_ns_ = parts_.clock.nowNs();
+    executor_.setEpoch(epoch_ns_);
   }
 
   // Whether the run goes on to another iteration: not after a setup error or a stop.
@@ -95,6 +98,18 @@ class BenchmarkRun {
     per_op_ = std::move(log);
     executor_.setPerOpLog(per_op_.get());
   }
+
+  // --server-stats: rank 0 reads every source once more (the command line's check read them already); one
+  // that became unreadable since is a setup error on every rank.
+  void openServerStats() {
+    std::string problem;
+    if (root_) {
+      problem = serverstats::ServerSampler::open(config_.server_stats, serverstats::kDefaultTimeout_s,
+                                                 server_stats_);
+    }
+    result_.setup_error = agreeOnProblem(parts_.comm, problem);
+  }
+  double secondsSinceEpoch() const { return static_cast<double>(parts_.clock.nowNs() - epoch_ns_) * 1e-9; }
 
   // After a phase, outside its timing: each rank's per-op rows into its file, and rank 0 says how many ops
   // no rank had room to record.
@@ -192,12 +207,18 @@ class BenchmarkRun {
     Comm& comm = parts_.comm;
     const PhaseInfo& info = phaseInfo(phase);
     if (info.readdir()) executor_.setReaddirLimit(limits.of(itemKindOf(phase)));
+    // --server-stats on rank 0: right before the opening barrier and right after the closing one.
+    if (server_stats_) server_stats_->before(secondsSinceEpoch());
     const RankPhaseRecord record = executor_.measure(phase, it.handle, limits, latency_);
+    std::vector<ServerStatsDelta> server =
+        server_stats_ ? server_stats_->after(secondsSinceEpoch()) : std::vector<ServerStatsDelta>();
     const std::uint64_t items = info.tree()      ? config_.items
                                 : info.readdir() ? limits.of(itemKindOf(phase))
                                                  : executor_.lastItems();
     PhaseResult measured = collectPhase(comm, iteration, phase, items, record, latency_);
     measured.series = collectSeries(comm, executor_.series());
+    measured.server_stats = std::move(server);
+    if (server_stats_ && server_stats_->incomplete()) result_.server_stats_incomplete = true;
     if (per_op_ != nullptr) endPerOpLog(iteration, phase);
     agreeOnCommands(iteration, phase);
     if (info.decidesOwnership()) recordOwnership(phase, it);
@@ -259,7 +280,9 @@ class BenchmarkRun {
   ItemLimits run_limits_;
   PhaseExecutor executor_;
   LatencyHistogram latency_;
-  std::unique_ptr<PerOpLog> per_op_;  // --savePerOpDataCSV
+  std::unique_ptr<PerOpLog> per_op_;                          // --savePerOpDataCSV
+  std::unique_ptr<serverstats::ServerSampler> server_stats_;  // --server-stats, rank 0 only
+  std::int64_t epoch_ns_ = 0;
 };
 
 }  // namespace

@@ -141,6 +141,8 @@ struct Config {
   // --preset io500-*: -Y syncs at the end of the create phases only, as IO500 passes -Y to its write job.
   bool sync_creates_only = false;
   bool print_rate_and_time = false;  // -P: the mdtest console prints the rate and the time tables
+  // --server-stats SOURCE (repeatable): metadata server counters sampled around each phase (serverstats).
+  std::vector<std::string> server_stats;
 };
 
 enum class CliAction : std::uint8_t { kRun, kHelp, kVersion };

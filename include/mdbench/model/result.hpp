@@ -9,6 +9,7 @@
 #include "mdbench/config/config.hpp"
 #include "mdbench/model/ops_series.hpp"
 #include "mdbench/model/phase.hpp"
+#include "mdbench/model/server_stats.hpp"
 #include "mdbench/model/stats.hpp"
 
 namespace mdbench {
@@ -53,6 +54,8 @@ struct PhaseResult {
   // Successful ops per interval of every rank (--series-interval). The runner empties per_rank once the
   // sinks have seen the phase (rank 0 would otherwise hold ranks x intervals counts for every phase run).
   OpsSeries series;
+  // --server-stats: what the phase cost each metadata server source, in the order given (rank 0 only).
+  std::vector<ServerStatsDelta> server_stats;
 };
 
 // A run that is one step of a sweep (--sweep): which step, how its ranks were picked, out of how many.
@@ -95,6 +98,9 @@ struct RunResult {
   // steady mix of iteration 0 after 1234 of 100000 rounds", or "during the pre-delay (-p) of iteration 1".
   std::string steady_stopped_where;
   std::uint64_t steady_failed_ops = 0;  // --steady: failed ops over every iteration's phases (rank 0)
+  // --server-stats: a source could not be read before or after some phase (exit status
+  // kServerStatsIncomplete).
+  bool server_stats_incomplete = false;
   std::uint64_t failedOps() const;
 };
 

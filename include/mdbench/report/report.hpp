@@ -48,6 +48,8 @@ struct TimelinePhase {
   std::vector<std::vector<ChartPoint>> ranks;  // per rank, up to kTimelineMaxRankLines ranks; else empty
   double ops_per_s = 0.0;                      // the phase's aggregate, barrier to barrier
   DoneRates done;
+  std::uint64_t ops = 0;                       // ok + failed, for server requests per op
+  std::vector<ServerStatsDelta> server_stats;  // --server-stats (schema version 7)
 };
 
 // One run of a configuration, with the phases of its first iteration in execution order.
@@ -69,6 +71,11 @@ struct TimelineRun {
 // The runs of one configuration's files (already read), in file and run order.
 std::vector<TimelineRun> timelineRuns(const std::string& label, const std::vector<std::string>& files,
                                       const std::vector<StoredResults>& results);
+
+// Per run with server counters (--server-stats), per phase of its first iteration: its rate beside the
+// server requests per client op and the top counters of each source (model's serverStatsLines). "" when no
+// run has any.
+std::string serverStatsSection(const std::vector<TimelineRun>& timelines);
 
 // Ops/s of one row of per-interval counts whose last interval ends `end_s` seconds after the start, as
 // steps: each interval up to the one holding end_s (later ones are not drawn) gives two points, at its start

@@ -16,13 +16,14 @@
 #include "mdbench/model/ops_series.hpp"
 #include "mdbench/model/phase.hpp"
 #include "mdbench/model/result.hpp"
+#include "mdbench/model/server_stats.hpp"
 #include "mdbench/model/sink.hpp"
 #include "mdbench/model/steady.hpp"
 
 namespace mdbench {
 
 inline constexpr std::string_view kSchemaName = "mdbench-results";
-inline constexpr std::uint32_t kSchemaVersion = 6;
+inline constexpr std::uint32_t kSchemaVersion = 7;
 // Readers accept every version from this one on: each later version only added objects, which the files of
 // an earlier version lack (version 5's throughput over time: StoredPhase::has_series is false then).
 inline constexpr std::uint32_t kOldestReadableSchemaVersion = 3;
@@ -123,6 +124,8 @@ struct StoredPhase {
   bool has_series = false;
   OpsSeries series;
   DoneRates done;
+  // --server-stats (schema version 7): per source, in the order given; empty without the option.
+  std::vector<ServerStatsDelta> server_stats;
 };
 
 struct StoredSummary {
