@@ -151,7 +151,7 @@ inline constexpr std::array<OptionRow, 68> kOptionRows = {{
   {"shared-files", 'S', "", kWorkload, kSwitch, flag<&Config::shared_files>(),
    "every rank uses the same file names (implies -F; not with -u)", kNot},
   {"steady", 0, "ROUNDS", kWorkload, kCount, number<&Config::steady_rounds>(),
-   "md-workbench's steady mix: ROUNDS x stat, read, delete, create (docs/steady-state.md)"},
+   "md-workbench's steady mix: ROUNDS x stat, read, delete, create"},
   {"datasets", 0, "D", kWorkload, kCount, number<&Config::datasets>(),
    "--steady: directories the -n objects are spread over (default 10)"},
   {"preset", 0, "NAME", kWorkload, kText, {.text = landPreset},
@@ -275,7 +275,7 @@ inline constexpr std::array<OptionRow, 68> kOptionRows = {{
    "what -w writes: timestamp (default), offset, incompressible, random,\n"
    "or their first letters t, o, i, r", kNot, checkPacketValue},
   {"buffer-offset", 'G', "OFFSET", kMdtest, kText, {.text = landOffset},
-   "the data packets' offset (mdtest's -G; default 0, where mdtest takes the time)", kNot, checkOffsetValue},
+   "data packets' offset (mdtest's -G; default 0, mdtest's the time)", kNot, checkOffsetValue},
   {"mknod", 'k', "", kMdtest, kSwitch, flag<&Config::make_node>(),
    "create files with mknod instead of open and close (not with -w)", kNot},
   {"collective-creates", 'c', "", kMdtest, kSwitch, flag<&Config::collective_creates>(),

@@ -7,13 +7,14 @@
 #include <cmath>
 #include <optional>
 
+#include "check_server.hpp"
 #include "mdbench/model/phase.hpp"
 #include "mdbench/report/check.hpp"
 
 namespace mdbench {
 namespace {
 
-enum class ValueKind : std::uint8_t { kRate, kLatency, kCount };
+enum class ValueKind : std::uint8_t { kRate, kLatency, kCount, kServer };
 
 struct MetricInfo {
   Metric metric;
@@ -25,7 +26,7 @@ struct MetricInfo {
   std::uint64_t LatencySummary::*latency = nullptr;
 };
 
-constexpr std::array<MetricInfo, 10> kMetrics = {{
+constexpr std::array<MetricInfo, 12> kMetrics = {{
     {Metric::kRate, "rate", ValueKind::kRate, false, &ScalingPoint::mean},
     {Metric::kRateMin, "rate-min", ValueKind::kRate, false, &ScalingPoint::min},
     {Metric::kRateMax, "rate-max", ValueKind::kRate, false, &ScalingPoint::max},
@@ -36,6 +37,8 @@ constexpr std::array<MetricInfo, 10> kMetrics = {{
     {Metric::kP999, "p999", ValueKind::kLatency, true, nullptr, &LatencySummary::p999_ns},
     {Metric::kLatencyMax, "latency-max", ValueKind::kLatency, true, nullptr, &LatencySummary::max_ns},
     {Metric::kFailed, "failed", ValueKind::kCount, true},
+    {Metric::kServerCounter, "server(COUNTER)", ValueKind::kServer, true},
+    {Metric::kServerPerOp, "server(COUNTER)/op", ValueKind::kServer, true},
 }};
 
 const MetricInfo& info(Metric metric) {
@@ -209,6 +212,7 @@ std::string parseRate(double number, std::string_view unit, Rule& rule) {
 
 // Parses VALUE[UNIT] for the metric and series into rule (limit, display unit). Returns the problem.
 std::string parseValue(std::string_view text, const MetricInfo& metric, Rule& rule) {
+  if (metric.kind == ValueKind::kServer) return check_detail::parseServerValue(text, rule);
   if (text.empty()) return "no value after the comparison";
   std::string_view rest;
   const std::optional<double> number = leadingNumber(text, rest);
@@ -243,6 +247,11 @@ std::string parseValue(std::string_view text, const MetricInfo& metric, Rule& ru
 
 // The metric named after the series' dot, for the series. Returns the problem.
 std::string parseMetric(std::string_view name, Rule& rule) {
+  if (check_detail::isServerMetricText(name)) {
+    if (isDataPath(rule.series))
+      return fmt::format("server counters are recorded for metadata phases, not {}", rule.series);
+    return check_detail::parseServerMetric(name, rule);
+  }
   const auto* metric =
       std::find_if(kMetrics.begin(), kMetrics.end(), [&](const MetricInfo& m) { return m.name == name; });
   if (metric == kMetrics.end()) {
@@ -380,6 +389,8 @@ Measured measure(const ScalingPoint& p, Metric metric) {
       return {static_cast<double>(p.latency.*m.latency), {}};
     case ValueKind::kCount:
       return {static_cast<double>(p.failed), {}};
+    case ValueKind::kServer:
+      break;  // measured with the rule's counter: check_detail::measureServer
   }
   return {0.0, "unknown metric"};
 }
@@ -402,18 +413,31 @@ Outcome outcomeAt(const Rule& rule, const std::string& x_unit, const std::string
                   const ScalingPoint& point) {
   Outcome o{.rule = rule.text, .origin = rule.origin, .ranks = point.ranks, .x_unit = x_unit};
   // The default metric goes unnamed, as people say "file-create at 2 ranks" for its rate.
-  const std::string metric = rule.metric == Metric::kRate ? "" : fmt::format(" {}", metricName(rule.metric));
+  const bool server = info(rule.metric).kind == ValueKind::kServer;
+  const std::string metric = rule.metric == Metric::kRate ? ""
+                             : server                     ? " " + check_detail::serverMetricLabel(rule)
+                                                          : fmt::format(" {}", metricName(rule.metric));
   const std::string label = fmt::format("{}{} at {}", rule.series, metric, countOf(point.ranks, x_unit));
-  const Measured m = measure(point, rule.metric);
+  Measured m;
+  double limit_value = rule.limit;
+  if (server) {
+    const check_detail::ServerMeasured s = check_detail::measureServer(point, rule);
+    m = {s.value, s.missing};
+    limit_value = s.limit;
+  } else {
+    m = measure(point, rule.metric);
+  }
   if (!m.missing.empty()) {
     o.verdict = Verdict::kNoData;
     o.message = fmt::format("{}: no {} in {}: {}", rule.text, label, files, m.missing);
     return o;
   }
-  o.verdict = holds(m.value, rule.comparison, rule.limit) ? Verdict::kPass : Verdict::kFail;
-  const auto [value, limit] = formatPair(m.value / rule.display_scale, rule.limit / rule.display_scale);
-  o.message = fmt::format("{}: {} {}, required {} {} {}", label, value, rule.display_unit,
-                          comparisonText(rule.comparison), limit, rule.display_unit);
+  o.verdict = holds(m.value, rule.comparison, limit_value) ? Verdict::kPass : Verdict::kFail;
+  const auto [value, limit] = formatPair(m.value / rule.display_scale, limit_value / rule.display_scale);
+  const std::string unit = rule.display_unit.empty() ? "" : " " + rule.display_unit;
+  const std::string ops_note = rule.limit_is_ops ? " (the phase's operations)" : "";
+  o.message = fmt::format("{}: {}{}, required {} {}{}{}", label, value, unit, comparisonText(rule.comparison),
+                          limit, unit, ops_note);
   return o;
 }
 

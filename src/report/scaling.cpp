@@ -29,6 +29,11 @@ struct Accumulator {
   double time_sum = 0.0;
   double ops_per_rank_sum = 0.0;
   double timed = 0.0;  // iterations in the sums
+  // --server-stats: as ScalingPoint's server_* members.
+  std::uint32_t server_iterations = 0;
+  std::map<std::string, double> server_deltas;
+  std::uint64_t server_ops = 0;
+  std::string server_problem;
 };
 
 using Key = std::pair<std::string, std::uint32_t>;  // series name, ranks
@@ -37,6 +42,23 @@ struct SeriesInfo {
   SeriesKind kind;
   std::size_t order;  // metadata: phase order; data path: after every phase
 };
+
+// A phase's server counters, summed over its sources, when every source was read in full.
+void addServerStats(const StoredPhase& phase, Accumulator& a) {
+  for (const ServerStatsDelta& s : phase.server_stats) {
+    if (s.status == ServerStatsStatus::kOk) continue;
+    if (a.server_problem.empty()) {
+      a.server_problem = fmt::format("the server counters of {} {} in iteration {}: {}", s.source,
+                                     serverStatsStatusName(s.status), phase.iteration, s.problem);
+    }
+    return;
+  }
+  for (const ServerStatsDelta& s : phase.server_stats) {
+    for (const ServerCounter& c : s.counters) a.server_deltas[c.name] += c.delta;
+  }
+  a.server_iterations += 1;
+  a.server_ops += phase.aggregate.ok + phase.aggregate.failed;
+}
 
 void addRun(const StoredRun& run, std::map<Key, Accumulator>& acc, std::map<std::string, SeriesInfo>& kinds) {
   for (const StoredPhase& phase : run.phases) {
@@ -56,6 +78,7 @@ void addRun(const StoredRun& run, std::map<Key, Accumulator>& acc, std::map<std:
     a.timed += 1;
     const std::size_t n = std::min(phase.latency.size(), LatencyHistogram::kBuckets);
     for (std::size_t i = 0; i < n; ++i) a.latency.counts()[i] += phase.latency[i];
+    if (!phase.server_stats.empty()) addServerStats(phase, a);
   }
 }
 
@@ -113,6 +136,10 @@ ScalingPoint finish(std::uint32_t ranks, const Accumulator& a) {
     p.ok = a.ok;
     p.failed = a.failed;
     p.stonewall_mean = a.stonewall.mean();
+    p.server_iterations = a.server_iterations;
+    p.server_deltas = a.server_deltas;
+    p.server_ops = a.server_ops;
+    p.server_problem = a.server_problem;
   }
   if (a.timed > 0) {
     p.time_s = a.time_sum / a.timed;

@@ -174,7 +174,8 @@ TEST(CheckBadRule, EachKindWithItsMessage) {
   EXPECT_EQ(
       error("file-create.speed >= 5"),
       "rule 'file-create.speed >= 5': unknown metric 'speed' (rate, rate-min, rate-max, stonewall-rate, "
-      "p50, p90, p99, p999, latency-max, failed)");
+      "p50, p90, p99, p999, latency-max, failed, "
+      "server(COUNTER), server(COUNTER)/op)");
   EXPECT_EQ(error("file-create >= 5x0"),
             "rule 'file-create >= 5x0': unknown rate unit 'x0' (a number with "
             "optional k, M or G, then ops/s (or ops/sec))");
@@ -577,6 +578,71 @@ TEST(CheckJUnit, TestcaseNames) {
   EXPECT_EQ(testcaseName(Outcome{
                 .rule = "file-remove >= 1", .ranks = 0, .x_unit = "ranks", .verdict = Verdict::kFail}),
             "file-remove >= 1");
+}
+
+}  // namespace
+}  // namespace mdbench
+
+namespace mdbench {
+namespace {
+
+// --- Rules on the servers' counters (--server-stats) ---
+
+Configuration serverConfiguration() {
+  Configuration c = configuration();
+  ScalingPoint& create = c.series[0].points[1];  // file-create at 2 ranks: 2 iterations of 1000 ops each
+  create.server_iterations = 2;
+  create.server_ops = 2000;
+  create.server_deltas = {{"mds.request", 2004.0}, {"mds_server.req_create_latency.avgcount", 2000.0}};
+  ScalingPoint& stat = c.series[1].points[0];  // file-stat at 1 rank: served from the client's cache
+  stat.server_iterations = 1;
+  stat.server_ops = 1000;
+  stat.server_deltas = {{"mds.request", 4.0}};
+  return c;
+}
+
+std::vector<Outcome> checkServer(std::string_view text) {
+  return evaluate({parsed(text)}, serverConfiguration());
+}
+
+TEST(CheckServer, CounterAgainstTheOpsAndPerOp) {
+  std::vector<Outcome> o = checkServer("file-create.server(mds_server.req_create_latency.avgcount)@2==ops");
+  ASSERT_EQ(o.size(), 1u);
+  EXPECT_TRUE(o[0].passed()) << o[0].message;
+  EXPECT_EQ(o[0].message,
+            "file-create server(mds_server.req_create_latency.avgcount) at 2 ranks: 1,000, required == 1,000 "
+            "(the phase's operations)");
+  o = checkServer("file-create.server(mds.request)/op@2 >= 1.5");
+  ASSERT_EQ(o.size(), 1u);
+  EXPECT_EQ(o[0].verdict, Verdict::kFail) << o[0].message;
+  o = checkServer("file-stat.server(mds.request)/op >= 0.9");
+  ASSERT_EQ(o.size(), 1u);
+  EXPECT_EQ(o[0].verdict, Verdict::kFail) << o[0].message;  // 0.004 requests per stat: the client's cache
+}
+
+TEST(CheckServer, MissingCountersAreNoData) {
+  std::vector<Outcome> o = checkServer("file-stat.server(mds.nothing) >= 1");
+  ASSERT_EQ(o.size(), 1u);
+  EXPECT_EQ(o[0].verdict, Verdict::kNoData);
+  EXPECT_NE(o[0].message.find("no counter mds.nothing"), std::string::npos) << o[0].message;
+  o = checkServer("file-create.server(mds.request)@1 >= 1");  // a point without --server-stats
+  ASSERT_EQ(o.size(), 1u);
+  EXPECT_EQ(o[0].verdict, Verdict::kNoData);
+  Configuration c = serverConfiguration();
+  c.series[1].points[0].server_problem = "the server counters of ceph-mds:/x failed in iteration 0: gone";
+  o = evaluate({parsed("file-stat.server(mds.request) >= 1")}, c);
+  ASSERT_EQ(o.size(), 1u);
+  EXPECT_EQ(o[0].verdict, Verdict::kNoData);
+}
+
+TEST(CheckServer, BadServerRules) {
+  EXPECT_FALSE(parseRule("file-stat.server(mds.request >= 1").errors.empty());
+  EXPECT_FALSE(parseRule("file-stat.server(a b) >= 1").errors.empty());
+  EXPECT_FALSE(parseRule("file-stat.server(mds.request)/s >= 1").errors.empty());
+  EXPECT_FALSE(parseRule("file-stat.server(mds.request)/op == ops").errors.empty());
+  EXPECT_FALSE(parseRule("file-stat.server(mds.request) >= 1ms").errors.empty());
+  EXPECT_FALSE(parseRule("ior:write.server(mds.request) >= 1").errors.empty());
+  EXPECT_TRUE(parseRule("file-stat.server(mds.request)@2 >= 1k").errors.empty());
 }
 
 }  // namespace

@@ -29,6 +29,10 @@ enum class Metric : std::uint8_t {
   kP999,
   kLatencyMax,
   kFailed,  // failed operations summed over iterations (mdbench metadata runs)
+  // --server-stats: a counter's delta summed over the sources (mean over iterations), or that per client
+  // operation (SERIES.server(COUNTER) and SERIES.server(COUNTER)/op; the counter is Rule::counter).
+  kServerCounter,
+  kServerPerOp,
 };
 
 enum class Comparison : std::uint8_t { kGreaterEqual, kLessEqual, kGreater, kLess, kEqual };
@@ -45,6 +49,8 @@ struct Rule {
   Comparison comparison = Comparison::kGreaterEqual;
   double limit = 0.0;
   std::string display_unit;
+  std::string counter;         // kServerCounter, kServerPerOp: "mds.request"
+  bool limit_is_ops = false;   // kServerCounter compared with the phase's own operations ("== ops")
   double display_scale = 1.0;  // base units per display unit: 1e6 for ms, 1024 for GiB/s
 };
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,6 +40,14 @@ struct ScalingPoint {
   // import without a time table, IOR and IOzone).
   double time_s = 0.0;
   double ops_per_rank = 0.0;
+  // --server-stats (schema version 7), mdbench runs only: per counter, its delta summed over the sources
+  // and over the iterations whose every source was read; those iterations and their operations (ok +
+  // failed). server_problem: a source that failed or went backwards in some iteration (then no rule on
+  // the servers holds at this point).
+  std::uint32_t server_iterations = 0;
+  std::map<std::string, double> server_deltas;
+  std::uint64_t server_ops = 0;
+  std::string server_problem;
 };
 
 // Below these a rate is mostly the cost of one call and the barriers around it (a tree phase of 1 op per
