@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "csv_field.hpp"
 #include "export_imports.hpp"
 #include "export_server_stats.hpp"
 #include "h5.hpp"
@@ -281,19 +282,7 @@ Json runJson(const StoredRun& run) {
   return j;
 }
 
-// RFC 4180: a field with a comma, a double quote, CR or LF is quoted, its quotes doubled.
-void appendCsvField(std::string& line, std::string_view field) {
-  if (field.find_first_of(",\"\r\n") == std::string_view::npos) {
-    line += field;
-    return;
-  }
-  line += '"';
-  for (const char c : field) {
-    if (c == '"') line += '"';
-    line += c;
-  }
-  line += '"';
-}
+using results::appendCsvField;
 
 // Columns added in later schema versions come last, so scripts that pick columns by position keep working.
 constexpr std::string_view kCsvHeader =

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "csv_field.hpp"
+
 namespace mdbench {
 namespace {
 
@@ -21,15 +23,10 @@ constexpr std::string_view kImportCsvHeader =
     "per_rank_ops_per_s_mean,mib_per_s_max,mib_per_s_min,mib_per_s_mean,mib_per_s_stddev,transfer_bytes,"
     "block_bytes,p50_ns,p90_ns,p99_ns,max_ns,source,command_line\n";
 
-// RFC 4180: a field with a comma, a double quote, CR or LF is quoted, its quotes doubled.
 std::string csvField(std::string_view field) {
-  if (field.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(field);
-  std::string out = "\"";
-  for (const char c : field) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + '"';
+  std::string out;
+  results::appendCsvField(out, field);
+  return out;
 }
 
 // "" for a figure the tool did not print (0 in the file), else the number in its shortest exact form.

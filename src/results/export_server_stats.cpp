@@ -6,22 +6,10 @@
 #include <iterator>
 #include <string>
 
+#include "csv_field.hpp"
+
 namespace mdbench::results {
 namespace {
-
-// RFC 4180: a field with a comma, a double quote, CR or LF is quoted, its quotes doubled.
-void appendField(std::string& line, std::string_view field) {
-  if (field.find_first_of(",\"\r\n") == std::string_view::npos) {
-    line += field;
-    return;
-  }
-  line += '"';
-  for (const char c : field) {
-    if (c == '"') line += '"';
-    line += c;
-  }
-  line += '"';
-}
 
 constexpr std::string_view kHeader = "run,iteration,phase,source,kind,status,counter,before,after,delta\n";
 
@@ -63,15 +51,15 @@ void serverStatsCsv(const StoredResults& results, std::ostream& out) {
     for (const StoredPhase& p : run.phases) {
       for (const ServerStatsDelta& s : p.server_stats) {
         std::string prefix;
-        appendField(prefix, run.group);
+        appendCsvField(prefix, run.group);
         fmt::format_to(std::back_inserter(prefix), ",{},{},", p.iteration, phaseName(p.phase));
-        appendField(prefix, s.source);
+        appendCsvField(prefix, s.source);
         fmt::format_to(std::back_inserter(prefix), ",{},{},", serverSourceKindName(s.kind),
                        serverStatsStatusName(s.status));
         if (s.counters.empty()) out << prefix << ",,,\n";
         for (const ServerCounter& c : s.counters) {
           std::string line = prefix;
-          appendField(line, c.name);
+          appendCsvField(line, c.name);
           fmt::format_to(std::back_inserter(line), ",{},{},{}\n", c.before, c.after, c.delta);
           out << line;
         }
