@@ -2,8 +2,8 @@
 # The test suite: install what is missing, build, run every test (unit, MPI at 1/2/4 ranks, end-to-end on
 # tmpfs and disk, faults, signals, bad input, formatting, and the test bed's: 2 nodes, Slurm and CephFS with
 # two MDS) and the package test; then the unit, MPI and some end-to-end tests again built with ASan and
-# UBSan, and the fuzz targets for a bounded time, from one clang build (scripts/sanitize.sh; about 8 more
-# minutes on 2 cores). MDBENCH_SANITIZE=0 leaves that second part out, for a quicker local run.
+# UBSan, and the fuzz targets for a bounded time, from one clang build (scripts/sanitize.sh; built while the
+# first tests run, then about 5 more minutes on 2 cores). MDBENCH_SANITIZE=0 leaves that second part out.
 # The test bed (scripts/testbed.sh) comes up while the project builds, unless one is up already, and goes
 # down once its tests have run (only if this script brought it up). Needs root, as the test bed does.
 set -euo pipefail
@@ -26,7 +26,12 @@ testbed_down() {
     scripts/testbed.sh down >>"$testbed_log" 2>&1 || echo "test: testbed.sh down failed: see $testbed_log" >&2
   fi
 }
-trap testbed_down EXIT
+sanitize_pid=
+stop_background() {
+  if [ -n "$sanitize_pid" ]; then kill -- "-$sanitize_pid" 2>/dev/null || true; fi
+  testbed_down
+}
+trap stop_background EXIT
 
 scripts/build.sh
 if [ "$started_testbed" = yes ] && ! wait "$testbed_pid"; then
@@ -34,11 +39,38 @@ if [ "$started_testbed" = yes ] && ! wait "$testbed_pid"; then
   echo "test: the test bed did not come up: $testbed_log says:" >&2
   tail -n 20 "$testbed_log" >&2
 fi
-(cd "$build" && ctest --output-on-failure -j 2 "$@")
+# The test bed's tests (label testbed) run beside the others, in a ctest of their own: they wait on the
+# network, Slurm and the MDS far more than they compute, so they take little of the two cores the other
+# tests keep busy, and the whole suite takes about their length less than one after the other.
+testbed_tests_log=$build/testbed-tests.log
+# The sanitized build (scripts/sanitize.sh, below) compiles meanwhile at the lowest priority, on what the
+# tests leave of the CPU (they wait on barriers, sleeps and the test bed): the tests keep their speed.
+sanitize_build=${MDBENCH_SANITIZE_BUILD_DIR:-build-sanitize}
+sanitize_log=$build/sanitized-build.log
+if [ "${MDBENCH_SANITIZE:-1}" != 0 ]; then
+  # Its own session, so that a failure below can stop the whole build (compilers included).
+  setsid nice -n 19 scripts/sanitized-build.sh "$sanitize_build" all >"$sanitize_log" 2>&1 &
+  sanitize_pid=$!
+fi
+(cd "$build" && ctest --output-on-failure -L testbed "$@") >"$testbed_tests_log" 2>&1 &
+testbed_tests_pid=$!
+status=0
+(cd "$build" && ctest --output-on-failure -j 2 -LE testbed "$@") || status=$?
+testbed_status=0
+wait "$testbed_tests_pid" || testbed_status=$?
+echo "test: the test bed's tests (label testbed), run beside the others:"
+cat "$testbed_tests_log"
 testbed_down
+if [ "$status" != 0 ] || [ "$testbed_status" != 0 ]; then
+  echo "test: failed: the tests without the test bed exited $status, the test bed's $testbed_status" >&2
+  exit 1
+fi
 # The install test: cmake --install's layout, the .deb (dependencies, unpacked into a fresh directory and
 # run there: --version, a 2-rank workload, validate), the man page and the bash completion.
 scripts/package-test.sh
-if [ "${MDBENCH_SANITIZE:-1}" != 0 ]; then
-  scripts/sanitize.sh
+if [ -n "$sanitize_pid" ]; then
+  # A failed background build is built again (and its errors shown) by sanitize.sh.
+  wait "$sanitize_pid" || echo "test: the sanitized build in the background failed ($sanitize_log); again:" >&2
+  sanitize_pid=
+  scripts/sanitize.sh "$sanitize_build"
 fi

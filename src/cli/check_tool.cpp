@@ -87,14 +87,18 @@ std::vector<std::string> usageProblems(const CheckArgs& a, std::vector<Rule>& ru
 
 // The rules evaluated on the files, each outcome printed: kExitOk, kExitCheckFailed or kExitFailed (a file
 // cannot be read: the report says so).
-int evaluateRules(const std::vector<std::string>& files, const std::vector<Rule>& rules,
+// The files' mdbench runs and each tool's imports with one command line are configurations of their own
+// (as in `mdbench report`), unless pooled.
+int evaluateRules(const std::vector<std::string>& files, const std::vector<Rule>& rules, bool pool,
                   JUnitReport& report) {
   report.files = files;
   int status = kExitOk;
   try {
-    const Configuration configuration = loadConfiguration("check", files);
-    report.notes = configuration.notes;
-    report.outcomes = evaluate(rules, configuration);
+    const std::vector<Configuration> configurations =
+        loadConfigurations("results", files, pool ? Grouping::kPooled : Grouping::kBySource);
+    for (const Configuration& c : configurations)
+      report.notes.insert(report.notes.end(), c.notes.begin(), c.notes.end());
+    report.outcomes = evaluate(rules, configurations);
   } catch (const ResultsFileError& e) {
     printCommandError("check", e.what());
     report.error = e.what();
@@ -128,7 +132,9 @@ po::options_description checkOptions(CheckArgs* bind) {
                                         po::value(bound(bind, &CheckArgs::junit_path))->value_name("OUT"),
                                         "also write a JUnit XML report to OUT")(
       "force", po::bool_switch(bound(bind, &CheckArgs::force)), "replace OUT if it exists")(
-      "file", po::value(bound(bind, &CheckArgs::files)), "results file");
+      "pool", po::bool_switch(bound(bind, &CheckArgs::pool)),
+      "pool the mdbench runs and every tool's imports into one configuration (default: each tool and "
+      "command line apart)")("file", po::value(bound(bind, &CheckArgs::files)), "results file");
   return options;
 }
 
@@ -144,7 +150,7 @@ int runCheck(const std::vector<std::string>& args) {
     return usageErrors(problems);
   }
   JUnitReport report;
-  const int status = evaluateRules(a.files, rules, report);
+  const int status = evaluateRules(a.files, rules, a.pool, report);
   std::fflush(stdout);
   if (!a.junit_path.empty()) {
     if (const std::string problem = writeReport(a.junit_path, report, a.force); !problem.empty()) {

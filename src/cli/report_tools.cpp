@@ -311,7 +311,7 @@ std::string reportUsageProblem(const ReportArgs& a, ReportOptions& report, std::
 // Each file is read once, for the scaling model and the runs' throughput over time; a configuration's
 // files are let go before the next one is read. A label's mdbench runs and each tool's imports with one
 // command line become configurations of their own (buildConfigurations); the baseline is the first of its.
-int readConfigurations(const std::vector<ConfigSpec>& given, ReportOptions& report,
+int readConfigurations(const std::vector<ConfigSpec>& given, Grouping grouping, ReportOptions& report,
                        std::vector<Configuration>& configs, std::vector<TimelineRun>& timelines) {
   std::optional<std::size_t> baseline;
   try {
@@ -321,7 +321,7 @@ int readConfigurations(const std::vector<ConfigSpec>& given, ReportOptions& repo
       results.reserve(spec.files.size());
       for (const std::string& file : spec.files) results.push_back(readResultsFile(file));
       if (report.baseline == i) baseline = configs.size();
-      for (Configuration& c : buildConfigurations(spec.label, spec.files, results))
+      for (Configuration& c : buildConfigurations(spec.label, spec.files, results, grouping))
         configs.push_back(std::move(c));
       std::vector<TimelineRun> runs = timelineRuns(spec.label, spec.files, results);
       timelines.insert(timelines.end(), std::make_move_iterator(runs.begin()),
@@ -395,6 +395,9 @@ po::options_description reportOptions(ReportArgs* bind) {
       "force", po::bool_switch(bound(bind, &ReportArgs::force)), "replace report files that exist in DIR")(
       "markdown", po::bool_switch(bound(bind, &ReportArgs::markdown)),
       "print the Markdown report instead of the console tables")(
+      "pool", po::bool_switch(bound(bind, &ReportArgs::pool)),
+      "pool a label's mdbench runs and every tool's imports by rank count (default: the runs, and each "
+      "tool and command line, are configurations of their own)")(
       "error-bars", po::value(bound(bind, &ReportArgs::bars))->value_name("minmax|stddev"),
       "error bars from the slowest to the fastest iteration (default), or mean +- one standard deviation")(
       "config", po::value(bound(bind, &ReportArgs::specs)), "a configuration");
@@ -416,7 +419,9 @@ int runReport(const std::vector<std::string>& args) {
   std::vector<Configuration> configs;
   std::vector<TimelineRun> timelines;
   report.png = a.png;
-  if (const int status = readConfigurations(given, report, configs, timelines); status != kExitOk)
+  if (const int status = readConfigurations(given, a.pool ? Grouping::kPooled : Grouping::kBySource, report,
+                                            configs, timelines);
+      status != kExitOk)
     return status;
   const std::vector<ReportChart> charts = reportCharts(configs, report, timelines);
   // The Markdown only when it is printed or written (a large report takes a while to render).

@@ -26,7 +26,11 @@ Rules: SERIES[.METRIC][@RANKS] OP VALUE[UNIT], one per --require or one a line i
           series TOOL:OPERATION (ior:write, iozone:initial-write)
   METRIC  rate (default: mean over iterations of the aggregate rate), rate-min, rate-max (worst and best
           iteration), stonewall-rate, p50, p90, p99, p999, latency-max, failed (failed operations summed);
-          all but the rates are measured by mdbench metadata runs only
+          all but the rates are measured by mdbench metadata runs only;
+          server(COUNTER): a metadata server counter's delta over the phase, summed over the sources of
+          --server-stats (mean over iterations), server(COUNTER)/op: that per client operation; VALUE a
+          number or `ops`, the phase's operations: "file-create.server(mds.request)/op <= 1.1",
+          "file-create.server(mds_server.req_create_latency.avgcount) == ops"
   RANKS   one rank (client) count; without it the rule must hold at every count the series has
   OP      >=, <=, >, <, ==
   VALUE   rates: a number with optional k, M, G (x1e3, x1e6, x1e9), then optionally a unit: metadata
@@ -35,6 +39,9 @@ Rules: SERIES[.METRIC][@RANKS] OP VALUE[UNIT], one per --require or one a line i
           is 1024 bytes, SI's 1000); latencies need a unit: ns, us, ms, s; failed: a whole number
 A rule whose series, rank count or metric is missing from the results fails as NO-DATA (JUnit failure
 type no-data; a missed limit is type threshold), naming what is missing and the files.
+The files' mdbench runs, and each tool's imports with one command line, are configurations of their own
+(as in mdbench report): a rule is checked on each that has its series, and each verdict names it
+("[results (mdtest 2)]"); --pool pools them all by rank count instead.
 Exit status: 0 every rule holds, 3 a rule does not, 2 bad usage or a bad rule, 1 a file cannot be read.
 )";
 
@@ -63,7 +70,7 @@ const std::array<Subcommand, 6> kSubcommands = {{
      "Exit status: 0 report written, 1 a results file cannot be read or a report file written, 2 bad usage.\n",
      runReport},
     {"check", "mdbench check FILE... --require RULE ... [--rules FILE] [--junit OUT]",
-     "acceptance gates on results files (all FILEs form one configuration)",
+     "acceptance gates on results files (each tool and command line apart)",
      [] { return checkOptions(); }, kCheckNotes, runCheck},
     {"clean", "mdbench clean DIR...",
      "remove what interrupted mdbench runs left in DIR (a target, a run's iteration\n"

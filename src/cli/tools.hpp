@@ -35,7 +35,7 @@ int runImport(const std::vector<std::string>& args);                            
 struct ReportArgs {
   std::vector<std::string> specs;
   std::string baseline, out_dir, bars = "minmax";
-  bool png = false, force = false, markdown = false;
+  bool png = false, force = false, markdown = false, pool = false;
 };
 boost::program_options::options_description reportOptions(ReportArgs* bind = nullptr);  // report_tools.cpp
 int runReport(const std::vector<std::string>& args);                                    // report_tools.cpp
@@ -43,7 +43,7 @@ int runReport(const std::vector<std::string>& args);                            
 struct CheckArgs {
   std::vector<std::string> files, required, rule_files;
   std::string junit_path;
-  bool force = false;
+  bool force = false, pool = false;
 };
 boost::program_options::options_description checkOptions(CheckArgs* bind = nullptr);  // check_tool.cpp
 int runCheck(const std::vector<std::string>& args);                                   // check_tool.cpp

@@ -539,4 +539,35 @@ std::vector<Outcome> evaluate(const std::vector<Rule>& rules, const Configuratio
   return outcomes;
 }
 
+std::vector<Outcome> evaluate(const std::vector<Rule>& rules,
+                              const std::vector<Configuration>& configurations) {
+  if (configurations.size() == 1) return evaluate(rules, configurations.front());
+  std::vector<Outcome> outcomes;
+  for (const Rule& rule : rules) {
+    bool measured = false;
+    for (const Configuration& c : configurations) {
+      const Series* series = c.find(rule.series);
+      if (!series || series->points.empty()) continue;
+      measured = true;
+      const std::size_t first = outcomes.size();
+      evaluateRule(rule, c, outcomes);
+      // Said at the front, as the same rule and count can now appear once per configuration.
+      for (std::size_t i = first; i < outcomes.size(); ++i) {
+        outcomes[i].configuration = c.label;
+        outcomes[i].message = fmt::format("[{}] {}", c.label, outcomes[i].message);
+      }
+    }
+    if (measured) continue;
+    // No configuration has the series: one outcome, over every file.
+    Configuration all;
+    for (const Configuration& c : configurations) {
+      for (const std::string& file : c.files) {
+        if (std::find(all.files.begin(), all.files.end(), file) == all.files.end()) all.files.push_back(file);
+      }
+    }
+    evaluateRule(rule, all, outcomes);
+  }
+  return outcomes;
+}
+
 }  // namespace mdbench

@@ -40,8 +40,9 @@ void testcase(std::ostream& out, const Outcome& outcome) {
 }  // namespace
 
 std::string testcaseName(const Outcome& outcome) {
-  if (outcome.ranks == 0) return outcome.rule;
-  return fmt::format("{} @ {} {}", outcome.rule, outcome.ranks, outcome.x_unit);
+  const std::string where = outcome.configuration.empty() ? "" : fmt::format(" [{}]", outcome.configuration);
+  if (outcome.ranks == 0) return outcome.rule + where;
+  return fmt::format("{} @ {} {}{}", outcome.rule, outcome.ranks, outcome.x_unit, where);
 }
 
 void writeJUnit(std::ostream& out, const JUnitReport& report) {

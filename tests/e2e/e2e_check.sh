@@ -141,11 +141,29 @@ expect_in "$OUT" "NO-DATA  dir-create >= 1: no dir-create results in $r, $m" "no
 expect_in "$OUT" "0 of 3 checks passed (1 without data)" "no data: summary"
 valid_junit "$BASE/nodata.xml" "no data: JUnit"
 expect_eq "$(junit_type "$BASE/nodata.xml" "dir-create >= 1")" no-data "no data: JUnit type"
-expect_eq "$(junit_type "$BASE/nodata.xml" "file-create >= 1G @ 2 ranks")" threshold "no data: the miss beside it"
+expect_eq "$(junit_type "$BASE/nodata.xml" "file-create >= 1G @ 2 ranks [results]")" threshold \
+  "no data: the miss beside it"
+expect_eq "$(junit_type "$BASE/nodata.xml" "file-create >= 1G @ 1 ranks [results (mdtest)]")" threshold \
+  "no data: the import's miss, named apart"
+
 run 0 check "$m" --require "file-stat.p99 < 1s"
 expect_rc 3 "no data: imported latency"
 expect_in "$OUT" "NO-DATA  file-stat.p99 < 1s: no file-stat p99 at 1 rank in $m: imported results have no latencies" \
   "no data: imported latency named"
+
+# mdbench runs and an imported mdtest run are two configurations: each verdict names its own, the notes say
+# which is which. --pool pools them into one configuration, as before.
+run 0 check "$r" "$m" --require "file-create >= 1"
+expect_rc 0 "apart: both pass"
+expect_in "$OUT" "PASS  [results] file-create at 2 ranks: " "apart: the runs named"
+expect_in "$OUT" "PASS  [results (mdtest)] file-create at 1 rank: " "apart: the import named"
+expect_in "$OUT" "note: 2 of 2 configurations from the files labelled 'results': mdtest run as '" \
+  "apart: the note names the command line"
+expect_in "$OUT" "2 of 2 checks passed" "apart: summary"
+run 0 check "$r" "$m" --pool --require "file-create >= 1"
+expect_rc 0 "pooled"
+expect_in "$OUT" "PASS  file-create at 1 rank: " "pooled: no configuration named"
+expect_not_in "$OUT" "[results" "pooled: one configuration"
 
 # Units as tools print them: MB/s (10^6 B/s) beside MiB/s (2^20 B/s), on an imported IOR run whose rate
 # rate X MiB/s is 1.048576 X MB/s: a limit of 1.02 X holds in MB/s and fails in MiB/s (and GB/s, IOR's

@@ -7,9 +7,9 @@
 source "$(dirname "$0")/lib.sh" "$@"
 py=/usr/bin/python3
 
-# Items per rank that keep file-create and file-remove busy for a second or two on tmpfs, so every phase of
+# Items per rank that keep file-create and file-remove busy for about a second on tmpfs, so every phase of
 # interest outlasts several intervals (a short phase prints nothing, and a test of it could not fail).
-ITEMS=300000
+ITEMS=150000
 
 # The checks, in one Python file: "pty" runs a command under a pseudo-terminal, "lines" and "terminal" check
 # what a run printed.

@@ -18,13 +18,13 @@ svg_ok() {  # svg_ok WHAT FILE CHECKS...
 }
 
 # ---- Two configurations from real runs: a sweep in one file, and the same steps as two jobs ----
-# 2000 items per rank: the file phases last long enough for a rate to be charted (10 ms); the tree phases
-# (1 directory per rank) never do.
-run 2 -d "$target" -n 2000 -F -u -i 2 --sweep 1,2 --series-interval 0.001 -o "$BASE/sweep.h5"
+# 20000 items per rank: the file phases last long enough for a rate to be charted (10 ms), even a stat phase
+# at 1M ops/s on a quiet tmpfs; the tree phases (1 directory per rank) never do.
+run 2 -d "$target" -n 20000 -F -u -i 2 --sweep 1,2 --series-interval 0.001 -o "$BASE/sweep.h5"
 expect_rc 0 "sweep 1,2"
-run 1 -d "$target" -n 2000 -F -u -i 2 -o "$BASE/job1.h5"
+run 1 -d "$target" -n 20000 -F -u -i 2 -o "$BASE/job1.h5"
 expect_rc 0 "job at 1 rank"
-run 2 -d "$target" -n 2000 -F -u -i 2 -o "$BASE/job2.h5"
+run 2 -d "$target" -n 20000 -F -u -i 2 -o "$BASE/job2.h5"
 expect_rc 0 "job at 2 ranks"
 
 run 0 report sweep="$BASE/sweep.h5" jobs="$BASE/job1.h5,$BASE/job2.h5" --baseline sweep -d "$BASE/out" --png
@@ -214,6 +214,13 @@ row = [r.split() for r in out[start + 2:start + 4] if r.split()[0] == str(write[
 assert abs(float(row[1].replace(",", "")) - write["bwMeanMIB"]) < 0.051, (row, write["bwMeanMIB"])
 print("ok")
 PY
+# The IOR import under the label "mdbench" is a configuration of its own unless --pool says otherwise.
+run 0 report mdbench="$BASE/combined.h5"
+expect_rc 0 "report of runs and imports under one label"
+expect_in "$OUT" "mdbench (ior)" "the IOR import apart"
+run 0 report mdbench="$BASE/combined.h5" --pool
+expect_rc 0 "report --pool"
+expect_not_in "$OUT" "mdbench (ior)" "--pool: one configuration"
 
 # ---- Bad input: a clear message and a non-zero exit, nothing written ----
 printf 'not a tool output\n' >"$BASE/garbage.txt"

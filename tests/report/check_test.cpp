@@ -466,6 +466,50 @@ TEST(CheckEvaluate, RulesInOrder) {
   EXPECT_EQ(o[3].x_unit, "clients");
 }
 
+// Several configurations (the mdbench runs and each imported command line): a rule is checked on each that
+// has its series, each verdict names it; none having it is one NO-DATA over every file.
+TEST(CheckEvaluate, EachConfigurationApartNeverPooled) {
+  Configuration runs = configuration();
+  runs.label = "results";
+  runs.files = {"a.h5"};
+  Configuration mdtest;
+  mdtest.label = "results (mdtest)";
+  mdtest.files = {"a.h5", "m.h5"};
+  mdtest.series = {Series{SeriesKind::kMetadata, "file-create", "ops/s", "ranks", {point(2, 9000.0)}}};
+  const std::vector<Configuration> both = {runs, mdtest};
+  const std::vector<Outcome> o = evaluate({parsed("file-create@2 >= 10k")}, both);
+  ASSERT_EQ(o.size(), 2u);
+  EXPECT_TRUE(o[0].passed());
+  EXPECT_EQ(o[0].configuration, "results");
+  EXPECT_EQ(o[0].message, "[results] file-create at 2 ranks: 41,234 ops/s, required >= 10,000 ops/s");
+  EXPECT_FALSE(o[1].passed());  // pooled, the mean 25,117 would have passed
+  EXPECT_EQ(o[1].configuration, "results (mdtest)");
+  EXPECT_EQ(o[1].message, "[results (mdtest)] file-create at 2 ranks: 9,000 ops/s, required >= 10,000 ops/s");
+  EXPECT_EQ(testcaseName(o[1]), "file-create@2 >= 10k @ 2 ranks [results (mdtest)]");
+  // Only one has file-stat: checked there alone; a rank count only the other has is NO-DATA in this one.
+  const std::vector<Outcome> stat = evaluate({parsed("file-stat >= 1"), parsed("file-create@1 >= 1")}, both);
+  ASSERT_EQ(stat.size(), 3u);
+  EXPECT_EQ(stat[0].configuration, "results");
+  EXPECT_TRUE(stat[1].passed());
+  EXPECT_EQ(stat[2].verdict, Verdict::kNoData);
+  EXPECT_EQ(
+      stat[2].message,
+      "[results (mdtest)] file-create@1 >= 1: no file-create results at 1 rank in a.h5, m.h5 (file-create "
+      "has 2 ranks)");
+  // No configuration has it: one NO-DATA naming every file once, no configuration.
+  const std::vector<Outcome> none = evaluate({parsed("dir-create >= 1")}, both);
+  ASSERT_EQ(none.size(), 1u);
+  EXPECT_EQ(none[0].verdict, Verdict::kNoData);
+  EXPECT_EQ(none[0].configuration, "");
+  EXPECT_EQ(none[0].message, "dir-create >= 1: no dir-create results in a.h5, m.h5");
+  // One configuration: messages as ever, no configuration named.
+  const std::vector<Outcome> one =
+      evaluate({parsed("file-create@2 >= 10k")}, std::vector<Configuration>{runs});
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].configuration, "");
+  EXPECT_EQ(one[0].message, "file-create at 2 ranks: 41,234 ops/s, required >= 10,000 ops/s");
+}
+
 // --- JUnit ---
 
 TEST(CheckJUnit, ExactDocumentForATinyCase) {

@@ -89,6 +89,9 @@ struct Outcome {
   std::string origin{};  // Rule::origin
   std::uint32_t ranks = 0;
   std::string x_unit;  // "ranks" or "clients"
+  // The configuration measured, when the files hold several (mdbench runs, and each tool's imports with one
+  // command line, are kept apart): its label, "results (mdtest 2)"; empty when there is one.
+  std::string configuration{};
   Verdict verdict = Verdict::kFail;
   // Self-describing: "file-create at 2 ranks: 41,234 ops/s, required >= 50,000 ops/s", or which data is
   // missing, where ("file-stat >= 10k: no file-stat results at 8 ranks in a.h5, b.h5").
@@ -102,8 +105,13 @@ std::string_view verdictName(Verdict verdict);
 // Every rule against the configuration: one outcome per rank count checked. A rule whose series, rank
 // count or metric is missing has the verdict kNoData; it never passes for want of data.
 std::vector<Outcome> evaluate(const std::vector<Rule>& rules, const Configuration& configuration);
+// The same over several configurations, kept apart: a rule is evaluated on every configuration that has its
+// series (each outcome names its configuration), and has the verdict kNoData when none has.
+std::vector<Outcome> evaluate(const std::vector<Rule>& rules,
+                              const std::vector<Configuration>& configurations);
 
-// The JUnit test case name of an outcome: "RULE @ N ranks" (the rule alone when ranks is 0).
+// The JUnit test case name of an outcome: "RULE @ N ranks" (the rule alone when ranks is 0), followed by
+// " [CONFIGURATION]" when the outcome names one.
 std::string testcaseName(const Outcome& outcome);
 
 // Everything a JUnit report holds. error: why the results could not be read (then outcomes is empty and
