@@ -209,6 +209,7 @@ int PosixBackend::openDir(DirHandle parent, const char* name, DirHandle& out) {
 int PosixBackend::closeDir(DirHandle dir) {
   // The root descriptor belongs to the backend (closed by the destructor), not to the caller.
   if (!usable(dir) || dir.value == root_fd_) return EBADF;
+  removal_views_.erase(fdOf(dir));  // its number may come back for another directory
   if (static_cast<std::size_t>(dir.value) < dir_paths_.size())
     dir_paths_[static_cast<std::size_t>(dir.value)].clear();
   return ::close(fdOf(dir)) == 0 ? 0 : lastError();
@@ -289,15 +290,19 @@ int PosixBackend::readFile(DirHandle parent, const char* name, std::span<std::by
 }
 
 // The type is checked first: unlinkat would remove a symlink, FIFO or socket planted under a file's name
-// as readily as the file. (Something swapped in between the two calls by another process is not caught:
-// POSIX has no unlink-if-regular.)
+// as readily as the file; inside a file-remove phase by the directory's one listing (needsTypeCheck), else
+// by fstatat. (Something swapped in after the check by another process is not caught: POSIX has no
+// unlink-if-regular.) A directory needs no check: unlink refuses it (EISDIR).
 int PosixBackend::unlinkFile(DirHandle parent, const char* name) {
+  if (!usable(parent)) return EBADF;
+  const bool check = needsTypeCheck(fdOf(parent), name);
   if (full()) {
     const char* path = pathIn(parent, name, path_);
-    return path == nullptr ? EBADF : posix::fullUnlink(fdOf(parent), name, path);
+    return path == nullptr ? EBADF : posix::fullUnlink(check ? fdOf(parent) : -1, name, path);
   }
-  if (!usable(parent)) return EBADF;
-  if (const int err = posix::checkType(fdOf(parent), name, EntryType::kFile); err != 0) return err;
+  if (check) {
+    if (const int err = posix::checkType(fdOf(parent), name, EntryType::kFile); err != 0) return err;
+  }
   return ::unlinkat(fdOf(parent), name, 0) == 0 ? 0 : lastError();
 }
 
@@ -314,24 +319,35 @@ int PosixBackend::renameEntry(DirHandle dir, const char* from, const char* to, E
 
 namespace {
 
-// Counts the names of one getdents64 batch into counts/total.
-void countBatch(const char* buf, std::size_t len, std::span<const std::string_view> prefixes,
-                std::span<std::uint64_t> counts, std::uint64_t& total) {
+// Calls visit(name, d_type) for every entry of the directory `dir_fd` but "." and "..", through a descriptor
+// of its own (the caller's keeps its offset). Returns 0 or the errno of the listing.
+template <class Visit>
+int forEachEntry(int dir_fd, Visit&& visit) {
+  const int fd = ::openat(dir_fd, ".", kListFlags);
+  if (fd < 0) return lastError();
   // The kernel's records have glibc's struct dirent64 layout up to d_name, but are only d_reclen long (d_name
   // is not 256 bytes), so read the fields by offset rather than through a dirent64 pointer.
   constexpr std::size_t kReclenOffset = offsetof(struct dirent64, d_reclen);
+  constexpr std::size_t kTypeOffset = offsetof(struct dirent64, d_type);
   constexpr std::size_t kNameOffset = offsetof(struct dirent64, d_name);
-  for (std::size_t pos = 0; pos < len;) {
-    decltype(dirent64::d_reclen) reclen;
-    std::memcpy(&reclen, buf + pos + kReclenOffset, sizeof reclen);
-    const std::string_view name(buf + pos + kNameOffset);  // NUL-terminated within the record
-    pos += reclen;
-    if (name == "." || name == "..") continue;
-    ++total;
-    for (std::size_t k = 0; k < prefixes.size(); ++k) {
-      if (name.starts_with(prefixes[k])) ++counts[k];
+  alignas(8) char buf[kDirentBufferBytes];
+  for (;;) {
+    const long n = ::syscall(SYS_getdents64, fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return closeAfter(fd, lastError());
+    }
+    if (n == 0) break;
+    for (std::size_t pos = 0; pos < static_cast<std::size_t>(n);) {
+      decltype(dirent64::d_reclen) reclen;
+      std::memcpy(&reclen, buf + pos + kReclenOffset, sizeof reclen);
+      const auto type = static_cast<unsigned char>(buf[pos + kTypeOffset]);
+      const std::string_view name(buf + pos + kNameOffset);  // NUL-terminated within the record
+      pos += reclen;
+      if (name != "." && name != "..") visit(name, type);
     }
   }
+  return closeAfter(fd, 0);
 }
 
 }  // namespace
@@ -342,19 +358,41 @@ int PosixBackend::countEntries(DirHandle dir, std::span<const std::string_view> 
   if (counts.size() != prefixes.size()) return EINVAL;
   for (std::uint64_t& c : counts) c = 0;
   if (!usable(dir)) return EBADF;
-  const int fd = ::openat(fdOf(dir), ".", kListFlags);
-  if (fd < 0) return lastError();
-  alignas(8) char buf[kDirentBufferBytes];
-  for (;;) {
-    const long n = ::syscall(SYS_getdents64, fd, buf, sizeof buf);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return closeAfter(fd, lastError());
+  return forEachEntry(fdOf(dir), [&](std::string_view name, unsigned char) {
+    ++total;
+    for (std::size_t k = 0; k < prefixes.size(); ++k) {
+      if (name.starts_with(prefixes[k])) ++counts[k];
     }
-    if (n == 0) break;
-    countBatch(buf, static_cast<std::size_t>(n), prefixes, counts, total);
+  });
+}
+
+void PosixBackend::beginRemovals() {
+  removals_ = true;
+  removal_views_.clear();
+}
+
+void PosixBackend::endRemovals() {
+  removals_ = false;
+  removal_views_.clear();
+}
+
+bool PosixBackend::needsTypeCheck(int dir_fd, const char* name) {
+  if (!removals_) return true;
+  auto [at, listed_now] = removal_views_.try_emplace(dir_fd);
+  RemovalView& view = at->second;
+  if (listed_now) {
+    const int err = forEachEntry(dir_fd, [&view](std::string_view entry, unsigned char type) {
+      if (view.check_all || type == DT_REG || type == DT_DIR) return;
+      if (type == DT_UNKNOWN) {  // a file system without d_type: every name is checked, as outside a batch
+        view.check_all = true;
+        view.suspects.clear();
+        return;
+      }
+      view.suspects.emplace(entry);  // a link, FIFO, socket or device under some name
+    });
+    if (err != 0) view.check_all = true;
   }
-  return closeAfter(fd, 0);
+  return view.check_all || view.suspects.contains(name);
 }
 
 // -Y: sync(2), as mdtest's POSIX backend (which runs the sync command: the same call, without the fork), or

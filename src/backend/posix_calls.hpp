@@ -48,7 +48,8 @@ int fullCreate(const char* path, std::span<const std::byte> data, CreateOptions 
 int fullStat(const char* path, EntryType type);
 int fullRead(const char* path, std::span<std::byte> buf);
 // unlink and rename check the type of the entry by its name in `dir_fd`, the open descriptor of the
-// directory the path names (no second walk of the path), then make mdtest's call on the full path.
+// directory the path names (no second walk of the path), then make mdtest's call on the full path. A
+// negative dir_fd: the caller knows the type already (PosixBackend::needsTypeCheck), unlink at once.
 int fullUnlink(int dir_fd, const char* name, const char* path);
 int fullRename(int dir_fd, const char* from, const char* from_path, const char* to_path, EntryType type);
 

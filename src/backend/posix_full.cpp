@@ -20,10 +20,12 @@
 //      lseek before the read fails on a FIFO (ESPIPE, reported as EINVAL), so no byte of a planted FIFO is
 //      ever read. With -e 0 nothing is read, and a FIFO is opened and closed as mdtest would (no byte moves).
 //      Only a device node (which only root can make) is read as mdtest would read it.
-//   4. unlink: the type check first, by the name relative to the descriptor of its directory that the
-//      backend holds open (fstatat(dirfd, name, AT_SYMLINK_NOFOLLOW): no second walk of the full path):
-//      only a regular file is removed (unlink would remove a planted link or FIFO). mdtest's unlink(path)
-//      follows.
+//   4. unlink: only a regular file is removed (unlink would remove a planted link or FIFO as readily; it
+//      refuses a directory itself). In a file-remove phase, each directory is listed once when its first
+//      file is removed (getdents64 on a descriptor of its own; d_type), and only a name listed as neither
+//      a regular file nor a directory is checked before its unlink; elsewhere (and where the file system
+//      gives no d_type) every name is, by fstatat(dirfd, name, AT_SYMLINK_NOFOLLOW) on the descriptor of
+//      its directory the backend holds open. Then mdtest's unlink(path).
 //   5. rename: the same check of the old name (only the type mdbench made moves), and renameat2 with
 //      RENAME_NOREPLACE on the full paths, which never replaces an existing new name.
 //   6. -S's ranks that did not create a shared name open it without O_CREAT (O_WRONLY|O_NOFOLLOW|
@@ -102,7 +104,9 @@ int fullRead(const char* path, std::span<std::byte> buf) {
 }
 
 int fullUnlink(int dir_fd, const char* name, const char* path) {
-  if (const int err = checkType(dir_fd, name, EntryType::kFile); err != 0) return err;
+  if (dir_fd >= 0) {
+    if (const int err = checkType(dir_fd, name, EntryType::kFile); err != 0) return err;
+  }
   return ::unlink(path) == 0 ? 0 : lastError();
 }
 

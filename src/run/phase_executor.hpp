@@ -64,6 +64,9 @@ class PhaseExecutor {
   // A readdir count or a -X data check that does not match: a failed op with this errno.
   static constexpr int kMismatch = EBADMSG;
   static constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
+  // A file-remove phase lists each directory once for the type checks (RemovalBatch) when the tree is the
+  // rank's own or shared by at most this many ranks: beyond, each listing would cost more than the checks.
+  static constexpr std::uint32_t kMaxRanksListingSharedDirs = 8;
   // Which of a phase's items a pass of the item loop visits: all, or -S's two steps of a create (the names
   // this rank creates, then the names it opens after their creators made them).
   enum class Pick : std::uint8_t { kAll, kMine, kOthers };
@@ -316,11 +319,16 @@ class PhaseExecutor {
                                            : createFiles(cursor, owner, from, to, Pick::kAll);
       case Phase::kFileRead:
         return readFiles(cursor, owner, from, to, names);
-      case Phase::kFileRemove:
+      case Phase::kFileRemove: {
+        // One listing of each directory checks the types for all of its removals (backend.hpp), where the
+        // listing is not much larger than this rank's share of it: its own tree, or one shared by a few.
+        const RemovalBatch batch(
+            b, plan_.config().sharing == TreeSharing::kUnique || plan_.ranks() <= kMaxRanksListingSharedDirs);
         return itemLoop(phase, cursor, owner, from, to, 0, [&](DirHandle dir, std::uint64_t item) {
           const char* name = names(item);
           return name == nullptr ? EEXIST : b.unlinkFile(dir, name);
         });
+      }
       case Phase::kDirRename:
       case Phase::kFileRename:
         return renameItems(phase, cursor, owner, from, to, names);

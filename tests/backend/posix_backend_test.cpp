@@ -384,6 +384,54 @@ TEST_P(PosixBackendTest, RemovesAndReadsRefuseWhatMdbenchDoesNotMake) {
   EXPECT_EQ(readDisk(dir_ / "target"), "secret");
 }
 
+// A file-remove phase checks the types by one listing per directory (RemovalBatch): regular files go at
+// once, a planted link or FIFO stays (EINVAL), a directory too (EISDIR); each directory is listed on its own,
+// and a new batch lists again, so a link planted between two batches is caught.
+TEST_P(PosixBackendTest, RemovalBatchChecksTypesByOneListing) {
+  writeDisk(dir_ / "target", "secret");
+  writeDisk(dir_ / "f1", "1");
+  writeDisk(dir_ / "f2", "2");
+  fs::create_symlink(dir_ / "target", dir_ / "link");
+  ASSERT_EQ(::mkfifo((dir_ / "fifo").c_str(), 0600), 0);
+  ASSERT_EQ(backend_->makeDir(root_, "d"), 0);
+  ASSERT_EQ(backend_->makeDir(root_, "sub"), 0);
+  writeDisk(dir_ / "sub" / "g", "g");
+  fs::create_symlink(dir_ / "target", dir_ / "sub" / "glink");
+  DirHandle sub;
+  ASSERT_EQ(backend_->openDir(root_, "sub", sub), 0);
+  {
+    const RemovalBatch batch(*backend_, true);
+    EXPECT_EQ(backend_->unlinkFile(root_, "f1"), 0);
+    EXPECT_EQ(backend_->unlinkFile(root_, "link"), EINVAL);
+    EXPECT_EQ(backend_->unlinkFile(root_, "fifo"), EINVAL);
+    EXPECT_EQ(backend_->unlinkFile(root_, "d"), EISDIR);
+    EXPECT_EQ(backend_->unlinkFile(root_, "missing"), ENOENT);
+    EXPECT_EQ(backend_->unlinkFile(sub, "glink"), EINVAL);
+    EXPECT_EQ(backend_->unlinkFile(sub, "g"), 0);
+  }
+  ASSERT_EQ(backend_->closeDir(sub), 0);
+  // Planted after that batch: the next batch's listing sees it; so does the check outside any batch.
+  fs::remove(dir_ / "f2");
+  fs::create_symlink(dir_ / "target", dir_ / "f2");
+  {
+    const RemovalBatch batch(*backend_, true);
+    EXPECT_EQ(backend_->unlinkFile(root_, "f2"), EINVAL);
+  }
+  EXPECT_EQ(backend_->unlinkFile(root_, "f2"), EINVAL);
+  {
+    const RemovalBatch off(*backend_, false);  // no batch: every name checked
+    EXPECT_EQ(backend_->unlinkFile(root_, "link"), EINVAL);
+  }
+  EXPECT_FALSE(fs::exists(fs::symlink_status(dir_ / "f1")));
+  EXPECT_FALSE(fs::exists(fs::symlink_status(dir_ / "sub" / "g")));
+  EXPECT_TRUE(fs::is_symlink(dir_ / "link"));
+  EXPECT_TRUE(fs::is_symlink(dir_ / "f2"));
+  EXPECT_TRUE(fs::is_symlink(dir_ / "sub" / "glink"));
+  EXPECT_EQ(fs::status(dir_ / "fifo").type(), fs::file_type::fifo);
+  EXPECT_TRUE(fs::is_directory(dir_ / "d"));
+  EXPECT_EQ(readDisk(dir_ / "target"), "secret");
+}
+
 TEST_P(PosixBackendTest, FsyncPathWritesTheData) {
   // Durability cannot be observed here; check that the fsync path succeeds and leaves the data.
   const CreateOptions exclusive_sync{.mode = CreateMode::kExclusive, .fsync = true};

@@ -64,6 +64,13 @@ class Backend {
   // Removes the regular file `name`; anything else (a symlink, a FIFO, a directory) is left and fails
   // (EINVAL, or EISDIR for a directory): mdbench removes only what has the type it made.
   virtual int unlinkFile(DirHandle parent, const char* name) = 0;
+  // A file-remove phase brackets its unlinkFile calls with these. In between, a backend may check the types
+  // of a directory's entries once, when the first of its files is removed, instead of before each unlink:
+  // the POSIX backend lists the directory (getdents64's d_type) and checks only names listed as neither a
+  // regular file nor a directory (unlink itself refuses a directory), so that a remove costs mdtest's one
+  // call. What is planted in a directory after its listing, during the phase, is not caught.
+  virtual void beginRemovals() {}
+  virtual void endRemovals() {}
   // Renames `from` to `to` in the same directory, never replacing an existing `to` (EEXIST), and only when
   // `from` has the type mdbench made (ENOTDIR / EISDIR / EINVAL otherwise, nothing renamed).
   virtual int renameEntry(DirHandle dir, const char* from, const char* to, EntryType type) = 0;
@@ -82,6 +89,22 @@ class Backend {
   // store no contents, creates and finds a regular file of that name (defined in cleanup.cpp).
   virtual int writeMark(DirHandle dir);
   virtual MarkKind readMark(DirHandle dir);
+};
+
+// beginRemovals() for the lifetime of a scope, endRemovals() when it ends; nothing when `batch` is false.
+class RemovalBatch {
+ public:
+  RemovalBatch(Backend& backend, bool batch) : backend_(batch ? &backend : nullptr) {
+    if (backend_ != nullptr) backend_->beginRemovals();
+  }
+  ~RemovalBatch() {
+    if (backend_ != nullptr) backend_->endRemovals();
+  }
+  RemovalBatch(const RemovalBatch&) = delete;
+  RemovalBatch& operator=(const RemovalBatch&) = delete;
+
+ private:
+  Backend* backend_;
 };
 
 }  // namespace mdbench
