@@ -239,6 +239,10 @@ system was touched.
 .B 3
 \fBcheck\fR only: a rule did not hold.
 .TP
+.B 4
+Every operation succeeded, but a \fB\-\-server\-stats\fR source could not be read during the run: its
+counters are incomplete (the results file says which source and phase).
+.TP
 .B 128+N
 Stopped by signal \fIN\fR: 130 after SIGINT, 143 after SIGTERM, 129 after SIGHUP, 131 after SIGQUIT,
 141 after SIGPIPE (or a standard output that went away).

@@ -35,11 +35,22 @@ rank1_source=-1
 for i in "${!sources[@]}"; do [[ ${sources[$i]} == */mds.$rank1.asok ]] && rank1_source=$i; done
 [ "$rank1_source" -ge 0 ] || tb_die "no source for mds.$rank1 in ${sources[*]}"
 
-# A pin takes effect once the directory holds an entry (TESTBED.md: about 7 s).
+# A pin takes effect once the directory holds an entry (TESTBED.md: about 7 s; longer on a loaded machine):
+# wait until MDS rank 1 lists /pinned among the subtrees it is the authority of (its admin socket's
+# `get subtrees`), at most 120 s.
 mkdir "$TB_FS/pinned"
 setfattr -n ceph.dir.pin -v 1 "$TB_FS/pinned" || tb_die "setfattr ceph.dir.pin"
 touch "$TB_FS/pinned/.entry"
-sleep 10
+rank1_socket=${sources[$rank1_source]#ceph-mds:}
+pin_deadline=$((SECONDS + 120))
+until timeout 10 ceph --admin-daemon "$rank1_socket" get subtrees 2>/dev/null | /usr/bin/python3 -c '
+import json, sys
+sys.exit(0 if any(t["dir"]["path"] == "/pinned" and t.get("is_auth") and t.get("auth_first") == 1
+                  for t in json.load(sys.stdin)) else 1)'; do
+  [ "$SECONDS" -lt "$pin_deadline" ] || tb_die "the pin of /pinned to MDS rank 1 took no effect within 120 s"
+  sleep 1
+done
+tb_ok "pinned: /pinned is a subtree of MDS rank 1"
 mkdir "$TB_FS/pinned/run"
 if timeout 300 "$TB_SCRIPT" mpiexec -n 4 -ppn 2 "$MDBENCH" "${ss_args[@]}" -d "$TB_FS/pinned/run" \
   -o "$TB_TMP/pinned.h5" -F -u -C -r -n 100 >"$TB_TMP/pinned.out" 2>&1; then
