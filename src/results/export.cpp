@@ -289,7 +289,8 @@ constexpr std::string_view kCsvHeader =
     "run,iteration,phase,order,rank,node,host,planned,ok,failed,bytes,t_start,t_local_end,t_global_end,"
     "rate,phase_ops_per_s,phase_time_s,ops_at_stonewall,t_stonewall,phase_items,phase_ops_per_s_at_"
     "stonewall,phase_first_done_time_s,phase_first_done_ops,phase_first_done_ops_per_s,phase_last_done_"
-    "time_s,phase_last_done_ops_per_s\n";
+    "time_s,phase_last_done_ops_per_s,ranks,sweep_step,latency_p50_ns,latency_p90_ns,latency_p99_ns,latency_"
+    "p999_ns,latency_max_ns\n";
 
 // --steady: one row per run, iteration, phase and op type of the phase (results-schema/README.md).
 constexpr std::string_view kSteadyCsvHeader =
@@ -325,11 +326,16 @@ std::string csvRow(const StoredRun& run, const StoredPhase& p, const StoredRankR
   // Empty where the file has no such numbers (before version 5): not a rate of 0.
   if (p.has_series) {
     const DoneRates& d = p.done;
-    fmt::format_to(std::back_inserter(line), ",{},{},{},{},{}\n", d.first_done_time_s, d.first_done_ops,
+    fmt::format_to(std::back_inserter(line), ",{},{},{},{},{}", d.first_done_time_s, d.first_done_ops,
                    d.first_done_ops_per_s, d.last_done_time_s, d.last_done_ops_per_s);
   } else {
-    line += ",,,,,\n";
+    line += ",,,,,";
   }
+  // The run's rank count, its sweep step (0: not a step) and the phase's latency percentiles (all ranks'
+  // histograms merged), on every row, so that a spreadsheet needs no second table to plot or filter them.
+  const LatencySummary& l = p.latency_summary;
+  fmt::format_to(std::back_inserter(line), ",{},{},{},{},{},{},{}\n", run.info.ranks, run.info.sweep.step,
+                 l.p50_ns, l.p90_ns, l.p99_ns, l.p999_ns, l.max_ns);
   return line;
 }
 

@@ -78,7 +78,14 @@ constexpr std::string_view kCsvColumns[] = {"run",
                                             "phase_first_done_ops",
                                             "phase_first_done_ops_per_s",
                                             "phase_last_done_time_s",
-                                            "phase_last_done_ops_per_s"};
+                                            "phase_last_done_ops_per_s",
+                                            "ranks",
+                                            "sweep_step",
+                                            "latency_p50_ns",
+                                            "latency_p90_ns",
+                                            "latency_p99_ns",
+                                            "latency_p999_ns",
+                                            "latency_max_ns"};
 
 TEST(ExportCsv, HeaderAndEveryFieldReadBackExactly) {
   const StoredResults results = makeResults();
@@ -129,8 +136,16 @@ TEST(ExportCsv, HeaderAndEveryFieldReadBackExactly) {
           expectSameDouble(f[24], p.done.last_done_time_s);
           expectSameDouble(f[25], p.done.last_done_ops_per_s);
         } else {  // a file before version 5: empty, not 0
-          EXPECT_EQ(std::vector<std::string>(f.begin() + 21, f.end()), std::vector<std::string>(5, ""));
+          EXPECT_EQ(std::vector<std::string>(f.begin() + 21, f.begin() + 26),
+                    std::vector<std::string>(5, ""));
         }
+        EXPECT_EQ(toUint(f[26]), run.info.ranks);
+        EXPECT_EQ(toUint(f[27]), run.info.sweep.step);
+        EXPECT_EQ(toUint(f[28]), p.latency_summary.p50_ns);
+        EXPECT_EQ(toUint(f[29]), p.latency_summary.p90_ns);
+        EXPECT_EQ(toUint(f[30]), p.latency_summary.p99_ns);
+        EXPECT_EQ(toUint(f[31]), p.latency_summary.p999_ns);
+        EXPECT_EQ(toUint(f[32]), p.latency_summary.max_ns);
       }
     }
   }
@@ -153,7 +168,7 @@ TEST(ExportCsv, QuotesOnlyWhatNeedsIt) {
   EXPECT_EQ(
       row,
       "/runs/run-0000,0,file-create,0,1,1,\"we,ird \"\"host\"\"\",10,9,1,4096,0.1,1e-17,123456789.12345679,0,"
-      "2.5,0.30000000000000004,7,0.125,10,56,0.25,12,48,0.5,18\n");
+      "2.5,0.30000000000000004,7,0.125,10,56,0.25,12,48,0.5,18,3,0,4294967295,42,0,1,18446744073709551615\n");
 }
 
 TEST(ExportCsv, HeaderOnlyWithoutPhases) {
@@ -164,7 +179,8 @@ TEST(ExportCsv, HeaderOnlyWithoutPhases) {
                         "t_local_end,t_global_end,rate,phase_ops_per_s,phase_time_s,ops_at_stonewall,"
                         "t_stonewall,phase_items,phase_ops_per_s_at_stonewall,phase_first_done_time_s,"
                         "phase_first_done_ops,phase_first_done_ops_per_s,phase_last_done_time_s,"
-                        "phase_last_done_ops_per_s\n"));
+                        "phase_last_done_ops_per_s,ranks,sweep_step,latency_p50_ns,latency_p90_ns,latency_"
+                        "p99_ns,latency_p999_ns,latency_max_ns\n"));
 }
 
 }  // namespace
