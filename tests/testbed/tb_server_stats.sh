@@ -42,15 +42,16 @@ mkdir "$TB_FS/pinned"
 setfattr -n ceph.dir.pin -v 1 "$TB_FS/pinned" || tb_die "setfattr ceph.dir.pin"
 touch "$TB_FS/pinned/.entry"
 rank1_socket=${sources[$rank1_source]#ceph-mds:}
+pinned_path=${TB_FS#"$MDBENCH_TESTBED_CEPHFS"}/pinned  # as the MDS names it: from the root of CephFS
 pin_deadline=$((SECONDS + 120))
 until timeout 10 ceph --admin-daemon "$rank1_socket" get subtrees 2>/dev/null | /usr/bin/python3 -c '
 import json, sys
-sys.exit(0 if any(t["dir"]["path"] == "/pinned" and t.get("is_auth") and t.get("auth_first") == 1
-                  for t in json.load(sys.stdin)) else 1)'; do
-  [ "$SECONDS" -lt "$pin_deadline" ] || tb_die "the pin of /pinned to MDS rank 1 took no effect within 120 s"
+sys.exit(0 if any(t["dir"]["path"] == sys.argv[1] and t.get("is_auth") and t.get("auth_first") == 1
+                  for t in json.load(sys.stdin)) else 1)' "$pinned_path"; do
+  [ "$SECONDS" -lt "$pin_deadline" ] || tb_die "the pin of $pinned_path to MDS rank 1 took no effect within 120 s"
   sleep 1
 done
-tb_ok "pinned: /pinned is a subtree of MDS rank 1"
+tb_ok "pinned: $pinned_path is a subtree of MDS rank 1"
 mkdir "$TB_FS/pinned/run"
 if timeout 300 "$TB_SCRIPT" mpiexec -n 4 -ppn 2 "$MDBENCH" "${ss_args[@]}" -d "$TB_FS/pinned/run" \
   -o "$TB_TMP/pinned.h5" -F -u -C -r -n 100 >"$TB_TMP/pinned.out" 2>&1; then
