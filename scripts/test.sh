@@ -39,9 +39,9 @@ if [ "$started_testbed" = yes ] && ! wait "$testbed_pid"; then
   echo "test: the test bed did not come up: $testbed_log says:" >&2
   tail -n 20 "$testbed_log" >&2
 fi
-# The test bed's tests (label testbed) run beside the others, in a ctest of their own: they wait on the
-# network, Slurm and the MDS far more than they compute, so they take little of the two cores the other
-# tests keep busy, and the whole suite takes about their length less than one after the other.
+# The test bed's tests (label testbed) run beside the others, in a ctest of their own, from the start: they
+# wait on the network, Slurm and the MDS more than they compute, and one ctest would hold them back behind
+# the end-to-end tests that need both cores.
 testbed_tests_log=$build/testbed-tests.log
 # The sanitized build (scripts/sanitize.sh, below) compiles meanwhile at the lowest priority, on what the
 # tests leave of the CPU (they wait on barriers, sleeps and the test bed): the tests keep their speed.
