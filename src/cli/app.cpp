@@ -569,7 +569,47 @@ int runConfigured(const Config& config, Comm& comm) {
   return static_cast<int>(comm.allreduceMax(static_cast<std::uint64_t>(status)));
 }
 
+// The status line, the last one, for job scripts: a launcher's own exit status can be 0 when the ranks' was
+// not (Hydra's mpiexec after SIGTERM), so they take it from here (jobscripts/README.md).
+void printStatusLine(int status) {
+  fmt::print(stderr, "mdbench: exit status {} ({})\n", status, exitStatusMeaning(status));
+}
+
+// A command line that does not parse: every problem, then where to look.
+void printParseErrors(const CliRequest& request) {
+  for (const std::string& e : request.errors) printError(e);
+  fmt::print(stderr, "Try 'mdbench --help' for the options.\n");
+}
+
+std::vector<std::string> runArgs(const std::vector<std::string>& args) {
+  const bool explicit_run = !args.empty() && args[0] == "run";
+  return explicit_run ? std::vector<std::string>(args.begin() + 1, args.end()) : args;
+}
+
 }  // namespace
+
+std::optional<int> runWithoutMpi(const std::vector<std::string>& args) {
+  if (const Subcommand* sub = args.empty() ? nullptr : findSubcommand(args[0])) {
+    return sub->run(std::vector<std::string>(args.begin() + 1, args.end()));
+  }
+  const CliRequest request = parseCommandLine(runArgs(args));
+  switch (request.action) {
+    case CliAction::kHelp:
+      fmt::print("{}", helpText());
+      return kExitOk;
+    case CliAction::kVersion:
+      fmt::print("{}", versionText());
+      return kExitOk;
+    default:
+      break;
+  }
+  if (request.errors.empty()) return std::nullopt;
+  // As runApp would say it (a stop installed first, so a broken console is no SIGPIPE death).
+  const StopSignals stop_signals;
+  printParseErrors(request);
+  printStatusLine(kExitUsage);
+  return kExitUsage;
+}
 
 int runApp(const std::vector<std::string>& args, Comm& comm) {
   const bool root = comm.rank() == 0;
@@ -580,9 +620,7 @@ int runApp(const std::vector<std::string>& args, Comm& comm) {
     if (root) status = sub->run(rest);
     return static_cast<int>(comm.allreduceMax(static_cast<std::uint64_t>(status)));
   }
-  const bool explicit_run = !args.empty() && args[0] == "run";
-  const CliRequest request =
-      parseCommandLine(explicit_run ? std::vector<std::string>(args.begin() + 1, args.end()) : args);
+  const CliRequest request = parseCommandLine(runArgs(args));
   if (request.action == CliAction::kHelp) {
     if (root) fmt::print("{}", helpText());
     return kExitOk;
@@ -596,19 +634,14 @@ int runApp(const std::vector<std::string>& args, Comm& comm) {
   const StopSignals stop_signals;
   int status = kExitUsage;
   if (!request.errors.empty()) {
-    if (root) {
-      for (const std::string& e : request.errors) printError(e);
-      fmt::print(stderr, "Try 'mdbench --help' for the options.\n");
-    }
+    if (root) printParseErrors(request);
   } else {
     if (root) {
       for (const std::string& w : request.warnings) printWarning(w);
     }
     status = runConfigured(request.config, comm);
   }
-  // The last line, for job scripts: a launcher's own exit status can be 0 when the ranks' was not (Hydra's
-  // mpiexec after SIGTERM), so they take it from here (jobscripts/README.md).
-  if (root) fmt::print(stderr, "mdbench: exit status {} ({})\n", status, exitStatusMeaning(status));
+  if (root) printStatusLine(status);
   return status;
 }
 

@@ -10,6 +10,14 @@
 
 namespace mdbench {
 
+bool startedByLauncher() {
+  // PMI-1/2 (Hydra, srun --mpi=pmi2), PMIx, and Slurm's own task id (srun whatever its PMI plugin).
+  for (const char* name : {"PMI_RANK", "PMI_FD", "PMI_SIZE", "PMIX_RANK", "SLURM_PROCID"}) {
+    if (std::getenv(name) != nullptr) return true;
+  }
+  return false;
+}
+
 MpiSession::MpiSession(int* argc, char*** argv) {
   if (MPI_Init(argc, argv) != MPI_SUCCESS) throw std::runtime_error("MPI_Init failed");
   // Errors in collectives are bugs or dead peers; let MPI end the job rather than hang it.

@@ -11,6 +11,10 @@
 
 namespace mdbench {
 
+// Whether a process manager started this process (Hydra's mpiexec, srun, a PMIx launcher): its
+// environment names the process's rank. A process started without one is an MPI singleton of its own.
+bool startedByLauncher();
+
 class MpiSession {
  public:
   MpiSession(int* argc, char*** argv);
