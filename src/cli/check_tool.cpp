@@ -72,7 +72,11 @@ std::string writeReport(const std::string& path, const JUnitReport& report, bool
 // Every usage problem at once, before any results file is read; the rules in `rules`.
 std::vector<std::string> usageProblems(const CheckArgs& a, std::vector<Rule>& rules) {
   std::vector<std::string> problems;
-  if (a.files.empty()) problems.emplace_back("no results file given");
+  if (a.specs.empty()) problems.emplace_back("no results file given");
+  std::vector<ConfigSpec> specs;
+  if (std::string problem = parseConfigSpecs(a.specs, specs); !problem.empty()) {
+    problems.push_back(std::move(problem));
+  }
   rules = collectRules(a.required, a.rule_files, problems);
   if (rules.empty() && problems.empty())
     problems.emplace_back("no rule given: --require RULE or --rules FILE");
@@ -85,17 +89,33 @@ std::vector<std::string> usageProblems(const CheckArgs& a, std::vector<Rule>& ru
   return problems;
 }
 
+// The configurations checked. Each spec (FILE, or LABEL=FILE,FILE as report takes it) is its own, and so
+// are its mdbench runs and each tool's imports with one command line (as in `mdbench report`): a gate never
+// passes on a mean of systems of which one fails. --pool makes one of everything, and says so in its label.
+std::vector<Configuration> checkedConfigurations(const std::vector<ConfigSpec>& specs, bool pool) {
+  std::vector<Configuration> configurations;
+  if (pool) {
+    std::vector<std::string> files;
+    for (const ConfigSpec& spec : specs) files.insert(files.end(), spec.files.begin(), spec.files.end());
+    const std::string label = fmt::format("pooled: {} file{}", files.size(), files.size() == 1 ? "" : "s");
+    return loadConfigurations(label, files, Grouping::kPooled);
+  }
+  for (const ConfigSpec& spec : specs) {
+    for (Configuration& c : loadConfigurations(spec.label, spec.files, Grouping::kBySource)) {
+      configurations.push_back(std::move(c));
+    }
+  }
+  return configurations;
+}
+
 // The rules evaluated on the files, each outcome printed: kExitOk, kExitCheckFailed or kExitFailed (a file
 // cannot be read: the report says so).
-// The files' mdbench runs and each tool's imports with one command line are configurations of their own
-// (as in `mdbench report`), unless pooled.
-int evaluateRules(const std::vector<std::string>& files, const std::vector<Rule>& rules, bool pool,
+int evaluateRules(const std::vector<ConfigSpec>& specs, const std::vector<Rule>& rules, bool pool,
                   JUnitReport& report) {
-  report.files = files;
+  for (const ConfigSpec& spec : specs) report.files.insert(report.files.end(), spec.files.begin(), spec.files.end());
   int status = kExitOk;
   try {
-    const std::vector<Configuration> configurations =
-        loadConfigurations("results", files, pool ? Grouping::kPooled : Grouping::kBySource);
+    const std::vector<Configuration> configurations = checkedConfigurations(specs, pool);
     for (const Configuration& c : configurations)
       report.notes.insert(report.notes.end(), c.notes.begin(), c.notes.end());
     report.outcomes = evaluate(rules, configurations);
@@ -133,8 +153,8 @@ po::options_description checkOptions(CheckArgs* bind) {
                                         "also write a JUnit XML report to OUT")(
       "force", po::bool_switch(bound(bind, &CheckArgs::force)), "replace OUT if it exists")(
       "pool", po::bool_switch(bound(bind, &CheckArgs::pool)),
-      "pool the mdbench runs and every tool's imports into one configuration (default: each tool and "
-      "command line apart)")("file", po::value(bound(bind, &CheckArgs::files)), "results file");
+      "pool every file's mdbench runs and tools' imports into one configuration (default: each "
+      "argument, tool and command line apart)")("file", po::value(bound(bind, &CheckArgs::specs)), "results file");
   return options;
 }
 
@@ -149,8 +169,10 @@ int runCheck(const std::vector<std::string>& args) {
   if (const std::vector<std::string> problems = usageProblems(a, rules); !problems.empty()) {
     return usageErrors(problems);
   }
+  std::vector<ConfigSpec> specs;
+  (void)parseConfigSpecs(a.specs, specs);  // usageProblems found none
   JUnitReport report;
-  const int status = evaluateRules(a.files, rules, a.pool, report);
+  const int status = evaluateRules(specs, rules, a.pool, report);
   std::fflush(stdout);
   if (!a.junit_path.empty()) {
     if (const std::string problem = writeReport(a.junit_path, report, a.force); !problem.empty()) {

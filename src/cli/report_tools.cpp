@@ -59,34 +59,6 @@ std::string describeRows(const Rows& rows) {
   return fmt::format("{} rows: {} at {}", rows.size(), fmt::join(operations, ", "), fmt::join(counts, ", "));
 }
 
-// "LABEL=FILE,FILE" or "FILE,FILE": the label defaults to the first file's name without directory and
-// extension.
-struct ConfigSpec {
-  std::string label;
-  std::vector<std::string> files;
-};
-
-ConfigSpec parseConfigSpec(const std::string& text) {
-  ConfigSpec spec;
-  std::string files = text;
-  if (const std::size_t eq = text.find('='); eq != std::string::npos && eq > 0) {
-    spec.label = text.substr(0, eq);
-    files = text.substr(eq + 1);
-  }
-  std::size_t start = 0;
-  while (start <= files.size()) {
-    const std::size_t comma = files.find(',', start);
-    const std::string file =
-        files.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (!file.empty()) spec.files.push_back(file);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  if (spec.label.empty() && !spec.files.empty())
-    spec.label = std::filesystem::path(spec.files[0]).stem().string();
-  return spec;
-}
-
 constexpr std::string_view kReportRole = "report file";
 
 // One file of the report: its name, its content and whether a PNG of it goes beside it.
@@ -274,10 +246,8 @@ int writeParsedImports(const ImportArgs& a, const ParsedImports& parsed) {
 // The configurations named on the command line, the baseline last when it is a further one; "" or the
 // usage problem.
 std::string resolveConfigs(const ReportArgs& a, ReportOptions& report, std::vector<ConfigSpec>& configs) {
-  for (const std::string& text : a.specs) {
-    configs.push_back(parseConfigSpec(text));
-    if (configs.back().files.empty()) return fmt::format("'{}' names no file", text);
-  }
+  // The baseline, when it is none of them, comes last; its label must not be theirs either.
+  if (std::string problem = parseConfigSpecs(a.specs, configs); !problem.empty()) return problem;
   if (!a.baseline.empty()) {
     for (std::size_t i = 0; i < configs.size() && !report.baseline; ++i) {
       if (configs[i].label == a.baseline || a.specs[i] == a.baseline) report.baseline = i;
@@ -288,14 +258,7 @@ std::string resolveConfigs(const ReportArgs& a, ReportOptions& report, std::vect
       report.baseline = configs.size() - 1;
     }
   }
-  for (std::size_t i = 0; i < configs.size(); ++i) {
-    for (std::size_t j = 0; j < i; ++j) {
-      if (configs[i].label == configs[j].label) {
-        return fmt::format("two configurations are labelled '{}': name them LABEL=FILE", configs[i].label);
-      }
-    }
-  }
-  return {};
+  return duplicateLabelProblem(configs);
 }
 
 // Every usage problem is found before any results file is read; "" or the first.

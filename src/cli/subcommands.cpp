@@ -39,9 +39,10 @@ Rules: SERIES[.METRIC][@RANKS] OP VALUE[UNIT], one per --require or one a line i
           is 1024 bytes, SI's 1000); latencies need a unit: ns, us, ms, s; failed: a whole number
 A rule whose series, rank count or metric is missing from the results fails as NO-DATA (JUnit failure
 type no-data; a missed limit is type threshold), naming what is missing and the files.
-The files' mdbench runs, and each tool's imports with one command line, are configurations of their own
-(as in mdbench report): a rule is checked on each that has its series, and each verdict names it
-("[results (mdtest 2)]"); --pool pools them all by rank count instead.
+Each argument (FILE, or LABEL=FILE,FILE as mdbench report takes it; the label defaults to the file's name)
+is a configuration of its own, and so are its mdbench runs and each tool's imports with one command line:
+a rule is checked on each that has its series, and each verdict names it ("[ext4]", "[ext4 (mdtest 2)]").
+--pool pools everything by rank count instead, and each verdict says so ("[pooled: 2 files]").
 Exit status: 0 every rule holds, 3 a rule does not, 2 bad usage or a bad rule, 1 a file cannot be read.
 )";
 
@@ -69,8 +70,8 @@ const std::array<Subcommand, 6> kSubcommands = {{
      [] { return reportOptions(); },
      "Exit status: 0 report written, 1 a results file cannot be read or a report file written, 2 bad usage.\n",
      runReport},
-    {"check", "mdbench check FILE... --require RULE ... [--rules FILE] [--junit OUT]",
-     "acceptance gates on results files (each tool and command line apart)",
+    {"check", "mdbench check [LABEL=]FILE[,FILE...]... --require RULE ... [--rules FILE] [--junit OUT]",
+     "acceptance gates on results files (each argument, tool and command line apart)",
      [] { return checkOptions(); }, kCheckNotes, runCheck},
     {"clean", "mdbench clean DIR...",
      "remove what interrupted mdbench runs left in DIR (a target, a run's iteration\n"

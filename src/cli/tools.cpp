@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <boost/program_options.hpp>
+#include <filesystem>
 #include <iostream>
 
 #include "mdbench/backend/cleanup.hpp"
@@ -18,6 +19,46 @@
 
 namespace mdbench {
 namespace po = boost::program_options;
+
+ConfigSpec parseConfigSpec(const std::string& text) {
+  ConfigSpec spec;
+  std::string files = text;
+  if (const std::size_t eq = text.find('='); eq != std::string::npos && eq > 0) {
+    spec.label = text.substr(0, eq);
+    files = text.substr(eq + 1);
+  }
+  std::size_t start = 0;
+  while (start <= files.size()) {
+    const std::size_t comma = files.find(',', start);
+    const std::string file =
+        files.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (!file.empty()) spec.files.push_back(file);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (spec.label.empty() && !spec.files.empty())
+    spec.label = std::filesystem::path(spec.files[0]).stem().string();
+  return spec;
+}
+
+std::string duplicateLabelProblem(const std::vector<ConfigSpec>& specs) {
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (specs[i].label == specs[j].label) {
+        return fmt::format("two configurations are labelled '{}': name them LABEL=FILE", specs[i].label);
+      }
+    }
+  }
+  return {};
+}
+
+std::string parseConfigSpecs(const std::vector<std::string>& words, std::vector<ConfigSpec>& specs) {
+  for (const std::string& text : words) {
+    specs.push_back(parseConfigSpec(text));
+    if (specs.back().files.empty()) return fmt::format("'{}' names no file", text);
+  }
+  return duplicateLabelProblem(specs);
+}
 
 int toolUsageError(const std::string& command, const std::string& message) {
   printCommandError(command, message);

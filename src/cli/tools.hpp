@@ -41,7 +41,7 @@ boost::program_options::options_description reportOptions(ReportArgs* bind = nul
 int runReport(const std::vector<std::string>& args);                                    // report_tools.cpp
 
 struct CheckArgs {
-  std::vector<std::string> files, required, rule_files;
+  std::vector<std::string> specs, required, rule_files;
   std::string junit_path;
   bool force = false, pool = false;
 };
@@ -54,6 +54,18 @@ struct CleanArgs {
 };
 boost::program_options::options_description cleanOptions(CleanArgs* bind = nullptr);
 int runClean(const std::vector<std::string>& args);
+
+// A configuration as report and check take it: "LABEL=FILE,FILE" or "FILE,FILE"; the label defaults to the
+// first file's name without directory and extension.
+struct ConfigSpec {
+  std::string label;
+  std::vector<std::string> files;
+};
+ConfigSpec parseConfigSpec(const std::string& text);
+// The specs of the words given; "" or the usage problem (no file in a spec, two specs with one label).
+std::string parseConfigSpecs(const std::vector<std::string>& words, std::vector<ConfigSpec>& specs);
+// "" or the usage problem of two specs with one label (their verdicts and charts could not be told apart).
+std::string duplicateLabelProblem(const std::vector<ConfigSpec>& specs);
 
 // Shared by the subcommands: "mdbench COMMAND: error: MESSAGE" and the --help hint on standard error;
 // returns kExitUsage.

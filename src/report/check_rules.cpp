@@ -541,7 +541,6 @@ std::vector<Outcome> evaluate(const std::vector<Rule>& rules, const Configuratio
 
 std::vector<Outcome> evaluate(const std::vector<Rule>& rules,
                               const std::vector<Configuration>& configurations) {
-  if (configurations.size() == 1) return evaluate(rules, configurations.front());
   std::vector<Outcome> outcomes;
   for (const Rule& rule : rules) {
     bool measured = false;

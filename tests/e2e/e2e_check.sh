@@ -60,11 +60,11 @@ run 0 check "$r" "${args[@]}" --junit "$BASE/pass.xml"
 expect_rc 0 "passing rules"
 expect_in "$OUT" "8 of 8 checks passed" "passing rules: summary"
 expect_not_in "$OUT" "FAIL" "passing rules: no FAIL line"
-expect_in "$OUT" "PASS  file-create at 2 ranks: " "passing rules: PASS line"
+expect_in "$OUT" "PASS  [r] file-create at 2 ranks: " "passing rules: PASS line (the file's name labels it)"
 valid_junit "$BASE/pass.xml" "passing rules: JUnit"
 expect_eq "$(junit_counts "$BASE/pass.xml")" "8 0 0 8 0 0 8 0" "passing rules: JUnit counts"
 for rule in "${pass_rules[@]}"; do
-  expect_eq "$(junit_case "$BASE/pass.xml" "$rule @ 2 ranks")" pass "passing rules: testcase '$rule'"
+  expect_eq "$(junit_case "$BASE/pass.xml" "$rule @ 2 ranks [r]")" pass "passing rules: testcase '$rule'"
 done
 
 # The rate is the mean over iterations of the file's per-iteration aggregate rates: a limit just below
@@ -84,40 +84,43 @@ expect_rc 3 "just above the mean rate fails"
 # A rule set that fails: exit 3, the failing testcase has a <failure> naming value and limit.
 run 0 check "$r" --require "file-create >= 1G" --require "file-stat >= 1" --junit "$BASE/fail.xml"
 expect_rc 3 "failing rule"
-expect_in "$OUT" "FAIL  file-create at 2 ranks: " "failing rule: FAIL line"
+expect_in "$OUT" "FAIL  [r] file-create at 2 ranks: " "failing rule: FAIL line"
 expect_in "$OUT" "ops/s, required >= 1,000,000,000 ops/s" "failing rule: value and limit"
-expect_in "$OUT" "PASS  file-stat at 2 ranks: " "failing rule: the other still passes"
+expect_in "$OUT" "PASS  [r] file-stat at 2 ranks: " "failing rule: the other still passes"
 expect_in "$OUT" "1 of 2 checks passed" "failing rule: summary"
 valid_junit "$BASE/fail.xml" "failing rule: JUnit"
 expect_eq "$(junit_counts "$BASE/fail.xml")" "2 1 0 2 1 0 2 1" "failing rule: JUnit counts"
-expect_eq "$(junit_type "$BASE/fail.xml" "file-create >= 1G @ 2 ranks")" threshold "failing rule: a threshold miss"
-case "$(junit_case "$BASE/fail.xml" "file-create >= 1G @ 2 ranks")" in
-  "fail: file-create at 2 ranks: "*", required >= 1,000,000,000 ops/s") pass ;;
-  *) fail "failing rule: testcase has no <failure>: $(junit_case "$BASE/fail.xml" "file-create >= 1G @ 2 ranks")" ;;
+expect_eq "$(junit_type "$BASE/fail.xml" "file-create >= 1G @ 2 ranks [r]")" threshold "failing rule: a threshold miss"
+case "$(junit_case "$BASE/fail.xml" "file-create >= 1G @ 2 ranks [r]")" in
+  "fail: [r] file-create at 2 ranks: "*", required >= 1,000,000,000 ops/s") pass ;;
+  *) fail "failing rule: testcase has no <failure>: $(junit_case "$BASE/fail.xml" "file-create >= 1G @ 2 ranks [r]")" ;;
 esac
-expect_eq "$(junit_case "$BASE/fail.xml" "file-stat >= 1 @ 2 ranks")" pass "failing rule: passing testcase"
+expect_eq "$(junit_case "$BASE/fail.xml" "file-stat >= 1 @ 2 ranks [r]")" pass "failing rule: passing testcase"
 
 # The sweep: without @RANKS a rule is checked at every step; @RANKS picks one; a count it lacks fails.
 run 0 check "$s" --require "file-create >= 1" --require "file-stat@1 >= 1" --require "file-create@4 >= 1" \
   --junit "$BASE/sweep.xml"
 expect_rc 3 "sweep: a missing step fails"
-expect_in "$OUT" "PASS  file-create at 1 rank: " "sweep: step 1"
-expect_in "$OUT" "PASS  file-create at 2 ranks: " "sweep: step 2"
-expect_in "$OUT" "PASS  file-stat at 1 rank: " "sweep: @1"
+expect_in "$OUT" "PASS  [s] file-create at 1 rank: " "sweep: step 1"
+expect_in "$OUT" "PASS  [s] file-create at 2 ranks: " "sweep: step 2"
+expect_in "$OUT" "PASS  [s] file-stat at 1 rank: " "sweep: @1"
 expect_not_in "$OUT" "file-stat at 2 ranks" "sweep: @1 checks step 1 only"
-expect_in "$OUT" "NO-DATA  file-create@4 >= 1: no file-create results at 4 ranks in $s (file-create has 1, 2 ranks)" \
+expect_in "$OUT" "NO-DATA  [s] file-create@4 >= 1: no file-create results at 4 ranks in $s (file-create has 1, 2 ranks)" \
   "sweep: missing step message"
 expect_in "$OUT" "3 of 4 checks passed (1 without data)" "sweep: summary"
 valid_junit "$BASE/sweep.xml" "sweep: JUnit"
 expect_eq "$(junit_counts "$BASE/sweep.xml")" "4 1 0 4 1 0 4 1" "sweep: JUnit counts"
-expect_eq "$(junit_type "$BASE/sweep.xml" "file-create@4 >= 1 @ 4 ranks")" no-data "sweep: missing step is no-data"
-expect_eq "$(junit_case "$BASE/sweep.xml" "file-stat@1 >= 1 @ 1 ranks")" pass "sweep: @1 testcase"
-expect_eq "$(junit_case "$BASE/sweep.xml" "file-create >= 1 @ 2 ranks")" pass "sweep: step 2 testcase"
+expect_eq "$(junit_type "$BASE/sweep.xml" "file-create@4 >= 1 @ 4 ranks [s]")" no-data "sweep: missing step is no-data"
+expect_eq "$(junit_case "$BASE/sweep.xml" "file-stat@1 >= 1 @ 1 ranks [s]")" pass "sweep: @1 testcase"
+expect_eq "$(junit_case "$BASE/sweep.xml" "file-create >= 1 @ 2 ranks [s]")" pass "sweep: step 2 testcase"
 
-# Several files are one configuration: both files' 2-rank runs pool into one point.
+# Several files are several configurations (a gate never passes on the mean of two systems): r at 2 ranks,
+# s at 1 and 2, each verdict named by its file.
 run 0 check "$r" "$s" --require "file-create >= 1" --junit "$BASE/both.xml"
 expect_rc 0 "two files"
-expect_in "$OUT" "2 of 2 checks passed" "two files: one outcome per rank count"
+expect_in "$OUT" "3 of 3 checks passed" "two files: one outcome per file and rank count"
+expect_in "$OUT" "PASS  [r] file-create at 2 ranks: " "two files: the first named"
+expect_in "$OUT" "PASS  [s] file-create at 2 ranks: " "two files: the second named"
 expect_eq "$("$py" -c '
 import sys, xml.etree.ElementTree as ET
 print(" ".join(p.get("value") for p in ET.parse(sys.argv[1]).getroot().iter("property") if p.get("name") == "file"))' \
@@ -126,9 +129,9 @@ print(" ".join(p.get("value") for p in ET.parse(sys.argv[1]).getroot().iter("pro
 # Latency: in the rule's unit, failing below any real latency.
 run 0 check "$r" --require "file-stat.p99 < 1ns" --require "file-stat.p50 <= 10 s"
 expect_rc 3 "latency rule"
-expect_in "$OUT" "FAIL  file-stat p99 at 2 ranks: " "latency rule: FAIL line"
+expect_in "$OUT" "FAIL  [r] file-stat p99 at 2 ranks: " "latency rule: FAIL line"
 expect_in "$OUT" " ns, required < 1 ns" "latency rule: in ns"
-expect_in "$OUT" "PASS  file-stat p50 at 2 ranks: " "latency rule: p50 passes"
+expect_in "$OUT" "PASS  [r] file-stat p50 at 2 ranks: " "latency rule: p50 passes"
 
 # No data: a phase the run did not have, and a metric an import lacks (mdtest's output has no latencies):
 # NO-DATA naming series, metric and file; the JUnit failure type is no-data, beside a real miss's threshold.
@@ -141,29 +144,56 @@ expect_in "$OUT" "NO-DATA  dir-create >= 1: no dir-create results in $r, $m" "no
 expect_in "$OUT" "0 of 3 checks passed (1 without data)" "no data: summary"
 valid_junit "$BASE/nodata.xml" "no data: JUnit"
 expect_eq "$(junit_type "$BASE/nodata.xml" "dir-create >= 1")" no-data "no data: JUnit type"
-expect_eq "$(junit_type "$BASE/nodata.xml" "file-create >= 1G @ 2 ranks [results]")" threshold \
+expect_eq "$(junit_type "$BASE/nodata.xml" "file-create >= 1G @ 2 ranks [r]")" threshold \
   "no data: the miss beside it"
-expect_eq "$(junit_type "$BASE/nodata.xml" "file-create >= 1G @ 1 ranks [results (mdtest)]")" threshold \
+expect_eq "$(junit_type "$BASE/nodata.xml" "file-create >= 1G @ 1 ranks [mdtest]")" threshold \
   "no data: the import's miss, named apart"
 
 run 0 check "$m" --require "file-stat.p99 < 1s"
 expect_rc 3 "no data: imported latency"
-expect_in "$OUT" "NO-DATA  file-stat.p99 < 1s: no file-stat p99 at 1 rank in $m: imported results have no latencies" \
+expect_in "$OUT" "NO-DATA  [mdtest] file-stat.p99 < 1s: no file-stat p99 at 1 rank in $m: imported results have no latencies" \
   "no data: imported latency named"
 
 # mdbench runs and an imported mdtest run are two configurations: each verdict names its own, the notes say
 # which is which. --pool pools them into one configuration, as before.
 run 0 check "$r" "$m" --require "file-create >= 1"
 expect_rc 0 "apart: both pass"
-expect_in "$OUT" "PASS  [results] file-create at 2 ranks: " "apart: the runs named"
-expect_in "$OUT" "PASS  [results (mdtest)] file-create at 1 rank: " "apart: the import named"
-expect_in "$OUT" "note: 2 of 2 configurations from the files labelled 'results': mdtest run as '" \
-  "apart: the note names the command line"
+expect_in "$OUT" "PASS  [r] file-create at 2 ranks: " "apart: the runs named"
+expect_in "$OUT" "PASS  [mdtest] file-create at 1 rank: " "apart: the import named"
 expect_in "$OUT" "2 of 2 checks passed" "apart: summary"
 run 0 check "$r" "$m" --pool --require "file-create >= 1"
 expect_rc 0 "pooled"
-expect_in "$OUT" "PASS  file-create at 1 rank: " "pooled: no configuration named"
-expect_not_in "$OUT" "[results" "pooled: one configuration"
+expect_in "$OUT" "PASS  [pooled: 2 files] file-create at 1 rank: " "pooled: said, with the count"
+expect_not_in "$OUT" "[r]" "pooled: one configuration"
+
+# A gate never passes a failing system: two real mdtest runs at 1 rank, 72,440 and 68,422 creates/s, against
+# 70k. Each file is its own configuration (LABEL=FILE names it), the slower fails the gate; only --pool
+# takes their mean (70,432), and every pooled verdict says so with its count.
+fast=$BASE/fast.h5
+slow=$BASE/slow.h5
+"$MDBENCH" import "$E2E_DIR/../fixtures/import/mdtest-4.1-real-C-n1.txt" -o "$fast" >/dev/null 2>&1 ||
+  fail "import of mdtest -C"
+"$MDBENCH" import "$E2E_DIR/../fixtures/import/mdtest-4.1-real-F-n1.txt" -o "$slow" >/dev/null 2>&1 ||
+  fail "import of mdtest -F"
+run 0 check "$fast" "$slow" --require "file-create >= 70k"
+expect_rc 3 "gate: the slower file fails"
+expect_in "$OUT" "PASS  [fast] file-create at 1 rank: 72,440 ops/s" "gate: the faster passes, named"
+expect_in "$OUT" "FAIL  [slow] file-create at 1 rank: 68,42" "gate: the slower fails, named"
+expect_in "$OUT" "1 of 2 checks passed" "gate: summary"
+run 0 check tmpfs="$fast" ext4="$slow" --require "file-create >= 70k"
+expect_rc 3 "gate: LABEL=FILE"
+expect_in "$OUT" "FAIL  [ext4] file-create at 1 rank: " "gate: the label named"
+# One label, two files: still two mdtest command lines (-C, -F), so two configurations, as in report.
+run 0 check both="$fast,$slow" --require "file-create >= 70k"
+expect_rc 3 "gate: LABEL=FILE,FILE of two command lines"
+expect_in "$OUT" "PASS  [both] file-create at 1 rank: " "gate: the first command line named"
+expect_in "$OUT" "FAIL  [both (mdtest 2)] file-create at 1 rank: " "gate: the second command line named"
+run 0 check "$fast" "$slow" --pool --require "file-create >= 70k"
+expect_rc 0 "gate: --pool"
+expect_in "$OUT" "PASS  [pooled: 2 files] file-create at 1 rank: 70,43" "gate: pooled, said with its count"
+run 0 check a="$fast" a="$slow" --require "file-create >= 1"
+expect_rc 2 "gate: two configurations with one label"
+expect_in "$ERR" "two configurations are labelled 'a'" "gate: the label named"
 
 # Units as tools print them: MB/s (10^6 B/s) beside MiB/s (2^20 B/s), on an imported IOR run whose rate
 # rate X MiB/s is 1.048576 X MB/s: a limit of 1.02 X holds in MB/s and fails in MiB/s (and GB/s, IOR's
@@ -173,7 +203,7 @@ i=$BASE/ior.h5
   fail "import of a real IOR output"
 run 0 check "$i" --require "ior:write >= 0"
 expect_rc 0 "IOR: any rate"
-x=$(sed -n 's/^PASS  ior:write at 1 client: \([0-9,.]*\) MiB\/s.*/\1/p' "$OUT" | tr -d ,)
+x=$(sed -n 's/^PASS  \[ior\] ior:write at 1 client: \([0-9,.]*\) MiB\/s.*/\1/p' "$OUT" | tr -d ,)
 limit=$("$py" -c "print(round($x * 1.02, 6))")
 gb=$("$py" -c "print(round($x * 1.02 / 1e3, 9))")
 run 0 check "$i" --require "ior:write >= $limit MB/s" --require "ior:write>=${gb}GB/s" \

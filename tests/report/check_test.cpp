@@ -502,12 +502,12 @@ TEST(CheckEvaluate, EachConfigurationApartNeverPooled) {
   EXPECT_EQ(none[0].verdict, Verdict::kNoData);
   EXPECT_EQ(none[0].configuration, "");
   EXPECT_EQ(none[0].message, "dir-create >= 1: no dir-create results in a.h5, m.h5");
-  // One configuration: messages as ever, no configuration named.
+  // One configuration is named too: a verdict always says what it measured.
   const std::vector<Outcome> one =
       evaluate({parsed("file-create@2 >= 10k")}, std::vector<Configuration>{runs});
   ASSERT_EQ(one.size(), 1u);
-  EXPECT_EQ(one[0].configuration, "");
-  EXPECT_EQ(one[0].message, "file-create at 2 ranks: 41,234 ops/s, required >= 10,000 ops/s");
+  EXPECT_EQ(one[0].configuration, "results");
+  EXPECT_EQ(one[0].message, "[results] file-create at 2 ranks: 41,234 ops/s, required >= 10,000 ops/s");
 }
 
 // --- JUnit ---
