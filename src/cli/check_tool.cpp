@@ -112,7 +112,8 @@ std::vector<Configuration> checkedConfigurations(const std::vector<ConfigSpec>& 
 // cannot be read: the report says so).
 int evaluateRules(const std::vector<ConfigSpec>& specs, const std::vector<Rule>& rules, bool pool,
                   JUnitReport& report) {
-  for (const ConfigSpec& spec : specs) report.files.insert(report.files.end(), spec.files.begin(), spec.files.end());
+  for (const ConfigSpec& spec : specs)
+    report.files.insert(report.files.end(), spec.files.begin(), spec.files.end());
   int status = kExitOk;
   try {
     const std::vector<Configuration> configurations = checkedConfigurations(specs, pool);
@@ -154,7 +155,8 @@ po::options_description checkOptions(CheckArgs* bind) {
       "force", po::bool_switch(bound(bind, &CheckArgs::force)), "replace OUT if it exists")(
       "pool", po::bool_switch(bound(bind, &CheckArgs::pool)),
       "pool every file's mdbench runs and tools' imports into one configuration (default: each "
-      "argument, tool and command line apart)")("file", po::value(bound(bind, &CheckArgs::specs)), "results file");
+      "argument, tool and command line apart)")("file", po::value(bound(bind, &CheckArgs::specs)),
+                                                "results file");
   return options;
 }
 
