@@ -491,25 +491,40 @@ int PosixBackend::removeGenerated(DirHandle dir, const CleanOptions& options, Cl
 
 CleanSummary cleanDirectory(const std::string& dir, bool dry_run, std::vector<std::string>& log) {
   CleanSummary summary;
+  // "LINK/" and "LINK/." make the kernel follow LINK: its last component is looked at without them, and
+  // opened so (O_NOFOLLOW then refuses a link swapped in after the lstat).
+  std::string last = dir;
+  for (;;) {
+    if (last.size() > 1 && last.back() == '/') {
+      last.pop_back();
+    } else if (last.size() > 2 && last.ends_with("/.")) {
+      last.resize(last.size() - 2);
+    } else {
+      break;
+    }
+  }
   struct stat st {};
-  if (::lstat(dir.c_str(), &st) != 0) {
+  if (::lstat(last.c_str(), &st) != 0) {
     summary.error = fmt::format("{}: {}", dir, describeErrno(lastError()));
+    summary.usage = errno == ENOENT || errno == ENOTDIR;
     return summary;
   }
   if (S_ISLNK(st.st_mode)) {
     summary.error =
         fmt::format("{} is a symbolic link; mdbench never follows links: give the directory", dir);
+    summary.usage = true;
     return summary;
   }
   if (!S_ISDIR(st.st_mode)) {
     summary.error = fmt::format("{} is not a directory", dir);
+    summary.usage = true;
     return summary;
   }
   // DIR itself may be a marked directory: then it is cleaned from its parent.
   std::filesystem::path path = std::filesystem::path(dir).lexically_normal();
   if (path.filename().empty() && path.has_parent_path()) path = path.parent_path();  // "a/b/" is "a/b"
   const std::string name = path.filename().string();
-  const Fd self(::open(dir.c_str(), kDirFlags));
+  const Fd self(::open(last.c_str(), kDirFlags));
   if (!self.valid()) {
     summary.error = fmt::format("cannot open {}: {}", dir, describeErrno(lastError()));
     return summary;
