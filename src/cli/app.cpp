@@ -175,6 +175,7 @@ RunInfo describeRun(const RunSetup& setup, std::uint32_t ranks, std::vector<std:
   info.git_commit = std::string(gitCommit());
   info.command_line = setup.config.command_line;
   info.target = joinPaths(setup.targets, '@');
+  for (const Target& t : setup.targets) info.targets.push_back(t.path);
   info.start_utc = utcTimestampNow();
   info.ranks = ranks;
   info.nodes = nodes;
