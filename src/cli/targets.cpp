@@ -313,7 +313,13 @@ std::string checkTargetsOnRoot(const Config& config) {
 
 std::string joinPaths(const std::vector<Target>& targets, char separator) {
   std::string joined;
-  for (const Target& t : targets) joined += (joined.empty() ? "" : std::string(1, separator)) + t.path;
+  for (const Target& t : targets) {
+    if (!joined.empty()) joined.push_back(separator);
+    for (const char c : t.path) {
+      if (c == '@' && separator == '@') joined.push_back('\\');  // as -d takes it: "\@" is in the name
+      joined.push_back(c);
+    }
+  }
   return joined;
 }
 
