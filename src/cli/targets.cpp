@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <limits.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -309,6 +310,44 @@ std::string checkTargetsOnRoot(const Config& config) {
   std::string problem = nestedTargets(config.targets, lexical);
   if (problem.empty()) problem = nestedTargets(config.targets, resolved);
   return problem.empty() ? sameOrNestedByInode(config.targets, absolutes) : problem;
+}
+
+std::string checkDepthOnRoot(const Config& config, std::uint32_t ranks) {
+  if (config.api != Api::kPosix || config.depth == 0 || config.steady_rounds > 0) return {};
+  if (config.path_style == PathStyle::kDirfd) {
+    // The runner holds the chain of directories from the tree's root down to the one it works in.
+    constexpr std::uint64_t kSpareDescriptors = 64;
+    struct rlimit limit {};
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return {};
+    if (config.depth + 1 + kSpareDescriptors <= limit.rlim_cur) return {};
+    return fmt::format(
+        "{}: {} needs {} open directories per rank in the dirfd path style, beyond the open-file limit "
+        "(ulimit -n: {}) less {} for the rest: raise the limit or give a smaller depth",
+        optionLabel("depth"), config.depth, config.depth + 1, limit.rlim_cur, kSpareDescriptors);
+  }
+  // The full style names every item by its whole path: the deepest one (the last directory of the last
+  // loop, whose names are the longest, and the last item of the last rank, renamed) must fit in PATH_MAX.
+  const TreeLayout layout(config);
+  const std::uint32_t owner = ranks == 0 ? 0 : ranks - 1;
+  const std::string tree = treeDirPath(layout, config.sharing, owner, layout.dirCount() - 1);
+  const std::string item =
+      itemName(ItemKind::kFile, owner, config.items == 0 ? 0 : config.items - 1, NameForm::kRenamed);
+  std::size_t target = 0;
+  for (const std::string& t : config.targets) {
+    std::error_code ec;
+    target = std::max(target, normalPath(std::filesystem::absolute(t, ec)).size());
+  }
+  if (config.targets.empty()) {
+    std::error_code ec;
+    target = std::filesystem::current_path(ec).string().size() + 40;  // mdbench.<stamp>.<pid>
+  }
+  const std::size_t longest = target + 1 + iterationDirName(config.iterations - 1).size() + 1 + tree.size() +
+                              1 + item.size();
+  if (longest < PATH_MAX) return {};
+  return fmt::format(
+      "{}: {} makes paths of up to {} bytes in the full path style, more than PATH_MAX ({}): the calls "
+      "below that would fail (ENAMETOOLONG); give a smaller depth, a shorter {}, or --path-style dirfd",
+      optionLabel("depth"), config.depth, longest, PATH_MAX, optionLabel("dir"));
 }
 
 std::string joinPaths(const std::vector<Target>& targets, char separator) {
