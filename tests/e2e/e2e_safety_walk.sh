@@ -27,6 +27,18 @@ rss=$(awk '/^maxrss/ { print $2 }' "$ERR")
 if [ -n "$rss" ] && [ "$rss" -lt 200000 ]; then pass; else fail "clean's peak RSS ${rss:-?} KiB (want < 200 MB)"; fi
 expect_empty_dir "$t" "clean: nothing of the deep tree left"
 
+# ---- item 9, the run's own tree: a -z it cannot work through is a usage error, nothing made ----
+run 1 -z 8000 -b 1 -I 1 -n 1 -d "$BASE/zfull"
+expect_rc 2 "-z 8000 in the full path style"
+expect_in "$ERR" "more than PATH_MAX" "-z 8000 full: says why"
+(ulimit -n 1024 && exec "$MPIEXEC" -n 1 "$MDBENCH" -z 2000 -b 1 -I 1 -n 1 --path-style dirfd \
+  -d "$BASE/zdirfd") >"$OUT" 2>"$ERR"
+RC=$?
+expect_rc 2 "-z 2000 in dirfd under ulimit -n 1024"
+expect_in "$ERR" "open-file limit" "-z 2000 dirfd: says why"
+expect_absent "$BASE/zfull" "-z refused: no target made (full)"
+expect_absent "$BASE/zdirfd" "-z refused: no target made (dirfd)"
+
 # ---- weak point (b): a link to a directory as -d, with or without a trailing slash; clean LINK/ ----
 ln -s "$user" "$BASE/link"
 for d in "$BASE/link" "$BASE/link/" "$BASE/link/."; do
