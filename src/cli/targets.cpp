@@ -286,15 +286,11 @@ std::string prepareTargetsOnRoot(const Config& config, std::vector<Target>& targ
   return {};
 }
 
-// Compared as absolute, lexically normal paths and as resolved ones (the links in what exists followed),
-// so that X@X/., X@./X, X@X/sub and A@link-to-A are caught whether or not the directories exist yet.
-std::string checkTargetsOnRoot(const Config& config) {
-  if (config.api == Api::kDummy) return {};  // names only
-  for (const std::string& t : config.targets) {
-    if (std::string problem = targetKindProblem(t); !problem.empty()) {
-      return fmt::format("{}: {}", optionLabel("dir"), problem);
-    }
-  }
+// Duplicate or nested targets: compared as absolute, lexically normal paths and as resolved ones (the links
+// in what exists followed), so that X@X/., X@./X, X@X/sub and A@link-to-A are caught whether or not the
+// directories exist yet, and by inode (bind mounts).
+namespace {
+std::string sameOrNested(const Config& config) {
   if (config.targets.size() < 2) return {};
   std::vector<std::string> lexical;
   std::vector<std::string> resolved;
@@ -310,6 +306,19 @@ std::string checkTargetsOnRoot(const Config& config) {
   std::string problem = nestedTargets(config.targets, lexical);
   if (problem.empty()) problem = nestedTargets(config.targets, resolved);
   return problem.empty() ? sameOrNestedByInode(config.targets, absolutes) : problem;
+}
+}  // namespace
+
+// Duplicate or nested targets first (the message names both), then each target's kind.
+std::string checkTargetsOnRoot(const Config& config) {
+  std::string problem = sameOrNested(config);
+  // -a DUMMY: the targets are names only.
+  for (std::size_t i = 0; problem.empty() && config.api != Api::kDummy && i < config.targets.size(); ++i) {
+    if (std::string kind = targetKindProblem(config.targets[i]); !kind.empty()) {
+      problem = fmt::format("{}: {}", optionLabel("dir"), kind);
+    }
+  }
+  return problem;
 }
 
 std::string checkDepthOnRoot(const Config& config, std::uint32_t ranks) {
@@ -341,8 +350,8 @@ std::string checkDepthOnRoot(const Config& config, std::uint32_t ranks) {
     std::error_code ec;
     target = std::filesystem::current_path(ec).string().size() + 40;  // mdbench.<stamp>.<pid>
   }
-  const std::size_t longest = target + 1 + iterationDirName(config.iterations - 1).size() + 1 + tree.size() +
-                              1 + item.size();
+  const std::size_t longest =
+      target + 1 + iterationDirName(config.iterations - 1).size() + 1 + tree.size() + 1 + item.size();
   if (longest < PATH_MAX) return {};
   return fmt::format(
       "{}: {} makes paths of up to {} bytes in the full path style, more than PATH_MAX ({}): the calls "

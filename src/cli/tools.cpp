@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
-#include <boost/program_options.hpp>
 #include <algorithm>
+#include <boost/program_options.hpp>
 #include <iostream>
 
 #include "mdbench/backend/cleanup.hpp"

@@ -326,12 +326,11 @@ void ConsoleSink::printFirstErrors(const RunResult& run, const Plan& plan) {
     for (std::uint32_t r = 0; r < measured.ranks.size(); ++r) {
       const FirstError& e = measured.ranks[r].first_error;
       if (!e.any() || first_errors.count(r)) continue;
-      first_errors[r] =
-          fmt::format("rank {}: {} (iteration {}): {} {}: {}", r, phaseName(measured.phase),
-                      measured.iteration, phaseInfo(measured.phase).verb,
-                      rankTarget(run.info, plan, r) + "/" +
-                          errorPath(plan, measured.iteration, measured.phase, e),
-                      describeErrno(e.err));
+      first_errors[r] = fmt::format(
+          "rank {}: {} (iteration {}): {} {}: {}", r, phaseName(measured.phase), measured.iteration,
+          phaseInfo(measured.phase).verb,
+          rankTarget(run.info, plan, r) + "/" + errorPath(plan, measured.iteration, measured.phase, e),
+          describeErrno(e.err));
     }
   }
   const std::uint64_t failed = run.failedOps();

@@ -36,7 +36,8 @@ std::string sizeText(std::uint64_t bytes) {
 
 // "a rules file", "an input": the role with its article.
 std::string withArticle(std::string_view role) {
-  const bool vowel = !role.empty() && std::string_view("aeiouAEIOU").find(role.front()) != std::string_view::npos;
+  const bool vowel =
+      !role.empty() && std::string_view("aeiouAEIOU").find(role.front()) != std::string_view::npos;
   return fmt::format("{} {}", vowel ? "an" : "a", role);
 }
 
