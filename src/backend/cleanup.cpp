@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <utility>
 
 #include "mdbench/backend/posix_backend.hpp"
 #include "mdbench/model/layout.hpp"
@@ -30,13 +31,23 @@ int lastError() { return errno != 0 ? errno : EIO; }
 class Fd {
  public:
   explicit Fd(int fd = -1) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
+  ~Fd() { reset(); }
   Fd(const Fd&) = delete;
   Fd& operator=(const Fd&) = delete;
+  Fd(Fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  Fd& operator=(Fd&& other) noexcept {
+    if (this != &other) {
+      reset();
+      fd_ = std::exchange(other.fd_, -1);
+    }
+    return *this;
+  }
   int get() const { return fd_; }
   bool valid() const { return fd_ >= 0; }
+  void reset(int fd = -1) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = fd;
+  }
 
  private:
   int fd_;
@@ -70,66 +81,197 @@ std::string_view typeOf(const struct stat& st) {
   return "a special file";
 }
 
-void removeBelow(int dir_fd, const std::string& display, const CleanOptions& options, bool top,
-                 CleanTally& tally);
+// What the walk does with one entry (its lstat in `st`).
+enum class Verdict : std::uint8_t { kRemoveFile, kDescend, kKeep };
 
-// One entry of a directory being emptied.
-void removeEntry(int dir_fd, const std::string& name, const std::string& path, const CleanOptions& options,
-                 CleanTally& tally) {
-  struct stat st {};
-  if (::fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-    if (errno != ENOENT) tally.keep(path, describeErrno(lastError()));  // ENOENT: gone meanwhile
-    return;
-  }
+// The name-acceptance predicate: only a name mdbench generates, of the type it gives that name, and not one
+// the ownership record leaves, is removed; `why` says why anything else stays.
+Verdict judgeEntry(const std::string& name, const struct stat& st, const CleanOptions& options,
+                   std::string& why) {
   const GeneratedName kind = classifyName(name);
   if (options.leave != nullptr && options.leave->leavesName(name)) {
-    tally.keep(path, "the run found this name taken (its ownership record says so); left alone");
-    return;
+    why = "the run found this name taken (its ownership record says so); left alone";
+    return Verdict::kKeep;
   }
-  if (kind == GeneratedName::kGeneratedFile && S_ISREG(st.st_mode)) {
-    if (options.dry_run || ::unlinkat(dir_fd, name.c_str(), 0) == 0) {
-      ++tally.files;
-    } else if (errno != ENOENT) {
-      tally.keep(path, describeErrno(lastError()));
-    }
-    return;
-  }
-  if (kind == GeneratedName::kGeneratedDir && S_ISDIR(st.st_mode)) {
-    const Fd sub(::openat(dir_fd, name.c_str(), kDirFlags));
-    if (!sub.valid()) {
-      tally.keep(path, describeErrno(lastError()));
-      return;
-    }
-    const std::uint64_t kept_before = tally.kept;
-    removeBelow(sub.get(), path, options, false, tally);
-    if (options.dry_run) {
-      if (tally.kept == kept_before) ++tally.dirs;  // it would be empty
-    } else if (::unlinkat(dir_fd, name.c_str(), AT_REMOVEDIR) == 0) {
-      ++tally.dirs;
-    } else if (tally.kept == kept_before) {
-      tally.keep(path, describeErrno(lastError()));  // not because of something reported below
-    }
-    return;
-  }
-  tally.keep(path, kind == GeneratedName::kForeign
-                       ? fmt::format("{} mdbench did not make; left alone", typeOf(st))
-                       : fmt::format("{} with a name mdbench gives to {}; left alone", typeOf(st),
-                                     kind == GeneratedName::kGeneratedDir ? "directories" : "files"));
+  if (kind == GeneratedName::kGeneratedFile && S_ISREG(st.st_mode)) return Verdict::kRemoveFile;
+  if (kind == GeneratedName::kGeneratedDir && S_ISDIR(st.st_mode)) return Verdict::kDescend;
+  why = kind == GeneratedName::kForeign
+            ? fmt::format("{} mdbench did not make; left alone", typeOf(st))
+            : fmt::format("{} with a name mdbench gives to {}; left alone", typeOf(st),
+                          kind == GeneratedName::kGeneratedDir ? "directories" : "files");
+  return Verdict::kKeep;
 }
 
-void removeBelow(int dir_fd, const std::string& display, const CleanOptions& options, bool top,
-                 CleanTally& tally) {
-  std::vector<std::string> names;
-  if (const int err = listNames(dir_fd, names); err != 0) {
-    tally.keep(display, fmt::format("cannot list it: {}", describeErrno(err)));
-    return;
+// Directories below the top kept open at once: deeper ones are closed and their parent reopened through
+// ".." on the way back up, so a tree deeper than RLIMIT_NOFILE is walked all the same.
+constexpr std::size_t kOpenFrames = 16;
+
+// The depth-first walk that empties a directory of what mdbench generated, iterative so that a tree as deep
+// as -z allows costs no call stack: memory is one frame (name, identity, pending names) per level, the
+// display path is built only for a note, and at most kOpenFrames descriptors are open. A directory is
+// entered by openat(O_NOFOLLOW) and must be the very inode its lstat judged; a parent reopened through ".."
+// must be the inode it was when entered, else the walk stops where it is (the tree was moved meanwhile), so
+// nothing outside the tree is ever reached.
+class TreeWalk {
+ public:
+  TreeWalk(int top_fd, const std::string& display, const CleanOptions& options, CleanTally& tally)
+      : top_fd_(top_fd), display_(display), options_(options), tally_(tally) {}
+
+  void run() {
+    Frame top;
+    if (const int err = listNames(top_fd_, top.names); err != 0) {
+      tally_.keep(display_, fmt::format("cannot list it: {}", describeErrno(err)));
+      return;
+    }
+    frames_.push_back(std::move(top));
+    while (!frames_.empty()) {
+      Frame& frame = frames_.back();
+      if (frame.next < frame.names.size()) {
+        const std::string name = std::move(frame.names[frame.next++]);
+        if (!skippedAtTop(name)) visit(name);
+      } else {
+        leave();
+      }
+    }
   }
-  for (const std::string& name : names) {
+
+ private:
+  struct Frame {
+    std::string name;  // in its parent; "" for the top
+    dev_t dev = 0;
+    ino_t ino = 0;
+    Fd fd;  // closed for a frame more than kOpenFrames above the deepest
+    std::vector<std::string> names;
+    std::size_t next = 0;
+    std::uint64_t kept_before = 0;
+  };
+
+  int fdOf(const Frame& frame) const { return &frame == &frames_.front() ? top_fd_ : frame.fd.get(); }
+
+  bool skippedAtTop(const std::string& name) const {
+    if (frames_.size() != 1) return false;
     // The caller removes the mark and the ownership record last.
-    if (top && (name == kMarkName || name == kTakenName || name == kTakenTempName)) continue;
-    if (top && options.parts > 1 && cleanPartOf(name, options.parts) != options.part) continue;
-    removeEntry(dir_fd, name, display + "/" + name, options, tally);
+    if (name == kMarkName || name == kTakenName || name == kTakenTempName) return true;
+    return options_.parts > 1 && cleanPartOf(name, options_.parts) != options_.part;
   }
+
+  // The display path of `name` in the deepest frame, built only when a note will hold it.
+  std::string pathOf(const std::string& name) const {
+    if (tally_.notes.size() >= kMaxCleanNotes) return {};
+    std::string path = display_;
+    for (std::size_t i = 1; i < frames_.size(); ++i) path.append("/").append(frames_[i].name);
+    if (!name.empty()) path.append("/").append(name);
+    return path;
+  }
+  void keep(const std::string& name, std::string_view why) { tally_.keep(pathOf(name), why); }
+
+  void visit(const std::string& name) {
+    const int dir_fd = fdOf(frames_.back());
+    struct stat st {};
+    if (::fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+      if (errno != ENOENT) keep(name, describeErrno(lastError()));  // ENOENT: gone meanwhile
+      return;
+    }
+    std::string why;
+    switch (judgeEntry(name, st, options_, why)) {
+      case Verdict::kKeep:
+        keep(name, why);
+        return;
+      case Verdict::kRemoveFile:
+        if (options_.dry_run || ::unlinkat(dir_fd, name.c_str(), 0) == 0) {
+          ++tally_.files;
+        } else if (errno != ENOENT) {
+          keep(name, describeErrno(lastError()));
+        }
+        return;
+      case Verdict::kDescend:
+        enter(dir_fd, name, st);
+        return;
+    }
+  }
+
+  void enter(int dir_fd, const std::string& name, const struct stat& judged) {
+    Frame frame;
+    frame.fd.reset(::openat(dir_fd, name.c_str(), kDirFlags));
+    if (!frame.fd.valid()) {
+      keep(name, describeErrno(lastError()));
+      return;
+    }
+    struct stat st {};
+    if (::fstat(frame.fd.get(), &st) != 0) {
+      keep(name, describeErrno(lastError()));
+      return;
+    }
+    if (st.st_dev != judged.st_dev || st.st_ino != judged.st_ino) {
+      keep(name, "replaced by another directory while it was being cleaned; left alone");
+      return;
+    }
+    frame.name = name;
+    frame.dev = st.st_dev;
+    frame.ino = st.st_ino;
+    frame.kept_before = tally_.kept;
+    if (const int err = listNames(frame.fd.get(), frame.names); err != 0) {
+      keep(name, fmt::format("cannot list it: {}", describeErrno(err)));
+      return;
+    }
+    frames_.push_back(std::move(frame));
+    // frames_[0] is the caller's descriptor; close the one that just left the open window.
+    if (frames_.size() > kOpenFrames + 1) frames_[frames_.size() - kOpenFrames - 1].fd.reset();
+  }
+
+  // Leaves the deepest frame, every entry handled: reopens its parent if needed, then removes the directory
+  // from it when nothing was kept below.
+  void leave() {
+    if (frames_.size() == 1) {
+      frames_.pop_back();
+      return;
+    }
+    Frame& child = frames_.back();
+    Frame& parent = frames_[frames_.size() - 2];
+    if (&parent != &frames_.front() && !parent.fd.valid() && !reopenParent(child, parent)) {
+      frames_.clear();  // the tree moved: stop, touching nothing more
+      return;
+    }
+    const bool clean_below = tally_.kept == child.kept_before;
+    const std::string name = std::move(child.name);
+    child.name.clear();
+    child.fd.reset();
+    frames_.pop_back();
+    const int parent_fd = fdOf(frames_.back());
+    if (options_.dry_run) {
+      if (clean_below) ++tally_.dirs;  // it would be empty
+    } else if (::unlinkat(parent_fd, name.c_str(), AT_REMOVEDIR) == 0) {
+      ++tally_.dirs;
+    } else if (clean_below) {
+      keep(name, describeErrno(lastError()));  // not because of something reported below
+    }
+  }
+
+  bool reopenParent(const Frame& child, Frame& parent) {
+    Fd up(::openat(child.fd.get(), "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    struct stat st {};
+    if (!up.valid() || ::fstat(up.get(), &st) != 0) {
+      keep("", fmt::format("cannot reopen its parent: {}; the walk stops here", describeErrno(lastError())));
+      return false;
+    }
+    if (st.st_dev != parent.dev || st.st_ino != parent.ino) {
+      keep("", "moved to another directory while it was being cleaned; the walk stops here");
+      return false;
+    }
+    parent.fd = std::move(up);
+    return true;
+  }
+
+  int top_fd_;
+  const std::string& display_;
+  const CleanOptions& options_;
+  CleanTally& tally_;
+  std::vector<Frame> frames_;
+};
+
+// Empties dir_fd of what mdbench generated; the mark and the ownership record there are the caller's.
+void removeBelow(int dir_fd, const std::string& display, const CleanOptions& options, CleanTally& tally) {
+  TreeWalk(dir_fd, display, options, tally).run();
 }
 
 // The ownership record of the iteration directory dir_fd (ownership.hpp): "" with `fates` filled (empty when
@@ -178,7 +320,7 @@ void cleanMarked(int parent_fd, const std::string& name, const std::string& path
     } else {
       CleanOptions with_record = options;
       with_record.leave = &fates;
-      removeBelow(dir.get(), path, with_record, true, tally);
+      removeBelow(dir.get(), path, with_record, tally);
     }
   } else {
     std::vector<std::string> names;
@@ -247,7 +389,7 @@ int removeGeneratedBelow(int dir_fd, const std::string& display, const CleanOpti
                          CleanTally& tally) {
   std::vector<std::string> probe;
   if (const int err = listNames(dir_fd, probe); err != 0) return err;
-  removeBelow(dir_fd, display, options, true, tally);
+  removeBelow(dir_fd, display, options, tally);
   return 0;
 }
 
@@ -349,25 +491,40 @@ int PosixBackend::removeGenerated(DirHandle dir, const CleanOptions& options, Cl
 
 CleanSummary cleanDirectory(const std::string& dir, bool dry_run, std::vector<std::string>& log) {
   CleanSummary summary;
+  // "LINK/" and "LINK/." make the kernel follow LINK: its last component is looked at without them, and
+  // opened so (O_NOFOLLOW then refuses a link swapped in after the lstat).
+  std::string last = dir;
+  for (;;) {
+    if (last.size() > 1 && last.back() == '/') {
+      last.pop_back();
+    } else if (last.size() > 2 && last.ends_with("/.")) {
+      last.resize(last.size() - 2);
+    } else {
+      break;
+    }
+  }
   struct stat st {};
-  if (::lstat(dir.c_str(), &st) != 0) {
+  if (::lstat(last.c_str(), &st) != 0) {
     summary.error = fmt::format("{}: {}", dir, describeErrno(lastError()));
+    summary.usage = errno == ENOENT || errno == ENOTDIR;
     return summary;
   }
   if (S_ISLNK(st.st_mode)) {
     summary.error =
         fmt::format("{} is a symbolic link; mdbench never follows links: give the directory", dir);
+    summary.usage = true;
     return summary;
   }
   if (!S_ISDIR(st.st_mode)) {
     summary.error = fmt::format("{} is not a directory", dir);
+    summary.usage = true;
     return summary;
   }
   // DIR itself may be a marked directory: then it is cleaned from its parent.
   std::filesystem::path path = std::filesystem::path(dir).lexically_normal();
   if (path.filename().empty() && path.has_parent_path()) path = path.parent_path();  // "a/b/" is "a/b"
   const std::string name = path.filename().string();
-  const Fd self(::open(dir.c_str(), kDirFlags));
+  const Fd self(::open(last.c_str(), kDirFlags));
   if (!self.valid()) {
     summary.error = fmt::format("cannot open {}: {}", dir, describeErrno(lastError()));
     return summary;

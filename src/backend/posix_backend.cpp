@@ -6,6 +6,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>  // renameat2, RENAME_NOREPLACE (glibc 2.28+, _GNU_SOURCE)
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -198,6 +199,9 @@ int PosixBackend::openDir(DirHandle parent, const char* name, DirHandle& out) {
   if (full()) {
     std::string path;
     if (pathIn(parent, name, path) == nullptr) return closeAfter(fd, EBADF);
+    // No call can name anything below a directory whose path is PATH_MAX long: refuse it here, so that the
+    // paths kept per open directory stay bounded (a tree deeper than that would cost depth squared).
+    if (path.size() >= PATH_MAX) return closeAfter(fd, ENAMETOOLONG);
     const auto slot = static_cast<std::size_t>(fd);
     if (slot >= dir_paths_.size()) dir_paths_.resize(slot + 1);
     dir_paths_[slot].assign(path);  // keeps the slot's capacity when the descriptor number comes back

@@ -175,6 +175,7 @@ RunInfo describeRun(const RunSetup& setup, std::uint32_t ranks, std::vector<std:
   info.git_commit = std::string(gitCommit());
   info.command_line = setup.config.command_line;
   info.target = joinPaths(setup.targets, '@');
+  for (const Target& t : setup.targets) info.targets.push_back(t.path);
   info.start_utc = utcTimestampNow();
   info.ranks = ranks;
   info.nodes = nodes;
@@ -467,6 +468,8 @@ int checkUsage(const Config& config, Comm& comm, std::vector<std::uint32_t>& ste
     if (root) printError(problem);
     return kExitUsage;
   }
+  if (root) error = checkDepthOnRoot(config, comm.size());
+  if (const int status = agreeOnUsage(comm, error); status != kExitOk) return status;
   if (root) error = fakeHostsOnRoot(comm.size(), fake_hosts);
   if (const int status = agreeOnUsage(comm, error); status != kExitOk) return status;
   // -x: a file the run could not read, or would refuse to overwrite, is a usage error found now, not after

@@ -4,9 +4,11 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <limits.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <ctime>
@@ -14,6 +16,7 @@
 #include <string_view>
 
 #include "mdbench/backend/cleanup.hpp"
+#include "mdbench/config/option_docs.hpp"
 #include "mdbench/model/layout.hpp"
 #include "mdbench/util/errno_name.hpp"
 
@@ -22,6 +25,20 @@ namespace mdbench {
 namespace {
 
 constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+
+// PATH without the trailing "/" and "/." that make the kernel follow a link in its last component ("/"
+// stays "/", "." stays ".").
+std::string withoutTrailingDots(std::string path) {
+  for (;;) {
+    if (path.size() > 1 && path.back() == '/') {
+      path.pop_back();
+    } else if (path.size() > 2 && path.ends_with("/.")) {
+      path.resize(path.size() - 2);
+    } else {
+      return path;
+    }
+  }
+}
 
 // "" or a hint for an errno that says the working directory is too deep to be named.
 std::string_view deepHint(int err) {
@@ -58,6 +75,19 @@ std::string createTarget(const std::string& path, Target& target) {
   return {};
 }
 
+// "" or why an existing `path` cannot be a target: a link (with or without a trailing '/') or not a
+// directory. A missing one is made later.
+std::string targetKindProblem(const std::string& path) {
+  struct stat st {};
+  if (lstat(withoutTrailingDots(path).c_str(), &st) != 0) return {};
+  if (S_ISLNK(st.st_mode)) {
+    return fmt::format(
+        "target {} is a symbolic link; mdbench never follows links: give the directory it points to", path);
+  }
+  if (!S_ISDIR(st.st_mode)) return fmt::format("target {} exists and is not a directory", path);
+  return {};
+}
+
 // Rank 0 only: finds or makes one target directory. Returns "" or a message for the user; nothing it made
 // stays behind a failure.
 std::string prepareTarget(std::string path, Target& target) {
@@ -70,6 +100,8 @@ std::string prepareTarget(std::string path, Target& target) {
     std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &utc);
     path = fmt::format("mdbench.{}.{}", stamp, static_cast<long>(getpid()));
   }
+  // "LINK/" and "LINK/." make the kernel follow LINK: the last component is looked at without them.
+  path = withoutTrailingDots(path);
   struct stat st {};
   if (lstat(path.c_str(), &st) == 0) {
     if (S_ISLNK(st.st_mode)) {
@@ -141,6 +173,79 @@ std::filesystem::path resolveTarget(const std::filesystem::path& absolute) {
   return done;
 }
 
+// The identities (st_dev, st_ino) of PATH, if it exists, and of each directory above it up to "/", found by
+// opening ".." from the directory itself: so a bind mount or a second name of a directory shows the same
+// inode as the original, whatever the names say. A missing PATH starts at its nearest existing parent.
+struct Identity {
+  dev_t dev;
+  ino_t ino;
+  bool operator==(const Identity&) const = default;
+};
+struct IdentityChain {
+  bool exists = false;          // chain.front() is PATH's own
+  std::vector<Identity> chain;  // PATH (or its nearest existing parent) first
+};
+
+IdentityChain identityChain(const std::filesystem::path& absolute) {
+  IdentityChain out;
+  std::filesystem::path at = absolute.lexically_normal();
+  int fd = -1;
+  for (bool first = true;; first = false) {
+    fd = open(withoutTrailingDots(at.string()).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+      out.exists = first;
+      break;
+    }
+    if (!at.has_relative_path()) return out;
+    at = at.parent_path();
+  }
+  // At most PATH_MAX levels: a directory is at least one byte of name and a '/' below the one above it.
+  for (int level = 0; level < PATH_MAX; ++level) {
+    struct stat st {};
+    if (fstat(fd, &st) != 0) break;
+    const Identity id{st.st_dev, st.st_ino};
+    if (!out.chain.empty() && out.chain.back() == id) break;  // "/" is its own parent
+    out.chain.push_back(id);
+    const int up = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    close(fd);
+    fd = up;
+    if (fd < 0) break;
+  }
+  if (fd >= 0) close(fd);
+  return out;
+}
+
+// Two targets that are one directory, or one inside the other, by inode (bind mounts, hard-linked
+// directories on file systems that allow them): "" when none.
+std::string sameOrNestedByInode(const std::vector<std::string>& given,
+                                const std::vector<std::filesystem::path>& absolute) {
+  std::vector<IdentityChain> chains;
+  for (const std::filesystem::path& path : absolute) chains.push_back(identityChain(path));
+  const auto contains = [](const IdentityChain& c, Identity id) {
+    return std::find(c.chain.begin(), c.chain.end(), id) != c.chain.end();
+  };
+  for (std::size_t i = 0; i < chains.size(); ++i) {
+    for (std::size_t j = 0; j < chains.size(); ++j) {
+      if (i == j || !chains[i].exists) continue;
+      const Identity outer = chains[i].chain.front();
+      if (chains[j].exists && chains[j].chain.front() == outer) {
+        if (j < i) continue;  // said once, in the order given
+        return fmt::format(
+            "{}: '{}' and '{}' are the same directory (device {}, inode {}: a bind mount or another name "
+            "of it): each target must be its own",
+            optionLabel("dir"), given[i], given[j], outer.dev, outer.ino);
+      }
+      if (contains(chains[j], outer)) {
+        return fmt::format(
+            "{}: '{}' is inside '{}' (through a bind mount or another name of it): no target may hold "
+            "another, their trees would mix",
+            optionLabel("dir"), given[j], given[i]);
+      }
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 int removeMarkedDir(const std::string& path) {
@@ -181,26 +286,88 @@ std::string prepareTargetsOnRoot(const Config& config, std::vector<Target>& targ
   return {};
 }
 
-// Compared as absolute, lexically normal paths and as resolved ones (the links in what exists followed),
-// so that X@X/., X@./X, X@X/sub and A@link-to-A are caught whether or not the directories exist yet.
-std::string checkTargetsOnRoot(const Config& config) {
+// Duplicate or nested targets: compared as absolute, lexically normal paths and as resolved ones (the links
+// in what exists followed), so that X@X/., X@./X, X@X/sub and A@link-to-A are caught whether or not the
+// directories exist yet, and by inode (bind mounts).
+namespace {
+std::string sameOrNested(const Config& config) {
   if (config.targets.size() < 2) return {};
   std::vector<std::string> lexical;
   std::vector<std::string> resolved;
+  std::vector<std::filesystem::path> absolutes;
   for (const std::string& t : config.targets) {
     std::error_code ec;
     const std::filesystem::path absolute = std::filesystem::absolute(t, ec);
     if (ec) return {};  // the working directory cannot be named: prepareTarget says so and makes nothing
     lexical.push_back(normalPath(absolute));
     resolved.push_back(normalPath(resolveTarget(absolute)));
+    absolutes.push_back(absolute);
   }
   std::string problem = nestedTargets(config.targets, lexical);
-  return problem.empty() ? nestedTargets(config.targets, resolved) : problem;
+  if (problem.empty()) problem = nestedTargets(config.targets, resolved);
+  return problem.empty() ? sameOrNestedByInode(config.targets, absolutes) : problem;
+}
+}  // namespace
+
+// Duplicate or nested targets first (the message names both), then each target's kind.
+std::string checkTargetsOnRoot(const Config& config) {
+  std::string problem = sameOrNested(config);
+  // -a DUMMY: the targets are names only.
+  for (std::size_t i = 0; problem.empty() && config.api != Api::kDummy && i < config.targets.size(); ++i) {
+    if (std::string kind = targetKindProblem(config.targets[i]); !kind.empty()) {
+      problem = fmt::format("{}: {}", optionLabel("dir"), kind);
+    }
+  }
+  return problem;
+}
+
+std::string checkDepthOnRoot(const Config& config, std::uint32_t ranks) {
+  if (config.api != Api::kPosix || config.depth == 0 || config.steady_rounds > 0) return {};
+  if (config.path_style == PathStyle::kDirfd) {
+    // The runner holds the chain of directories from the tree's root down to the one it works in.
+    constexpr std::uint64_t kSpareDescriptors = 64;
+    struct rlimit limit {};
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return {};
+    if (config.depth + 1 + kSpareDescriptors <= limit.rlim_cur) return {};
+    return fmt::format(
+        "{}: {} needs {} open directories per rank in the dirfd path style, beyond the open-file limit "
+        "(ulimit -n: {}) less {} for the rest: raise the limit or give a smaller depth",
+        optionLabel("depth"), config.depth, config.depth + 1, limit.rlim_cur, kSpareDescriptors);
+  }
+  // The full style names every item by its whole path: the deepest one (the last directory of the last
+  // loop, whose names are the longest, and the last item of the last rank, renamed) must fit in PATH_MAX.
+  const TreeLayout layout(config);
+  const std::uint32_t owner = ranks == 0 ? 0 : ranks - 1;
+  const std::string tree = treeDirPath(layout, config.sharing, owner, layout.dirCount() - 1);
+  const std::string item =
+      itemName(ItemKind::kFile, owner, config.items == 0 ? 0 : config.items - 1, NameForm::kRenamed);
+  std::size_t target = 0;
+  for (const std::string& t : config.targets) {
+    std::error_code ec;
+    target = std::max(target, normalPath(std::filesystem::absolute(t, ec)).size());
+  }
+  if (config.targets.empty()) {
+    std::error_code ec;
+    target = std::filesystem::current_path(ec).string().size() + 40;  // mdbench.<stamp>.<pid>
+  }
+  const std::size_t longest =
+      target + 1 + iterationDirName(config.iterations - 1).size() + 1 + tree.size() + 1 + item.size();
+  if (longest < PATH_MAX) return {};
+  return fmt::format(
+      "{}: {} makes paths of up to {} bytes in the full path style, more than PATH_MAX ({}): the calls "
+      "below that would fail (ENAMETOOLONG); give a smaller depth, a shorter {}, or --path-style dirfd",
+      optionLabel("depth"), config.depth, longest, PATH_MAX, optionLabel("dir"));
 }
 
 std::string joinPaths(const std::vector<Target>& targets, char separator) {
   std::string joined;
-  for (const Target& t : targets) joined += (joined.empty() ? "" : std::string(1, separator)) + t.path;
+  for (const Target& t : targets) {
+    if (!joined.empty()) joined.push_back(separator);
+    for (const char c : t.path) {
+      if (c == '@' && separator == '@') joined.push_back('\\');  // as -d takes it: "\@" is in the name
+      joined.push_back(c);
+    }
+  }
   return joined;
 }
 

@@ -2,6 +2,7 @@
 // to cli).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,11 @@ std::string prepareTargetsOnRoot(const Config& config, std::vector<Target>& targ
 
 // Rank 0: duplicate or nested targets are a usage error found before anything is touched ("" when none).
 std::string checkTargetsOnRoot(const Config& config);
+
+// Rank 0: a -z the run cannot work through on this machine is a usage error ("" when it can): in the full
+// path style the deepest item's path must fit PATH_MAX, in the dirfd style the chain of open directories
+// must fit the open-file limit.
+std::string checkDepthOnRoot(const Config& config, std::uint32_t ranks);
 
 std::string joinPaths(const std::vector<Target>& targets, char separator);
 

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <filesystem>
 #include <iostream>
@@ -223,11 +224,11 @@ int runClean(const std::vector<std::string>& args) {
     }
     if (!summary.error.empty()) {
       printCommandError("clean", summary.error);
-      status = kExitFailed;
+      status = summary.usage ? kExitUsage : std::max(status, kExitFailed);
       continue;
     }
     if (summary.run_dirs == 0) fmt::print("{}: no mdbench run directories\n", dir);
-    if (summary.tally.kept > 0) status = kExitFailed;
+    if (summary.tally.kept > 0) status = std::max(status, kExitFailed);
   }
   return status;
 }

@@ -165,7 +165,8 @@ inline constexpr std::array<OptionRow, 68> kOptionRows = {{
 
   {"dir", 'd', "DIR", kTree, kText, {.text = landDir},
    "directory to run in (default: a new mdbench.<stamp> in the current one);\n"
-   "DIR@DIR@...: rank r runs in the (r mod count)-th (needs -u, no -N)", WithSteady::kYes, checkDirValue},
+   "DIR@DIR@...: rank r runs in the (r mod count)-th (needs -u, no -N);\n"
+   "an '@' in a directory's name is written \\@ (-d 'run\\@2')", WithSteady::kYes, checkDirValue},
   {"unique-dir", 'u', "", kTree, kSwitch, {.on = [](Config& c) { c.sharing = TreeSharing::kUnique; }},
    "a tree per rank (default: one tree shared by all)", kNot},
   {"depth", 'z', "N", kTree, kCount, number<&Config::depth>(),

@@ -104,17 +104,23 @@ inline ConvertedSeconds toSeconds(std::string_view text) {
   return {value, std::nullopt};
 }
 
-// "a@b@c" -> {a, b, c}, as mdtest splits -d; nullopt when a part is empty ("a@@b", "a@", "@a").
+// "a@b@c" -> {a, b, c}, as mdtest splits -d; nullopt when a part is empty ("a@@b", "a@", "@a"). "\@" is an
+// '@' that belongs to a directory's name ("run\@2@other": {"run@2", "other"}); any other backslash is kept.
 inline std::optional<std::vector<std::string>> splitTargets(std::string_view text) {
-  std::vector<std::string> parts;
-  for (std::size_t start = 0;;) {
-    const std::size_t at = text.find('@', start);
-    const std::string_view part = text.substr(start, at == std::string_view::npos ? at : at - start);
-    if (part.empty()) return std::nullopt;
-    parts.emplace_back(part);
-    if (at == std::string_view::npos) return parts;
-    start = at + 1;
+  std::vector<std::string> parts(1);
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\\' && i + 1 < text.size() && text[i + 1] == '@') {
+      parts.back().push_back('@');
+      ++i;
+    } else if (text[i] == '@') {
+      if (parts.back().empty()) return std::nullopt;
+      parts.emplace_back();
+    } else {
+      parts.back().push_back(text[i]);
+    }
   }
+  if (parts.back().empty()) return std::nullopt;
+  return parts;
 }
 
 // --sweep's list: rank counts separated by commas ("1,2,4,8"), each a whole number >= 1, strictly increasing.

@@ -108,15 +108,18 @@ inline std::optional<ItemKinds> parseKinds(std::string_view name) { return parse
 
 inline std::optional<Phase> parsePhase(std::string_view name) { return parsePhaseName(name); }
 
-// -d A@B@C: the config attribute `targets` joins the targets with '@' ("" when there are none). A target
-// never holds '@' (the option splits at it), so the text splits back into the same list.
+// -d A@B@C: the config attribute `targets` joins the targets with '@' ("" when there are none), an '@' in a
+// target's name written "\@" as -d takes it, so the text splits back into the same list.
 inline constexpr char kTargetSeparator = '@';
 
 inline std::string joinTargets(const std::vector<std::string>& targets) {
   std::string text;
   for (std::size_t i = 0; i < targets.size(); ++i) {
     if (i > 0) text += kTargetSeparator;
-    text += targets[i];
+    for (const char c : targets[i]) {
+      if (c == kTargetSeparator) text += '\\';  // as -d takes it: "\@" belongs to the name
+      text += c;
+    }
   }
   return text;
 }
@@ -124,14 +127,18 @@ inline std::string joinTargets(const std::vector<std::string>& targets) {
 inline std::vector<std::string> splitTargets(std::string_view text) {
   std::vector<std::string> targets;
   if (text.empty()) return targets;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t at = text.find(kTargetSeparator, start);
-    targets.emplace_back(
-        text.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
-    if (at == std::string_view::npos) return targets;
-    start = at + 1;
+  targets.emplace_back();
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\\' && i + 1 < text.size() && text[i + 1] == kTargetSeparator) {
+      targets.back() += kTargetSeparator;
+      ++i;
+    } else if (text[i] == kTargetSeparator) {
+      targets.emplace_back();
+    } else {
+      targets.back() += text[i];
+    }
   }
+  return targets;
 }
 
 // A string field of a row as read (HDF5 gives a null pointer for a null string): "" for none.

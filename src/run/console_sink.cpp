@@ -309,6 +309,16 @@ void ConsoleSink::printSummaryTable(const RunResult& run, const Plan& plan) {
   }
 }
 
+namespace {
+
+// The directory `rank` worked in (-d A@B: its own, not the joined list).
+std::string rankTarget(const RunInfo& info, const Plan& plan, std::uint32_t rank) {
+  if (info.targets.empty()) return info.target;
+  return info.targets[plan.targetOf(rank) % info.targets.size()];
+}
+
+}  // namespace
+
 // Each rank's first error, once, when any op failed.
 void ConsoleSink::printFirstErrors(const RunResult& run, const Plan& plan) {
   std::map<std::uint32_t, std::string> first_errors;
@@ -316,11 +326,11 @@ void ConsoleSink::printFirstErrors(const RunResult& run, const Plan& plan) {
     for (std::uint32_t r = 0; r < measured.ranks.size(); ++r) {
       const FirstError& e = measured.ranks[r].first_error;
       if (!e.any() || first_errors.count(r)) continue;
-      first_errors[r] =
-          fmt::format("rank {}: {} (iteration {}): {} {}: {}", r, phaseName(measured.phase),
-                      measured.iteration, phaseInfo(measured.phase).verb,
-                      run.info.target + "/" + errorPath(plan, measured.iteration, measured.phase, e),
-                      describeErrno(e.err));
+      first_errors[r] = fmt::format(
+          "rank {}: {} (iteration {}): {} {}: {}", r, phaseName(measured.phase), measured.iteration,
+          phaseInfo(measured.phase).verb,
+          rankTarget(run.info, plan, r) + "/" + errorPath(plan, measured.iteration, measured.phase, e),
+          describeErrno(e.err));
     }
   }
   const std::uint64_t failed = run.failedOps();

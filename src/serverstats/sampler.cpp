@@ -23,6 +23,14 @@ ServerStatsDelta failed(const ServerSource& source, std::string problem) {
   return delta;
 }
 
+// Why a sample cannot be used: the source's own error, or no counter at all (a command that prints nothing,
+// a socket or file that holds no number): a source with nothing to measure is a failure, never [ok].
+std::string problemOf(const Sample& sample) {
+  if (!sample.error.empty()) return sample.error;
+  if (sample.counters.empty()) return "it holds no counter at all, so there is nothing to measure";
+  return {};
+}
+
 }  // namespace
 
 ServerStatsDelta deltaOf(const Counters& before, const Counters& after, const NamePredicate& primary,
@@ -58,9 +66,8 @@ std::string ServerSampler::open(const std::vector<std::string>& given, double ti
     const std::optional<SourceSpec> spec = parseSourceSpec(text, error);
     if (!spec) return error;
     sources.push_back(makeServerSource(*spec, timeout_s));
-    const Sample first = sources.back()->read();
-    if (!first.error.empty())
-      return fmt::format("--server-stats '{}': cannot be read: {}", text, first.error);
+    if (const std::string problem = problemOf(sources.back()->read()); !problem.empty())
+      return fmt::format("--server-stats '{}': cannot be read: {}", text, problem);
   }
   out = std::make_unique<ServerSampler>(std::move(sources));
   return {};
@@ -81,10 +88,10 @@ std::vector<ServerStatsDelta> ServerSampler::after(double t) {
     const ServerSource& source = *sources_[i];
     const Sample sample = sources_[i]->read();
     ServerStatsDelta delta;
-    if (!before_[i].error.empty()) {
-      delta = failed(source, "before the phase: " + before_[i].error);
-    } else if (!sample.error.empty()) {
-      delta = failed(source, "after the phase: " + sample.error);
+    if (const std::string problem = problemOf(before_[i]); !problem.empty()) {
+      delta = failed(source, "before the phase: " + problem);
+    } else if (const std::string problem_after = problemOf(sample); !problem_after.empty()) {
+      delta = failed(source, "after the phase: " + problem_after);
     } else {
       delta = deltaOf(
           before_[i].counters, sample.counters, [&](std::string_view n) { return source.primary(n); },

@@ -34,9 +34,16 @@ std::string sizeText(std::uint64_t bytes) {
   return fmt::format("{} bytes", bytes);
 }
 
+// "a rules file", "an input": the role with its article.
+std::string withArticle(std::string_view role) {
+  const bool vowel =
+      !role.empty() && std::string_view("aeiouAEIOU").find(role.front()) != std::string_view::npos;
+  return fmt::format("{} {}", vowel ? "an" : "a", role);
+}
+
 std::string tooLarge(const std::string& path, const ReadSpec& spec, std::string_view size) {
-  return fmt::format("{} {} is {}, more than the {} a {} can be: not a {}", spec.role, path, size,
-                     sizeText(spec.max_bytes), spec.role, spec.role);
+  return fmt::format("{} {} is {}, more than the {} {} can be: not {}", spec.role, path, size,
+                     sizeText(spec.max_bytes), withArticle(spec.role), withArticle(spec.role));
 }
 
 // Reads at most limit bytes more into text; "" or the errno text.

@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -346,6 +347,92 @@ TEST_F(CleanupTest, CleanRefusesAnIterationDirectoryWhoseMarkIsNotMdbenchs) {
   EXPECT_NE(summary.error.find("is not a mark mdbench wrote"), std::string::npos) << summary.error;
   EXPECT_EQ(cleanDirectory(at("t"), false, log).removed_run_dirs, 0u);
   EXPECT_EQ(tree(), before);
+}
+
+// A tree as deep as -z 20000 makes (one directory and one file per level, as -b 1 -I 1), built with mkdirat
+// level by level: `mdbench clean` walks it without recursion, holding a few descriptors and a name per
+// level (the recursive walk it replaced needed 3.2 GB and crashed), and a look-alike link at the bottom is
+// reported, not followed.
+TEST_F(CleanupTest, RemovesATreeDeeperThanTheOpenFileLimitWithBoundedMemory) {
+  constexpr int kLevels = 20000;
+  mark("mdbench.iter.0");
+  file("outside/keep.txt", "keep");
+  int fd = ::open(at("mdbench.iter.0").c_str(), O_RDONLY | O_DIRECTORY);
+  ASSERT_GE(fd, 0);
+  for (int level = 0; level < kLevels; ++level) {
+    const std::string dir_name = "mdbench_tree." + std::to_string(level);
+    const std::string file_name = "file.mdbench.0." + std::to_string(level);
+    ASSERT_EQ(::mkdirat(fd, dir_name.c_str(), 0755), 0) << level;
+    const int item = ::openat(fd, file_name.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+    ASSERT_GE(item, 0);
+    ::close(item);
+    const int next = ::openat(fd, dir_name.c_str(), O_RDONLY | O_DIRECTORY);
+    ::close(fd);
+    fd = next;
+    ASSERT_GE(fd, 0) << level;
+  }
+  const std::string link_target = at("outside");
+  ASSERT_EQ(::symlinkat(link_target.c_str(), fd, "mdbench_tree.99999"), 0);
+  ::close(fd);
+  // A low RLIMIT_NOFILE for the walk: it must not need a descriptor per level.
+  struct rlimit saved {};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &saved), 0);
+  struct rlimit low = saved;
+  low.rlim_cur = 256;
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &low), 0);
+  std::vector<std::string> log;
+  const CleanSummary summary = cleanDirectory(root_, /*dry_run=*/false, log);
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &saved), 0);
+  EXPECT_EQ(summary.error, "");
+  EXPECT_EQ(summary.tally.files, static_cast<std::uint64_t>(kLevels));
+  // Every level but the ones holding the link (which stays, and so do the directories above it).
+  EXPECT_EQ(summary.tally.kept, 1u);
+  ASSERT_EQ(summary.tally.notes.size(), 1u);
+  EXPECT_NE(summary.tally.notes[0].find("mdbench_tree.19999/mdbench_tree.99999: a symbolic link"),
+            std::string::npos)
+      << summary.tally.notes[0].substr(summary.tally.notes[0].size() - 200);
+  EXPECT_TRUE(fs::is_directory(fs::symlink_status(at("outside"))));
+  EXPECT_TRUE(fs::exists(at("outside/keep.txt")));
+  // The kept chain, the link gone: a second clean removes it all (and TearDown's remove_all could not walk
+  // paths that deep).
+  fd = ::open(at("mdbench.iter.0").c_str(), O_RDONLY | O_DIRECTORY);
+  for (int level = 0; fd >= 0 && level < kLevels; ++level) {
+    const int next = ::openat(fd, ("mdbench_tree." + std::to_string(level)).c_str(), O_RDONLY | O_DIRECTORY);
+    ::close(fd);
+    fd = next;
+  }
+  ASSERT_GE(fd, 0);
+  EXPECT_EQ(::unlinkat(fd, "mdbench_tree.99999", 0), 0);
+  ::close(fd);
+  log.clear();
+  const CleanSummary again = cleanDirectory(root_, /*dry_run=*/false, log);
+  EXPECT_EQ(again.tally.dirs, static_cast<std::uint64_t>(kLevels));
+  EXPECT_EQ(again.tally.kept, 0u);
+  EXPECT_EQ(tree(), (std::set<std::string>{"outside/", "outside/keep.txt"}));
+}
+
+// The same walk, the link gone: everything goes, the iteration directory too.
+TEST_F(CleanupTest, RemovesADeepTreeWhole) {
+  constexpr int kLevels = 5000;
+  mark("mdbench.iter.0");
+  int fd = ::open(at("mdbench.iter.0").c_str(), O_RDONLY | O_DIRECTORY);
+  ASSERT_GE(fd, 0);
+  for (int level = 0; level < kLevels; ++level) {
+    const std::string dir_name = "mdbench_tree." + std::to_string(level);
+    ASSERT_EQ(::mkdirat(fd, dir_name.c_str(), 0755), 0);
+    const int next = ::openat(fd, dir_name.c_str(), O_RDONLY | O_DIRECTORY);
+    ::close(fd);
+    fd = next;
+    ASSERT_GE(fd, 0);
+  }
+  ::close(fd);
+  std::vector<std::string> log;
+  const CleanSummary summary = cleanDirectory(root_, /*dry_run=*/false, log);
+  EXPECT_EQ(summary.error, "");
+  EXPECT_EQ(summary.tally.dirs, static_cast<std::uint64_t>(kLevels));
+  EXPECT_EQ(summary.tally.kept, 0u);
+  EXPECT_EQ(summary.removed_run_dirs, 1u);
+  EXPECT_TRUE(tree().empty());
 }
 
 }  // namespace

@@ -754,6 +754,11 @@ TEST(ConfigParse, DirList) {
   EXPECT_EQ(config.targets, (Args{"/a", "/b", "/c"}));
   EXPECT_EQ(config.target, "/a@/b@/c");
   EXPECT_EQ(configOf({"-u", "--dir=x@y"}).targets, (Args{"x", "y"}));
+  // "\@" is an '@' in a name: one directory, or the first of two; another backslash stays as it is.
+  EXPECT_EQ(configOf({"-d", "/run\\@2"}).targets, Args{"/run@2"});
+  EXPECT_EQ(configOf({"-u", "-d", "a\\@1@b"}).targets, (Args{"a@1", "b"}));
+  EXPECT_EQ(configOf({"-d", "a\\b"}).targets, Args{"a\\b"});
+  EXPECT_EQ(configOf({"-u", "-d", "a@\\@"}).targets, (Args{"a", "@"}));
 }
 
 TEST(ConfigParse, DirListEmptyParts) {

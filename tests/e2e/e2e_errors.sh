@@ -29,17 +29,17 @@ for np in 0 2; do
   expect_eq "$(grep -c 'branching' "$ERR")" 1 "np=$np: one message per problem"
 done
 
-# A target that cannot be used: a clear message, exit 1, nothing touched.
+# A target that cannot be used (a file, a link): bad input, a clear message, exit 2, nothing touched.
 echo "a file" >"$BASE/plainfile"
 run 2 -d "$BASE/plainfile" -n 5
-expect_rc 1 "target is a file"
+expect_rc 2 "target is a file"
 expect_in "$ERR" "not a directory" "target is a file: message"
 expect_eq "$(cat "$BASE/plainfile")" "a file" "target file untouched"
 
 mkdir "$BASE/real"
 ln -s real "$BASE/symlink"
 run 2 -d "$BASE/symlink" -n 5
-expect_rc 1 "target is a symlink"
+expect_rc 2 "target is a symlink"
 expect_in "$ERR" "symbolic link" "symlink target: message"
 expect_empty_dir "$BASE/real" "symlink target: the directory behind it untouched"
 

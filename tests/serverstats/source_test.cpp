@@ -234,5 +234,27 @@ TEST(Sampler, UnreadableAtStartIsRefusedAndAFailureMidRunIsReported) {
   EXPECT_TRUE(sampler->incomplete());
 }
 
+// An md_stats file with nothing but its snapshot_time holds no counter: refused at the start, and a source
+// that comes to hold none mid-run is a failed sample, never [ok] with nothing in it.
+TEST(Sampler, ASourceWithNoCounterIsNeverOk) {
+  const TempDir dir;
+  const std::string file = (dir.path / "md_stats").string();
+  dir.write("md_stats", "snapshot_time             1700000000.123456 secs.usecs\n");
+  std::unique_ptr<ServerSampler> sampler;
+  EXPECT_EQ(ServerSampler::open({"lustre-mdt:" + file}, 2.0, sampler),
+            "--server-stats 'lustre-mdt:" + file +
+                "': cannot be read: it holds no counter at all, so there is nothing to measure");
+  EXPECT_EQ(sampler, nullptr);
+  dir.write("md_stats", "snapshot_time             1700000000.123456 secs.usecs\nopen 5 samples [reqs]\n");
+  ASSERT_EQ(ServerSampler::open({"lustre-mdt:" + file}, 2.0, sampler), "");
+  sampler->before(1.0);
+  dir.write("md_stats", "snapshot_time             1700000001.123456 secs.usecs\n");
+  const std::vector<ServerStatsDelta> deltas = sampler->after(2.0);
+  ASSERT_EQ(deltas.size(), 1u);
+  EXPECT_EQ(deltas[0].status, ServerStatsStatus::kFailed);
+  EXPECT_EQ(deltas[0].problem, "after the phase: it holds no counter at all, so there is nothing to measure");
+  EXPECT_TRUE(sampler->incomplete());
+}
+
 }  // namespace
 }  // namespace mdbench::serverstats

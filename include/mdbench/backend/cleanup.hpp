@@ -77,7 +77,8 @@ struct CleanSummary {
   CleanTally tally;
   std::uint64_t run_dirs = 0;  // marked directories found
   std::uint64_t removed_run_dirs = 0;
-  std::string error;  // DIR itself unusable
+  std::string error;   // DIR itself unusable
+  bool usage = false;  // and the user's mistake (missing, not a directory, a link): exit 2
 };
 CleanSummary cleanDirectory(const std::string& dir, bool dry_run, std::vector<std::string>& log);
 

@@ -69,8 +69,9 @@ struct RunInfo {
   std::string version;
   std::string git_commit;
   std::string command_line;
-  std::string target;     // absolute path of the target directory
-  std::string start_utc;  // ISO 8601
+  std::string target;                // absolute path of the target directory
+  std::vector<std::string> targets;  // each target's absolute path, in -d's order (target joins them)
+  std::string start_utc;             // ISO 8601
   std::string end_utc;
   std::uint32_t ranks = 1;
   std::uint32_t nodes = 1;

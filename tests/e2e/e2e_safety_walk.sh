@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Issue 28's walk and target items: mdbench clean on a tree deeper than the open-file limit (bounded memory
+# and descriptors), -d LINK/ and clean LINK/ refused, one directory given twice through a bind mount, each
+# rank's error paths naming its own target (-d A@B), an md_stats source with no counter, a directory with
+# '@' in its name (-d 'a\@b'), "an input", and a tree directory swapped for a link in the middle of the
+# file-remove phase (dirfd: the link's target untouched; full: only what docs/safety.md says).
+# Needs root for the bind mount.
+source "$(dirname "$0")/lib.sh" "$@"
+
+user=$BASE/user
+mkdir -p "$user"
+echo "user data" >"$user/precious.txt"
+user_before=$(fingerprint "$user")
+
+# ---- item 9: a -z 8000 -b 1 tree (what -C leaves), cleaned with 256 descriptors and little memory ----
+t=$BASE/deep
+mkdir "$t"
+run 1 -C -z 8000 -b 1 -I 1 -n 1 --path-style dirfd -d "$t"
+expect_rc 0 "deep create job"
+made=$(find "$t/mdbench.iter.0" -name 'file.mdbench.*' | wc -l)
+expect_eq "$made" 8001 "deep create job: a file per level"
+(ulimit -n 256 && exec /usr/bin/time -f 'maxrss %M' "$MDBENCH" clean "$t") >"$OUT" 2>"$ERR"
+RC=$?
+expect_rc 0 "clean a -z 8000 tree under ulimit -n 256"
+expect_in "$OUT" "removed $t/mdbench.iter.0 (8001 files, 16002 directories)" "clean: every level removed"
+rss=$(awk '/^maxrss/ { print $2 }' "$ERR")
+if [ -n "$rss" ] && [ "$rss" -lt 200000 ]; then pass; else fail "clean's peak RSS ${rss:-?} KiB (want < 200 MB)"; fi
+expect_empty_dir "$t" "clean: nothing of the deep tree left"
+
+# ---- item 9, the run's own tree: a -z it cannot work through is a usage error, nothing made ----
+run 1 -z 8000 -b 1 -I 1 -n 1 -d "$BASE/zfull"
+expect_rc 2 "-z 8000 in the full path style"
+expect_in "$ERR" "more than PATH_MAX" "-z 8000 full: says why"
+(ulimit -n 1024 && exec "$MPIEXEC" -n 1 "$MDBENCH" -z 2000 -b 1 -I 1 -n 1 --path-style dirfd \
+  -d "$BASE/zdirfd") >"$OUT" 2>"$ERR"
+RC=$?
+expect_rc 2 "-z 2000 in dirfd under ulimit -n 1024"
+expect_in "$ERR" "open-file limit" "-z 2000 dirfd: says why"
+expect_absent "$BASE/zfull" "-z refused: no target made (full)"
+expect_absent "$BASE/zdirfd" "-z refused: no target made (dirfd)"
+
+# ---- weak point (b): a link to a directory as -d, with or without a trailing slash; clean LINK/ ----
+ln -s "$user" "$BASE/link"
+for d in "$BASE/link" "$BASE/link/" "$BASE/link/."; do
+  run 1 -n 4 -d "$d"
+  expect_rc 2 "-d $d"
+  expect_in "$ERR" "is a symbolic link" "-d $d: says it is a link"
+  run 0 clean "$d"
+  expect_rc 2 "clean $d"
+  expect_in "$ERR" "is a symbolic link" "clean $d: says it is a link"
+  expect_not_in "$OUT" "no mdbench run directories" "clean $d: not 'nothing there'"
+done
+expect_eq "$(fingerprint "$user")" "$user_before" "links: the linked directory untouched"
+
+# ---- weak point (c): one directory twice through a bind mount, and one inside the other ----
+real=$BASE/real
+mkdir -p "$real/sub" "$BASE/bind"
+if mount --bind "$real" "$BASE/bind"; then
+  before=$(fingerprint "$real")
+  run 2 -u -n 4 -d "$real@$BASE/bind"
+  expect_rc 2 "-d DIR@BIND"
+  expect_in "$ERR" "are the same directory" "-d DIR@BIND: says they are one"
+  run 2 -u -n 4 -d "$BASE/bind@$real/sub"
+  expect_rc 2 "-d BIND@DIR/sub"
+  expect_in "$ERR" "is inside" "-d BIND@DIR/sub: says one holds the other"
+  expect_eq "$(fingerprint "$real")" "$before" "bind mount: nothing touched"
+  umount "$BASE/bind"
+else
+  fail "mount --bind (this test needs root)"
+fi
+
+# ---- item 12: each rank's first error names its own target ----
+a=$BASE/ta
+b=$BASE/tb
+run 2 -C -u -n 2 -d "$a@$b"
+expect_rc 0 "two targets: create job"
+rm "$a/mdbench.iter.0/mdbench_tree.0.0/file.mdbench.0.0" "$b/mdbench.iter.0/mdbench_tree.1.0/file.mdbench.1.0"
+run 2 -r -u -n 2 -d "$a@$b"
+expect_rc 1 "two targets: remove job with a file gone on each"
+expect_in "$OUT" "rank 0: file-remove (iteration 0): unlink $a/mdbench.iter.0/" "rank 0's error names $a"
+expect_in "$OUT" "rank 1: file-remove (iteration 0): unlink $b/mdbench.iter.0/" "rank 1's error names $b"
+expect_not_in "$OUT" "$a@$b/" "no error path starts with the joined list"
+
+# ---- weak point (d): a --server-stats source that holds no counter ----
+printf 'snapshot_time             1700000000.123456 secs.usecs\n' >"$BASE/md_stats"
+run 1 -n 4 -d "$BASE/ss" --server-stats "lustre-mdt:$BASE/md_stats"
+expect_rc 2 "md_stats with no counter"
+expect_in "$ERR" "no counter at all" "md_stats with no counter: says so"
+expect_absent "$BASE/ss" "md_stats with no counter: no target made"
+
+# ---- weak point (e): a directory with '@' in its name ----
+mkdir "$BASE/at@x"
+run 2 -u -n 4 -d "$BASE/at\\@x" -o "$BASE/at.h5"
+expect_rc 0 "-d 'at\\@x'"
+expect_in "$OUT" "target:   $BASE/at\\@x " "the header names the one directory"
+expect_empty_dir "$BASE/at@x" "-d 'at\\@x': worked in at@x and cleaned up"
+expect_absent "$BASE/at\\" "-d 'at\\@x': not split into 'at\\'"
+expect_absent "$BASE/x" "-d 'at\\@x': not split into 'x'"
+run 0 validate "$BASE/at.h5"
+expect_rc 0 "-d 'at\\@x': the results file is valid"
+
+# ---- weak point (f): "an input" ----
+truncate -s 65M "$BASE/huge.txt"
+run 0 import "$BASE/huge.txt" -o "$BASE/imp.h5"
+expect_in "$ERR" "an input can be" "import of a huge file: 'an input'"
+expect_not_in "$ERR" "a input" "import of a huge file: not 'a input'"
+
+# ---- weak point (a): the tree directory swapped for a link while file-remove runs ----
+# The hook starts, in the background, a swap that waits for the first removal, then moves the tree
+# directory away and puts a link to the victim in its place.
+cat >"$BASE/swap.sh" <<'EOF'
+#!/bin/sh
+[ "$MDBENCH_PHASE" = file-remove ] || exit 0
+tree=$SWAP_TARGET/mdbench.iter.0/mdbench_tree.0
+setsid sh -c "while [ -e '$tree/file.mdbench.0.0' ]; do :; done; mv '$tree' '$SWAP_TARGET/moved' && ln -s '$SWAP_VICTIM' '$tree'" \
+  </dev/null >/dev/null 2>&1 &
+EOF
+chmod +x "$BASE/swap.sh"
+for style in dirfd full; do
+  victim=$BASE/victim.$style
+  mkdir -p "$victim"
+  # The names the file-remove phase unlinks (the file-rename phase gave them .renamed).
+  for i in $(seq 29000 29999); do echo "victim" >"$victim/file.mdbench.0.$i.renamed"; done
+  echo "user data" >"$victim/user.txt"
+  before=$(fingerprint "$victim")
+  mkdir "$BASE/sw.$style"
+  SWAP_TARGET=$BASE/sw.$style SWAP_VICTIM=$victim run 1 -F -n 30000 --path-style "$style" \
+    -d "$BASE/sw.$style" --run-cmd-before-phase "$BASE/swap.sh"
+  for _ in $(seq 50); do [ -L "$BASE/sw.$style/mdbench.iter.0/mdbench_tree.0" ] && break; sleep 0.1; done
+  expect_eq "$([ -L "$BASE/sw.$style/mdbench.iter.0/mdbench_tree.0" ] && echo swapped)" swapped \
+    "$style: the swap happened during file-remove"
+  if [ "$style" = dirfd ]; then
+    expect_eq "$(fingerprint "$victim")" "$before" "dirfd: the link's target untouched"
+  else
+    # docs/safety.md: a full path can be redirected, but only to a name mdbench generates that is a regular
+    # file; nothing else in the link's target is ever touched.
+    expect_eq "$(cat "$victim/user.txt")" "user data" "full: the user's file in the link's target untouched"
+    expect_eq "$(find "$victim" -mindepth 1 ! -name 'file.mdbench.0.*' | wc -l)" 1 "full: nothing else"
+    echo "full style: $((1000 - $(find "$victim" -name 'file.mdbench.0.*' | wc -l))) of the link target's 1000 look-alikes removed"
+  fi
+done
+
+expect_eq "$(fingerprint "$user")" "$user_before" "the user's directory untouched"
+finish
