@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <ext/stdio_sync_filebuf.h>
 #include <iostream>
@@ -90,6 +91,10 @@ StopSignals::~StopSignals() {
 }
 
 void requestStopForTesting(int signal) { signals_detail::stop_signal = signal; }
+
+int agreeOnStop(Comm& comm) {
+  return static_cast<int>(comm.allreduceMax(static_cast<std::uint64_t>(stopSignal())));
+}
 
 void protectConsole() {
   for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; ++fd) {

@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <iterator>
 
+#include "mdbench/run/comm.hpp"
+
 namespace mdbench {
 
 namespace signals_detail {
@@ -18,6 +20,11 @@ extern volatile std::sig_atomic_t stop_signal;
 // 0, or the first stop request received while a StopSignals was installed. One load: the phase loops read
 // it after every operation.
 inline int stopSignal() { return signals_detail::stop_signal; }
+
+// Collective: the largest stop request any rank has received, or 0. Every step that may take a while (each
+// setup step, each phase) is followed by it, so that a stop ends the run on every rank at the same step and
+// no rank is left waiting in a collective.
+int agreeOnStop(Comm& comm);
 
 // Installs the handlers for its lifetime (restoring the previous ones after), and clears any earlier stop.
 // SIGHUP stays ignored when it was ignored on entry (nohup: the run is meant to outlive the session).
