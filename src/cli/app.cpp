@@ -487,7 +487,8 @@ int checkUsage(const Config& config, Comm& comm, std::vector<std::uint32_t>& ste
   // --server-stats: a source that cannot be read now is a usage error, found before anything is touched.
   if (root && error.empty() && !config.server_stats.empty()) {
     std::unique_ptr<serverstats::ServerSampler> probe;
-    error = serverstats::ServerSampler::open(config.server_stats, serverstats::kDefaultTimeout_s, probe);
+    error = serverstats::ServerSampler::open(config.server_stats, serverstats::kDefaultTimeout_s, probe,
+                                             [] { return stopSignal() != 0; });
   }
   return agreeOnUsage(comm, error);
 }

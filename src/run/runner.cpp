@@ -69,14 +69,15 @@ class BenchmarkRun {
     if (!waitPreDelay(iteration)) return;  // before the iteration made anything
     IterationDir it;
     if (!claimIterationDirectory(iteration, it)) return;
-    if (stopAgreed(fmt::format("claiming the directory of iteration {}", iteration))) {
+    if (stopAgreed(fmt::format("setup (claiming the directory of iteration {})", iteration))) {
       unclaimAfterStop(it);  // no phase of it began: nothing of it is recorded, and its directory goes
       return;
     }
     if (steady_) {
       runSteadyState(iteration, it);
-    } else {
-      runPhases(iteration, it);
+    } else if (!runPhases(iteration, it)) {
+      unclaimAfterStop(it);  // stopped before its first phase (a --server-stats read): as above
+      return;
     }
     if (stopped() && !keepsTrees(plan_)) cleanUpAfterStop(it);
     releaseMark(it);
@@ -103,7 +104,7 @@ class BenchmarkRun {
   void setupStep(std::string_view what, Step&& step) {
     if (!result_.setup_error.empty() || stopped()) return;
     step();
-    (void)stopAgreed(what);  // also after a failure: a step abandoned for the stop (--server-stats) is a stop
+    (void)stopAgreed(fmt::format("setup ({})", what));  // also after a failure: a step abandoned for the stop (--server-stats) is a stop
   }
 
   // Collective: whether any rank was asked to stop, noting it, and where, as a stop before a phase began
@@ -111,7 +112,7 @@ class BenchmarkRun {
   bool stopAgreed(std::string_view during) {
     result_.stop_signal = agreeOnStop(parts_.comm);
     if (!stopped()) return false;
-    result_.steady_stopped_where = fmt::format("during setup ({}), before {}", during,
+    result_.steady_stopped_where = fmt::format("during {}, before {}", during,
                                                result_.phases_began ? "the next phase" : "the first phase");
     return true;
   }
@@ -141,8 +142,9 @@ class BenchmarkRun {
   void openServerStats() {
     std::string problem;
     if (root_) {
+      // A stop never waits for a server: a read under way is given up (a command killed) at once.
       problem = serverstats::ServerSampler::open(config_.server_stats, serverstats::kDefaultTimeout_s,
-                                                 server_stats_);
+                                                 server_stats_, [] { return stopSignal() != 0; });
     }
     result_.setup_error = agreeOnProblem(parts_.comm, problem);
   }
@@ -229,26 +231,36 @@ class BenchmarkRun {
   }
 
   // The plan's phases in order. A signal on any rank ends the run after the phase it arrived in (which is
-  // kept, stopped short).
-  void runPhases(std::uint32_t iteration, const IterationDir& it) {
+  // kept, stopped short). Returns whether any phase began.
+  bool runPhases(std::uint32_t iteration, const IterationDir& it) {
     ItemLimits limits = run_limits_;
     executor_.setIteration(iteration);
+    bool began = false;
     for (const Phase phase : plan_.phases()) {
-      runPhase(iteration, phase, it, limits);
+      if (!runPhase(iteration, phase, it, limits)) break;
+      began = true;
       if (parts_.after_phase) parts_.after_phase(phase);
       result_.stop_signal = agreeOnStop(parts_.comm);
       if (stopped()) break;
     }
+    return began;
   }
 
   // One phase: measured, collected to rank 0, its ownership and -Y's sync agreed, handed to the sinks.
-  void runPhase(std::uint32_t iteration, Phase phase, const IterationDir& it, ItemLimits& limits) {
+  // False when a stop came before it began (during the --server-stats read before it): then it never runs.
+  bool runPhase(std::uint32_t iteration, Phase phase, const IterationDir& it, ItemLimits& limits) {
     Comm& comm = parts_.comm;
     const PhaseInfo& info = phaseInfo(phase);
+    // --server-stats on rank 0: right before the opening barrier and right after the closing one.
+    if (!config_.server_stats.empty()) {  // on every rank: the agreement is collective
+      if (server_stats_) server_stats_->before(secondsSinceEpoch());
+      if (stopAgreed(fmt::format("the --server-stats read before {} of iteration {}", phaseName(phase),
+                                 iteration))) {
+        return false;
+      }
+    }
     result_.phases_began = true;
     if (info.readdir()) executor_.setReaddirLimit(limits.of(itemKindOf(phase)));
-    // --server-stats on rank 0: right before the opening barrier and right after the closing one.
-    if (server_stats_) server_stats_->before(secondsSinceEpoch());
     const RankPhaseRecord record = executor_.measure(phase, it.handle, limits, latency_);
     std::vector<ServerStatsDelta> server =
         server_stats_ ? server_stats_->after(secondsSinceEpoch()) : std::vector<ServerStatsDelta>();
@@ -267,6 +279,7 @@ class BenchmarkRun {
                                fmt::format("syncfs after {} (iteration {})", phaseName(phase), iteration)));
     }
     if (root_) publishPhase(std::move(measured), limits);
+    return true;
   }
 
   // After a create or rename: every rank learns the items that failed, and the lead ranks write the record.
