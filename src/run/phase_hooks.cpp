@@ -74,8 +74,8 @@ int waitForHook(pid_t pid, HookStop& stop, std::string& error) {
     if (stop == HookStop::kNone && stopSignal() != 0) {
       (void)::kill(-pid, SIGTERM);
       stop = HookStop::kTerminated;
-      kill_at = HookClock::now() + std::chrono::duration_cast<HookClock::duration>(
-                                       std::chrono::duration<double>(kHookGrace_s));
+      kill_at = HookClock::now() +
+                std::chrono::duration_cast<HookClock::duration>(std::chrono::duration<double>(kHookGrace_s));
     } else if (stop == HookStop::kTerminated && HookClock::now() >= kill_at) {
       (void)::kill(-pid, SIGKILL);
       stop = HookStop::kKilled;

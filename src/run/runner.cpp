@@ -53,9 +53,11 @@ class BenchmarkRun {
     }
     run_limits_ = ItemLimits{config_.items, config_.items};
     if (!config_.stonewall_file.empty() && !creates_) {
-      setupStep("reading the -x file", [&] { result_.setup_error = readLimits(parts_.comm, config_, run_limits_); });
+      setupStep("reading the -x file",
+                [&] { result_.setup_error = readLimits(parts_.comm, config_, run_limits_); });
     }
-    if (!config_.per_op_csv_prefix.empty()) setupStep("opening the --savePerOpDataCSV files", [&] { startPerOpLog(); });
+    if (!config_.per_op_csv_prefix.empty())
+      setupStep("opening the --savePerOpDataCSV files", [&] { startPerOpLog(); });
     if (!config_.server_stats.empty()) setupStep("reading --server-stats", [&] { openServerStats(); });
     parts_.comm.barrier();
     epoch_ns_ = parts_.clock.nowNs();
@@ -86,7 +88,8 @@ class BenchmarkRun {
   // The sinks' summary; rank 0's result holds every phase.
   RunResult finish() {
     // Per-op files only for a run that measured something (a setup failure or stop leaves none).
-    if (per_op_ != nullptr && result_.phases_began) noteProblem(agreeOnProblem(parts_.comm, per_op_->finish()));
+    if (per_op_ != nullptr && result_.phases_began)
+      noteProblem(agreeOnProblem(parts_.comm, per_op_->finish()));
     per_op_.reset();
     result_.info.end_utc = utcTimestampNow();
     if (root_) {
@@ -104,7 +107,9 @@ class BenchmarkRun {
   void setupStep(std::string_view what, Step&& step) {
     if (!result_.setup_error.empty() || stopped()) return;
     step();
-    (void)stopAgreed(fmt::format("setup ({})", what));  // also after a failure: a step abandoned for the stop (--server-stats) is a stop
+    (void)stopAgreed(
+        fmt::format("setup ({})",
+                    what));  // also after a failure: a step abandoned for the stop (--server-stats) is a stop
   }
 
   // Collective: whether any rank was asked to stop, noting it, and where, as a stop before a phase began
@@ -169,11 +174,11 @@ class BenchmarkRun {
     const auto agree = [&](const std::string& command, const std::string& problem, std::string_view option,
                            std::string_view when) {
       if (command.empty()) return;
-      const std::string mine = problem.empty()
-                                   ? std::string()
-                                   : fmt::format("{}='{}' {} {} (iteration {}): {}{}", option, command,
-                                                 when, phaseName(phase), iteration, problem,
-                                                 stopSignal() != 0 ? "" : "; the run went on");
+      const std::string mine =
+          problem.empty()
+              ? std::string()
+              : fmt::format("{}='{}' {} {} (iteration {}): {}{}", option, command, when, phaseName(phase),
+                            iteration, problem, stopSignal() != 0 ? "" : "; the run went on");
       noteProblem(agreeOnProblem(parts_.comm, mine));
     };
     agree(config_.cmd_before_phase, executor_.beforeCommandProblem(), "--run-cmd-before-phase", "before");

@@ -137,7 +137,8 @@ std::string adminSocketCommand(const std::string& socket_path, std::string_view 
     return fmt::format("admin socket {}: cannot send the request: {}", socket_path, what(err));
   }
   std::array<unsigned char, 4> length{};
-  if (const int err = readExactly(fd.get(), reinterpret_cast<char*>(length.data()), 4, deadline, abandon); err != 0) {
+  if (const int err = readExactly(fd.get(), reinterpret_cast<char*>(length.data()), 4, deadline, abandon);
+      err != 0) {
     return fmt::format("admin socket {}: no reply within {} s: {}", socket_path, timeout_s, what(err));
   }
   const std::uint32_t size = (std::uint32_t{length[0]} << 24) | (std::uint32_t{length[1]} << 16) |

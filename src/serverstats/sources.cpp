@@ -46,7 +46,8 @@ class CephMdsSource final : public ServerSource {
   Sample read() override {
     Sample sample;
     std::string reply;
-    sample.error = adminSocketCommand(spec().where, R"({"prefix": "perf dump"})", timeout_s_, reply, abandon_);
+    sample.error =
+        adminSocketCommand(spec().where, R"({"prefix": "perf dump"})", timeout_s_, reply, abandon_);
     if (!sample.error.empty()) return sample;
     Parsed parsed = parseJsonCounters(reply);
     if (!parsed.ok()) {
