@@ -80,15 +80,15 @@ for hook in "sleep 25" "trap '' TERM; sleep 26"; do
   what="SIGTERM to the ranks during the hook '$hook'"
   [ "$hook" = "sleep 25" ] && s=25 || s=26
   start 2 -d "$D" -n 5 -u -o "$BASE/hook.h5" --run-cmd-before-phase "$hook"
-  for _ in $(seq 100); do [ "$(sleeping $s)" -ge 2 ] && break; sleep 0.1; done
-  expect_eq "$(sleeping $s)" 2 "$what: each rank's hook runs"
+  for _ in $(seq 100); do [ "$(sleeping "$s")" -ge 2 ] && break; sleep 0.1; done
+  expect_eq "$(sleeping "$s")" 2 "$what: each rank's hook runs"
   t0=$SECONDS
   for pid in $(pgrep -f "^$MDBENCH -d $D "); do kill -TERM "$pid"; done
   finish_run
   took=$((SECONDS - t0))
   ranks_exited 143 "$what"
   expect_in "$ERR" "mdbench: exit status 143 (stopped by SIGTERM)" "$what: the status line"
-  expect_eq "$(sleeping $s)" 0 "$what: no hook process survives"
+  expect_eq "$(sleeping "$s")" 0 "$what: no hook process survives"
   if [ "$s" = 25 ]; then
     if [ "$took" -le 2 ]; then pass; else fail "$what: took $took s"; fi
     expect_in "$OUT" "stopped with the run: SIGTERM to its process group; killed by SIGTERM" "$what: its fate"
