@@ -129,7 +129,9 @@ std::string runPhaseCommand(const std::string& command, std::string_view phase, 
   if (err != 0) return fmt::format("cannot run /bin/sh: {}", describeErrno(err));
   HookStop stop = HookStop::kNone;
   std::string error;
+  setChildGroup(pid);
   const int status = waitForHook(pid, stop, error);
+  setChildGroup(0);
   if (!error.empty()) return error;
   std::string what = statusText(status);
   if (stop == HookStop::kNone) return what;

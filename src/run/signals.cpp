@@ -14,6 +14,7 @@
 namespace mdbench {
 namespace signals_detail {
 volatile std::sig_atomic_t stop_signal = 0;
+volatile std::sig_atomic_t child_group = 0;
 }  // namespace signals_detail
 
 namespace {
@@ -28,6 +29,7 @@ void onStop(int signal) {
     if (!escalates(signal)) return;
     static constexpr char kMessage[] = "mdbench: second signal: exiting now, without cleaning up\n";
     (void)!::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+    if (const int group = signals_detail::child_group; group > 0) (void)::kill(-group, SIGKILL);
     ::_exit(128 + signal);
   }
   signals_detail::stop_signal = signal;

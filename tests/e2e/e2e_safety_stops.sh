@@ -100,6 +100,22 @@ for hook in "sleep 25" "trap '' TERM; sleep 26"; do
   rm -f "$BASE/hook.h5"
 done
 
+# A second signal ends mdbench at once, without cleaning up: the hook's group is killed first.
+what="a second SIGTERM during a hook that ignores SIGTERM"
+start 2 -d "$D" -n 5 -u -o "$BASE/hook2.h5" --run-cmd-before-phase "trap '' TERM; sleep 27"
+for _ in $(seq 100); do [ "$(sleeping 27)" -ge 2 ] && break; sleep 0.1; done
+for pid in $(pgrep -f "^$MDBENCH -d $D "); do kill -TERM "$pid"; done
+sleep 0.5
+for pid in $(pgrep -f "^$MDBENCH -d $D "); do kill -TERM "$pid"; done
+finish_run
+ranks_exited 143 "$what"
+expect_in "$ERR" "second signal: exiting now" "$what: says so"
+sleep 0.2
+expect_eq "$(sleeping 27)" 0 "$what: no hook process survives"
+"$MDBENCH" clean "$D" >/dev/null 2>&1
+expect_eq "$(find "$D" -mindepth 1)" "$D/precious.txt" "$what: mdbench clean removes what was left"
+rm -f "$BASE/hook2.h5"
+
 # ---- 3. SIGTERM to a job script's whole process group mid-phase (MDBENCH_LAUNCHER=mpiexec) ----
 JOBS=$BASE/jobs
 mkdir -p "$JOBS"
