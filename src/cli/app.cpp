@@ -157,6 +157,18 @@ void discardResults(Output& output) {
   if (output.created) std::remove(path.c_str());
 }
 
+// Rank 0, after a run stopped before its first phase: the results file as it was (--force, --append), or
+// none (a new one goes again).
+void discardStoppedRun(Output& output) {
+  if (!output.sink) return;
+  if (output.created) {
+    fmt::print("results:  none: no phase ran ({} not kept)\n", output.sink->path());
+  } else {
+    fmt::print("results:  none: no phase ran; {} is as it was\n", output.sink->path());
+  }
+  discardResults(output);
+}
+
 // What every run of this invocation shares: the single run, or each step of a sweep.
 struct RunSetup {
   const Config& config;
@@ -388,7 +400,11 @@ int runSweep(Comm& world, const RunSetup& setup, const std::vector<std::uint32_t
         stop = !began || !result.setup_error.empty() || !result.cleanup_problems.empty() ||
                result.stop_signal != 0;
         reportStop(result, setup.config.keep || !setup.config.phases.remove);
-        if (began) {
+        // A first step stopped before its first phase: nothing recorded, as for a single run (a later
+        // step's run group is in a file that holds the earlier steps: it stays, interrupted).
+        if (began && done.empty() && result.stop_signal != 0 && !result.phases_began) {
+          discardStoppedRun(setup.output);
+        } else if (began) {
           step_status = finishRun(setup.output, step_status);
           done.push_back(std::move(result));
         }
@@ -504,18 +520,6 @@ int stopInSetup(Comm& comm, std::string_view step) {
                signalName(signal), step);
   }
   return signal;
-}
-
-// Rank 0, after a run stopped before its first phase: the results file as it was (--force, --append), or
-// none (a new one goes again).
-void discardStoppedRun(Output& output) {
-  if (!output.sink) return;
-  if (output.created) {
-    fmt::print("results:  none: no phase ran ({} not kept)\n", output.sink->path());
-  } else {
-    fmt::print("results:  none: no phase ran; {} is as it was\n", output.sink->path());
-  }
-  discardResults(output);
 }
 
 // What a run works in, once made: the targets (rank 0's), every rank's paths, this rank's backend.

@@ -74,6 +74,17 @@ for call in 1 2 3; do
 done
 run 0 validate "$BASE/old.h5"
 expect_rc 0 "the old results file validates"
+# A sweep whose first step is stopped in its setup: no results file either.
+what="SIGTERM during the setup of a sweep's first step"
+rm -f "$BASE/calls"
+SLOW_CALL=2 start 2 -d "$D" -u -n 5 --sweep 1,2 -o "$BASE/sweep.h5" --server-stats "cmd:$stats"
+wait_calls 2 || fail "$what: the read never started"
+kill -TERM "$PID"
+finish_run
+ranks_exited 143 "$what"
+expect_in "$ERR" "before the first phase: nothing was recorded" "$what: says nothing was recorded"
+expect_absent "$BASE/sweep.h5" "$what: no results file"
+expect_eq "$(find "$D" -mindepth 1)" "$D/precious.txt" "$what: nothing left"
 
 # ---- 2. A stop during a --run-cmd-* hook: its process group gets SIGTERM, then SIGKILL after 2 s ----
 for hook in "sleep 25" "trap '' TERM; sleep 26"; do
