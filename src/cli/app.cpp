@@ -157,6 +157,18 @@ void discardResults(Output& output) {
   if (output.created) std::remove(path.c_str());
 }
 
+// Rank 0, after a run stopped before its first phase: the results file as it was (--force, --append), or
+// none (a new one goes again).
+void discardStoppedRun(Output& output) {
+  if (!output.sink) return;
+  if (output.created) {
+    fmt::print("results:  none: no phase ran ({} not kept)\n", output.sink->path());
+  } else {
+    fmt::print("results:  none: no phase ran; {} is as it was\n", output.sink->path());
+  }
+  discardResults(output);
+}
+
 // What every run of this invocation shares: the single run, or each step of a sweep.
 struct RunSetup {
   const Config& config;
@@ -269,6 +281,11 @@ std::string exitStatusMeaning(int status) {
 // Rank 0: what a signal stopped, and what became of the run's items.
 void reportStop(const RunResult& result, bool keeps_trees) {
   if (result.stop_signal == 0) return;
+  if (!result.phases_began) {
+    fmt::print(stderr, "mdbench: stopped by {} {}: nothing was recorded, and what the run made was removed\n",
+               signalName(result.stop_signal), result.steady_stopped_where);
+    return;
+  }
   const std::string after =
       !result.steady_stopped_where.empty() ? result.steady_stopped_where
       : result.phases.empty()              ? std::string("before its first phase ended")
@@ -384,7 +401,11 @@ int runSweep(Comm& world, const RunSetup& setup, const std::vector<std::uint32_t
         stop = !began || !result.setup_error.empty() || !result.cleanup_problems.empty() ||
                result.stop_signal != 0;
         reportStop(result, setup.config.keep || !setup.config.phases.remove);
-        if (began) {
+        // A first step stopped before its first phase: nothing recorded, as for a single run (a later
+        // step's run group is in a file that holds the earlier steps: it stays, interrupted).
+        if (began && done.empty() && result.stop_signal != 0 && !result.phases_began) {
+          discardStoppedRun(setup.output);
+        } else if (began) {
           step_status = finishRun(setup.output, step_status);
           done.push_back(std::move(result));
         }
@@ -485,9 +506,23 @@ int checkUsage(const Config& config, Comm& comm, std::vector<std::uint32_t>& ste
   // --server-stats: a source that cannot be read now is a usage error, found before anything is touched.
   if (root && error.empty() && !config.server_stats.empty()) {
     std::unique_ptr<serverstats::ServerSampler> probe;
-    error = serverstats::ServerSampler::open(config.server_stats, serverstats::kDefaultTimeout_s, probe);
+    error = serverstats::ServerSampler::open(config.server_stats, serverstats::kDefaultTimeout_s, probe,
+                                             [] { return stopSignal() != 0; });
   }
   return agreeOnUsage(comm, error);
+}
+
+// Collective, after each setup step of the invocation: a stop request on any rank ends it there, before
+// any phase, as a failed step would (the caller undoes what was made). 0 or the signal; rank 0 says so.
+int stopInSetup(Comm& comm, std::string_view step) {
+  const int signal = agreeOnStop(comm);
+  if (signal != 0 && comm.rank() == 0) {
+    fmt::print(stderr,
+               "mdbench: stopped by {} during setup ({}), before the first phase: nothing was recorded, and "
+               "what the run made was removed\n",
+               signalName(signal), step);
+  }
+  return signal;
 }
 
 // What a run works in, once made: the targets (rank 0's), every rank's paths, this rank's backend.
@@ -508,6 +543,10 @@ int prepareRun(const Config& config, Comm& comm, const SchedulerInfo& scheduler,
     if (root) printError(error);
     return status;
   }
+  if (const int signal = stopInSetup(comm, "opening the results file"); signal != 0) {
+    discardResults(output);
+    return 128 + signal;
+  }
   if (root) error = prepareTargetsOnRoot(config, space.targets);
   if ((status = agreeOnRootStatus(comm, error.empty() ? kExitOk : kExitFailed, error)) != kExitOk) {
     if (root) printError(error);
@@ -522,21 +561,26 @@ int prepareRun(const Config& config, Comm& comm, const SchedulerInfo& scheduler,
   int err = 0;
   space.backend = makeBackend(config, my_target, err);
   error = agreeOnSetup(comm, err, fmt::format("cannot open target {}", my_target));
-  if (error.empty()) return kExitOk;
+  const int signal = error.empty() ? stopInSetup(comm, "making the targets") : 0;
+  if (error.empty() && signal == 0) return kExitOk;
+  space.backend.reset();
   if (root) {
-    printError(error);
+    if (!error.empty()) printError(error);
     std::vector<std::string> problems;
     removeTargets(space.targets, Trees::kSetupFailed, problems);
   }
   discardResults(output);
-  return kExitFailed;
+  return signal != 0 ? 128 + signal : kExitFailed;
 }
 
 // Collective. Returns the exit status, the same on every rank.
 int runConfigured(const Config& config, Comm& comm) {
   std::vector<std::uint32_t> steps;
   std::vector<std::string> fake_hosts;
-  if (const int status = checkUsage(config, comm, steps, fake_hosts); status != kExitOk) return status;
+  const int usage = checkUsage(config, comm, steps, fake_hosts);
+  // The checks read every --server-stats source once: a stop then (a slow command) ends the run here.
+  if (const int signal = stopInSetup(comm, "checking the options"); signal != 0) return 128 + signal;
+  if (usage != kExitOk) return usage;
   const SchedulerInfo scheduler = detectScheduler();
   Output output;
   Workspace space;
@@ -559,14 +603,20 @@ int runConfigured(const Config& config, Comm& comm) {
   int status = kExitOk;
   if (comm.rank() == 0) {
     const bool keeps = config.keep || !config.phases.remove;
-    const Trees trees = !result.setup_error.empty() ? Trees::kSetupFailed
-                        : keeps                     ? Trees::kKept
-                        : result.stop_signal != 0   ? Trees::kMaybe
-                                                    : Trees::kRemoved;
+    // A stop before the first phase is a setup failure: only what this run made goes, --keep or not.
+    const bool before_phases = result.stop_signal != 0 && !result.phases_began;
+    const Trees trees = !result.setup_error.empty() || before_phases ? Trees::kSetupFailed
+                        : keeps                                      ? Trees::kKept
+                        : result.stop_signal != 0                    ? Trees::kMaybe
+                                                                     : Trees::kRemoved;
     removeTargets(space.targets, trees, result.cleanup_problems);
     status = exitStatusOf(result);
     reportStop(result, keeps);
-    status = finishRun(output, status);
+    if (before_phases) {
+      discardStoppedRun(output);
+    } else {
+      status = finishRun(output, status);
+    }
   }
   std::fflush(stdout);
   return static_cast<int>(comm.allreduceMax(static_cast<std::uint64_t>(status)));

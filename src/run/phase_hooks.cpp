@@ -2,15 +2,21 @@
 #include "phase_hooks.hpp"
 
 #include <fmt/format.h>
+#include <poll.h>
 #include <spawn.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstring>
 #include <iterator>
+#include <thread>
 
+#include "mdbench/run/signals.hpp"
 #include "mdbench/util/errno_name.hpp"
 #include "mdbench/util/file_io.hpp"
 
@@ -30,6 +36,72 @@ bool overridden(const char* entry) {
 
 }  // namespace
 
+namespace {
+
+// How far a stop got with a hook's process group.
+enum class HookStop : std::uint8_t { kNone, kTerminated, kKilled };
+
+using HookClock = std::chrono::steady_clock;
+
+// Sleeps until the hook's shell may have changed state: its pidfd readable (it exited), a signal (poll's
+// EINTR: SA_RESTART does not restart poll), or `most` at the latest, so that a stop request that came just
+// before the call is seen within it. Without a pidfd (an old kernel), a short sleep.
+void waitAWhile(int pidfd, std::chrono::milliseconds most) {
+  if (pidfd < 0) {
+    std::this_thread::sleep_for(std::min(most, std::chrono::milliseconds(10)));
+    return;
+  }
+  pollfd p{pidfd, POLLIN, 0};
+  (void)::poll(&p, 1, static_cast<int>(most.count()));
+}
+
+// Waits for the hook's shell `pid`, the leader of a process group of its own. On a stop request (a signal
+// to mdbench) the group gets SIGTERM, and SIGKILL if it is still there kHookGrace_s later, so that a stop
+// never waits for a hook. Returns the wait status, `stop` saying what was sent.
+int waitForHook(pid_t pid, HookStop& stop, std::string& error) {
+  static constexpr std::chrono::milliseconds kStopLatency(100);
+  // glibc 2.36's <sys/pidfd.h> declares pidfd_open without C linkage: the system call itself.
+  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+  HookClock::time_point kill_at{};
+  int status = 0;
+  while (true) {
+    const pid_t done = ::waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    if (done < 0 && errno != EINTR) {
+      error = fmt::format("cannot wait for /bin/sh: {}", describeErrno(errno));
+      break;
+    }
+    if (stop == HookStop::kNone && stopSignal() != 0) {
+      (void)::kill(-pid, SIGTERM);
+      stop = HookStop::kTerminated;
+      kill_at = HookClock::now() +
+                std::chrono::duration_cast<HookClock::duration>(std::chrono::duration<double>(kHookGrace_s));
+    } else if (stop == HookStop::kTerminated && HookClock::now() >= kill_at) {
+      (void)::kill(-pid, SIGKILL);
+      stop = HookStop::kKilled;
+    }
+    waitAWhile(pidfd, kStopLatency);
+  }
+  if (pidfd >= 0) ::close(pidfd);
+  return status;
+}
+
+std::string statusText(int status) {
+  if (WIFEXITED(status)) {
+    const int code = WEXITSTATUS(status);
+    if (code == 0) return {};
+    return code == 127 ? "exit status 127 (command not found?)" : fmt::format("exit status {}", code);
+  }
+  if (WIFSIGNALED(status)) {
+    const char* abbreviation = sigabbrev_np(WTERMSIG(status));
+    return abbreviation != nullptr ? fmt::format("killed by SIG{}", abbreviation)
+                                   : fmt::format("killed by signal {}", WTERMSIG(status));
+  }
+  return fmt::format("wait status {}", status);
+}
+
+}  // namespace
+
 std::string runPhaseCommand(const std::string& command, std::string_view phase, std::uint32_t iteration,
                             std::uint32_t rank) {
   std::vector<std::string> added = {fmt::format("MDBENCH_PHASE={}", phase),
@@ -45,25 +117,28 @@ std::string runPhaseCommand(const std::string& command, std::string_view phase, 
   std::string dash_c = "-c";
   std::string text = command;
   char* argv[] = {sh.data(), dash_c.data(), text.data(), nullptr};
+  // A process group of its own: a stop signals the hook and whatever it started, and a signal to mdbench's
+  // group (the job script's, at a time limit) reaches the hook only through mdbench, which then waits.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
   pid_t pid = 0;
-  if (const int err = posix_spawn(&pid, "/bin/sh", nullptr, nullptr, argv, env.data()); err != 0) {
-    return fmt::format("cannot run /bin/sh: {}", describeErrno(err));
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return fmt::format("cannot wait for /bin/sh: {}", describeErrno(errno));
-  }
-  if (WIFEXITED(status)) {
-    const int code = WEXITSTATUS(status);
-    if (code == 0) return {};
-    return code == 127 ? "exit status 127 (command not found?)" : fmt::format("exit status {}", code);
-  }
-  if (WIFSIGNALED(status)) {
-    const char* abbreviation = sigabbrev_np(WTERMSIG(status));
-    return abbreviation != nullptr ? fmt::format("killed by SIG{}", abbreviation)
-                                   : fmt::format("killed by signal {}", WTERMSIG(status));
-  }
-  return fmt::format("wait status {}", status);
+  const int err = posix_spawn(&pid, "/bin/sh", nullptr, &attr, argv, env.data());
+  posix_spawnattr_destroy(&attr);
+  if (err != 0) return fmt::format("cannot run /bin/sh: {}", describeErrno(err));
+  HookStop stop = HookStop::kNone;
+  std::string error;
+  setChildGroup(pid);
+  const int status = waitForHook(pid, stop, error);
+  setChildGroup(0);
+  if (!error.empty()) return error;
+  std::string what = statusText(status);
+  if (stop == HookStop::kNone) return what;
+  // The hook's fate when the run was stopped under it (even when it exited 0 on SIGTERM: it did not finish).
+  return fmt::format("stopped with the run: SIGTERM to its process group{}; {}",
+                     stop == HookStop::kKilled ? fmt::format(", SIGKILL {} s later", kHookGrace_s) : "",
+                     what.empty() ? "exit status 0" : what);
 }
 
 std::string PerOpLog::pathFor(const std::string& prefix, std::uint32_t rank, std::uint32_t sweep_step) {

@@ -12,9 +12,14 @@ namespace mdbench {
 
 class NewFile;
 
-// Runs `command` through /bin/sh -c with MDBENCH_PHASE (the phase's stable name), MDBENCH_ITERATION and
-// MDBENCH_RANK added to this process's environment, and waits for it. "" when it exited with status 0,
-// else what happened ("exit status 3", "killed by SIGKILL", "cannot run /bin/sh: ENOENT ...").
+// How long a hook has after the SIGTERM a stop sends its process group, before SIGKILL.
+inline constexpr double kHookGrace_s = 2.0;
+
+// Runs `command` through /bin/sh -c, in a process group of its own, with MDBENCH_PHASE (the phase's stable
+// name), MDBENCH_ITERATION and MDBENCH_RANK added to this process's environment, and waits for it. A stop
+// request (signals.hpp) while it runs sends its group SIGTERM, then SIGKILL after kHookGrace_s. "" when it
+// exited with status 0 unstopped, else what happened ("exit status 3", "killed by SIGKILL", "cannot run
+// /bin/sh: ENOENT ...", "stopped with the run: SIGTERM to its process group; killed by SIGTERM").
 std::string runPhaseCommand(const std::string& command, std::string_view phase, std::uint32_t iteration,
                             std::uint32_t rank);
 

@@ -81,10 +81,6 @@ std::string writeCreateCounts(const Plan& plan, const ItemLimits& limits) {
   return writeStonewallFile(plan.config().stonewall_file, counts);
 }
 
-int agreeOnStop(Comm& comm) {
-  return static_cast<int>(comm.allreduceMax(static_cast<std::uint64_t>(stopSignal())));
-}
-
 // Collective: undoes what openIterationDir did on this rank, in reverse order: the mark it wrote, the
 // directory it made. A directory that is no longer empty stays, with its mark, and is reported.
 std::string undoIterationDir(Comm& comm, Backend& backend, IterationDir& it) {

@@ -42,8 +42,6 @@ std::string readLimits(Comm& comm, const Config& config, ItemLimits& limits);
 // Rank 0 alone, after a create phase with -x: writes the counts the creates reached; "" or the problem.
 std::string writeCreateCounts(const Plan& plan, const ItemLimits& limits);
 
-// The largest stop signal any rank has received (signals.hpp), or 0.
-int agreeOnStop(Comm& comm);
 // -p in slices that see a stop request on any rank; the signal, or 0 after the whole delay.
 int preDelay(Comm& comm, double delay_s);
 

@@ -7,10 +7,12 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "mdbench/model/layout.hpp"
+#include "mdbench/run/signals.hpp"
 #include "mdbench/run/steady_engine.hpp"
 #include "mdbench/serverstats/source.hpp"
 #include "phase_executor.hpp"
@@ -43,16 +45,20 @@ class BenchmarkRun {
   }
 
   // The sinks' header; -x's counts when this job does not create; the epoch every rank's times count from.
+  // Each setup step is followed by an agreement on a stop: a signal during one (a slow --server-stats
+  // command, a slow file system) ends the run before its first phase, on every rank alike.
   void start() {
     if (root_) {
       for (Sink* sink : sinks_) sink->begin(result_.info, plan_);
     }
     run_limits_ = ItemLimits{config_.items, config_.items};
     if (!config_.stonewall_file.empty() && !creates_) {
-      result_.setup_error = readLimits(parts_.comm, config_, run_limits_);
+      setupStep("reading the -x file",
+                [&] { result_.setup_error = readLimits(parts_.comm, config_, run_limits_); });
     }
-    if (result_.setup_error.empty() && !config_.per_op_csv_prefix.empty()) startPerOpLog();
-    if (result_.setup_error.empty() && !config_.server_stats.empty()) openServerStats();
+    if (!config_.per_op_csv_prefix.empty())
+      setupStep("opening the --savePerOpDataCSV files", [&] { startPerOpLog(); });
+    if (!config_.server_stats.empty()) setupStep("reading --server-stats", [&] { openServerStats(); });
     parts_.comm.barrier();
     epoch_ns_ = parts_.clock.nowNs();
     executor_.setEpoch(epoch_ns_);
@@ -65,10 +71,15 @@ class BenchmarkRun {
     if (!waitPreDelay(iteration)) return;  // before the iteration made anything
     IterationDir it;
     if (!claimIterationDirectory(iteration, it)) return;
+    if (stopAgreed(fmt::format("setup (claiming the directory of iteration {})", iteration))) {
+      unclaimAfterStop(it);  // no phase of it began: nothing of it is recorded, and its directory goes
+      return;
+    }
     if (steady_) {
       runSteadyState(iteration, it);
-    } else {
-      runPhases(iteration, it);
+    } else if (!runPhases(iteration, it)) {
+      unclaimAfterStop(it);  // stopped before its first phase (a --server-stats read): as above
+      return;
     }
     if (stopped() && !keepsTrees(plan_)) cleanUpAfterStop(it);
     releaseMark(it);
@@ -76,7 +87,10 @@ class BenchmarkRun {
 
   // The sinks' summary; rank 0's result holds every phase.
   RunResult finish() {
-    if (per_op_ != nullptr) noteProblem(agreeOnProblem(parts_.comm, per_op_->finish()));
+    // Per-op files only for a run that measured something (a setup failure or stop leaves none).
+    if (per_op_ != nullptr && result_.phases_began)
+      noteProblem(agreeOnProblem(parts_.comm, per_op_->finish()));
+    per_op_.reset();
     result_.info.end_utc = utcTimestampNow();
     if (root_) {
       for (Sink* sink : sinks_) sink->end(result_, plan_);
@@ -86,6 +100,35 @@ class BenchmarkRun {
 
  private:
   bool stopped() const { return result_.stop_signal != 0; }
+
+  // Collective: a setup step that every rank runs, unless an earlier one failed or was stopped; then the
+  // ranks agree on a stop (the step's own failure was agreed inside it, so every rank gets here alike).
+  template <class Step>
+  void setupStep(std::string_view what, Step&& step) {
+    if (!result_.setup_error.empty() || stopped()) return;
+    step();
+    (void)stopAgreed(
+        fmt::format("setup ({})",
+                    what));  // also after a failure: a step abandoned for the stop (--server-stats) is a stop
+  }
+
+  // Collective: whether any rank was asked to stop, noting it, and where, as a stop before a phase began
+  // (the run then records nothing of what it was setting up: reportStop and the results file say so).
+  bool stopAgreed(std::string_view during) {
+    result_.stop_signal = agreeOnStop(parts_.comm);
+    if (!stopped()) return false;
+    result_.steady_stopped_where = fmt::format("during {}, before {}", during,
+                                               result_.phases_began ? "the next phase" : "the first phase");
+    return true;
+  }
+
+  // After a stop agreed right after the claim: undone as after a failed claim, whatever --keep says (no
+  // phase put anything in the directory).
+  void unclaimAfterStop(IterationDir& it) {
+    if (!steady_ && creates_ && leads_target_) (void)removeTakenRecord(parts_.backend, it.handle);
+    const std::string kept = undoIterationDir(parts_.comm, parts_.backend, it);
+    if (!kept.empty()) noteProblem(kept.substr(2));  // "; <what stays>"
+  }
 
   // --savePerOpDataCSV: every rank's file is checked and begun before anything runs; one that exists on
   // any rank is a setup error (never overwritten).
@@ -104,8 +147,9 @@ class BenchmarkRun {
   void openServerStats() {
     std::string problem;
     if (root_) {
+      // A stop never waits for a server: a read under way is given up (a command killed) at once.
       problem = serverstats::ServerSampler::open(config_.server_stats, serverstats::kDefaultTimeout_s,
-                                                 server_stats_);
+                                                 server_stats_, [] { return stopSignal() != 0; });
     }
     result_.setup_error = agreeOnProblem(parts_.comm, problem);
   }
@@ -130,10 +174,11 @@ class BenchmarkRun {
     const auto agree = [&](const std::string& command, const std::string& problem, std::string_view option,
                            std::string_view when) {
       if (command.empty()) return;
-      const std::string mine = problem.empty()
-                                   ? std::string()
-                                   : fmt::format("{}='{}' {} {} (iteration {}): {}; the run went on", option,
-                                                 command, when, phaseName(phase), iteration, problem);
+      const std::string mine =
+          problem.empty()
+              ? std::string()
+              : fmt::format("{}='{}' {} {} (iteration {}): {}{}", option, command, when, phaseName(phase),
+                            iteration, problem, stopSignal() != 0 ? "" : "; the run went on");
       noteProblem(agreeOnProblem(parts_.comm, mine));
     };
     agree(config_.cmd_before_phase, executor_.beforeCommandProblem(), "--run-cmd-before-phase", "before");
@@ -173,6 +218,7 @@ class BenchmarkRun {
   // --steady: the engine's three phases in the iteration directory, handed to the sinks.
   void runSteadyState(std::uint32_t iteration, const IterationDir& it) {
     Comm& comm = parts_.comm;
+    result_.phases_began = true;
     const SteadyResult measured =
         runSteady(steadyConfigOf(config_), SteadyParts{comm, parts_.clock, parts_.backend, it.handle});
     if (root_) {
@@ -190,25 +236,36 @@ class BenchmarkRun {
   }
 
   // The plan's phases in order. A signal on any rank ends the run after the phase it arrived in (which is
-  // kept, stopped short).
-  void runPhases(std::uint32_t iteration, const IterationDir& it) {
+  // kept, stopped short). Returns whether any phase began.
+  bool runPhases(std::uint32_t iteration, const IterationDir& it) {
     ItemLimits limits = run_limits_;
     executor_.setIteration(iteration);
+    bool began = false;
     for (const Phase phase : plan_.phases()) {
-      runPhase(iteration, phase, it, limits);
+      if (!runPhase(iteration, phase, it, limits)) break;
+      began = true;
       if (parts_.after_phase) parts_.after_phase(phase);
       result_.stop_signal = agreeOnStop(parts_.comm);
       if (stopped()) break;
     }
+    return began;
   }
 
   // One phase: measured, collected to rank 0, its ownership and -Y's sync agreed, handed to the sinks.
-  void runPhase(std::uint32_t iteration, Phase phase, const IterationDir& it, ItemLimits& limits) {
+  // False when a stop came before it began (during the --server-stats read before it): then it never runs.
+  bool runPhase(std::uint32_t iteration, Phase phase, const IterationDir& it, ItemLimits& limits) {
     Comm& comm = parts_.comm;
     const PhaseInfo& info = phaseInfo(phase);
-    if (info.readdir()) executor_.setReaddirLimit(limits.of(itemKindOf(phase)));
     // --server-stats on rank 0: right before the opening barrier and right after the closing one.
-    if (server_stats_) server_stats_->before(secondsSinceEpoch());
+    if (!config_.server_stats.empty()) {  // on every rank: the agreement is collective
+      if (server_stats_) server_stats_->before(secondsSinceEpoch());
+      if (stopAgreed(fmt::format("the --server-stats read before {} of iteration {}", phaseName(phase),
+                                 iteration))) {
+        return false;
+      }
+    }
+    result_.phases_began = true;
+    if (info.readdir()) executor_.setReaddirLimit(limits.of(itemKindOf(phase)));
     const RankPhaseRecord record = executor_.measure(phase, it.handle, limits, latency_);
     std::vector<ServerStatsDelta> server =
         server_stats_ ? server_stats_->after(secondsSinceEpoch()) : std::vector<ServerStatsDelta>();
@@ -227,6 +284,7 @@ class BenchmarkRun {
                                fmt::format("syncfs after {} (iteration {})", phaseName(phase), iteration)));
     }
     if (root_) publishPhase(std::move(measured), limits);
+    return true;
   }
 
   // After a create or rename: every rank learns the items that failed, and the lead ranks write the record.

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <ext/stdio_sync_filebuf.h>
 #include <iostream>
@@ -13,6 +14,7 @@
 namespace mdbench {
 namespace signals_detail {
 volatile std::sig_atomic_t stop_signal = 0;
+volatile std::sig_atomic_t child_group = 0;
 }  // namespace signals_detail
 
 namespace {
@@ -27,6 +29,7 @@ void onStop(int signal) {
     if (!escalates(signal)) return;
     static constexpr char kMessage[] = "mdbench: second signal: exiting now, without cleaning up\n";
     (void)!::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+    if (const int group = signals_detail::child_group; group > 0) (void)::kill(-group, SIGKILL);
     ::_exit(128 + signal);
   }
   signals_detail::stop_signal = signal;
@@ -90,6 +93,10 @@ StopSignals::~StopSignals() {
 }
 
 void requestStopForTesting(int signal) { signals_detail::stop_signal = signal; }
+
+int agreeOnStop(Comm& comm) {
+  return static_cast<int>(comm.allreduceMax(static_cast<std::uint64_t>(stopSignal())));
+}
 
 void protectConsole() {
   for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; ++fd) {

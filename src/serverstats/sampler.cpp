@@ -59,13 +59,13 @@ ServerStatsDelta deltaOf(const Counters& before, const Counters& after, const Na
 }
 
 std::string ServerSampler::open(const std::vector<std::string>& given, double timeout_s,
-                                std::unique_ptr<ServerSampler>& out) {
+                                std::unique_ptr<ServerSampler>& out, const Abandon& abandon) {
   std::vector<std::unique_ptr<ServerSource>> sources;
   for (const std::string& text : given) {
     std::string error;
     const std::optional<SourceSpec> spec = parseSourceSpec(text, error);
     if (!spec) return error;
-    sources.push_back(makeServerSource(*spec, timeout_s));
+    sources.push_back(makeServerSource(*spec, timeout_s, abandon));
     if (const std::string problem = problemOf(sources.back()->read()); !problem.empty())
       return fmt::format("--server-stats '{}': cannot be read: {}", text, problem);
   }

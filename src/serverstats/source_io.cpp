@@ -58,20 +58,26 @@ class Fd {
   int fd_;
 };
 
-// Waits until fd is ready for `events`: 0, ETIMEDOUT, or the errno.
-int waitFor(int fd, short events, Deadline deadline) {
+// Whether the caller gave the read up (ECANCELED then).
+bool givenUp(const Abandon& abandon) { return abandon && abandon(); }
+
+// Waits until fd is ready for `events`: 0, ETIMEDOUT, ECANCELED (abandoned), or the errno. In slices of at
+// most kAbandonCheck_ms with `abandon` asked after each (and after a signal, poll's EINTR).
+int waitFor(int fd, short events, Deadline deadline, const Abandon& abandon) {
   pollfd p{fd, events, 0};
   while (true) {
-    const int n = ::poll(&p, 1, msLeft(deadline));
+    const int left = msLeft(deadline);
+    const int n = ::poll(&p, 1, abandon ? std::min(left, kAbandonCheck_ms) : left);
     if (n > 0) return 0;
-    if (n == 0) return ETIMEDOUT;
-    if (errno != EINTR) return errno;
+    if (n < 0 && errno != EINTR) return errno;
+    if (givenUp(abandon)) return ECANCELED;
+    if (n == 0 && left == 0) return ETIMEDOUT;
   }
 }
 
 // Exactly `size` bytes from fd (non-blocking) before the deadline: 0, ETIMEDOUT, EPIPE at end of file, or the
 // errno.
-int readExactly(int fd, char* data, std::size_t size, Deadline deadline) {
+int readExactly(int fd, char* data, std::size_t size, Deadline deadline, const Abandon& abandon) {
   std::size_t done = 0;
   while (done < size) {
     const ssize_t n = ::read(fd, data + done, size - done);
@@ -80,7 +86,7 @@ int readExactly(int fd, char* data, std::size_t size, Deadline deadline) {
     } else if (n == 0) {
       return EPIPE;
     } else if (errno == EAGAIN) {
-      if (const int err = waitFor(fd, POLLIN, deadline); err != 0) return err;
+      if (const int err = waitFor(fd, POLLIN, deadline, abandon); err != 0) return err;
     } else if (errno != EINTR) {
       return errno;
     }
@@ -88,14 +94,14 @@ int readExactly(int fd, char* data, std::size_t size, Deadline deadline) {
   return 0;
 }
 
-int writeAll(int fd, const char* data, std::size_t size, Deadline deadline) {
+int writeAll(int fd, const char* data, std::size_t size, Deadline deadline, const Abandon& abandon) {
   std::size_t done = 0;
   while (done < size) {
     const ssize_t n = ::send(fd, data + done, size - done, MSG_NOSIGNAL);
     if (n >= 0) {
       done += static_cast<std::size_t>(n);
     } else if (errno == EAGAIN) {
-      if (const int err = waitFor(fd, POLLOUT, deadline); err != 0) return err;
+      if (const int err = waitFor(fd, POLLOUT, deadline, abandon); err != 0) return err;
     } else if (errno != EINTR) {
       return errno;
     }
@@ -108,7 +114,7 @@ std::string what(int err) { return err == EPIPE ? "the reply ended early" : desc
 }  // namespace
 
 std::string adminSocketCommand(const std::string& socket_path, std::string_view command, double timeout_s,
-                               std::string& reply) {
+                               std::string& reply, const Abandon& abandon) {
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
   if (socket_path.size() >= sizeof addr.sun_path)
@@ -121,17 +127,18 @@ std::string adminSocketCommand(const std::string& socket_path, std::string_view 
     if (errno != EAGAIN && errno != EINPROGRESS) {
       return fmt::format("cannot connect to the admin socket {}: {}", socket_path, describeErrno(errno));
     }
-    if (const int err = waitFor(fd.get(), POLLOUT, deadline); err != 0) {
+    if (const int err = waitFor(fd.get(), POLLOUT, deadline, abandon); err != 0) {
       return fmt::format("cannot connect to the admin socket {}: {}", socket_path, describeErrno(err));
     }
   }
   std::string request(command);
   request.push_back('\0');
-  if (const int err = writeAll(fd.get(), request.data(), request.size(), deadline); err != 0) {
+  if (const int err = writeAll(fd.get(), request.data(), request.size(), deadline, abandon); err != 0) {
     return fmt::format("admin socket {}: cannot send the request: {}", socket_path, what(err));
   }
   std::array<unsigned char, 4> length{};
-  if (const int err = readExactly(fd.get(), reinterpret_cast<char*>(length.data()), 4, deadline); err != 0) {
+  if (const int err = readExactly(fd.get(), reinterpret_cast<char*>(length.data()), 4, deadline, abandon);
+      err != 0) {
     return fmt::format("admin socket {}: no reply within {} s: {}", socket_path, timeout_s, what(err));
   }
   const std::uint32_t size = (std::uint32_t{length[0]} << 24) | (std::uint32_t{length[1]} << 16) |
@@ -141,7 +148,7 @@ std::string adminSocketCommand(const std::string& socket_path, std::string_view 
                        kMaxSampleBytes);
   }
   reply.assign(size, '\0');
-  if (const int err = readExactly(fd.get(), reply.data(), size, deadline); err != 0) {
+  if (const int err = readExactly(fd.get(), reply.data(), size, deadline, abandon); err != 0) {
     return fmt::format("admin socket {}: the reply within {} s: {}", socket_path, timeout_s, what(err));
   }
   return {};
@@ -150,7 +157,7 @@ std::string adminSocketCommand(const std::string& socket_path, std::string_view 
 namespace {
 
 // Reads the child's output until end of file or the deadline: 0, ETIMEDOUT, EFBIG, or the errno.
-int drain(int fd, Deadline deadline, std::string& out) {
+int drain(int fd, Deadline deadline, std::string& out, const Abandon& abandon) {
   std::array<char, 65536> buffer{};
   while (true) {
     const ssize_t n = ::read(fd, buffer.data(), buffer.size());
@@ -160,7 +167,7 @@ int drain(int fd, Deadline deadline, std::string& out) {
     } else if (n == 0) {
       return 0;
     } else if (errno == EAGAIN) {
-      if (const int err = waitFor(fd, POLLIN, deadline); err != 0) return err;
+      if (const int err = waitFor(fd, POLLIN, deadline, abandon); err != 0) return err;
     } else if (errno != EINTR) {
       return errno;
     }
@@ -200,7 +207,8 @@ pid_t spawnShell(const std::string& command, int out_fd, int& err) {
 
 }  // namespace
 
-std::string runCommand(const std::string& command, double timeout_s, std::string& out) {
+std::string runCommand(const std::string& command, double timeout_s, std::string& out,
+                       const Abandon& abandon) {
   int pipe_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return fmt::format("cannot make a pipe: {}", describeErrno(errno));
   Fd read_end(pipe_fds[0]);
@@ -211,11 +219,12 @@ std::string runCommand(const std::string& command, double timeout_s, std::string
   write_end.reset();
   (void)::fcntl(read_end.get(), F_SETFL, O_NONBLOCK);
   const Deadline deadline = deadlineIn(timeout_s);
-  int read_err = drain(read_end.get(), deadline, out);
+  int read_err = drain(read_end.get(), deadline, out, abandon);
   int status = 0;
   // A shell that closed its output may still run: waited for until the deadline too.
   while (read_err == 0 && ::waitpid(pid, &status, WNOHANG) == 0) {
     if (msLeft(deadline) == 0) read_err = ETIMEDOUT;
+    if (givenUp(abandon)) read_err = ECANCELED;
     ::usleep(5000);
   }
   if (read_err != 0) {
@@ -225,6 +234,7 @@ std::string runCommand(const std::string& command, double timeout_s, std::string
   }
   if (read_err == ETIMEDOUT)
     return fmt::format("'{}' did not finish within {} s (killed)", command, timeout_s);
+  if (read_err == ECANCELED) return fmt::format("'{}' abandoned: the run was stopped (killed)", command);
   if (read_err == EFBIG)
     return fmt::format("'{}' printed more than {} bytes (killed)", command, kMaxSampleBytes);
   if (read_err != 0) return fmt::format("'{}': reading its output: {}", command, describeErrno(read_err));

@@ -41,11 +41,13 @@ bool lustreMonotonic(std::string_view name) { return !name.ends_with(".min") && 
 
 class CephMdsSource final : public ServerSource {
  public:
-  CephMdsSource(SourceSpec spec, double timeout_s) : ServerSource(std::move(spec)), timeout_s_(timeout_s) {}
+  CephMdsSource(SourceSpec spec, double timeout_s, Abandon abandon)
+      : ServerSource(std::move(spec)), timeout_s_(timeout_s), abandon_(std::move(abandon)) {}
   Sample read() override {
     Sample sample;
     std::string reply;
-    sample.error = adminSocketCommand(spec().where, R"({"prefix": "perf dump"})", timeout_s_, reply);
+    sample.error =
+        adminSocketCommand(spec().where, R"({"prefix": "perf dump"})", timeout_s_, reply, abandon_);
     if (!sample.error.empty()) return sample;
     Parsed parsed = parseJsonCounters(reply);
     if (!parsed.ok()) {
@@ -63,6 +65,7 @@ class CephMdsSource final : public ServerSource {
 
  private:
   double timeout_s_;
+  Abandon abandon_;
 };
 
 // The MDT a md_stats file belongs to: the name of its directory (/proc/fs/lustre/mdt/<mdt>/md_stats).
@@ -113,11 +116,12 @@ class LustreMdtSource final : public ServerSource {
 
 class CommandSource final : public ServerSource {
  public:
-  CommandSource(SourceSpec spec, double timeout_s) : ServerSource(std::move(spec)), timeout_s_(timeout_s) {}
+  CommandSource(SourceSpec spec, double timeout_s, Abandon abandon)
+      : ServerSource(std::move(spec)), timeout_s_(timeout_s), abandon_(std::move(abandon)) {}
   Sample read() override {
     Sample sample;
     std::string out;
-    sample.error = runCommand(spec().where, timeout_s_, out);
+    sample.error = runCommand(spec().where, timeout_s_, out, abandon_);
     if (!sample.error.empty()) return sample;
     Parsed parsed = parseCommandCounters(out);
     if (!parsed.ok()) {
@@ -135,6 +139,7 @@ class CommandSource final : public ServerSource {
 
  private:
   double timeout_s_;
+  Abandon abandon_;
 };
 
 }  // namespace
@@ -155,14 +160,14 @@ std::optional<SourceSpec> parseSourceSpec(std::string_view given, std::string& e
   return SourceSpec{*kind, std::string(given.substr(colon + 1)), std::string(given)};
 }
 
-std::unique_ptr<ServerSource> makeServerSource(const SourceSpec& spec, double timeout_s) {
+std::unique_ptr<ServerSource> makeServerSource(const SourceSpec& spec, double timeout_s, Abandon abandon) {
   switch (spec.kind) {
     case ServerSourceKind::kCephMds:
-      return std::make_unique<CephMdsSource>(spec, timeout_s);
+      return std::make_unique<CephMdsSource>(spec, timeout_s, std::move(abandon));
     case ServerSourceKind::kLustreMdt:
       return std::make_unique<LustreMdtSource>(spec);
     case ServerSourceKind::kCommand:
-      return std::make_unique<CommandSource>(spec, timeout_s);
+      return std::make_unique<CommandSource>(spec, timeout_s, std::move(abandon));
   }
   return nullptr;
 }

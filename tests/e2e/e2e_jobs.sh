@@ -75,6 +75,18 @@ submit io500 slurm/io500-md.sbatch "${io500_env[@]}"
 submit io500-pbs pbs/io500-md.pbs "${io500_env[@]}" MDBENCH_TARGET="$BASE/t.io500-pbs"
 submit io500-fail slurm/io500-md.sbatch "${io500_env[@]}" MDBENCH_TARGET="$BASE/afile"
 
+# A job stopped mid-phase by SIGTERM to every process of it (`scancel --signal=TERM --full`: the batch shell,
+# its tee, mpiexec and the ranks at once, as at the time limit): the ranks clean up and report, the job
+# script writes its exit status.
+mkdir "$BASE/t.term"
+submit slurm-term slurm/mdbench.sbatch MDBENCH_LAUNCHER=mpiexec MDBENCH_ITEMS=2000000 "MDBENCH_ARGS=-F -u" \
+  MDBENCH_TARGET="$BASE/t.term"
+for _ in $(seq 1200); do
+  [ "$(find "$BASE/t.term" -name 'file.mdbench.*' 2>/dev/null | head -n 2000 | wc -l)" -ge 2000 ] && break
+  sleep 0.1
+done
+if timeout 10 scancel --signal=TERM --full "${JOB[slurm-term]}"; then pass; else fail "scancel slurm-term"; fi
+
 # squeue lists a job until it has ended; bounded, so that a stuck job fails the test instead of hanging it.
 # (Every client call has a timeout too: they retry for long when the controller does not answer.)
 queued() { timeout 10 squeue -h -o %i 2>&1; }
@@ -292,6 +304,14 @@ expect_eq "$(job_end io500-fail)" "FAILED 1:0" "io500-fail: job state and exit c
 expect_eq "$(cat "$(results io500-fail)/exit-status" 2>&1)" 1 "io500-fail: exit-status"
 expect_in "$(job_output io500-fail)" "invalid (0 of 7 phases valid)" "io500-fail: no score"
 expect_eq "$(cat "$BASE/afile")" "not a directory" "io500-fail: left the file alone"
+
+# The job stopped by scancel --signal=TERM --full.
+dir=$(results slurm-term)
+expect_eq "$(cat "$dir/exit-status" 2>&1)" 143 "slurm-term: exit-status"
+expect_in "$dir/mdbench.log" "mdbench: exit status 143 (stopped by SIGTERM)" "slurm-term: the status line"
+expect_empty_dir "$BASE/t.term" "slurm-term: the tree removed"
+expect_eq "$("$py" -c 'import h5py,sys; s=h5py.File(sys.argv[1],"r")["runs/run-0000"].attrs["status"]; print(s.decode() if isinstance(s,bytes) else s)' "$dir/mdbench.h5" 2>&1)" \
+  interrupted "slurm-term: the results file says interrupted"
 
 # Stopping leaves no daemon behind.
 started=

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <csignal>
 #include <filesystem>
+#include <functional>
 #include <numeric>
 
 #include "mdbench/backend/fake_backend.hpp"
@@ -60,14 +61,17 @@ const PhaseResult& find(const RunResult& run, Phase phase, std::uint32_t iterati
   throw std::logic_error("phase not in result");
 }
 
-RunResult runFake(const Config& config, FakeBackend& fake, Clock& clock, Comm& comm, Sink* sink = nullptr) {
+RunResult runFake(const Config& config, FakeBackend& fake, Clock& clock, Comm& comm, Sink* sink = nullptr,
+                  std::function<void(Phase)> after_phase = {}) {
   prepareFake(fake, comm, config);
   const Plan plan(config, comm.size());
   RunInfo info;
   info.ranks = comm.size();
   std::vector<Sink*> sinks;
   if (sink) sinks.push_back(sink);
-  return runBenchmark(plan, RunParts{comm, clock, fake}, info, sinks);
+  RunParts parts{comm, clock, fake};
+  parts.after_phase = std::move(after_phase);
+  return runBenchmark(plan, parts, info, sinks);
 }
 
 TEST(RunnerMpi, ExactCountsInEveryPhase) {
@@ -235,8 +239,10 @@ TEST(RunnerMpi, StopSignalEndsTheRunAfterThePhaseAndCleansUp) {
   RecordingSink sink;
   Config config = smallConfig();
   config.iterations = 2;
-  if (comm.rank() == comm.size() - 1) requestStopForTesting(SIGTERM);
-  const RunResult run = runFake(config, fake, clock, comm, &sink);
+  const bool last = comm.rank() == comm.size() - 1;
+  const RunResult run = runFake(config, fake, clock, comm, &sink, [&](Phase phase) {
+    if (last && phase == Phase::kTreeCreate) requestStopForTesting(SIGTERM);
+  });
   requestStopForTesting(0);
   EXPECT_EQ(run.stop_signal, SIGTERM);
   if (comm.rank() == 0) {
@@ -260,15 +266,43 @@ TEST(RunnerMpi, StopSignalKeepsTheTreesOfAKeepRun) {
   Config config = smallConfig();
   config.keep = true;
   config.phases.remove = false;
-  requestStopForTesting(SIGINT);
-  const RunResult run = runFake(config, fake, clock, comm);
+  const RunResult run = runFake(config, fake, clock, comm, nullptr, [&](Phase phase) {
+    if (phase == Phase::kTreeCreate) requestStopForTesting(SIGINT);
+  });
   requestStopForTesting(0);
   EXPECT_EQ(run.stop_signal, SIGINT);
+  EXPECT_TRUE(run.phases_began);
   if (comm.rank() == 0) {
-    // The signal came before the first op, so the tree phase made nothing; the run directory stays, marked,
-    // with its ownership record (empty) for the later jobs.
-    EXPECT_EQ(fake.listAll(), (std::vector<std::string>{"mdbench.iter.0/", "mdbench.iter.0/.mdbench-run",
-                                                        "mdbench.iter.0/.mdbench-taken"}));
+    // The run directory stays, marked, with its ownership record and the tree, for the later jobs.
+    const std::vector<std::string> left = fake.listAll();
+    EXPECT_NE(std::find(left.begin(), left.end(), "mdbench.iter.0/.mdbench-run"), left.end());
+    EXPECT_NE(std::find(left.begin(), left.end(), "mdbench.iter.0/.mdbench-taken"), left.end());
+    EXPECT_GT(left.size(), 3u);
+  }
+}
+
+// A stop before the first phase (here: before the run, on one rank) is agreed at the first setup step: no
+// phase runs, no sink sees one, and the iteration directory's claim is undone, --keep or not.
+TEST(RunnerMpi, StopBeforeTheFirstPhaseRecordsAndLeavesNothing) {
+  for (const bool keep : {false, true}) {
+    MpiComm comm;
+    ManualClock clock;
+    FakeBackend fake(&clock);
+    RecordingSink sink;
+    Config config = smallConfig();
+    config.keep = keep;
+    if (comm.rank() == comm.size() - 1) requestStopForTesting(SIGTERM);
+    const RunResult run = runFake(config, fake, clock, comm, &sink);
+    requestStopForTesting(0);
+    EXPECT_EQ(run.stop_signal, SIGTERM);
+    EXPECT_FALSE(run.phases_began);
+    EXPECT_TRUE(run.phases.empty());
+    EXPECT_TRUE(run.cleanup_problems.empty());
+    if (comm.rank() == 0) EXPECT_TRUE(sink.phases.empty());
+    // Other ranks' fakes hold only what prepareFake made there (the lead's directory, seen from them).
+    const std::vector<std::string> made =
+        comm.rank() == 0 ? std::vector<std::string>{} : std::vector<std::string>{"mdbench.iter.0/"};
+    EXPECT_EQ(fake.listAll(), made) << "keep " << keep;
   }
 }
 

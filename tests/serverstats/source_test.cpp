@@ -83,6 +83,22 @@ TEST(CommandSource, AHangingCommandIsKilledAtTheTimeout) {
   EXPECT_EQ(sample.error, "'(sleep 30 &); echo a 1' did not finish within 0.5 s (killed)");
 }
 
+// A read given up (the run was stopped) ends at once, the command's whole process group killed; the
+// abandon check is asked while the read waits, not only at its deadline.
+TEST(CommandSource, AnAbandonedReadEndsAtOnceAndKillsTheGroup) {
+  std::string error;
+  const auto spec = parseSourceSpec("cmd:sleep 31 & sleep 31; echo a 1", error);
+  ASSERT_TRUE(spec) << error;
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto abandon = [&] { return std::chrono::steady_clock::now() - t0 > std::chrono::milliseconds(300); };
+  Sample sample;
+  const double took = secondsOf([&] { sample = makeServerSource(*spec, 20.0, abandon)->read(); });
+  EXPECT_EQ(sample.error, "'sleep 31 & sleep 31; echo a 1' abandoned: the run was stopped (killed)");
+  EXPECT_GT(took, 0.2);
+  EXPECT_LT(took, 2.0);
+  EXPECT_EQ(std::system("! pgrep -x -f 'sleep 31' >/dev/null"), 0) << "a sleep of the group survived";
+}
+
 TEST(LustreSource, GlobOfMdStatsFiles) {
   const TempDir dir;
   dir.write("mdt/fs-MDT0000/md_stats", "snapshot_time 1.5 secs.usecs\nopen 5 samples [reqs]\n");
@@ -167,6 +183,17 @@ TEST(CephSource, NoDaemonAndASilentOneAreErrors) {
   EXPECT_LT(secondsOf([&] { sample = readOnce("ceph-mds:" + (dir.path / "silent.asok").string(), 0.3); }),
             1.5);
   EXPECT_NE(sample.error.find("no reply within 0.3 s: ETIMEDOUT"), std::string::npos) << sample.error;
+}
+
+TEST(CephSource, AnAbandonedReadOfASilentDaemonEndsAtOnce) {
+  const TempDir dir;
+  FakeAdminSocket silent(dir.path / "silent.asok", "");
+  std::string error;
+  const auto spec = parseSourceSpec("ceph-mds:" + (dir.path / "silent.asok").string(), error);
+  ASSERT_TRUE(spec) << error;
+  Sample sample;
+  EXPECT_LT(secondsOf([&] { sample = makeServerSource(*spec, 20.0, [] { return true; })->read(); }), 1.0);
+  EXPECT_NE(sample.error.find("ECANCELED"), std::string::npos) << sample.error;
 }
 
 TEST(Delta, MovedAndPrimaryCountersKept) {

@@ -98,6 +98,9 @@ struct RunResult {
   // Rank 0: where the signal stopped it when not after a phase ("" otherwise): --steady, e.g. "in the
   // steady mix of iteration 0 after 1234 of 100000 rounds", or "during the pre-delay (-p) of iteration 1".
   std::string steady_stopped_where;
+  // Whether some phase (or steady iteration) began. A run stopped before that records nothing: --force and
+  // --append leave the old file as it was, and a new results file is not kept.
+  bool phases_began = false;
   std::uint64_t steady_failed_ops = 0;  // --steady: failed ops over every iteration's phases (rank 0)
   // --server-stats: a source could not be read before or after some phase (exit status
   // kServerStatsIncomplete).

@@ -26,6 +26,10 @@ std::optional<SourceSpec> parseSourceSpec(std::string_view given, std::string& e
 
 // Bounds of one read: a source that takes longer is abandoned (a command is killed, with its process group).
 inline constexpr double kDefaultTimeout_s = 10.0;
+// Asked, at least every kAbandonCheck_ms while a read waits: true gives the read up at once (a command is
+// killed, with its process group), so that a stop of the run never waits for a server. Empty: never.
+using Abandon = std::function<bool()>;
+inline constexpr int kAbandonCheck_ms = 100;
 // Bytes one sample may have (a Ceph MDS's perf dump is about 40 KiB).
 inline constexpr std::size_t kMaxSampleBytes = 16u << 20;
 
@@ -54,7 +58,8 @@ class ServerSource {
   SourceSpec spec_;
 };
 
-std::unique_ptr<ServerSource> makeServerSource(const SourceSpec& spec, double timeout_s = kDefaultTimeout_s);
+std::unique_ptr<ServerSource> makeServerSource(const SourceSpec& spec, double timeout_s = kDefaultTimeout_s,
+                                               Abandon abandon = {});
 
 // Pure: the delta of two samples. Counters kept: those whose value changed and the primary ones present in
 // either sample; one missing from a sample counts as 0 there. A monotonic counter that fell is kept with
@@ -67,8 +72,9 @@ ServerStatsDelta deltaOf(const Counters& before, const Counters& after, const Na
 class ServerSampler {
  public:
   // Makes and reads each source once: "" or the first problem, naming the source (a usage error: exit 2).
+  // `abandon` bounds every read of the sampler's sources, this one and later ones.
   static std::string open(const std::vector<std::string>& given, double timeout_s,
-                          std::unique_ptr<ServerSampler>& out);
+                          std::unique_ptr<ServerSampler>& out, const Abandon& abandon = {});
   explicit ServerSampler(std::vector<std::unique_ptr<ServerSource>> sources);
 
   bool empty() const { return sources_.empty(); }
