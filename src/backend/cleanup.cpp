@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -73,6 +74,14 @@ std::string_view typeOf(const struct stat& st) {
 void removeBelow(int dir_fd, const std::string& display, const CleanOptions& options, bool top,
                  CleanTally& tally);
 
+// Whether the run's ownership record (CleanOptions::leave) keeps the entry at `path` (the walk's display
+// path: the iteration directory's, then the entry's path below it) from being removed: "" when the record
+// says mdbench made it there, under that name, else why it stays.
+std::string_view recordKeeps(const CleanOptions& options, std::string_view path) {
+  if (options.leave == nullptr) return {};
+  return options.leave->notOursBecause(path.substr(std::min(options.root_length, path.size())));
+}
+
 // One entry of a directory being emptied.
 void removeEntry(int dir_fd, const std::string& name, const std::string& path, const CleanOptions& options,
                  CleanTally& tally) {
@@ -82,8 +91,8 @@ void removeEntry(int dir_fd, const std::string& name, const std::string& path, c
     return;
   }
   const GeneratedName kind = classifyName(name);
-  if (options.leave != nullptr && options.leave->leavesName(name)) {
-    tally.keep(path, "the run found this name taken (its ownership record says so); left alone");
+  if (const std::string_view why = recordKeeps(options, path); !why.empty()) {
+    tally.keep(path, why);
     return;
   }
   if (kind == GeneratedName::kGeneratedFile && S_ISREG(st.st_mode)) {
@@ -132,8 +141,9 @@ void removeBelow(int dir_fd, const std::string& display, const CleanOptions& opt
   }
 }
 
-// The ownership record of the iteration directory dir_fd (ownership.hpp): "" with `fates` filled (empty when
-// there is none: a run of an older version), or why it cannot be used.
+// The ownership record of the iteration directory dir_fd (ownership.hpp): "" with `fates` filled (without a
+// layout when there is none: then only the steady state's names, which keep no record, are the run's), or
+// why it cannot be used (damaged, truncated, edited, of another version).
 std::string readOwnership(int dir_fd, ItemFates& fates) {
   const Fd fd(
       ::openat(dir_fd, std::string(kTakenName).c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
@@ -178,6 +188,7 @@ void cleanMarked(int parent_fd, const std::string& name, const std::string& path
     } else {
       CleanOptions with_record = options;
       with_record.leave = &fates;
+      with_record.root_length = path.size() + 1;
       removeBelow(dir.get(), path, with_record, true, tally);
     }
   } else {
@@ -247,7 +258,9 @@ int removeGeneratedBelow(int dir_fd, const std::string& display, const CleanOpti
                          CleanTally& tally) {
   std::vector<std::string> probe;
   if (const int err = listNames(dir_fd, probe); err != 0) return err;
-  removeBelow(dir_fd, display, options, true, tally);
+  CleanOptions below = options;
+  below.root_length = display.size() + 1;
+  removeBelow(dir_fd, display, below, true, tally);
   return 0;
 }
 
