@@ -55,6 +55,13 @@ std::string loadTakenRecords(Comm& comm, Comm& target_comm, Backend& backend, Di
                              const std::string& where, const RecordLayout& job, ItemFates& out, bool& usage) {
   usage = false;
   out.clear();
+  if (backend.storesNothing()) {
+    out.setLayout(job);
+    const std::vector<std::uint64_t> all(job.ranks, job.items);
+    out.setMade(ItemKind::kFile, all);
+    out.setMade(ItemKind::kDir, all);
+    return {};
+  }
   std::string text;
   int err = leads ? readRecord(backend, dir, text) : 0;
   std::string problem = agreeOnSetup(

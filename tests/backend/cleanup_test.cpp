@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <set>
 #include <string>
@@ -72,7 +73,10 @@ class CleanupTest : public ::testing::Test {
   // What a run of mdtest's `-n 6 -I 3 -z 1 -b 2` on 2 ranks leaves (kept, or stopped by a signal): its two
   // directory loops side by side (mdbench_tree.0 and mdbench_tree.3, each with two children), 3 files and 3
   // directories of each rank in every directory, half of the files renamed. Returns the entries made.
-  std::uint64_t loopLeftovers(const std::string& iter) {
+  // Its ownership record says so (even files at their original name: their renames found the new name
+  // taken); `edit` changes the record before it is written.
+  std::uint64_t loopLeftovers(const std::string& iter,
+                              const std::function<void(ItemFates&)>& edit = [](ItemFates&) {}) {
     mark(iter);
     Config config;
     config.depth = 1;
@@ -96,17 +100,44 @@ class CleanupTest : public ::testing::Test {
         made += 2;
       }
     }
+    ItemFates fates;
+    fates.setLayout(recordLayoutOf(config, 2, 0));
+    const std::vector<std::uint64_t> all(2, layout.items());
+    fates.setMade(ItemKind::kFile, all);
+    fates.setMade(ItemKind::kDir, all);
+    fates.setRenamed(ItemKind::kFile, all);
+    for (std::uint32_t rank = 0; rank < 2; ++rank) {
+      for (std::uint64_t item = 0; item < layout.items(); item += 2) {
+        fates.add(ItemKind::kFile, rank, item, ItemFate::kOriginalName, EEXIST);
+      }
+    }
+    edit(fates);
+    file(iter + "/.mdbench-taken", fates.encode());
     return made;
   }
 
-  // An iteration directory as a run leaves it: a unique tree of rank 0 with files and dirs, renamed ones.
+  // An iteration directory as a run leaves it, with its ownership record: the unique tree of rank 0 of
+  // `-u -z 1 -b 2 -n 3` on one rank, its files renamed but the first (whose rename failed with EACCES),
+  // two of its directories.
   void runLeftovers(const std::string& iter) {
     mark(iter);
     file(iter + "/mdbench_tree.0.0/file.mdbench.0.0");
-    file(iter + "/mdbench_tree.0.0/file.mdbench.0.1.renamed");
-    dir(iter + "/mdbench_tree.0.0/dir.mdbench.0.2");
-    dir(iter + "/mdbench_tree.0.0/mdbench_tree.0.1/dir.mdbench.shared.3.renamed");
-    file(iter + "/mdbench_tree.0.0/mdbench_tree.0.2/file.mdbench.shared.4");
+    file(iter + "/mdbench_tree.0.0/mdbench_tree.0.1/file.mdbench.0.1.renamed");
+    file(iter + "/mdbench_tree.0.0/mdbench_tree.0.2/file.mdbench.0.2.renamed");
+    dir(iter + "/mdbench_tree.0.0/mdbench_tree.0.1/dir.mdbench.0.1");
+    dir(iter + "/mdbench_tree.0.0/mdbench_tree.0.2/dir.mdbench.0.2");
+    Config config;
+    config.sharing = TreeSharing::kUnique;
+    config.depth = 1;
+    config.branching = 2;
+    config.items = 3;
+    ItemFates fates;
+    fates.setLayout(recordLayoutOf(config, 1, 0));
+    fates.setMade(ItemKind::kFile, {3});
+    fates.setMade(ItemKind::kDir, {3});
+    fates.setRenamed(ItemKind::kFile, {3});
+    fates.add(ItemKind::kFile, 0, 0, ItemFate::kOriginalName, EACCES);
+    file(iter + "/.mdbench-taken", fates.encode());
   }
 
   std::string root_;
@@ -147,6 +178,7 @@ TEST_F(CleanupTest, RemovesEveryDirectoryLoopAndLeavesLookAlikes) {
   EXPECT_EQ(s.removed_run_dirs, 0u);
   EXPECT_EQ(tree(), (std::set<std::string>{
                         "t/", "t/mdbench.iter.0/", "t/mdbench.iter.0/.mdbench-run",
+                        "t/mdbench.iter.0/.mdbench-taken",
                         "t/mdbench.iter.0/test-dir.0-1/", "t/mdbench.iter.0/test-dir.0-1/mdtest_tree.0/",
                         "t/mdbench.iter.0/test-dir.0-1/mdtest_tree.0/file.mdtest.0.0",
                         "t/mdbench.iter.0/mdbench_tree.3/", "t/mdbench.iter.0/mdbench_tree.3/mdtest_tree.0/",
@@ -165,10 +197,8 @@ TEST_F(CleanupTest, LoopsWithoutLookAlikesGoCompletelyAndTheRecordCoversEveryLoo
   EXPECT_EQ(tree(), (std::set<std::string>{"a/"}));
 
   // The run found rank 1's item 16 (loop 1, directory 5) taken: its record says so, clean leaves the name.
-  loopLeftovers("b/mdbench.iter.2");
-  ItemFates fates;
-  fates.add(ItemKind::kFile, 1, 16, ItemFate::kNotOurs);
-  file("b/mdbench.iter.2/.mdbench-taken", fates.encode());
+  loopLeftovers("b/mdbench.iter.2",
+                [](ItemFates& fates) { fates.add(ItemKind::kFile, 1, 16, ItemFate::kNotOurs, EEXIST); });
   s = cleanDirectory(at("b"), false, log);
   EXPECT_EQ(s.tally.kept, 1u);
   EXPECT_EQ(s.tally.files + s.tally.dirs, made - 3);  // the file, its directory and loop 1's root stay
@@ -277,7 +307,8 @@ TEST_F(CleanupTest, PartsSplitTheTopLevelBetweenRanks) {
   ::close(fd);
   EXPECT_EQ(total.files, 23u);
   EXPECT_EQ(total.kept, 0u);
-  EXPECT_EQ(tree(), (std::set<std::string>{"it/", "it/.mdbench-run"}));  // the mark is the caller's
+  // The mark and the record are the caller's.
+  EXPECT_EQ(tree(), (std::set<std::string>{"it/", "it/.mdbench-run", "it/.mdbench-taken"}));
   EXPECT_LT(cleanPartOf("mdbench_tree.0.0", 7), 7u);
   EXPECT_EQ(cleanPartOf("x", 1), 0u);
 }
