@@ -94,7 +94,8 @@ void removeEntry(int dir_fd, const std::string& name, const std::string& path, c
   // The type first (its message says what is there), then whether the record says the run made it.
   const bool right_type = (kind == GeneratedName::kGeneratedFile && S_ISREG(st.st_mode)) ||
                           (kind == GeneratedName::kGeneratedDir && S_ISDIR(st.st_mode));
-  if (const std::string_view why = right_type ? recordKeeps(options, path) : std::string_view(); !why.empty()) {
+  if (const std::string_view why = right_type ? recordKeeps(options, path) : std::string_view();
+      !why.empty()) {
     tally.keep(path, why);
     return;
   }

@@ -6,9 +6,8 @@
 #include <charconv>
 #include <limits>
 
-#include "mdbench/util/tree_math.hpp"
-
 #include "mdbench/util/errno_name.hpp"
+#include "mdbench/util/tree_math.hpp"
 
 namespace mdbench {
 namespace {
@@ -128,7 +127,8 @@ bool parseLayout(std::string_view line, RecordLayout& l) {
   } else {
     return false;
   }
-  if (l.ranks == 0 || l.targets == 0 || l.target >= l.targets || l.branching == 0 || l.loops == 0) return false;
+  if (l.ranks == 0 || l.targets == 0 || l.target >= l.targets || l.branching == 0 || l.loops == 0)
+    return false;
   if (l.loops > 1 && l.items_per_dir == 0) return false;
   const std::optional<std::uint64_t> dirs = treeDirCount(l.depth, l.branching);
   const std::optional<std::uint64_t> slots = treeItemDirCount(l.depth, l.branching, l.leaf_only);
@@ -220,7 +220,8 @@ std::string layoutDifference(const RecordLayout& made, const RecordLayout& job) 
   if (job.depth != made.depth) return differs("-z", job.depth, made.depth);
   if (job.branching != made.branching) return differs("-b", job.branching, made.branching);
   if (job.leaf_only != made.leaf_only) {
-    return fmt::format("-L {} differs from the create job's -L {}", flag(job.leaf_only), flag(made.leaf_only));
+    return fmt::format("-L {} differs from the create job's -L {}", flag(job.leaf_only),
+                       flag(made.leaf_only));
   }
   if (job.items_per_dir != made.items_per_dir) return differs("-I", job.items_per_dir, made.items_per_dir);
   if (job.unique != made.unique) {
@@ -436,14 +437,16 @@ std::string_view ItemFates::itemNotOursBecause(ItemKind kind, std::uint32_t owne
                  ? "the run's rename found this name taken (its record says so); left alone"
                  : "its item was never renamed (its record says so); left alone";
     case ItemState::Where::kRenamed:
-      return form == NameForm::kRenamed ? std::string_view()
-                                        : "its item was renamed away from it (its record says so); left alone";
+      return form == NameForm::kRenamed
+                 ? std::string_view()
+                 : "its item was renamed away from it (its record says so); left alone";
   }
   return {};
 }
 
 std::string_view ItemFates::notOursBecause(std::string_view path) const {
-  constexpr std::string_view kNotInLayout = "not where the create job's layout puts a name (its record); left alone";
+  constexpr std::string_view kNotInLayout =
+      "not where the create job's layout puts a name (its record); left alone";
   if (!layout_) {
     // The steady state keeps no record: its own names, and nothing of the tree's.
     return path.starts_with("steady.mdbench.") ? std::string_view()
@@ -524,7 +527,8 @@ std::string ItemFates::encode() const {
     }
   }
   const std::size_t end_bytes = fmt::formatted_size("end {} {:016x}\n", entries, std::uint64_t{0});
-  const std::string header = fmt::format("{}{:010}\n", kHeaderStart, kTakenHeaderBytes + body.size() + end_bytes);
+  const std::string header =
+      fmt::format("{}{:010}\n", kHeaderStart, kTakenHeaderBytes + body.size() + end_bytes);
   const std::uint64_t sum = fnv1a(header + body);
   return header + body + fmt::format("end {} {:016x}\n", entries, sum);
 }

@@ -168,8 +168,8 @@ class BenchmarkRun {
     if (steady_) return true;
     const RecordLayout job = recordLayoutOf(config_, comm.size(), comm.rank() % targets_);
     result_.setup_error =
-        startOwnership(OwnershipStart{comm, targetComm(), backend, it.handle, creates_, leads_target_}, it.where,
-                       job, executor_.fates(), result_.setup_usage);
+        startOwnership(OwnershipStart{comm, targetComm(), backend, it.handle, creates_, leads_target_},
+                       it.where, job, executor_.fates(), result_.setup_usage);
     if (result_.setup_error.empty()) return true;
     if (creates_ && leads_target_) (void)removeTakenRecord(backend, it.handle);
     result_.setup_error += undoIterationDir(comm, backend, it);
@@ -301,7 +301,7 @@ class BenchmarkRun {
   PhaseExecutor executor_;
   LatencyHistogram latency_;
   std::unique_ptr<Comm> target_comm_;  // with several targets: the ranks of this rank's target
-  std::unique_ptr<PerOpLog> per_op_;                          // --savePerOpDataCSV
+  std::unique_ptr<PerOpLog> per_op_;   // --savePerOpDataCSV
   std::unique_ptr<serverstats::ServerSampler> server_stats_;  // --server-stats, rank 0 only
   std::int64_t epoch_ns_ = 0;
 };

@@ -80,18 +80,20 @@ std::string loadTakenRecords(Comm& comm, Comm& target_comm, Backend& backend, Di
     why = "the create job was stopped before it made its whole tree";
   }
   problem = agreeOnProblem(
-      comm, why.empty() ? std::string()
-                        : fmt::format("{}/{}: the record of what the create job made cannot be used ({}); the "
-                                      "directory is not used (remove it with mdbench clean)",
-                                      where, kRecord, why));
+      comm, why.empty()
+                ? std::string()
+                : fmt::format("{}/{}: the record of what the create job made cannot be used ({}); the "
+                              "directory is not used (remove it with mdbench clean)",
+                              where, kRecord, why));
   if (!problem.empty()) return problem;
   const std::string difference = layoutDifference(out.layout(), job);
   problem = agreeOnProblem(
-      comm, difference.empty()
-                ? std::string()
-                : fmt::format("{}: {}: a later job of a split workload must map items to the paths the create "
-                              "job used; nothing was touched",
-                              where, difference));
+      comm,
+      difference.empty()
+          ? std::string()
+          : fmt::format("{}: {}: a later job of a split workload must map items to the paths the create "
+                        "job used; nothing was touched",
+                        where, difference));
   usage = !problem.empty();
   return problem;
 }
@@ -112,7 +114,8 @@ void shareFailures(Comm& comm, std::span<const FailedItem> failed, bool overflow
     mine[0] = Slot{0, 0, 0, 0, 2};
   } else {
     for (std::size_t i = 0; i < failed.size(); ++i) {
-      mine[i] = Slot{failed[i].item, failed[i].owner, failed[i].err, static_cast<std::uint32_t>(failed[i].fate), 1};
+      mine[i] =
+          Slot{failed[i].item, failed[i].owner, failed[i].err, static_cast<std::uint32_t>(failed[i].fate), 1};
     }
   }
   std::vector<std::byte> all;

@@ -75,8 +75,8 @@ class CleanupTest : public ::testing::Test {
   // directories of each rank in every directory, half of the files renamed. Returns the entries made.
   // Its ownership record says so (even files at their original name: their renames found the new name
   // taken); `edit` changes the record before it is written.
-  std::uint64_t loopLeftovers(const std::string& iter,
-                              const std::function<void(ItemFates&)>& edit = [](ItemFates&) {}) {
+  std::uint64_t loopLeftovers(
+      const std::string& iter, const std::function<void(ItemFates&)>& edit = [](ItemFates&) {}) {
     mark(iter);
     Config config;
     config.depth = 1;
@@ -176,16 +176,16 @@ TEST_F(CleanupTest, RemovesEveryDirectoryLoopAndLeavesLookAlikes) {
   EXPECT_EQ(s.tally.dirs, 2u * 18 + 6 - 2);  // loop 1's root and child 4 hold look-alikes: they stay
   EXPECT_EQ(s.tally.kept, 6u);
   EXPECT_EQ(s.removed_run_dirs, 0u);
-  EXPECT_EQ(tree(), (std::set<std::string>{
-                        "t/", "t/mdbench.iter.0/", "t/mdbench.iter.0/.mdbench-run",
-                        "t/mdbench.iter.0/.mdbench-taken",
-                        "t/mdbench.iter.0/test-dir.0-1/", "t/mdbench.iter.0/test-dir.0-1/mdtest_tree.0/",
-                        "t/mdbench.iter.0/test-dir.0-1/mdtest_tree.0/file.mdtest.0.0",
-                        "t/mdbench.iter.0/mdbench_tree.3/", "t/mdbench.iter.0/mdbench_tree.3/mdtest_tree.0/",
-                        "t/mdbench.iter.0/mdbench_tree.3/mdbench_tree.4/",
-                        "t/mdbench.iter.0/mdbench_tree.3/mdbench_tree.4/file.mdtest.1.13",
-                        "t/mdbench.iter.0/mdbench_tree.3/mdbench_tree.4/file.mdbench.1.13.bak",
-                        "t/mdbench.iter.0/mdbench_tree.3.x/", "t/mdbench.iter.0/mdbench_loop.1/"}));
+  EXPECT_EQ(
+      tree(),
+      (std::set<std::string>{
+          "t/", "t/mdbench.iter.0/", "t/mdbench.iter.0/.mdbench-run", "t/mdbench.iter.0/.mdbench-taken",
+          "t/mdbench.iter.0/test-dir.0-1/", "t/mdbench.iter.0/test-dir.0-1/mdtest_tree.0/",
+          "t/mdbench.iter.0/test-dir.0-1/mdtest_tree.0/file.mdtest.0.0", "t/mdbench.iter.0/mdbench_tree.3/",
+          "t/mdbench.iter.0/mdbench_tree.3/mdtest_tree.0/", "t/mdbench.iter.0/mdbench_tree.3/mdbench_tree.4/",
+          "t/mdbench.iter.0/mdbench_tree.3/mdbench_tree.4/file.mdtest.1.13",
+          "t/mdbench.iter.0/mdbench_tree.3/mdbench_tree.4/file.mdbench.1.13.bak",
+          "t/mdbench.iter.0/mdbench_tree.3.x/", "t/mdbench.iter.0/mdbench_loop.1/"}));
 }
 
 TEST_F(CleanupTest, LoopsWithoutLookAlikesGoCompletelyAndTheRecordCoversEveryLoop) {

@@ -250,7 +250,8 @@ TEST(NullBackend, KeepsNoOwnershipRecord) {
   EXPECT_TRUE(backend.storesNothing());
   const std::string name(kTakenName);
   std::string header(kTakenHeaderBytes, '\0');
-  EXPECT_EQ(backend.readFile(backend.root(), name.c_str(), std::as_writable_bytes(std::span(header))), ENOENT);
+  EXPECT_EQ(backend.readFile(backend.root(), name.c_str(), std::as_writable_bytes(std::span(header))),
+            ENOENT);
 }
 
 TEST(NullBackend, ListingIsNotSupported) {

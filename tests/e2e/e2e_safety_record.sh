@@ -37,7 +37,7 @@ clean_leaves() {
   expect_rc 1 "$what: clean"
   expect_in "$OUT" "$listed:" "$what: clean lists the planted name"
   kept "$planted" "$what: after clean"
-  expect_eq "$(find "$t" -name 'file.mdbench.*' -o -name 'dir.mdbench.*' | grep -vxF "$planted" | wc -l)" 0 \
+  expect_eq "$(find "$t" -name 'file.mdbench.*' -o -name 'dir.mdbench.*' | grep -cvxF "$planted")" 0 \
     "$what: clean removed every name the run made"
 }
 made_count() {  # made_count TARGET KIND SLOT: the record's count
@@ -140,6 +140,7 @@ for _ in $(seq 1 300); do
 done
 kill -TERM "$pid"
 wait "$pid"
+# shellcheck disable=SC2034  # expect_rc reads it
 RC=$?
 expect_rc 143 "stopped: the create job's exit status"
 made=$(made_count "$t" f 0)

@@ -6,7 +6,6 @@
 
 #include <cstdio>
 #include <memory>
-
 #include <string>
 #include <vector>
 
@@ -105,15 +104,15 @@ TEST(ItemFates, StatesFollowTheCountsAndFates) {
     return f.state(kind, owner, item).where;
   };
   EXPECT_EQ(where(ItemKind::kFile, 0, 8), W::kOriginal);
-  EXPECT_EQ(f.state(ItemKind::kFile, 0, 9).err, EEXIST);          // taken: still EEXIST
+  EXPECT_EQ(f.state(ItemKind::kFile, 0, 9).err, EEXIST);  // taken: still EEXIST
   EXPECT_EQ(f.state(ItemKind::kFile, 1, 4).err, kErrNotCreated | ENOSPC);
-  EXPECT_EQ(f.state(ItemKind::kFile, 2, 6).err, kErrNotMade);     // beyond rank 2's stop
-  EXPECT_EQ(f.state(ItemKind::kFile, 0, 10).err, kErrNotMade);    // beyond -n
-  EXPECT_EQ(f.state(ItemKind::kFile, 4, 0).err, kErrNotMade);     // a rank the create job did not have
-  EXPECT_EQ(f.state(ItemKind::kDir, 3, 0).err, kErrNotMade);      // a kind rank 3 made none of
+  EXPECT_EQ(f.state(ItemKind::kFile, 2, 6).err, kErrNotMade);   // beyond rank 2's stop
+  EXPECT_EQ(f.state(ItemKind::kFile, 0, 10).err, kErrNotMade);  // beyond -n
+  EXPECT_EQ(f.state(ItemKind::kFile, 4, 0).err, kErrNotMade);   // a rank the create job did not have
+  EXPECT_EQ(f.state(ItemKind::kDir, 3, 0).err, kErrNotMade);    // a kind rank 3 made none of
   EXPECT_EQ(f.state(ItemKind::kFile, kSharedOwner, 0).err, kErrNotMade);  // not a -S run
   EXPECT_EQ(where(ItemKind::kFile, 3, 0), W::kRenamed);
-  EXPECT_EQ(where(ItemKind::kFile, 3, 1), W::kOriginal);          // its rename found the name taken
+  EXPECT_EQ(where(ItemKind::kFile, 3, 1), W::kOriginal);  // its rename found the name taken
   EXPECT_EQ(f.state(ItemKind::kFile, 3, 2).err, kErrGone | ENOENT);
   W w = W::kNone;
   EXPECT_TRUE(ItemFates(f).uniform(ItemKind::kFile, 0, 5, w) == false);  // exceptions listed
@@ -145,24 +144,26 @@ TEST(ItemFates, PathsTheRecordOwns) {
   EXPECT_EQ(f.notOursBecause("mdbench_tree.0/mdbench_tree.1/file.mdbench.2.5"), "");
   EXPECT_EQ(f.notOursBecause("mdbench_tree.0/mdbench_tree.2/file.mdbench.3.9.renamed"), "");
   EXPECT_EQ(f.notOursBecause("mdbench_tree.0/mdbench_tree.2/dir.mdbench.2.9"), "");
-  for (const char* foreign : {
-           "mdbench_tree.1",                                          // not a root
-           "mdbench_tree.0/mdbench_tree.3",                           // beyond -z 1 -b 2
-           "mdbench_tree.0/mdbench_tree.1/mdbench_tree.3",            // deeper
-           "mdbench_tree.0.0",                                        // a unique tree's name
-           "mdbench_tree.0/file.mdbench.0.5",                         // item 5 is in directory 1
-           "mdbench_tree.0/mdbench_tree.2/file.mdbench.0.9",          // taken
-           "mdbench_tree.0/mdbench_tree.1/file.mdbench.1.4",          // not created
-           "mdbench_tree.0/mdbench_tree.1/file.mdbench.2.6",          // beyond rank 2's stop
-           "mdbench_tree.0/mdbench_tree.2/file.mdbench.4.7",          // no rank 4
-           "mdbench_tree.0/file.mdbench.0.0.renamed",                 // never renamed
-           "mdbench_tree.0/file.mdbench.3.0",                         // renamed away from it
-           "mdbench_tree.0/file.mdbench.3.1.renamed",                 // its rename found it taken
-           "mdbench_tree.0/file.mdbench.3.2", "mdbench_tree.0/file.mdbench.3.2.renamed",  // gone
-           "mdbench_tree.0/dir.mdbench.3.0",                          // rank 3 made no directories
-           "mdbench_tree.0/dir.mdbench.0.0/file.mdbench.0.1",         // inside an item
-           "file.mdbench.0.0",                                        // outside the tree
-           "mdbench_tree.0/file.mdbench.shared.0", "mdbench_tree.0/file.mdbench.0.3.bak", "notes"}) {
+  for (const char* foreign : {"mdbench_tree.1",                                  // not a root
+                              "mdbench_tree.0/mdbench_tree.3",                   // beyond -z 1 -b 2
+                              "mdbench_tree.0/mdbench_tree.1/mdbench_tree.3",    // deeper
+                              "mdbench_tree.0.0",                                // a unique tree's name
+                              "mdbench_tree.0/file.mdbench.0.5",                 // item 5 is in directory 1
+                              "mdbench_tree.0/mdbench_tree.2/file.mdbench.0.9",  // taken
+                              "mdbench_tree.0/mdbench_tree.1/file.mdbench.1.4",  // not created
+                              "mdbench_tree.0/mdbench_tree.1/file.mdbench.2.6",  // beyond rank 2's stop
+                              "mdbench_tree.0/mdbench_tree.2/file.mdbench.4.7",  // no rank 4
+                              "mdbench_tree.0/file.mdbench.0.0.renamed",         // never renamed
+                              "mdbench_tree.0/file.mdbench.3.0",                 // renamed away from it
+                              "mdbench_tree.0/file.mdbench.3.1.renamed",         // its rename found it taken
+                              "mdbench_tree.0/file.mdbench.3.2",
+                              "mdbench_tree.0/file.mdbench.3.2.renamed",  // gone
+                              "mdbench_tree.0/dir.mdbench.3.0",           // rank 3 made no directories
+                              "mdbench_tree.0/dir.mdbench.0.0/file.mdbench.0.1",  // inside an item
+                              "file.mdbench.0.0",                                 // outside the tree
+                              "mdbench_tree.0/file.mdbench.shared.0",
+                              "mdbench_tree.0/file.mdbench.0.3.bak",
+                              "notes"}) {
     EXPECT_NE(f.notOursBecause(foreign), "") << foreign;
   }
   // Without a record only the steady state's names are the run's.
@@ -184,8 +185,9 @@ TEST(RecordLayout, DifferencesNameTheOption) {
             "-u given differs from the create job's -u not given");
   Config more = layoutConfig();
   more.items = 20;  // three item directories without -I: -n moves items between them
-  EXPECT_NE(layoutDifference(made, recordLayoutOf(more, 2, 0)).find("-n 20 differs from the create job's -n 10"),
-            std::string::npos);
+  EXPECT_NE(
+      layoutDifference(made, recordLayoutOf(more, 2, 0)).find("-n 20 differs from the create job's -n 10"),
+      std::string::npos);
   Config flat;
   flat.items = 100;
   Config flat_more = flat;
@@ -254,32 +256,34 @@ TEST(TakenRecord, RefusesDamageForgeryAndContradictions) {
   const std::string body = good.substr(kTakenHeaderBytes, good.rfind("end ") - kTakenHeaderBytes);
   const std::string layout = body.substr(0, body.find('\n') + 1);
   const std::string counts = "made f 10 10 6 10\nmade d 10 10 10 0\nrenamed f 0 0 0 10\nrenamed d 0 0 0 0\n";
-  ASSERT_EQ(ItemFates::parseRecord(withBody(body, 4), *std::make_unique<ItemFates>()), "");  // the helper is right
+  ASSERT_EQ(ItemFates::parseRecord(withBody(body, 4), *std::make_unique<ItemFates>()),
+            "");  // the helper is right
   std::string edited = good;
   edited[good.find("made f 10") + 7] = '9';  // "made f 90": one digit changed by hand, checksum left
   const std::string cases[] = {
       "",
       "garbage\n",
-      good.substr(0, good.size() - 1),                              // cut short
-      good.substr(0, kTakenHeaderBytes + 40),                       // truncated
-      good + "f 1 2 x 17\n",                                        // longer than its header says
-      edited,                                                       // edited: the checksum says so
-      withBody(body, 5),                                            // wrong count
-      withBody(counts, 0),                                          // no layout
-      withBody(layout + "made f 10 10 6\n" + counts.substr(18), 0),  // 3 counts for 4 ranks
+      good.substr(0, good.size() - 1),                                  // cut short
+      good.substr(0, kTakenHeaderBytes + 40),                           // truncated
+      good + "f 1 2 x 17\n",                                            // longer than its header says
+      edited,                                                           // edited: the checksum says so
+      withBody(body, 5),                                                // wrong count
+      withBody(counts, 0),                                              // no layout
+      withBody(layout + "made f 10 10 6\n" + counts.substr(18), 0),     // 3 counts for 4 ranks
       withBody(layout + "made f 10 10 6 11\n" + counts.substr(18), 0),  // more than -n
-      withBody(layout + counts.substr(0, 37) + "renamed f 0 0 7 0\nrenamed d 0 0 0 0\n", 0),  // renamed > made
-      withBody(layout + counts + "f 2 6 x 17\n", 1),                // an entry beyond what rank 2 made
-      withBody(layout + counts + "f 4 0 x 17\n", 1),                // an entry of a rank it did not have
-      withBody(layout + counts + "f shared 0 x 17\n", 1),           // -S's name in a run without -S
-      withBody(layout + counts + "f 0 1 o 17\n", 1),                // a rename fate of an item never renamed
-      withBody(layout + counts + "f 3 1 y 17\n", 1),                // unknown fate
-      withBody(layout + counts + "f 3 1 x 0\n", 1),                 // no errno
-      withBody(layout + counts + "q 3 1 x 17\n", 1),                // unknown kind
-      withBody(layout + counts + "f 3 1 x 17 \n", 1),               // trailing space
-      withBody("layout ranks=0" + layout.substr(14) + counts, 0),   // no ranks
+      withBody(layout + counts.substr(0, 37) + "renamed f 0 0 7 0\nrenamed d 0 0 0 0\n",
+               0),                                                 // renamed > made
+      withBody(layout + counts + "f 2 6 x 17\n", 1),               // an entry beyond what rank 2 made
+      withBody(layout + counts + "f 4 0 x 17\n", 1),               // an entry of a rank it did not have
+      withBody(layout + counts + "f shared 0 x 17\n", 1),          // -S's name in a run without -S
+      withBody(layout + counts + "f 0 1 o 17\n", 1),               // a rename fate of an item never renamed
+      withBody(layout + counts + "f 3 1 y 17\n", 1),               // unknown fate
+      withBody(layout + counts + "f 3 1 x 0\n", 1),                // no errno
+      withBody(layout + counts + "q 3 1 x 17\n", 1),               // unknown kind
+      withBody(layout + counts + "f 3 1 x 17 \n", 1),              // trailing space
+      withBody("layout ranks=0" + layout.substr(14) + counts, 0),  // no ranks
       withBody("layout ranks=4 targets=1 target=1" + layout.substr(33) + counts, 0),  // target out of range
-      "mdbench-taken 1 bytes=0000000039\nend 0\n",                  // the older version
+      "mdbench-taken 1 bytes=0000000039\nend 0\n",                                    // the older version
   };
   for (const std::string& text : cases) {
     ItemFates out = madeSample();

@@ -1,8 +1,6 @@
 // The runner under real MPI (1, 2 and 4 ranks) with the fake backend: exact counts, failures excluded
 // from rates, injected latency giving the expected rate, setup failures agreed by all ranks.
 #include <gtest/gtest.h>
-
-#include "mdbench/model/ownership.hpp"
 #include <stdlib.h>
 #include <sys/stat.h>
 
@@ -16,6 +14,7 @@
 #include "mdbench/backend/posix_backend.hpp"
 #include "mdbench/model/layout.hpp"
 #include "mdbench/model/metrics.hpp"
+#include "mdbench/model/ownership.hpp"
 #include "mdbench/run/mpi_comm.hpp"
 #include "mdbench/run/runner.hpp"
 #include "mdbench/run/signals.hpp"

@@ -33,10 +33,10 @@ enum class ItemFate : std::uint8_t { kOurs, kNotOurs, kOriginalName, kGone };
 // any name it could use. Above every errno (Linux's are below 4096), so they travel where an errno does
 // (a phase's first error, the results file's errors); describeOpError and opErrorName give their words.
 inline constexpr int kOpErrorMask = (1 << 20) - 1;
-inline constexpr int kErrNotMade = 1 << 20;          // beyond what the create job made
-inline constexpr int kErrNotCreated = 2 << 20;       // | the create's errno (not EEXIST: that stays EEXIST)
-inline constexpr int kErrGone = 3 << 20;             // | the failed rename's errno
-inline constexpr int kErrAlreadyRenamed = 4 << 20;   // a rename of an item an earlier job renamed
+inline constexpr int kErrNotMade = 1 << 20;         // beyond what the create job made
+inline constexpr int kErrNotCreated = 2 << 20;      // | the create's errno (not EEXIST: that stays EEXIST)
+inline constexpr int kErrGone = 3 << 20;            // | the failed rename's errno
+inline constexpr int kErrAlreadyRenamed = 4 << 20;  // a rename of an item an earlier job renamed
 // "ENOSPC" for an errno; "not created (ENOSPC)", "not made by the create job" ... for the codes above.
 std::string opErrorName(int err);
 // "ENOSPC (No space left on device)"; "not created (ENOSPC: No space left on device)" ...
@@ -52,7 +52,8 @@ inline constexpr std::size_t kMaxTakenRecordBytes = std::size_t{64} << 20;
 // reader reads the header, then exactly the rest.
 inline constexpr std::size_t kTakenHeaderBytes = 33;
 
-// What maps an item to its path: the create job's, recorded; a later job's must be the same (layoutDifference).
+// What maps an item to its path: the create job's, recorded; a later job's must be the same
+// (layoutDifference).
 struct RecordLayout {
   std::uint32_t ranks = 1;
   std::uint32_t targets = 1;  // -d A@B: each target has its own record, of the items made in it
@@ -66,7 +67,7 @@ struct RecordLayout {
   bool unique = false;
   bool shared_files = false;
   PathStyle path_style = PathStyle::kFull;  // recorded; it does not change a path
-  bool tree_complete = true;  // false: tree-create was stopped before it made every directory
+  bool tree_complete = true;                // false: tree-create was stopped before it made every directory
   bool operator==(const RecordLayout&) const = default;
 };
 RecordLayout recordLayoutOf(const Config& config, std::uint32_t ranks, std::uint32_t target);
