@@ -98,7 +98,10 @@ std::string layoutLine(const RecordLayout& l) {
       "layout ranks={} targets={} target={} depth={} branching={} items={} items_per_dir={} loops={} "
       "leaf_only={:d} unique={:d} shared_files={:d} path_style={} tree={}\n",
       l.ranks, l.targets, l.target, l.depth, l.branching, l.items, l.items_per_dir, l.loops, l.leaf_only,
-      l.unique, l.shared_files, pathStyleName(l.path_style), l.tree_complete ? "complete" : "partial");
+      l.unique, l.shared_files, pathStyleName(l.path_style),
+      l.tree_removed    ? "removed"
+      : l.tree_complete ? "complete"
+                        : "partial");
 }
 
 // The layout line without "layout " and its newline; false when it is not one, or not a layout the model
@@ -122,6 +125,8 @@ bool parseLayout(std::string_view line, RecordLayout& l) {
   }
   if (line == " tree=complete") {
     l.tree_complete = true;
+  } else if (line == " tree=removed") {
+    l.tree_removed = true;
   } else if (line == " tree=partial") {
     l.tree_complete = false;
   } else {
@@ -165,6 +170,8 @@ std::string opErrorName(int err) {
       return fmt::format("missing since its rename failed ({})", errnoName(low));
     case kErrAlreadyRenamed:
       return "already renamed by an earlier job";
+    case kErrRemoved:
+      return "removed by an earlier phase or job";
     default:
       return errnoName(err);
   }
@@ -180,6 +187,7 @@ std::string describeOpError(int err) {
                          errnoMessage(low));
     case kErrNotMade:
     case kErrAlreadyRenamed:
+    case kErrRemoved:
       return opErrorName(err) + ": left alone";
     default:
       return describeErrno(err);
@@ -297,6 +305,7 @@ void ItemFates::forget(ItemKind kind) {
   all_[k] = false;
   std::fill(made_[k].begin(), made_[k].end(), 0);
   std::fill(renamed_[k].begin(), renamed_[k].end(), 0);
+  std::fill(removed_[k].begin(), removed_[k].end(), 0);
   update();
 }
 
@@ -307,6 +316,7 @@ void ItemFates::clear() {
   tree_.reset();
   for (auto& counts : made_) counts.clear();
   for (auto& counts : renamed_) counts.clear();
+  for (auto& counts : removed_) counts.clear();
 }
 
 void ItemFates::setLayout(const RecordLayout& layout) {
@@ -315,6 +325,26 @@ void ItemFates::setLayout(const RecordLayout& layout) {
                 layout.loops);
   for (auto& counts : made_) counts.assign(layout.ranks, 0);
   for (auto& counts : renamed_) counts.assign(layout.ranks, 0);
+  for (auto& counts : removed_) counts.assign(layout.ranks, 0);
+}
+
+void ItemFates::setTreeRemoved() {
+  if (layout_) layout_->tree_removed = true;
+}
+
+void ItemFates::setRemoved(ItemKind kind, const std::vector<std::uint64_t>& per_slot) {
+  if (!layout_) return;
+  auto& removed = removed_[index(kind)];
+  const auto& made = made_[index(kind)];
+  for (std::size_t s = 0; s < removed.size() && s < per_slot.size(); ++s) {
+    removed[s] = std::min(std::max(removed[s], per_slot[s]), made[s]);
+  }
+}
+
+std::uint64_t ItemFates::removed(ItemKind kind, std::uint32_t slot) const {
+  if (!layout_) return 0;
+  const auto& removed = removed_[index(kind)];
+  return slot < removed.size() ? removed[slot] : 0;
 }
 
 void ItemFates::setTreeComplete(bool complete) {
@@ -362,6 +392,7 @@ ItemState ItemFates::state(ItemKind kind, std::uint32_t owner, std::uint64_t ite
     if (item >= made(kind, slot) || (owner == kSharedOwner) != layout_->shared_files) {
       return ItemState{Where::kNone, kErrNotMade};
     }
+    if (item < removed(kind, slot)) return ItemState{Where::kNone, kErrRemoved};
   }
   switch (of(kind, owner, item)) {
     case ItemFate::kNotOurs:
@@ -395,7 +426,7 @@ bool ItemFates::uniform(ItemKind kind, std::uint32_t owner, std::uint64_t limit,
     if (owner != kSharedOwner) return owner < counts.size() && counts[owner] == 0;
     return std::all_of(counts.begin(), counts.end(), [](std::uint64_t c) { return c == 0; });
   };
-  if (!in(made_[k], limit)) return false;
+  if (!in(made_[k], limit) || !none(removed_[k])) return false;
   if (in(renamed_[k], limit)) {
     where = ItemState::Where::kRenamed;
     return true;
@@ -427,6 +458,7 @@ std::string_view ItemFates::itemNotOursBecause(ItemKind kind, std::uint32_t owne
   switch (st.where) {
     case ItemState::Where::kNone:
       if (st.err == kErrNotMade) return "beyond what the create job made (its record); left alone";
+      if (st.err == kErrRemoved) return "its item was removed by an earlier job (its record); left alone";
       if (st.err == EEXIST) return "the create job found this name taken (its record says so); left alone";
       return (st.err & ~kOpErrorMask) == kErrGone
                  ? "its item was missing when a rename ran (its record says so); left alone"
@@ -473,6 +505,8 @@ std::string_view ItemFates::notOursBecause(std::string_view path) const {
         d = first;
       }
       if (!rest.empty() || d >= tree.dirCount() || tree.parent(d) != dir) return kNotInLayout;
+      if (layout_->tree_removed)
+        return "the run's tree was removed by an earlier job (its record); left alone";
       dir = d;
       continue;
     }
@@ -504,9 +538,11 @@ std::string ItemFates::encode() const {
   std::string body;
   if (!layout_) return body;
   body += layoutLine(*layout_);
-  for (const std::string_view key : {"made", "renamed"}) {
+  for (const std::string_view key : {"made", "renamed", "removed"}) {
     for (const ItemKind kind : {ItemKind::kFile, ItemKind::kDir}) {
-      const auto& counts = key == "made" ? made_[index(kind)] : renamed_[index(kind)];
+      const auto& counts = key == "made"      ? made_[index(kind)]
+                           : key == "renamed" ? renamed_[index(kind)]
+                                              : removed_[index(kind)];
       body += fmt::format("{} {}", key, kind == ItemKind::kFile ? 'f' : 'd');
       for (const std::uint64_t c : counts) body += fmt::format(" {}", c);
       body += '\n';
@@ -622,6 +658,15 @@ std::string ItemFates::parseRecord(std::string_view text, ItemFates& out) {
     }
     parsed.setRenamed(kind, counts[1]);
   }
+  for (const ItemKind kind : {ItemKind::kFile, ItemKind::kDir}) {
+    line = nextLine(rest, ok);
+    const std::string key = fmt::format("removed {}", kind == ItemKind::kFile ? 'f' : 'd');
+    const std::size_t k = index(kind);
+    if (!ok || !parseCounts(line, key, layout.ranks, layout.items, &parsed.made_[k], counts[1])) {
+      return fmt::format("its '{}' line is not {} counts, each at most the items made", key, layout.ranks);
+    }
+    parsed.setRemoved(kind, counts[1]);
+  }
   std::uint64_t lines = 0;
   while (!rest.empty()) {
     const std::size_t at = static_cast<std::size_t>(rest.data() - text.data());
@@ -639,7 +684,7 @@ std::string ItemFates::parseRecord(std::string_view text, ItemFates& out) {
       return {};
     }
     if (!parseEntry(line, parsed)) {
-      return fmt::format("line {} is not an entry that fits the counts above: '{}'", lines + 6, line);
+      return fmt::format("line {} is not an entry that fits the counts above: '{}'", lines + 8, line);
     }
     ++lines;
   }

@@ -227,7 +227,9 @@ class BenchmarkRun {
     if (server_stats_ && server_stats_->incomplete()) result_.server_stats_incomplete = true;
     if (per_op_ != nullptr) endPerOpLog(iteration, phase);
     agreeOnCommands(iteration, phase);
-    if (info.decidesOwnership() || phase == Phase::kTreeCreate) recordOwnership(phase, it);
+    if (info.decidesOwnership() || info.tree() || info.action == PhaseAction::kRemove) {
+      recordOwnership(phase, it);
+    }
     if (config_.sync_phases) {
       noteProblem(agreeOnSetup(comm, executor_.lastSyncError(),
                                fmt::format("syncfs after {} (iteration {})", phaseName(phase), iteration)));
@@ -237,12 +239,19 @@ class BenchmarkRun {
 
   // After a create or rename: every rank of a target learns the items that failed there and how far each
   // rank's pass went (a stonewall's or a signal's end), and the lead ranks write the record. After the
-  // tree's create: whether it is whole.
+  // tree's create: whether it is whole. After a remove phase: the items it reached are no longer the run's
+  // (a name freed may be taken by anyone), nor the tree after tree-remove.
   void recordOwnership(Phase phase, const IterationDir& it) {
     Comm& comm = parts_.comm;
     ItemFates& fates = executor_.fates();
     if (phase == Phase::kTreeCreate) {
       fates.setTreeComplete(comm.allreduceMax(executor_.treeStopped() ? 1 : 0) == 0);
+    } else if (phase == Phase::kTreeRemove) {
+      fates.setTreeRemoved();
+    } else if (phaseInfo(phase).action == PhaseAction::kRemove) {
+      std::vector<std::uint64_t> reach = executor_.reach();
+      targetComm().allreduceMaxEach(reach);
+      fates.setRemoved(itemKindOf(phase), reach);
     } else {
       executor_.shareFailures(targetComm(), phase);
       std::vector<std::uint64_t> reach = executor_.reach();

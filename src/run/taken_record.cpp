@@ -76,6 +76,9 @@ std::string loadTakenRecords(Comm& comm, Comm& target_comm, Backend& backend, Di
   if (why.empty() && out.layout().target != job.target) {
     why = fmt::format("it is target {}'s, this is target {}", out.layout().target, job.target);
   }
+  if (why.empty() && out.layout().tree_removed) {
+    why = "an earlier job removed the run's tree; what is left in it is not the run's any more";
+  }
   if (why.empty() && !out.layout().tree_complete) {
     why = "the create job was stopped before it made its whole tree";
   }

@@ -127,6 +127,22 @@ TEST(ItemFates, StatesFollowTheCountsAndFates) {
   EXPECT_FALSE(plain.uniform(ItemKind::kFile, 1, 5, w));  // item 4 was not made
 }
 
+TEST(ItemFates, RemovedItemsAndTreesAreNoLongerTheRuns) {
+  ItemFates f = madeSample();
+  f.setRemoved(ItemKind::kFile, {4, 0, 0, 0});
+  EXPECT_EQ(f.state(ItemKind::kFile, 0, 3).err, kErrRemoved);
+  EXPECT_EQ(f.state(ItemKind::kFile, 0, 4).where, ItemState::Where::kOriginal);
+  EXPECT_NE(f.notOursBecause("mdbench_tree.0/file.mdbench.0.3"), "");
+  EXPECT_EQ(f.notOursBecause("mdbench_tree.0/mdbench_tree.2/file.mdbench.0.8"), "");
+  ItemFates back;
+  ASSERT_EQ(ItemFates::parseRecord(f.encode(), back), "");
+  EXPECT_EQ(back.removed(ItemKind::kFile, 0), 4u);
+  f.setTreeRemoved();
+  EXPECT_NE(f.notOursBecause("mdbench_tree.0"), "");
+  ASSERT_EQ(ItemFates::parseRecord(f.encode(), back), "");
+  EXPECT_TRUE(back.layout().tree_removed);
+}
+
 TEST(ItemFates, OpErrorsSayWhatHappened) {
   EXPECT_EQ(opErrorName(ENOSPC), "ENOSPC");
   EXPECT_EQ(opErrorName(kErrNotCreated | ENOSPC), "not created (ENOSPC)");
@@ -208,6 +224,8 @@ TEST(TakenRecord, RoundTripsExactly) {
       "made d 10 10 10 0\n"
       "renamed f 0 0 0 10\n"
       "renamed d 0 0 0 0\n"
+      "removed f 0 0 0 0\n"
+      "removed d 0 0 0 0\n"
       "f 0 9 x 17\n"
       "f 1 4 x 28\n"
       "f 3 1 o 17\n"
@@ -255,7 +273,10 @@ TEST(TakenRecord, RefusesDamageForgeryAndContradictions) {
   const std::string good = madeSample().encode();
   const std::string body = good.substr(kTakenHeaderBytes, good.rfind("end ") - kTakenHeaderBytes);
   const std::string layout = body.substr(0, body.find('\n') + 1);
-  const std::string counts = "made f 10 10 6 10\nmade d 10 10 10 0\nrenamed f 0 0 0 10\nrenamed d 0 0 0 0\n";
+  // The count lines: made f, made d (36 bytes), renamed f, renamed d (to byte 73), removed f, removed d.
+  const std::string counts =
+      "made f 10 10 6 10\nmade d 10 10 10 0\nrenamed f 0 0 0 10\nrenamed d 0 0 0 0\nremoved f 0 0 0 0\n"
+      "removed d 0 0 0 0\n";
   ASSERT_EQ(ItemFates::parseRecord(withBody(body, 4), *std::make_unique<ItemFates>()),
             "");  // the helper is right
   std::string edited = good;
@@ -271,17 +292,20 @@ TEST(TakenRecord, RefusesDamageForgeryAndContradictions) {
       withBody(counts, 0),                                              // no layout
       withBody(layout + "made f 10 10 6\n" + counts.substr(18), 0),     // 3 counts for 4 ranks
       withBody(layout + "made f 10 10 6 11\n" + counts.substr(18), 0),  // more than -n
-      withBody(layout + counts.substr(0, 37) + "renamed f 0 0 7 0\nrenamed d 0 0 0 0\n",
-               0),                                                 // renamed > made
-      withBody(layout + counts + "f 2 6 x 17\n", 1),               // an entry beyond what rank 2 made
-      withBody(layout + counts + "f 4 0 x 17\n", 1),               // an entry of a rank it did not have
-      withBody(layout + counts + "f shared 0 x 17\n", 1),          // -S's name in a run without -S
-      withBody(layout + counts + "f 0 1 o 17\n", 1),               // a rename fate of an item never renamed
-      withBody(layout + counts + "f 3 1 y 17\n", 1),               // unknown fate
-      withBody(layout + counts + "f 3 1 x 0\n", 1),                // no errno
-      withBody(layout + counts + "q 3 1 x 17\n", 1),               // unknown kind
-      withBody(layout + counts + "f 3 1 x 17 \n", 1),              // trailing space
-      withBody("layout ranks=0" + layout.substr(14) + counts, 0),  // no ranks
+      withBody(layout + counts.substr(0, 36) + "renamed f 0 0 7 0\n" + counts.substr(55),
+               0),  // renamed > made
+      withBody(layout + counts.substr(0, 73) + "removed f 11 0 0 0\n" + counts.substr(91),
+               0),                                         // removed > made
+      withBody(layout + counts.substr(0, 73), 0),          // no removed lines (the record of an older build)
+      withBody(layout + counts + "f 2 6 x 17\n", 1),       // an entry beyond what rank 2 made
+      withBody(layout + counts + "f 4 0 x 17\n", 1),       // an entry of a rank it did not have
+      withBody(layout + counts + "f shared 0 x 17\n", 1),  // -S's name in a run without -S
+      withBody(layout + counts + "f 0 1 o 17\n", 1),       // a rename fate of an item never renamed
+      withBody(layout + counts + "f 3 1 y 17\n", 1),       // unknown fate
+      withBody(layout + counts + "f 3 1 x 0\n", 1),        // no errno
+      withBody(layout + counts + "q 3 1 x 17\n", 1),       // unknown kind
+      withBody(layout + counts + "f 3 1 x 17 \n", 1),      // trailing space
+      withBody("layout ranks=0" + layout.substr(14) + counts, 0),                     // no ranks
       withBody("layout ranks=4 targets=1 target=1" + layout.substr(33) + counts, 0),  // target out of range
       "mdbench-taken 1 bytes=0000000039\nend 0\n",                                    // the older version
   };

@@ -33,10 +33,12 @@ enum class ItemFate : std::uint8_t { kOurs, kNotOurs, kOriginalName, kGone };
 // any name it could use. Above every errno (Linux's are below 4096), so they travel where an errno does
 // (a phase's first error, the results file's errors); describeOpError and opErrorName give their words.
 inline constexpr int kOpErrorMask = (1 << 20) - 1;
-inline constexpr int kErrNotMade = 1 << 20;         // beyond what the create job made
-inline constexpr int kErrNotCreated = 2 << 20;      // | the create's errno (not EEXIST: that stays EEXIST)
-inline constexpr int kErrGone = 3 << 20;            // | the failed rename's errno
-inline constexpr int kErrAlreadyRenamed = 4 << 20;  // a rename of an item an earlier job renamed
+inline constexpr int kErrNotMade = 1 << 20;     // beyond what the create job made
+inline constexpr int kErrNotCreated = 2 << 20;  // | the create's errno (not EEXIST: that stays EEXIST)
+inline constexpr int kErrGone = 3 << 20;        // | the failed rename's errno
+inline constexpr int kErrAlreadyRenamed = 4 << 20;
+inline constexpr int kErrRemoved = 5 << 20;  // removed by an earlier phase or job: its name is free again  //
+                                             // a rename of an item an earlier job renamed
 // "ENOSPC" for an errno; "not created (ENOSPC)", "not made by the create job" ... for the codes above.
 std::string opErrorName(int err);
 // "ENOSPC (No space left on device)"; "not created (ENOSPC: No space left on device)" ...
@@ -67,7 +69,9 @@ struct RecordLayout {
   bool unique = false;
   bool shared_files = false;
   PathStyle path_style = PathStyle::kFull;  // recorded; it does not change a path
-  bool tree_complete = true;                // false: tree-create was stopped before it made every directory
+  bool tree_complete = true;
+  bool tree_removed = false;  // a tree-remove phase ran: the tree's directory names are free again // false:
+                              // tree-create was stopped before it made every directory
   bool operator==(const RecordLayout&) const = default;
 };
 RecordLayout recordLayoutOf(const Config& config, std::uint32_t ranks, std::uint32_t target);
@@ -111,8 +115,13 @@ class ItemFates {
   // Sizes are the layout's ranks; the counts are capped at the layout's items.
   void setMade(ItemKind kind, const std::vector<std::uint64_t>& per_slot);
   void setRenamed(ItemKind kind, const std::vector<std::uint64_t>& per_slot);
+  // The items [0, count) a remove phase attempted: gone, or left by a failed removal; either way a name a
+  // user may take again, never the run's afterwards (kept at the larger count).
+  void setRemoved(ItemKind kind, const std::vector<std::uint64_t>& per_slot);
+  void setTreeRemoved();
   std::uint64_t made(ItemKind kind, std::uint32_t slot) const;
   std::uint64_t renamed(ItemKind kind, std::uint32_t slot) const;
+  std::uint64_t removed(ItemKind kind, std::uint32_t slot) const;
   // The slot an item's count is kept in: its owner, or with -S the rank that creates it (item mod ranks).
   std::uint32_t slotOf(std::uint32_t owner, std::uint64_t item) const;
 
@@ -130,12 +139,12 @@ class ItemFates {
 
   // The record: header "mdbench-taken 2 bytes=<10 digits>\n"; "layout ranks=R targets=T target=t depth=z
   // branching=b items=n items_per_dir=I loops=l leaf_only=0|1 unique=0|1 shared_files=0|1
-  // path_style=full|dirfd tree=complete|partial\n"; "made f|d <R counts>\n", "renamed f|d <R counts>\n"
-  // (both kinds); one line per entry "<f|d> <owner|shared> <item> <x|o|g> <errno>\n" (x: not ours, o:
-  // original name, g: gone), "<f|d> all x\n" for a kind that is all not ours; and "end <entries>
-  // <16 hex digits: FNV-1a of everything before>\n". parseRecord returns "" or what is wrong with the
-  // text (never a partial set): it also refuses counts and entries that contradict each other or the
-  // layout. A set without a layout cannot be encoded.
+  // path_style=full|dirfd tree=complete|partial|removed\n"; "made f|d <R counts>\n", "renamed f|d <R
+  // counts>\n", "removed f|d <R counts>\n" (both kinds); one line per entry "<f|d> <owner|shared> <item>
+  // <x|o|g> <errno>\n" (x: not ours, o: original name, g: gone), "<f|d> all x\n" for a kind that is all not
+  // ours; and "end <entries> <16 hex digits: FNV-1a of everything before>\n". parseRecord returns "" or what
+  // is wrong with the text (never a partial set): it also refuses counts and entries that contradict each
+  // other or the layout. A set without a layout cannot be encoded.
   std::string encode() const;
   static std::string parseRecord(std::string_view text, ItemFates& out);
   // The total length a header announces (0 when it is not a header).
@@ -160,6 +169,7 @@ class ItemFates {
   std::optional<TreeLayout> tree_;
   std::vector<std::uint64_t> made_[2];
   std::vector<std::uint64_t> renamed_[2];
+  std::vector<std::uint64_t> removed_[2];
 };
 
 }  // namespace mdbench
