@@ -273,8 +273,14 @@ int ItemFates::errOf(ItemKind kind, std::uint32_t owner, std::uint64_t item) con
 
 void ItemFates::add(ItemKind kind, std::uint32_t owner, std::uint64_t item, ItemFate fate, int err) {
   const std::size_t k = index(kind);
-  if (fate == ItemFate::kOurs || all_[k]) return;
+  if (all_[k]) return;
   auto& fates = fates_[k];
+  if (fate == ItemFate::kOurs) {
+    const auto it = fates.find({owner, item});
+    if (it != fates.end() && it->second.fate == ItemFate::kOriginalName) fates.erase(it);
+    update();
+    return;
+  }
   auto [it, inserted] = fates.emplace(std::make_pair(owner, item), Entry{fate, err});
   if (!inserted && fate == ItemFate::kNotOurs) it->second = Entry{fate, err};
   if (!inserted && fate == ItemFate::kGone && it->second.fate == ItemFate::kOriginalName) {

@@ -398,7 +398,12 @@ class PhaseExecutor {
       const char* name = names(item);
       if (name == nullptr) return names.error();
       if (names.atRenamedName()) return kErrAlreadyRenamed;
-      return b.renameEntry(dir, name, renamed.name(item), type);
+      const int err = b.renameEntry(dir, name, renamed.name(item), type);
+      // An item an earlier rename left under its original name is renamed now: its exception goes.
+      if (err == 0 && !fates_.empty() && fates_.of(kind, owner, item) == ItemFate::kOriginalName) {
+        noteRenamedNow(owner, item);
+      }
+      return err;
     });
   }
 
@@ -498,6 +503,14 @@ class PhaseExecutor {
     if (!phaseInfo(phase).creates()) fate = err == ENOENT ? ItemFate::kGone : ItemFate::kOriginalName;
     if (failed_here_.size() < kMaxItemFates) {
       failed_here_.push_back(FailedItem{item, owner, err, fate});
+    } else {
+      failed_overflow_ = true;
+    }
+  }
+
+  void noteRenamedNow(std::uint32_t owner, std::uint64_t item) {
+    if (failed_here_.size() < kMaxItemFates) {
+      failed_here_.push_back(FailedItem{item, owner, 0, ItemFate::kOurs});
     } else {
       failed_overflow_ = true;
     }

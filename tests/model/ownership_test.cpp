@@ -64,6 +64,14 @@ TEST(ItemFates, NotOursWinsOverOriginalName) {
   EXPECT_EQ(fates.of(ItemKind::kFile, 0, 1), ItemFate::kNotOurs);
 }
 
+TEST(ItemFates, ARenameThatSucceedsLaterClearsItsException) {
+  ItemFates fates = madeSample();
+  fates.add(ItemKind::kFile, 3, 1, ItemFate::kOurs);
+  EXPECT_EQ(fates.state(ItemKind::kFile, 3, 1).where, ItemState::Where::kRenamed);
+  fates.add(ItemKind::kFile, 1, 4, ItemFate::kOurs);  // a create that failed is not undone
+  EXPECT_EQ(fates.state(ItemKind::kFile, 1, 4).err, kErrNotCreated | ENOSPC);
+}
+
 TEST(ItemFates, ForgetsOneKind) {
   ItemFates fates = madeSample();
   fates.forget(ItemKind::kFile);

@@ -94,6 +94,7 @@ class ItemFates {
   // The errno the fate was recorded with (0 for kOurs).
   int errOf(ItemKind kind, std::uint32_t owner, std::uint64_t item) const;
   // kNotOurs wins over kGone and kOriginalName; past kMaxItemFates the kind becomes all not ours.
+  // kOurs: the item's exception goes (a rename that failed before succeeded now); not for kNotOurs.
   void add(ItemKind kind, std::uint32_t owner, std::uint64_t item, ItemFate fate, int err = EEXIST);
   void merge(const ItemFates& other);
   void setAllNotOurs(ItemKind kind);
