@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -84,17 +85,25 @@ std::string_view typeOf(const struct stat& st) {
 // What the walk does with one entry (its lstat in `st`).
 enum class Verdict : std::uint8_t { kRemoveFile, kDescend, kKeep };
 
-// The name-acceptance predicate: only a name mdbench generates, of the type it gives that name, and not one
-// the ownership record leaves, is removed; `why` says why anything else stays.
+// The name-acceptance predicate: only a name mdbench generates, of the type it gives that name, and, with an
+// ownership record (CleanOptions::leave), only where the record says the run made it, under that name, is
+// removed; `why` says why anything else stays. The type is judged first (its message says what is there);
+// `relative()` gives the entry's path below the iteration directory, built only when a record asks for it.
+template <typename RelativePath>
 Verdict judgeEntry(const std::string& name, const struct stat& st, const CleanOptions& options,
-                   std::string& why) {
+                   const RelativePath& relative, std::string& why) {
   const GeneratedName kind = classifyName(name);
-  if (options.leave != nullptr && options.leave->leavesName(name)) {
-    why = "the run found this name taken (its ownership record says so); left alone";
-    return Verdict::kKeep;
+  const bool file = kind == GeneratedName::kGeneratedFile && S_ISREG(st.st_mode);
+  const bool dir = kind == GeneratedName::kGeneratedDir && S_ISDIR(st.st_mode);
+  if (file || dir) {
+    if (options.leave != nullptr) {
+      if (const std::string_view reason = options.leave->notOursBecause(relative()); !reason.empty()) {
+        why = std::string(reason);
+        return Verdict::kKeep;
+      }
+    }
+    return file ? Verdict::kRemoveFile : Verdict::kDescend;
   }
-  if (kind == GeneratedName::kGeneratedFile && S_ISREG(st.st_mode)) return Verdict::kRemoveFile;
-  if (kind == GeneratedName::kGeneratedDir && S_ISDIR(st.st_mode)) return Verdict::kDescend;
   why = kind == GeneratedName::kForeign
             ? fmt::format("{} mdbench did not make; left alone", typeOf(st))
             : fmt::format("{} with a name mdbench gives to {}; left alone", typeOf(st),
@@ -164,6 +173,13 @@ class TreeWalk {
     return path;
   }
   void keep(const std::string& name, std::string_view why) { tally_.keep(pathOf(name), why); }
+  // The path of `name` in the deepest frame below the top ("mdbench_tree.0/file.mdbench.1.7"), for the
+  // ownership record: one name per level, so a deep tree costs its depth per entry, never kept.
+  std::string relativeOf(const std::string& name) const {
+    std::string path;
+    for (std::size_t i = 1; i < frames_.size(); ++i) path.append(frames_[i].name).append("/");
+    return path.append(name);
+  }
 
   void visit(const std::string& name) {
     const int dir_fd = fdOf(frames_.back());
@@ -173,7 +189,7 @@ class TreeWalk {
       return;
     }
     std::string why;
-    switch (judgeEntry(name, st, options_, why)) {
+    switch (judgeEntry(name, st, options_, [&] { return relativeOf(name); }, why)) {
       case Verdict::kKeep:
         keep(name, why);
         return;
@@ -274,8 +290,9 @@ void removeBelow(int dir_fd, const std::string& display, const CleanOptions& opt
   TreeWalk(dir_fd, display, options, tally).run();
 }
 
-// The ownership record of the iteration directory dir_fd (ownership.hpp): "" with `fates` filled (empty when
-// there is none: a run of an older version), or why it cannot be used.
+// The ownership record of the iteration directory dir_fd (ownership.hpp): "" with `fates` filled (without a
+// layout when there is none: then only the steady state's names, which keep no record, are the run's), or
+// why it cannot be used (damaged, truncated, edited, of another version).
 std::string readOwnership(int dir_fd, ItemFates& fates) {
   const Fd fd(
       ::openat(dir_fd, std::string(kTakenName).c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));

@@ -10,7 +10,7 @@
 
 namespace mdbench {
 
-NullBackend::NullBackend() : empty_record_(ItemFates().encode()) {}
+NullBackend::NullBackend() = default;
 
 int NullBackend::openDir(DirHandle parent, const char*, DirHandle& out) {
   out = DirHandle{};
@@ -28,14 +28,10 @@ int NullBackend::createFile(DirHandle parent, const char*, std::span<const std::
   return 0;
 }
 
-// The ownership record is read in two steps (its header, then its announced length): both are served from
-// the empty record, so a later job of a split workload finds every item the run's own.
-int NullBackend::readFile(DirHandle parent, const char* name, std::span<std::byte> buf) {
+// No ownership record is kept (storesNothing): reading one finds none.
+int NullBackend::readFile(DirHandle parent, const char* name, std::span<std::byte>) {
   if (!parent.valid()) return EBADF;
-  if (std::string_view(name) != kTakenName) return 0;
-  if (buf.size() > empty_record_.size()) return ENODATA;
-  std::memcpy(buf.data(), empty_record_.data(), buf.size());
-  return 0;
+  return std::string_view(name) == kTakenName ? ENOENT : 0;
 }
 
 int NullBackend::countEntries(DirHandle, std::span<const std::string_view> prefixes,

@@ -249,6 +249,7 @@ RunResult runWorkload(Comm& comm, Backend& backend, const std::string& my_target
 
 int exitStatusOf(const RunResult& result) {
   if (result.stop_signal != 0) return 128 + result.stop_signal;
+  if (result.setup_usage) return kExitUsage;
   const bool failed =
       !result.setup_error.empty() || result.failedOps() > 0 || !result.cleanup_problems.empty();
   if (failed) return kExitFailed;

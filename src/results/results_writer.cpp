@@ -25,6 +25,7 @@
 #include "h5.hpp"
 #include "mdbench/model/layout.hpp"
 #include "mdbench/model/metrics.hpp"
+#include "mdbench/model/ownership.hpp"
 #include "mdbench/model/plan.hpp"
 #include "mdbench/model/stats.hpp"
 #include "mdbench/model/steady.hpp"
@@ -229,7 +230,7 @@ void writeFirstErrors(hid_t group, std::span<const h5::Field> fields, const std:
   // The strings must outlive the rows pointing into them.
   std::vector<std::string> names, paths;
   for (const std::uint32_t rank : failed) {
-    names.push_back(errnoName(ranks[rank].first_error.err));
+    names.push_back(opErrorName(ranks[rank].first_error.err));
     paths.push_back(path_of(rank));
   }
   std::vector<Row> rows;

@@ -7,6 +7,7 @@
 
 #include "mdbench/model/layout.hpp"
 #include "mdbench/model/metrics.hpp"
+#include "mdbench/model/ownership.hpp"
 #include "mdbench/model/steady.hpp"
 #include "mdbench/util/errno_name.hpp"
 
@@ -330,7 +331,7 @@ void ConsoleSink::printFirstErrors(const RunResult& run, const Plan& plan) {
           "rank {}: {} (iteration {}): {} {}: {}", r, phaseName(measured.phase), measured.iteration,
           phaseInfo(measured.phase).verb,
           rankTarget(run.info, plan, r) + "/" + errorPath(plan, measured.iteration, measured.phase, e),
-          describeErrno(e.err));
+          describeOpError(e.err));
     }
   }
   const std::uint64_t failed = run.failedOps();

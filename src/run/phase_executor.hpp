@@ -28,35 +28,52 @@
 
 namespace mdbench {
 
-// An item's name in an item phase, or nullptr for an item this run did not make (skipped, failed with
-// EEXIST); an item its rename could not rename keeps the original name. One empty() test per op when
-// nothing was taken.
+// An item's name in an item phase by the ownership record: under the name the record says the item has
+// (the original, or the renamed one after a rename that succeeded), or nullptr for an item this run did not
+// make (skipped; error() is what the phase counts it failed with: not made by the create job, not created,
+// EEXIST for a name found taken). One test per op when every item up to the phase's limit is the run's
+// under one name.
 class PhaseNames {
  public:
-  PhaseNames(const ItemFates& fates, ItemKind kind, std::uint32_t owner, NameForm form)
-      : fates_(fates), kind_(kind), owner_(owner), namer_(kind, owner, form), original_(kind, owner) {}
+  PhaseNames(const ItemFates& fates, ItemKind kind, std::uint32_t owner, std::uint64_t limit)
+      : fates_(fates),
+        kind_(kind),
+        owner_(owner),
+        original_(kind, owner, NameForm::kOriginal),
+        renamed_(kind, owner, NameForm::kRenamed) {
+    uniform_ = fates.uniform(kind, owner, limit, where_);
+  }
 
   const char* operator()(std::uint64_t item) {
-    if (fates_.empty()) [[likely]]
-      return namer_.name(item);
-    switch (fates_.of(kind_, owner_, item)) {
-      case ItemFate::kNotOurs:
+    if (uniform_) [[likely]]
+      return where_ == ItemState::Where::kRenamed ? renamed_.name(item) : original_.name(item);
+    const ItemState state = fates_.state(kind_, owner_, item);
+    where_ = state.where;
+    err_ = state.err;
+    switch (state.where) {
+      case ItemState::Where::kNone:
         return nullptr;
-      case ItemFate::kOriginalName:
-        return original_.name(item);
+      case ItemState::Where::kRenamed:
+        return renamed_.name(item);
       default:
-        return namer_.name(item);
+        return original_.name(item);
     }
   }
-  // The phase's name whatever the item's fate: for the creates, which decide it.
-  const char* planned(std::uint64_t item) { return namer_.name(item); }
+  // After operator(): why the item was skipped, and whether its name is the renamed one.
+  int error() const { return err_; }
+  bool atRenamedName() const { return where_ == ItemState::Where::kRenamed; }
+  // The original name whatever the item's fate: for the creates, which decide it.
+  const char* planned(std::uint64_t item) { return original_.name(item); }
 
  private:
   const ItemFates& fates_;
   ItemKind kind_;
   std::uint32_t owner_;
-  ItemNamer namer_;
   ItemNamer original_;
+  ItemNamer renamed_;
+  bool uniform_ = false;
+  ItemState::Where where_ = ItemState::Where::kOriginal;
+  int err_ = 0;
 };
 
 // Everything one rank needs to measure a phase.
@@ -121,13 +138,16 @@ class PhaseExecutor {
     const std::int64_t t_start = openPhase(phase, record.planned, rule);
     if (info.creates()) fates_.forget(itemKindOf(phase));  // this iteration's creates decide afresh
     std::uint64_t reached = 0;
+    reach_.assign(plan_.ranks(), 0);
     if (collective) {
       if (record.planned > 0) executeForEveryOwner(phase, iteration_dir, limit);
     } else if (record.planned > 0) {
       reached = execute(phase, cursor, owner, 0, limit);
     }
     items_ = limit;
-    if (rule == StonewallRule::kStopAndWearOut) wearOut(phase, cursor, owner, reached, limits);
+    if (rule == StonewallRule::kStopAndWearOut) reached = wearOut(phase, cursor, owner, reached, limits);
+    if (!collective) noteReach(owner, reached);
+    if (phase == Phase::kTreeCreate) tree_stopped_ = stopped_;
     closePhase(phase, t_start);
     return record;
   }
@@ -153,8 +173,19 @@ class PhaseExecutor {
     for (std::uint32_t owner = 0; owner < plan_.ranks() && !stopped_; ++owner) {
       DirCursor cursor(parts_.backend, iteration_dir, plan_.layout(), config.sharing, owner);
       if (config.write_bytes > 0) pattern_.fill(write_data_, owner);
-      (void)execute(phase, cursor, owner, 0, limit);
+      noteReach(owner, execute(phase, cursor, owner, 0, limit));
     }
+  }
+
+  // The items of `owner` this rank's pass of the phase attempted: [0, reached). With -S the creates are
+  // kept per creating rank (ItemFates::slotOf), and rank 0's renames of the shared names count for all.
+  void noteReach(std::uint32_t owner, std::uint64_t reached) {
+    if (owner != kSharedOwner) {
+      if (owner < reach_.size()) reach_[owner] = std::max(reach_[owner], reached);
+      return;
+    }
+    if (shared_reach_set_) return;  // createShared noted the creating rank's own pass
+    std::fill(reach_.begin(), reach_.end(), reached);
   }
 
   // -Y: at the end of every phase, or with sync_creates_only (the IO500 presets) of the item creates only.
@@ -187,6 +218,7 @@ class PhaseExecutor {
     stop_at_deadline_ = rule == StonewallRule::kStopAndWearOut;
     stopped_ = false;
     name_made_ = false;
+    shared_reach_set_ = false;
     failed_here_.clear();
     failed_overflow_ = false;
     return t_start;
@@ -194,16 +226,18 @@ class PhaseExecutor {
 
   // After a stonewall that stops the phase: the ranks agree on the furthest count any reached and those
   // behind go on to it. Every rank takes part, also those with nothing to do, so no rank waits alone.
-  void wearOut(Phase phase, DirCursor& cursor, std::uint32_t owner, std::uint64_t reached,
-               ItemLimits& limits) {
+  // Returns where this rank's pass ended.
+  std::uint64_t wearOut(Phase phase, DirCursor& cursor, std::uint32_t owner, std::uint64_t reached,
+                        ItemLimits& limits) {
     RankPhaseRecord& record = *record_;
     const std::uint64_t furthest = parts_.comm.allreduceMax(reached);
     deadline_ns_ = kNever;
     if (record.planned > 0 && reached < furthest && !stopped_)
-      (void)execute(phase, cursor, owner, reached, furthest);
+      reached = execute(phase, cursor, owner, reached, furthest);
     if (phaseInfo(phase).creates()) limits.of(itemKindOf(phase)) = furthest;
     record.planned = plannedOps(phase, furthest);
     items_ = furthest;
+    return reached;
   }
 
   // The counts' last word, -Y's sync, --run-cmd-after-phase, t_local_end, the closing barrier (not with -B)
@@ -297,7 +331,7 @@ class PhaseExecutor {
                              std::uint64_t to) {
     Backend& b = parts_.backend;
     const ItemKind kind = itemKindOf(phase);
-    PhaseNames names(fates_, kind, owner, plan_.nameForm(phase));
+    PhaseNames names(fates_, kind, owner, to);
     switch (phase) {
       case Phase::kDirCreate:
         return itemLoop(phase, cursor, owner, from, to, 0, [&](DirHandle dir, std::uint64_t item) {
@@ -307,12 +341,12 @@ class PhaseExecutor {
       case Phase::kFileStat:
         return itemLoop(phase, cursor, owner, from, to, 0, [&](DirHandle dir, std::uint64_t item) {
           const char* name = names(item);
-          return name == nullptr ? EEXIST : b.statEntry(dir, name, kind == ItemKind::kDir);
+          return name == nullptr ? names.error() : b.statEntry(dir, name, kind == ItemKind::kDir);
         });
       case Phase::kDirRemove:
         return itemLoop(phase, cursor, owner, from, to, 0, [&](DirHandle dir, std::uint64_t item) {
           const char* name = names(item);
-          return name == nullptr ? EEXIST : b.removeDir(dir, name);
+          return name == nullptr ? names.error() : b.removeDir(dir, name);
         });
       case Phase::kFileCreate:
         return plan_.config().shared_files ? createShared(cursor, owner, from, to)
@@ -326,7 +360,7 @@ class PhaseExecutor {
             b, plan_.config().sharing == TreeSharing::kUnique || plan_.ranks() <= kMaxRanksListingSharedDirs);
         return itemLoop(phase, cursor, owner, from, to, 0, [&](DirHandle dir, std::uint64_t item) {
           const char* name = names(item);
-          return name == nullptr ? EEXIST : b.unlinkFile(dir, name);
+          return name == nullptr ? names.error() : b.unlinkFile(dir, name);
         });
       }
       case Phase::kDirRename:
@@ -346,13 +380,14 @@ class PhaseExecutor {
     return itemLoop(Phase::kFileRead, cursor, owner, from, to, buf.size(),
                     [&](DirHandle dir, std::uint64_t item) {
                       const char* name = names(item);
-                      const int err = name == nullptr ? EEXIST : b.readFile(dir, name, buf);
+                      const int err = name == nullptr ? names.error() : b.readFile(dir, name, buf);
                       if (err == 0 && verify && !pattern_.check(buf, owner, item)) return kMismatch;
                       return err;
                     });
   }
 
-  // Renames each item to its renamed name (layout.hpp's kRenamedSuffix).
+  // Renames each item to its renamed name (layout.hpp's kRenamedSuffix); one an earlier job renamed
+  // already is left as it is (and stays renamed).
   std::uint64_t renameItems(Phase phase, DirCursor& cursor, std::uint32_t owner, std::uint64_t from,
                             std::uint64_t to, PhaseNames& names) {
     Backend& b = parts_.backend;
@@ -361,7 +396,14 @@ class PhaseExecutor {
     ItemNamer renamed(kind, owner, NameForm::kRenamed);
     return itemLoop(phase, cursor, owner, from, to, 0, [&](DirHandle dir, std::uint64_t item) {
       const char* name = names(item);
-      return name == nullptr ? EEXIST : b.renameEntry(dir, name, renamed.name(item), type);
+      if (name == nullptr) return names.error();
+      if (names.atRenamedName()) return kErrAlreadyRenamed;
+      const int err = b.renameEntry(dir, name, renamed.name(item), type);
+      // An item an earlier rename left under its original name is renamed now: its exception goes.
+      if (err == 0 && !fates_.empty() && fates_.of(kind, owner, item) == ItemFate::kOriginalName) {
+        noteRenamedNow(owner, item);
+      }
+      return err;
     });
   }
 
@@ -381,7 +423,10 @@ class PhaseExecutor {
     return itemLoop(
         Phase::kFileCreate, cursor, owner, from, to, data.size(),
         [&](DirHandle dir, std::uint64_t item) {
-          if (!fates.empty() && fates.of(ItemKind::kFile, owner, item) != ItemFate::kOurs) return EEXIST;
+          if (!fates.empty() && fates.of(ItemKind::kFile, owner, item) != ItemFate::kOurs) {
+            const int err = fates.errOf(ItemKind::kFile, owner, item);
+            return err == EEXIST ? EEXIST : kErrNotCreated | err;
+          }
           pattern_.stamp(data, owner, item);  // mdtest's update before each write (data_pattern.hpp)
           name_made_ = false;
           return b.createFile(dir, namer.name(item), data, options);
@@ -396,9 +441,10 @@ class PhaseExecutor {
   // agreement is one allreduce (plus a gather and broadcast of the failures when there are any) inside the
   // timed phase, and every rank waits there for the slowest creator.
   std::uint64_t createShared(DirCursor& cursor, std::uint32_t owner, std::uint64_t from, std::uint64_t to) {
-    (void)createFiles(cursor, owner, from, to, Pick::kMine);
-    mdbench::shareFailures(parts_.comm, failed_here_, failed_overflow_, ItemKind::kFile, ItemFate::kNotOurs,
-                           fates_);
+    const std::uint64_t reached = createFiles(cursor, owner, from, to, Pick::kMine);
+    if (rank_ < reach_.size()) reach_[rank_] = reached;
+    shared_reach_set_ = true;
+    mdbench::shareFailures(parts_.comm, failed_here_, failed_overflow_, ItemKind::kFile, fates_);
     failed_here_.clear();
     failed_overflow_ = false;
     if (!stopped_) (void)createFiles(cursor, owner, from, to, Pick::kOthers);
@@ -446,11 +492,25 @@ class PhaseExecutor {
     Pick pick;
   };
 
-  // A failed create leaves a name this run does not own; a failed rename leaves the item under its original
-  // name. Both are shared after the phase (shareFailures) and recorded; bounded per rank.
-  void noteFailure(std::uint32_t owner, std::uint64_t item) {
+  // A failed create leaves a name this run does not own (with the create's errno); a failed rename leaves
+  // the item under its original name, unless the rename found no item there (then neither name is known
+  // to be the run's). Only EEXIST means the new name is someone else's. An item the record already kept
+  // from the op (err: one of ownership.hpp's codes) keeps its fate. Shared after the phase (shareFailures)
+  // and recorded; bounded per rank.
+  void noteFailure(Phase phase, std::uint32_t owner, std::uint64_t item, int err) {
+    if ((err & ~kOpErrorMask) != 0) return;
+    ItemFate fate = ItemFate::kNotOurs;
+    if (!phaseInfo(phase).creates()) fate = err == ENOENT ? ItemFate::kGone : ItemFate::kOriginalName;
     if (failed_here_.size() < kMaxItemFates) {
-      failed_here_.push_back(FailedItem{item, owner});
+      failed_here_.push_back(FailedItem{item, owner, err, fate});
+    } else {
+      failed_overflow_ = true;
+    }
+  }
+
+  void noteRenamedNow(std::uint32_t owner, std::uint64_t item) {
+    if (failed_here_.size() < kMaxItemFates) {
+      failed_here_.push_back(FailedItem{item, owner, 0, ItemFate::kOurs});
     } else {
       failed_overflow_ = true;
     }
@@ -501,7 +561,7 @@ class PhaseExecutor {
         if (dir_error != 0) dir_end = 0;  // try to open it again for the next item
         // A file whose write failed after its create is the run's (removed later); only a name the create
         // never made is left to whoever has it.
-        if (notes_failures && !name_made_) noteFailure(owner, item);
+        if (notes_failures && !name_made_) noteFailure(phase, owner, item, err);
         name_made_ = false;
       }
       previous = now;
@@ -592,12 +652,15 @@ class PhaseExecutor {
   // Later phases, whichever rank -N gives the items to, skip the former (failed, EEXIST) and use the
   // original name for the latter; the lead ranks write it all into the ownership record for later jobs.
   void shareFailures(Comm& comm, Phase phase) {
-    const ItemFate fate = phaseInfo(phase).creates() ? ItemFate::kNotOurs : ItemFate::kOriginalName;
-    mdbench::shareFailures(comm, failed_here_, failed_overflow_, itemKindOf(phase), fate, fates_);
+    mdbench::shareFailures(comm, failed_here_, failed_overflow_, itemKindOf(phase), fates_);
     failed_here_.clear();
     failed_overflow_ = false;
   }
   ItemFates& fates() { return fates_; }
+  // Per slot (ItemFates::slotOf), the items this rank's last item phase attempted, [0, count).
+  const std::vector<std::uint64_t>& reach() const { return reach_; }
+  // Whether the last tree-create was stopped by a signal before it made every directory.
+  bool treeStopped() const { return tree_stopped_; }
 
   // The item count readdir checks against (the phase's kind), set before a readdir phase.
   void setReaddirLimit(std::uint64_t limit) { readdir_limit_ = limit; }
@@ -620,6 +683,9 @@ class PhaseExecutor {
   bool name_made_ = false;  // the last file create made its name (CreateOptions::made)
   bool failed_overflow_ = false;
   ItemFates fates_;
+  std::vector<std::uint64_t> reach_;
+  bool shared_reach_set_ = false;
+  bool tree_stopped_ = false;
   std::uint64_t readdir_limit_ = 0;
   std::uint64_t items_ = 0;
   int sync_error_ = 0;

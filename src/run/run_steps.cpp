@@ -117,15 +117,21 @@ std::string openIterationDir(Comm& comm, Backend& backend, IterationDir& it, boo
   return error;
 }
 
-// Collective, once the iteration directory is claimed: a job that creates starts with nothing taken and
-// leaves an empty record at once (so a later job always finds one, even after a stop); a later job reads
-// the record the create job left, and refuses the directory when there is none or it is damaged.
-std::string startOwnership(Comm& comm, Backend& backend, DirHandle dir, bool creates, bool leads,
-                           const std::string& where, ItemFates& fates) {
+// Collective, once the iteration directory is claimed: a job that creates starts with nothing made and
+// leaves that record at once (so a later job always finds one, even after a stop); a later job reads the
+// record the create job left, and refuses the directory when there is none, it is damaged, or the job's
+// layout is not the one the items were made in.
+std::string startOwnership(const OwnershipStart& start, const std::string& where, const RecordLayout& job,
+                           ItemFates& fates, bool& usage) {
+  usage = false;
   fates.clear();
-  if (!creates) return loadTakenRecords(comm, backend, dir, leads, where, fates);
-  const int err = leads ? writeTakenRecord(backend, dir, fates) : 0;
-  return agreeOnSetup(comm, err, fmt::format("cannot write {}/{}", where, kTakenName));
+  if (!start.creates) {
+    return loadTakenRecords(start.comm, start.target_comm, start.backend, start.dir, start.leads, where, job,
+                            fates, usage);
+  }
+  fates.setLayout(job);
+  const int err = start.leads ? writeTakenRecord(start.backend, start.dir, fates) : 0;
+  return agreeOnSetup(start.comm, err, fmt::format("cannot write {}/{}", where, kTakenName));
 }
 
 // Collective: -p, slept in slices of at most 0.1 s, with the ranks agreeing after each on a stop request,

@@ -50,9 +50,19 @@ int preDelay(Comm& comm, double delay_s);
 std::string openIterationDir(Comm& comm, Backend& backend, IterationDir& it, bool creates, bool leads);
 // Undoes what openIterationDir did on this rank, in reverse order; "" or "; <what stays>".
 std::string undoIterationDir(Comm& comm, Backend& backend, IterationDir& it);
-// Once the iteration directory is claimed: starts (creates) or loads the ownership record.
-std::string startOwnership(Comm& comm, Backend& backend, DirHandle dir, bool creates, bool leads,
-                           const std::string& where, ItemFates& fates);
+// Once the iteration directory is claimed: starts (creates: nothing made yet, in the job's layout `job`)
+// or loads the ownership record of this rank's target (`target_comm`, taken_record.hpp), whose layout must
+// be the job's (`usage` set when it is not: exit 2).
+struct OwnershipStart {
+  Comm& comm;
+  Comm& target_comm;
+  Backend& backend;
+  DirHandle dir;
+  bool creates = false;
+  bool leads = false;
+};
+std::string startOwnership(const OwnershipStart& start, const std::string& where, const RecordLayout& job,
+                           ItemFates& fates, bool& usage);
 
 // After a signal stopped an iteration whose trees the run does not keep: every rank of a target removes its
 // share of what the iteration made (`fates`' names it did not make stay), as the last phases would have.

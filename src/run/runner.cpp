@@ -52,6 +52,8 @@ class BenchmarkRun {
       for (Sink* sink : sinks_) sink->begin(result_.info, plan_);
     }
     run_limits_ = ItemLimits{config_.items, config_.items};
+    // Each target's lead reads and writes its target's ownership record for the ranks working there.
+    if (targets_ > 1) target_comm_ = parts_.comm.split(parts_.comm.rank() % targets_, parts_.comm.rank());
     if (!config_.stonewall_file.empty() && !creates_) {
       setupStep("reading the -x file",
                 [&] { result_.setup_error = readLimits(parts_.comm, config_, run_limits_); });
@@ -100,6 +102,8 @@ class BenchmarkRun {
 
  private:
   bool stopped() const { return result_.stop_signal != 0; }
+  // The ranks of this rank's target (all of them with one target), its lead first.
+  Comm& targetComm() { return target_comm_ != nullptr ? *target_comm_ : parts_.comm; }
 
   // Collective: a setup step that every rank runs, unless an earlier one failed or was stopped; then the
   // ranks agree on a stop (the step's own failure was agreed inside it, so every rank gets here alike).
@@ -207,8 +211,10 @@ class BenchmarkRun {
     result_.setup_error = openIterationDir(comm, backend, it, creates_, leads_target_);
     if (!result_.setup_error.empty()) return false;
     if (steady_) return true;
+    const RecordLayout job = recordLayoutOf(config_, comm.size(), comm.rank() % targets_);
     result_.setup_error =
-        startOwnership(comm, backend, it.handle, creates_, leads_target_, it.where, executor_.fates());
+        startOwnership(OwnershipStart{comm, targetComm(), backend, it.handle, creates_, leads_target_},
+                       it.where, job, executor_.fates(), result_.setup_usage);
     if (result_.setup_error.empty()) return true;
     if (creates_ && leads_target_) (void)removeTakenRecord(backend, it.handle);
     result_.setup_error += undoIterationDir(comm, backend, it);
@@ -278,7 +284,9 @@ class BenchmarkRun {
     if (server_stats_ && server_stats_->incomplete()) result_.server_stats_incomplete = true;
     if (per_op_ != nullptr) endPerOpLog(iteration, phase);
     agreeOnCommands(iteration, phase);
-    if (info.decidesOwnership()) recordOwnership(phase, it);
+    if (info.decidesOwnership() || info.tree() || info.action == PhaseAction::kRemove) {
+      recordOwnership(phase, it);
+    }
     if (config_.sync_phases) {
       noteProblem(agreeOnSetup(comm, executor_.lastSyncError(),
                                fmt::format("syncfs after {} (iteration {})", phaseName(phase), iteration)));
@@ -287,10 +295,31 @@ class BenchmarkRun {
     return true;
   }
 
-  // After a create or rename: every rank learns the items that failed, and the lead ranks write the record.
+  // After a create or rename: every rank of a target learns the items that failed there and how far each
+  // rank's pass went (a stonewall's or a signal's end), and the lead ranks write the record. After the
+  // tree's create: whether it is whole. After a remove phase: the items it reached are no longer the run's
+  // (a name freed may be taken by anyone), nor the tree after tree-remove.
   void recordOwnership(Phase phase, const IterationDir& it) {
     Comm& comm = parts_.comm;
-    executor_.shareFailures(comm, phase);
+    ItemFates& fates = executor_.fates();
+    if (phase == Phase::kTreeCreate) {
+      fates.setTreeComplete(comm.allreduceMax(executor_.treeStopped() ? 1 : 0) == 0);
+    } else if (phase == Phase::kTreeRemove) {
+      fates.setTreeRemoved();
+    } else if (phaseInfo(phase).action == PhaseAction::kRemove) {
+      std::vector<std::uint64_t> reach = executor_.reach();
+      targetComm().allreduceMaxEach(reach);
+      fates.setRemoved(itemKindOf(phase), reach);
+    } else {
+      executor_.shareFailures(targetComm(), phase);
+      std::vector<std::uint64_t> reach = executor_.reach();
+      targetComm().allreduceMaxEach(reach);
+      if (phaseInfo(phase).creates()) {
+        fates.setMade(itemKindOf(phase), reach);
+      } else {
+        fates.setRenamed(itemKindOf(phase), reach);
+      }
+    }
     const int err = leads_target_ ? writeTakenRecord(parts_.backend, it.handle, executor_.fates()) : 0;
     noteProblem(agreeOnSetup(comm, err,
                              fmt::format("{}/{} not written after {}: later jobs will refuse this directory",
@@ -338,7 +367,8 @@ class BenchmarkRun {
   ItemLimits run_limits_;
   PhaseExecutor executor_;
   LatencyHistogram latency_;
-  std::unique_ptr<PerOpLog> per_op_;                          // --savePerOpDataCSV
+  std::unique_ptr<Comm> target_comm_;  // with several targets: the ranks of this rank's target
+  std::unique_ptr<PerOpLog> per_op_;   // --savePerOpDataCSV
   std::unique_ptr<serverstats::ServerSampler> server_stats_;  // --server-stats, rank 0 only
   std::int64_t epoch_ns_ = 0;
 };

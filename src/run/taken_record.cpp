@@ -4,8 +4,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <memory>
-#include <optional>
 #include <vector>
 
 #include "mdbench/model/layout.hpp"
@@ -53,63 +51,75 @@ int removeTakenRecord(Backend& backend, DirHandle dir) {
   return err != 0 ? err : record_err;
 }
 
-std::string loadTakenRecords(Comm& comm, Backend& backend, DirHandle dir, bool leads,
-                             const std::string& where, ItemFates& out) {
+std::string loadTakenRecords(Comm& comm, Comm& target_comm, Backend& backend, DirHandle dir, bool leads,
+                             const std::string& where, const RecordLayout& job, ItemFates& out, bool& usage) {
+  usage = false;
+  out.clear();
+  if (backend.storesNothing()) {
+    out.setLayout(job);
+    const std::vector<std::uint64_t> all(job.ranks, job.items);
+    out.setMade(ItemKind::kFile, all);
+    out.setMade(ItemKind::kDir, all);
+    return {};
+  }
   std::string text;
-  ItemFates mine;
-  std::string why;
   int err = leads ? readRecord(backend, dir, text) : 0;
-  if (err == 0 && leads) {
-    why = ItemFates::parseRecord(text, mine);
-    if (!why.empty()) err = EBADMSG;
-  }
-  const std::string problem = agreeOnSetup(
+  std::string problem = agreeOnSetup(
       comm, err,
-      fmt::format(
-          "{}/{}: the record of the names the create job did not make cannot be read{}; the directory "
-          "is not used (remove it with mdbench clean, which leaves the names it cannot vouch for)",
-          where, kRecord, why.empty() ? "" : fmt::format(" ({})", why)));
+      fmt::format("{}/{}: the record of what the create job made cannot be read; the directory is not used "
+                  "(remove it with mdbench clean, which leaves everything in it)",
+                  where, kRecord));
   if (!problem.empty()) return problem;
-  // Several targets: every lead's record, merged on rank 0 (a lead, rank 0 < targets) among the leads alone,
-  // so the gather holds one record per target, not per rank. One target: rank 0's record alone.
-  if (comm.allreduceSum(leads ? 1 : 0) > 1) {
-    const std::unique_ptr<Comm> lead_comm =
-        comm.split(leads ? std::optional<std::uint32_t>(0) : std::nullopt, comm.rank());
-    if (lead_comm != nullptr) {
-      const std::uint64_t longest = lead_comm->allreduceMax(text.size());
-      std::vector<std::byte> padded(longest, std::byte{0});
-      std::memcpy(padded.data(), text.data(), text.size());
-      std::vector<std::byte> all;
-      lead_comm->gatherBytes(padded, all);
-      for (std::size_t at = 0; lead_comm->rank() == 0 && at + longest <= all.size(); at += longest) {
-        const std::string_view chunk(reinterpret_cast<const char*>(all.data()) + at, longest);
-        ItemFates each;
-        const std::size_t length = ItemFates::recordLength(chunk.substr(0, kTakenHeaderBytes));
-        if (length > 0 && ItemFates::parseRecord(chunk.substr(0, length), each).empty()) mine.merge(each);
-      }
-    }
+  // Each target's own record, from its lead (rank 0 of the target's communicator) to its ranks.
+  target_comm.broadcast(text);
+  std::string why = ItemFates::parseRecord(text, out);
+  if (why.empty() && out.layout().target != job.target) {
+    why = fmt::format("it is target {}'s, this is target {}", out.layout().target, job.target);
   }
-  std::string merged;
-  if (comm.rank() == 0) merged = mine.encode();
-  comm.broadcast(merged);
-  (void)ItemFates::parseRecord(merged, out);  // rank 0's own encoding: parses
-  return {};
+  if (why.empty() && out.layout().tree_removed) {
+    why = "an earlier job removed the run's tree; what is left in it is not the run's any more";
+  }
+  if (why.empty() && !out.layout().tree_complete) {
+    why = "the create job was stopped before it made its whole tree";
+  }
+  problem = agreeOnProblem(
+      comm, why.empty()
+                ? std::string()
+                : fmt::format("{}/{}: the record of what the create job made cannot be used ({}); the "
+                              "directory is not used (remove it with mdbench clean)",
+                              where, kRecord, why));
+  if (!problem.empty()) return problem;
+  const std::string difference = layoutDifference(out.layout(), job);
+  problem = agreeOnProblem(
+      comm,
+      difference.empty()
+          ? std::string()
+          : fmt::format("{}: {}: a later job of a split workload must map items to the paths the create "
+                        "job used; nothing was touched",
+                        where, difference));
+  usage = !problem.empty();
+  return problem;
 }
 
 void shareFailures(Comm& comm, std::span<const FailedItem> failed, bool overflow, ItemKind kind,
-                   ItemFate fate, ItemFates& fates) {
+                   ItemFates& fates) {
   const std::uint64_t most = comm.allreduceMax(overflow ? 1 : failed.size());
   if (most == 0) return;
   struct Slot {
     std::uint64_t item;
     std::uint32_t owner;
+    std::int32_t err;
+    std::uint32_t fate;
     std::uint32_t used;  // 0: padding, 1: the item, 2: this rank's failures overflowed
   };
-  std::vector<Slot> mine(most, Slot{0, 0, 0});
+  std::vector<Slot> mine(most, Slot{0, 0, 0, 0, 0});
   if (overflow) {
-    mine[0] = Slot{0, 0, 2};
+    mine[0] = Slot{0, 0, 0, 0, 2};
   } else {
-    for (std::size_t i = 0; i < failed.size(); ++i) mine[i] = Slot{failed[i].item, failed[i].owner, 1};
+    for (std::size_t i = 0; i < failed.size(); ++i) {
+      mine[i] =
+          Slot{failed[i].item, failed[i].owner, failed[i].err, static_cast<std::uint32_t>(failed[i].fate), 1};
+    }
   }
   std::vector<std::byte> all;
   comm.gatherBytes(std::as_bytes(std::span(mine)), all);
@@ -120,7 +130,7 @@ void shareFailures(Comm& comm, std::span<const FailedItem> failed, bool overflow
     Slot slot;
     std::memcpy(&slot, bytes.data() + at, sizeof slot);
     if (slot.used == 2) fates.setAllNotOurs(kind);
-    if (slot.used == 1) fates.add(kind, slot.owner, slot.item, fate);
+    if (slot.used == 1) fates.add(kind, slot.owner, slot.item, static_cast<ItemFate>(slot.fate), slot.err);
   }
 }
 

@@ -21,20 +21,25 @@ int writeTakenRecord(Backend& backend, DirHandle dir, const ItemFates& fates);
 int removeTakenRecord(Backend& backend, DirHandle dir);
 
 // Collective, for a job that did not create the items: the lead rank of each target reads its target's
-// record (bounded, regular file only); the records are merged and every rank gets the result in `out`.
-// Returns "" or the agreed setup error (a missing or damaged record: the directory is not used).
-std::string loadTakenRecords(Comm& comm, Backend& backend, DirHandle dir, bool leads,
-                             const std::string& where, ItemFates& out);
+// record (bounded, regular file only) and hands it to the ranks of its target (`target_comm`: the ranks of
+// this rank's target, the lead first); every rank gets its target's record in `out`, checked against the
+// job's own layout (`job`). Returns "" or the agreed setup error: a missing or damaged record (the
+// directory is not used), or a layout that differs (`usage` set: the options are wrong, exit 2).
+std::string loadTakenRecords(Comm& comm, Comm& target_comm, Backend& backend, DirHandle dir, bool leads,
+                             const std::string& where, const RecordLayout& job, ItemFates& out, bool& usage);
 
-// An item a create or rename failed on, and whose it is (with -c rank 0 creates every rank's items).
+// An item a create or rename failed on, whose it is (with -c rank 0 creates every rank's items), the errno
+// and what it means for the item's names.
 struct FailedItem {
   std::uint64_t item = 0;
   std::uint32_t owner = 0;
+  std::int32_t err = 0;
+  ItemFate fate = ItemFate::kNotOurs;
 };
 
-// Collective, after a create or rename phase: every rank's failed items join `fates` on every rank with
-// `fate`; `overflow` (a rank with more than kMaxItemFates) makes the kind all not ours.
+// Collective, after a create or rename phase: every rank's failed items join `fates` on every rank;
+// `overflow` (a rank with more than kMaxItemFates) makes the kind all not ours.
 void shareFailures(Comm& comm, std::span<const FailedItem> failed, bool overflow, ItemKind kind,
-                   ItemFate fate, ItemFates& fates);
+                   ItemFates& fates);
 
 }  // namespace mdbench

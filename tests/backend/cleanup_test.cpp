@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <set>
 #include <string>
@@ -73,7 +74,10 @@ class CleanupTest : public ::testing::Test {
   // What a run of mdtest's `-n 6 -I 3 -z 1 -b 2` on 2 ranks leaves (kept, or stopped by a signal): its two
   // directory loops side by side (mdbench_tree.0 and mdbench_tree.3, each with two children), 3 files and 3
   // directories of each rank in every directory, half of the files renamed. Returns the entries made.
-  std::uint64_t loopLeftovers(const std::string& iter) {
+  // Its ownership record says so (even files at their original name: their renames found the new name
+  // taken); `edit` changes the record before it is written.
+  std::uint64_t loopLeftovers(
+      const std::string& iter, const std::function<void(ItemFates&)>& edit = [](ItemFates&) {}) {
     mark(iter);
     Config config;
     config.depth = 1;
@@ -97,17 +101,59 @@ class CleanupTest : public ::testing::Test {
         made += 2;
       }
     }
+    ItemFates fates;
+    fates.setLayout(recordLayoutOf(config, 2, 0));
+    const std::vector<std::uint64_t> all(2, layout.items());
+    fates.setMade(ItemKind::kFile, all);
+    fates.setMade(ItemKind::kDir, all);
+    fates.setRenamed(ItemKind::kFile, all);
+    for (std::uint32_t rank = 0; rank < 2; ++rank) {
+      for (std::uint64_t item = 0; item < layout.items(); item += 2) {
+        fates.add(ItemKind::kFile, rank, item, ItemFate::kOriginalName, EEXIST);
+      }
+    }
+    edit(fates);
+    file(iter + "/.mdbench-taken", fates.encode());
     return made;
   }
 
-  // An iteration directory as a run leaves it: a unique tree of rank 0 with files and dirs, renamed ones.
+  // An iteration directory as a run leaves it, with its ownership record: the unique tree of rank 0 of
+  // `-u -z 1 -b 2 -n 3` on one rank, its files renamed but the first (whose rename failed with EACCES),
+  // two of its directories.
   void runLeftovers(const std::string& iter) {
     mark(iter);
     file(iter + "/mdbench_tree.0.0/file.mdbench.0.0");
-    file(iter + "/mdbench_tree.0.0/file.mdbench.0.1.renamed");
-    dir(iter + "/mdbench_tree.0.0/dir.mdbench.0.2");
-    dir(iter + "/mdbench_tree.0.0/mdbench_tree.0.1/dir.mdbench.shared.3.renamed");
-    file(iter + "/mdbench_tree.0.0/mdbench_tree.0.2/file.mdbench.shared.4");
+    file(iter + "/mdbench_tree.0.0/mdbench_tree.0.1/file.mdbench.0.1.renamed");
+    file(iter + "/mdbench_tree.0.0/mdbench_tree.0.2/file.mdbench.0.2.renamed");
+    dir(iter + "/mdbench_tree.0.0/mdbench_tree.0.1/dir.mdbench.0.1");
+    dir(iter + "/mdbench_tree.0.0/mdbench_tree.0.2/dir.mdbench.0.2");
+    Config config;
+    config.sharing = TreeSharing::kUnique;
+    config.depth = 1;
+    config.branching = 2;
+    config.items = 3;
+    ItemFates fates;
+    fates.setLayout(recordLayoutOf(config, 1, 0));
+    fates.setMade(ItemKind::kFile, {3});
+    fates.setMade(ItemKind::kDir, {3});
+    fates.setRenamed(ItemKind::kFile, {3});
+    fates.add(ItemKind::kFile, 0, 0, ItemFate::kOriginalName, EACCES);
+    file(iter + "/.mdbench-taken", fates.encode());
+  }
+
+  // The record of a one-rank `-z LEVELS-1 -b 1 -I 1` run (a chain of LEVELS directories, item i in
+  // directory i) that made `files` files, written beside the mark of `iter`.
+  void chainRecord(const std::string& iter, int levels, std::uint64_t files) {
+    Config config;
+    config.depth = static_cast<std::uint32_t>(levels - 1);
+    config.branching = 1;
+    config.items_per_dir = 1;
+    config.items = static_cast<std::uint64_t>(levels);
+    ItemFates fates;
+    fates.setLayout(recordLayoutOf(config, 1, 0));
+    fates.setMade(ItemKind::kFile, {files});
+    fates.setMade(ItemKind::kDir, {0});
+    file(iter + "/.mdbench-taken", fates.encode());
   }
 
   std::string root_;
@@ -146,15 +192,16 @@ TEST_F(CleanupTest, RemovesEveryDirectoryLoopAndLeavesLookAlikes) {
   EXPECT_EQ(s.tally.dirs, 2u * 18 + 6 - 2);  // loop 1's root and child 4 hold look-alikes: they stay
   EXPECT_EQ(s.tally.kept, 6u);
   EXPECT_EQ(s.removed_run_dirs, 0u);
-  EXPECT_EQ(tree(), (std::set<std::string>{
-                        "t/", "t/mdbench.iter.0/", "t/mdbench.iter.0/.mdbench-run",
-                        "t/mdbench.iter.0/test-dir.0-1/", "t/mdbench.iter.0/test-dir.0-1/mdtest_tree.0/",
-                        "t/mdbench.iter.0/test-dir.0-1/mdtest_tree.0/file.mdtest.0.0",
-                        "t/mdbench.iter.0/mdbench_tree.3/", "t/mdbench.iter.0/mdbench_tree.3/mdtest_tree.0/",
-                        "t/mdbench.iter.0/mdbench_tree.3/mdbench_tree.4/",
-                        "t/mdbench.iter.0/mdbench_tree.3/mdbench_tree.4/file.mdtest.1.13",
-                        "t/mdbench.iter.0/mdbench_tree.3/mdbench_tree.4/file.mdbench.1.13.bak",
-                        "t/mdbench.iter.0/mdbench_tree.3.x/", "t/mdbench.iter.0/mdbench_loop.1/"}));
+  EXPECT_EQ(
+      tree(),
+      (std::set<std::string>{
+          "t/", "t/mdbench.iter.0/", "t/mdbench.iter.0/.mdbench-run", "t/mdbench.iter.0/.mdbench-taken",
+          "t/mdbench.iter.0/test-dir.0-1/", "t/mdbench.iter.0/test-dir.0-1/mdtest_tree.0/",
+          "t/mdbench.iter.0/test-dir.0-1/mdtest_tree.0/file.mdtest.0.0", "t/mdbench.iter.0/mdbench_tree.3/",
+          "t/mdbench.iter.0/mdbench_tree.3/mdtest_tree.0/", "t/mdbench.iter.0/mdbench_tree.3/mdbench_tree.4/",
+          "t/mdbench.iter.0/mdbench_tree.3/mdbench_tree.4/file.mdtest.1.13",
+          "t/mdbench.iter.0/mdbench_tree.3/mdbench_tree.4/file.mdbench.1.13.bak",
+          "t/mdbench.iter.0/mdbench_tree.3.x/", "t/mdbench.iter.0/mdbench_loop.1/"}));
 }
 
 TEST_F(CleanupTest, LoopsWithoutLookAlikesGoCompletelyAndTheRecordCoversEveryLoop) {
@@ -166,10 +213,8 @@ TEST_F(CleanupTest, LoopsWithoutLookAlikesGoCompletelyAndTheRecordCoversEveryLoo
   EXPECT_EQ(tree(), (std::set<std::string>{"a/"}));
 
   // The run found rank 1's item 16 (loop 1, directory 5) taken: its record says so, clean leaves the name.
-  loopLeftovers("b/mdbench.iter.2");
-  ItemFates fates;
-  fates.add(ItemKind::kFile, 1, 16, ItemFate::kNotOurs);
-  file("b/mdbench.iter.2/.mdbench-taken", fates.encode());
+  loopLeftovers("b/mdbench.iter.2",
+                [](ItemFates& fates) { fates.add(ItemKind::kFile, 1, 16, ItemFate::kNotOurs, EEXIST); });
   s = cleanDirectory(at("b"), false, log);
   EXPECT_EQ(s.tally.kept, 1u);
   EXPECT_EQ(s.tally.files + s.tally.dirs, made - 3);  // the file, its directory and loop 1's root stay
@@ -278,7 +323,8 @@ TEST_F(CleanupTest, PartsSplitTheTopLevelBetweenRanks) {
   ::close(fd);
   EXPECT_EQ(total.files, 23u);
   EXPECT_EQ(total.kept, 0u);
-  EXPECT_EQ(tree(), (std::set<std::string>{"it/", "it/.mdbench-run"}));  // the mark is the caller's
+  // The mark and the record are the caller's.
+  EXPECT_EQ(tree(), (std::set<std::string>{"it/", "it/.mdbench-run", "it/.mdbench-taken"}));
   EXPECT_LT(cleanPartOf("mdbench_tree.0.0", 7), 7u);
   EXPECT_EQ(cleanPartOf("x", 1), 0u);
 }
@@ -349,13 +395,15 @@ TEST_F(CleanupTest, CleanRefusesAnIterationDirectoryWhoseMarkIsNotMdbenchs) {
   EXPECT_EQ(tree(), before);
 }
 
-// A tree as deep as -z 20000 makes (one directory and one file per level, as -b 1 -I 1), built with mkdirat
+// A tree as deep as -z 20000 makes (one directory and one file in it per level, as -b 1 -I 1, with the
+// run's record), built with mkdirat
 // level by level: `mdbench clean` walks it without recursion, holding a few descriptors and a name per
 // level (the recursive walk it replaced needed 3.2 GB and crashed), and a look-alike link at the bottom is
 // reported, not followed.
 TEST_F(CleanupTest, RemovesATreeDeeperThanTheOpenFileLimitWithBoundedMemory) {
   constexpr int kLevels = 20000;
   mark("mdbench.iter.0");
+  chainRecord("mdbench.iter.0", kLevels, kLevels);
   file("outside/keep.txt", "keep");
   int fd = ::open(at("mdbench.iter.0").c_str(), O_RDONLY | O_DIRECTORY);
   ASSERT_GE(fd, 0);
@@ -363,13 +411,13 @@ TEST_F(CleanupTest, RemovesATreeDeeperThanTheOpenFileLimitWithBoundedMemory) {
     const std::string dir_name = "mdbench_tree." + std::to_string(level);
     const std::string file_name = "file.mdbench.0." + std::to_string(level);
     ASSERT_EQ(::mkdirat(fd, dir_name.c_str(), 0755), 0) << level;
-    const int item = ::openat(fd, file_name.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
-    ASSERT_GE(item, 0);
-    ::close(item);
     const int next = ::openat(fd, dir_name.c_str(), O_RDONLY | O_DIRECTORY);
     ::close(fd);
     fd = next;
     ASSERT_GE(fd, 0) << level;
+    const int item = ::openat(fd, file_name.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+    ASSERT_GE(item, 0);
+    ::close(item);
   }
   const std::string link_target = at("outside");
   ASSERT_EQ(::symlinkat(link_target.c_str(), fd, "mdbench_tree.99999"), 0);
@@ -415,6 +463,7 @@ TEST_F(CleanupTest, RemovesATreeDeeperThanTheOpenFileLimitWithBoundedMemory) {
 TEST_F(CleanupTest, RemovesADeepTreeWhole) {
   constexpr int kLevels = 5000;
   mark("mdbench.iter.0");
+  chainRecord("mdbench.iter.0", kLevels, 0);
   int fd = ::open(at("mdbench.iter.0").c_str(), O_RDONLY | O_DIRECTORY);
   ASSERT_GE(fd, 0);
   for (int level = 0; level < kLevels; ++level) {

@@ -443,6 +443,18 @@ TEST(Loops, EveryNameOfEveryLoopIsGeneratedAndOwnable) {
       EXPECT_TRUE(fates.leavesName(itemName(ItemKind::kFile, 5, in_last_loop)));
       EXPECT_TRUE(fates.leavesName(itemName(ItemKind::kFile, 5, in_last_loop, NameForm::kRenamed)));
       EXPECT_FALSE(fates.leavesName(itemName(ItemKind::kFile, 5, in_last_loop - l.items() / 4)));
+      // The record of the whole forest: every loop's items, one rank made them all.
+      Config one;
+      one.depth = l.depth();
+      one.branching = l.branching();
+      one.items_per_dir = 2;
+      one.leaf_only = leaf_only;
+      one.items = l.items();
+      RecordLayout record = recordLayoutOf(one, 6, 0);
+      record.loops = l.loops();
+      fates.setLayout(record);
+      fates.setMade(ItemKind::kFile, {0, 0, 0, 0, 0, l.items()});
+      fates.add(ItemKind::kFile, 5, in_last_loop, ItemFate::kNotOurs);
       ItemFates back;
       ASSERT_EQ(ItemFates::parseRecord(fates.encode(), back), "");
       EXPECT_EQ(back, fates);

@@ -15,6 +15,7 @@
 #include "mdbench/backend/posix_backend.hpp"
 #include "mdbench/model/layout.hpp"
 #include "mdbench/model/metrics.hpp"
+#include "mdbench/model/ownership.hpp"
 #include "mdbench/run/mpi_comm.hpp"
 #include "mdbench/run/runner.hpp"
 #include "mdbench/run/signals.hpp"
@@ -130,9 +131,10 @@ TEST(RunnerMpi, InjectedFailuresAreCountedAndExcludedFromRates) {
     EXPECT_EQ(create.ranks[r].ok, odd ? 30u : 37u);
     EXPECT_EQ(create.ranks[r].failed, odd ? 7u : 0u);
     EXPECT_EQ(create.ranks[r].first_error.err, odd ? EIO : 0);
-    // The files never made are not this run's (a name planted there later is someone else's): skipped.
+    // The files never made are not this run's (a name planted there later is someone else's): skipped,
+    // and reported with the create's errno, not as taken.
     EXPECT_EQ(stat.ranks[r].failed, odd ? 7u : 0u);
-    EXPECT_EQ(stat.ranks[r].first_error.err, odd ? EEXIST : 0);
+    EXPECT_EQ(stat.ranks[r].first_error.err, odd ? (kErrNotCreated | EIO) : 0);
     expected_ok += odd ? 30 : 37;
   }
   const PhaseAggregate agg = aggregate(create.ranks);
@@ -316,15 +318,18 @@ TEST(RunnerMpi, ItemsFoundTakenAreNeverRemoved) {
   Config config = smallConfig();
   config.kinds = ItemKinds::kFilesOnly;
   const RunResult run = runFake(config, fake, clock, comm);
-  // Rank 0 also unlinks the mark and handles the ownership record: 2 unlinks (record, temporary) when it
-  // writes the empty one, 3 when it rewrites it after the create (whose create, the 40th, meets the
-  // injected EEXIST, so the temporary is removed again), 2 when it removes it.
-  EXPECT_EQ(fake.calls(FakeOp::kUnlink), comm.rank() == 0 ? 30u + 1u + 7u : 30u);
+  // Rank 0's fake also holds the mark and the ownership record, whose writes are creates too (the mark,
+  // the record at the start and after tree-create: its items are creates 4 to 40, 8 of them taken; on the
+  // other ranks creates 1 to 37, 7 taken). Rank 0 unlinks the record and its temporary at each of its
+  // five writes (at the start, after tree-create, file-create, file-remove and tree-remove) and at its
+  // removal, and the mark.
+  EXPECT_EQ(fake.calls(FakeOp::kUnlink), comm.rank() == 0 ? 29u + 12u + 1u : 30u);
   if (comm.rank() != 0) return;
   const PhaseResult& remove = find(run, Phase::kFileRemove);
   for (std::uint32_t r = 0; r < comm.size(); ++r) {
-    EXPECT_EQ(remove.ranks[r].ok, 30u);
-    EXPECT_EQ(remove.ranks[r].failed, 7u);
+    const std::uint64_t taken = r == 0 ? 8u : 7u;
+    EXPECT_EQ(remove.ranks[r].ok, 37u - taken);
+    EXPECT_EQ(remove.ranks[r].failed, taken);
     EXPECT_EQ(remove.ranks[r].first_error.err, EEXIST);
   }
 }

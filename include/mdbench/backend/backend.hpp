@@ -89,6 +89,9 @@ class Backend {
   // store no contents, creates and finds a regular file of that name (defined in cleanup.cpp).
   virtual int writeMark(DirHandle dir);
   virtual MarkKind readMark(DirHandle dir);
+  // A backend that keeps nothing (-a DUMMY): no ownership record to read; a later job of a split workload
+  // counts every item of its own layout made (nothing it could touch is anyone's).
+  virtual bool storesNothing() const { return false; }
 };
 
 // beginRemovals() for the lifetime of a scope, endRemovals() when it ends; nothing when `batch` is false.

@@ -30,7 +30,8 @@ struct CleanOptions {
   // entry is this caller's when a fixed hash of its name modulo `parts` is `part`.
   std::uint32_t part = 0;
   std::uint32_t parts = 1;
-  // Names the run's ownership record says it did not make (ownership.hpp): left alone, never removed.
+  // The run's ownership record (ownership.hpp): only what it says the run made, at the path and under the
+  // name it gives, is removed (ItemFates::notOursBecause); nullptr: every generated name of its type.
   const ItemFates* leave = nullptr;
 };
 

@@ -11,8 +11,8 @@ namespace mdbench {
 
 // Every operation returns 0 and touches nothing: no store, so it costs the same on every rank whatever the
 // items' owners (a shared tree's items stat'ed by ranks that did not make them succeed too). What the run
-// reads back of its own bookkeeping is made up to mean "nothing to report": the ownership record
-// (layout.hpp kTakenName) reads as an empty one (every item is the run's), a mark as the run's own. A read
+// reads back of its own bookkeeping is made up to mean "nothing to report": there is no ownership record
+// (storesNothing: a later job counts every item its layout names made), a mark reads as the run's own. A read
 // leaves the buffer as it was (so -X finds no pattern), and countEntries, which cannot know what a listing
 // would hold without a store, fails with ENOTSUP.
 class NullBackend final : public Backend {
@@ -36,11 +36,11 @@ class NullBackend final : public Backend {
   int removeGenerated(DirHandle dir, const CleanOptions& options, CleanTally& tally) override;
   int writeMark(DirHandle) override { return 0; }
   MarkKind readMark(DirHandle) override { return MarkKind::kOurs; }
+  bool storesNothing() const override { return true; }
 
  private:
   // EBADF for a handle no open directory has, as the POSIX backend says it; 0 otherwise.
   static int status(DirHandle dir) { return dir.valid() ? 0 : EBADF; }
-  std::string empty_record_;  // an ownership record with no entry
 };
 
 }  // namespace mdbench

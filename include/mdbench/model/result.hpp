@@ -89,8 +89,10 @@ struct RunInfo {
 struct RunResult {
   RunInfo info;
   Config config;
-  std::vector<PhaseResult> phases;            // iteration-major, in execution order
-  std::string setup_error;                    // non-empty: the run could not start or continue (exit 1)
+  std::vector<PhaseResult> phases;  // iteration-major, in execution order
+  std::string setup_error;          // non-empty: the run could not start or continue (exit 1)
+  bool setup_usage =
+      false;  // the setup error is the options' (a later job's layout is not the create job's): exit 2
   std::vector<std::string> cleanup_problems;  // what could not be removed at the end (exit 1)
   // The stop request (signals.hpp) that stopped the run after the phase it arrived in; 0: none. The exit
   // status is then 128 + it.
