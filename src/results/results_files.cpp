@@ -20,6 +20,7 @@
 #include "mdbench/results/results_file.hpp"
 #include "mdbench/results/validate.hpp"
 #include "mdbench/util/errno_name.hpp"
+#include "mdbench/util/file_io.hpp"
 #include "link_guard.hpp"
 #include "results_layout.hpp"
 
@@ -98,13 +99,14 @@ void requireNoForeignReference(h5::Handle& file, const std::string& path, std::s
       "{}: {}: mdbench never makes one and never follows one: cannot {} the file", path, problem, verb));
 }
 
-// The regular file `path` names, opened without following a link or waiting on a FIFO.
-int openChecked(const std::string& path, std::string_view verb, struct stat& st) {
-  if (::lstat(path.c_str(), &st) != 0) {
+// The regular file `path` names, opened without waiting on a FIFO (nor following a link with kRefuse).
+int openChecked(const std::string& path, std::string_view verb, Links links, struct stat& st) {
+  const bool follow = links == Links::kFollow;
+  if ((follow ? ::stat(path.c_str(), &st) : ::lstat(path.c_str(), &st)) != 0) {
     throw ResultsFileError(fmt::format("cannot {} {}: {}", verb, path, describeErrno(lastErrno())));
   }
   if (!S_ISREG(st.st_mode)) throwNotAFile(path, st.st_mode, verb);
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  const int fd = ::open(path.c_str(), O_RDONLY | (follow ? 0 : O_NOFOLLOW) | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
     const int err = lastErrno();
     if (err == ELOOP) throwNotAFile(path, S_IFLNK, verb);
@@ -171,7 +173,11 @@ h5::Handle openFile(const std::string& path, unsigned flags, std::string_view ve
                     FileKey* key) {
   forbidForeignAccess();
   struct stat st {};
-  const Descriptor fd(openChecked(path, verb, st));
+  // Only a reader follows a link the user named (to a regular file: its descriptor is what HDF5 opens);
+  // what is written to, or was checked before, is never reached through one.
+  const Links links = flags == H5F_ACC_RDONLY && expected == nullptr && verb == "read" ? Links::kFollow
+                                                                                        : Links::kRefuse;
+  const Descriptor fd(openChecked(path, verb, links, st));
   if (expected != nullptr && keyOf(st) != *expected) {
     throw ResultsFileError(fmt::format(
         "{} is no longer the file checked when the run started (replaced, or a link swapped in): cannot {} "
@@ -179,7 +185,8 @@ h5::Handle openFile(const std::string& path, unsigned flags, std::string_view ve
         path, verb));
   }
   if (!hasHdf5Signature(fd.get(), st.st_size)) {
-    throw ResultsFileError(fmt::format("{} is not an mdbench results file (not an HDF5 file)", path));
+    throw ResultsFileError(fmt::format("{} is not an mdbench results file (not an HDF5 file){}", path,
+                                       verb == "read" ? "" : fmt::format(": cannot {} it", verb)));
   }
   const std::string name = nameFor(fd.get(), path);
   const h5::Handle fapl = h5::fileAccess();
@@ -187,7 +194,8 @@ h5::Handle openFile(const std::string& path, unsigned flags, std::string_view ve
   if (id < 0) {
     const std::string detail = detailFor(name, path);
     if (detail.find("unable to lock file") != std::string::npos) throwInUse(path);
-    throw ResultsFileError(fmt::format("cannot open {}{}{}", path, detail.empty() ? "" : ": ", detail));
+    throw ResultsFileError(fmt::format("cannot open {}{}{} (damaged, or still open for writing?)", path,
+                                       detail.empty() ? "" : ": ", detail));
   }
   h5::Handle file(id);
   requireSame(file, keyOf(st), path);

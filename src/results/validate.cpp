@@ -228,24 +228,33 @@ class RunChecker {
     for (const StoredPhase& phase : run_.phases) checkPhase(phase);
     checkSteady();
     checkCompleteness();
-    if (run_.status != "running") {
+    if (finished() || run_.has_summary) {
       checkSummary();
     } else {
-      notes_.push_back(fmt::format("{}: status running (still being written, or killed): summary not checked",
-                                   run_.group));
+      notes_.push_back(fmt::format("{}: status {} and no exit status (still being written, or killed{}): no "
+                                   "summary to check",
+                                   run_.group, run_.status,
+                                   run_.status == "interrupted" ? " after a stop request" : ""));
     }
   }
 
  private:
+  // Whether the run wrote its exit status: a job killed first (SIGKILL, or Hydra's after a stop request)
+  // leaves status running, or interrupted when a stop had cut a phase short, with exit_status -1.
+  bool finished() const { return run_.exit_status != -1 || run_.status == "complete" || run_.status == "failed"; }
+
   void checkStatus() const {
     const std::string& g = run_.group;
     if (!isIsoUtc(run_.info.start_utc)) {
       fail(g, fmt::format("start_utc: expected an ISO 8601 UTC time, found \"{}\"", run_.info.start_utc));
     }
-    if (run_.status == "running") {
-      expectEqual<std::int32_t>(g, "exit_status", -1, run_.exit_status, "status running");
-      if (!run_.info.end_utc.empty()) {
-        fail(g, fmt::format("end_utc: expected \"\" (status running), found \"{}\"", run_.info.end_utc));
+    if (run_.status == "running" || (run_.status == "interrupted" && !finished())) {
+      expectEqual<std::int32_t>(g, "exit_status", -1, run_.exit_status, "status " + run_.status);
+      // Killed after the summary and end time were written, before the status: both are there.
+      const bool ended = run_.has_summary && isIsoUtc(run_.info.end_utc);
+      if (!run_.info.end_utc.empty() && !ended) {
+        fail(g, fmt::format("end_utc: expected \"\" (status {}, no summary), found \"{}\"", run_.status,
+                            run_.info.end_utc));
       }
       return;
     }
@@ -617,6 +626,7 @@ StoredResults checkFile(const std::string& path, std::vector<std::string>& notes
                         const results::FileKey* expected) {
   std::error_code error;
   if (!std::filesystem::exists(std::filesystem::symlink_status(path, error))) fail("", "no such file");
+  if (!std::filesystem::is_regular_file(path, error)) fail("", "not a regular file");
   const h5::QuietErrors quiet;
   h5::Handle file;
   try {
