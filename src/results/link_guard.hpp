@@ -10,9 +10,10 @@
 
 namespace mdbench::results {
 
-// Once per process: external links can no longer be traversed (their class is replaced by one whose
-// traversal fails, so that no code path follows one even by accident) and filter plugins are not loaded.
-void forbidForeignAccess();
+// Once per process, before the first file is opened: external links can no longer be traversed (their
+// class is replaced by one whose traversal fails, so that no code path follows one even by accident),
+// filter plugins are not loaded, and HDF5 prints no error stack of its own.
+void configureHdf5();
 
 // "" or the first such object, named with its path in the file and, for a link, what it points to:
 // "/runs is an external link to victim.h5:/runs". Walks the links only (H5Lvisit follows hard links alone);

@@ -136,7 +136,7 @@ bool hasHdf5Signature(int fd, off_t size) {
 }  // namespace
 
 h5::Handle createFile(int fd, const std::string& path) {
-  forbidForeignAccess();
+  configureHdf5();
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     throw ResultsFileError(fmt::format("cannot create {}: not a regular file", path));
@@ -171,7 +171,7 @@ namespace {
 
 h5::Handle openFile(const std::string& path, unsigned flags, std::string_view verb, const FileKey* expected,
                     FileKey* key) {
-  forbidForeignAccess();
+  configureHdf5();
   struct stat st {};
   // Only a reader follows a link the user named (to a regular file: its descriptor is what HDF5 opens);
   // what is written to, or was checked before, is never reached through one.
