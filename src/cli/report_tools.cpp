@@ -112,9 +112,10 @@ std::string checkReportFiles(const std::string& out_dir, const std::vector<Repor
   // A link is never written through, even to a directory: the report would land in whatever it points to
   // (and --force replace what is there).
   if (S_ISLNK(st.st_mode)) {
-    return fmt::format("--out-dir {} is a symbolic link: give the directory itself (nothing is written "
-                       "through a link)",
-                       out_dir);
+    return fmt::format(
+        "--out-dir {} is a symbolic link: give the directory itself (nothing is written "
+        "through a link)",
+        out_dir);
   }
   if (!S_ISDIR(st.st_mode)) return fmt::format("--out-dir {}: exists and is not a directory", out_dir);
   for (const ReportFile& file : files) {

@@ -74,8 +74,10 @@ void checkShape(std::string_view text, std::size_t begin, const std::string& sou
   for (std::size_t i = begin; i < text.size(); ++i) {
     const char c = text[i];
     if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
       continue;
     }
     if (c == '"') {

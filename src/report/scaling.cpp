@@ -112,9 +112,10 @@ IterationSummary summaryOf(std::uint32_t iterations, double max, double min, dou
 std::string runNote(const std::string& file, const StoredRun& run) {
   if (run.status == "complete") return {};
   if (run.status == "interrupted" && run.exit_status == -1) {
-    return fmt::format("{} {} ({} ranks) was stopped, then killed before it finished: only its recorded "
-                       "phases are shown, the last one stopped short",
-                       file, run.group, run.info.ranks);
+    return fmt::format(
+        "{} {} ({} ranks) was stopped, then killed before it finished: only its recorded "
+        "phases are shown, the last one stopped short",
+        file, run.group, run.info.ranks);
   }
   if (run.status == "running") {
     return fmt::format("{} {} ({} ranks) did not finish (killed?): only its finished phases are shown", file,

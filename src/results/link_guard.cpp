@@ -27,9 +27,15 @@ ssize_t queryValue(const char* /*name*/, const void* data, std::size_t size, voi
   return static_cast<ssize_t>(size);
 }
 
-const H5L_class_t kRefusedExternal = {
-    H5L_LINK_CLASS_T_VERS, H5L_TYPE_EXTERNAL, "external link (refused by mdbench)", nullptr, nullptr, nullptr,
-    refuseTraversal,       nullptr,           queryValue};
+const H5L_class_t kRefusedExternal = {H5L_LINK_CLASS_T_VERS,
+                                      H5L_TYPE_EXTERNAL,
+                                      "external link (refused by mdbench)",
+                                      nullptr,
+                                      nullptr,
+                                      nullptr,
+                                      refuseTraversal,
+                                      nullptr,
+                                      queryValue};
 
 // A link's stored value: a soft link's path, an external link's packed file and object names.
 std::vector<char> linkValue(hid_t root, const char* name, const H5L_info_t& info) {

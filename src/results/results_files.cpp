@@ -17,11 +17,11 @@
 #include <string_view>
 
 #include "h5.hpp"
+#include "link_guard.hpp"
 #include "mdbench/results/results_file.hpp"
 #include "mdbench/results/validate.hpp"
 #include "mdbench/util/errno_name.hpp"
 #include "mdbench/util/file_io.hpp"
-#include "link_guard.hpp"
 #include "results_layout.hpp"
 
 namespace mdbench {
@@ -61,8 +61,7 @@ std::string kindOf(mode_t mode) {
 }
 
 [[noreturn]] void throwNotAFile(const std::string& path, mode_t mode, std::string_view verb) {
-  throw ResultsFileError(
-      fmt::format("{} is {}, not a results file: cannot {} it", path, kindOf(mode), verb));
+  throw ResultsFileError(fmt::format("{} is {}, not a results file: cannot {} it", path, kindOf(mode), verb));
 }
 
 // The name HDF5 is given for the file behind `fd`: the descriptor's own file, whatever `path` names by now;
@@ -175,8 +174,8 @@ h5::Handle openFile(const std::string& path, unsigned flags, std::string_view ve
   struct stat st {};
   // Only a reader follows a link the user named (to a regular file: its descriptor is what HDF5 opens);
   // what is written to, or was checked before, is never reached through one.
-  const Links links = flags == H5F_ACC_RDONLY && expected == nullptr && verb == "read" ? Links::kFollow
-                                                                                        : Links::kRefuse;
+  const Links links =
+      flags == H5F_ACC_RDONLY && expected == nullptr && verb == "read" ? Links::kFollow : Links::kRefuse;
   const Descriptor fd(openChecked(path, verb, links, st));
   if (expected != nullptr && keyOf(st) != *expected) {
     throw ResultsFileError(fmt::format(

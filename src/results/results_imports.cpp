@@ -164,8 +164,7 @@ std::vector<std::string> writeInto(int fd, const std::string& file_path, bool ap
                                    const std::vector<DataPathImport>& datapath,
                                    const std::vector<MetadataImport>& metadata, const ImportRecord& record) {
   std::vector<std::string> written;
-  const h5::Handle file =
-      appending ? results::openForAppend(file_path) : results::createFile(fd, file_path);
+  const h5::Handle file = appending ? results::openForAppend(file_path) : results::createFile(fd, file_path);
   for (const DataPathImport& imp : datapath) writeImport(file.get(), imp, record, written.emplace_back());
   for (const MetadataImport& imp : metadata) writeImport(file.get(), imp, record, written.emplace_back());
   h5::flush(file.get());

@@ -231,17 +231,19 @@ class RunChecker {
     if (finished() || run_.has_summary) {
       checkSummary();
     } else {
-      notes_.push_back(fmt::format("{}: status {} and no exit status (still being written, or killed{}): no "
-                                   "summary to check",
-                                   run_.group, run_.status,
-                                   run_.status == "interrupted" ? " after a stop request" : ""));
+      notes_.push_back(
+          fmt::format("{}: status {} and no exit status (still being written, or killed{}): no "
+                      "summary to check",
+                      run_.group, run_.status, run_.status == "interrupted" ? " after a stop request" : ""));
     }
   }
 
  private:
   // Whether the run wrote its exit status: a job killed first (SIGKILL, or Hydra's after a stop request)
   // leaves status running, or interrupted when a stop had cut a phase short, with exit_status -1.
-  bool finished() const { return run_.exit_status != -1 || run_.status == "complete" || run_.status == "failed"; }
+  bool finished() const {
+    return run_.exit_status != -1 || run_.status == "complete" || run_.status == "failed";
+  }
 
   void checkStatus() const {
     const std::string& g = run_.group;
@@ -649,7 +651,8 @@ StoredResults checkFile(const std::string& path, std::vector<std::string>& notes
   return results;
 }
 
-ValidationResult validateFile(const std::string& path, const results::FileKey* expected, StoredResults* read) {
+ValidationResult validateFile(const std::string& path, const results::FileKey* expected,
+                              StoredResults* read) {
   ValidationResult result;
   const auto failed = [&](const std::string& problem) {
     result.ok = false;

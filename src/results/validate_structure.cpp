@@ -49,8 +49,8 @@ struct DimSpec {
   std::string attribute;  // empty: any size (unless fixed)
 };
 
-// "when": "end_utc != " (the run wrote its end): the object is required only while the condition holds, evaluated on the
-// nearest enclosing object holding the attribute.
+// "when": "end_utc != " (the run wrote its end): the object is required only while the condition holds,
+// evaluated on the nearest enclosing object holding the attribute.
 struct Condition {
   std::string attribute;
   bool equal = true;

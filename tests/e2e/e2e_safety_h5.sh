@@ -146,7 +146,7 @@ for name in stopkill kill; do
   tool validate "$f"
   expect_rc 0 "$name: still valid after --append"
 done
-"$py" - "$BASE/stopkill.h5" <<'PY' >"$BASE/status.txt" 2>&1 && pass || fail "stopkill status: $(cat "$BASE/status.txt")"
+if "$py" - "$BASE/stopkill.h5" <<'PY' >"$BASE/status.txt" 2>&1; then pass; else fail "stopkill status: $(cat "$BASE/status.txt")"; fi
 import sys, h5py
 run = h5py.File(sys.argv[1], "r")["runs/run-0000"]
 text = lambda v: v.decode() if isinstance(v, bytes) else v

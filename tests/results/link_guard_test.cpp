@@ -83,8 +83,8 @@ TEST_F(LinkGuard, ExternalLinkToAnotherResultsFile) {
 TEST_F(LinkGuard, ExternalLinkToAFifoDeepInTheFile) {
   {
     const Id file = openFile(file_);
-    ASSERT_GE(H5Lcreate_external(fifo_.c_str(), "/", file, (kRun + "/extra").c_str(), H5P_DEFAULT, H5P_DEFAULT),
-              0);
+    ASSERT_GE(
+        H5Lcreate_external(fifo_.c_str(), "/", file, (kRun + "/extra").c_str(), H5P_DEFAULT, H5P_DEFAULT), 0);
   }
   expectRefused(kRun + "/extra is an external link to " + fifo_);
 }
