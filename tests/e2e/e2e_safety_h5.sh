@@ -44,9 +44,9 @@ linked deepfifo deep "$BASE/fifo"
 linked soft soft ""
 linked hard hard ""
 
-# tool WHAT ARGS...: a tool under timeout 20 (a hang is exit 124); RC and the output as run() keeps them.
+# tool ARGS...: a tool under timeout 20 (a hang is exit 124; SIGKILL 5 s later if SIGTERM does not end it); RC and the output as run() keeps them.
 tool() {
-  timeout 20 "$MDBENCH" "$@" >"$OUT" 2>"$ERR"
+  timeout -k 5 20 "$MDBENCH" "$@" >"$OUT" 2>"$ERR"
   RC=$?
 }
 refused() {  # refused WHAT TEXT: non-zero, not a timeout, TEXT in the message
@@ -77,22 +77,26 @@ for name in ext extfifo deepfifo soft hard; do
   tool import --append -o "$f" "$mdtest_output"
   refused "import --append $name" "$said"
   mkdir -p "$BASE/t.$name"
-  timeout 20 "$MPIEXEC" -n 2 "$MDBENCH" -d "$BASE/t.$name" -n 5 -F --append -o "$f" >"$OUT" 2>"$ERR"
+  timeout -k 5 20 "$MPIEXEC" -n 2 "$MDBENCH" -d "$BASE/t.$name" -n 5 -F --append -o "$f" >"$OUT" 2>"$ERR"
   RC=$?
+  # A rank left blocked opening the FIFO (mdbench before this check) is let go: a writer opens it.
+  exec 3<>"$BASE/fifo"
+  exec 3>&-
   refused "run --append $name" "$said"
   expect_eq "$(md5sum <"$f")" "$sum" "$name: the linked file itself unchanged"
   victim_kept "$name"
 done
 
 # ---- Item 3: a link or another file swapped in for the results file during -p ----
-# swap MODE HOW: a run with MODE on r.h5, whose name is swapped during -p 3 (HOW: symlink to victim.h5, or a
+# swap MODE HOW: a run with MODE on r.h5, whose name is swapped during -p 4 (HOW: symlink to victim.h5, or a
 # hard link to it: another regular file); the run must not write victim.h5.
 swap() {
   cp "$BASE/good.h5" "$BASE/r.h5"
   mkdir -p "$BASE/ts"
-  timeout 60 "$MPIEXEC" -n 2 "$MDBENCH" -d "$BASE/ts" -n 5 -F -p 3 "$1" -o "$BASE/r.h5" >"$OUT" 2>"$ERR" &
-  local pid=$! _
-  for _ in $(seq 50); do grep -q "workload:" "$OUT" 2>/dev/null && break; sleep 0.1; done
+  timeout -k 5 60 "$MPIEXEC" -n 2 "$MDBENCH" -d "$BASE/ts" -n 5 -F -p 4 "$1" -o "$BASE/r.h5" >"$OUT" 2>"$ERR" &
+  local pid=$!
+  # The file is checked at start, well within this; the pre-delay (-p 4) keeps the run from writing until after.
+  sleep 1.5
   mv "$BASE/r.h5" "$BASE/r.orig.h5"
   if [ "$2" = symlink ]; then ln -s "$BASE/victim.h5" "$BASE/r.h5"; else ln "$BASE/victim.h5" "$BASE/r.h5"; fi
   wait "$pid"
@@ -112,24 +116,26 @@ for mode in --append --force; do
 done
 
 # ---- Item 7: stopped-then-killed and killed runs are valid; what validate rejects, every reader refuses ----
-# killed NAME SIGNALS...: a 2-rank run on many files, sent each signal in turn (0.1 s apart) mid-phase.
+# killed NAME SIGNAL: a 2-rank run on many files, sent SIGNAL mid file-create once 30000 files are there;
+# after a SIGTERM, SIGKILL as soon as the stopped phase is shown (it is on disk first), during the cleanup.
 killed() {
   local name=$1 pid _ ranks
-  shift
   mkdir -p "$BASE/k.$name"
   "$MPIEXEC" -n 2 "$MDBENCH" -d "$BASE/k.$name" -n 400000 -F -o "$BASE/$name.h5" >"$OUT" 2>"$ERR" &
   pid=$!
-  for _ in $(seq 200); do [ "$(find "$BASE/k.$name" -name 'file.mdbench.*' | head -n 1000 | wc -l)" -ge 1000 ] && break; sleep 0.1; done
+  for _ in $(seq 200); do [ "$(find "$BASE/k.$name" -name 'file.mdbench.*' | head -n 30000 | wc -l)" -ge 30000 ] && break; sleep 0.1; done
   ranks=$(pgrep -f "^$MDBENCH -d $BASE/k.$name ")
-  for sig in "$@"; do
+  # shellcheck disable=SC2086
+  kill -"$2" $ranks 2>/dev/null
+  if [ "$2" = TERM ]; then
+    for _ in $(seq 1000); do grep -q "done: iteration 0 file-create" "$OUT" && break; sleep 0.01; done
     # shellcheck disable=SC2086
-    kill -"$sig" $ranks 2>/dev/null
-    sleep 0.1
-  done
+    kill -KILL $ranks 2>/dev/null
+  fi
   wait "$pid"
   "$MDBENCH" clean "$BASE/k.$name" >/dev/null 2>&1
 }
-killed stopkill TERM KILL
+killed stopkill TERM
 killed kill KILL
 for name in stopkill kill; do
   f=$BASE/$name.h5
@@ -193,7 +199,7 @@ expect_absent "$BASE/perop-00000.csv" "--savePerOpDataCSV FIFO: no per-op file m
 
 # Deeply nested JSON: refused at once, in little memory (a 4 MiB input; 1 GiB of address space).
 "$py" -c 'import sys; sys.stdout.write("{\"summary\": " + "[" * 4000000 + "]" * 4000000 + "}\n")' >"$BASE/deep.json"
-(ulimit -v 1048576; exec timeout 20 "$MDBENCH" import -f ior -o "$BASE/deep.h5" "$BASE/deep.json") >"$OUT" 2>"$ERR"
+(ulimit -v 1048576; exec timeout -k 5 20 "$MDBENCH" import -f ior -o "$BASE/deep.h5" "$BASE/deep.json") >"$OUT" 2>"$ERR"
 RC=$?
 expect_rc 1 "import of deeply nested JSON"
 expect_in "$ERR" "nested deeper than 64 levels" "nested JSON: says why"
