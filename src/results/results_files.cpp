@@ -292,16 +292,21 @@ h5::Handle createNewFile(const std::string& path, std::uint64_t header_bytes, bo
   const Descriptor made(fd);
   struct stat st {};
   if (::fstat(fd, &st) == 0) key = keyOf(st);
+  // Removed on failure only while the name is still the file made here.
+  const auto removeMade = [&] {
+    struct stat now {};
+    if (::lstat(path.c_str(), &now) == 0 && keyOf(now) == key) std::remove(path.c_str());
+  };
   const int err = ::fallocate(fd, 0, 0, static_cast<off_t>(header_bytes)) == 0 ? 0 : lastErrno();
   if (noRoom(err)) {
-    std::remove(path.c_str());
+    removeMade();
     throw ResultsFileError(fmt::format("cannot create {}: {}", path, describeErrno(err)));
   }
   try {
     // HDF5 creates the file in the descriptor made here, not whatever the name stands for by now.
     return createFile(fd, path);
   } catch (const ResultsFileError&) {
-    std::remove(path.c_str());
+    removeMade();
     throw;
   }
 }
