@@ -36,6 +36,7 @@
 #include "mdbench/run/console_sink.hpp"
 #include "mdbench/run/mdtest_console_sink.hpp"
 #include "mdbench/run/mpi_comm.hpp"
+#include "mdbench/run/per_op_files.hpp"
 #include "mdbench/run/runner.hpp"
 #include "mdbench/run/scheduler.hpp"
 #include "mdbench/run/signals.hpp"
@@ -504,6 +505,11 @@ int checkUsage(const Config& config, Comm& comm, std::vector<std::uint32_t>& ste
   }
   // --saveRankPerformanceDetails: a FILE that is there already is refused now, before any phase runs.
   if (root && error.empty()) error = rankDetailsFileProblem(config.rank_details_csv);
+  // --savePerOpDataCSV: every rank's file is looked at as -o is, before the results file is made.
+  if (root && error.empty()) {
+    error = perOpFilesProblem(config.per_op_csv_prefix, static_cast<std::uint32_t>(comm.size()),
+                              config.sweep.active() ? steps : std::vector<std::uint32_t>{});
+  }
   // --server-stats: a source that cannot be read now is a usage error, found before anything is touched.
   if (root && error.empty() && !config.server_stats.empty()) {
     std::unique_ptr<serverstats::ServerSampler> probe;

@@ -9,6 +9,7 @@
 #include "mdbench/cli/subcommands.hpp"
 #include "mdbench/report/check.hpp"
 #include "mdbench/results/results_file.hpp"
+#include "mdbench/results/validate.hpp"
 #include "mdbench/util/diagnostics.hpp"
 #include "mdbench/util/file_io.hpp"
 #include "tools.hpp"

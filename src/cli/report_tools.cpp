@@ -21,6 +21,7 @@
 #include "mdbench/report/report.hpp"
 #include "mdbench/report/scaling.hpp"
 #include "mdbench/results/results_file.hpp"
+#include "mdbench/results/validate.hpp"
 #include "mdbench/util/clock.hpp"
 #include "mdbench/util/diagnostics.hpp"
 #include "mdbench/util/errno_name.hpp"
@@ -74,12 +75,19 @@ struct ReportFile {
 // replaced. "" or the problem.
 std::string checkReportFiles(const std::string& out_dir, const std::vector<ReportFile>& files, bool force) {
   struct stat st {};
-  if (::stat(out_dir.c_str(), &st) != 0) {
-    // Absent: made below, with nothing in it yet. A dangling link or an unusable name is refused now.
+  if (::lstat(out_dir.c_str(), &st) != 0) {
+    // Absent: made below, with nothing in it yet. An unusable name is refused now.
     const int err = errno;
-    if (err == ENOENT && !nameExists(out_dir)) return {};
-    return fmt::format("--out-dir {}: {}", out_dir,
-                       nameExists(out_dir) ? "exists and is not a directory" : describeErrno(err));
+    if (err == ENOENT) return {};
+    return fmt::format("--out-dir {}: {}", out_dir, describeErrno(err));
+  }
+  // A link is never written through, even to a directory: the report would land in whatever it points to
+  // (and --force replace what is there).
+  if (S_ISLNK(st.st_mode)) {
+    return fmt::format(
+        "--out-dir {} is a symbolic link: give the directory itself (nothing is written "
+        "through a link)",
+        out_dir);
   }
   if (!S_ISDIR(st.st_mode)) return fmt::format("--out-dir {}: exists and is not a directory", out_dir);
   for (const ReportFile& file : files) {
@@ -102,7 +110,23 @@ int writeReportFiles(const std::string& out_dir, const std::vector<ReportFile>& 
     return kExitFailed;
   }
   const Replace replace = force ? Replace::kRegularFile : Replace::kNothing;
+  struct stat made {};
+  if (::lstat(out_dir.c_str(), &made) != 0 || !S_ISDIR(made.st_mode)) {
+    printCommandError("report", fmt::format("--out-dir {} is not a directory (or a link was swapped in): "
+                                            "nothing written",
+                                            out_dir));
+    return kExitFailed;
+  }
   for (const ReportFile& file : files) {
+    // The directory checked is the one written into: a link swapped in meanwhile is never written through.
+    struct stat now {};
+    if (::lstat(out_dir.c_str(), &now) != 0 || !S_ISDIR(now.st_mode) || now.st_dev != made.st_dev ||
+        now.st_ino != made.st_ino) {
+      printCommandError("report", fmt::format("--out-dir {} was replaced while the report was written: "
+                                              "nothing more written",
+                                              out_dir));
+      return kExitFailed;
+    }
     if (const std::string problem = writeFileAtomically(file.path, file.content, replace, kReportRole);
         !problem.empty()) {
       printCommandError("report", problem);
@@ -282,7 +306,7 @@ int readConfigurations(const std::vector<ConfigSpec>& given, Grouping grouping, 
       const ConfigSpec& spec = given[i];
       std::vector<StoredResults> results;
       results.reserve(spec.files.size());
-      for (const std::string& file : spec.files) results.push_back(readResultsFile(file));
+      for (const std::string& file : spec.files) results.push_back(readValidResultsFile(file));
       if (report.baseline == i) baseline = configs.size();
       for (Configuration& c : buildConfigurations(spec.label, spec.files, results, grouping))
         configs.push_back(std::move(c));

@@ -168,7 +168,7 @@ int runExport(const std::vector<std::string>& args) {
   }
   StoredResults results;
   try {
-    results = readResultsFile(file);
+    results = readValidResultsFile(file);
   } catch (const ResultsFileError& e) {
     printCommandError("export", e.what());
     return kExitFailed;

@@ -61,9 +61,46 @@ std::string shortReason(const std::string& what) {
   throw ImportError(source, line, fmt::format("invalid JSON: {}", import_text::quoteForMessage(what, 200)));
 }
 
+// IOR's summary nests a few levels and holds a few values per test. nlohmann's tree costs some 50 bytes per
+// nesting level or value, so a crafted input within the size cap (64 MiB of "[[[[" or of "0,0,0") would take
+// gigabytes: its shape is checked first, by one pass over the text that allocates nothing.
+constexpr std::size_t kMaxJsonDepth = 64;
+constexpr std::size_t kMaxJsonValues = 4u << 20;
+
+void checkShape(std::string_view text, std::size_t begin, const std::string& source) {
+  std::size_t depth = 0;
+  std::size_t values = 0;
+  bool in_string = false;
+  for (std::size_t i = begin; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) {
+        throw ImportError(source, lineOfOffset(text, i),
+                          fmt::format("JSON nested deeper than {} levels: not {}", kMaxJsonDepth, kExpected));
+      }
+    } else if (c == ']' || c == '}') {
+      if (depth > 0) --depth;
+    }
+    if ((c == ',' || c == '[' || c == '{') && ++values > kMaxJsonValues) {
+      throw ImportError(source, lineOfOffset(text, i),
+                        fmt::format("JSON with more than {} values: not {}", kMaxJsonValues, kExpected));
+    }
+  }
+}
+
 json parseObject(std::string_view text, const std::string& source) {
   const std::size_t begin = objectStart(text, source);
   const std::string_view body = text.substr(begin);
+  checkShape(text, begin, source);
   try {
     try {
       return json::parse(body.begin(), body.end());

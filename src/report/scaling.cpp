@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "mdbench/model/stats.hpp"
+#include "mdbench/results/validate.hpp"
 
 namespace mdbench {
 namespace {
@@ -111,6 +112,12 @@ IterationSummary summaryOf(std::uint32_t iterations, double max, double min, dou
 
 std::string runNote(const std::string& file, const StoredRun& run) {
   if (run.status == "complete") return {};
+  if (run.status == "interrupted" && run.exit_status == -1) {
+    return fmt::format(
+        "{} {} ({} ranks) was stopped, then killed before it finished: only its recorded "
+        "phases are shown, the last one stopped short",
+        file, run.group, run.info.ranks);
+  }
   if (run.status == "running") {
     return fmt::format("{} {} ({} ranks) did not finish (killed?): only its finished phases are shown", file,
                        run.group, run.info.ranks);
@@ -215,7 +222,8 @@ std::string describe(const Source& s) {
 std::vector<StoredResults> readAll(const std::vector<std::string>& files) {
   std::vector<StoredResults> results;
   results.reserve(files.size());
-  for (const std::string& file : files) results.push_back(readResultsFile(file));
+  // Only files `mdbench validate` accepts: a gate or a report never rests on numbers the validator rejects.
+  for (const std::string& file : files) results.push_back(readValidResultsFile(file));
   return results;
 }
 

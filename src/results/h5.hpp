@@ -24,6 +24,11 @@
 
 #include "mdbench/results/results_file.hpp"
 
+namespace mdbench::results {
+// Once per process, before anything else of HDF5 is used (link_guard.hpp).
+void configureHdf5();
+}  // namespace mdbench::results
+
 namespace mdbench::h5 {
 
 // A problem with an HDF5 object. The message names the object but not the file.
@@ -37,6 +42,7 @@ class Error : public ResultsFileError {
 class QuietErrors {
  public:
   QuietErrors() {
+    results::configureHdf5();
     H5Eget_auto2(H5E_DEFAULT, &func_, &data_);
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   }
@@ -263,6 +269,7 @@ inline std::string describeType(hid_t type) {
 // File access with the default (sec2) driver. File locking stays on but is skipped on file systems that
 // disable it (Lustre mounted without flock), where HDF5 would otherwise refuse to open anything.
 inline Handle fileAccess() {
+  results::configureHdf5();
   Handle fapl = make(H5Pcreate(H5P_FILE_ACCESS), "file access list", "cannot create");
   check(H5Pset_file_locking(fapl.get(), true, true), "file access list", "cannot set file locking");
   return fapl;

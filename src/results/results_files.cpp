@@ -8,6 +8,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -16,9 +17,11 @@
 #include <string_view>
 
 #include "h5.hpp"
+#include "link_guard.hpp"
 #include "mdbench/results/results_file.hpp"
 #include "mdbench/results/validate.hpp"
 #include "mdbench/util/errno_name.hpp"
+#include "mdbench/util/file_io.hpp"
 #include "results_layout.hpp"
 
 namespace mdbench {
@@ -29,14 +32,123 @@ bool pathExists(const std::string& path) {
   return std::filesystem::exists(std::filesystem::symlink_status(path, ec));
 }
 
-h5::Handle createFile(const std::string& path, unsigned flags) {
+namespace {
+
+int lastErrno() { return errno != 0 ? errno : EIO; }
+
+FileKey keyOf(const struct stat& st) { return {st.st_dev, st.st_ino}; }
+
+// Owns a descriptor.
+class Descriptor {
+ public:
+  explicit Descriptor(int fd) : fd_(fd) {}
+  ~Descriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Descriptor(const Descriptor&) = delete;
+  Descriptor& operator=(const Descriptor&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+std::string kindOf(mode_t mode) {
+  return S_ISDIR(mode)    ? "a directory"
+         : S_ISLNK(mode)  ? "a symbolic link"
+         : S_ISFIFO(mode) ? "a FIFO"
+                          : "not a regular file";
+}
+
+[[noreturn]] void throwNotAFile(const std::string& path, mode_t mode, std::string_view verb) {
+  throw ResultsFileError(fmt::format("{} is {}, not a results file: cannot {} it", path, kindOf(mode), verb));
+}
+
+// The name HDF5 is given for the file behind `fd`: the descriptor's own file, whatever `path` names by now;
+// `path` itself only where /proc is not mounted (the file HDF5 opened is compared afterwards either way).
+std::string nameFor(int fd, const std::string& path) {
+  std::string proc = fmt::format("/proc/self/fd/{}", fd);
+  return ::access(proc.c_str(), F_OK) == 0 ? proc : path;
+}
+
+// HDF5's messages name the /proc path it was given; the user named `path`.
+std::string detailFor(const std::string& proc, const std::string& path) {
+  std::string detail = h5::errorDetail();
+  for (std::size_t at = detail.find(proc); at != std::string::npos; at = detail.find(proc, at + path.size()))
+    detail.replace(at, proc.size(), path);
+  return detail;
+}
+
+// The file HDF5 opened must be the one checked: else it is closed again and refused.
+void requireSame(h5::Handle& file, const FileKey& checked, const std::string& path) {
+  struct stat st {};
+  const int fd = descriptorOf(file.get());
+  if (fd >= 0 && ::fstat(fd, &st) == 0 && keyOf(st) == checked) return;
+  static_cast<void>(file.close());
+  throw ResultsFileError(fmt::format(
+      "{} was replaced while it was being opened (it no longer names the file checked): not opened", path));
+}
+
+// Refuses a file holding anything that could make HDF5 touch another file, before any object is opened.
+void requireNoForeignReference(h5::Handle& file, const std::string& path, std::string_view verb) {
+  const std::string problem = foreignReference(file.get());
+  if (problem.empty()) return;
+  static_cast<void>(file.close());
+  throw ResultsFileError(fmt::format(
+      "{}: {}: mdbench never makes one and never follows one: cannot {} the file", path, problem, verb));
+}
+
+// The regular file `path` names, opened without waiting on a FIFO (nor following a link with kRefuse).
+int openChecked(const std::string& path, std::string_view verb, Links links, struct stat& st) {
+  const bool follow = links == Links::kFollow;
+  if ((follow ? ::stat(path.c_str(), &st) : ::lstat(path.c_str(), &st)) != 0) {
+    throw ResultsFileError(fmt::format("cannot {} {}: {}", verb, path, describeErrno(lastErrno())));
+  }
+  if (!S_ISREG(st.st_mode)) throwNotAFile(path, st.st_mode, verb);
+  const int fd = ::open(path.c_str(), O_RDONLY | (follow ? 0 : O_NOFOLLOW) | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    const int err = lastErrno();
+    if (err == ELOOP) throwNotAFile(path, S_IFLNK, verb);
+    throw ResultsFileError(fmt::format("cannot {} {}: {}", verb, path, describeErrno(err)));
+  }
+  struct stat opened {};
+  if (::fstat(fd, &opened) != 0 || !S_ISREG(opened.st_mode) || keyOf(opened) != keyOf(st)) {
+    ::close(fd);
+    throw ResultsFileError(fmt::format("{} changed while it was being opened: cannot {} it", path, verb));
+  }
+  st = opened;
+  return fd;
+}
+
+// HDF5's signature at offset 0, 512, 1024, 2048, ... (where HDF5 looks for it), read from the descriptor
+// checked rather than by name (H5Fis_hdf5 opens the name again).
+bool hasHdf5Signature(int fd, off_t size) {
+  static constexpr std::array<unsigned char, 8> kSignature = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+  for (off_t at = 0; at + 8 <= size; at = at == 0 ? 512 : at * 2) {
+    std::array<unsigned char, 8> bytes{};
+    if (::pread(fd, bytes.data(), bytes.size(), at) != static_cast<ssize_t>(bytes.size())) return false;
+    if (bytes == kSignature) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+h5::Handle createFile(int fd, const std::string& path) {
+  configureHdf5();
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    throw ResultsFileError(fmt::format("cannot create {}: not a regular file", path));
+  }
+  const std::string name = nameFor(fd, path);
   const h5::Handle fapl = h5::fileAccess();
-  const hid_t file = H5Fcreate(path.c_str(), flags, H5P_DEFAULT, fapl.get());
-  if (file < 0) {
-    const std::string detail = h5::errorDetail();
+  const hid_t id = H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get());
+  if (id < 0) {
+    const std::string detail = detailFor(name, path);
     throw ResultsFileError(fmt::format("cannot create {}{}{}", path, detail.empty() ? "" : ": ", detail));
   }
-  h5::Handle handle(file);
+  h5::Handle handle(id);
+  requireSame(handle, keyOf(st), path);
   h5::writeAttribute(handle.get(), "schema", kSchemaName);
   h5::writeAttribute(handle.get(), "schema_version", kSchemaVersion);
   h5::createGroup(handle.get(), results::kRunsGroup);
@@ -56,60 +168,71 @@ namespace {
 
 }  // namespace
 
-h5::Handle openFile(const std::string& path, unsigned flags) {
-  const h5::Handle fapl = h5::fileAccess();
-  const hid_t file = H5Fopen(path.c_str(), flags, fapl.get());
-  if (file < 0) {
-    const std::string detail = h5::errorDetail();
-    if (detail.find("unable to lock file") != std::string::npos) throwInUse(path);
-    throw ResultsFileError(fmt::format("cannot open {}{}{}", path, detail.empty() ? "" : ": ", detail));
+h5::Handle openFile(const std::string& path, unsigned flags, std::string_view verb, const FileKey* expected,
+                    FileKey* key) {
+  configureHdf5();
+  struct stat st {};
+  // Only a reader follows a link the user named (to a regular file: its descriptor is what HDF5 opens);
+  // what is written to, or was checked before, is never reached through one.
+  const Links links =
+      flags == H5F_ACC_RDONLY && expected == nullptr && verb == "read" ? Links::kFollow : Links::kRefuse;
+  const Descriptor fd(openChecked(path, verb, links, st));
+  if (expected != nullptr && keyOf(st) != *expected) {
+    throw ResultsFileError(fmt::format(
+        "{} is no longer the file checked when the run started (replaced, or a link swapped in): cannot {} "
+        "it",
+        path, verb));
   }
-  return h5::Handle(file);
+  if (!hasHdf5Signature(fd.get(), st.st_size)) {
+    throw ResultsFileError(fmt::format("{} is not an mdbench results file (not an HDF5 file){}", path,
+                                       verb == "read" ? "" : fmt::format(": cannot {} it", verb)));
+  }
+  const std::string name = nameFor(fd.get(), path);
+  const h5::Handle fapl = h5::fileAccess();
+  const hid_t id = H5Fopen(name.c_str(), flags, fapl.get());
+  if (id < 0) {
+    const std::string detail = detailFor(name, path);
+    if (detail.find("unable to lock file") != std::string::npos) throwInUse(path);
+    throw ResultsFileError(fmt::format("cannot open {}{}{} (damaged, or still open for writing?)", path,
+                                       detail.empty() ? "" : ": ", detail));
+  }
+  h5::Handle file(id);
+  requireSame(file, keyOf(st), path);
+  requireNoForeignReference(file, path, verb);
+  if (key != nullptr) *key = keyOf(st);
+  return file;
 }
 
-void requireRegularFile(const std::string& path, std::string_view verb) {
+FileKey requireRegularFile(const std::string& path, std::string_view verb) {
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0) {
     throw ResultsFileError(fmt::format("cannot {} {}: {}", verb, path, describeErrno(errno)));
   }
-  if (!S_ISREG(st.st_mode)) {
-    throw ResultsFileError(fmt::format("{} is {}, not a results file: cannot {} it", path,
-                                       S_ISDIR(st.st_mode)    ? "a directory"
-                                       : S_ISLNK(st.st_mode)  ? "a symbolic link"
-                                       : S_ISFIFO(st.st_mode) ? "a FIFO"
-                                                              : "not a regular file",
-                                       verb));
-  }
+  if (!S_ISREG(st.st_mode)) throwNotAFile(path, st.st_mode, verb);
+  return keyOf(st);
 }
 
-void checkAppendable(const std::string& path) {
-  requireRegularFile(path, "append to");
-  if (H5Fis_hdf5(path.c_str()) <= 0) {
-    throw ResultsFileError(
-        fmt::format("{} is not an mdbench results file (not an HDF5 file): cannot append to it", path));
-  }
+FileKey checkAppendable(const std::string& path) {
+  FileKey key;
   {
-    const h5::Handle file = openFile(path, H5F_ACC_RDONLY);
+    const h5::Handle file = openFile(path, H5F_ACC_RDONLY, "append to", nullptr, &key);
     const std::string problem = results::rootProblem(file.get(), path, "writes");
     if (!problem.empty()) throw ResultsFileError(fmt::format("{}: cannot append to it", problem));
   }
-  if (const ValidationResult valid = validateResultsFile(path); !valid.ok) {
+  if (const ValidationResult valid = validateExpected(path, key); !valid.ok) {
     throw ResultsFileError(fmt::format(
         "{} is not a valid results file ({}): nothing is added to it; `mdbench validate {}` says more", path,
         valid.first_problem, path));
   }
+  return key;
 }
 
 // Opens an existing results file for appending. Checks it read-only first, so that a file that is not
 // ours is never opened for writing (which can rewrite its superblock).
 h5::Handle openForAppend(const std::string& path) {
-  checkAppendable(path);
-  return openFile(path, H5F_ACC_RDWR);
+  const FileKey key = checkAppendable(path);
+  return openFile(path, H5F_ACC_RDWR, "append to", &key);
 }
-
-namespace {
-int lastErrno() { return errno != 0 ? errno : EIO; }
-}  // namespace
 
 bool noRoom(int err) { return err == ENOSPC || err == EDQUOT; }
 
@@ -154,8 +277,9 @@ void releaseSpace(int fd) {
 // Creates `path` as a new results file: it must not exist (exists_error otherwise). It is ours from the
 // O_EXCL create on, so every later failure removes it again. Room for the header is checked first, so that
 // a full file system is reported plainly (ENOSPC) and HDF5 never half-creates the file.
-h5::Handle createNewFile(const std::string& path, std::uint64_t header_bytes, bool& exists_error) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+h5::Handle createNewFile(const std::string& path, std::uint64_t header_bytes, bool& exists_error,
+                         FileKey& key) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
   if (fd < 0) {
     const int err = lastErrno();
     exists_error = err == EEXIST;
@@ -165,16 +289,24 @@ h5::Handle createNewFile(const std::string& path, std::uint64_t header_bytes, bo
     }
     throw ResultsFileError(fmt::format("cannot create {}: {}", path, describeErrno(err)));
   }
+  const Descriptor made(fd);
+  struct stat st {};
+  if (::fstat(fd, &st) == 0) key = keyOf(st);
+  // Removed on failure only while the name is still the file made here.
+  const auto removeMade = [&] {
+    struct stat now {};
+    if (::lstat(path.c_str(), &now) == 0 && keyOf(now) == key) std::remove(path.c_str());
+  };
   const int err = ::fallocate(fd, 0, 0, static_cast<off_t>(header_bytes)) == 0 ? 0 : lastErrno();
-  ::close(fd);
   if (noRoom(err)) {
-    std::remove(path.c_str());
+    removeMade();
     throw ResultsFileError(fmt::format("cannot create {}: {}", path, describeErrno(err)));
   }
   try {
-    return createFile(path, H5F_ACC_TRUNC);
+    // HDF5 creates the file in the descriptor made here, not whatever the name stands for by now.
+    return createFile(fd, path);
   } catch (const ResultsFileError&) {
-    std::remove(path.c_str());
+    removeMade();
     throw;
   }
 }

@@ -160,12 +160,11 @@ std::string aboutTarget(std::string message, const std::string& temp, const std:
 }
 
 // Writes the imports into `file` (a new, empty file, or a copy of the results file being appended to).
-std::vector<std::string> writeInto(const std::string& file_path, bool appending,
+std::vector<std::string> writeInto(int fd, const std::string& file_path, bool appending,
                                    const std::vector<DataPathImport>& datapath,
                                    const std::vector<MetadataImport>& metadata, const ImportRecord& record) {
   std::vector<std::string> written;
-  const h5::Handle file =
-      appending ? results::openForAppend(file_path) : results::createFile(file_path, H5F_ACC_TRUNC);
+  const h5::Handle file = appending ? results::openForAppend(file_path) : results::createFile(fd, file_path);
   for (const DataPathImport& imp : datapath) writeImport(file.get(), imp, record, written.emplace_back());
   for (const MetadataImport& imp : metadata) writeImport(file.get(), imp, record, written.emplace_back());
   h5::flush(file.get());
@@ -214,7 +213,7 @@ std::vector<std::string> writeImports(const std::string& path, OutputMode mode,
   {
     const h5::QuietErrors quiet;
     try {
-      written = writeInto(out.tempPath(), appending, datapath, metadata, record);
+      written = writeInto(out.fd(), out.tempPath(), appending, datapath, metadata, record);
     } catch (const h5::Error& e) {
       throw ResultsFileError(fmt::format("{}: {}", path, aboutTarget(e.what(), out.tempPath(), path)));
     } catch (const ResultsFileError& e) {

@@ -386,33 +386,37 @@ SteadyPhaseResult steadyPhaseOf(const StoredSteadyPhase& phase) {
 
 std::string runGroupName(std::uint32_t index) { return fmt::format("run-{:04}", index); }
 
-StoredResults readResultsFile(const std::string& path) {
+namespace results {
+
+StoredResults readStored(hid_t file, const std::string& path) {
   const h5::QuietErrors quiet;
-  std::error_code ec;
-  const std::filesystem::file_status status = std::filesystem::status(path, ec);
-  if (!std::filesystem::exists(status)) throw ResultsFileError(fmt::format("{}: no such file", path));
-  if (!std::filesystem::is_regular_file(status))
-    throw ResultsFileError(fmt::format("{}: not a regular file", path));
-  if (H5Fis_hdf5(path.c_str()) <= 0) {
-    throw ResultsFileError(fmt::format("{} is not an mdbench results file (not an HDF5 file)", path));
-  }
   try {
-    const h5::Handle fapl = h5::fileAccess();
-    const h5::Handle file =
-        h5::make(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()), "/", "cannot open the file");
-    const std::string problem = results::rootProblem(file.get(), path, "reads");
+    const std::string problem = results::rootProblem(file, path, "reads");
     if (!problem.empty()) throw ResultsFileError(problem);
     StoredResults out;
-    out.schema = attr<std::string>(file.get(), "schema");
-    out.schema_version = attr<std::uint32_t>(file.get(), "schema_version");
-    const h5::Handle runs = h5::openGroup(file.get(), results::kRunsGroup);
+    out.schema = attr<std::string>(file, "schema");
+    out.schema_version = attr<std::uint32_t>(file, "schema_version");
+    const h5::Handle runs = h5::openGroup(file, results::kRunsGroup);
     for (const std::string& name : numberedChildren(runs.get(), "run-"))
       out.runs.push_back(readRun(runs.get(), name, out.schema_version));
-    readImports(file.get(), out);
+    readImports(file, out);
     return out;
   } catch (const h5::Error& e) {
     throw ResultsFileError(fmt::format("{}: {}", path, e.what()));
   }
+}
+
+}  // namespace results
+
+// Opened as every results file is (results_files.hpp: the name's own regular file, nothing in it that leads
+// to another file).
+StoredResults readResultsFile(const std::string& path) {
+  const h5::QuietErrors quiet;
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec)))
+    throw ResultsFileError(fmt::format("{}: no such file", path));
+  const h5::Handle file = results::openFile(path, H5F_ACC_RDONLY, "read");
+  return results::readStored(file.get(), path);
 }
 
 }  // namespace mdbench

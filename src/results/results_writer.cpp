@@ -58,8 +58,37 @@ constexpr std::uint64_t kReservePerRank = 256;
 constexpr std::uint64_t kReservePerError = 1024;
 
 // A new results file, with room for its header reserved first.
-h5::Handle createNewFile(const std::string& path, bool& exists_error) {
-  return results::createNewFile(path, kReserveFixed, exists_error);
+h5::Handle createNewFile(const std::string& path, bool& exists_error, results::FileKey& key) {
+  return results::createNewFile(path, kReserveFixed, exists_error, key);
+}
+
+// Whether a stop request cut the phase short: the runner records a stopped rank as having planned what it
+// did, fewer ops than the plan gives it (a stonewall changes the phase's items, not this).
+bool stoppedShort(const PhaseResult& result, const Plan& plan) {
+  const auto shortOf = [&](const Plan& planned) {
+    for (std::uint32_t rank = 0; rank < result.ranks.size(); ++rank) {
+      if (result.ranks[rank].planned < plannedOpsOf(planned, result.phase, rank)) return true;
+    }
+    return false;
+  };
+  // Tree phases build the same tree whatever the item count (as the validator plans them).
+  if (isTreePhase(result.phase) || result.items == plan.config().items) return shortOf(plan);
+  return shortOf(plan.withItems(result.items));
+}
+
+// --steady: a stop ends the mix before its rounds, or precreate early (and then the mix runs no round); a
+// precreate that failed also ends early, but its counts are not checked against the config.
+bool stoppedShort(const SteadyResult& result, const Plan& plan) {
+  const Config& c = plan.config();
+  if (c.stonewall_s == 0.0 && result.rounds < c.steady_rounds) return true;
+  if (result.phases.empty() || result.rounds != 0) return false;
+  std::uint64_t created = 0;
+  std::uint64_t failed = 0;
+  for (const SteadyRankRecord& r : result.phases.front().ranks) {
+    for (const auto& op : r.ops) failed += op.failed;
+    created += r.ops[steadyOpIndex(SteadyOp::kCreate)].ok;
+  }
+  return failed == 0 && created < c.items * result.phases.front().ranks.size();
 }
 
 // Runs `body` with HDF5's error printing off, adding the file name to h5::Error messages (object-level
@@ -262,13 +291,13 @@ struct Hdf5Sink::Impl {
   Pending pending = Pending::kNone;
   std::optional<RunInfo> pending_info;
   const Plan* pending_plan = nullptr;
-  // The file written, by device and inode: finish() checks that `path` still names it.
-  std::optional<std::pair<dev_t, ino_t>> identity;
-
-  void remember(const std::string& name) {
-    struct stat st {};
-    if (::stat(name.c_str(), &st) == 0) identity = std::pair{st.st_dev, st.st_ino};
-  }
+  // The file written, by device and inode: finish() checks that `path` still names it, and the next sweep
+  // step reopens only it.
+  std::optional<results::FileKey> identity;
+  // --append: the file checked at open(), the only one commit() opens. --force: the file checked, the only
+  // one the new file replaces.
+  std::optional<results::FileKey> checked;
+  FileIdentity replaced;
 
   // --force: a new file beside the old one, renamed over it once it holds the run's description, so the old
   // results stay whole until then (and the old inode is never written: hard links to it keep it).
@@ -279,12 +308,19 @@ struct Hdf5Sink::Impl {
          fmt::format(".{}.mdbench-new.{}", final_path.filename().string(), ::getpid()))
             .string();
     bool exists_error = false;
-    file = createNewFile(temporary, exists_error);
+    results::FileKey key;
+    file = createNewFile(temporary, exists_error, key);
     try {
       begin(*pending_info, *pending_plan);
-      const Placed placed = putInPlace(temporary, path, Replace::kRegularFile);
+      const Placed placed = putInPlace(temporary, path, Replace::kRegularFile, &replaced);
       if (placed.outcome == PlaceOutcome::kNotAFile) {
         throw ResultsFileError(fmt::format("{} is no longer a regular file: not replaced", path));
+      }
+      if (placed.outcome == PlaceOutcome::kChanged) {
+        throw ResultsFileError(fmt::format(
+            "{} is no longer the file checked when the run started (replaced, removed or written to "
+            "meanwhile): not replaced",
+            path));
       }
       if (placed.outcome != PlaceOutcome::kDone) {
         throw ResultsFileError(fmt::format("cannot replace {}: {}", path, describeErrno(placed.err)));
@@ -297,6 +333,7 @@ struct Hdf5Sink::Impl {
       std::remove(temporary.c_str());
       throw;
     }
+    identity = key;
   }
 
   // The results are only where the user will look for them if `path` still names the file written: a
@@ -304,7 +341,7 @@ struct Hdf5Sink::Impl {
   void checkStillThere() const {
     struct stat st {};
     if (!identity) return;
-    if (::stat(path.c_str(), &st) != 0 || st.st_dev != identity->first || st.st_ino != identity->second) {
+    if (::lstat(path.c_str(), &st) != 0 || st.st_dev != identity->dev || st.st_ino != identity->ino) {
       throw ResultsFileError(fmt::format(
           "{}: the results file is gone (it, or its directory, was removed or replaced during the run): "
           "the numbers are on the console only",
@@ -319,12 +356,20 @@ struct Hdf5Sink::Impl {
     if (how == Pending::kReplace) {
       replaceFile();
     } else {
-      file = results::openFile(path, H5F_ACC_RDWR);
+      // Only the file checked at start: a link or another file swapped in since is refused.
+      file = results::openFile(path, H5F_ACC_RDWR, "append to", &*checked);
+      identity = checked;
       run_name = nextRunName(file.get());
       begin(*pending_info, *pending_plan);
     }
-    remember(path);
     pending_info.reset();
+  }
+
+  // A phase a stop cut short is the run's last: the run is "interrupted" from the same flush on, so that a
+  // job killed before finish() (Hydra's SIGKILL after the stop) leaves a valid file saying so (exit_status
+  // stays -1 until finish() knows it).
+  void markIfStopped(bool stopped) {
+    if (stopped) h5::writeAttribute(run.get(), "status", "interrupted");
   }
 
   void requireRun(std::string_view call) const {
@@ -371,7 +416,7 @@ struct Hdf5Sink::Impl {
     }
     if (!file.valid()) {
       // After finish(): another run (the next sweep step) goes into the same file, in the next group.
-      file = results::openFile(path, H5F_ACC_RDWR);
+      file = results::openFile(path, H5F_ACC_RDWR, "append to", identity ? &*identity : nullptr);
       run_name = nextRunName(file.get());
     }
     std::vector<std::string> hosts = info.host_of_rank;
@@ -485,6 +530,7 @@ struct Hdf5Sink::Impl {
     writeSeries(group.get(), result);
     writeErrors(group.get(), result, plan);
     results::writeServerStats(group.get(), result.server_stats);
+    markIfStopped(stoppedShort(result, plan));
     h5::flush(file.get());
   }
 
@@ -575,6 +621,7 @@ struct Hdf5Sink::Impl {
       }
       writeSteadyErrors(group.get(), iteration, p, plan);
     }
+    markIfStopped(stoppedShort(result, plan));
     h5::flush(file.get());
   }
 
@@ -622,20 +669,24 @@ std::unique_ptr<Hdf5Sink> Hdf5Sink::open(const std::string& path, OutputMode mod
   try {
     inFile(path, [&] {
       if (mode == OutputMode::kForce && pathExists(path)) {
-        // Only a regular file is replaced (never a directory, a FIFO or what a link points to).
+        // Only a regular file is replaced (never a directory, a FIFO or what a link points to), and only
+        // the one checked now.
         results::requireRegularFile(path, "replace");
+        struct stat st {};
+        if (::lstat(path.c_str(), &st) == 0) impl->replaced = identityOf(st);
         impl->pending = Impl::Pending::kReplace;
         impl->run_name = runGroupName(0);
       } else if (mode == OutputMode::kAppend && pathExists(path)) {
-        results::checkAppendable(path);
+        impl->checked = results::checkAppendable(path);
         impl->pending = Impl::Pending::kAppend;
-        const h5::Handle file = results::openFile(path, H5F_ACC_RDONLY);
+        const h5::Handle file = results::openFile(path, H5F_ACC_RDONLY, "append to", &*impl->checked);
         impl->run_name = nextRunName(file.get());
       } else {
-        impl->file = createNewFile(path, exists_error);
+        results::FileKey key;
+        impl->file = createNewFile(path, exists_error, key);
         made = true;
+        impl->identity = key;
         impl->run_name = nextRunName(impl->file.get());
-        impl->remember(path);
       }
     });
   } catch (const ResultsFileError&) {

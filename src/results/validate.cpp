@@ -37,6 +37,7 @@
 #include "mdbench/model/stats.hpp"
 #include "mdbench/model/steady.hpp"
 #include "mdbench/results/results_file.hpp"
+#include "results_files.hpp"
 #include "results_layout.hpp"
 #include "results_server_stats.hpp"
 #include "validate_checks.hpp"
@@ -227,24 +228,35 @@ class RunChecker {
     for (const StoredPhase& phase : run_.phases) checkPhase(phase);
     checkSteady();
     checkCompleteness();
-    if (run_.status != "running") {
+    if (finished() || run_.has_summary) {
       checkSummary();
     } else {
-      notes_.push_back(fmt::format("{}: status running (still being written, or killed): summary not checked",
-                                   run_.group));
+      notes_.push_back(
+          fmt::format("{}: status {} and no exit status (still being written, or killed{}): no "
+                      "summary to check",
+                      run_.group, run_.status, run_.status == "interrupted" ? " after a stop request" : ""));
     }
   }
 
  private:
+  // Whether the run wrote its exit status: a job killed first (SIGKILL, or Hydra's after a stop request)
+  // leaves status running, or interrupted when a stop had cut a phase short, with exit_status -1.
+  bool finished() const {
+    return run_.exit_status != -1 || run_.status == "complete" || run_.status == "failed";
+  }
+
   void checkStatus() const {
     const std::string& g = run_.group;
     if (!isIsoUtc(run_.info.start_utc)) {
       fail(g, fmt::format("start_utc: expected an ISO 8601 UTC time, found \"{}\"", run_.info.start_utc));
     }
-    if (run_.status == "running") {
-      expectEqual<std::int32_t>(g, "exit_status", -1, run_.exit_status, "status running");
-      if (!run_.info.end_utc.empty()) {
-        fail(g, fmt::format("end_utc: expected \"\" (status running), found \"{}\"", run_.info.end_utc));
+    if (run_.status == "running" || (run_.status == "interrupted" && !finished())) {
+      expectEqual<std::int32_t>(g, "exit_status", -1, run_.exit_status, "status " + run_.status);
+      // Killed after the summary and end time were written, before the status: both are there.
+      const bool ended = run_.has_summary && isIsoUtc(run_.info.end_utc);
+      if (!run_.info.end_utc.empty() && !ended) {
+        fail(g, fmt::format("end_utc: expected \"\" (status {}, no summary), found \"{}\"", run_.status,
+                            run_.info.end_utc));
       }
       return;
     }
@@ -609,18 +621,26 @@ void checkImports(const StoredResults& results) {
   }
 }
 
-void checkFile(const std::string& path, std::vector<std::string>& notes, std::uint32_t& version) {
+// The one check of a results file, behind `mdbench validate`, --append and every tool that reads results
+// (readValidResultsFile): the file is opened once, as every results file is (results_files.hpp), its
+// structure checked, then read and its numbers recomputed.
+StoredResults checkFile(const std::string& path, std::vector<std::string>& notes, std::uint32_t& version,
+                        const results::FileKey* expected) {
   std::error_code error;
-  if (!std::filesystem::exists(path, error)) fail("", "no such file");
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, error))) fail("", "no such file");
   if (!std::filesystem::is_regular_file(path, error)) fail("", "not a regular file");
   const h5::QuietErrors quiet;
-  const htri_t is_hdf5 = H5Fis_hdf5(path.c_str());
-  if (is_hdf5 == 0) fail("", "not an HDF5 file");
-  if (is_hdf5 < 0) fail("", "cannot be read (permissions?)");
+  h5::Handle file;
+  try {
+    file = results::openFile(path, H5F_ACC_RDONLY, "read", expected);
+  } catch (const ResultsFileError& e) {
+    // The message names the file; "cannot be read" keeps the validator's wording for a foreign file.
+    const std::string what = e.what();
+    fail("", what.starts_with(path + ": ") ? what.substr(path.size() + 2) : what);
+  }
+  checkStructure(file.get(), notes);
 
-  checkStructure(path, notes);
-
-  const StoredResults results = readResultsFile(path);
+  StoredResults results = results::readStored(file.get(), path);
   version = results.schema_version;
   // Since version 4 a file may hold imports only; a file with nothing at all is a mistake.
   if (results.runs.empty() && results.datapath.empty() && results.metadata_imports.empty()) {
@@ -628,20 +648,20 @@ void checkFile(const std::string& path, std::vector<std::string>& notes, std::ui
   }
   for (const StoredRun& run : results.runs) RunChecker(run, notes).check();
   checkImports(results);
+  return results;
 }
 
-}  // namespace
-}  // namespace validation
-
-ValidationResult validateResultsFile(const std::string& path) {
+ValidationResult validateFile(const std::string& path, const results::FileKey* expected,
+                              StoredResults* read) {
   ValidationResult result;
   const auto failed = [&](const std::string& problem) {
     result.ok = false;
     result.first_problem = problem;
   };
   try {
-    validation::checkFile(path, result.notes, result.schema_version);
-  } catch (const validation::Problem& p) {
+    StoredResults stored = checkFile(path, result.notes, result.schema_version, expected);
+    if (read != nullptr) *read = std::move(stored);
+  } catch (const Problem& p) {
     failed(p.object.empty() ? fmt::format("{}: {}", path, p.what)
                             : fmt::format("{}: {}: {}", path, p.object, p.what));
   } catch (const ResultsFileError& e) {
@@ -652,6 +672,29 @@ ValidationResult validateResultsFile(const std::string& path) {
     failed(fmt::format("{}: internal error while validating: {}", path, e.what()));
   }
   return result;
+}
+
+}  // namespace
+}  // namespace validation
+
+ValidationResult validateResultsFile(const std::string& path) {
+  return validation::validateFile(path, nullptr, nullptr);
+}
+
+namespace results {
+ValidationResult validateExpected(const std::string& path, const FileKey& expected) {
+  return validation::validateFile(path, &expected, nullptr);
+}
+}  // namespace results
+
+StoredResults readValidResultsFile(const std::string& path) {
+  StoredResults read;
+  const ValidationResult result = validation::validateFile(path, nullptr, &read);
+  if (!result.ok) {
+    throw ResultsFileError(fmt::format("{} (`mdbench validate` rejects the file: nothing is read from it)",
+                                       result.first_problem));
+  }
+  return read;
 }
 
 }  // namespace mdbench

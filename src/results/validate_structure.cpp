@@ -49,8 +49,8 @@ struct DimSpec {
   std::string attribute;  // empty: any size (unless fixed)
 };
 
-// "when": "status != running": the object is required only while the condition holds, evaluated on the
-// nearest enclosing object holding the attribute.
+// "when": "end_utc != " (the run wrote its end): the object is required only while the condition holds,
+// evaluated on the nearest enclosing object holding the attribute.
 struct Condition {
   std::string attribute;
   bool equal = true;
@@ -439,17 +439,10 @@ std::uint64_t checkIdentity(hid_t file, const Schema& schema) {
 
 }  // namespace
 
-void checkStructure(const std::string& path, std::vector<std::string>& notes) {
+void checkStructure(hid_t file, std::vector<std::string>& notes) {
   const Schema schema = parseSchema(schemaJson());
-  const h5::Handle access = h5::fileAccess();
-  const h5::Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, access.get()));
-  if (!file.valid()) {
-    const std::string detail = h5::errorDetail();
-    fail("", fmt::format("cannot be opened read-only with HDF5 ({}; damaged, or still open for writing?)",
-                         detail.empty() ? "no detail" : detail));
-  }
-  const std::uint64_t version = checkIdentity(file.get(), schema);
-  StructureChecker(file.get(), schema, version, notes).run();
+  const std::uint64_t version = checkIdentity(file, schema);
+  StructureChecker(file, schema, version, notes).run();
 }
 
 }  // namespace mdbench::validation

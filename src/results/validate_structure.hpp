@@ -2,6 +2,8 @@
 // Problem both passes throw. Private to src/results/validate.cpp and src/results/validate_structure.cpp.
 #pragma once
 
+#include <hdf5.h>
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,9 +20,9 @@ struct Problem {
   throw Problem{std::move(object), std::move(what)};
 }
 
-// Opens the HDF5 file at `path` read-only and checks it against results-schema/schema.json: the root's
+// Checks the open results file against results-schema/schema.json: the root's
 // schema name and version, then every object the schema lists. Throws a Problem at the first thing wrong;
 // objects and attributes the schema does not list are only added to `notes`.
-void checkStructure(const std::string& path, std::vector<std::string>& notes);
+void checkStructure(hid_t file, std::vector<std::string>& notes);
 
 }  // namespace mdbench::validation

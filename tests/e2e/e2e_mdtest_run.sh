@@ -67,7 +67,7 @@ for rank in 00000 00001; do
 done
 before=$(md5sum "$BASE"/ops-*.csv)
 run 2 -d "$t" -n 40 -F -u --savePerOpDataCSV="$BASE/ops"
-expect_rc 1 "per-op files there: refused"
+expect_rc 2 "per-op files there: refused before anything is made (a usage error)"
 expect_in "$ERR" "exists" "per-op refusal says why"
 expect_eq "$(md5sum "$BASE"/ops-*.csv)" "$before" "per-op files untouched"
 expect_absent "$t" "per-op refusal: nothing made"

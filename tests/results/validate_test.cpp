@@ -45,6 +45,37 @@ TEST_F(Validate, RunningRunPassesWithANote) {
   EXPECT_NE(result.notes[0].find("status running"), std::string::npos) << result.notes[0];
 }
 
+// A stop request cut a phase short and the job was killed before it finished (Hydra SIGKILLs the ranks):
+// the writer marked the run interrupted with that phase, so the file is valid, --append may add to it, and
+// the stopped phase's rows say what each rank did.
+TEST_F(Validate, StoppedThenKilledRunPassesAsInterrupted) {
+  writeRun(file_, Outcome::kStopped);
+  const ValidationResult result = validateResultsFile(file_);
+  EXPECT_TRUE(result.ok) << result.first_problem;
+  const StoredRun run = readResultsFile(file_).runs.at(0);
+  EXPECT_EQ(run.status, "interrupted");
+  EXPECT_EQ(run.exit_status, -1);
+  ASSERT_EQ(result.notes.size(), 1u);
+  EXPECT_NE(result.notes[0].find("status interrupted and no exit status"), std::string::npos)
+      << result.notes[0];
+  EXPECT_EQ(readValidResultsFile(file_).runs.at(0).phases.back().ranks.at(0).planned, 1u);
+}
+
+// The same file with the status a writer that did not mark the stop left: a short phase in a run that does
+// not say it was stopped is refused, and so by every tool that reads results.
+TEST_F(Validate, ShortPhaseWithoutAStopIsRefusedByEveryReader) {
+  writeRun(file_, Outcome::kStopped);
+  setString(file_, kRun, "status", "running");
+  EXPECT_TRUE(failsAt(kIter0 + "/file-stat/ranks", "row 0: planned: expected"));
+  try {
+    readValidResultsFile(file_);
+    ADD_FAILURE() << "readValidResultsFile read a file validate rejects";
+  } catch (const ResultsFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("`mdbench validate` rejects the file"), std::string::npos)
+        << e.what();
+  }
+}
+
 // Every stat fails: the phase has no successful op, so no interval ([ranks][0]), and first-done counts none.
 TEST_F(Validate, PhaseWithoutSuccessfulOpsPasses) {
   writeRun(file_, Outcome::kStatsFail);
@@ -104,7 +135,7 @@ TEST_F(Validate, TextFile) {
 TEST_F(Validate, TruncatedFile) {
   valid();
   fs::resize_file(file_, 4096);
-  EXPECT_TRUE(failsAt("", "cannot be opened read-only with HDF5"));
+  EXPECT_TRUE(failsAt("", "(damaged, or still open for writing?)"));
 }
 
 TEST_F(Validate, FileWithNoRun) {

@@ -51,6 +51,8 @@ enum class Outcome : std::uint8_t {
   kComplete,   // every op succeeds; exit 0
   kRunning,    // killed after iteration 0's first three phases: no end(), no finish()
   kStatsFail,  // every stat of iteration 0 fails (no op succeeds in that phase: an empty series); exit 1
+  kStopped,    // a stop request cuts iteration 0's file-stat short (one op per rank), then the job is
+               // killed (Hydra's SIGKILL): no end(), no finish()
 };
 
 // Files only in a shared tree, every phase (the default's rename, and readdir), rank shift 1, and a
@@ -143,6 +145,9 @@ inline PhaseResult measure(const Plan& run_plan, std::uint32_t iteration, Phase 
   for (std::uint32_t rank = 0; rank < plan.ranks(); ++rank) {
     RankPhaseRecord r;
     r.planned = plan.plannedOps(phase, rank);
+    // The runner records a stopped rank as having planned what it did.
+    if (outcome == Outcome::kStopped && iteration == 0 && phase == Phase::kFileStat)
+      r.planned = std::min<std::uint64_t>(r.planned, 1);
     r.ok = r.planned;
     if (outcome == Outcome::kFailed && iteration == 1 && phase == Phase::kFileStat && rank == 1) {
       r.ok -= 1;
@@ -195,6 +200,7 @@ inline void writeRun(const std::string& path, Outcome outcome, OutputMode mode =
       if (outcome == Outcome::kRunning && run.phases.size() == 3) return;  // killed: the sink goes away
       run.phases.push_back(measure(plan, iteration, phase, t, outcome));
       sink->phase(run.phases.back(), plan);
+      if (outcome == Outcome::kStopped && phase == Phase::kFileStat) return;  // stopped, then killed
       t = run.phases.back().ranks[0].t_global_end + 1e-3;
     }
   }

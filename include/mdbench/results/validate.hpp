@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "mdbench/results/results_file.hpp"
+
 namespace mdbench {
 
 struct ValidationResult {
@@ -22,6 +24,11 @@ struct ValidationResult {
 // statistics of the iterations' ops_per_s; node_of_rank consistent with hosts and nodes; for --steady runs
 // the steady groups (agreed rounds, exact op counts, histograms = ok, summarizeSteadyPhase's numbers).
 ValidationResult validateResultsFile(const std::string& path);
+
+// What every tool that reads results (export, report, check) reads: the file as validateResultsFile checks
+// it, in one pass. Throws ResultsFileError with validateResultsFile's first problem when it rejects the
+// file, so that no tool reports numbers `mdbench validate` calls wrong.
+StoredResults readValidResultsFile(const std::string& path);
 
 // The compiled-in machine-readable schema (results-schema/schema.json).
 const std::string& schemaJson();
