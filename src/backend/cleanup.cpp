@@ -189,7 +189,8 @@ class TreeWalk {
       return;
     }
     std::string why;
-    switch (judgeEntry(name, st, options_, [&] { return relativeOf(name); }, why)) {
+    switch (judgeEntry(
+        name, st, options_, [&] { return relativeOf(name); }, why)) {
       case Verdict::kKeep:
         keep(name, why);
         return;

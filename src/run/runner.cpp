@@ -271,6 +271,7 @@ class BenchmarkRun {
       }
     }
     result_.phases_began = true;
+    if (info.creates()) recordIntent(phase, it);
     if (info.readdir()) executor_.setReaddirLimit(limits.of(itemKindOf(phase)));
     const RankPhaseRecord record = executor_.measure(phase, it.handle, limits, latency_);
     std::vector<ServerStatsDelta> server =
@@ -293,6 +294,22 @@ class BenchmarkRun {
     }
     if (root_) publishPhase(std::move(measured), limits);
     return true;
+  }
+
+  // Before a create: the record says that every item of the kind the layout plans (up to -n per rank) may be
+  // the run's, so that a create job killed outright (SIGKILL, no record after the phase) leaves a record
+  // `mdbench clean` acts on: those names, of the type mdbench gives them, where the layout puts them, and
+  // nothing beyond. The exact counts replace it after the phase (recordOwnership).
+  void recordIntent(Phase phase, const IterationDir& it) {
+    ItemFates planned = executor_.fates();
+    if (!planned.hasLayout()) return;
+    const ItemKind kind = itemKindOf(phase);
+    planned.forget(kind);
+    planned.setMade(kind, std::vector<std::uint64_t>(planned.layout().ranks, planned.layout().items));
+    const int err = leads_target_ ? writeTakenRecord(parts_.backend, it.handle, planned) : 0;
+    noteProblem(agreeOnSetup(parts_.comm, err,
+                             fmt::format("{}/{} not written before {}: later jobs will refuse this directory",
+                                         it.where, kTakenName, phaseName(phase))));
   }
 
   // After a create or rename: every rank of a target learns the items that failed there and how far each

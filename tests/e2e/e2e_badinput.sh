@@ -427,7 +427,7 @@ run_tool_table() {
 run_tool_table <<'TABLE'
 1 2 | 2 | validate                                  | mdbench validate: error: no file given
 1   | 2 | validate --bogus plain                    | mdbench validate: error: unrecognised option '--bogus'
-1 2 | 1 | validate plain                            | plain: INVALID: plain: not an HDF5 file
+1 2 | 1 | validate plain                            | plain: INVALID: plain: plain is not an mdbench results file (not an HDF5 file)
 1 2 | 1 | validate fifo                             | fifo: INVALID: fifo: not a regular file
 1   | 1 | validate adir                             | adir: INVALID: adir: not a regular file
 1   | 1 | validate missing                          | missing: INVALID: missing: no such file

@@ -297,7 +297,7 @@ for kind in link:"is a symbolic link; mdbench never follows links" dangling:"is 
   file:"exists and is not a directory" fifo:"exists and is not a directory"; do
   name=${kind%%:*}
   run 2 -d "$BASE/kinds/$name" -n 5 -o "$BASE/kinds-$name.h5"
-  expect_rc 1 "target $name"
+  expect_rc 2 "target $name (a usage error: nothing touched)"
   expect_in "$ERR" "target $BASE/kinds/$name ${kind#*:}" "target $name: message"
   expect_absent "$BASE/kinds-$name.h5" "target $name: no results file"
 done

@@ -216,8 +216,8 @@ expect_in "$(results pbs)/mdbench.log" "mpiexec -n 4 $MDBENCH" "pbs: 4 ranks fro
 expect_empty_dir "$BASE/t.pbs" "pbs: target left empty"
 expect_in "$(job_output pbs)" "exit status 0" "pbs: job output"
 
-check_failed slurm-fail 1 "is not a directory"
-check_failed pbs-fail 1 "is not a directory"
+check_failed slurm-fail 2 "is not a directory"
+check_failed pbs-fail 2 "is not a directory"
 expect_eq "$(cat "$BASE/afile")" "not a directory" "failed jobs left the file alone"
 check_failed no-binary 2 "no mdbench binary at '$BASE/no-such-mdbench'"
 

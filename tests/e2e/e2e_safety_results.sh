@@ -30,7 +30,7 @@ for mode in --force --append; do
     unchanged "$mode, $np ranks, iteration directory taken"
     expect_in "$OUT" "old.h5 is as it was" "$mode, $np ranks: says the file was left"
     run "$np" -d "$BASE/afile" -n 5 -o "$BASE/old.h5" "$mode"
-    expect_rc 1 "$mode, $np ranks, target is a file"
+    expect_rc 2 "$mode, $np ranks, target is a file (a usage error)"
     unchanged "$mode, $np ranks, target is a file"
   done
 done

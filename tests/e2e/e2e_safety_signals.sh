@@ -168,13 +168,13 @@ job ok slurm/mdbench.sbatch
 job_status 0 "job, success"
 expect_in "$JOB_DIR/mdbench.log" "mdbench: exit status 0 (every operation succeeded)" "job: the status line"
 job fail slurm/mdbench.sbatch MDBENCH_TARGET="$BASE/afile"
-job_status 1 "slurm job, failed run, launcher says 0"
+job_status 2 "slurm job, failed run, launcher says 0"
 job pbsfail pbs/mdbench.pbs MDBENCH_TARGET="$BASE/afile" FAKE_RANKS=
-job_status 1 "pbs job, failed run, launcher says 0"
+job_status 2 "pbs job, failed run, launcher says 0"
 job sweepfail slurm/mdbench-sweep.sbatch MDBENCH_TARGET="$BASE/afile"
-job_status 1 "slurm sweep job, failed run, launcher says 0"
+job_status 2 "slurm sweep job, failed run, launcher says 0"
 job pbssweepfail pbs/mdbench-sweep.pbs MDBENCH_TARGET="$BASE/afile" FAKE_RANKS=
-job_status 1 "pbs sweep job, failed run, launcher says 0"
+job_status 2 "pbs sweep job, failed run, launcher says 0"
 job none slurm/mdbench.sbatch FAKE_RUN=none
 job_status 1 "job, nothing ran, launcher says 0"
 expect_in "$ERR" "reported no exit status" "job, nothing ran: says why it failed"

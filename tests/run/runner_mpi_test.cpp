@@ -319,11 +319,11 @@ TEST(RunnerMpi, ItemsFoundTakenAreNeverRemoved) {
   config.kinds = ItemKinds::kFilesOnly;
   const RunResult run = runFake(config, fake, clock, comm);
   // Rank 0's fake also holds the mark and the ownership record, whose writes are creates too (the mark,
-  // the record at the start and after tree-create: its items are creates 4 to 40, 8 of them taken; on the
-  // other ranks creates 1 to 37, 7 taken). Rank 0 unlinks the record and its temporary at each of its
-  // five writes (at the start, after tree-create, file-create, file-remove and tree-remove) and at its
-  // removal, and the mark.
-  EXPECT_EQ(fake.calls(FakeOp::kUnlink), comm.rank() == 0 ? 29u + 12u + 1u : 30u);
+  // the record at the start, after tree-create and before file-create: its items are creates 5 to 41, 8 of
+  // them taken; on the other ranks creates 1 to 37, 7 taken). Rank 0 unlinks the record and its temporary
+  // at each of its six writes (at the start, after tree-create, before and after file-create, after
+  // file-remove and tree-remove) and at its removal, and the mark.
+  EXPECT_EQ(fake.calls(FakeOp::kUnlink), comm.rank() == 0 ? 29u + 14u + 1u : 30u);
   if (comm.rank() != 0) return;
   const PhaseResult& remove = find(run, Phase::kFileRemove);
   for (std::uint32_t r = 0; r < comm.size(); ++r) {
