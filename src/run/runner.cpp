@@ -262,16 +262,20 @@ class BenchmarkRun {
   bool runPhase(std::uint32_t iteration, Phase phase, const IterationDir& it, ItemLimits& limits) {
     Comm& comm = parts_.comm;
     const PhaseInfo& info = phaseInfo(phase);
+    // The intent record is written before --server-stats' first read, so that the server's counters for
+    // the phase hold the phase's operations only.
+    if (info.creates()) recordIntent(phase, it);
     // --server-stats on rank 0: right before the opening barrier and right after the closing one.
     if (!config_.server_stats.empty()) {  // on every rank: the agreement is collective
       if (server_stats_) server_stats_->before(secondsSinceEpoch());
       if (stopAgreed(fmt::format("the --server-stats read before {} of iteration {}", phaseName(phase),
                                  iteration))) {
+        // The phase never ran: the record goes back to what was made.
+        if (info.creates()) writeRecord(it, fmt::format("when {} did not begin", phaseName(phase)));
         return false;
       }
     }
     result_.phases_began = true;
-    if (info.creates()) recordIntent(phase, it);
     if (info.readdir()) executor_.setReaddirLimit(limits.of(itemKindOf(phase)));
     const RankPhaseRecord record = executor_.measure(phase, it.handle, limits, latency_);
     std::vector<ServerStatsDelta> server =
@@ -337,10 +341,16 @@ class BenchmarkRun {
         fates.setRenamed(itemKindOf(phase), reach);
       }
     }
+    writeRecord(it, fmt::format("after {}", phaseName(phase)));
+  }
+
+  // The lead ranks write the record of what the run made in the iteration directory; all ranks agree on
+  // whether it was written (`when` says when, for the message).
+  void writeRecord(const IterationDir& it, const std::string& when) {
     const int err = leads_target_ ? writeTakenRecord(parts_.backend, it.handle, executor_.fates()) : 0;
-    noteProblem(agreeOnSetup(comm, err,
-                             fmt::format("{}/{} not written after {}: later jobs will refuse this directory",
-                                         it.where, kTakenName, phaseName(phase))));
+    noteProblem(agreeOnSetup(parts_.comm, err,
+                             fmt::format("{}/{} not written {}: later jobs will refuse this directory",
+                                         it.where, kTakenName, when)));
   }
 
   // Rank 0: -x's counts after a create, the sinks, and the phase kept for the run's end.
