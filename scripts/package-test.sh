@@ -147,4 +147,31 @@ expect_completion "--dry-run " mdbench clean --dr
 expect_completion "--junit " mdbench check --ju
 ok "bash completion: --it, val, export --format, --preset, clean --dr, check --ju"
 
+# docs/install.md's commands (its `doc-test: package` blocks, tests/e2e/doc_commands.py), as written, from the
+# top of the tree: in a private mount namespace whose /opt, /usr, /etc, /var and ./build are overlays on a
+# scratch directory, so that they install for real (cmake --install into /opt, apt-get install of the
+# package, man) and leave nothing behind.
+[ "$(id -u)" -eq 0 ] || fail "docs/install.md's commands need root (a private mount namespace)"
+[ "$(realpath "$build")" = "$(realpath build)" ] || fail "docs/install.md's commands name ./build: run with the build in ./build"
+mapfile -d '' -t doc_blocks < <(/usr/bin/python3 tests/e2e/doc_commands.py blocks . package)
+[ "${#doc_blocks[@]}" -ge 2 ] || fail "docs/install.md has ${#doc_blocks[@]} blocks marked doc-test: package, expected 2"
+# shellcheck disable=SC2016 # expanded by the inner bash
+unshare -m --propagation private bash -euo pipefail -c '
+  scratch=$1
+  shift
+  for d in /opt /usr /etc /var "$PWD/build"; do
+    n=$(printf %s "$d" | tr / _)
+    mkdir -p "$scratch/$n/up" "$scratch/$n/work"
+    mount -t overlay overlay -o "lowerdir=$d,upperdir=$scratch/$n/up,workdir=$scratch/$n/work" "$d"
+  done
+  for block in "$@"; do
+    echo "package-test: docs/install.md: $block" | head -n 1
+    bash -euo pipefail -c "$block" </dev/null >"$scratch/block.log" 2>&1 || { cat "$scratch/block.log" >&2; exit 1; }
+  done
+  [ -x /opt/mdbench/0.1.0/bin/mdbench ] || { echo "no /opt/mdbench/0.1.0/bin/mdbench" >&2; exit 1; }
+  dpkg-query -W -f="\${Status}" mdbench | grep -q "install ok installed" || { echo "mdbench not installed" >&2; exit 1; }
+  grep -q "mdbench validate" "$scratch/block.log" || { echo "man mdbench printed no page" >&2; exit 1; }
+' _ "$tmp/ns" "${doc_blocks[@]}" || fail "docs/install.md's commands as written"
+ok "docs/install.md's ${#doc_blocks[@]} blocks as written: cmake --install into /opt, cpack, apt-get install, man"
+
 echo "package-test: $checks checks passed"
