@@ -235,7 +235,7 @@ def run(src, env, workdir, target, only, but, scale):
     if not blocks:
         print(f"FAIL: no block of the documentation runs in '{env}'")
         return 1
-    failures = 0
+    failures, submitted = 0, {}
     for b in blocks:
         # Each page from a directory of its own, as a reader follows one page: a copy of WORKDIR's entries
         # (links into the tree), so that one page's outputs (report/, acceptance.xml) are not another's.
@@ -256,6 +256,17 @@ def run(src, env, workdir, target, only, but, scale):
         environ = dict(os.environ, DOC_TARGET=target)
         if b.path != "README.md":
             environ["PATH"] = os.path.join(page_dir, ".installed") + os.pathsep + environ["PATH"]
+        # A job submission shown on several pages (and in its script's header) is submitted once.
+        body_lines = []
+        for line in text.split("\n"):
+            key = re.sub(r"\s+#.*$", "", line).strip()
+            if re.match(r"^(\w+=\S+ )*(sbatch|qsub) [^$`]*$", key):
+                if key in submitted:
+                    body_lines.append(f": submitted already at {submitted[key]}")
+                    continue
+                submitted[key] = b.where()
+            body_lines.append(line)
+        text = "\n".join(body_lines)
         body = text
         if b.exit is not None:
             body = "set +e\n" + "\n".join(
@@ -272,7 +283,8 @@ def run(src, env, workdir, target, only, but, scale):
         if not why:
             # Every job script submitted left its results directory, with exit status 0.
             jobs = {k: v for k, v in job_results(page_dir).items() if k not in before}
-            wanted = sum(1 for c in command_lines(text) if re.search(r"(sbatch|qsub)\b.*\S+\.(sbatch|pbs)\b", c))
+            wanted = sum(1 for c in command_lines(text)
+                         if re.search(r"(sbatch|qsub)\b.*\S+\.(sbatch|pbs)\b", c) and not c.startswith(":"))
             if len(jobs) < wanted:
                 why = f"{wanted} job script(s) submitted, {len(jobs)} left an exit-status"
             bad = {k: v for k, v in jobs.items() if v != "0"}
