@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   // console write may end the job without its cleanup.
   mdbench::protectConsole();
   const std::vector<std::string> args(argv + 1, argv + argc);
+  if (argc > 0) mdbench::setInvokedAs(argv[0]);
   // The offline tools, --help, --version and usage errors need no MPI: a process no launcher started
   // answers them before MPI_Init (MPICH's singleton start costs more than most of them).
   if (!mdbench::startedByLauncher()) {

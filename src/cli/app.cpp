@@ -114,6 +114,9 @@ int agreeOnRootStatus(Comm& comm, int status, std::string& message) {
 struct Output {
   std::unique_ptr<Hdf5Sink> sink;
   bool created = false;  // the file did not exist before: ours to remove if the run never begins
+  // mdbench's own closing lines (results, kept, cleanup): standard error with --output mdtest, whose log
+  // ends at mdtest's "-- finished at" line for the parsers that read it.
+  std::FILE* lines = stdout;
 };
 
 // Rank 0: opens the results file before anything touches the target, so that a name clash is a usage
@@ -163,9 +166,9 @@ void discardResults(Output& output) {
 void discardStoppedRun(Output& output) {
   if (!output.sink) return;
   if (output.created) {
-    fmt::print("results:  none: no phase ran ({} not kept)\n", output.sink->path());
+    fmt::print(output.lines, "results:  none: no phase ran ({} not kept)\n", output.sink->path());
   } else {
-    fmt::print("results:  none: no phase ran; {} is as it was\n", output.sink->path());
+    fmt::print(output.lines, "results:  none: no phase ran; {} is as it was\n", output.sink->path());
   }
   discardResults(output);
 }
@@ -187,6 +190,8 @@ RunInfo describeRun(const RunSetup& setup, std::uint32_t ranks, std::vector<std:
   info.version = std::string(version());
   info.git_commit = std::string(gitCommit());
   info.command_line = setup.config.command_line;
+  info.invoked_as = invokedAs();
+  info.arguments = setup.config.arguments;
   info.target = joinPaths(setup.targets, '@');
   for (const Target& t : setup.targets) info.targets.push_back(t.path);
   info.start_utc = utcTimestampNow();
@@ -311,10 +316,10 @@ int finishRun(Output& output, int status) {
   }
   if (!output.sink->holdsRun()) {
     // --force / --append: no phase ran, so nothing was replaced or added.
-    fmt::print("results:  none: no phase ran; {} is as it was\n", output.sink->path());
+    fmt::print(output.lines, "results:  none: no phase ran; {} is as it was\n", output.sink->path());
     return status;
   }
-  fmt::print("results:  {} ({})\n", output.sink->path(), output.sink->runGroup());
+  fmt::print(output.lines, "results:  {} ({})\n", output.sink->path(), output.sink->runGroup());
   return status;
 }
 
@@ -325,11 +330,12 @@ enum class Trees : std::uint8_t { kRemoved, kKept, kMaybe, kSetupFailed };
 
 // Rank 0: removes the target directories this invocation made once the trees in them are gone, or says
 // which stay. Problems go into `problems`, each with the errno of the call that failed.
-void removeTargets(const std::vector<Target>& targets, Trees trees, std::vector<std::string>& problems) {
+void removeTargets(const std::vector<Target>& targets, Trees trees, std::vector<std::string>& problems,
+                   std::FILE* out) {
   // In reverse order of making, so that nothing of a later target is in the way of an earlier one.
   for (auto t = targets.rbegin(); t != targets.rend(); ++t) {
     if (trees == Trees::kKept) {
-      fmt::print("kept:     {}\n", t->path);
+      fmt::print(out, "kept:     {}\n", t->path);
       continue;
     }
     // After a setup failure only what this run made goes: a target an earlier job made stays for its jobs.
@@ -340,10 +346,10 @@ void removeTargets(const std::vector<Target>& targets, Trees trees, std::vector<
     if (t->created && trees != Trees::kMaybe) {
       // Made by this run and expected to be empty: something stayed in it, which the user is told.
       problems.push_back(fmt::format("{} not removed: {}", t->path, describeErrno(err)));
-      fmt::print("cleanup: {}\n", problems.back());
+      fmt::print(out, "cleanup: {}\n", problems.back());
     } else {
       // Whatever is left stays, with the mark, and is shown; made by an earlier job: kept quietly otherwise.
-      fmt::print("kept:     {}\n", t->path);
+      fmt::print(out, "kept:     {}\n", t->path);
     }
   }
 }
@@ -436,7 +442,7 @@ int runSweep(Comm& world, const RunSetup& setup, const std::vector<std::uint32_t
     }
     if (done.empty()) discardResults(setup.output);  // not a single run group: no results file either
     std::vector<std::string> problems;
-    removeTargets(setup.targets, stopped ? Trees::kMaybe : Trees::kRemoved, problems);
+    removeTargets(setup.targets, stopped ? Trees::kMaybe : Trees::kRemoved, problems, setup.output.lines);
     if (!problems.empty()) status = std::max(status, kExitFailed);
   }
   std::fflush(stdout);
@@ -574,7 +580,7 @@ int prepareRun(const Config& config, Comm& comm, const SchedulerInfo& scheduler,
   if (root) {
     if (!error.empty()) printError(error);
     std::vector<std::string> problems;
-    removeTargets(space.targets, Trees::kSetupFailed, problems);
+    removeTargets(space.targets, Trees::kSetupFailed, problems, output.lines);
   }
   discardResults(output);
   return signal != 0 ? 128 + signal : kExitFailed;
@@ -590,6 +596,7 @@ int runConfigured(const Config& config, Comm& comm) {
   if (usage != kExitOk) return usage;
   const SchedulerInfo scheduler = detectScheduler();
   Output output;
+  if (config.console == ConsoleStyle::kMdtest) output.lines = stderr;
   Workspace space;
   if (const int status = prepareRun(config, comm, scheduler, output, space); status != kExitOk) return status;
 
@@ -616,7 +623,7 @@ int runConfigured(const Config& config, Comm& comm) {
                         : keeps                                      ? Trees::kKept
                         : result.stop_signal != 0                    ? Trees::kMaybe
                                                                      : Trees::kRemoved;
-    removeTargets(space.targets, trees, result.cleanup_problems);
+    removeTargets(space.targets, trees, result.cleanup_problems, output.lines);
     status = exitStatusOf(result);
     reportStop(result, keeps);
     if (before_phases) {

@@ -685,6 +685,7 @@ void collectWarnings(const RawOptions& raw, CliRequest& request) {
 CliRequest parseCommandLine(const std::vector<std::string>& args) {
   CliRequest request;
   request.config.command_line = joinCommandLine(args);
+  request.config.arguments = args;
   RawOptions raw;
   const po::options_description table = buildOptionTable(raw);
   const std::vector<Given> given = config_detail::Tokenizer(args, table, request.errors).run();

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <string_view>
@@ -228,7 +229,10 @@ void MdtestConsoleSink::begin(const RunInfo& info, const Plan& plan) {
   fmt::print(out_, "-- started at {} --\n\n", mdtestTime(info.start_utc));
   fmt::print(out_, "mdtest-{}+mdbench-{} was launched with {} total task(s) on {} node(s)\n", kMdtestRelease,
              info.version, info.ranks, info.nodes);
-  fmt::print(out_, "Command line used: {}\n", info.command_line);
+  // As mdtest prints it: the program as started, then every argument in single quotes.
+  std::string line = info.invoked_as.empty() ? std::string("mdbench") : info.invoked_as;
+  for (const std::string& arg : info.arguments) line += fmt::format(" '{}'", arg);
+  fmt::print(out_, "Command line used: {}\n", line);
   if (c.phases.read && c.read_bytes == 0) {  // mdtest warns whenever its read phase is on, -D or not
     fmt::print(out_, "WARNING: Read bytes is 0, thus, a read test will actually just open/close\n");
   }
@@ -249,6 +253,7 @@ void MdtestConsoleSink::begin(const RunInfo& info, const Plan& plan) {
 }
 
 void MdtestConsoleSink::phase(const PhaseResult& result, const Plan& plan) {
+  printContinueStonewall(result, plan);
   if (plan.config().verbosity == 0) return;
   if (seen_.empty() || seen_.back().iteration != result.iteration) {
     seen_.clear();
@@ -261,6 +266,22 @@ void MdtestConsoleSink::phase(const PhaseResult& result, const Plan& plan) {
   seen.ranks = result.ranks;
   seen_.push_back(std::move(seen));
   printGroupLines(result, plan);
+  std::fflush(out_);
+}
+
+// mdtest's line after a file create with -W whose ranks did not all make every item: the fewest and most
+// items a rank had made when the stonewall fired, and their mean (mdtest 4.1 prints it for files only).
+void MdtestConsoleSink::printContinueStonewall(const PhaseResult& result, const Plan& plan) {
+  if (result.phase != Phase::kFileCreate || plan.config().stonewall_s <= 0.0 || result.ranks.empty()) return;
+  std::uint64_t lo = result.ranks.front().ops_at_stonewall, hi = lo, sum = 0;
+  for (const RankPhaseRecord& r : result.ranks) {
+    lo = std::min(lo, r.ops_at_stonewall);
+    hi = std::max(hi, r.ops_at_stonewall);
+    sum += r.ops_at_stonewall;
+  }
+  if (sum == plan.config().items * result.ranks.size()) return;
+  fmt::print(out_, "Continue stonewall hit min: {} max: {} avg: {:.1f} \n\n", lo, hi,
+             static_cast<double>(sum) / static_cast<double>(result.ranks.size()));
   std::fflush(out_);
 }
 

@@ -7,6 +7,18 @@
 
 namespace mdbench {
 
+namespace {
+std::string& invokedAsStorage() {
+  static std::string path = "mdbench";
+  return path;
+}
+}  // namespace
+
+void setInvokedAs(std::string_view path) {
+  if (!path.empty()) invokedAsStorage() = std::string(path);
+}
+const std::string& invokedAs() { return invokedAsStorage(); }
+
 void printError(std::string_view message) { fmt::print(stderr, "mdbench: error: {}\n", message); }
 
 void printWarning(std::string_view message) { fmt::print(stderr, "mdbench: warning: {}\n", message); }

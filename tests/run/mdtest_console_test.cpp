@@ -51,6 +51,8 @@ RunInfo runInfo(std::uint32_t ranks) {
   info.version = "0.1.0";
   info.git_commit = "abc1234";
   info.command_line = "mdbench --output mdtest -n 10 -F -C -T -d /scratch/t";
+  info.invoked_as = "mdbench";
+  info.arguments = {"--output", "mdtest", "-n", "10", "-F", "-C", "-T", "-d", "/scratch/t"};
   info.target = "/scratch/t";
   info.start_utc = "2026-11-30T13:23:06Z";
   info.end_utc = "2026-11-30T13:24:10Z";
@@ -95,7 +97,7 @@ const std::vector<std::string> kHeader = {
     "-- started at 11/30/2026 13:23:06 --",
     "",
     "mdtest-4.1.0+mdbench-0.1.0 was launched with 1 total task(s) on 1 node(s)",
-    "Command line used: mdbench --output mdtest -n 10 -F -C -T -d /scratch/t",
+    "Command line used: mdbench '--output' 'mdtest' '-n' '10' '-F' '-C' '-T' '-d' '/scratch/t'",
     "Nodemap: 1",
     "Path                : /scratch/t",
     "FS                  : 4.0 GiB   Used FS: 25.0%   Inodes: 2.0 Mi   Used Inodes: 50.0%",
@@ -341,6 +343,42 @@ TEST(MdtestConsole, LayoutOfRealMdtestOutput) {
   }
 }
 
+// -W: the stonewall fired before every rank had made every item. mdtest's "Continue stonewall hit" line (the
+// fewest, most and mean items made when it fired) and its two blank lines, as a real mdtest 4.1 run printed
+// them; no such line when every rank made every item.
+TEST(MdtestConsole, ContinueStonewallLineAsRealMdtest) {
+  Config c;
+  c.items = 200000;
+  c.kinds = ItemKinds::kFilesOnly;
+  c.phases = {.create = true};
+  c.stonewall_s = 1.0;
+  c.target = "/dev/shm/x";
+  c.targets = {c.target};
+  const Plan plan(c, 2);
+  RunResult run = syntheticRun(c, 2);
+  run.info.fs_total_bytes = run.info.fs_free_bytes = 25'232'932'864;
+  run.info.fs_total_inodes = 3'040'870;  // 13.6% of them used when the fixture was made
+  run.info.fs_free_inodes = 2'627'312;
+  const std::string whole = printRun(run, plan);
+  EXPECT_EQ(whole.find("Continue stonewall"), std::string::npos) << whole;
+  for (PhaseResult& p : run.phases) {
+    if (p.phase != Phase::kFileCreate) continue;
+    p.ranks[0].ops_at_stonewall = 63726;
+    p.ranks[1].ops_at_stonewall = 94792;
+  }
+  const std::string text = printRun(run, plan);
+  EXPECT_NE(text.find("\nContinue stonewall hit min: 63726 max: 94792 avg: 79259.0 \n\n\nSUMMARY"),
+            std::string::npos)
+      << text;
+  std::vector<std::string> expected;
+  for (const std::string& line : splitLines(import_test::readFixture("mdtest-4.1-real-W-n2.txt"))) {
+    expected.push_back(layoutOf(line));
+  }
+  std::string actual;
+  for (const std::string& line : splitLines(text)) actual += layoutOf(line) + "\n";
+  EXPECT_TRUE(linesAre(actual, expected));
+}
+
 // What the importer reads back from the sink's text is what the sink printed: the same rates, exact to the
 // printed precision (3 decimals), and the time table's mean.
 TEST(MdtestConsole, ImportReadsTheSameNumbers) {
@@ -380,7 +418,8 @@ TEST(MdtestConsole, ImportReadsTheSameNumbers) {
   }
   EXPECT_EQ(checked, imported.rows.size());
   EXPECT_EQ(imported.tool_version, "4.1.0+mdbench-0.1.0");
-  EXPECT_EQ(imported.command_line, run.info.command_line);
+  // As mdtest prints it: the program, then each argument quoted.
+  EXPECT_EQ(imported.command_line, "mdbench '--output' 'mdtest' '-n' '10' '-F' '-C' '-T' '-d' '/scratch/t'");
   EXPECT_EQ(imported.began, "11/30/2026 13:23:06");
 }
 

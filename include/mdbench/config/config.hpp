@@ -118,6 +118,7 @@ struct Config {
   std::string output;  // -o, --output: results file; empty: a default name in the cwd
   OutputMode output_mode = OutputMode::kCreate;  // --force, --append
   std::string command_line;                      // the arguments as given, for the record
+  std::vector<std::string> arguments;            // the same, one by one (mdtest's console quotes each)
 
   // mdtest 4.1's options beyond the common subset (docs/mdtest.md).
   Api api = Api::kPosix;                          // -a API

@@ -69,6 +69,8 @@ struct RunInfo {
   std::string version;
   std::string git_commit;
   std::string command_line;
+  std::string invoked_as;              // argv[0]
+  std::vector<std::string> arguments;  // argv[1..], as given
   std::string target;                // absolute path of the target directory
   std::vector<std::string> targets;  // each target's absolute path, in -d's order (target joins them)
   std::string start_utc;             // ISO 8601

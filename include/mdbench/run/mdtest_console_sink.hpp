@@ -27,6 +27,7 @@ class MdtestConsoleSink final : public Sink {
 
  private:
   void printGroupLines(const PhaseResult& result, const Plan& plan);
+  void printContinueStonewall(const PhaseResult& result, const Plan& plan);
   std::FILE* out_;
   std::string version_;
   std::vector<PhaseResult> seen_;  // -v: this iteration's phases, for mdtest's grouped V-1 lines

@@ -3,9 +3,14 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace mdbench {
+
+// The path the program was started as (argv[0]; "mdbench" until main sets it): mdtest's console prints it.
+void setInvokedAs(std::string_view path);
+const std::string& invokedAs();
 
 // "mdbench: error: MESSAGE" and a newline on standard error.
 void printError(std::string_view message);
