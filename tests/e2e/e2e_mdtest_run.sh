@@ -72,4 +72,18 @@ expect_in "$ERR" "exists" "per-op refusal says why"
 expect_eq "$(md5sum "$BASE"/ops-*.csv)" "$before" "per-op files untouched"
 expect_absent "$t" "per-op refusal: nothing made"
 
+# --output mdtest: the command line as mdtest prints it (the program as started, each argument quoted), the
+# "Continue stonewall hit" line of a stonewalled create (-W 1 against 2 x 2M files cannot finish: 1 s), and
+# nothing on standard output after "-- finished at": mdbench's own lines go to standard error.
+run 2 -d "$t" -n 2000000 -F -C -W 1 -o "$BASE/w.h5" --output mdtest
+expect_rc 0 "-W 1 create"
+expect_in "$OUT" "Command line used: $MDBENCH '-d' '$t' '-n' '2000000' '-F' '-C' '-W' '1' '-o' '$BASE/w.h5' '--output' 'mdtest'" "mdtest's command line"
+if grep -Eq '^Continue stonewall hit min: [0-9]+ max: [0-9]+ avg: [0-9]+\.[0-9] $' "$OUT"; then pass
+else fail "the Continue stonewall hit line"; fi
+expect_eq "$(sed -n '/^-- finished at/,$p' "$OUT" | sed 1d | tr -d '\n')" "" "nothing after -- finished at on stdout"
+expect_in "$ERR" "results:  $BASE/w.h5" "the results line on stderr"
+expect_in "$ERR" "kept:     $t" "the kept line on stderr"
+"$MDBENCH" clean "$t" >/dev/null 2>&1 && rmdir "$t" 2>/dev/null
+expect_absent "$t" "the stonewalled create cleaned up"
+
 finish
