@@ -71,15 +71,21 @@ struct ReportFile {
   std::string pngPath() const { return path.substr(0, path.size() - 4) + ".png"; }
 };
 
-// The report files that exist, in one message: every one of them named, up to a few.
-std::string existingReportFiles(const std::vector<std::string>& existing) {
-  constexpr std::size_t kNamed = 4;
+// The report files that exist, in one message: every one of them named, up to a dozen.
+std::string existingReportFiles(const std::string& out_dir, const std::vector<std::string>& existing) {
+  constexpr std::size_t kNamed = 12;
   if (existing.size() == 1)
     return fmt::format("{} exists: use --force to replace the report files", existing[0]);
+  // Named within the directory: "file-create.svg", not the directory again for each.
+  const std::string prefix = pathIn(out_dir, "");
   std::string names;
-  for (std::size_t i = 0; i < existing.size() && i < kNamed; ++i) names += (i == 0 ? "" : ", ") + existing[i];
+  for (std::size_t i = 0; i < existing.size() && i < kNamed; ++i) {
+    const std::string& path = existing[i];
+    names += (i == 0 ? "" : ", ") + (path.starts_with(prefix) ? path.substr(prefix.size()) : path);
+  }
   if (existing.size() > kNamed) names += fmt::format(" and {} more", existing.size() - kNamed);
-  return fmt::format("{} report files exist: {}: use --force to replace them", existing.size(), names);
+  return fmt::format("{} report files exist in {}: {}: use --force to replace them", existing.size(), out_dir,
+                     names);
 }
 
 // Every name is looked at before the first file is written, so that bad usage writes nothing: nothing that
@@ -111,7 +117,7 @@ std::string checkReportFiles(const std::string& out_dir, const std::vector<Repor
       if (output.state == OutputState::kRegularFile && !force) existing.push_back(path);
     }
   }
-  return existing.empty() ? std::string() : existingReportFiles(existing);
+  return existing.empty() ? std::string() : existingReportFiles(out_dir, existing);
 }
 
 // Each file is a new file renamed into place (the PNG too), so none is ever half written; without --force a
@@ -193,18 +199,18 @@ void addParsed(const Import& imported, std::vector<Import>& imports, std::vector
 bool isIo500Dir(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode) &&
-         ::lstat((path + "/result_summary.txt").c_str(), &st) == 0 && S_ISREG(st.st_mode);
+         ::lstat(pathIn(path, "result_summary.txt").c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
 // The summary and the phase logs it names that are there (a missing log is left out, a log that cannot be
 // read is an error); "" or the message.
 std::string parseIo500Dir(const std::string& dir, ParsedImports& parsed) {
-  const std::string summary_path = dir + "/result_summary.txt";
+  const std::string summary_path = pathIn(dir, "result_summary.txt");
   std::string summary, error;
   if (!readInput(summary_path, summary, error)) return error;
   std::vector<Io500Log> logs;
   for (const std::string& phase : io500Phases(summary)) {
-    Io500Log log{phase, fmt::format("{}/{}.txt", dir, phase), {}};
+    Io500Log log{phase, pathIn(dir, fmt::format("{}.txt", phase)), {}};
     struct stat st {};
     if (::lstat(log.path.c_str(), &st) != 0 && errno == ENOENT) continue;
     if (!readInput(log.path, log.text, error)) return error;

@@ -431,19 +431,30 @@ std::string configsLine(const std::vector<Configuration>& configs) {
   return out;
 }
 
-// Per run a subsection, per phase its rate and ops, then its counters' lines (serverStatsRuns).
+// Lines kept as they are (aligned columns, a source's own text): a fence longer than any run of backticks
+// in them, so that nothing in a source's name can close it.
+std::string fenced(const std::vector<std::string>& lines) {
+  std::size_t longest = 0;
+  for (const std::string& line : lines) {
+    std::size_t run = 0;
+    for (const char c : line) {
+      run = c == '`' ? run + 1 : 0;
+      longest = std::max(longest, run);
+    }
+  }
+  const std::string fence(std::max<std::size_t>(3, longest + 1), '`');
+  std::string out = fence + "text\n";
+  for (const std::string& line : lines) out += line + "\n";
+  return out + fence + "\n";
+}
+
+// Per run a subsection with the lines of the text's section (serverStatsRunLines).
 std::string serverStatsMarkdown(const std::vector<TimelineRun>& timelines) {
   const std::vector<ServerStatsRun> runs = serverStatsRuns(timelines);
   if (runs.empty()) return {};
   std::string out = serverSection().markdown + "\n\n";
   for (const ServerStatsRun& run : runs) {
-    out += "### " + escapeMarkdown(run.title) + "\n\n";
-    for (const ServerStatsPhase& p : run.phases) {
-      out += fmt::format("- {}: {} ops/s, {} ops\n", phaseName(p.phase), formatRate(p.ops_per_s, "ops/s"),
-                         p.ops);
-      for (const std::string& line : p.lines) out += "  - " + escapeMarkdown(line) + "\n";
-    }
-    out += "\n";
+    out += "### " + escapeMarkdown(run.title) + "\n\n" + fenced(serverStatsRunLines(run)) + "\n";
   }
   return out;
 }

@@ -23,16 +23,22 @@ std::vector<ServerStatsRun> serverStatsRuns(const std::vector<TimelineRun>& time
   return runs;
 }
 
+std::vector<std::string> serverStatsRunLines(const ServerStatsRun& run) {
+  std::vector<std::string> lines;
+  for (const ServerStatsPhase& p : run.phases) {
+    lines.push_back(fmt::format("{:<12} {:>12.1f} ops/s {:>10} ops", phaseName(p.phase), p.ops_per_s, p.ops));
+    for (const std::string& line : p.lines) lines.push_back("  " + line);
+  }
+  return lines;
+}
+
 std::string serverStatsSection(const std::vector<TimelineRun>& timelines) {
   const std::vector<ServerStatsRun> runs = serverStatsRuns(timelines);
   if (runs.empty()) return {};
   std::string out = fmt::format("{}:\n", kServerStatsSection);
   for (const ServerStatsRun& run : runs) {
     out += fmt::format("  {}\n", run.title);
-    for (const ServerStatsPhase& p : run.phases) {
-      out += fmt::format("    {:<12} {:>12.1f} ops/s {:>10} ops\n", phaseName(p.phase), p.ops_per_s, p.ops);
-      for (const std::string& line : p.lines) out += "      " + line + "\n";
-    }
+    for (const std::string& line : serverStatsRunLines(run)) out += "    " + line + "\n";
   }
   return out + "\n";
 }

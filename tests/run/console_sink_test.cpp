@@ -458,5 +458,28 @@ TEST(ConsoleSink, HeaderNamesPathStyleAndApi) {
   EXPECT_EQ(lines[4], "api:      DUMMY (-a): no file-system I/O; the rates measure mdbench itself");
 }
 
+// -Y's header names the call the backend makes: sync(2) by default (as mdtest), syncfs(2) when asked.
+TEST(ConsoleSink, HeaderNamesTheSyncCall) {
+  const auto options = [](SyncCall call) {
+    Config c = oneRankConfig();
+    c.sync_phases = true;
+    c.sync_call = call;
+    const Plan plan(c, 1);
+    CapturedFile out;
+    ConsoleSink sink(out.file());
+    sink.begin(runInfo(1, "mdbench -Y"), plan);
+    for (const std::string& line : output_test::splitLines(out.text())) {
+      if (line.starts_with("options:")) return line;
+    }
+    return std::string();
+  };
+  EXPECT_EQ(options(SyncCall::kSync),
+            "options:  sync(2) of every file system of the node at the end of each phase, inside the timed "
+            "region (-Y, as mdtest)");
+  EXPECT_EQ(options(SyncCall::kSyncfs),
+            "options:  syncfs(2) of the target's file system at the end of each phase, inside the timed "
+            "region (-Y --sync-call syncfs)");
+}
+
 }  // namespace
 }  // namespace mdbench

@@ -90,6 +90,8 @@ std::vector<ServerStatsRun> serverStatsRuns(const std::vector<TimelineRun>& time
 // Its heading, the same in every rendering.
 inline constexpr std::string_view kServerStatsSection =
     "Metadata server counters (--server-stats; first iteration of each run)";
+// A run's lines, as both renderings show them: per phase its rate and ops, then its counters (indented).
+std::vector<std::string> serverStatsRunLines(const ServerStatsRun& run);
 // The text section: "" when no run has counters.
 std::string serverStatsSection(const std::vector<TimelineRun>& timelines);
 
