@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -88,6 +89,23 @@ std::string existingReportFiles(const std::string& out_dir, const std::vector<st
                      names);
 }
 
+// An absent --out-dir is made with its missing parents: the nearest one that exists must let that happen
+// (checked now, so that a report that cannot be written says so before it prints anything). "" or why not.
+std::string absentDirProblem(const std::string& out_dir) {
+  std::filesystem::path above = std::filesystem::path(out_dir).parent_path();
+  struct stat st {};
+  while (!above.empty() && ::stat(above.c_str(), &st) != 0 && errno == ENOENT && above != above.parent_path())
+    above = above.parent_path();
+  const std::string existing = above.empty() ? std::string(".") : above.string();
+  if (::stat(existing.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) {
+    return fmt::format("--out-dir {}: cannot be made in {}: it is not a directory", out_dir, existing);
+  }
+  if (::access(existing.c_str(), W_OK | X_OK) != 0) {
+    return fmt::format("--out-dir {}: cannot be made in {}: {}", out_dir, existing, describeErrno(errno));
+  }
+  return {};
+}
+
 // Every name is looked at before the first file is written, so that bad usage writes nothing: nothing that
 // is not a regular file (a link, a FIFO, a directory) is ever written to, and without --force no file is
 // replaced. "" or the problem. `out_dir` has no trailing slash (an lstat of "LINK/" would follow the link).
@@ -96,7 +114,7 @@ std::string checkReportFiles(const std::string& out_dir, const std::vector<Repor
   if (::lstat(out_dir.c_str(), &st) != 0) {
     // Absent: made below, with nothing in it yet. An unusable name is refused now.
     const int err = errno;
-    if (err == ENOENT) return {};
+    if (err == ENOENT) return absentDirProblem(out_dir);
     return fmt::format("--out-dir {}: {}", out_dir, describeErrno(err));
   }
   // A link is never written through, even to a directory: the report would land in whatever it points to

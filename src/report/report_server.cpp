@@ -7,13 +7,15 @@
 
 #include "mdbench/model/server_stats.hpp"
 #include "mdbench/report/report.hpp"
+#include "report_format.hpp"
 
 namespace mdbench {
 
 std::vector<ServerStatsRun> serverStatsRuns(const std::vector<TimelineRun>& timelines) {
   std::vector<ServerStatsRun> runs;
   for (const TimelineRun& run : timelines) {
-    ServerStatsRun out{fmt::format("{} {} ({} ranks)", run.file, run.group, run.ranks), {}};
+    ServerStatsRun out{
+        fmt::format("{} {} ({})", run.file, run.group, report_format::countOf(run.ranks, "ranks")), {}};
     for (const TimelinePhase& p : run.phases) {
       if (p.server_stats.empty()) continue;
       out.phases.push_back({p.phase, p.ops_per_s, p.ops, serverStatsLines(p.server_stats, p.phase, p.ops)});

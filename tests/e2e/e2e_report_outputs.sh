@@ -93,4 +93,14 @@ expect_rc 2 "report -d LINK/"
 expect_in "$ERR" "is a symbolic link" "report -d LINK/: refused as a link"
 expect_empty_dir "$BASE/real" "report -d LINK/: nothing written through the link"
 
+# A DIR that cannot be made is refused before anything is printed; one with missing parents is made.
+touch "$BASE/afile"
+run 0 report A="$BASE/a.h5" -d "$BASE/afile/sub/"
+expect_rc 2 "report -d under a file"
+expect_eq "$(wc -c <"$OUT")" 0 "report -d under a file: nothing printed"
+expect_in "$ERR" "--out-dir $BASE/afile/sub: " "report -d under a file: the directory named, without its slash"
+run 0 report A="$BASE/a.h5" -d "$BASE/new/a/b//"
+expect_rc 0 "report -d with missing parents"
+expect_in "$OUT" "wrote $BASE/new/a/b/report.md and" "missing parents: made, and the path joined cleanly"
+
 finish

@@ -516,7 +516,9 @@ TEST(ReportMarkdown, ServerCountersAsInTheText) {
 TEST(ReportMarkdown, ServerCountersFenceOutlastsBackticks) {
   TimelineRun run = serverRun();
   run.phases[0].server_stats[0].source = "cmd:echo ```` files 1";
+  run.ranks = 1;
   const std::string md = reportMarkdown({}, {}, {}, {run});
+  EXPECT_NE(md.find("\n### ssd-1.h5 /runs/run-0000 (1 rank)\n"), std::string::npos) << md;
   EXPECT_NE(md.find("\n`````text\n"), std::string::npos) << md;
   EXPECT_NE(md.find("\n`````\n"), std::string::npos) << md;
 }
