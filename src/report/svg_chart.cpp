@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "mdbench/report/chart.hpp"
+#include "svg_dodge.hpp"
 #include "svg_writer.hpp"
 
 namespace mdbench {
@@ -322,61 +323,20 @@ struct Frame {
   const Scale& y;
 };
 
-// Pixels along x by which each point's marker is moved off its place: dodges[series][point]. Markers of
-// different series that would sit on top of one another (equal values, or closer than a marker) are set
-// side by side around their place, so that no configuration hides another; the data- attributes keep the
-// values, data-dodge says the marker was moved.
-using Dodges = std::vector<std::vector<double>>;
-
-constexpr double kDodgeStep = 2 * kMarkerRadius + 2;
-
-// The step between the markers of one place: a marker's width, or less when the places are so close that
-// a marker's width would carry a marker to its neighbour's place.
-double dodgeStep(const std::vector<double>& places, std::size_t markers) {
-  double gap = 1e300;
-  for (std::size_t i = 1; i < places.size(); ++i) gap = std::min(gap, places[i] - places[i - 1]);
-  if (markers < 2) return kDodgeStep;
-  return std::max(2.0, std::min(kDodgeStep, 0.8 * gap / static_cast<double>(markers - 1)));
-}
-
-Dodges dodgesOf(const ChartSpec& spec, XScale scale, const Frame& f) {
-  struct Placed {
-    std::size_t series, point;
-    double y;
-  };
-  Dodges dodges(spec.series.size());
-  std::map<double, std::vector<Placed>> by_x;
+// Each marker-look series' drawable points where they would be drawn, for svg::dodgeMarkers.
+svg::Dodges dodgesOf(const ChartSpec& spec, XScale scale, const Frame& f) {
+  std::vector<svg::MarkerPlace> places;
+  std::vector<std::size_t> sizes;
   for (std::size_t s = 0; s < spec.series.size(); ++s) {
     const ChartSeries& series = spec.series[s];
-    dodges[s].assign(series.points.size(), 0.0);
+    sizes.push_back(series.points.size());
     if (series.look != SeriesLook::kMarkers) continue;  // lines have no markers to hide
     for (std::size_t i = 0; i < series.points.size(); ++i) {
-      if (drawable(series.points[i], scale))
-        by_x[series.points[i].x].push_back({s, i, f.y(series.points[i].y)});
+      const ChartPoint& p = series.points[i];
+      if (drawable(p, scale)) places.push_back({s, i, p.x, f.x(p.x), f.y(p.y)});
     }
   }
-  std::vector<double> places;
-  for (const auto& [x, column] : by_x) places.push_back(f.x(x));
-  for (auto& [x, column] : by_x) {
-    std::stable_sort(column.begin(), column.end(),
-                     [](const Placed& a, const Placed& b) { return a.y < b.y; });
-    // Runs of markers each closer than a marker's size to the one before.
-    for (std::size_t start = 0; start < column.size();) {
-      std::size_t end = start + 1;
-      while (end < column.size() && column[end].y - column[end - 1].y < kDodgeStep) ++end;
-      std::vector<Placed> run(column.begin() + static_cast<std::ptrdiff_t>(start),
-                              column.begin() + static_cast<std::ptrdiff_t>(end));
-      std::stable_sort(run.begin(), run.end(),
-                       [](const Placed& a, const Placed& b) { return a.series < b.series; });
-      const double step = dodgeStep(places, run.size());
-      for (std::size_t j = 0; j < run.size() && run.size() > 1; ++j) {
-        dodges[run[j].series][run[j].point] =
-            (static_cast<double>(j) - static_cast<double>(run.size() - 1) / 2) * step;
-      }
-      start = end;
-    }
-  }
-  return dodges;
+  return svg::dodgeMarkers(places, sizes, 2 * kMarkerRadius + 2);
 }
 
 void drawAxes(svg::Writer& w, const ChartSpec& spec, const Frame& f, const std::vector<Tick>& x_ticks,
@@ -637,7 +597,7 @@ void drawTitles(svg::Writer& w, const ChartSpec& spec, const Layout& l) {
 }
 
 // What annotations should not cover: every marker, and the curves sampled every few pixels.
-std::vector<Box> dataBoxes(const ChartSpec& spec, XScale scale, const Frame& f, const Dodges& dodges) {
+std::vector<Box> dataBoxes(const ChartSpec& spec, XScale scale, const Frame& f, const svg::Dodges& dodges) {
   constexpr double kMarkerBox = kMarkerRadius + 2;
   constexpr double kSampleEvery = 4.0;
   std::vector<Box> boxes;
@@ -684,7 +644,7 @@ void drawChart(svg::Writer& w, const ChartSpec& spec, const std::vector<std::siz
          {{"class", "background"}, {"width", num(l.width)}, {"height", num(l.height)}, {"fill", "#ffffff"}});
   drawTitles(w, spec, l);
   drawAxes(w, spec, f, thin(x_ticks, x), y_ticks);
-  const Dodges dodges = dodgesOf(spec, scale, f);
+  const svg::Dodges dodges = dodgesOf(spec, scale, f);
   LabelPlacer placer({l.left, l.top, l.right, l.bottom}, kNoteSize, dataBoxes(spec, scale, f, dodges));
   drawReference(w, spec, f, placer);
   // Bold lines over the rest: a sum stays visible over its parts, whatever the legend's order.
