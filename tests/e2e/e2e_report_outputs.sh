@@ -103,4 +103,15 @@ run 0 report A="$BASE/a.h5" -d "$BASE/new/a/b//"
 expect_rc 0 "report -d with missing parents"
 expect_in "$OUT" "wrote $BASE/new/a/b/report.md and" "missing parents: made, and the path joined cleanly"
 
+# The same joins elsewhere: clean names what it removes in DIR by one slash, however DIR was given.
+run 1 -d "$target" -n 5 -F -u --keep
+expect_rc 0 "a kept run"
+run 0 clean --dry-run "$target//"
+expect_rc 0 "clean --dry-run DIR//"
+expect_in "$OUT" "would remove $target/mdbench.iter.0 (" "clean DIR//: the run directory named"
+expect_not_in "$OUT" "//" "clean DIR//: no double slash"
+run 0 clean "$target/"
+expect_rc 0 "clean DIR/"
+expect_in "$OUT" "removed $target/mdbench.iter.0 (" "clean DIR/: removed, named by one slash"
+
 finish
