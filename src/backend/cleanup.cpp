@@ -20,6 +20,7 @@
 #include "mdbench/model/layout.hpp"
 #include "mdbench/model/ownership.hpp"
 #include "mdbench/util/errno_name.hpp"
+#include "mdbench/util/file_io.hpp"
 
 namespace mdbench {
 namespace {
@@ -568,7 +569,7 @@ CleanSummary cleanDirectory(const std::string& dir, bool dry_run, std::vector<st
     return summary;
   }
   for (const std::string& child : names)
-    cleanMarked(self.get(), child, dir + "/" + child, dry_run, summary, log);
+    cleanMarked(self.get(), child, pathIn(last, child), dry_run, summary, log);  // "DIR//x" never
   return summary;
 }
 

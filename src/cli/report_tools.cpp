@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -61,6 +62,7 @@ std::string describeRows(const Rows& rows) {
 }
 
 constexpr std::string_view kReportRole = "report file";
+constexpr std::string_view kReportName = "report.md";
 
 // One file of the report: its name, its content and whether a PNG of it goes beside it.
 struct ReportFile {
@@ -70,15 +72,49 @@ struct ReportFile {
   std::string pngPath() const { return path.substr(0, path.size() - 4) + ".png"; }
 };
 
+// The report files that exist, in one message: every one of them named, up to a dozen.
+std::string existingReportFiles(const std::string& out_dir, const std::vector<std::string>& existing) {
+  constexpr std::size_t kNamed = 12;
+  if (existing.size() == 1)
+    return fmt::format("{} exists: use --force to replace the report files", existing[0]);
+  // Named within the directory: "file-create.svg", not the directory again for each.
+  const std::string prefix = pathIn(out_dir, "");
+  std::string names;
+  for (std::size_t i = 0; i < existing.size() && i < kNamed; ++i) {
+    const std::string& path = existing[i];
+    names += (i == 0 ? "" : ", ") + (path.starts_with(prefix) ? path.substr(prefix.size()) : path);
+  }
+  if (existing.size() > kNamed) names += fmt::format(" and {} more", existing.size() - kNamed);
+  return fmt::format("{} report files exist in {}: {}: use --force to replace them", existing.size(), out_dir,
+                     names);
+}
+
+// An absent --out-dir is made with its missing parents: the nearest one that exists must let that happen
+// (checked now, so that a report that cannot be written says so before it prints anything). "" or why not.
+std::string absentDirProblem(const std::string& out_dir) {
+  std::filesystem::path above = std::filesystem::path(out_dir).parent_path();
+  struct stat st {};
+  while (!above.empty() && ::stat(above.c_str(), &st) != 0 && errno == ENOENT && above != above.parent_path())
+    above = above.parent_path();
+  const std::string existing = above.empty() ? std::string(".") : above.string();
+  if (::stat(existing.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) {
+    return fmt::format("--out-dir {}: cannot be made in {}: it is not a directory", out_dir, existing);
+  }
+  if (::access(existing.c_str(), W_OK | X_OK) != 0) {
+    return fmt::format("--out-dir {}: cannot be made in {}: {}", out_dir, existing, describeErrno(errno));
+  }
+  return {};
+}
+
 // Every name is looked at before the first file is written, so that bad usage writes nothing: nothing that
 // is not a regular file (a link, a FIFO, a directory) is ever written to, and without --force no file is
-// replaced. "" or the problem.
+// replaced. "" or the problem. `out_dir` has no trailing slash (an lstat of "LINK/" would follow the link).
 std::string checkReportFiles(const std::string& out_dir, const std::vector<ReportFile>& files, bool force) {
   struct stat st {};
   if (::lstat(out_dir.c_str(), &st) != 0) {
     // Absent: made below, with nothing in it yet. An unusable name is refused now.
     const int err = errno;
-    if (err == ENOENT) return {};
+    if (err == ENOENT) return absentDirProblem(out_dir);
     return fmt::format("--out-dir {}: {}", out_dir, describeErrno(err));
   }
   // A link is never written through, even to a directory: the report would land in whatever it points to
@@ -90,16 +126,16 @@ std::string checkReportFiles(const std::string& out_dir, const std::vector<Repor
         out_dir);
   }
   if (!S_ISDIR(st.st_mode)) return fmt::format("--out-dir {}: exists and is not a directory", out_dir);
+  std::vector<std::string> existing;
   for (const ReportFile& file : files) {
     for (const std::string& path : {file.path, file.png ? file.pngPath() : std::string()}) {
       if (path.empty()) continue;
       const OutputCheck output = checkOutput(path, kReportRole);
       if (output.state == OutputState::kRefused) return output.problem;
-      if (output.state == OutputState::kRegularFile && !force)
-        return fmt::format("{} exists: use --force to replace the report files", path);
+      if (output.state == OutputState::kRegularFile && !force) existing.push_back(path);
     }
   }
-  return {};
+  return existing.empty() ? std::string() : existingReportFiles(out_dir, existing);
 }
 
 // Each file is a new file renamed into place (the PNG too), so none is ever half written; without --force a
@@ -181,18 +217,18 @@ void addParsed(const Import& imported, std::vector<Import>& imports, std::vector
 bool isIo500Dir(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode) &&
-         ::lstat((path + "/result_summary.txt").c_str(), &st) == 0 && S_ISREG(st.st_mode);
+         ::lstat(pathIn(path, "result_summary.txt").c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
 // The summary and the phase logs it names that are there (a missing log is left out, a log that cannot be
 // read is an error); "" or the message.
 std::string parseIo500Dir(const std::string& dir, ParsedImports& parsed) {
-  const std::string summary_path = dir + "/result_summary.txt";
+  const std::string summary_path = pathIn(dir, "result_summary.txt");
   std::string summary, error;
   if (!readInput(summary_path, summary, error)) return error;
   std::vector<Io500Log> logs;
   for (const std::string& phase : io500Phases(summary)) {
-    Io500Log log{phase, fmt::format("{}/{}.txt", dir, phase), {}};
+    Io500Log log{phase, pathIn(dir, fmt::format("{}.txt", phase)), {}};
     struct stat st {};
     if (::lstat(log.path.c_str(), &st) != 0 && errno == ENOENT) continue;
     if (!readInput(log.path, log.text, error)) return error;
@@ -322,18 +358,22 @@ int readConfigurations(const std::vector<ConfigSpec>& given, Grouping grouping, 
   return kExitOk;
 }
 
-// report.md and the charts into --out-dir. Every file is checked before the first is written: an existing
-// report is kept whole or replaced whole.
-int writeReportDir(const ReportArgs& a, const std::string& markdown, const std::vector<ReportChart>& charts) {
+// The files of a report in --out-dir: report.md, then each chart's SVG (and its PNG with --png).
+std::vector<ReportFile> reportFiles(const ReportArgs& a, const std::string& markdown,
+                                    const std::vector<ReportChart>& charts) {
   std::vector<ReportFile> files;
-  files.push_back({a.out_dir + "/report.md", markdown});
+  files.push_back({pathIn(a.out_dir, kReportName), markdown});
   for (const ReportChart& chart : charts)
-    files.push_back({fmt::format("{}/{}.svg", a.out_dir, chart.stem), chart.svg, a.png});
-  if (const std::string problem = checkReportFiles(a.out_dir, files, a.force); !problem.empty()) {
-    return toolUsageError("report", problem);
-  }
+    files.push_back({pathIn(a.out_dir, chart.stem + ".svg"), chart.svg, a.png});
+  return files;
+}
+
+// report.md and the charts into --out-dir, checked (checkReportFiles) before anything was printed: an
+// existing report is kept whole or replaced whole.
+int writeReportDir(const ReportArgs& a, const std::vector<ReportFile>& files) {
   if (const int status = writeReportFiles(a.out_dir, files, a.force); status != kExitOk) return status;
-  fmt::print("wrote {}/report.md and {} chart{}{}\n", a.out_dir, charts.size(), charts.size() == 1 ? "" : "s",
+  const std::size_t charts = files.size() - 1;
+  fmt::print("wrote {} and {} chart{}{}\n", files.front().path, charts, charts == 1 ? "" : "s",
              a.png ? " (SVG and PNG)" : " (SVG)");
   return kExitOk;
 }
@@ -398,10 +438,20 @@ int runReport(const std::vector<std::string>& args) {
   po::variables_map vm;
   if (!parseToolArgs("report", args, options, "config", -1, vm)) return kExitUsage;
   if (vm.count("help")) return printSubcommandHelp("report", options);
+  // "DIR/" and "DIR" are one directory, looked at and named the same way.
+  a.out_dir = withoutTrailingSlashes(a.out_dir);
   ReportOptions report;
   std::vector<ConfigSpec> given;
   if (const std::string problem = reportUsageProblem(a, report, given); !problem.empty()) {
     return toolUsageError("report", problem);
+  }
+  // What can be checked before any file is read (the directory, report.md) is: a report that cannot be
+  // written fails at once, whatever the size of its inputs.
+  if (!a.out_dir.empty()) {
+    if (const std::string problem =
+            checkReportFiles(a.out_dir, {{pathIn(a.out_dir, kReportName), {}}}, a.force);
+        !problem.empty())
+      return toolUsageError("report", problem);
   }
   std::vector<Configuration> configs;
   std::vector<TimelineRun> timelines;
@@ -414,9 +464,16 @@ int runReport(const std::vector<std::string>& args) {
   // The Markdown only when it is printed or written (a large report takes a while to render).
   const std::string markdown =
       a.markdown || !a.out_dir.empty() ? reportMarkdown(configs, report, charts, timelines) : std::string();
+  // Every file is checked before anything is printed: a refused report prints its one message alone.
+  const std::vector<ReportFile> files =
+      a.out_dir.empty() ? std::vector<ReportFile>() : reportFiles(a, markdown, charts);
+  if (const std::string problem =
+          a.out_dir.empty() ? std::string() : checkReportFiles(a.out_dir, files, a.force);
+      !problem.empty())
+    return toolUsageError("report", problem);
   fmt::print("{}", a.markdown ? markdown : reportText(configs, report, timelines));
   if (a.out_dir.empty()) return kExitOk;
-  return writeReportDir(a, markdown, charts);
+  return writeReportDir(a, files);
 }
 
 }  // namespace mdbench

@@ -278,6 +278,28 @@ std::string seriesTitle(const Series& s) {
   return fmt::format("{}: {} against {}", s.name, s.unit, s.x_unit);
 }
 
+// ---- The sections' headings, one function each for both renderings (reportSections) ----
+
+ReportSection seriesSection(const Series& s) {
+  return {seriesTitle(s), "## " + escapeMarkdown(seriesTitle(s))};
+}
+
+// The Markdown has the charts of throughput over time in it, the text only their first/last-done rates.
+ReportSection doneSection() {
+  return {"First-done and last-done rates (first iteration of each run):", "## Throughput over time"};
+}
+
+ReportSection steadySection() { return {"Steady state:", "## Steady state"}; }
+
+ReportSection serverSection() {
+  return {fmt::format("{}:", kServerStatsSection), "## " + escapeMarkdown(std::string(kServerStatsSection))};
+}
+
+bool hasDone(const std::vector<TimelineRun>& timelines) {
+  return std::any_of(timelines.begin(), timelines.end(),
+                     [](const TimelineRun& run) { return run.steady.empty(); });
+}
+
 // ---- Throughput over time ----
 
 std::string runTitle(const TimelineRun& run) {
@@ -409,7 +431,46 @@ std::string configsLine(const std::vector<Configuration>& configs) {
   return out;
 }
 
+// Lines kept as they are (aligned columns, a source's own text): a fence longer than any run of backticks
+// in them, so that nothing in a source's name can close it.
+std::string fenced(const std::vector<std::string>& lines) {
+  std::size_t longest = 0;
+  for (const std::string& line : lines) {
+    std::size_t run = 0;
+    for (const char c : line) {
+      run = c == '`' ? run + 1 : 0;
+      longest = std::max(longest, run);
+    }
+  }
+  const std::string fence(std::max<std::size_t>(3, longest + 1), '`');
+  std::string out = fence + "text\n";
+  for (const std::string& line : lines) out += line + "\n";
+  return out + fence + "\n";
+}
+
+// Per run a subsection with the lines of the text's section (serverStatsRunLines).
+std::string serverStatsMarkdown(const std::vector<TimelineRun>& timelines) {
+  const std::vector<ServerStatsRun> runs = serverStatsRuns(timelines);
+  if (runs.empty()) return {};
+  std::string out = serverSection().markdown + "\n\n";
+  for (const ServerStatsRun& run : runs) {
+    out += "### " + escapeMarkdown(run.title) + "\n\n" + fenced(serverStatsRunLines(run)) + "\n";
+  }
+  return out;
+}
+
 }  // namespace
+
+std::vector<ReportSection> reportSections(const std::vector<Configuration>& configs,
+                                          const std::vector<TimelineRun>& timelines) {
+  std::vector<ReportSection> sections;
+  for (const std::string& name : reportSeries(configs))
+    sections.push_back(seriesSection(anySeries(configs, name)));
+  if (hasDone(timelines)) sections.push_back(doneSection());
+  if (hasSteady(timelines)) sections.push_back(steadySection());
+  if (!serverStatsRuns(timelines).empty()) sections.push_back(serverSection());
+  return sections;
+}
 
 std::string chartStem(const std::string& series) {
   std::string stem;
@@ -538,14 +599,13 @@ std::string reportText(const std::vector<Configuration>& configs, const ReportOp
                        const std::vector<TimelineRun>& timelines) {
   std::string out;
   for (const std::string& name : reportSeries(configs)) {
-    out += seriesTitle(anySeries(configs, name)) + "\n";
+    out += seriesSection(anySeries(configs, name)).text + "\n";
     out += renderText(seriesTable(configs, name, options));
     for (const std::string& line : shapeLines(configs, name)) out += "  " + line + "\n";
     out += "\n";
   }
-  if (std::any_of(timelines.begin(), timelines.end(),
-                  [](const TimelineRun& run) { return run.steady.empty(); })) {
-    out += "First-done and last-done rates (first iteration of each run):\n";
+  if (hasDone(timelines)) {
+    out += doneSection().text + "\n";
     for (const TimelineRun& run : timelines) {
       if (!run.has_series || !run.steady.empty()) continue;
       out += "  " + runTitle(run) + "\n";
@@ -557,7 +617,7 @@ std::string reportText(const std::vector<Configuration>& configs, const ReportOp
     out += "\n";
   }
   if (hasSteady(timelines)) {
-    out += "Steady state:\n";
+    out += steadySection().text + "\n";
     for (const TimelineRun& run : timelines) {
       if (run.steady.empty()) continue;
       out += "  " + steadyTitle(run) + "\n";
@@ -565,7 +625,7 @@ std::string reportText(const std::vector<Configuration>& configs, const ReportOp
     }
     out += "\n";
   }
-  out += serverStatsSection(timelines);
+  out += serverStatsSection(timelines);  // under serverSection().text
   for (const Configuration& c : configs) {
     for (const std::string& note : c.notes) out += fmt::format("note ({}): {}\n", c.label, note);
   }
@@ -595,7 +655,7 @@ std::string reportMarkdown(const std::vector<Configuration>& configs, const Repo
     if (chart.series.empty() && !chart.timeline) out += image("overview", chart.stem, options);
   }
   for (const std::string& name : reportSeries(configs)) {
-    out += "## " + escapeMarkdown(seriesTitle(anySeries(configs, name))) + "\n\n";
+    out += seriesSection(anySeries(configs, name)).markdown + "\n\n";
     for (const ReportChart& chart : charts) {
       if (chart.series == name) out += image(escapeMarkdown(chart.stem), chart.stem, options);
     }
@@ -603,9 +663,8 @@ std::string reportMarkdown(const std::vector<Configuration>& configs, const Repo
     for (const std::string& line : shapeLines(configs, name)) out += "- " + escapeMarkdown(line) + "\n";
     out += "\n";
   }
-  if (std::any_of(timelines.begin(), timelines.end(),
-                  [](const TimelineRun& run) { return run.steady.empty(); })) {
-    out += "## Throughput over time\n\n" + escapeMarkdown(timelineIntro(timelines)) + "\n\n";
+  if (hasDone(timelines)) {
+    out += doneSection().markdown + "\n\n" + escapeMarkdown(timelineIntro(timelines)) + "\n\n";
     for (std::size_t i = 0; i < timelines.size(); ++i) {
       const TimelineRun& run = timelines[i];
       if (!run.has_series || !run.steady.empty()) continue;
@@ -621,12 +680,13 @@ std::string reportMarkdown(const std::vector<Configuration>& configs, const Repo
     out += "\n";
   }
   if (hasSteady(timelines)) {
-    out += "## Steady state\n\n" + escapeMarkdown(std::string(kSteadyIntro)) + "\n\n";
+    out += steadySection().markdown + "\n\n" + escapeMarkdown(std::string(kSteadyIntro)) + "\n\n";
     for (const TimelineRun& run : timelines) {
       if (run.steady.empty()) continue;
       out += "### " + escapeMarkdown(steadyTitle(run)) + "\n\n" + renderMarkdown(steadyTable(run)) + "\n";
     }
   }
+  out += serverStatsMarkdown(timelines);
   bool any_note = false;
   for (const Configuration& c : configs) {
     for (const std::string& note : c.notes) {

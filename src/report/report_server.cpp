@@ -1,4 +1,5 @@
-// The report's section on server counters (--server-stats): report.hpp's serverStatsSection.
+// The report's section on server counters (--server-stats): report.hpp's serverStatsRuns and
+// serverStatsSection.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -6,26 +7,40 @@
 
 #include "mdbench/model/server_stats.hpp"
 #include "mdbench/report/report.hpp"
+#include "report_format.hpp"
 
 namespace mdbench {
 
-std::string serverStatsSection(const std::vector<TimelineRun>& timelines) {
-  const auto has_server = [](const TimelineRun& run) {
-    return std::any_of(run.phases.begin(), run.phases.end(),
-                       [](const TimelinePhase& p) { return !p.server_stats.empty(); });
-  };
-  if (std::none_of(timelines.begin(), timelines.end(), has_server)) return {};
-  std::string out = "Metadata server counters (--server-stats; first iteration of each run):\n";
+std::vector<ServerStatsRun> serverStatsRuns(const std::vector<TimelineRun>& timelines) {
+  std::vector<ServerStatsRun> runs;
   for (const TimelineRun& run : timelines) {
-    if (!has_server(run)) continue;
-    out += fmt::format("  {} {} ({} ranks)\n", run.file, run.group, run.ranks);
+    ServerStatsRun out{
+        fmt::format("{} {} ({})", run.file, run.group, report_format::countOf(run.ranks, "ranks")), {}};
     for (const TimelinePhase& p : run.phases) {
       if (p.server_stats.empty()) continue;
-      out += fmt::format("    {:<12} {:>12.1f} ops/s {:>10} ops\n", phaseName(p.phase), p.ops_per_s, p.ops);
-      for (const std::string& line : serverStatsLines(p.server_stats, p.phase, p.ops)) {
-        out += "      " + line + "\n";
-      }
+      out.phases.push_back({p.phase, p.ops_per_s, p.ops, serverStatsLines(p.server_stats, p.phase, p.ops)});
     }
+    if (!out.phases.empty()) runs.push_back(std::move(out));
+  }
+  return runs;
+}
+
+std::vector<std::string> serverStatsRunLines(const ServerStatsRun& run) {
+  std::vector<std::string> lines;
+  for (const ServerStatsPhase& p : run.phases) {
+    lines.push_back(fmt::format("{:<12} {:>12.1f} ops/s {:>10} ops", phaseName(p.phase), p.ops_per_s, p.ops));
+    for (const std::string& line : p.lines) lines.push_back("  " + line);
+  }
+  return lines;
+}
+
+std::string serverStatsSection(const std::vector<TimelineRun>& timelines) {
+  const std::vector<ServerStatsRun> runs = serverStatsRuns(timelines);
+  if (runs.empty()) return {};
+  std::string out = fmt::format("{}:\n", kServerStatsSection);
+  for (const ServerStatsRun& run : runs) {
+    out += fmt::format("  {}\n", run.title);
+    for (const std::string& line : serverStatsRunLines(run)) out += "    " + line + "\n";
   }
   return out + "\n";
 }

@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "mdbench/report/chart.hpp"
+#include "svg_dodge.hpp"
 #include "svg_writer.hpp"
 
 namespace mdbench {
@@ -322,6 +323,22 @@ struct Frame {
   const Scale& y;
 };
 
+// Each marker-look series' drawable points where they would be drawn, for svg::dodgeMarkers.
+svg::Dodges dodgesOf(const ChartSpec& spec, XScale scale, const Frame& f) {
+  std::vector<svg::MarkerPlace> places;
+  std::vector<std::size_t> sizes;
+  for (std::size_t s = 0; s < spec.series.size(); ++s) {
+    const ChartSeries& series = spec.series[s];
+    sizes.push_back(series.points.size());
+    if (series.look != SeriesLook::kMarkers) continue;  // lines have no markers to hide
+    for (std::size_t i = 0; i < series.points.size(); ++i) {
+      const ChartPoint& p = series.points[i];
+      if (drawable(p, scale)) places.push_back({s, i, p.x, f.x(p.x), f.y(p.y)});
+    }
+  }
+  return svg::dodgeMarkers(places, sizes, 2 * kMarkerRadius + 2);
+}
+
 void drawAxes(svg::Writer& w, const ChartSpec& spec, const Frame& f, const std::vector<Tick>& x_ticks,
               const std::vector<Tick>& y_ticks) {
   const Layout& l = f.l;
@@ -411,9 +428,10 @@ void drawSaturation(svg::Writer& w, const ChartPoint& p, const Style& style, con
   w.close();
 }
 
-void drawPeak(svg::Writer& w, const ChartSpec& spec, const ChartPoint& p, const Style& style, const Frame& f,
-              LabelPlacer& placer) {
-  const double x = f.x(p.x);
+// `dx`: the peak's marker's dodge (dodgesOf).
+void drawPeak(svg::Writer& w, const ChartSpec& spec, const ChartPoint& p, double dx, const Style& style,
+              const Frame& f, LabelPlacer& placer) {
+  const double x = f.x(p.x) + dx;
   const double y = f.y(p.y);
   w.open("g", {{"class", "peak"}, {"data-x", raw(p.x)}, {"data-y", raw(p.y)}});
   w.leaf("circle", {{"class", "peak-ring"},
@@ -475,8 +493,9 @@ void drawLine(svg::Writer& w, const std::vector<const ChartPoint*>& ordered, con
   w.leaf("polyline", attrs);
 }
 
+// `dodge`: the series' row of dodgesOf.
 void drawSeries(svg::Writer& w, const ChartSpec& spec, const ChartSeries& series, const Style& style,
-                XScale scale, const Frame& f, LabelPlacer& placer) {
+                XScale scale, const Frame& f, const std::vector<double>& dodge, LabelPlacer& placer) {
   svg::Attrs group = {{"class", "series"}, {"data-series", svg::sanitize(series.label)}};
   if (style.look != SeriesLook::kMarkers) {
     group.emplace_back("data-look", std::string(lookName(style.look)));
@@ -493,14 +512,18 @@ void drawSeries(svg::Writer& w, const ChartSpec& spec, const ChartSeries& series
   const std::vector<const ChartPoint*> ordered = drawOrder(series, scale);
   if (style.look != SeriesLook::kMarkers) {
     if (!ordered.empty()) drawLine(w, ordered, style, f);
-    if (const ChartPoint* p = at(series.peak)) drawPeak(w, spec, *p, style, f, placer);
+    if (const ChartPoint* p = at(series.peak)) drawPeak(w, spec, *p, 0.0, style, f, placer);
     w.close();
     return;
   }
+  const auto dx = [&](const ChartPoint* p) {
+    return dodge[static_cast<std::size_t>(p - series.points.data())];
+  };
+  const auto px = [&](const ChartPoint* p) { return f.x(p->x) + dx(p); };
   if (ordered.size() > 1) {
     std::string points;
     for (const auto* p : ordered)
-      points += fmt::format("{}{},{}", points.empty() ? "" : " ", num(f.x(p->x)), num(f.y(p->y)));
+      points += fmt::format("{}{},{}", points.empty() ? "" : " ", num(px(p)), num(f.y(p->y)));
     w.leaf("polyline", {{"class", "line"},
                         {"points", points},
                         {"fill", "none"},
@@ -510,7 +533,7 @@ void drawSeries(svg::Writer& w, const ChartSpec& spec, const ChartSeries& series
   }
   for (const auto* p : ordered) {
     if (!hasErrorBar(*p)) continue;
-    const double x = f.x(p->x), lo = f.y(p->y_low), hi = f.y(p->y_high);
+    const double x = px(p), lo = f.y(p->y_low), hi = f.y(p->y_high);
     w.line({{"class", "error-bar"},
             {"data-x", raw(p->x)},
             {"data-low", raw(p->y_low)},
@@ -523,10 +546,11 @@ void drawSeries(svg::Writer& w, const ChartSpec& spec, const ChartSeries& series
                     {"stroke-width", "1.5"}});
   }
   for (const auto* p : ordered) {
-    marker(w, style, f.x(p->x), f.y(p->y), kMarkerRadius,
-           {{"class", "point"}, {"data-x", raw(p->x)}, {"data-y", raw(p->y)}});
+    svg::Attrs attrs = {{"class", "point"}, {"data-x", raw(p->x)}, {"data-y", raw(p->y)}};
+    if (dx(p) != 0.0) attrs.emplace_back("data-dodge", num(dx(p)));
+    marker(w, style, px(p), f.y(p->y), kMarkerRadius, std::move(attrs));
   }
-  if (const ChartPoint* p = at(series.peak)) drawPeak(w, spec, *p, style, f, placer);
+  if (const ChartPoint* p = at(series.peak)) drawPeak(w, spec, *p, dx(p), style, f, placer);
   w.close();
 }
 
@@ -573,15 +597,17 @@ void drawTitles(svg::Writer& w, const ChartSpec& spec, const Layout& l) {
 }
 
 // What annotations should not cover: every marker, and the curves sampled every few pixels.
-std::vector<Box> dataBoxes(const ChartSpec& spec, XScale scale, const Frame& f) {
+std::vector<Box> dataBoxes(const ChartSpec& spec, XScale scale, const Frame& f, const svg::Dodges& dodges) {
   constexpr double kMarkerBox = kMarkerRadius + 2;
   constexpr double kSampleEvery = 4.0;
   std::vector<Box> boxes;
-  for (const auto& series : spec.series) {
+  for (std::size_t s = 0; s < spec.series.size(); ++s) {
+    const ChartSeries& series = spec.series[s];
     double px = 0.0, py = 0.0;
     bool first = true;
     for (const auto* p : drawOrder(series, scale)) {
-      const double x = f.x(p->x), y = f.y(p->y);
+      const double x = f.x(p->x) + dodges[s][static_cast<std::size_t>(p - series.points.data())];
+      const double y = f.y(p->y);
       boxes.push_back({x - kMarkerBox, y - kMarkerBox, x + kMarkerBox, y + kMarkerBox});
       const double samples = first ? 0.0 : std::floor(std::hypot(x - px, y - py) / kSampleEvery);
       for (double k = 1; k < samples; ++k) {
@@ -618,13 +644,15 @@ void drawChart(svg::Writer& w, const ChartSpec& spec, const std::vector<std::siz
          {{"class", "background"}, {"width", num(l.width)}, {"height", num(l.height)}, {"fill", "#ffffff"}});
   drawTitles(w, spec, l);
   drawAxes(w, spec, f, thin(x_ticks, x), y_ticks);
-  LabelPlacer placer({l.left, l.top, l.right, l.bottom}, kNoteSize, dataBoxes(spec, scale, f));
+  const svg::Dodges dodges = dodgesOf(spec, scale, f);
+  LabelPlacer placer({l.left, l.top, l.right, l.bottom}, kNoteSize, dataBoxes(spec, scale, f, dodges));
   drawReference(w, spec, f, placer);
   // Bold lines over the rest: a sum stays visible over its parts, whatever the legend's order.
   for (const bool bold : {false, true}) {
     for (std::size_t i = 0; i < spec.series.size(); ++i) {
       if ((spec.series[i].look == SeriesLook::kBoldLine) != bold) continue;
-      drawSeries(w, spec, spec.series[i], styleFor(styles[i], spec.series[i].look), scale, f, placer);
+      drawSeries(w, spec, spec.series[i], styleFor(styles[i], spec.series[i].look), scale, f, dodges[i],
+                 placer);
     }
   }
   if (extent.xs.empty()) {

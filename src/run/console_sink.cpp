@@ -25,6 +25,20 @@ std::string humanBytes(std::uint64_t bytes) {
   return unit == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", value, kUnits[unit]);
 }
 
+// -Y, in words: the call the backend makes (posix_backend's syncFileSystem), what it flushes and after which
+// phases (phase_executor's syncsIn: every phase, or under a preset the item creates only).
+std::string describeSync(const Config& c) {
+  const std::string_view when = c.sync_creates_only ? "at the end of each item create phase (the preset's)"
+                                                    : "at the end of each phase";
+  return c.sync_call == SyncCall::kSyncfs
+             ? fmt::format(
+                   "{}(2) of the target's file system {}, inside the timed region (-Y --sync-call {})",
+                   syncCallName(c.sync_call), when, syncCallName(c.sync_call))
+             : fmt::format(
+                   "{}(2) of every file system of the node {}, inside the timed region (-Y, as mdtest)",
+                   syncCallName(c.sync_call), when);
+}
+
 // The options that change what a phase does, in words.
 std::string describeOptions(const Plan& plan) {
   const Config& c = plan.config();
@@ -33,7 +47,7 @@ std::string describeOptions(const Plan& plan) {
   if (c.random_order) parts.push_back(fmt::format("random order, seed {} (-R)", c.random_seed));
   if (c.stonewall_s > 0) parts.push_back(fmt::format("stonewall {} s (-W)", c.stonewall_s));
   if (!c.stonewall_file.empty()) parts.push_back(fmt::format("stonewall file {} (-x)", c.stonewall_file));
-  if (c.sync_phases) parts.push_back("syncfs at the end of each phase, inside the timed region (-Y)");
+  if (c.sync_phases) parts.push_back(describeSync(c));
   if (c.fsync_writes) parts.push_back("fsync after each write (-y)");
   if (c.verify_read) parts.push_back("data read is verified (-X)");
   if (c.shared_files) parts.push_back("all ranks use the same file names (-S)");

@@ -666,7 +666,7 @@ class PhaseExecutor {
   void setReaddirLimit(std::uint64_t limit) { readdir_limit_ = limit; }
   // Items per rank the last item phase worked on (a stonewall's agreed count when it stopped early).
   std::uint64_t lastItems() const { return items_; }
-  // The errno of -Y's syncfs at the end of the last phase (0: fine, or no -Y).
+  // The errno of -Y's sync (or syncfs) at the end of the last phase (0: fine, or no -Y).
   int lastSyncError() const { return sync_error_; }
 
  private:

@@ -294,7 +294,8 @@ class BenchmarkRun {
     }
     if (config_.sync_phases) {
       noteProblem(agreeOnSetup(comm, executor_.lastSyncError(),
-                               fmt::format("syncfs after {} (iteration {})", phaseName(phase), iteration)));
+                               fmt::format("{} after {} (iteration {})", syncCallName(config_.sync_call),
+                                           phaseName(phase), iteration)));
     }
     if (root_) publishPhase(std::move(measured), limits);
     return true;

@@ -187,6 +187,17 @@ std::string makeDirectories(const std::string& path) {
   return ec ? fmt::format("cannot create {}: {}", path, ec.message()) : std::string();
 }
 
+std::string withoutTrailingSlashes(std::string path) {
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  return path;
+}
+
+std::string pathIn(const std::string& dir, std::string_view name) {
+  const std::string base = withoutTrailingSlashes(dir);
+  if (base.empty()) return std::string(name);
+  return base.back() == '/' ? base + std::string(name) : fmt::format("{}/{}", base, name);
+}
+
 namespace {
 
 // Without replacing anything: link(2) fails when the name exists, whatever it is (a dangling link too).

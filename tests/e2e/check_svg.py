@@ -3,7 +3,7 @@
 
 usage: check_svg.py FILE.svg... [--series LABEL]... [--points LABEL=N]... [--text STRING]...
                     [--no-text STRING]... [--peak LABEL] [--saturation LABEL] [--panels N] [--reference]
-                    [--sum-of-ranks] [--same-looks]
+                    [--sum-of-ranks] [--same-looks] [--visible]
 
 Every check but --same-looks applies to each file given. Always checked: the file is XML with an <svg> root in the SVG namespace, a viewBox, and no non-finite
 number in any geometry attribute. Then, as asked:
@@ -20,12 +20,16 @@ number in any geometry attribute. Then, as asked:
   --sum-of-ranks      in each panel (throughput over time), the bold "all ranks" line equals the sum of
                       the "rank N" lines at every moment between two ends of any step (a finished rank
                       adds 0); relative tolerance 1e-6
+  --visible           in each chart or panel: no two configurations' series look the same (colour and
+                      marker), and no point of one is hidden under a marker of another drawn after it
+                      (its centre inside that marker's bounding box)
   --same-looks        over all the files: every label's series groups have one colour and one marker, its
                       points are drawn in that colour and marker, and so are its legend markers
 Prints one line per failed check and exits 1 if any failed, 0 otherwise.
 """
 import argparse
 import fnmatch
+import re
 import sys
 import xml.etree.ElementTree as ET
 
@@ -80,6 +84,59 @@ def check_sum(root):
             if abs(got - want) > 1e-6 * max(1.0, want):
                 failures.append(f"{name}: at {t:g} the sum line is {got:g}, the ranks add up to {want:g}")
                 break
+    return failures
+
+
+def marker_box(e):
+    """The bounding box of a marker: a <circle>, or a <path> of absolute M, L, H, V and Z commands."""
+    if e.tag == SVG + "circle":
+        cx, cy, r = (float(e.get(k)) for k in ("cx", "cy", "r"))
+        return (cx - r, cy - r, cx + r, cy + r)
+    tokens = re.findall(r"[MLHVZ]|-?[0-9.]+(?:e[-+]?[0-9]+)?", e.get("d", ""))
+    xs, ys, x, y, command, i = [], [], 0.0, 0.0, "M", 0
+    while i < len(tokens):
+        if tokens[i] in "MLHVZ":
+            command = tokens[i]
+            i += 1
+            continue
+        if command in "ML":
+            x, y = float(tokens[i]), float(tokens[i + 1])
+            i += 2
+        elif command == "H":
+            x = float(tokens[i])
+            i += 1
+        elif command == "V":
+            y = float(tokens[i])
+            i += 1
+        else:
+            i += 1
+        xs.append(x)
+        ys.append(y)
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def check_visible(root):
+    failures = []
+    for panel in with_class(root, "panel") or [root]:
+        name = panel.get("data-title", "chart")
+        drawn, labels_of = [], {}
+        for g in with_class(panel, "series"):
+            if g.get("data-colour") is None:
+                continue  # a line look (throughput over time) is not a configuration's
+            look = (g.get("data-colour"), g.get("data-marker"))
+            labels_of.setdefault(look, set()).add(g.get("data-series"))
+            for p in with_class(g, "point"):
+                box = marker_box(p)
+                drawn.append((g.get("data-series"), ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), box))
+        for look, labels in sorted(labels_of.items()):
+            if len(labels) > 1:
+                failures.append(f"{name}: {sorted(labels)} are all drawn as {look}")
+        for i, (label, (cx, cy), _) in enumerate(drawn):
+            for other, _, box in drawn[i + 1:]:
+                if other != label and box[0] <= cx <= box[2] and box[1] <= cy <= box[3]:
+                    failures.append(f"{name}: a point of {label!r} at ({cx:.1f}, {cy:.1f}) is hidden under a "
+                                    f"marker of {other!r}")
+                    break
     return failures
 
 
@@ -143,6 +200,8 @@ def check(args, path):
             failures.append(f"a text contains {unwanted!r}")
     if args.sum_of_ranks:
         failures += check_sum(root)
+    if args.visible:
+        failures += check_visible(root)
     return [f"{path}: {f}" for f in failures], root
 
 
@@ -159,6 +218,7 @@ def main():
     parser.add_argument("--no-text", action="append", default=[], metavar="STRING")
     parser.add_argument("--sum-of-ranks", action="store_true")
     parser.add_argument("--same-looks", action="store_true")
+    parser.add_argument("--visible", action="store_true")
     args = parser.parse_args()
     failures, roots = [], []
     for path in args.files:

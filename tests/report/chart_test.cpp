@@ -323,6 +323,46 @@ std::vector<ChartSpec> panelSpecs() {
   return panels;
 }
 
+// Two configurations of identical values: the second's markers would cover the first's exactly. They are set
+// side by side around their place, each keeping its data, so both are seen; apart ones are not moved.
+ChartSpec twins(double second_factor) {
+  ChartSpec spec;
+  spec.x_label = "ranks";
+  spec.y_label = "file-create (ops/s)";
+  spec.series = {{"A", {at(1, 100000), at(2, 200000), at(4, 300000)}},
+                 {"B", {at(1, 100000 * second_factor), at(2, 200000 * second_factor), at(4, 300000)}}};
+  return spec;
+}
+
+std::vector<double> circleXs(const std::string& svg) {
+  const std::regex pattern("<circle class=\"point\" cx=\"([-0-9.]+)\"");
+  std::vector<double> xs;
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), pattern); it != std::sregex_iterator(); ++it)
+    xs.push_back(std::stod((*it)[1]));
+  return xs;
+}
+
+TEST(ChartSvg, CoincidingMarkersOfTwoSeriesAreSetSideBySide) {
+  const std::string svg = renderSvg(twins(1.0));
+  EXPECT_EQ(count(svg, "class=\"point\""), 6u);
+  EXPECT_EQ(count(svg, "data-dodge=\"-5.5\""), 3u);             // A, left of its place
+  EXPECT_EQ(count(svg, "data-dodge=\"5.5\""), 3u);              // B, right of it
+  EXPECT_EQ(count(svg, "data-x=\"2\" data-y=\"200000\""), 2u);  // the values are kept
+  // A's circles sit 5.5 px left of where A alone puts them; B is drawn in its own marker (a square).
+  ChartSpec alone = twins(1.0);
+  alone.series[1].points.clear();
+  const std::vector<double> moved = circleXs(svg), placed = circleXs(renderSvg(alone));
+  ASSERT_EQ(moved.size(), 3u);
+  ASSERT_EQ(placed.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_NEAR(moved[i], placed[i] - 5.5, 0.01) << i;
+  EXPECT_NE(svg.find("data-series=\"B\" data-colour=\"#D55E00\" data-marker=\"square\""), std::string::npos);
+  // Closer than a marker is as good as equal; apart points stay where they are.
+  const std::string near = renderSvg(twins(1.004));
+  EXPECT_EQ(count(near, "data-dodge="), 6u);
+  const std::string apart = renderSvg(twins(1.5));
+  EXPECT_EQ(count(apart, "data-dodge="), 2u);  // only at 4 ranks, where the two still meet
+}
+
 TEST(ChartPanels, Structure) {
   const std::string svg = renderPanels(panelSpecs(), 2, "Metadata scaling & <acceptance>");
   EXPECT_EQ(count(svg, "<g class=\"panel\""), 3u);

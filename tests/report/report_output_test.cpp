@@ -3,6 +3,7 @@
 // from the case, and the output is matched exactly.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -470,6 +471,100 @@ TEST(ReportText, DirfdPathStyleIsNoted) {
   const std::vector<std::string> full =
       output_test::splitLines(reportText(scalingConfigs(), {}, timelines()));
   EXPECT_EQ(full.back(), "note (hdd): hdd.h5 /runs/run-0001: 3 operations failed");
+}
+
+// A run whose file-create cost one command source 2,000 requests (files went from 0 to 2,000).
+TimelineRun serverRun() {
+  TimelineRun run = timelines().front();
+  ServerStatsDelta files;
+  files.source = "cmd:count";
+  files.kind = ServerSourceKind::kCommand;
+  files.counters = {{"files", 0, 2000, 2000}};
+  run.phases[0].ops = 2000;
+  run.phases[0].server_stats = {files};
+  return run;
+}
+
+TEST(ReportMarkdown, ServerCountersAsInTheText) {
+  const std::vector<std::string> expected = {
+      "## Metadata server counters (--server-stats; first iteration of each run)",
+      "",
+      "### ssd-1.h5 /runs/run-0000 (2 ranks)",
+      "",
+      "```text",
+      "file-create        1500.0 ops/s       2000 ops",
+      "  server cmd:count [ok]",
+      "      files                                                      2000",
+      "```",
+      ""};
+  const std::string md = reportMarkdown(scalingConfigs(), {}, {}, {serverRun()});
+  const std::size_t at = md.find("## Metadata server counters");
+  ASSERT_NE(at, std::string::npos) << md;
+  const std::vector<std::string> lines = output_test::splitLines(md.substr(at, md.find("## Notes") - at));
+  EXPECT_EQ(lines, expected);
+  // The text shows the same lines under its heading.
+  const std::string text = reportText(scalingConfigs(), {}, {serverRun()});
+  EXPECT_NE(text.find("Metadata server counters (--server-stats; first iteration of each run):\n"
+                      "  ssd-1.h5 /runs/run-0000 (2 ranks)\n"
+                      "    file-create        1500.0 ops/s       2000 ops\n"
+                      "      server cmd:count [ok]\n"),
+            std::string::npos)
+      << text;
+}
+
+// A source's name cannot end the block its lines are in.
+TEST(ReportMarkdown, ServerCountersFenceOutlastsBackticks) {
+  TimelineRun run = serverRun();
+  run.phases[0].server_stats[0].source = "cmd:echo ```` files 1";
+  run.ranks = 1;
+  const std::string md = reportMarkdown({}, {}, {}, {run});
+  EXPECT_NE(md.find("\n### ssd-1.h5 /runs/run-0000 (1 rank)\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("\n`````text\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("\n`````\n"), std::string::npos) << md;
+}
+
+// Every section of the text report is in the Markdown one, under reportSections' headings; and the text has
+// no section reportSections does not know. A report with every kind of section: series, first/last-done
+// rates, a steady state, server counters and notes.
+TEST(ReportSections, EverySectionInEveryRendering) {
+  const std::vector<Configuration> configs = scalingConfigs();
+  std::vector<TimelineRun> runs = timelines();
+  runs.push_back(serverRun());
+  runs.push_back(steadyRun());
+  const std::vector<ReportSection> sections = reportSections(configs, runs);
+  ASSERT_EQ(sections.size(), 5u);  // file-create, file-stat, done rates, steady state, server counters
+  const std::vector<std::string> text = output_test::splitLines(reportText(configs, {}, runs));
+  const std::vector<std::string> md = output_test::splitLines(reportMarkdown(configs, {}, {}, runs));
+  const auto has = [](const std::vector<std::string>& lines, const std::string& line) {
+    return std::find(lines.begin(), lines.end(), line) != lines.end();
+  };
+  for (const ReportSection& s : sections) {
+    EXPECT_TRUE(has(text, s.text)) << s.text;
+    EXPECT_TRUE(has(md, s.markdown)) << s.markdown;
+  }
+  // The text's headings are its lines at the margin (notes aside): each is a known section.
+  std::size_t headings = 0;
+  for (const std::string& line : text) {
+    if (line.empty() || line.front() == ' ' || line.starts_with("note")) continue;
+    ++headings;
+    EXPECT_TRUE(
+        std::any_of(sections.begin(), sections.end(), [&](const ReportSection& s) { return s.text == line; }))
+        << "a text section the Markdown may lack: " << line;
+  }
+  EXPECT_EQ(headings, sections.size());
+  // Every note of the text is in the Markdown's notes.
+  for (const std::string& line : text) {
+    if (!line.starts_with("note (")) continue;
+    const std::size_t close = line.find("): ");
+    EXPECT_TRUE(has(md, "- " + line.substr(6, close - 6) + ": " + line.substr(close + 3))) << line;
+  }
+  // And the Markdown has no section the text lacks (its configuration list and notes aside).
+  for (const std::string& line : md) {
+    if (!line.starts_with("## ") || line == "## Notes") continue;
+    EXPECT_TRUE(std::any_of(sections.begin(), sections.end(),
+                            [&](const ReportSection& s) { return s.markdown == line; }))
+        << "a Markdown section the text may lack: " << line;
+  }
 }
 
 }  // namespace

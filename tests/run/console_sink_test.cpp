@@ -458,5 +458,37 @@ TEST(ConsoleSink, HeaderNamesPathStyleAndApi) {
   EXPECT_EQ(lines[4], "api:      DUMMY (-a): no file-system I/O; the rates measure mdbench itself");
 }
 
+// -Y's header names the call the backend makes: sync(2) by default (as mdtest), syncfs(2) when asked.
+TEST(ConsoleSink, HeaderNamesTheSyncCall) {
+  const auto with = [](SyncCall call) {
+    Config c = oneRankConfig();
+    c.sync_phases = true;
+    c.sync_call = call;
+    return c;
+  };
+  const auto options = [](const Config& c) {
+    const Plan plan(c, 1);
+    CapturedFile out;
+    ConsoleSink sink(out.file());
+    sink.begin(runInfo(1, "mdbench -Y"), plan);
+    for (const std::string& line : output_test::splitLines(out.text())) {
+      if (line.starts_with("options:")) return line;
+    }
+    return std::string();
+  };
+  EXPECT_EQ(options(with(SyncCall::kSync)),
+            "options:  sync(2) of every file system of the node at the end of each phase, inside the timed "
+            "region (-Y, as mdtest)");
+  EXPECT_EQ(options(with(SyncCall::kSyncfs)),
+            "options:  syncfs(2) of the target's file system at the end of each phase, inside the timed "
+            "region (-Y --sync-call syncfs)");
+  // Under a preset, only the item creates sync (phase_executor's syncsIn), and the header says so.
+  Config preset = with(SyncCall::kSync);
+  preset.sync_creates_only = true;
+  EXPECT_EQ(options(preset),
+            "options:  sync(2) of every file system of the node at the end of each item create phase (the "
+            "preset's), inside the timed region (-Y, as mdtest)");
+}
+
 }  // namespace
 }  // namespace mdbench

@@ -248,6 +248,22 @@ TEST_F(FileIoTest, MakesDirectoriesWithTheirParents) {
   EXPECT_EQ(makeDirectories(path("file/sub")), "cannot create " + path("file/sub") + ": Not a directory");
 }
 
+// A user's "DIR", "DIR/" and "DIR//" are one directory, and a name in it is joined by one slash.
+TEST(FileIoPaths, JoinsANameToADirectoryByOneSlash) {
+  EXPECT_EQ(withoutTrailingSlashes("out"), "out");
+  EXPECT_EQ(withoutTrailingSlashes("out/"), "out");
+  EXPECT_EQ(withoutTrailingSlashes("a/out///"), "a/out");
+  EXPECT_EQ(withoutTrailingSlashes("/"), "/");
+  EXPECT_EQ(withoutTrailingSlashes("//"), "/");
+  EXPECT_EQ(withoutTrailingSlashes(""), "");
+  EXPECT_EQ(pathIn("out", "report.md"), "out/report.md");
+  EXPECT_EQ(pathIn("out/", "report.md"), "out/report.md");
+  EXPECT_EQ(pathIn("/tmp/out//", "report.md"), "/tmp/out/report.md");
+  EXPECT_EQ(pathIn("/", "report.md"), "/report.md");
+  EXPECT_EQ(pathIn("///", "report.md"), "/report.md");
+  EXPECT_EQ(pathIn("", "report.md"), "report.md");
+}
+
 // The rename a caller that made its own temporary (the HDF5 results writer) shares with NewFile.
 TEST_F(FileIoTest, PutsAFileInPlaceOnlyOverAFile) {
   put(path("tmp"), "new\n");

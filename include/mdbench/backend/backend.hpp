@@ -78,7 +78,7 @@ class Backend {
   // (counts.size() == prefixes.size()); `total` = all entries.
   virtual int countEntries(DirHandle dir, std::span<const std::string_view> prefixes,
                            std::span<std::uint64_t> counts, std::uint64_t& total) = 0;
-  // Flushes the file system holding the root (syncfs); -Y calls it at the end of each phase.
+  // -Y, at the end of each phase: sync(2), every file system (as mdtest), or syncfs(2) of the root's.
   virtual int syncFileSystem() = 0;
   // The cleanup after a signal: removes what mdbench generated below `dir` by cleanup.hpp's rules (only
   // generated names of the right type, never through a link), this caller's share of the top-level entries

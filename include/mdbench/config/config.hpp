@@ -100,7 +100,7 @@ struct Config {
   std::string stonewall_file;     // -x, --stonewall-file FILE: create writes the count, later jobs read it
   bool renamed = false;           // --renamed: the items were renamed by an earlier job (-U)
   bool fsync_writes = false;      // -y, --fsync: fsync each file after writing it
-  bool sync_phases = false;       // -Y, --sync: syncfs at the end of each phase, inside the timed region
+  bool sync_phases = false;       // -Y, --sync: sync_call at the end of each phase, inside the timed region
   bool verify_read = false;       // -X, --verify: check the bytes read against the written pattern
   bool shared_files = false;      // -S, --shared-files: every rank uses the same file names (files only)
   std::uint32_t verbosity = 0;    // -v (repeatable), --verbose

@@ -8,6 +8,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "mdbench/model/metrics.hpp"
@@ -73,8 +74,25 @@ std::vector<TimelineRun> timelineRuns(const std::string& label, const std::vecto
                                       const std::vector<StoredResults>& results);
 
 // Per run with server counters (--server-stats), per phase of its first iteration: its rate beside the
-// server requests per client op and the top counters of each source (model's serverStatsLines). "" when no
-// run has any.
+// server requests per client op and the top counters of each source (model's serverStatsLines). Every
+// rendering of the report shows them (serverStatsSection as text, reportMarkdown).
+struct ServerStatsPhase {
+  Phase phase = Phase::kTreeCreate;
+  double ops_per_s = 0.0;
+  std::uint64_t ops = 0;
+  std::vector<std::string> lines;
+};
+struct ServerStatsRun {
+  std::string title;  // "a.h5 /runs/run-0000 (2 ranks)"
+  std::vector<ServerStatsPhase> phases;
+};
+std::vector<ServerStatsRun> serverStatsRuns(const std::vector<TimelineRun>& timelines);
+// Its heading, the same in every rendering.
+inline constexpr std::string_view kServerStatsSection =
+    "Metadata server counters (--server-stats; first iteration of each run)";
+// A run's lines, as both renderings show them: per phase its rate and ops, then its counters (indented).
+std::vector<std::string> serverStatsRunLines(const ServerStatsRun& run);
+// The text section: "" when no run has counters.
 std::string serverStatsSection(const std::vector<TimelineRun>& timelines);
 
 // Ops/s of one row of per-interval counts whose last interval ends `end_s` seconds after the start, as
@@ -124,6 +142,16 @@ std::string reportText(const std::vector<Configuration>& configs, const ReportOp
 std::string reportMarkdown(const std::vector<Configuration>& configs, const ReportOptions& options,
                            const std::vector<ReportChart>& charts,
                            const std::vector<TimelineRun>& timelines = {});
+
+// The headings of the sections a report of these results has, in order, in each rendering: the text's line
+// ("Steady state:") and the Markdown's ("## Steady state"). Both renderings take their headings from here,
+// so a section one of them lacks is seen (report_output_test's EverySectionInEveryRendering).
+struct ReportSection {
+  std::string text;
+  std::string markdown;
+};
+std::vector<ReportSection> reportSections(const std::vector<Configuration>& configs,
+                                          const std::vector<TimelineRun>& timelines);
 
 // A file-name-safe stem for a series name ("ior:write" -> "ior-write").
 std::string chartStem(const std::string& series);

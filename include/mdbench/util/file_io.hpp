@@ -42,6 +42,13 @@ std::string inputFileProblem(const std::string& path);
 // The directory `path` and its missing parents (mkdir -p): "" or "cannot create PATH: <strerror>".
 std::string makeDirectories(const std::string& path);
 
+// `path` without its trailing slashes ("/" stays "/"): the name a user's "DIR/" or "DIR//" means. lstat of
+// "LINK/" follows the link, so a directory is looked at by this name.
+std::string withoutTrailingSlashes(std::string path);
+// `name` in the directory `dir`, joined by exactly one slash whatever `dir` ends with ("out/" + "report.md"
+// is "out/report.md", "/" + "x" is "/x").
+std::string pathIn(const std::string& dir, std::string_view name);
+
 // What an output name is, looked at (lstat, never following a link) before anything is written.
 enum class OutputState : std::uint8_t { kAbsent, kRegularFile, kRefused };
 struct OutputCheck {
