@@ -339,6 +339,8 @@ void resolvePhases(const RawOptions& raw, Config& config, std::vector<std::strin
 void resolve(const RawOptions& raw, Config& config, Refused& refused, std::vector<std::string>& errors) {
   // As in mdtest, shared files leave out directories (-S -D too).
   if (config.shared_files) config.kinds = ItemKinds::kFilesOnly;
+  // As in mdtest, the branching factor means nothing without depth: -b 0 -z 0 is the one directory of -b 1.
+  if (config.depth == 0 && config.branching == 0 && !refused.tree()) config.branching = 1;
   resolvePhases(raw, config, errors);
   if (config.items_per_dir > 0 && raw["items"].given) {
     checkItemsPerDir(config, refused, errors);
@@ -362,8 +364,9 @@ void resolve(const RawOptions& raw, Config& config, Refused& refused, std::vecto
 
 void checkTree(const Config& config, const Refused& refused, std::vector<std::string>& errors) {
   if (refused.tree()) return;
-  if (config.branching == 0) {
-    errors.push_back(fmt::format("{}: must be at least 1, got 0", label("branching")));
+  if (config.branching == 0) {  // resolve() makes -b 0 -z 0 -b 1
+    errors.push_back(fmt::format("{}: must be at least 1 for a tree of {} {}, got 0 (as mdtest)",
+                                 label("branching"), label("depth"), config.depth));
   } else if (!treeDirCount(config.depth, config.branching)) {
     errors.push_back(
         fmt::format("{}, {}: a tree of depth {} and branching {} has more than {} directories (the limit)",
