@@ -46,7 +46,7 @@ TEST(OptionRows, EverySwitchMayBeRepeated) {
     }
     ++switches;
   }
-  EXPECT_GT(switches, 30);
+  EXPECT_GE(switches, 28);  // every switch row but --help and --version
 }
 
 TEST(OptionRows, NamesAreUnique) {
