@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <cstdio>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -229,6 +230,9 @@ void MdtestConsoleSink::begin(const RunInfo& info, const Plan& plan) {
   fmt::print(out_, "mdtest-{}+mdbench-{} was launched with {} total task(s) on {} node(s)\n", kMdtestRelease,
              info.version, info.ranks, info.nodes);
   fmt::print(out_, "Command line used: {}\n", info.command_line);
+  // mdbench's own word on -N (it wrapped, or moved off the node): on standard error, so that the mdtest
+  // stream stays mdtest's.
+  if (!plan.shiftNote().empty()) fmt::print(stderr, "mdbench: note: {}\n", plan.shiftNote());
   if (c.phases.read && c.read_bytes == 0) {  // mdtest warns whenever its read phase is on, -D or not
     fmt::print(out_, "WARNING: Read bytes is 0, thus, a read test will actually just open/close\n");
   }

@@ -75,6 +75,8 @@ for np_shift in "2 2" "2 3" "4 4" "4 6" "4 9"; do
 done
 run 2 -d "$BASE/shift.mdtest" -F -n 2 -N 2 --output mdtest
 expect_rc 0 "-N 2 np=2 --output mdtest"
+expect_in "$ERR" "mdbench: note: -N 2 with 2 ranks wraps to no shift" "--output mdtest: the note on standard error"
+expect_not_in "$OUT" "wraps to" "--output mdtest: the mdtest stream is mdtest's"
 
 # Item 10: a create job run twice exits 1, touches nothing, and says what to do; both ways it names work.
 for finish in "-r" "clean"; do
