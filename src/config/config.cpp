@@ -82,12 +82,7 @@ void convertNumbers(const RawOptions& raw, Config& config, Refused& refused,
       refused.mark(*option);
     }
   }
-  // Config's 0 means "not given" (spread -n evenly): only the command line can tell "-I 0" apart.
-  if (raw["items-per-dir"].text && !refused("items-per-dir") && config.items_per_dir == 0) {
-    errors.push_back(fmt::format("{}: must be at least 1, got '0' (leave it out to spread -n evenly)",
-                                 label("items-per-dir")));
-    refused.mark(*OptionRef("items-per-dir"));
-  }
+  // -I 0 is mdtest's default, items spread over the tree's directories: Config's 0, as if not given.
 }
 
 // -o's values: at most one results file and one console style (the words mdtest and mdbench).
@@ -132,7 +127,7 @@ void convertTexts(const RawOptions& raw, Config& config, std::vector<std::string
     if (option->land.text != nullptr) option->land.text(config, *text);
   }
   // IO500 has no default item count: a preset run without one would silently be a different benchmark.
-  if (!config.preset.empty() && !raw["items"].given && !raw["items-per-dir"].given) {
+  if (!config.preset.empty() && !raw["items"].given && config.items_per_dir == 0) {
     errors.push_back(
         fmt::format("{} {} needs {} (items per rank)", label("preset"), config.preset, label("items")));
   }

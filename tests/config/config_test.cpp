@@ -260,9 +260,14 @@ TEST(ConfigNumbers, ByteCountsRefused) {
   EXPECT_EQ(errorOf({"-e", "4t"}), "-e/--read-bytes: '4t'" + kind);
 }
 
-TEST(ConfigNumbers, ItemsPerDirZeroGivenExplicitly) {
-  EXPECT_EQ(errorOf({"-I", "0"}),
-            "-I/--items-per-dir: must be at least 1, got '0' (leave it out to spread -n evenly)");
+// As mdtest: -I 0 is its default, -n spread over the directories (mdtest rounds down, mdbench does not).
+TEST(ConfigNumbers, ItemsPerDirZeroIsTheDefault) {
+  EXPECT_EQ(configOf({"-I", "0"}).items_per_dir, 0u);
+  EXPECT_EQ(configOf({"-I", "0"}).items, 1000u);
+  EXPECT_EQ(configOf({"-n", "4", "-I", "0", "-z", "1", "-b", "2"}).items, 4u);
+  EXPECT_EQ(configOf({"-I", "3", "-I", "0", "-n", "4", "-u"}).items, 4u);  // the last, as mdtest
+  EXPECT_EQ(errorOf({"--preset", "io500-easy", "-I", "0"}),
+            "--preset io500-easy needs -n/--items (items per rank)");
 }
 
 TEST(ConfigNumbers, EveryBadValueReported) {
@@ -630,9 +635,8 @@ TEST(ConfigValidate, ReadMoreThanWritten) {
 }
 
 TEST(ConfigValidate, SeveralProblemsAllListed) {
-  EXPECT_EQ(errorsOf({"-F", "-D", "-b", "0", "-z", "3", "-n", "0", "-i", "0", "-I", "0", "-d", "", "--wat"}),
-            (Errors{"unknown option '--wat'",
-                    "-I/--items-per-dir: must be at least 1, got '0' (leave it out to spread -n evenly)",
+  EXPECT_EQ(errorsOf({"-F", "-D", "-b", "0", "-z", "3", "-n", "0", "-i", "0", "-I", "x", "-d", "", "--wat"}),
+            (Errors{"unknown option '--wat'", "-I/--items-per-dir: 'x' is not a whole number",
                     "-d/--dir: empty value, expected a directory",
                     "-b/--branching: must be at least 1 for a tree of -z/--depth 3, got 0 (as mdtest)",
                     "-n/--items: must be at least 1, got 0", "-i/--iterations: must be at least 1, got 0"}));

@@ -318,7 +318,6 @@ empty         | 1 2   | --progress ''                  | --progress: empty value
 # ---- zero where zero means nothing
 zero          | 1 2   | -n 0                           | -n/--items: must be at least 1, got 0
 zero          | 1     | -b 0 -z 1                      | -b/--branching: must be at least 1 for a tree of -z/--depth 1, got 0 (as mdtest)
-zero          | 1 4   | -I 0                           | -I/--items-per-dir: must be at least 1, got '0'
 zero          | 1     | -i 0                           | -i/--iterations: must be at least 1, got 0
 zero          | 1     | --sweep 0                      | --sweep: '0': a step needs at least 1 rank
 zero          | 1     | --sweep 0,1                    | --sweep: '0,1': a step needs at least 1 rank
