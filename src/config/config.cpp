@@ -600,7 +600,8 @@ void checkSteady(const RawOptions& raw, const std::vector<Given>& given, const C
   for (const Given& g : given) {
     const OptionRow& option = rowOf(*g.option);
     const std::string name = shown(option);
-    if (option.steady == WithSteady::kNo &&
+    // raw's given: a switch turned off again ("-u -u=0", mdtest's off) excludes nothing.
+    if (option.steady == WithSteady::kNo && raw[option].given &&
         std::find(excluded.begin(), excluded.end(), name) == excluded.end()) {
       excluded.push_back(name);
     }

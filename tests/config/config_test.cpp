@@ -857,6 +857,11 @@ TEST(ConfigSteady, RoundsDatasetsAndWhatTheyExclude) {
   EXPECT_EQ(errorOf({"--steady", "5", "-C", "-u", "-z", "2", "--keep"}),
             "--steady runs its own phases (precreate, mix, cleanup) in its own directories: not with "
             "-C/--create, -u/--unique-dir, -z/--depth, --keep");
+  // Given twice, named once; turned off again (mdtest's "=0"), not at all.
+  EXPECT_EQ(errorOf({"--steady", "5", "-u", "-C", "-u"}),
+            "--steady runs its own phases (precreate, mix, cleanup) in its own directories: not with "
+            "-u/--unique-dir, -C/--create");
+  EXPECT_EQ(configOf({"--steady", "5", "-u", "-u=0"}).steady_rounds, 5u);
 }
 
 TEST(ConfigNumbers, ShiftAndStonewallFile) {
