@@ -4,8 +4,27 @@
 # ranks (whose items each rank stats, reads and removes), a create job run twice, and the -a names mdbench
 # lacks. mdtest is not needed to run the test.
 # Usage: e2e_mdtest_round2.sh [shm]
+#        MDTEST=/path/to/mdtest e2e_mdtest_round2.sh [shm]   also checks accept.tsv against that mdtest, side by
+#                                                           side (built outside the repository; CI has none)
 source "$(dirname "$0")/lib.sh" "$@"
 fx=$E2E_DIR/fixtures/mdtest-round2
+
+# Side by side, when a real mdtest is at hand: it still does what accept.tsv says.
+if [ -n "${MDTEST:-}" ]; then
+  m=0
+  while IFS=$'\t' read -r -u 3 args status items iterations error; do
+    [[ $args == \#* ]] && continue
+    m=$((m + 1))
+    t=$BASE/mdtest.$m
+    mkdir -p "$t"
+    read -r -a words <<<"${args//\{T\}/$t}"
+    (cd "$t" && timeout 120 "$MPIEXEC" -n 2 "$MDTEST" -d "$t/t" "${words[@]}" >"$OUT" 2>&1 </dev/null)
+    RC=$?
+    expect_rc "$status" "mdtest '$args'"
+    got=$(sed -n 's/^2 tasks, //p' "$OUT")
+    expect_eq "${got:--}" "$items" "mdtest '$args': item count"
+  done 3<"$fx/accept.tsv"
+fi
 
 # Items 4 and 5: every line of accept.tsv on 2 ranks, "-d DIR/t" first as mdtest ran it (a line's own -d
 # wins). Where mdtest ran: exit 0, its item count and iteration count (--output mdtest prints the same
