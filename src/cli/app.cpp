@@ -454,15 +454,6 @@ int runSweep(Comm& world, const RunSetup& setup, const std::vector<std::uint32_t
 // Problems only the job size shows, found before anything touches the file system: "" or the message.
 std::string checkJobSize(const Config& config, std::uint32_t ranks, std::vector<std::uint32_t>& steps) {
   SweepSteps sweep = resolveSweepSteps(config.sweep, ranks);
-  // -N S: rank r works on rank (r + S) mod P's items, so S >= P wraps round to a smaller shift, or to the
-  // rank's own items. One rank has no other: 1 is accepted there (IO500's -N 1 is in its presets).
-  const std::uint32_t smallest = sweep.steps.empty() ? ranks : sweep.steps.front();
-  if (config.shift >= std::max<std::uint32_t>(smallest, 2)) {
-    return fmt::format("{}: {} with {} {} rank{}: the shift must be less than the ranks (at most {})",
-                       optionLabel("shift"), config.shift,
-                       sweep.steps.empty() ? "a job of" : "a sweep step of", smallest,
-                       smallest == 1 ? "" : "s", std::max<std::uint32_t>(smallest, 2) - 1);
-  }
   if (config.targets.size() > ranks) {
     return fmt::format("{}: {} targets for {} ranks: each target needs a rank", optionLabel("dir"),
                        config.targets.size(), ranks);

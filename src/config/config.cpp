@@ -82,12 +82,7 @@ void convertNumbers(const RawOptions& raw, Config& config, Refused& refused,
       refused.mark(*option);
     }
   }
-  // Config's 0 means "not given" (spread -n evenly): only the command line can tell "-I 0" apart.
-  if (raw["items-per-dir"].text && !refused("items-per-dir") && config.items_per_dir == 0) {
-    errors.push_back(fmt::format("{}: must be at least 1, got '0' (leave it out to spread -n evenly)",
-                                 label("items-per-dir")));
-    refused.mark(*OptionRef("items-per-dir"));
-  }
+  // -I 0 is mdtest's default, items spread over the tree's directories: Config's 0, as if not given.
 }
 
 // -o's values: at most one results file and one console style (the words mdtest and mdbench).
@@ -132,7 +127,7 @@ void convertTexts(const RawOptions& raw, Config& config, std::vector<std::string
     if (option->land.text != nullptr) option->land.text(config, *text);
   }
   // IO500 has no default item count: a preset run without one would silently be a different benchmark.
-  if (!config.preset.empty() && !raw["items"].given && !raw["items-per-dir"].given) {
+  if (!config.preset.empty() && !raw["items"].given && config.items_per_dir == 0) {
     errors.push_back(
         fmt::format("{} {} needs {} (items per rank)", label("preset"), config.preset, label("items")));
   }
@@ -339,6 +334,8 @@ void resolvePhases(const RawOptions& raw, Config& config, std::vector<std::strin
 void resolve(const RawOptions& raw, Config& config, Refused& refused, std::vector<std::string>& errors) {
   // As in mdtest, shared files leave out directories (-S -D too).
   if (config.shared_files) config.kinds = ItemKinds::kFilesOnly;
+  // As in mdtest, the branching factor means nothing without depth: -b 0 -z 0 is the one directory of -b 1.
+  if (config.depth == 0 && config.branching == 0 && !refused.tree()) config.branching = 1;
   resolvePhases(raw, config, errors);
   if (config.items_per_dir > 0 && raw["items"].given) {
     checkItemsPerDir(config, refused, errors);
@@ -362,8 +359,9 @@ void resolve(const RawOptions& raw, Config& config, Refused& refused, std::vecto
 
 void checkTree(const Config& config, const Refused& refused, std::vector<std::string>& errors) {
   if (refused.tree()) return;
-  if (config.branching == 0) {
-    errors.push_back(fmt::format("{}: must be at least 1, got 0", label("branching")));
+  if (config.branching == 0) {  // resolve() makes -b 0 -z 0 -b 1
+    errors.push_back(fmt::format("{}: must be at least 1 for a tree of {} {}, got 0 (as mdtest)",
+                                 label("branching"), label("depth"), config.depth));
   } else if (!treeDirCount(config.depth, config.branching)) {
     errors.push_back(
         fmt::format("{}, {}: a tree of depth {} and branching {} has more than {} directories (the limit)",
@@ -602,7 +600,8 @@ void checkSteady(const RawOptions& raw, const std::vector<Given>& given, const C
   for (const Given& g : given) {
     const OptionRow& option = rowOf(*g.option);
     const std::string name = shown(option);
-    if (option.steady == WithSteady::kNo &&
+    // raw's given: a switch turned off again ("-u -u=0", mdtest's off) excludes nothing.
+    if (option.steady == WithSteady::kNo && raw[option].given &&
         std::find(excluded.begin(), excluded.end(), name) == excluded.end()) {
       excluded.push_back(name);
     }

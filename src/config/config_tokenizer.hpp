@@ -42,12 +42,12 @@ inline bool valueOptional(const po::option_description& option) {
 // Boost's "composing" (occurrences combine) marks the options that may be repeated (-v).
 inline bool repeatable(const po::option_description& option) { return option.semantic()->is_composing(); }
 
-// As in mdtest, a value option given again takes its last value ("-n 5 -n 10" is -n 10, "-n 5 --items=10"
-// too): job scripts append to a base line. Refused when repeated: a switch ("-u -u", a slip: its families'
-// conflicts have their own rules) and --preset, where two presets are two different benchmarks.
-inline bool lastValueWins(const po::option_description& option) {
-  return takesValue(option) && option.long_name() != "preset";
-}
+// As in mdtest, an option given again is accepted: a value option takes its last value ("-n 5 -n 10" is
+// -n 10, "-n 5 --items=10" too) and a switch stays on ("-u ... -u", as the 2017 IO500 scripts give it),
+// unless a later "=0" turns it off ("-u -u=0"; mdtest's flags count up, and "=N" sets the count): job scripts
+// append to a base line. Only --preset, mdbench's own, is refused when repeated: two presets are two
+// benchmarks.
+inline bool repeatsAccepted(const po::option_description& option) { return option.long_name() != "preset"; }
 
 // An optional value is taken from a word only when the word starts with a digit. There are no positional
 // arguments, so such a word can mean nothing else ("-R 7", "-R7"; "-R 1.5" is then a bad seed rather than a
@@ -68,8 +68,8 @@ inline const po::option_description* findShort(const po::options_description& al
 
 // Splits the arguments into options and values without ever stopping at the first problem. Boost's own parser
 // throws on the first syntax error (a missing value, "--keep=1"), which would hide every later problem, so
-// the tokenizer is ours; the table is Boost's. A repeated option is reported and its repeats dropped, unless
-// it is repeatable or a value option (lastValueWins).
+// the tokenizer is ours; the table is Boost's. A repeated --preset is reported and its repeats dropped
+// (repeatsAccepted); every other option's occurrences are all kept, in order.
 class Tokenizer {
  public:
   Tokenizer(const std::vector<std::string>& args, const po::options_description& all,
@@ -187,7 +187,7 @@ class Tokenizer {
   }
 
   void add(const po::option_description& option, std::optional<std::string> value) {
-    if (!repeatable(option) && !lastValueWins(option)) {
+    if (!repeatable(option) && !repeatsAccepted(option)) {
       const int count = ++seen_[&option];
       if (count == 2) errors_.push_back(fmt::format("{}: given more than once", shownName(option)));
       if (count > 1) return;

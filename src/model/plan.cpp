@@ -91,23 +91,45 @@ std::string describePlacement(const std::vector<std::uint32_t>& node_of_rank) {
                            node_count, min_per_node, max_per_node);
 }
 
+// The node-aware search from a shift below the ranks (`named`: how the note names it, "-N 1" or "shift 1").
 // The stat phase (k = 1) is the one -N exists for: it must not find its items in its own node's cache.
-ShiftChoice chooseShift(std::uint32_t requested, const std::vector<std::uint32_t>& node_of_rank) {
-  const bool one_node = std::all_of(node_of_rank.begin(), node_of_rank.end(),
-                                    [&](std::uint32_t node) { return node == node_of_rank.front(); });
-  if (requested == 0 || one_node || movesOffNode(node_of_rank, requested)) return {requested, ""};
+ShiftChoice moveOffNode(std::uint32_t shift, const std::string& named,
+                        const std::vector<std::uint32_t>& node_of_rank) {
   const std::uint64_t ranks = node_of_rank.size();
-  for (std::uint64_t s = std::uint64_t{requested} + 1; s < ranks; ++s) {
+  for (std::uint64_t s = std::uint64_t{shift} + 1; s < ranks; ++s) {
     if (movesOffNode(node_of_rank, s)) {
       return {static_cast<std::uint32_t>(s),
-              fmt::format("-N {} would leave ranks on their own node's items ({}); using shift {}", requested,
+              fmt::format("{} would leave ranks on their own node's items ({}); using shift {}", named,
                           describePlacement(node_of_rank), s)};
     }
   }
-  return {requested,
-          fmt::format("-N {} leaves ranks on their own node's items ({}) and no shift up to {} avoids that; "
+  return {shift,
+          fmt::format("{} leaves ranks on their own node's items ({}) and no shift up to {} avoids that; "
                       "keeping shift {}",
-                      requested, describePlacement(node_of_rank), ranks - 1, requested)};
+                      named, describePlacement(node_of_rank), ranks - 1, shift)};
+}
+
+// As mdtest, rank r works on rank (r + k S) mod P's items, so an S of at least P is S mod P: job scripts
+// give -N the ranks per node, and a one-node run of them shifts by nothing. The console says so, then the
+// node-aware search goes on from S mod P.
+ShiftChoice chooseShift(std::uint32_t requested, const std::vector<std::uint32_t>& node_of_rank) {
+  const bool one_node = std::all_of(node_of_rank.begin(), node_of_rank.end(),
+                                    [&](std::uint32_t node) { return node == node_of_rank.front(); });
+  const std::uint64_t ranks = node_of_rank.size();
+  const auto shift = static_cast<std::uint32_t>(requested % ranks);
+  std::string wrap;
+  if (requested >= ranks) {
+    wrap = fmt::format("-N {} with {} rank{} wraps to {} ({} mod {}, as mdtest)", requested, ranks,
+                       ranks == 1 ? "" : "s", shift == 0 ? "no shift" : fmt::format("shift {}", shift),
+                       requested, ranks);
+    if (shift == 0) return {0, wrap + ": every rank works on its own items"};
+    if (one_node) return {shift, wrap + ": all ranks are on one node, so each works on items made on it"};
+  }
+  if (shift == 0 || one_node || movesOffNode(node_of_rank, shift)) return {shift, wrap};
+  if (wrap.empty()) return moveOffNode(shift, fmt::format("-N {}", requested), node_of_rank);
+  ShiftChoice choice = moveOffNode(shift, fmt::format("shift {}", shift), node_of_rank);
+  choice.note = wrap + "; " + choice.note;
+  return choice;
 }
 
 std::uint32_t checkedRankCount(const std::vector<std::uint32_t>& node_of_rank) {

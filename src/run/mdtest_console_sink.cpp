@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -233,6 +234,9 @@ void MdtestConsoleSink::begin(const RunInfo& info, const Plan& plan) {
   std::string line = info.invoked_as.empty() ? std::string("mdbench") : info.invoked_as;
   for (const std::string& arg : info.arguments) line += fmt::format(" '{}'", arg);
   fmt::print(out_, "Command line used: {}\n", line);
+  // mdbench's own word on -N (it wrapped, or moved off the node): on standard error, so that the mdtest
+  // stream stays mdtest's.
+  if (!plan.shiftNote().empty()) fmt::print(stderr, "mdbench: note: {}\n", plan.shiftNote());
   if (c.phases.read && c.read_bytes == 0) {  // mdtest warns whenever its read phase is on, -D or not
     fmt::print(out_, "WARNING: Read bytes is 0, thus, a read test will actually just open/close\n");
   }

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -102,10 +103,17 @@ std::string undoIterationDir(Comm& comm, Backend& backend, IterationDir& it) {
 std::string openIterationDir(Comm& comm, Backend& backend, IterationDir& it, bool creates, bool leads) {
   int err = (leads && creates) ? backend.makeDir(backend.root(), it.name.c_str()) : 0;
   it.made = leads && creates && err == 0;
-  std::string error = agreeOnSetup(comm, err, fmt::format("cannot create {}", it.where));
-  if (error.find("EEXIST") != std::string::npos) {
-    error += " (left by an earlier run? finish it with -r, or choose another -d)";
-  }
+  // A create job run twice: mdtest warns and exits 0 over the old items; mdbench touches nothing and says
+  // what to do, naming each failing rank's own target.
+  std::string error = agreeOnProblem(
+      comm, err == 0 ? std::string()
+                     : fmt::format("cannot create {}: {}{}", it.where, describeErrno(err),
+                                   err != EEXIST ? ""
+                                                 : fmt::format(": an earlier run left it; a -r job (with the "
+                                                               "create job's options) removes its items, "
+                                                               "'mdbench clean {}' removes what any run "
+                                                               "left, or choose another -d",
+                                                               it.target)));
   if (error.empty()) {
     err = backend.openDir(backend.root(), it.name.c_str(), it.handle);
     error = agreeOnSetup(

@@ -24,8 +24,9 @@ struct ItemLimits {
 // The iteration directory of one iteration, and what this rank did to it so far (undone in reverse order
 // when the setup fails).
 struct IterationDir {
-  std::string name;   // mdbench.iter.N
-  std::string where;  // the rank's own path to it, for messages
+  std::string name;    // mdbench.iter.N
+  std::string where;   // the rank's own path to it, for messages
+  std::string target;  // the rank's own target directory (-d), for messages
   DirHandle handle;
   bool made = false;    // this rank made it
   bool marked = false;  // this rank wrote its mark

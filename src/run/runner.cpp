@@ -208,6 +208,7 @@ class BenchmarkRun {
     Backend& backend = parts_.backend;
     it.name = iterationDirName(iteration);
     it.where = fmt::format("{}/{}", target_, it.name);
+    it.target = target_;
     result_.setup_error = openIterationDir(comm, backend, it, creates_, leads_target_);
     if (!result_.setup_error.empty()) return false;
     if (steady_) return true;

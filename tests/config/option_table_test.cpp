@@ -27,6 +27,28 @@ Config accepted(const std::vector<std::string>& args) {
   return request.config;
 }
 
+// mdtest accepts every option given twice (issue 30: "-u ... -u" in the 2017 IO500 scripts): each switch,
+// given again, changes nothing, whatever the option. --help and --version end the parse.
+TEST(OptionRows, EverySwitchMayBeRepeated) {
+  int switches = 0;
+  for (const OptionRow& option : kOptionRows) {
+    if (option.kind != OptionKind::kSwitch || option.long_name == "help" || option.long_name == "version") {
+      continue;
+    }
+    const std::string name = "--" + std::string(option.long_name);
+    EXPECT_EQ(parseCommandLine({name, "-n", "5", name}).errors, parseCommandLine({name, "-n", "5"}).errors)
+        << name;
+    if (option.short_name != 0) {
+      const std::string letter{'-', option.short_name};
+      EXPECT_EQ(parseCommandLine({letter, "-n", "5", letter, letter + "=1"}).errors,
+                parseCommandLine({letter, "-n", "5"}).errors)
+          << letter;
+    }
+    ++switches;
+  }
+  EXPECT_GE(switches, 28);  // every switch row but --help and --version
+}
+
 TEST(OptionRows, NamesAreUnique) {
   std::set<std::string> names;
   for (const OptionRow& option : kOptionRows) {

@@ -220,6 +220,13 @@ TEST(RecordLayout, DifferencesNameTheOption) {
   Config dirfd = layoutConfig();
   dirfd.path_style = PathStyle::kDirfd;  // the same paths
   EXPECT_EQ(layoutDifference(made, recordLayoutOf(dirfd, 2, 0)), "");
+  // Without depth the tree is one directory whatever -b says: mdtest's split jobs may differ in it.
+  Config wide = flat;
+  wide.branching = 8;
+  EXPECT_EQ(layoutDifference(recordLayoutOf(flat, 2, 0), recordLayoutOf(wide, 2, 0)), "");
+  Config wide_deep = layoutConfig();
+  wide_deep.branching = layoutConfig().branching + 1;
+  EXPECT_NE(layoutDifference(made, recordLayoutOf(wide_deep, 2, 0)).find("-b"), std::string::npos);
 }
 
 TEST(TakenRecord, RoundTripsExactly) {

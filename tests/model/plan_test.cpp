@@ -524,6 +524,38 @@ TEST(Plan, ShiftIsKeptWithANoteWhenNoShiftHelps) {
       "and no shift up to 5 avoids that; keeping shift 2");
 }
 
+// As mdtest, -N S of at least the ranks is S mod P (a one-node run of a script's -N $cpn), and the note says
+// where it lands: on no shift, or on items made on the rank's own node.
+TEST(Plan, ShiftOfAtLeastTheRanksWraps) {
+  const Plan none(shiftConfig(8), 8);
+  EXPECT_EQ(none.shift(), 0u);
+  EXPECT_EQ(none.shiftNote(),
+            "-N 8 with 8 ranks wraps to no shift (8 mod 8, as mdtest): every rank works on its own items");
+  EXPECT_EQ(none.owner(P::kFileStat, 3), 3u);
+  EXPECT_EQ(Plan(shiftConfig(1), 1).shiftNote(),
+            "-N 1 with 1 rank wraps to no shift (1 mod 1, as mdtest): every rank works on its own items");
+  const Plan same_node(shiftConfig(11), 4);
+  EXPECT_EQ(same_node.shift(), 3u);
+  EXPECT_EQ(same_node.shiftNote(),
+            "-N 11 with 4 ranks wraps to shift 3 (11 mod 4, as mdtest): all ranks are on one node, so each "
+            "works on items made on it");
+  EXPECT_EQ(same_node.owner(P::kFileStat, 2), 1u);    // (2 + 11) mod 4, mdtest's name
+  EXPECT_EQ(same_node.owner(P::kFileRead, 2), 0u);    // (2 + 22) mod 4
+  EXPECT_EQ(same_node.owner(P::kFileRemove, 2), 3u);  // (2 + 33) mod 4
+  // Several nodes: the wrapped shift is kept when it moves every rank off its node, else moved on.
+  const std::vector<std::uint32_t> blocks = {0, 0, 0, 0, 1, 1, 1, 1};
+  const Plan off(shiftConfig(12), blocks);
+  EXPECT_EQ(off.shift(), 4u);
+  EXPECT_EQ(off.shiftNote(), "-N 12 with 8 ranks wraps to shift 4 (12 mod 8, as mdtest)");
+  const Plan moved(shiftConfig(9), blocks);
+  EXPECT_EQ(moved.shift(), 4u);
+  EXPECT_EQ(moved.shiftNote(),
+            "-N 9 with 8 ranks wraps to shift 1 (9 mod 8, as mdtest); shift 1 would leave ranks on their own "
+            "node's items (ranks placed in blocks of 4 per node); using shift 4");
+  EXPECT_EQ(Plan(shiftConfig(16), blocks).shift(), 0u);
+  EXPECT_EQ(Plan(shiftConfig(4294967295u), 8).shift(), 4294967295u % 8);
+}
+
 // Against a brute-force reference: every placement of up to 7 ranks on up to 3 nodes, every -N.
 TEST(Plan, NodeAwareShiftMatchesBruteForce) {
   const auto moves_off = [](const std::vector<std::uint32_t>& nodes, std::uint32_t s) {
@@ -540,17 +572,18 @@ TEST(Plan, NodeAwareShiftMatchesBruteForce) {
       std::vector<std::uint32_t> nodes;
       for (std::uint32_t c = code, r = 0; r < ranks; ++r, c /= 3) nodes.push_back(c % 3);
       const bool one_node = std::count(nodes.begin(), nodes.end(), nodes[0]) == static_cast<long>(ranks);
-      for (std::uint32_t requested = 0; requested < ranks; ++requested) {
-        std::uint32_t expected = requested;
-        if (requested != 0 && !one_node && !moves_off(nodes, requested)) {
-          for (std::uint32_t s = requested + 1; s < ranks; ++s) {
+      for (std::uint32_t requested = 0; requested < 3 * ranks; ++requested) {
+        const std::uint32_t wrapped = requested % ranks;  // mdtest's (r + S) mod P
+        std::uint32_t expected = wrapped;
+        if (wrapped != 0 && !one_node && !moves_off(nodes, wrapped)) {
+          for (std::uint32_t s = wrapped + 1; s < ranks; ++s) {
             if (moves_off(nodes, s)) {
               expected = s;
               break;
             }
           }
         }
-        const bool note = requested != 0 && !one_node && !moves_off(nodes, requested);
+        const bool note = requested >= ranks || (wrapped != 0 && !one_node && !moves_off(nodes, wrapped));
         const Plan plan(shiftConfig(requested), nodes);
         ASSERT_EQ(plan.shift(), expected) << "ranks " << ranks << " code " << code << " -N " << requested;
         ASSERT_EQ(plan.shiftNote().empty(), !note) << "ranks " << ranks << " code " << code;

@@ -70,11 +70,12 @@ class Plan {
   // 4 for rename (the phase table's shift_multiple), S = shift(). With -S every rank works on the shared
   // names: kSharedOwner.
   std::uint32_t owner(Phase phase, std::uint32_t rank) const;
-  // The shift in use: -N as given, unless the ranks sit in blocks on several nodes and that shift would
-  // leave some rank on its own node's items; then the smallest larger shift that moves every rank's
-  // items to another node (e.g. the ranks per node), if one exists.
+  // The shift in use: -N mod the ranks (as mdtest), unless the ranks sit in blocks on several nodes and
+  // that shift would leave some rank on its own node's items; then the smallest larger shift that moves
+  // every rank's items to another node (e.g. the ranks per node), if one exists.
   std::uint32_t shift() const { return shift_; }
-  // Why shift() differs from -N, for the console ("" when it does not).
+  // Why shift() differs from -N (it wrapped, to no shift or onto the same node, or moved off the node),
+  // for the console ("" when it does not).
   const std::string& shiftNote() const { return shift_note_; }
   // The target directory index (into config().targets) of `rank`: rank mod the number of targets.
   std::uint32_t targetOf(std::uint32_t rank) const;
