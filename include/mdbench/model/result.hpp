@@ -71,9 +71,9 @@ struct RunInfo {
   std::string command_line;
   std::string invoked_as;              // argv[0]
   std::vector<std::string> arguments;  // argv[1..], as given
-  std::string target;                // absolute path of the target directory
-  std::vector<std::string> targets;  // each target's absolute path, in -d's order (target joins them)
-  std::string start_utc;             // ISO 8601
+  std::string target;                  // absolute path of the target directory
+  std::vector<std::string> targets;    // each target's absolute path, in -d's order (target joins them)
+  std::string start_utc;               // ISO 8601
   std::string end_utc;
   std::uint32_t ranks = 1;
   std::uint32_t nodes = 1;
