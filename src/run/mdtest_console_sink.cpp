@@ -54,13 +54,6 @@ constexpr std::array<Operation, 11> kPerProcessOps = {{{"Directory creation", Ph
                                                        {"Tree creation", Phase::kTreeCreate},
                                                        {"Tree removal", Phase::kTreeRemove}}};
 
-std::string_view mdtestLabel(Phase phase) {
-  for (const Operation& op : kPerProcessOps) {
-    if (op.phase == phase && op.measured) return op.label;
-  }
-  return phase == Phase::kFileRename ? "File rename" : "";
-}
-
 // "2026-11-30T13:23:06Z" as mdtest prints a time ("%m/%d/%Y %T"); anything else as it is.
 std::string mdtestTime(const std::string& iso) {
   if (iso.size() != 20 || iso[4] != '-' || iso[7] != '-' || iso[10] != 'T' || iso[19] != 'Z') return iso;
@@ -344,15 +337,54 @@ void MdtestConsoleSink::end(const RunResult& run, const Plan& plan) {
   std::fflush(out_);
 }
 
+namespace {
+
+// A phase's (rate,time) pair as mdtest writes it: ",," when it has no items.
+std::string ratePair(std::uint64_t items, double time_s) {
+  if (items == 0) return ",,";
+  return fmt::format(",{:.10e},{:.10e}", time_s > 0.0 ? static_cast<double>(items) / time_s : 0.0, time_s);
+}
+
+const PhaseResult* findPhase(const RunResult& run, Phase phase, std::uint32_t iteration) {
+  for (const PhaseResult& p : run.phases) {
+    if (p.phase == phase && p.iteration == iteration) return &p;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+// mdtest 4.1's file, column for column (StoreRankInformation): the header names a rate and a time for each
+// of its eleven results; each run (a sweep's step) adds an "all" row, the first iteration's aggregate
+// (items summed over the ranks, the slowest rank's barrier-to-barrier time), then a row per iteration and
+// rank (items up to the rank's last op, its time to it; no tree columns, an empty items column). mdtest's
+// "Directory read" (an empty loop) and mdbench's file rename have no column with a number: ",," there.
 std::string rankDetailsCsv(std::span<const RunResult> runs) {
-  std::string csv = "rank,iteration,phase,operation,items,failed,rate,time,ranks\n";
+  std::string csv = "rank,items";
+  for (const Operation& op : kPerProcessOps) csv += fmt::format(",rate-{0},time-{0}", op.label);
+  csv += '\n';
   for (const RunResult& run : runs) {
-    for (const PhaseResult& measured : run.phases) {
-      for (std::size_t r = 0; r < measured.ranks.size(); ++r) {
-        const RankPhaseRecord& rec = measured.ranks[r];
-        csv += fmt::format("{},{},{},{},{},{},{:.10e},{:.10e},{}\n", r, measured.iteration,
-                           phaseName(measured.phase), mdtestLabel(measured.phase), rec.ok, rec.failed,
-                           rankRate(rec), rec.t_local_end - rec.t_start, run.info.ranks);
+    csv += fmt::format("all,{}", run.config.items);
+    for (const Operation& op : kPerProcessOps) {
+      const PhaseResult* p = op.measured ? findPhase(run, op.phase, 0) : nullptr;
+      const PhaseAggregate agg = p != nullptr ? aggregate(p->ranks) : PhaseAggregate{};
+      csv += ratePair(agg.ok, agg.time_s);
+    }
+    csv += '\n';
+    for (std::uint32_t it = 0; it < iterationsRun(run); ++it) {
+      for (std::uint32_t r = 0; r < run.info.ranks; ++r) {
+        csv += fmt::format("{},", r);
+        for (const Operation& op : kPerProcessOps) {
+          if (op.phase == Phase::kTreeCreate) break;  // mdtest's rank rows end before the tree's results
+          const PhaseResult* p = op.measured ? findPhase(run, op.phase, it) : nullptr;
+          if (p == nullptr || r >= p->ranks.size()) {
+            csv += ",,";
+            continue;
+          }
+          const RankPhaseRecord& rec = p->ranks[r];
+          csv += ratePair(rec.ok, rec.t_local_end - rec.t_start);
+        }
+        csv += '\n';
       }
     }
   }

@@ -131,7 +131,7 @@ struct Config {
   bool print_time = false;            // -Z: print times instead of rates (mdtest console)
   bool print_all_procs = false;       // --print-all-procs: every rank prints its own excerpt
   bool show_rank_statistics = false;  // --showRankStatistics: per-rank max/min/mean columns
-  std::string rank_details_csv;       // --saveRankPerformanceDetails=FILE: a row per rank, iteration, phase
+  std::string rank_details_csv;       // --saveRankPerformanceDetails=FILE: mdtest's per-rank CSV
   std::string per_op_csv_prefix;      // --savePerOpDataCSV=PREFIX: each rank's per-op start and duration
   bool verify_write = false;          // --verify-write: read each written file back and check it at create
   DataPacket data_packet = DataPacket::kTimestamp;  // --dataPacketType
