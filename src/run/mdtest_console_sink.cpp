@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "mdbench/model/metrics.hpp"
+#include "mdbench/model/rate_timing.hpp"
 #include "mdbench/model/stats.hpp"
 #include "mdbench/util/file_io.hpp"
 
@@ -174,6 +175,21 @@ void printSummary(std::FILE* out, const RunResult& run, const Plan& plan, Table 
   }
 }
 
+// mdtest's SUMMARY rows stay as mdtest prints them (scripts read them by column); the rows whose phase was
+// too short to time are named on one line after the tables, where mdbench says what mdtest has no words
+// for (as the failed operations below).
+void printTooShort(std::FILE* out, const RunResult& run, const Plan& plan) {
+  std::string list;
+  for (const Operation& op : summaryOps(plan)) {
+    const PhaseSize size = meanPhaseSize(run, op.phase);
+    if (!tooShortToTime(size)) continue;
+    list += fmt::format("{}{} ({})", list.empty() ? "" : "; ", op.label, tooShortText(size));
+  }
+  if (list.empty()) return;
+  fmt::print(out, "\nNOTE: rates of phases too short to time ({}) are mostly the barriers around them: {}\n",
+             tooShortThresholdText(), list);
+}
+
 // "10 files/directories", "10 files", "1 file" (-S), "10 directories".
 std::string itemsWords(const RunInfo& info, const Plan& plan) {
   const Config& c = plan.config();
@@ -308,6 +324,7 @@ void MdtestConsoleSink::end(const RunResult& run, const Plan& plan) {
     } else {
       printSummary(out_, run, plan, c.print_time ? Table::kTime : Table::kRate);
     }
+    printTooShort(out_, run, plan);
   }
   // mdtest has no words for these; mdbench does not hide them (they also make the exit status non-zero).
   if (const std::uint64_t failed = run.failedOps(); failed > 0) {

@@ -50,6 +50,8 @@ struct TimelinePhase {
   DoneRates done;
   std::uint64_t ops = 0;                       // ok + failed, for server requests per op
   std::vector<ServerStatsDelta> server_stats;  // --server-stats (schema version 7)
+  // Too short to time (model's rate_timing.hpp): not charted over time, its rates marked in the tables.
+  PhaseSize size;
 };
 
 // One run of a configuration, with the phases of its first iteration in execution order.

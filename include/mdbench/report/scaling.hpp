@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "mdbench/model/metrics.hpp"
+#include "mdbench/model/rate_timing.hpp"
 #include "mdbench/results/results_file.hpp"
 
 namespace mdbench {
@@ -40,6 +41,7 @@ struct ScalingPoint {
   // import without a time table, IOR and IOzone).
   double time_s = 0.0;
   double ops_per_rank = 0.0;
+  double ops = 0.0;  // the mean of successful ops over all ranks, where ops_per_rank is known
   // --server-stats (schema version 7), mdbench runs only: per counter, its delta summed over the sources
   // and over the iterations whose every source was read; those iterations and their operations (ok +
   // failed). server_problem: a source that failed or went backwards in some iteration (then no rule on
@@ -50,11 +52,9 @@ struct ScalingPoint {
   std::string server_problem;
 };
 
-// Below these a rate is mostly the cost of one call and the barriers around it (a tree phase of 1 op per
-// rank, a phase of a few milliseconds): such a point is tabled with this reason, not drawn on a chart.
-inline constexpr double kMinOpsPerRankForRate = 10.0;
-inline constexpr double kMinSecondsForRate = 0.01;
-// True when the point's op count or time is known and below the thresholds above.
+// A point too short to time (model's rate_timing.hpp) is tabled with that reason, not drawn on a chart,
+// and a check rule on its rate is NO-DATA.
+PhaseSize phaseSize(const ScalingPoint& point);
 bool tooFewForRate(const ScalingPoint& point);
 
 struct Series {

@@ -23,7 +23,8 @@ class ConsoleSink final : public Sink {
  private:
   void printLatencyTable(const RunResult& run, const Plan& plan);
   void printStonewallTable(const RunResult& run, const Plan& plan);
-  void printDoneTable(const Plan& plan);
+  void printDoneTable(const RunResult& run, const Plan& plan);
+  void printShortLegend(const RunResult& run, const Plan& plan);
   void printRanks(const PhaseResult& result, std::uint32_t verbosity);
   void printSummaryTable(const RunResult& run, const Plan& plan);
   void printFirstErrors(const RunResult& run, const Plan& plan);
