@@ -45,9 +45,9 @@ bool tooShortToTime(const PhaseSize& size) {
 
 namespace {
 
-// A count that may be a mean over iterations: "26", "26.5".
+// A count that may be a mean over iterations: "26", "26.5", "3.75".
 std::string countText(double n) {
-  return n == std::floor(n) ? fmt::format("{:.0f}", n) : fmt::format("{:.1f}", n);
+  return n == std::floor(n) || n >= 1000.0 ? fmt::format("{:.0f}", n) : fmt::format("{:.4g}", n);
 }
 
 }  // namespace

@@ -175,9 +175,9 @@ void printSummary(std::FILE* out, const RunResult& run, const Plan& plan, Table 
   }
 }
 
-// mdtest's SUMMARY rows stay as mdtest prints them (scripts read them by column); the rows whose phase was
-// too short to time are named on one line after the tables, where mdbench says what mdtest has no words
-// for (as the failed operations below).
+// mdtest's output stays line for line as mdtest prints it (scripts read its SUMMARY rows by column and
+// compare whole outputs); the rows whose phase was too short to time are named on one line after it, with
+// mdbench's own lines (the results file, the exit status), so that the rates are not taken as measured.
 void printTooShort(std::FILE* out, const RunResult& run, const Plan& plan) {
   std::string list;
   for (const Operation& op : summaryOps(plan)) {
@@ -186,7 +186,7 @@ void printTooShort(std::FILE* out, const RunResult& run, const Plan& plan) {
     list += fmt::format("{}{} ({})", list.empty() ? "" : "; ", op.label, tooShortText(size));
   }
   if (list.empty()) return;
-  fmt::print(out, "\nNOTE: rates of phases too short to time ({}) are mostly the barriers around them: {}\n",
+  fmt::print(out, "note:     rates of phases too short to time ({}) are mostly the barriers around them: {}\n",
              tooShortThresholdText(), list);
 }
 
@@ -324,7 +324,6 @@ void MdtestConsoleSink::end(const RunResult& run, const Plan& plan) {
     } else {
       printSummary(out_, run, plan, c.print_time ? Table::kTime : Table::kRate);
     }
-    printTooShort(out_, run, plan);
   }
   // mdtest has no words for these; mdbench does not hide them (they also make the exit status non-zero).
   if (const std::uint64_t failed = run.failedOps(); failed > 0) {
@@ -333,6 +332,7 @@ void MdtestConsoleSink::end(const RunResult& run, const Plan& plan) {
   }
   for (const std::string& problem : run.cleanup_problems) fmt::print(out_, "ERROR: cleanup: {}\n", problem);
   fmt::print(out_, "-- finished at {} --\n\n", mdtestTime(run.info.end_utc));
+  if (!run.phases.empty()) printTooShort(out_, run, plan);
   std::fflush(out_);
 }
 
