@@ -7,10 +7,20 @@
 
 namespace mdbench {
 
-PhaseSize phaseSize(const PhaseAggregate& aggregate, std::uint32_t ranks) {
+double slowestRankTime(std::span<const RankPhaseRecord> ranks) {
+  double slowest = 0.0;
+  for (const RankPhaseRecord& r : ranks) {
+    if (r.planned > 0) slowest = std::max(slowest, r.t_local_end - r.t_start);
+  }
+  return slowest;
+}
+
+PhaseSize phaseSize(const PhaseAggregate& aggregate, double slowest_rank_s, std::uint32_t ranks) {
   const std::uint32_t with_work = aggregate.active_ranks > 0 ? aggregate.active_ranks : std::max(ranks, 1u);
   const double ok = static_cast<double>(aggregate.ok);
-  return {.ops = ok, .ops_per_rank = ok / with_work, .time_s = aggregate.time_s};
+  return {.ops = ok,
+          .ops_per_rank = ok / with_work,
+          .time_s = slowest_rank_s > 0.0 ? slowest_rank_s : aggregate.time_s};
 }
 
 void PhaseSizeMean::add(const PhaseSize& one) {
@@ -27,7 +37,8 @@ PhaseSize PhaseSizeMean::mean() const {
 }
 
 PhaseSize phaseSize(const PhaseResult& result) {
-  return phaseSize(aggregate(result.ranks), static_cast<std::uint32_t>(result.ranks.size()));
+  return phaseSize(aggregate(result.ranks), slowestRankTime(result.ranks),
+                   static_cast<std::uint32_t>(result.ranks.size()));
 }
 
 PhaseSize meanPhaseSize(const RunResult& run, Phase phase) {

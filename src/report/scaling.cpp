@@ -73,7 +73,7 @@ void addRun(const StoredRun& run, std::map<Key, Accumulator>& acc, std::map<std:
     a.ok += phase.aggregate.ok;
     a.failed += phase.aggregate.failed;
     if (phase.aggregate.stonewalled) a.stonewall.add(phase.aggregate.ops_per_s_at_stonewall);
-    const PhaseSize size = phaseSize(phase.aggregate, run.info.ranks);
+    const PhaseSize size = phaseSize(phase, run.info.ranks);
     a.time_sum += size.time_s;
     a.ops_per_rank_sum += size.ops_per_rank;
     a.ops_sum += size.ops;

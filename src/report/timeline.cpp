@@ -88,7 +88,7 @@ TimelinePhase timelinePhase(const StoredPhase& p, std::uint32_t run_ranks) {
   tp.done = p.done;
   tp.ops = p.aggregate.ok + p.aggregate.failed;
   tp.server_stats = p.server_stats;
-  tp.size = phaseSize(p.aggregate, run_ranks);
+  tp.size = phaseSize(p, run_ranks);
   PhaseLines lines = rankLines(p);
   tp.total = lines.complete ? sumOfSteps(lines.ranks, tp.interval_s) : totalOfCounts(p);
   if (p.ranks.size() <= kTimelineMaxRankLines && lines.complete) tp.ranks = std::move(lines.ranks);

@@ -217,7 +217,7 @@ Json phaseJson(const StoredPhase& p, const StoredRun& run) {
   j["errors"] = std::move(errors);
   if (!p.server_stats.empty()) j["server_stats"] = results::serverStatsJson(p.server_stats);  // version 7
   // Computed on export (rate_timing.hpp), not stored: a rate too short to time is marked where it is read.
-  j["too_short"] = tooShortToTime(phaseSize(p.aggregate, run.info.ranks));
+  j["too_short"] = tooShortToTime(phaseSize(p, run.info.ranks));
   return j;
 }
 
@@ -225,7 +225,7 @@ Json phaseJson(const StoredPhase& p, const StoredRun& run) {
 bool summaryTooShort(const StoredRun& run, Phase phase) {
   PhaseSizeMean sizes;
   for (const StoredPhase& p : run.phases) {
-    if (p.phase == phase) sizes.add(phaseSize(p.aggregate, run.info.ranks));
+    if (p.phase == phase) sizes.add(phaseSize(p, run.info.ranks));
   }
   return tooShortToTime(sizes.mean());
 }
@@ -350,7 +350,7 @@ std::string csvRow(const StoredRun& run, const StoredPhase& p, const StoredRankR
   fmt::format_to(std::back_inserter(line), ",{},{},{},{},{},{},{}", run.info.ranks, run.info.sweep.step,
                  l.p50_ns, l.p90_ns, l.p99_ns, l.p999_ns, l.max_ns);
   // 1: the phase's rates (rate, phase_ops_per_s, the done rates) are too short to time (rate_timing.hpp).
-  fmt::format_to(std::back_inserter(line), ",{}\n", tooShortToTime(phaseSize(p.aggregate, run.info.ranks)) ? 1 : 0);
+  fmt::format_to(std::back_inserter(line), ",{}\n", tooShortToTime(phaseSize(p, run.info.ranks)) ? 1 : 0);
   return line;
 }
 

@@ -52,6 +52,27 @@ TEST(RateTiming, SizeCountsRanksWithWork) {
   EXPECT_FALSE(tooShortToTime(phaseSize(phase(Phase::kDirStat, {rank(40, 40, 2.0), rank(40, 40, 2.0)}))));
 }
 
+// What is judged is the time the operations took, not the barriers: the issue's -z 2 -b 3 first phase,
+// 13 mkdirs in 70 us by rank 0, and a closing barrier that took 57 ms (MPI's first connections).
+TEST(RateTiming, TheRanksTimeNotTheBarriers) {
+  RankPhaseRecord maker = rank(13, 13, 0.00007);
+  maker.t_global_end = 0.057;
+  RankPhaseRecord idle = rank(0, 0, 0.0);
+  idle.t_global_end = 0.057;
+  const PhaseResult tree = phase(Phase::kTreeCreate, {maker, idle});
+  EXPECT_DOUBLE_EQ(aggregate(tree.ranks).time_s, 0.057);
+  EXPECT_DOUBLE_EQ(slowestRankTime(tree.ranks), 0.00007);
+  const PhaseSize size = phaseSize(tree);
+  EXPECT_DOUBLE_EQ(size.time_s, 0.00007);
+  EXPECT_TRUE(tooShortToTime(size));
+  EXPECT_EQ(tooShortText(size), "too short: 13 ops in 70 us");
+  // Not known (no rank with work): the barrier-to-barrier time.
+  PhaseAggregate agg;
+  agg.ok = 0;
+  agg.time_s = 0.5;
+  EXPECT_DOUBLE_EQ(phaseSize(agg, 0.0, 2).time_s, 0.5);
+}
+
 TEST(RateTiming, TextNamesCountsAndTime) {
   EXPECT_EQ(tooShortText({.ops = 26, .ops_per_rank = 13, .time_s = 0.000812}),
             "too short: 26 ops (13 per rank) in 812 us");

@@ -226,9 +226,15 @@ TEST(ExportJson, MarksPhasesTooShortToTime) {
   for (StoredPhase& p : run.phases) {
     p.aggregate.ok = 40;  // 20 per rank: enough
     p.aggregate.active_ranks = 2;
+    p.aggregate.time_s = 0.5;  // barrier to barrier: not what is judged
+    p.ranks.resize(2);
+    for (StoredRankRow& r : p.ranks) r.planned = 20;
   }
-  run.phases[0].aggregate.time_s = 0.004;  // iteration 0 too short; iteration 1 timed
-  run.phases[1].aggregate.time_s = 0.5;
+  // The slowest rank's time to its last op: iteration 0 too short (4 ms); iteration 1 timed (0.5 s).
+  run.phases[0].ranks[0] = {.planned = 20, .t_start = 10.0, .t_local_end = 10.003};
+  run.phases[0].ranks[1] = {.planned = 20, .t_start = 10.0, .t_local_end = 10.004};
+  run.phases[1].ranks[0] = {.planned = 20, .t_start = 20.0, .t_local_end = 20.5};
+  run.phases[1].ranks[1] = {.planned = 20, .t_start = 20.0, .t_local_end = 20.1};
   json doc = json::parse(toJson(results));
   EXPECT_EQ(doc["runs"][0]["phases"][0]["too_short"], true);
   EXPECT_EQ(doc["runs"][0]["phases"][1]["too_short"], false);

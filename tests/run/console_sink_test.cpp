@@ -269,7 +269,7 @@ TEST(ConsoleSink, VerboseShowsEveryRank) {
 // -W 1: rank 0's timer fires 1 s into the create, after 5 of its ops; rank 1's never does (its 6 count):
 // 11 ops in 1 s at the stonewall beside 12 in 2 s (6.0 ops/s). Rank rates 6/1.5 and 6/0.8 (balance 0.533).
 // First done at 0.8 s (rank 1): its 6 and rank 0's 2 + 0.3/0.5 of 3 = 9.8, so 10 ops: 12.5 ops/s; last
-// done 12 ops in 1.5 s.
+// done 12 ops in 1.5 s. 6 ops per rank: too short to time (over the slowest rank's 1.5 s to its last op).
 TEST(ConsoleSink, AStonewalledPhase) {
   Config c = filesConfig(6, 1);
   c.stonewall_s = 1.0;
@@ -297,22 +297,22 @@ TEST(ConsoleSink, AStonewalledPhase) {
         "started:  2026-11-30T13:23:06Z",
         "",
         "  done: iteration 0 file-create           12 ops           6.0 ops/s      2.000 s        0 failed   "
-        "stonewall: 11 ops in 1.000 s = 11.0 ops/s   too short: 12 ops (6 per rank) in 2 s",
+        "stonewall: 11 ops in 1.000 s = 11.0 ops/s   too short: 12 ops (6 per rank) in 1.5 s",
         "phase           ops/iter    mean ops/s     max ops/s     min ops/s      stddev      rank min      "
         "rank max balance   failed",
         "file-create           12           6.0           6.0           6.0         0.0           4.0        "
-        "   7.5   0.533        0   too short: 12 ops (6 per rank) in 2 s",
+        "   7.5   0.533        0   too short: 12 ops (6 per rank) in 1.5 s",
         "",
         "phase                p50         p90         p99       p99.9         max   latency in microseconds",
         "file-create          5.1         5.1         5.1         5.1         5.1",
         "",
         "phase          first done s          ops/s    last done s          ops/s",
         "file-create           0.800           12.5          1.500            8.0   too short: 12 ops (6 per "
-        "rank) in 2 s",
+        "rank) in 1.5 s",
         "",
         "stonewall    iteration ops at stonewall       time s ops/s at stonewall    ops (full)  ops/s (full)",
         "file-create          0               11        1.000               11.0            12           6.0   "
-        "too short: 12 ops (6 per rank) in 2 s",
+        "too short: 12 ops (6 per rank) in 1.5 s",
         ""},
        kFootnotes,
        {kShortLegend, "finished: 2026-11-30T13:24:10Z"}});

@@ -36,12 +36,13 @@ struct ScalingPoint {
   std::uint64_t ok = 0;
   std::uint64_t failed = 0;
   double stonewall_mean = 0.0;
-  // Means over the iterations that know them: the phase's time (barrier to barrier; imports: mdtest's time
-  // table) and its successful ops per rank with work (imports: rate x time / ranks). 0: not known (an
-  // import without a time table, IOR and IOzone).
+  // Means over the iterations that know them (model's PhaseSize, for tooFewForRate): the time the phase's
+  // operations took (the slowest rank's to its last op; imports: mdtest's time table), its successful ops
+  // per rank with work (imports: rate x time / ranks) and over all ranks. 0: not known (an import without a
+  // time table, IOR and IOzone).
   double time_s = 0.0;
   double ops_per_rank = 0.0;
-  double ops = 0.0;  // the mean of successful ops over all ranks, where ops_per_rank is known
+  double ops = 0.0;
   // --server-stats (schema version 7), mdbench runs only: per counter, its delta summed over the sources
   // and over the iterations whose every source was read; those iterations and their operations (ok +
   // failed). server_problem: a source that failed or went backwards in some iteration (then no rule on
