@@ -95,6 +95,12 @@ std::string shortMark(const PhaseSize& size) {
   return tooShortToTime(size) ? "   " + tooShortText(size) : std::string();
 }
 
+// Under a table row of a phase too short to time, indented past the phase column: the row keeps its
+// fields (scripts read the tables by column, the failed count last), the mark is where its rate is.
+void printShortRow(std::FILE* out, const PhaseSize& size) {
+  if (tooShortToTime(size)) fmt::print(out, "{:<12} {}\n", "", tooShortText(size));
+}
+
 std::string micros(std::uint64_t ns) {
   if (ns == LatencyHistogram::bucketHigh(LatencyHistogram::kBuckets - 1)) {
     return fmt::format(
@@ -134,10 +140,10 @@ void ConsoleSink::printStonewallTable(const RunResult& run, const Plan& plan) {
                    "ops at stonewall", "time s", "ops/s at stonewall", "ops (full)", "ops/s (full)");
         header = true;
       }
-      fmt::print(out_, "{:<12} {:>9} {:>16} {:>12.3f} {:>18.1f} {:>13} {:>13.1f}{}\n", phaseName(phase),
+      fmt::print(out_, "{:<12} {:>9} {:>16} {:>12.3f} {:>18.1f} {:>13} {:>13.1f}\n", phaseName(phase),
                  measured.iteration, agg.ops_at_stonewall, agg.stonewall_time_s, agg.ops_per_s_at_stonewall,
-                 agg.ok + agg.failed, agg.ops_per_s,
-                 shortMark(phaseSize(measured)));
+                 agg.ok + agg.failed, agg.ops_per_s);
+      printShortRow(out_, phaseSize(measured));
     }
   }
 }
@@ -160,9 +166,10 @@ void ConsoleSink::printDoneTable(const RunResult& run, const Plan& plan) {
     }
     if (n == 0) continue;
     const double k = static_cast<double>(n);
-    fmt::print(out_, "{:<12} {:>14.3f} {:>14.1f} {:>14.3f} {:>14.1f}{}\n", phaseName(phase),
+    fmt::print(out_, "{:<12} {:>14.3f} {:>14.1f} {:>14.3f} {:>14.1f}\n", phaseName(phase),
                sum.first_done_time_s / k, sum.first_done_ops_per_s / k, sum.last_done_time_s / k,
-               sum.last_done_ops_per_s / k, shortMark(meanPhaseSize(run, phase)));
+               sum.last_done_ops_per_s / k);
+    printShortRow(out_, meanPhaseSize(run, phase));
   }
 }
 
@@ -312,9 +319,9 @@ void ConsoleSink::printSummaryTable(const RunResult& run, const Plan& plan) {
     if (rates.empty()) continue;
     const IterationSummary s = summarize(rates);
     fmt::print(out_,
-               "{:<12} {:>11} {:>13.1f} {:>13.1f} {:>13.1f} {:>11.1f} {:>13.1f} {:>13.1f} {:>7.3f} {:>8}{}\n",
-               phaseName(phase), ops, s.mean, s.max, s.min, s.stddev, rank_min, rank_max, balance, failed,
-               shortMark(meanPhaseSize(run, phase)));
+               "{:<12} {:>11} {:>13.1f} {:>13.1f} {:>13.1f} {:>11.1f} {:>13.1f} {:>13.1f} {:>7.3f} {:>8}\n",
+               phaseName(phase), ops, s.mean, s.max, s.min, s.stddev, rank_min, rank_max, balance, failed);
+    printShortRow(out_, meanPhaseSize(run, phase));
   }
 }
 
@@ -431,9 +438,9 @@ void printSweepTable(std::FILE* out, std::span<const RunResult> steps) {
           first_short || tooShortToTime(size)
               ? std::string("-")
               : fmt::format("{:.1f}%", 100.0 * scalingEfficiency(per_rank, first_per_rank));
-      fmt::print(out, "{:<12} {:>5} {:>6} {:>6} {:>14.1f} {:>15.1f} {:>11} {:>8}{}\n", phaseName(phase),
-                 step.info.sweep.step, step.info.ranks, step.info.nodes, mean, per_rank, efficiency, failed,
-                 shortMark(size));
+      fmt::print(out, "{:<12} {:>5} {:>6} {:>6} {:>14.1f} {:>15.1f} {:>11} {:>8}\n", phaseName(phase),
+                 step.info.sweep.step, step.info.ranks, step.info.nodes, mean, per_rank, efficiency, failed);
+      printShortRow(out, size);
     }
   }
   fmt::print(

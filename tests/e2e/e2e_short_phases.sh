@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Issue 29 items 5 and 7: a phase too short to time (fewer than 10 ops per rank or under 10 ms: model's
 # rate_timing.hpp) is marked wherever its rate is shown, on the real binary under mpiexec with 2 ranks:
-# - the console's phase lines, summary and first/last-done rows ("too short: N ops (P per rank) in T"),
-#   with one legend line; a phase long enough has no mark;
-# - the sweep table: no efficiency ("-") for a step too short to time, a percentage otherwise;
+# - the console's phase lines end with "too short: N ops (P per rank) in T"; its summary and first/last-done
+#   tables keep their rows' fields and have the mark on the line under the row; one legend line; a phase
+#   long enough has no mark;
+# - the sweep table: no efficiency ("-") for a step too short to time, a percentage otherwise, the mark under;
 # - the mdtest console: its output line for line, then one note naming the rows too short to time;
 # - export: phase_too_short (CSV, last column) and too_short (JSON, per phase and summary row);
 # - check: a rate rule on such a phase is NO-DATA ("too short to time: ..."; JUnit type no-data), judged
@@ -16,9 +17,13 @@
 source "$(dirname "$0")/lib.sh" "$@"
 
 LEGEND="too short: fewer than 10 ops per rank or under 10 ms: such a rate is mostly the cost of one call"
-# line_of PHASE: the phase's "done:" line (iteration 0); row_of PHASE: its summary row (the first table's).
+# line_of PHASE: the phase's "done:" line (iteration 0); row_of PHASE: its summary row (the first table's);
+# under_row PHASE: the line under that row; under_done PHASE: the line under its first/last-done row.
 line_of() { grep -m1 "done: iteration 0 $1 " "$OUT"; }
 row_of() { awk -v p="$1" '$1 == p && $2 ~ /^[0-9]+$/ { print; exit }' "$OUT"; }
+under_row() { awk -v p="$1" 'f { print; exit } $1 == p && $2 ~ /^[0-9]+$/ { f = 1 }' "$OUT"; }
+under_done() { awk -v p="$1" 'f { print; exit } /first done s/ { d = 1 } d && $1 == p { f = 1 }' "$OUT"; }
+MARK="^             too short: "
 expect_match() {  # expect_match TEXT REGEX WHAT
   if [[ $1 =~ $2 ]]; then pass; else fail "$3: '$1' does not match '$2'"; fi
 }
@@ -31,9 +36,9 @@ run 2 -d "$BASE/few" -z 1 -b 3 -I 2 -o few.h5
 expect_rc 0 "few items"
 expect_match "$(line_of tree-create)" "   too short: 4 ops in [0-9.]+ (us|ms|s)$" "tree-create's line (rank 0 alone)"
 expect_match "$(line_of dir-stat)" "   too short: 16 ops \(8 per rank\) in [0-9.]+ (us|ms|s)$" "dir-stat's line"
-expect_match "$(row_of dir-stat)" " 0   too short: 16 ops \(8 per rank\) in " "dir-stat's summary row"
-expect_match "$(awk '/first done s/ { f = 1 } f && $1 == "file-read" { print; exit }' "$OUT")" \
-  "   too short: 16 ops \(8 per rank\) in " "file-read's first/last-done row"
+expect_match "$(row_of dir-stat)" " 0$" "dir-stat's summary row keeps its fields, the failed count last"
+expect_match "$(under_row dir-stat)" "${MARK}16 ops \(8 per rank\) in [0-9.]+ (us|ms|s)$" "under dir-stat's summary row"
+expect_match "$(under_done file-read)" "${MARK}16 ops \(8 per rank\) in " "under file-read's first/last-done row"
 expect_eq "$(grep -c "^too short: " "$OUT")" 1 "one legend line"
 expect_in "$OUT" "$LEGEND" "the legend"
 
@@ -69,20 +74,20 @@ expect_in "$OUT" "--allow-short" "check --help lists --allow-short"
 # --- The issue's command (-z 2 -b 3 -I 10): 13 tree directories, 130 items per rank, all in a few ms.
 run 2 -d "$BASE/issue" -z 2 -b 3 -I 10 -o issue.h5
 expect_rc 0 "the issue's command"
-expect_match "$(row_of tree-create)" "   too short: 13 ops in [0-9.]+ (us|ms)$" "tree-create's summary row"
+expect_match "$(under_row tree-create)" "${MARK}13 ops in [0-9.]+ (us|ms)$" "under tree-create's summary row"
 
 # --- The default run: its tree-create is one mkdir.
 run 2 -d "$BASE/default" -o default.h5
 expect_rc 0 "the default run"
-expect_match "$(row_of tree-create)" "   too short: 1 op in [0-9.]+ (us|ms|s)$" "default tree-create's summary row"
+expect_match "$(under_row tree-create)" "${MARK}1 op in [0-9.]+ (us|ms|s)$" "under the default tree-create's row"
 expect_match "$(line_of tree-create)" "   too short: 1 op in " "default tree-create's line"
 
 # --- Phases long enough: 20 files per rank, each phase over 30 ms; the one-mkdir tree phases stay marked.
 run 2 -d "$BASE/timed" -n 20 -F --run-cmd-after-phase='sleep 0.03' -o timed.h5
 expect_rc 0 "timed run"
 expect_no_match "$(line_of file-create)" "too short" "file-create's line is not marked"
-expect_no_match "$(row_of file-stat)" "too short" "file-stat's summary row is not marked"
-expect_match "$(row_of tree-remove)" "   too short: 1 op in " "tree-remove's summary row"
+expect_no_match "$(under_row file-stat)" "too short" "file-stat's summary row is not marked"
+expect_match "$(under_row tree-remove)" "${MARK}1 op in " "under tree-remove's summary row"
 run 0 export timed.h5 --format csv -o timed.csv
 expect_eq "$(awk -F, '$3 == "file-create" { print $NF }' timed.csv | sort -u | tr '\n' ' ')" "0 " "CSV: file-create timed"
 expect_eq "$(awk -F, '$3 == "tree-create" { print $NF }' timed.csv | sort -u | tr '\n' ' ')" "1 " "CSV: tree-create marked"
@@ -119,8 +124,13 @@ expect_in "$OUT" "; Tree creation (too short: 4 ops in" "the note names Tree cre
 # --- The sweep table: a step too short to time has no efficiency; a timed phase has one.
 run 2 --sweep 1,2 -d "$BASE/sweep" -n 20 -F --run-cmd-after-phase='sleep 0.03' -o sweep.h5
 expect_rc 0 "sweep"
-sweep_row() { awk -v p="$1" -v s="$2" 'f && $1 == p && $2 == s { print; exit } /^sweep: 2 steps/ { f = 1 }' "$OUT"; }
-expect_match "$(sweep_row tree-create 2)" "^tree-create +2 +2 +1 +[0-9.]+ +[0-9.]+ +- +0   too short: 1 op in " \
+# sweep_row PHASE STEP [1]: the sweep table's row (with 1: the line under it).
+sweep_row() {
+  awk -v p="$1" -v s="$2" -v u="${3:-0}" 'g { print; exit } f && $1 == p && $2 == s { if (u) g = 1; else { print; exit } }
+    /^sweep: 2 steps/ { f = 1 }' "$OUT"
+}
+expect_match "$(sweep_row tree-create 2 1)" "${MARK}1 op in " "sweep: the mark under tree-create's row"
+expect_match "$(sweep_row tree-create 2)" "^tree-create +2 +2 +1 +[0-9.]+ +[0-9.]+ +- +0$" \
   "sweep: tree-create has no efficiency"
 expect_match "$(sweep_row file-create 2)" "^file-create +2 +2 +1 +[0-9.]+ +[0-9.]+ +[0-9.]+% +0$" \
   "sweep: file-create has its efficiency"

@@ -225,19 +225,21 @@ TEST(ConsoleSink, TwoRanksWithFailures) {
         "phase           ops/iter    mean ops/s     max ops/s     min ops/s      stddev      rank min      "
         "rank max balance   failed",
         "file-create            8           5.8           8.0           3.5         3.2           1.5        "
-        "   8.0   0.375        1   too short: 7.5 ops (3.75 per rank) in 1.5 s",
+        "   8.0   0.375        1",
+        "             too short: 7.5 ops (3.75 per rank) in 1.5 s",
         "file-remove            8           7.5           8.0           7.0         0.7           4.0        "
-        "   8.0   0.500        1   too short: 7.5 ops (3.75 per rank) in 1 s",
+        "   8.0   0.500        1",
+        "             too short: 7.5 ops (3.75 per rank) in 1 s",
         "",
         "phase                p50         p90         p99       p99.9         max   latency in microseconds",
         "file-create         10.2       102.4       102.4       102.4       102.4",
         "file-remove         10.2       102.4       102.4       102.4       102.4",
         "",
         "phase          first done s          ops/s    last done s          ops/s",
-        "file-create           0.750            9.0          1.500            5.8   too short: 7.5 ops (3.75 "
-        "per rank) in 1.5 s",
-        "file-remove           0.500            9.0          1.000            7.5   too short: 7.5 ops (3.75 "
-        "per rank) in 1 s",
+        "file-create           0.750            9.0          1.500            5.8",
+        "             too short: 7.5 ops (3.75 per rank) in 1.5 s",
+        "file-remove           0.500            9.0          1.000            7.5",
+        "             too short: 7.5 ops (3.75 per rank) in 1 s",
         ""},
        kFootnotes,
        {kShortLegend, "", "2 operations failed; first error of each rank:",
@@ -301,18 +303,19 @@ TEST(ConsoleSink, AStonewalledPhase) {
         "phase           ops/iter    mean ops/s     max ops/s     min ops/s      stddev      rank min      "
         "rank max balance   failed",
         "file-create           12           6.0           6.0           6.0         0.0           4.0        "
-        "   7.5   0.533        0   too short: 12 ops (6 per rank) in 1.5 s",
+        "   7.5   0.533        0",
+        "             too short: 12 ops (6 per rank) in 1.5 s",
         "",
         "phase                p50         p90         p99       p99.9         max   latency in microseconds",
         "file-create          5.1         5.1         5.1         5.1         5.1",
         "",
         "phase          first done s          ops/s    last done s          ops/s",
-        "file-create           0.800           12.5          1.500            8.0   too short: 12 ops (6 per "
-        "rank) in 1.5 s",
+        "file-create           0.800           12.5          1.500            8.0",
+        "             too short: 12 ops (6 per rank) in 1.5 s",
         "",
         "stonewall    iteration ops at stonewall       time s ops/s at stonewall    ops (full)  ops/s (full)",
-        "file-create          0               11        1.000               11.0            12           6.0   "
-        "too short: 12 ops (6 per rank) in 1.5 s",
+        "file-create          0               11        1.000               11.0            12           6.0",
+        "             too short: 12 ops (6 per rank) in 1.5 s",
         ""},
        kFootnotes,
        {kShortLegend, "finished: 2026-11-30T13:24:10Z"}});
@@ -466,7 +469,7 @@ TEST(ConsoleSink, TheSweepTable) {
 }
 
 // A step too short to time (4 ops per rank; or the first step's 40 ops in 5 ms) has no efficiency, and
-// neither has any step measured against it: its row says why.
+// neither has any step measured against it: the line under its row says why.
 TEST(ConsoleSink, TheSweepTableMarksStepsTooShortToTime) {
   CapturedFile few;
   printSweepTable(few.file(), sweepSteps(4));
@@ -474,10 +477,10 @@ TEST(ConsoleSink, TheSweepTableMarksStepsTooShortToTime) {
       few.text(),
       concat({{"", "sweep: 2 steps of the job's 2 ranks, placement block",
                "phase         step  ranks  nodes     mean ops/s  ops/s per rank  efficiency   failed",
-               "file-create      1      1      1            4.0             4.0           -        0   too "
-               "short: 4 ops in 1 s",
-               "file-create      2      2      1            5.0             2.5           -        0   too "
-               "short: 8 ops (4 per rank) in 1.6 s"},
+               "file-create      1      1      1            4.0             4.0           -        0",
+               "             too short: 4 ops in 1 s",
+               "file-create      2      2      1            5.0             2.5           -        0",
+               "             too short: 8 ops (4 per rank) in 1.6 s"},
               kSweepFootnotes})));
   CapturedFile quick_first;
   printSweepTable(quick_first.file(), sweepSteps(40, 0.005));
@@ -485,8 +488,8 @@ TEST(ConsoleSink, TheSweepTableMarksStepsTooShortToTime) {
       quick_first.text(),
       concat({{"", "sweep: 2 steps of the job's 2 ranks, placement block",
                "phase         step  ranks  nodes     mean ops/s  ops/s per rank  efficiency   failed",
-               "file-create      1      1      1         8000.0          8000.0           -        0   too "
-               "short: 40 ops in 5 ms",
+               "file-create      1      1      1         8000.0          8000.0           -        0",
+               "             too short: 40 ops in 5 ms",
                "file-create      2      2      1           50.0            25.0           -        0"},
               kSweepFootnotes})));
 }
