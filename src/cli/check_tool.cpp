@@ -148,9 +148,9 @@ int evaluateRules(const std::vector<ConfigSpec>& specs, const std::vector<Rule>&
 
 // The thresholds are the model's (rate_timing.hpp), so the help and the man page say what check applies.
 const std::string& allowShortHelp() {
-  static const std::string help = fmt::format(
-      "judge the rates of phases too short to time ({}) as any other (default: NO-DATA)",
-      tooShortThresholdText());
+  static const std::string help =
+      fmt::format("judge the rates of phases too short to time ({}) as any other (default: NO-DATA)",
+                  tooShortThresholdText());
   return help;
 }
 
@@ -167,8 +167,8 @@ po::options_description checkOptions(CheckArgs* bind) {
       "pool", po::bool_switch(bound(bind, &CheckArgs::pool)),
       "pool every file's mdbench runs and tools' imports into one configuration (default: each "
       "argument, tool and command line apart)")(
-      "allow-short", po::bool_switch(bound(bind, &CheckArgs::allow_short)), allowShortHelp().c_str())("file", po::value(bound(bind, &CheckArgs::specs)),
-                                                "results file");
+      "allow-short", po::bool_switch(bound(bind, &CheckArgs::allow_short)), allowShortHelp().c_str())(
+      "file", po::value(bound(bind, &CheckArgs::specs)), "results file");
   return options;
 }
 

@@ -553,8 +553,8 @@ std::vector<Outcome> evaluate(const std::vector<Rule>& rules, const Configuratio
   return outcomes;
 }
 
-std::vector<Outcome> evaluate(const std::vector<Rule>& rules, const std::vector<Configuration>& configurations,
-                              ShortPhases short_phases) {
+std::vector<Outcome> evaluate(const std::vector<Rule>& rules,
+                              const std::vector<Configuration>& configurations, ShortPhases short_phases) {
   std::vector<Outcome> outcomes;
   for (const Rule& rule : rules) {
     bool measured = false;

@@ -186,7 +186,8 @@ void printTooShort(std::FILE* out, const RunResult& run, const Plan& plan) {
     list += fmt::format("{}{} ({})", list.empty() ? "" : "; ", op.label, tooShortText(size));
   }
   if (list.empty()) return;
-  fmt::print(out, "note:     rates of phases too short to time ({}) are mostly the barriers around them: {}\n",
+  fmt::print(out,
+             "note:     rates of phases too short to time ({}) are mostly the barriers around them: {}\n",
              tooShortThresholdText(), list);
 }
 

@@ -27,9 +27,9 @@ PhaseResult phase(Phase which, std::vector<RankPhaseRecord> ranks) {
 }
 
 TEST(RateTiming, ThresholdsAreEachEnough) {
-  EXPECT_TRUE(tooShortToTime({.ops = 18, .ops_per_rank = 9, .time_s = 5.0}));      // few ops per rank
+  EXPECT_TRUE(tooShortToTime({.ops = 18, .ops_per_rank = 9, .time_s = 5.0}));          // few ops per rank
   EXPECT_TRUE(tooShortToTime({.ops = 2000, .ops_per_rank = 1000, .time_s = 0.0099}));  // short time
-  EXPECT_FALSE(tooShortToTime({.ops = 20, .ops_per_rank = 10, .time_s = 0.01}));   // at both: timed
+  EXPECT_FALSE(tooShortToTime({.ops = 20, .ops_per_rank = 10, .time_s = 0.01}));       // at both: timed
   EXPECT_FALSE(tooShortToTime({.ops = 2000, .ops_per_rank = 1000, .time_s = 2.0}));
 }
 

@@ -403,9 +403,10 @@ TEST(CheckEvaluate, RatesTooShortToTimeAreNoData) {
               std::string::npos)
         << o.message;
   }
-  EXPECT_EQ(evaluate({parsed("file-create@2 >= 1")}, c)[0].message,
-            "file-create@2 >= 1: file-create at 2 ranks in a.h5, b.h5: too short to time: 26 ops (13 per rank) "
-            "in 812 us (fewer than 10 ops per rank or under 10 ms; --allow-short judges it)");
+  EXPECT_EQ(
+      evaluate({parsed("file-create@2 >= 1")}, c)[0].message,
+      "file-create@2 >= 1: file-create at 2 ranks in a.h5, b.h5: too short to time: 26 ops (13 per rank) "
+      "in 812 us (fewer than 10 ops per rank or under 10 ms; --allow-short judges it)");
   EXPECT_TRUE(evaluate({parsed("file-create.p99@2 <= 1s")}, c)[0].passed());
   EXPECT_EQ(evaluate({parsed("file-create.failed@2 <= 3")}, c)[0].verdict, Verdict::kPass);
   // The point at 1 rank (no time known: an import without a time table, say) is judged as before.
@@ -414,9 +415,10 @@ TEST(CheckEvaluate, RatesTooShortToTimeAreNoData) {
 
   const Outcome judged = evaluate({parsed("file-create@2 >= 50k")}, c, ShortPhases::kJudged)[0];
   EXPECT_EQ(judged.verdict, Verdict::kFail);
-  EXPECT_EQ(judged.message,
-            "file-create at 2 ranks: 41,234 ops/s, required >= 50,000 ops/s (too short to time: 26 ops (13 per "
-            "rank) in 812 us; judged by --allow-short)");
+  EXPECT_EQ(
+      judged.message,
+      "file-create at 2 ranks: 41,234 ops/s, required >= 50,000 ops/s (too short to time: 26 ops (13 per "
+      "rank) in 812 us; judged by --allow-short)");
   EXPECT_TRUE(evaluate({parsed("file-create@2 >= 1")}, c, ShortPhases::kJudged)[0].passed());
   // Long enough: 13 ops per rank in 20 ms.
   p.time_s = 0.02;

@@ -239,7 +239,7 @@ TEST(ExportJson, MarksPhasesTooShortToTime) {
   EXPECT_EQ(doc["runs"][0]["phases"][0]["too_short"], true);
   EXPECT_EQ(doc["runs"][0]["phases"][1]["too_short"], false);
   EXPECT_EQ(doc["runs"][0]["summary"][0]["too_short"], false);  // mean 0.252 s
-  for (StoredPhase& p : run.phases) p.aggregate.ok = 18;       // 9 per rank
+  for (StoredPhase& p : run.phases) p.aggregate.ok = 18;        // 9 per rank
   doc = json::parse(toJson(results));
   EXPECT_EQ(doc["runs"][0]["phases"][1]["too_short"], true);
   EXPECT_EQ(doc["runs"][0]["summary"][0]["too_short"], true);
@@ -305,10 +305,9 @@ TEST(ExportJson, UsesTheSchemaNames) {
   EXPECT_EQ(keys(run["attributes"]), names("/runs/run-*", "attributes"));
   EXPECT_EQ(keys(run["config"]), names("/runs/run-*/config", "attributes"));
   const json& phase = run["phases"][3];
-  EXPECT_EQ(keys(phase),
-            plus(names("/runs/run-*/iterations/iter-*/*!steady", "attributes"),
-                 {"group", "ranks", "latency_buckets", "errors", "interval_s", "ops_per_interval_total",
-                  "too_short"}));
+  EXPECT_EQ(keys(phase), plus(names("/runs/run-*/iterations/iter-*/*!steady", "attributes"),
+                              {"group", "ranks", "latency_buckets", "errors", "interval_s",
+                               "ops_per_interval_total", "too_short"}));
   EXPECT_EQ(names("/runs/run-*/iterations/iter-*/*!steady/ops_per_interval", "attributes"),
             std::set<std::string>{"interval_s"});
   EXPECT_EQ(keys(phase["ranks"][0]), names("/runs/run-*/iterations/iter-*/*!steady/ranks", "fields"));

@@ -100,7 +100,8 @@ const std::vector<std::string> kFootnotes = {
 
 // After the footnotes when some rate was marked too short to time (model's rate_timing.hpp).
 const std::string kShortLegend =
-    "too short: fewer than 10 ops per rank or under 10 ms: such a rate is mostly the cost of one call and the "
+    "too short: fewer than 10 ops per rank or under 10 ms: such a rate is mostly the cost of one call and "
+    "the "
     "barriers around it, not of the file system (docs/numbers.md).";
 
 std::vector<std::string> concat(std::initializer_list<std::vector<std::string>> parts) {
@@ -448,8 +449,7 @@ std::vector<RunResult> sweepSteps(std::uint64_t ops_per_rank, double first_time_
 }
 
 const std::vector<std::string> kSweepFootnotes = {
-    "",
-    "mean ops/s: over the step's iterations; ops/s per rank: mean ops/s / ranks with work in the phase;",
+    "", "mean ops/s: over the step's iterations; ops/s per rank: mean ops/s / ranks with work in the phase;",
     "efficiency: ops/s per rank / the first step's (100% = linear scaling); -: this step's or the first "
     "step's phase was too short to time",
     "(fewer than 10 ops per rank or under 10 ms)."};
@@ -459,12 +459,12 @@ const std::vector<std::string> kSweepFootnotes = {
 TEST(ConsoleSink, TheSweepTable) {
   CapturedFile out;
   printSweepTable(out.file(), sweepSteps(40));
-  const std::vector<std::string> expected = concat(
-      {{"", "sweep: 2 steps of the job's 2 ranks, placement block",
-        "phase         step  ranks  nodes     mean ops/s  ops/s per rank  efficiency   failed",
-        "file-create      1      1      1           40.0            40.0      100.0%        0",
-        "file-create      2      2      1           50.0            25.0       62.5%        0"},
-       kSweepFootnotes});
+  const std::vector<std::string> expected =
+      concat({{"", "sweep: 2 steps of the job's 2 ranks, placement block",
+               "phase         step  ranks  nodes     mean ops/s  ops/s per rank  efficiency   failed",
+               "file-create      1      1      1           40.0            40.0      100.0%        0",
+               "file-create      2      2      1           50.0            25.0       62.5%        0"},
+              kSweepFootnotes});
   EXPECT_TRUE(linesAre(out.text(), expected));
 }
 

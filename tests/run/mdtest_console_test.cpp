@@ -354,7 +354,8 @@ TEST(MdtestConsole, LayoutOfRealMdtestOutput) {
         "note:     rates of phases too short to time (fewer than 10 ops per rank or under 10 ms) are mostly "
         "the barriers around them: "))
         << lines[end + 2];
-    EXPECT_NE(lines[end + 2].find("; Tree creation (too short: 1 op in "), std::string::npos) << lines[end + 2];
+    EXPECT_NE(lines[end + 2].find("; Tree creation (too short: 1 op in "), std::string::npos)
+        << lines[end + 2];
   }
 }
 
@@ -373,16 +374,18 @@ TEST(MdtestConsole, PhasesTooShortToTimeAfterTheOutput) {
   RunResult run;
   run.info = runInfo(2);
   run.config = c;
-  run.phases = {phaseResult(Phase::kTreeCreate, 0, {record(1, 0.0, 0.001, 0.001), record(0, 0.0, 0.0, 0.001)}),
-                phaseResult(Phase::kFileCreate, 0, {record(100, 1.0, 3.0, 3.0), record(100, 1.0, 2.0, 3.0)}),
-                phaseResult(Phase::kFileStat, 0, {record(100, 3.0, 3.004, 3.004), record(100, 3.0, 3.003, 3.004)}),
-                phaseResult(Phase::kTreeRemove, 0, {record(1, 4.0, 5.0, 5.0), record(0, 4.0, 4.0, 5.0)})};
+  run.phases = {
+      phaseResult(Phase::kTreeCreate, 0, {record(1, 0.0, 0.001, 0.001), record(0, 0.0, 0.0, 0.001)}),
+      phaseResult(Phase::kFileCreate, 0, {record(100, 1.0, 3.0, 3.0), record(100, 1.0, 2.0, 3.0)}),
+      phaseResult(Phase::kFileStat, 0, {record(100, 3.0, 3.004, 3.004), record(100, 3.0, 3.003, 3.004)}),
+      phaseResult(Phase::kTreeRemove, 0, {record(1, 4.0, 5.0, 5.0), record(0, 4.0, 4.0, 5.0)})};
   const std::vector<std::string> lines = splitLines(printRun(run, plan));
   ASSERT_GE(lines.size(), 2u);
-  EXPECT_EQ(lines[lines.size() - 1],
-            "note:     rates of phases too short to time (fewer than 10 ops per rank or under 10 ms) are mostly "
-            "the barriers around them: File stat (too short: 200 ops (100 per rank) in 4 ms); Tree creation "
-            "(too short: 1 op in 1 ms); Tree removal (too short: 1 op in 1 s)");
+  EXPECT_EQ(
+      lines[lines.size() - 1],
+      "note:     rates of phases too short to time (fewer than 10 ops per rank or under 10 ms) are mostly "
+      "the barriers around them: File stat (too short: 200 ops (100 per rank) in 4 ms); Tree creation "
+      "(too short: 1 op in 1 ms); Tree removal (too short: 1 op in 1 s)");
   EXPECT_TRUE(lines[lines.size() - 3].starts_with("-- finished at "));
   // Every phase timed: mdtest's output alone.
   run.phases.resize(2);

@@ -113,7 +113,8 @@ std::vector<Outcome> evaluate(const std::vector<Rule>& rules, const Configuratio
                               ShortPhases short_phases = ShortPhases::kNoData);
 // The same over several configurations, kept apart: a rule is evaluated on every configuration that has its
 // series (each outcome names its configuration), and has the verdict kNoData when none has.
-std::vector<Outcome> evaluate(const std::vector<Rule>& rules, const std::vector<Configuration>& configurations,
+std::vector<Outcome> evaluate(const std::vector<Rule>& rules,
+                              const std::vector<Configuration>& configurations,
                               ShortPhases short_phases = ShortPhases::kNoData);
 
 // The JUnit test case name of an outcome: "RULE @ N ranks" (the rule alone when ranks is 0), followed by
