@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <string>
 
+#include "mdbench/model/rate_timing.hpp"
 #include "mdbench/model/server_stats.hpp"
 #include "mdbench/report/report.hpp"
 
@@ -21,7 +22,10 @@ std::string serverStatsSection(const std::vector<TimelineRun>& timelines) {
     out += fmt::format("  {} {} ({} ranks)\n", run.file, run.group, run.ranks);
     for (const TimelinePhase& p : run.phases) {
       if (p.server_stats.empty()) continue;
-      out += fmt::format("    {:<12} {:>12.1f} ops/s {:>10} ops\n", phaseName(p.phase), p.ops_per_s, p.ops);
+      // The counters are per operation and hold; the rate beside them is marked as everywhere else.
+      const std::string mark = tooShortToTime(p.size) ? "   " + tooShortText(p.size) : std::string();
+      out += fmt::format("    {:<12} {:>12.1f} ops/s {:>10} ops{}\n", phaseName(p.phase), p.ops_per_s, p.ops,
+                         mark);
       for (const std::string& line : serverStatsLines(p.server_stats, p.phase, p.ops)) {
         out += "      " + line + "\n";
       }

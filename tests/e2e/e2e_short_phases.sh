@@ -9,7 +9,8 @@
 # - export: phase_too_short (CSV, last column) and too_short (JSON, per phase and summary row);
 # - check: a rate rule on such a phase is NO-DATA ("too short to time: ..."; JUnit type no-data), judged
 #   with --allow-short; a latency rule on it is judged; a rule on a timed phase is judged;
-# - report: the timeline charts leave such a phase out; the first/last-done table marks it "not charted".
+# - report: the timeline charts leave such a phase out; the first/last-done table marks it "not charted";
+#   the server counters' section marks the rate beside the counters.
 # Counts are chosen so that "too short" never depends on the machine's speed: -z 1 -b 3 -I 2 is 4 tree
 # directories and 8 items per rank (under 10 per rank), and --run-cmd-after-phase 'sleep 0.03' (inside the
 # timed region) makes a phase of 20 items per rank last over 10 ms.
@@ -106,6 +107,14 @@ expect_in "$timeline" ">file-create<" "the timeline charts file-create"
 expect_not_in "$timeline" ">tree-create<" "the timeline leaves tree-create out"
 expect_in "$OUT" "(too short: 1 op in" "report's done table marks tree-create"
 expect_in "$OUT" ", not charted)" "report's done table says it is not charted"
+
+# The report's server counters (a command source): the counters stand, the rate beside them is marked.
+run 2 -d "$BASE/server" -n 20 -F --server-stats 'cmd:echo mds.req 5' -o server.h5
+expect_rc 0 "a run with --server-stats"
+run 0 report server.h5
+expect_rc 0 "report with server counters"
+expect_match "$(awk '/^Metadata server counters/ { f = 1 } f && $1 == "tree-create" { print; exit }' "$OUT")" \
+  " ops/s +1 ops   too short: 1 op in " "the server section marks tree-create's rate"
 
 # --- The mdtest console: mdtest's lines unchanged, then mdbench's note.
 run 2 --output mdtest -d "$BASE/mdtest" -z 1 -b 3 -I 2 -o mdtest.h5
