@@ -256,6 +256,8 @@ void ConsoleSink::steady(std::uint32_t iteration, const SteadyResult& result, co
     }
     fmt::print(out_, "{:<10} {:<7} {:>11} {:>8} {:>13.1f}   {:.3f} s barrier to barrier, balance {:.3f}\n",
                steadyPhaseName(phase.phase), "all", s.ok, s.failed, s.ok_per_s, s.time_s, s.time_balance);
+    if (tooShortToTime(phaseSize(s))) steady_short_ = true;
+    printShortRow(out_, phaseSize(s));
     if (phase.phase == SteadyPhase::kMix) {
       fmt::print(out_,
                  "mix: {} rounds, {:.1f} rounds/s, {:.1f} objects/s cycled; rank time {:.3f}-{:.3f} s "
@@ -290,6 +292,7 @@ void ConsoleSink::printSteadyEnd(const RunResult& run) {
              "\nops/s: operations that succeeded, over all ranks, divided by the slowest rank's barrier-to-"
              "barrier time;\nbalance: fastest over slowest rank's time to its last op (md-workbench's); "
              "latency: upper bound of the histogram bucket holding the percentile.\n");
+  if (steady_short_) printShortLegendLine();
   for (const std::string& e : steady_errors_) fmt::print(out_, "first error: {}\n", e);
   printClosing(run);
 }
@@ -339,12 +342,16 @@ std::string rankTarget(const RunInfo& info, const Plan& plan, std::uint32_t rank
 void ConsoleSink::printShortLegend(const RunResult& run, const Plan& plan) {
   for (const Phase phase : plan.phases()) {
     if (!tooShortToTime(meanPhaseSize(run, phase))) continue;
-    fmt::print(out_,
-               "too short: {}: such a rate is mostly the cost of one call and the barriers around it, not "
-               "of the file system (docs/numbers.md).\n",
-               tooShortThresholdText());
+    printShortLegendLine();
     return;
   }
+}
+
+void ConsoleSink::printShortLegendLine() {
+  fmt::print(out_,
+             "too short: {}: such a rate is mostly the cost of one call and the barriers around it, not "
+             "of the file system (docs/numbers.md).\n",
+             tooShortThresholdText());
 }
 
 // Each rank's first error, once, when any op failed.

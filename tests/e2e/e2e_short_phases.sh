@@ -116,6 +116,13 @@ expect_rc 0 "report with server counters"
 expect_match "$(awk '/^Metadata server counters/ { f = 1 } f && $1 == "tree-create" { print; exit }' "$OUT")" \
   " ops/s +1 ops   too short: 1 op in " "the server section marks tree-create's rate"
 
+# --- The steady state: each phase's "all" row has the mark under it when the phase was too short.
+run 2 --steady 5 --datasets 2 -n 20 -w 100 -d "$BASE/steady" -o steady.h5
+expect_rc 0 "steady state"
+expect_match "$(awk 'f { print; exit } $1 == "mix" && $2 == "all" { f = 1 }' "$OUT")" "${MARK}80 ops \(40 per rank\) in " \
+  "steady: the mark under the mix's all row"
+expect_in "$OUT" "$LEGEND" "steady: the legend"
+
 # --- The mdtest console: mdtest's lines unchanged, then mdbench's note.
 run 2 --output mdtest -d "$BASE/mdtest" -z 1 -b 3 -I 2 -o mdtest.h5
 expect_rc 0 "mdtest console"
