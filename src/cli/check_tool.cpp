@@ -7,6 +7,7 @@
 
 #include "mdbench/cli/app.hpp"
 #include "mdbench/cli/subcommands.hpp"
+#include "mdbench/model/rate_timing.hpp"
 #include "mdbench/report/check.hpp"
 #include "mdbench/results/results_file.hpp"
 #include "mdbench/results/validate.hpp"
@@ -111,16 +112,17 @@ std::vector<Configuration> checkedConfigurations(const std::vector<ConfigSpec>& 
 
 // The rules evaluated on the files, each outcome printed: kExitOk, kExitCheckFailed or kExitFailed (a file
 // cannot be read: the report says so).
-int evaluateRules(const std::vector<ConfigSpec>& specs, const std::vector<Rule>& rules, bool pool,
+int evaluateRules(const std::vector<ConfigSpec>& specs, const std::vector<Rule>& rules, const CheckArgs& a,
                   JUnitReport& report) {
   for (const ConfigSpec& spec : specs)
     report.files.insert(report.files.end(), spec.files.begin(), spec.files.end());
   int status = kExitOk;
   try {
-    const std::vector<Configuration> configurations = checkedConfigurations(specs, pool);
+    const std::vector<Configuration> configurations = checkedConfigurations(specs, a.pool);
     for (const Configuration& c : configurations)
       report.notes.insert(report.notes.end(), c.notes.begin(), c.notes.end());
-    report.outcomes = evaluate(rules, configurations);
+    report.outcomes =
+        evaluate(rules, configurations, a.allow_short ? ShortPhases::kJudged : ShortPhases::kNoData);
   } catch (const ResultsFileError& e) {
     printCommandError("check", e.what());
     report.error = e.what();
@@ -144,6 +146,14 @@ int evaluateRules(const std::vector<ConfigSpec>& specs, const std::vector<Rule>&
 
 }  // namespace
 
+// The thresholds are the model's (rate_timing.hpp), so the help and the man page say what check applies.
+const std::string& allowShortHelp() {
+  static const std::string help =
+      fmt::format("judge the rates of phases too short to time ({}) as any other (default: NO-DATA)",
+                  tooShortThresholdText());
+  return help;
+}
+
 po::options_description checkOptions(CheckArgs* bind) {
   po::options_description options;
   options.add_options()("help,h", "print this help")(
@@ -156,8 +166,9 @@ po::options_description checkOptions(CheckArgs* bind) {
       "force", po::bool_switch(bound(bind, &CheckArgs::force)), "replace OUT if it exists")(
       "pool", po::bool_switch(bound(bind, &CheckArgs::pool)),
       "pool every file's mdbench runs and tools' imports into one configuration (default: each "
-      "argument, tool and command line apart)")("file", po::value(bound(bind, &CheckArgs::specs)),
-                                                "results file");
+      "argument, tool and command line apart)")(
+      "allow-short", po::bool_switch(bound(bind, &CheckArgs::allow_short)), allowShortHelp().c_str())(
+      "file", po::value(bound(bind, &CheckArgs::specs)), "results file");
   return options;
 }
 
@@ -175,7 +186,7 @@ int runCheck(const std::vector<std::string>& args) {
   std::vector<ConfigSpec> specs;
   (void)parseConfigSpecs(a.specs, specs);  // usageProblems found none
   JUnitReport report;
-  const int status = evaluateRules(specs, rules, a.pool, report);
+  const int status = evaluateRules(specs, rules, a, report);
   std::fflush(stdout);
   if (!a.junit_path.empty()) {
     if (const std::string problem = writeReport(a.junit_path, report, a.force); !problem.empty()) {

@@ -43,7 +43,7 @@ int runReport(const std::vector<std::string>& args);                            
 struct CheckArgs {
   std::vector<std::string> specs, required, rule_files;
   std::string junit_path;
-  bool force = false, pool = false;
+  bool force = false, pool = false, allow_short = false;
 };
 boost::program_options::options_description checkOptions(CheckArgs* bind = nullptr);  // check_tool.cpp
 int runCheck(const std::vector<std::string>& args);                                   // check_tool.cpp

@@ -410,7 +410,7 @@ std::string fileList(const std::vector<std::string>& files) {
 }
 
 Outcome outcomeAt(const Rule& rule, const std::string& x_unit, const std::string& files,
-                  const ScalingPoint& point) {
+                  const ScalingPoint& point, ShortPhases short_phases) {
   Outcome o{.rule = rule.text, .origin = rule.origin, .ranks = point.ranks, .x_unit = x_unit};
   // The default metric goes unnamed, as people say "file-create at 2 ranks" for its rate.
   const bool server = info(rule.metric).kind == ValueKind::kServer;
@@ -432,12 +432,24 @@ Outcome outcomeAt(const Rule& rule, const std::string& x_unit, const std::string
     o.message = fmt::format("{}: no {} in {}: {}", rule.text, label, files, m.missing);
     return o;
   }
+  // A rate of a phase too short to time measures the barriers around one call, not the file system: a gate
+  // must neither pass nor fail on it, unless the user asked for it (--allow-short). Latencies, counts and
+  // server counters are per operation and stay judged.
+  const bool too_short = info(rule.metric).kind == ValueKind::kRate && tooFewForRate(point);
+  const std::string short_counts = too_short ? tooShortCounts(phaseSize(point)) : std::string();
+  if (too_short && short_phases == ShortPhases::kNoData) {
+    o.verdict = Verdict::kNoData;
+    o.message = fmt::format("{}: {} in {}: too short to time: {} ({}; --allow-short judges it)", rule.text,
+                            label, files, short_counts, tooShortThresholdText());
+    return o;
+  }
   o.verdict = holds(m.value, rule.comparison, limit_value) ? Verdict::kPass : Verdict::kFail;
   const auto [value, limit] = formatPair(m.value / rule.display_scale, limit_value / rule.display_scale);
   const std::string unit = rule.display_unit.empty() ? "" : " " + rule.display_unit;
   const std::string ops_note = rule.limit_is_ops ? " (the phase's operations)" : "";
   o.message = fmt::format("{}: {}{}, required {} {}{}{}", label, value, unit, comparisonText(rule.comparison),
                           limit, unit, ops_note);
+  if (too_short) o.message += fmt::format(" (too short to time: {}; judged by --allow-short)", short_counts);
   return o;
 }
 
@@ -451,7 +463,8 @@ Outcome missing(const Rule& rule, const std::string& x_unit, const std::string& 
           .message = fmt::format("{}: {}", rule.text, why)};
 }
 
-void evaluateRule(const Rule& rule, const Configuration& configuration, std::vector<Outcome>& outcomes) {
+void evaluateRule(const Rule& rule, const Configuration& configuration, ShortPhases short_phases,
+                  std::vector<Outcome>& outcomes) {
   const Series* series = configuration.find(rule.series);
   const std::string x_unit =
       series && !series->x_unit.empty() ? series->x_unit : (isDataPath(rule.series) ? "clients" : "ranks");
@@ -465,11 +478,11 @@ void evaluateRule(const Rule& rule, const Configuration& configuration, std::vec
   }
   if (rule.ranks == 0) {
     for (const ScalingPoint& point : series->points)
-      outcomes.push_back(outcomeAt(rule, x_unit, files, point));
+      outcomes.push_back(outcomeAt(rule, x_unit, files, point, short_phases));
     return;
   }
   if (const ScalingPoint* point = series->at(rule.ranks)) {
-    outcomes.push_back(outcomeAt(rule, x_unit, files, *point));
+    outcomes.push_back(outcomeAt(rule, x_unit, files, *point, short_phases));
     return;
   }
   std::string counts;
@@ -533,14 +546,15 @@ RuleParse parseRules(std::string_view contents, const std::string& file_name) {
   return result;
 }
 
-std::vector<Outcome> evaluate(const std::vector<Rule>& rules, const Configuration& configuration) {
+std::vector<Outcome> evaluate(const std::vector<Rule>& rules, const Configuration& configuration,
+                              ShortPhases short_phases) {
   std::vector<Outcome> outcomes;
-  for (const Rule& rule : rules) evaluateRule(rule, configuration, outcomes);
+  for (const Rule& rule : rules) evaluateRule(rule, configuration, short_phases, outcomes);
   return outcomes;
 }
 
 std::vector<Outcome> evaluate(const std::vector<Rule>& rules,
-                              const std::vector<Configuration>& configurations) {
+                              const std::vector<Configuration>& configurations, ShortPhases short_phases) {
   std::vector<Outcome> outcomes;
   for (const Rule& rule : rules) {
     bool measured = false;
@@ -549,7 +563,7 @@ std::vector<Outcome> evaluate(const std::vector<Rule>& rules,
       if (!series || series->points.empty()) continue;
       measured = true;
       const std::size_t first = outcomes.size();
-      evaluateRule(rule, c, outcomes);
+      evaluateRule(rule, c, short_phases, outcomes);
       // Said at the front, as the same rule and count can now appear once per configuration.
       for (std::size_t i = first; i < outcomes.size(); ++i) {
         outcomes[i].configuration = c.label;
@@ -564,7 +578,7 @@ std::vector<Outcome> evaluate(const std::vector<Rule>& rules,
         if (std::find(all.files.begin(), all.files.end(), file) == all.files.end()) all.files.push_back(file);
       }
     }
-    evaluateRule(rule, all, outcomes);
+    evaluateRule(rule, all, short_phases, outcomes);
   }
   return outcomes;
 }

@@ -94,10 +94,7 @@ Shape shapeOf(const Series& s) {
   return out;
 }
 
-std::string thresholdText() {
-  return fmt::format("fewer than {:.0f} ops per rank or under {}", kMinOpsPerRankForRate,
-                     formatSeconds(kMinSecondsForRate));
-}
+std::string thresholdText() { return tooShortThresholdText(); }
 
 // Data-path charts in the binary unit that keeps the numbers below 1024 ("2.26 GiB/s", never "2.26k"):
 // its name and the factor from MiB/s. Metadata charts stay in ops/s.
@@ -324,7 +321,9 @@ Table doneTable(const TimelineRun& run) {
   t.header = {"phase", "ops/s", "first done", "first-done ops/s", "last done", "last-done ops/s"};
   for (const TimelinePhase& p : run.phases) {
     t.rows.push_back(
-        {std::string(phaseName(p.phase)), formatRate(p.ops_per_s, "ops/s"),
+        {std::string(phaseName(p.phase)),
+         formatRate(p.ops_per_s, "ops/s") +
+             (tooShortToTime(p.size) ? fmt::format(" ({}, not charted)", tooShortText(p.size)) : ""),
          formatSeconds(p.done.first_done_time_s), formatRate(p.done.first_done_ops_per_s, "ops/s"),
          formatSeconds(p.done.last_done_time_s), formatRate(p.done.last_done_ops_per_s, "ops/s")});
   }
@@ -588,9 +587,10 @@ std::vector<ReportChart> reportCharts(const std::vector<Configuration>& configs,
   }
   for (std::size_t i = 0; i < timelines.size(); ++i) {
     const TimelineRun& run = timelines[i];
-    if (!run.has_series || run.phases.empty()) continue;
+    const std::vector<ChartSpec> panels_of_run = timelineCharts(run);
+    if (!run.has_series || panels_of_run.empty()) continue;  // no phase, or every one too short to time
     const std::string title = fmt::format("{}: ops/s over time, iteration {}", runTitle(run), run.iteration);
-    charts.push_back({"", run.stem, false, renderPanels(timelineCharts(run), 3, title), i});
+    charts.push_back({"", run.stem, false, renderPanels(panels_of_run, 3, title), i});
   }
   return charts;
 }

@@ -7,14 +7,12 @@
 #include <cstdint>
 #include <string>
 
+#include "mdbench/model/rate_timing.hpp"
+
 namespace mdbench::report_format {
 
-// Three significant digits in the largest unit that keeps the number at least 1: 850 us, 12.3 ms, 1.5 s.
-inline std::string formatSeconds(double s) {
-  if (s >= 1.0 || s <= 0.0) return fmt::format("{:.3g} s", s);
-  if (s >= 1e-3) return fmt::format("{:.3g} ms", s * 1e3);
-  return fmt::format("{:.3g} us", s * 1e6);
-}
+// 850 us, 12.3 ms, 1.5 s: as the console and check name a phase's time (model's rate_timing.hpp).
+inline std::string formatSeconds(double s) { return durationText(s); }
 
 // "1 rank", "4 ranks", "1 client".
 inline std::string countOf(std::uint32_t n, const std::string& plural_unit) {

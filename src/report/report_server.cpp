@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "mdbench/model/rate_timing.hpp"
 #include "mdbench/model/server_stats.hpp"
 #include "mdbench/report/report.hpp"
 #include "report_format.hpp"
@@ -18,7 +19,10 @@ std::vector<ServerStatsRun> serverStatsRuns(const std::vector<TimelineRun>& time
         fmt::format("{} {} ({})", run.file, run.group, report_format::countOf(run.ranks, "ranks")), {}};
     for (const TimelinePhase& p : run.phases) {
       if (p.server_stats.empty()) continue;
-      out.phases.push_back({p.phase, p.ops_per_s, p.ops, serverStatsLines(p.server_stats, p.phase, p.ops)});
+      // The counters are per operation and hold; the rate beside them is marked as everywhere else.
+      const std::string mark = tooShortToTime(p.size) ? "   " + tooShortText(p.size) : std::string();
+      out.phases.push_back(
+          {p.phase, p.ops_per_s, p.ops, mark, serverStatsLines(p.server_stats, p.phase, p.ops)});
     }
     if (!out.phases.empty()) runs.push_back(std::move(out));
   }
@@ -28,7 +32,8 @@ std::vector<ServerStatsRun> serverStatsRuns(const std::vector<TimelineRun>& time
 std::vector<std::string> serverStatsRunLines(const ServerStatsRun& run) {
   std::vector<std::string> lines;
   for (const ServerStatsPhase& p : run.phases) {
-    lines.push_back(fmt::format("{:<12} {:>12.1f} ops/s {:>10} ops", phaseName(p.phase), p.ops_per_s, p.ops));
+    lines.push_back(
+        fmt::format("{:<12} {:>12.1f} ops/s {:>10} ops{}", phaseName(p.phase), p.ops_per_s, p.ops, p.mark));
     for (const std::string& line : p.lines) lines.push_back("  " + line);
   }
   return lines;

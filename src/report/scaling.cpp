@@ -29,6 +29,7 @@ struct Accumulator {
   // Per iteration, where known: the phase's time and its ops per rank with work (tooFewForRate).
   double time_sum = 0.0;
   double ops_per_rank_sum = 0.0;
+  double ops_sum = 0.0;
   double timed = 0.0;  // iterations in the sums
   // --server-stats: as ScalingPoint's server_* members.
   std::uint32_t server_iterations = 0;
@@ -72,10 +73,10 @@ void addRun(const StoredRun& run, std::map<Key, Accumulator>& acc, std::map<std:
     a.ok += phase.aggregate.ok;
     a.failed += phase.aggregate.failed;
     if (phase.aggregate.stonewalled) a.stonewall.add(phase.aggregate.ops_per_s_at_stonewall);
-    const std::uint32_t with_work =
-        phase.aggregate.active_ranks > 0 ? phase.aggregate.active_ranks : std::max(run.info.ranks, 1u);
-    a.time_sum += phase.aggregate.time_s;
-    a.ops_per_rank_sum += static_cast<double>(phase.aggregate.ok) / with_work;
+    const PhaseSize size = phaseSize(phase, run.info.ranks);
+    a.time_sum += size.time_s;
+    a.ops_per_rank_sum += size.ops_per_rank;
+    a.ops_sum += size.ops;
     a.timed += 1;
     const std::size_t n = std::min(phase.latency.size(), LatencyHistogram::kBuckets);
     for (std::size_t i = 0; i < n; ++i) a.latency.counts()[i] += phase.latency[i];
@@ -96,6 +97,7 @@ void addImported(const std::string& name, SeriesInfo info, std::uint32_t ranks, 
     const double n = summary.iterations;
     a.time_sum += time_s * n;
     a.ops_per_rank_sum += summary.mean * time_s / std::max(ranks, 1u) * n;
+    a.ops_sum += summary.mean * time_s * n;
     a.timed += n;
   }
 }
@@ -151,6 +153,7 @@ ScalingPoint finish(std::uint32_t ranks, const Accumulator& a) {
   if (a.timed > 0) {
     p.time_s = a.time_sum / a.timed;
     p.ops_per_rank = a.ops_per_rank_sum / a.timed;
+    p.ops = a.ops_sum / a.timed;
   }
   return p;
 }
@@ -353,10 +356,11 @@ Configuration loadConfiguration(const std::string& label, const std::vector<std:
   return buildConfiguration(label, files, readAll(files));
 }
 
-bool tooFewForRate(const ScalingPoint& point) {
-  return (point.ops_per_rank > 0.0 && point.ops_per_rank < kMinOpsPerRankForRate) ||
-         (point.time_s > 0.0 && point.time_s < kMinSecondsForRate);
+PhaseSize phaseSize(const ScalingPoint& point) {
+  return {.ops = point.ops, .ops_per_rank = point.ops_per_rank, .time_s = point.time_s};
 }
+
+bool tooFewForRate(const ScalingPoint& point) { return tooShortToTime(phaseSize(point)); }
 
 std::vector<Configuration> buildConfigurations(const std::string& label,
                                                const std::vector<std::string>& files,

@@ -80,7 +80,7 @@ std::vector<ChartPoint> totalOfCounts(const StoredPhase& p) {
   return ratesOverTime(p.series.total, p.series.interval_s, end);
 }
 
-TimelinePhase timelinePhase(const StoredPhase& p) {
+TimelinePhase timelinePhase(const StoredPhase& p, std::uint32_t run_ranks) {
   TimelinePhase tp;
   tp.phase = p.phase;
   tp.interval_s = p.series.interval_s;
@@ -88,6 +88,7 @@ TimelinePhase timelinePhase(const StoredPhase& p) {
   tp.done = p.done;
   tp.ops = p.aggregate.ok + p.aggregate.failed;
   tp.server_stats = p.server_stats;
+  tp.size = phaseSize(p, run_ranks);
   PhaseLines lines = rankLines(p);
   tp.total = lines.complete ? sumOfSteps(lines.ranks, tp.interval_s) : totalOfCounts(p);
   if (p.ranks.size() <= kTimelineMaxRankLines && lines.complete) tp.ranks = std::move(lines.ranks);
@@ -167,7 +168,7 @@ std::vector<TimelineRun> timelineRuns(const std::string& label, const std::vecto
       if (!run.phases.empty()) t.iteration = run.phases.front().iteration;  // by iteration, then order
       for (const StoredPhase& p : run.phases) {
         if (run.has_series && p.has_series && p.iteration == t.iteration)
-          t.phases.push_back(timelinePhase(p));
+          t.phases.push_back(timelinePhase(p, run.info.ranks));
       }
       out.push_back(std::move(t));
     }
@@ -178,6 +179,8 @@ std::vector<TimelineRun> timelineRuns(const std::string& label, const std::vecto
 std::vector<ChartSpec> timelineCharts(const TimelineRun& run) {
   std::vector<ChartSpec> charts;
   for (const TimelinePhase& p : run.phases) {
+    // One mkdir's steps would be drawn as a rate the tables refuse to give (doneTable marks the phase).
+    if (tooShortToTime(p.size)) continue;
     double longest = p.total.empty() ? 0.0 : p.total.back().x;
     for (const auto& rank : p.ranks) longest = std::max(longest, rank.empty() ? 0.0 : rank.back().x);
     const auto [unit, seconds_per_unit] = timeUnit(longest);

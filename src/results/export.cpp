@@ -21,6 +21,7 @@
 #include "export_server_stats.hpp"
 #include "h5.hpp"
 #include "mdbench/model/phase.hpp"
+#include "mdbench/model/rate_timing.hpp"
 #include "mdbench/model/stats.hpp"
 #include "mdbench/model/steady.hpp"
 #include "results_attributes.hpp"
@@ -215,13 +216,25 @@ Json phaseJson(const StoredPhase& p, const StoredRun& run) {
   for (const StoredError& e : p.errors) errors.push_back(errorJson(e));
   j["errors"] = std::move(errors);
   if (!p.server_stats.empty()) j["server_stats"] = results::serverStatsJson(p.server_stats);  // version 7
+  // Computed on export (rate_timing.hpp), not stored: a rate too short to time is marked where it is read.
+  j["too_short"] = tooShortToTime(phaseSize(p, run.info.ranks));
   return j;
 }
 
-Json summaryJson(const StoredSummary& s) {
+// Whether the phase's iterations, together, were too short to time (as a summary row of the console's).
+bool summaryTooShort(const StoredRun& run, Phase phase) {
+  PhaseSizeMean sizes;
+  for (const StoredPhase& p : run.phases) {
+    if (p.phase == phase) sizes.add(phaseSize(p, run.info.ranks));
+  }
+  return tooShortToTime(sizes.mean());
+}
+
+Json summaryJson(const StoredSummary& s, const StoredRun& run) {
   Json j;
   j["phase"] = phaseName(s.phase);
   addAttributes(j, results::kIterationSummaryAttributes, s.summary);
+  j["too_short"] = summaryTooShort(run, s.phase);
   return j;
 }
 
@@ -276,7 +289,7 @@ Json runJson(const StoredRun& run) {
   // Absent, like the file's summary group, while the run is running or was killed.
   if (run.has_summary) {
     Json summary = Json::array();
-    for (const StoredSummary& s : run.summaries) summary.push_back(summaryJson(s));
+    for (const StoredSummary& s : run.summaries) summary.push_back(summaryJson(s, run));
     j["summary"] = std::move(summary);
   }
   return j;
@@ -290,7 +303,7 @@ constexpr std::string_view kCsvHeader =
     "rate,phase_ops_per_s,phase_time_s,ops_at_stonewall,t_stonewall,phase_items,phase_ops_per_s_at_"
     "stonewall,phase_first_done_time_s,phase_first_done_ops,phase_first_done_ops_per_s,phase_last_done_"
     "time_s,phase_last_done_ops_per_s,ranks,sweep_step,latency_p50_ns,latency_p90_ns,latency_p99_ns,latency_"
-    "p999_ns,latency_max_ns\n";
+    "p999_ns,latency_max_ns,phase_too_short\n";
 
 // --steady: one row per run, iteration, phase and op type of the phase (results-schema/README.md).
 constexpr std::string_view kSteadyCsvHeader =
@@ -334,8 +347,10 @@ std::string csvRow(const StoredRun& run, const StoredPhase& p, const StoredRankR
   // The run's rank count, its sweep step (0: not a step) and the phase's latency percentiles (all ranks'
   // histograms merged), on every row, so that a spreadsheet needs no second table to plot or filter them.
   const LatencySummary& l = p.latency_summary;
-  fmt::format_to(std::back_inserter(line), ",{},{},{},{},{},{},{}\n", run.info.ranks, run.info.sweep.step,
+  fmt::format_to(std::back_inserter(line), ",{},{},{},{},{},{},{}", run.info.ranks, run.info.sweep.step,
                  l.p50_ns, l.p90_ns, l.p99_ns, l.p999_ns, l.max_ns);
+  // 1: the phase's rates (rate, phase_ops_per_s, the done rates) are too short to time (rate_timing.hpp).
+  fmt::format_to(std::back_inserter(line), ",{}\n", tooShortToTime(phaseSize(p, run.info.ranks)) ? 1 : 0);
   return line;
 }
 

@@ -361,6 +361,19 @@ StoredRun readRun(hid_t runs, const std::string& name, std::uint32_t version) {
 
 }  // namespace
 
+PhaseSize phaseSize(const StoredPhase& phase, std::uint32_t run_ranks) {
+  std::vector<RankPhaseRecord> ranks;
+  ranks.reserve(phase.ranks.size());
+  for (const StoredRankRow& row : phase.ranks) {
+    RankPhaseRecord r;
+    r.planned = row.planned;
+    r.t_start = row.t_start;
+    r.t_local_end = row.t_local_end;
+    ranks.push_back(r);
+  }
+  return phaseSize(phase.aggregate, slowestRankTime(ranks), run_ranks);
+}
+
 SteadyPhaseResult steadyPhaseOf(const StoredSteadyPhase& phase) {
   SteadyPhaseResult result;
   result.phase = phase.phase;

@@ -8,6 +8,7 @@
 #include "mdbench/model/layout.hpp"
 #include "mdbench/model/metrics.hpp"
 #include "mdbench/model/ownership.hpp"
+#include "mdbench/model/rate_timing.hpp"
 #include "mdbench/model/steady.hpp"
 #include "mdbench/util/errno_name.hpp"
 
@@ -103,6 +104,17 @@ std::string describeWorkload(const Plan& plan) {
   return text;
 }
 
+// After a rate of a phase too short to time, on the same line: "   too short: 26 ops in 812 us".
+std::string shortMark(const PhaseSize& size) {
+  return tooShortToTime(size) ? "   " + tooShortText(size) : std::string();
+}
+
+// Under a table row of a phase too short to time, indented past the phase column: the row keeps its
+// fields (scripts read the tables by column, the failed count last), the mark is where its rate is.
+void printShortRow(std::FILE* out, const PhaseSize& size) {
+  if (tooShortToTime(size)) fmt::print(out, "{:<12} {}\n", "", tooShortText(size));
+}
+
 std::string micros(std::uint64_t ns) {
   if (ns == LatencyHistogram::bucketHigh(LatencyHistogram::kBuckets - 1)) {
     return fmt::format(
@@ -145,13 +157,14 @@ void ConsoleSink::printStonewallTable(const RunResult& run, const Plan& plan) {
       fmt::print(out_, "{:<12} {:>9} {:>16} {:>12.3f} {:>18.1f} {:>13} {:>13.1f}\n", phaseName(phase),
                  measured.iteration, agg.ops_at_stonewall, agg.stonewall_time_s, agg.ops_per_s_at_stonewall,
                  agg.ok + agg.failed, agg.ops_per_s);
+      printShortRow(out_, phaseSize(measured));
     }
   }
 }
 
 // First done and last done (metrics.hpp), per phase, as means over its iterations: how much the ranks that
 // finished late held the phase back.
-void ConsoleSink::printDoneTable(const Plan& plan) {
+void ConsoleSink::printDoneTable(const RunResult& run, const Plan& plan) {
   fmt::print(out_, "\n{:<12} {:>14} {:>14} {:>14} {:>14}\n", "phase", "first done s", "ops/s", "last done s",
              "ops/s");
   for (const Phase phase : plan.phases()) {
@@ -170,6 +183,7 @@ void ConsoleSink::printDoneTable(const Plan& plan) {
     fmt::print(out_, "{:<12} {:>14.3f} {:>14.1f} {:>14.3f} {:>14.1f}\n", phaseName(phase),
                sum.first_done_time_s / k, sum.first_done_ops_per_s / k, sum.last_done_time_s / k,
                sum.last_done_ops_per_s / k);
+    printShortRow(out_, meanPhaseSize(run, phase));
   }
 }
 
@@ -229,7 +243,7 @@ void ConsoleSink::phase(const PhaseResult& result, const Plan& plan) {
     fmt::print(out_, "   stonewall: {} ops in {:.3f} s = {:.1f} ops/s", agg.ops_at_stonewall,
                agg.stonewall_time_s, agg.ops_per_s_at_stonewall);
   }
-  fmt::print(out_, "\n");
+  fmt::print(out_, "{}\n", shortMark(phaseSize(result)));
   for (const std::string& line : serverStatsLines(result.server_stats, result.phase, agg.ok + agg.failed)) {
     fmt::print(out_, "        {}\n", line);
   }
@@ -256,6 +270,8 @@ void ConsoleSink::steady(std::uint32_t iteration, const SteadyResult& result, co
     }
     fmt::print(out_, "{:<10} {:<7} {:>11} {:>8} {:>13.1f}   {:.3f} s barrier to barrier, balance {:.3f}\n",
                steadyPhaseName(phase.phase), "all", s.ok, s.failed, s.ok_per_s, s.time_s, s.time_balance);
+    if (tooShortToTime(phaseSize(s))) steady_short_ = true;
+    printShortRow(out_, phaseSize(s));
     if (phase.phase == SteadyPhase::kMix) {
       fmt::print(out_,
                  "mix: {} rounds, {:.1f} rounds/s, {:.1f} objects/s cycled; rank time {:.3f}-{:.3f} s "
@@ -290,6 +306,7 @@ void ConsoleSink::printSteadyEnd(const RunResult& run) {
              "\nops/s: operations that succeeded, over all ranks, divided by the slowest rank's barrier-to-"
              "barrier time;\nbalance: fastest over slowest rank's time to its last op (md-workbench's); "
              "latency: upper bound of the histogram bucket holding the percentile.\n");
+  if (steady_short_) printShortLegendLine();
   for (const std::string& e : steady_errors_) fmt::print(out_, "first error: {}\n", e);
   printClosing(run);
 }
@@ -321,6 +338,7 @@ void ConsoleSink::printSummaryTable(const RunResult& run, const Plan& plan) {
     fmt::print(out_,
                "{:<12} {:>11} {:>13.1f} {:>13.1f} {:>13.1f} {:>11.1f} {:>13.1f} {:>13.1f} {:>7.3f} {:>8}\n",
                phaseName(phase), ops, s.mean, s.max, s.min, s.stddev, rank_min, rank_max, balance, failed);
+    printShortRow(out_, meanPhaseSize(run, phase));
   }
 }
 
@@ -333,6 +351,22 @@ std::string rankTarget(const RunInfo& info, const Plan& plan, std::uint32_t rank
 }
 
 }  // namespace
+
+// When a rate above was marked too short to time: what the mark means, once.
+void ConsoleSink::printShortLegend(const RunResult& run, const Plan& plan) {
+  for (const Phase phase : plan.phases()) {
+    if (!tooShortToTime(meanPhaseSize(run, phase))) continue;
+    printShortLegendLine();
+    return;
+  }
+}
+
+void ConsoleSink::printShortLegendLine() {
+  fmt::print(out_,
+             "too short: {}: such a rate is mostly the cost of one call and the barriers around it, not "
+             "of the file system (docs/numbers.md).\n",
+             tooShortThresholdText());
+}
 
 // Each rank's first error, once, when any op failed.
 void ConsoleSink::printFirstErrors(const RunResult& run, const Plan& plan) {
@@ -376,7 +410,7 @@ void ConsoleSink::end(const RunResult& run, const Plan& plan) {
   }
   printSummaryTable(run, plan);
   printLatencyTable(run, plan);
-  printDoneTable(plan);
+  printDoneTable(run, plan);
   printStonewallTable(run, plan);
   fmt::print(out_,
              "\nops/s: operations that succeeded, over all ranks, divided by the slowest rank's barrier-to-"
@@ -385,6 +419,7 @@ void ConsoleSink::end(const RunResult& run, const Plan& plan) {
              "(at most 6.25% wide) holding the percentile;\nfirst done: ops all ranks had done when the "
              "fastest finished, over its time; last done: all ops over the slowest rank's time to its last "
              "op.\n");
+  printShortLegend(run, plan);
   printFirstErrors(run, plan);
   printClosing(run);
 }
@@ -399,6 +434,7 @@ void printSweepTable(std::FILE* out, std::span<const RunResult> steps) {
              "mean ops/s", "ops/s per rank", "efficiency", "failed");
   for (const Phase phase : selectPhases(steps.front().config)) {
     double first_per_rank = -1.0;
+    bool first_short = false;
     for (const RunResult& step : steps) {
       std::vector<double> rates;
       std::uint32_t active = 0;
@@ -413,16 +449,27 @@ void printSweepTable(std::FILE* out, std::span<const RunResult> steps) {
       if (rates.empty()) continue;
       const double mean = summarize(rates).mean;
       const double per_rank = perRankRate(mean, active);
-      if (first_per_rank < 0.0) first_per_rank = per_rank;
-      fmt::print(out, "{:<12} {:>5} {:>6} {:>6} {:>14.1f} {:>15.1f} {:>10.1f}% {:>8}\n", phaseName(phase),
-                 step.info.sweep.step, step.info.ranks, step.info.nodes, mean, per_rank,
-                 100.0 * scalingEfficiency(per_rank, first_per_rank), failed);
+      const PhaseSize size = meanPhaseSize(step, phase);
+      if (first_per_rank < 0.0) {
+        first_per_rank = per_rank;
+        first_short = tooShortToTime(size);
+      }
+      // An efficiency against, or of, a rate too short to time compares the cost of barriers: none.
+      const std::string efficiency =
+          first_short || tooShortToTime(size)
+              ? std::string("-")
+              : fmt::format("{:.1f}%", 100.0 * scalingEfficiency(per_rank, first_per_rank));
+      fmt::print(out, "{:<12} {:>5} {:>6} {:>6} {:>14.1f} {:>15.1f} {:>11} {:>8}\n", phaseName(phase),
+                 step.info.sweep.step, step.info.ranks, step.info.nodes, mean, per_rank, efficiency, failed);
+      printShortRow(out, size);
     }
   }
   fmt::print(
       out,
       "\nmean ops/s: over the step's iterations; ops/s per rank: mean ops/s / ranks with work in the phase;"
-      "\nefficiency: ops/s per rank / the first step's (100% = linear scaling).\n");
+      "\nefficiency: ops/s per rank / the first step's (100% = linear scaling); -: this step's or the first "
+      "step's phase was too short to time\n({}).\n",
+      tooShortThresholdText());
   std::fflush(out);
 }
 

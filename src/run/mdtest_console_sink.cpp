@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "mdbench/model/metrics.hpp"
+#include "mdbench/model/rate_timing.hpp"
 #include "mdbench/model/stats.hpp"
 #include "mdbench/util/file_io.hpp"
 
@@ -169,6 +170,22 @@ void printSummary(std::FILE* out, const RunResult& run, const Plan& plan, Table 
   }
 }
 
+// mdtest's output stays line for line as mdtest prints it (scripts read its SUMMARY rows by column and
+// compare whole outputs); the rows whose phase was too short to time are named on one line of mdbench's own
+// (standard error, with the results file and the exit status), so that the rates are not taken as measured.
+void printTooShort(std::FILE* out, const RunResult& run, const Plan& plan) {
+  std::string list;
+  for (const Operation& op : summaryOps(plan)) {
+    const PhaseSize size = meanPhaseSize(run, op.phase);
+    if (!tooShortToTime(size)) continue;
+    list += fmt::format("{}{} ({})", list.empty() ? "" : "; ", op.label, tooShortText(size));
+  }
+  if (list.empty()) return;
+  fmt::print(out,
+             "note:     rates of phases too short to time ({}) are mostly the barriers around them: {}\n",
+             tooShortThresholdText(), list);
+}
+
 // "10 files/directories", "10 files", "1 file" (-S), "10 directories".
 std::string itemsWords(const RunInfo& info, const Plan& plan) {
   const Config& c = plan.config();
@@ -229,7 +246,7 @@ void MdtestConsoleSink::begin(const RunInfo& info, const Plan& plan) {
   fmt::print(out_, "Command line used: {}\n", line);
   // mdbench's own word on -N (it wrapped, or moved off the node): on standard error, so that the mdtest
   // stream stays mdtest's.
-  if (!plan.shiftNote().empty()) fmt::print(stderr, "mdbench: note: {}\n", plan.shiftNote());
+  if (!plan.shiftNote().empty()) fmt::print(notes_, "mdbench: note: {}\n", plan.shiftNote());
   if (c.phases.read && c.read_bytes == 0) {  // mdtest warns whenever its read phase is on, -D or not
     fmt::print(out_, "WARNING: Read bytes is 0, thus, a read test will actually just open/close\n");
   }
@@ -334,6 +351,7 @@ void MdtestConsoleSink::end(const RunResult& run, const Plan& plan) {
   }
   for (const std::string& problem : run.cleanup_problems) fmt::print(out_, "ERROR: cleanup: {}\n", problem);
   fmt::print(out_, "-- finished at {} --\n\n", mdtestTime(run.info.end_utc));
+  if (!run.phases.empty()) printTooShort(notes_, run, plan);
   std::fflush(out_);
 }
 

@@ -45,9 +45,12 @@ PY
 
 r=$BASE/r.h5
 s=$BASE/s.h5
-run 2 -d "$BASE/t" -n 200 -F -u -i 2 -o "$r"
+# Each phase made to last over 10 ms (the command runs inside the timed region): a rate rule on a phase too
+# short to time is NO-DATA (e2e_short_phases), and these tests are about the rules, not the timing.
+long=(--run-cmd-after-phase 'sleep 0.02')
+run 2 -d "$BASE/t" -n 200 -F -u -i 2 "${long[@]}" -o "$r"
 expect_rc 0 "benchmark on 2 ranks"
-run 2 -d "$BASE/t" --sweep 1,2 -n 200 -F -u -i 2 -o "$s"
+run 2 -d "$BASE/t" --sweep 1,2 -n 200 -F -u -i 2 "${long[@]}" -o "$s"
 expect_rc 0 "sweep 1,2 on 2 ranks"
 
 # A rule set that holds: every metric kind, units, a rank count; one testcase each (one rank count).

@@ -98,9 +98,9 @@ run 0 export "$f" --format csv -o "$BASE/r.csv"
 expect_rc 0 "export csv"
 # 2 iterations x 11 phases x 2 ranks, plus the header.
 expect_eq "$(wc -l <"$BASE/r.csv")" $((2 * 11 * 2 + 1)) "csv rows"
-expect_eq "$(head -1 "$BASE/r.csv" | tr ',' '\n' | tail -12 | tr '\n' ' ')" \
-  "phase_first_done_time_s phase_first_done_ops phase_first_done_ops_per_s phase_last_done_time_s phase_last_done_ops_per_s ranks sweep_step latency_p50_ns latency_p90_ns latency_p99_ns latency_p999_ns latency_max_ns " \
-  "csv: the first/last-done columns, then ranks, sweep step and latencies, last"
+expect_eq "$(head -1 "$BASE/r.csv" | tr ',' '\n' | tail -13 | tr '\n' ' ')" \
+  "phase_first_done_time_s phase_first_done_ops phase_first_done_ops_per_s phase_last_done_time_s phase_last_done_ops_per_s ranks sweep_step latency_p50_ns latency_p90_ns latency_p99_ns latency_p999_ns latency_max_ns phase_too_short " \
+  "csv: the first/last-done columns, then ranks, sweep step, latencies and too short, last"
 # Every row carries the run's rank count, the sweep step (0: not a sweep) and the phase's latency percentiles
 # as the results file holds them.
 if "$py" - "$f" "$BASE/r.csv" <<'PY' >"$BASE/csvcheck.txt" 2>&1; then pass; else fail "csv ranks and latencies: $(cat "$BASE/csvcheck.txt")"; fi
@@ -153,7 +153,7 @@ expect_rc 0 "version 4 file validates"
 expect_in "$OUT" "schema version 4" "validate names version 4"
 run 0 export "$v4" --format csv -o "$BASE/v4.csv"
 expect_rc 0 "version 4 file exports"
-expect_eq "$(sed -n 2p "$BASE/v4.csv" | awk -F, '{ print NF, $22 $23 $24 $25 $26 }')" "33 " "version 4: the first/last-done columns empty"
+expect_eq "$(sed -n 2p "$BASE/v4.csv" | awk -F, '{ print NF, $22 $23 $24 $25 $26 }')" "34 " "version 4: the first/last-done columns empty"
 before=$(md5sum <"$v4")
 run 1 -d "$BASE/t" -n 10 -F -o "$v4" --append
 expect_rc 1 "append to a version 4 file"

@@ -14,7 +14,9 @@ precious=$BASE/precious
 printf 'precious: not to be written\n' >"$precious"
 PRECIOUS_SUM=$(md5sum <"$precious")
 
-run 1 -d "$BASE/t" -n 20 -F -u -o "$r"
+# Each phase over 10 ms (inside the timed region), so that the report has charts (a phase too short to time has
+# none) and check's rate rules are judged.
+run 1 -d "$BASE/t" -n 20 -F -u --run-cmd-after-phase 'sleep 0.02' -o "$r"
 expect_rc 0 "a results file to work on"
 
 # quick ARGS...: a tool on one process, stopped after 10 seconds (124: it hung). Sets RC.

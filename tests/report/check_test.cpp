@@ -385,6 +385,52 @@ TEST(CheckEvaluate, MegabytesAgainstMebibytes) {
   EXPECT_EQ(check("ior:write >= 2GB/s")[0].message, "ior:write at 1 client: 1.611 GB/s, required >= 2 GB/s");
 }
 
+// A rate of a point too short to time (model's rate_timing.hpp) is no data, with the counts that make it
+// so; latencies, failed counts and server counters of the same point stay judged. --allow-short judges it,
+// the message still saying so.
+TEST(CheckEvaluate, RatesTooShortToTimeAreNoData) {
+  Configuration c = configuration();
+  ScalingPoint& p = c.series[0].points[1];  // file-create at 2 ranks
+  p.ops = 26;
+  p.ops_per_rank = 13;
+  p.time_s = 0.000812;
+  for (const char* rule : {"file-create@2 >= 1", "file-create.rate-min@2 >= 1", "file-create.rate-max@2 >= 1",
+                           "file-create.stonewall-rate@2 >= 1"}) {
+    const Outcome o = evaluate({parsed(rule)}, c)[0];
+    EXPECT_EQ(o.verdict, Verdict::kNoData) << rule;
+    EXPECT_NE(o.message.find(": too short to time: 26 ops (13 per rank) in 812 us (fewer than 10 ops per "
+                             "rank or under 10 ms; --allow-short judges it)"),
+              std::string::npos)
+        << o.message;
+  }
+  EXPECT_EQ(
+      evaluate({parsed("file-create@2 >= 1")}, c)[0].message,
+      "file-create@2 >= 1: file-create at 2 ranks in a.h5, b.h5: too short to time: 26 ops (13 per rank) "
+      "in 812 us (fewer than 10 ops per rank or under 10 ms; --allow-short judges it)");
+  EXPECT_TRUE(evaluate({parsed("file-create.p99@2 <= 1s")}, c)[0].passed());
+  EXPECT_EQ(evaluate({parsed("file-create.failed@2 <= 3")}, c)[0].verdict, Verdict::kPass);
+  // The point at 1 rank (no time known: an import without a time table, say) is judged as before.
+  EXPECT_EQ(evaluate({parsed("file-create >= 1")}, c)[0].verdict, Verdict::kPass);
+  EXPECT_EQ(evaluate({parsed("file-create >= 1")}, c)[1].verdict, Verdict::kNoData);
+
+  const Outcome judged = evaluate({parsed("file-create@2 >= 50k")}, c, ShortPhases::kJudged)[0];
+  EXPECT_EQ(judged.verdict, Verdict::kFail);
+  EXPECT_EQ(
+      judged.message,
+      "file-create at 2 ranks: 41,234 ops/s, required >= 50,000 ops/s (too short to time: 26 ops (13 per "
+      "rank) in 812 us; judged by --allow-short)");
+  EXPECT_TRUE(evaluate({parsed("file-create@2 >= 1")}, c, ShortPhases::kJudged)[0].passed());
+  // Long enough: 13 ops per rank in 20 ms.
+  p.time_s = 0.02;
+  EXPECT_EQ(evaluate({parsed("file-create@2 >= 1")}, c)[0].message,
+            "file-create at 2 ranks: 41,234 ops/s, required >= 1 ops/s");
+  // 9 ops per rank, however long.
+  p.ops = 18;
+  p.ops_per_rank = 9;
+  p.time_s = 30.0;
+  EXPECT_EQ(evaluate({parsed("file-create@2 >= 1")}, c)[0].verdict, Verdict::kNoData);
+}
+
 TEST(CheckEvaluate, MissingSeriesFails) {
   const std::vector<Outcome> o = check("file-remove >= 1");
   ASSERT_EQ(o.size(), 1u);

@@ -14,6 +14,7 @@
 
 #include "export_fixture.hpp"
 #include "mdbench/model/phase.hpp"
+#include "mdbench/model/rate_timing.hpp"
 #include "mdbench/results/results_file.hpp"
 
 namespace mdbench::export_test {
@@ -85,7 +86,8 @@ constexpr std::string_view kCsvColumns[] = {"run",
                                             "latency_p90_ns",
                                             "latency_p99_ns",
                                             "latency_p999_ns",
-                                            "latency_max_ns"};
+                                            "latency_max_ns",
+                                            "phase_too_short"};
 
 TEST(ExportCsv, HeaderAndEveryFieldReadBackExactly) {
   const StoredResults results = makeResults();
@@ -146,6 +148,7 @@ TEST(ExportCsv, HeaderAndEveryFieldReadBackExactly) {
         EXPECT_EQ(toUint(f[30]), p.latency_summary.p99_ns);
         EXPECT_EQ(toUint(f[31]), p.latency_summary.p999_ns);
         EXPECT_EQ(toUint(f[32]), p.latency_summary.max_ns);
+        EXPECT_EQ(f[33], tooShortToTime(phaseSize(p, run.info.ranks)) ? "1" : "0");
       }
     }
   }
@@ -168,7 +171,8 @@ TEST(ExportCsv, QuotesOnlyWhatNeedsIt) {
   EXPECT_EQ(
       row,
       "/runs/run-0000,0,file-create,0,1,1,\"we,ird \"\"host\"\"\",10,9,1,4096,0.1,1e-17,123456789.12345679,0,"
-      "2.5,0.30000000000000004,7,0.125,10,56,0.25,12,48,0.5,18,3,0,4294967295,42,0,1,18446744073709551615\n");
+      "2.5,0.30000000000000004,7,0.125,10,56,0.25,12,48,0.5,18,3,0,4294967295,42,0,1,18446744073709551615,"
+      "1\n");
 }
 
 TEST(ExportCsv, HeaderOnlyWithoutPhases) {
@@ -180,7 +184,7 @@ TEST(ExportCsv, HeaderOnlyWithoutPhases) {
                         "t_stonewall,phase_items,phase_ops_per_s_at_stonewall,phase_first_done_time_s,"
                         "phase_first_done_ops,phase_first_done_ops_per_s,phase_last_done_time_s,"
                         "phase_last_done_ops_per_s,ranks,sweep_step,latency_p50_ns,latency_p90_ns,latency_"
-                        "p99_ns,latency_p999_ns,latency_max_ns\n"));
+                        "p99_ns,latency_p999_ns,latency_max_ns,phase_too_short\n"));
 }
 
 }  // namespace

@@ -212,6 +212,39 @@ TEST(ExportJson, EveryValueReadsBackExactly) {
   checkRun(runs[1], results.runs[1], "shared", "dirs", "");
 }
 
+// too_short, per phase and in the summary: the phase's ops per rank with work and its time against the
+// thresholds (model's rate_timing.hpp); the summary judges the mean over the phase's iterations.
+TEST(ExportJson, MarksPhasesTooShortToTime) {
+  StoredResults results = makeResults();
+  StoredRun& run = results.runs[0];
+  run.info.ranks = 2;
+  run.phases.resize(2);
+  run.phases[1] = run.phases[0];
+  run.phases[1].iteration = 1;
+  run.summaries.resize(1);
+  run.summaries[0].phase = run.phases[0].phase;
+  for (StoredPhase& p : run.phases) {
+    p.aggregate.ok = 40;  // 20 per rank: enough
+    p.aggregate.active_ranks = 2;
+    p.aggregate.time_s = 0.5;  // barrier to barrier: not what is judged
+    p.ranks.resize(2);
+    for (StoredRankRow& r : p.ranks) r.planned = 20;
+  }
+  // The slowest rank's time to its last op: iteration 0 too short (4 ms); iteration 1 timed (0.5 s).
+  run.phases[0].ranks[0] = {.planned = 20, .t_start = 10.0, .t_local_end = 10.003};
+  run.phases[0].ranks[1] = {.planned = 20, .t_start = 10.0, .t_local_end = 10.004};
+  run.phases[1].ranks[0] = {.planned = 20, .t_start = 20.0, .t_local_end = 20.5};
+  run.phases[1].ranks[1] = {.planned = 20, .t_start = 20.0, .t_local_end = 20.1};
+  json doc = json::parse(toJson(results));
+  EXPECT_EQ(doc["runs"][0]["phases"][0]["too_short"], true);
+  EXPECT_EQ(doc["runs"][0]["phases"][1]["too_short"], false);
+  EXPECT_EQ(doc["runs"][0]["summary"][0]["too_short"], false);  // mean 0.252 s
+  for (StoredPhase& p : run.phases) p.aggregate.ok = 18;        // 9 per rank
+  doc = json::parse(toJson(results));
+  EXPECT_EQ(doc["runs"][0]["phases"][1]["too_short"], true);
+  EXPECT_EQ(doc["runs"][0]["summary"][0]["too_short"], true);
+}
+
 TEST(ExportJson, ExportsOnlyNonEmptyLatencyBuckets) {
   const json doc = json::parse(toJson(makeResults()));
   const json& buckets = doc["runs"][0]["phases"][0]["latency_buckets"];
@@ -272,14 +305,15 @@ TEST(ExportJson, UsesTheSchemaNames) {
   EXPECT_EQ(keys(run["attributes"]), names("/runs/run-*", "attributes"));
   EXPECT_EQ(keys(run["config"]), names("/runs/run-*/config", "attributes"));
   const json& phase = run["phases"][3];
-  EXPECT_EQ(keys(phase),
-            plus(names("/runs/run-*/iterations/iter-*/*!steady", "attributes"),
-                 {"group", "ranks", "latency_buckets", "errors", "interval_s", "ops_per_interval_total"}));
+  EXPECT_EQ(keys(phase), plus(names("/runs/run-*/iterations/iter-*/*!steady", "attributes"),
+                              {"group", "ranks", "latency_buckets", "errors", "interval_s",
+                               "ops_per_interval_total", "too_short"}));
   EXPECT_EQ(names("/runs/run-*/iterations/iter-*/*!steady/ops_per_interval", "attributes"),
             std::set<std::string>{"interval_s"});
   EXPECT_EQ(keys(phase["ranks"][0]), names("/runs/run-*/iterations/iter-*/*!steady/ranks", "fields"));
   EXPECT_EQ(keys(phase["errors"][0]), names("/runs/run-*/iterations/iter-*/*!steady/errors", "fields"));
-  EXPECT_EQ(keys(run["summary"][0]), names("/runs/run-*/summary/*", "attributes"));
+  // too_short is computed on export (model's rate_timing.hpp), not stored.
+  EXPECT_EQ(keys(run["summary"][0]), plus(names("/runs/run-*/summary/*", "attributes"), {"too_short"}));
 }
 
 TEST(ExportJson, PrettyPrintedWithTwoSpacesAndTrailingNewline) {

@@ -98,6 +98,12 @@ const std::vector<std::string> kFootnotes = {
     "the slowest rank's time to its last op.",
 };
 
+// After the footnotes when some rate was marked too short to time (model's rate_timing.hpp).
+const std::string kShortLegend =
+    "too short: fewer than 10 ops per rank or under 10 ms: such a rate is mostly the cost of one call and "
+    "the "
+    "barriers around it, not of the file system (docs/numbers.md).";
+
 std::vector<std::string> concat(std::initializer_list<std::vector<std::string>> parts) {
   std::vector<std::string> all;
   for (const auto& part : parts) all.insert(all.end(), part.begin(), part.end());
@@ -209,16 +215,22 @@ TEST(ConsoleSink, TwoRanksWithFailures) {
         "options:  rank shift 1 (-N)",
         "started:  2026-11-30T13:23:06Z",
         "",
-        "  done: iteration 0 file-create            8 ops           3.5 ops/s      2.000 s        1 failed",
-        "  done: iteration 0 file-remove            8 ops           7.0 ops/s      1.000 s        1 failed",
-        "  done: iteration 1 file-create            8 ops           8.0 ops/s      1.000 s        0 failed",
-        "  done: iteration 1 file-remove            8 ops           8.0 ops/s      1.000 s        0 failed",
+        "  done: iteration 0 file-create            8 ops           3.5 ops/s      2.000 s        1 failed   "
+        "too short: 7 ops (3.5 per rank) in 2 s",
+        "  done: iteration 0 file-remove            8 ops           7.0 ops/s      1.000 s        1 failed   "
+        "too short: 7 ops (3.5 per rank) in 1 s",
+        "  done: iteration 1 file-create            8 ops           8.0 ops/s      1.000 s        0 failed   "
+        "too short: 8 ops (4 per rank) in 1 s",
+        "  done: iteration 1 file-remove            8 ops           8.0 ops/s      1.000 s        0 failed   "
+        "too short: 8 ops (4 per rank) in 1 s",
         "phase           ops/iter    mean ops/s     max ops/s     min ops/s      stddev      rank min      "
         "rank max balance   failed",
         "file-create            8           5.8           8.0           3.5         3.2           1.5        "
         "   8.0   0.375        1",
+        "             too short: 7.5 ops (3.75 per rank) in 1.5 s",
         "file-remove            8           7.5           8.0           7.0         0.7           4.0        "
         "   8.0   0.500        1",
+        "             too short: 7.5 ops (3.75 per rank) in 1 s",
         "",
         "phase                p50         p90         p99       p99.9         max   latency in microseconds",
         "file-create         10.2       102.4       102.4       102.4       102.4",
@@ -226,10 +238,12 @@ TEST(ConsoleSink, TwoRanksWithFailures) {
         "",
         "phase          first done s          ops/s    last done s          ops/s",
         "file-create           0.750            9.0          1.500            5.8",
+        "             too short: 7.5 ops (3.75 per rank) in 1.5 s",
         "file-remove           0.500            9.0          1.000            7.5",
+        "             too short: 7.5 ops (3.75 per rank) in 1 s",
         ""},
        kFootnotes,
-       {"", "2 operations failed; first error of each rank:",
+       {kShortLegend, "", "2 operations failed; first error of each rank:",
         "  rank 0: file-remove (iteration 0): unlink "
         "/scratch/t/mdbench.iter.0/mdbench_tree.1.0/file.mdbench.1.0: ENOENT (No such file or directory)",
         "  rank 1: file-create (iteration 0): create "
@@ -248,7 +262,8 @@ TEST(ConsoleSink, VerboseShowsEveryRank) {
   ConsoleSink sink(out.file());
   sink.phase(run.phases[0], plan);
   const std::vector<std::string> expected = {
-      "  done: iteration 0 file-create            8 ops           3.5 ops/s      2.000 s        1 failed",
+      "  done: iteration 0 file-create            8 ops           3.5 ops/s      2.000 s        1 failed   "
+      "too short: 7 ops (3.5 per rank) in 2 s",
       "        rank     0:          4 ok        0 failed           4.0 ops/s      1.000 s to its last op",
       "        rank     1:          3 ok        1 failed           1.5 ops/s      2.000 s to its last op"};
   EXPECT_TRUE(linesAre(out.text(), expected));
@@ -257,7 +272,7 @@ TEST(ConsoleSink, VerboseShowsEveryRank) {
 // -W 1: rank 0's timer fires 1 s into the create, after 5 of its ops; rank 1's never does (its 6 count):
 // 11 ops in 1 s at the stonewall beside 12 in 2 s (6.0 ops/s). Rank rates 6/1.5 and 6/0.8 (balance 0.533).
 // First done at 0.8 s (rank 1): its 6 and rank 0's 2 + 0.3/0.5 of 3 = 9.8, so 10 ops: 12.5 ops/s; last
-// done 12 ops in 1.5 s.
+// done 12 ops in 1.5 s. 6 ops per rank: too short to time (over the slowest rank's 1.5 s to its last op).
 TEST(ConsoleSink, AStonewalledPhase) {
   Config c = filesConfig(6, 1);
   c.stonewall_s = 1.0;
@@ -285,23 +300,26 @@ TEST(ConsoleSink, AStonewalledPhase) {
         "started:  2026-11-30T13:23:06Z",
         "",
         "  done: iteration 0 file-create           12 ops           6.0 ops/s      2.000 s        0 failed   "
-        "stonewall: 11 ops in 1.000 s = 11.0 ops/s",
+        "stonewall: 11 ops in 1.000 s = 11.0 ops/s   too short: 12 ops (6 per rank) in 1.5 s",
         "phase           ops/iter    mean ops/s     max ops/s     min ops/s      stddev      rank min      "
         "rank max balance   failed",
         "file-create           12           6.0           6.0           6.0         0.0           4.0        "
         "   7.5   0.533        0",
+        "             too short: 12 ops (6 per rank) in 1.5 s",
         "",
         "phase                p50         p90         p99       p99.9         max   latency in microseconds",
         "file-create          5.1         5.1         5.1         5.1         5.1",
         "",
         "phase          first done s          ops/s    last done s          ops/s",
         "file-create           0.800           12.5          1.500            8.0",
+        "             too short: 12 ops (6 per rank) in 1.5 s",
         "",
         "stonewall    iteration ops at stonewall       time s ops/s at stonewall    ops (full)  ops/s (full)",
         "file-create          0               11        1.000               11.0            12           6.0",
+        "             too short: 12 ops (6 per rank) in 1.5 s",
         ""},
        kFootnotes,
-       {"finished: 2026-11-30T13:24:10Z"}});
+       {kShortLegend, "finished: 2026-11-30T13:24:10Z"}});
   EXPECT_TRUE(linesAre(text, expected));
 }
 
@@ -412,33 +430,68 @@ TEST(ConsoleSink, ASteadyRun) {
   EXPECT_TRUE(linesAre(out.text(), expected));
 }
 
-// After a sweep: one row per phase and step; efficiency against the first step's rate per rank: 4 ops in
-// 1 s on 1 rank, then 8 in 1.6 s on 2 (5.0 ops/s, 2.5 per rank: 62.5%).
-TEST(ConsoleSink, TheSweepTable) {
-  Config c = filesConfig(4, 1);
+// Two sweep steps of a create of `ops_per_rank` files per rank: 1 s on 1 rank, then 1.6 s on 2.
+std::vector<RunResult> sweepSteps(std::uint64_t ops_per_rank, double first_time_s = 1.0) {
+  Config c = filesConfig(ops_per_rank, 1);
   c.phases = {.create = true};
   std::vector<RunResult> steps(2);
   for (std::uint32_t k = 0; k < 2; ++k) {
     RunResult& step = steps[k];
     step.config = c;
-    step.info = runInfo(k + 1, "mdbench -n 4 -F -C --sweep 1,2");
+    step.info = runInfo(k + 1, "mdbench -F -C --sweep 1,2");
     step.info.sweep = {.step = k + 1, .placement = SweepPlacement::kBlock, .job_ranks = 2};
+    const double end = k == 0 ? first_time_s : 1.6;
     std::vector<RankPhaseRecord> ranks;
-    for (std::uint32_t r = 0; r <= k; ++r) ranks.push_back(record(4, 0, 0.0, 1.0, k == 0 ? 1.0 : 1.6));
+    for (std::uint32_t r = 0; r <= k; ++r) ranks.push_back(record(ops_per_rank, 0, 0.0, end, end));
     step.phases = {phaseResult(Phase::kFileCreate, 0, std::move(ranks))};
   }
+  return steps;
+}
+
+const std::vector<std::string> kSweepFootnotes = {
+    "", "mean ops/s: over the step's iterations; ops/s per rank: mean ops/s / ranks with work in the phase;",
+    "efficiency: ops/s per rank / the first step's (100% = linear scaling); -: this step's or the first "
+    "step's phase was too short to time",
+    "(fewer than 10 ops per rank or under 10 ms)."};
+
+// After a sweep: one row per phase and step; efficiency against the first step's rate per rank: 40 ops in
+// 1 s on 1 rank, then 80 in 1.6 s on 2 (50.0 ops/s, 25.0 per rank: 62.5%).
+TEST(ConsoleSink, TheSweepTable) {
   CapturedFile out;
-  printSweepTable(out.file(), steps);
-  const std::vector<std::string> expected = {
-      "",
-      "sweep: 2 steps of the job's 2 ranks, placement block",
-      "phase         step  ranks  nodes     mean ops/s  ops/s per rank  efficiency   failed",
-      "file-create      1      1      1            4.0             4.0      100.0%        0",
-      "file-create      2      2      1            5.0             2.5       62.5%        0",
-      "",
-      "mean ops/s: over the step's iterations; ops/s per rank: mean ops/s / ranks with work in the phase;",
-      "efficiency: ops/s per rank / the first step's (100% = linear scaling)."};
+  printSweepTable(out.file(), sweepSteps(40));
+  const std::vector<std::string> expected =
+      concat({{"", "sweep: 2 steps of the job's 2 ranks, placement block",
+               "phase         step  ranks  nodes     mean ops/s  ops/s per rank  efficiency   failed",
+               "file-create      1      1      1           40.0            40.0      100.0%        0",
+               "file-create      2      2      1           50.0            25.0       62.5%        0"},
+              kSweepFootnotes});
   EXPECT_TRUE(linesAre(out.text(), expected));
+}
+
+// A step too short to time (4 ops per rank; or the first step's 40 ops in 5 ms) has no efficiency, and
+// neither has any step measured against it: the line under its row says why.
+TEST(ConsoleSink, TheSweepTableMarksStepsTooShortToTime) {
+  CapturedFile few;
+  printSweepTable(few.file(), sweepSteps(4));
+  EXPECT_TRUE(linesAre(
+      few.text(),
+      concat({{"", "sweep: 2 steps of the job's 2 ranks, placement block",
+               "phase         step  ranks  nodes     mean ops/s  ops/s per rank  efficiency   failed",
+               "file-create      1      1      1            4.0             4.0           -        0",
+               "             too short: 4 ops in 1 s",
+               "file-create      2      2      1            5.0             2.5           -        0",
+               "             too short: 8 ops (4 per rank) in 1.6 s"},
+              kSweepFootnotes})));
+  CapturedFile quick_first;
+  printSweepTable(quick_first.file(), sweepSteps(40, 0.005));
+  EXPECT_TRUE(linesAre(
+      quick_first.text(),
+      concat({{"", "sweep: 2 steps of the job's 2 ranks, placement block",
+               "phase         step  ranks  nodes     mean ops/s  ops/s per rank  efficiency   failed",
+               "file-create      1      1      1         8000.0          8000.0           -        0",
+               "             too short: 40 ops in 5 ms",
+               "file-create      2      2      1           50.0            25.0           -        0"},
+              kSweepFootnotes})));
 }
 
 // The header names the path style (what a rate can be compared with) and, when it is not POSIX, the API.

@@ -104,6 +104,11 @@ const std::vector<std::string> kHeader = {
     "1 tasks, 10 files",
 };
 
+// After mdtest's output: oneRankRun's tree-create made its one directory in 0.5 s (model's rate_timing.hpp).
+const std::string kTreeTooShort =
+    "note:     rates of phases too short to time (fewer than 10 ops per rank or under 10 ms) are mostly the "
+    "barriers around them: Tree creation (too short: 1 op in 500 ms)";
+
 std::vector<std::string> concat(std::initializer_list<std::vector<std::string>> parts) {
   std::vector<std::string> all;
   for (const auto& part : parts) all.insert(all.end(), part.begin(), part.end());
@@ -125,7 +130,7 @@ TEST(MdtestConsole, RateTable) {
                "   File removal                    0.000          0.000          0.000          0.000",
                "   Tree creation                   2.000          2.000          2.000          0.000",
                "   Tree removal                    0.000          0.000          0.000          0.000",
-               "-- finished at 11/30/2026 13:24:10 --", ""}})));
+               "-- finished at 11/30/2026 13:24:10 --", "", kTreeTooShort}})));
 }
 
 // -P: the rate table, then the time table (barrier-to-barrier seconds, under mdtest's "ms/op" label);
@@ -174,7 +179,8 @@ TEST(MdtestConsole, RateAndTimeWithRankStatistics) {
       "   Tree removal                    0.000          0.000          0"
       ".000              0.000          0.000          0.000          0.000",
       "-- finished at 11/30/2026 13:24:10 --",
-      ""};
+      "",
+      kTreeTooShort};
   EXPECT_TRUE(linesAre(printRun(oneRankRun(c), plan), concat({kHeader, tables})));
 }
 
@@ -208,7 +214,8 @@ TEST(MdtestConsole, VerboseLinesPerIteration) {
                "   Tree creation                   0.500          0.500          0.500          0.000",
                "   Tree removal                    0.000          0.000          0.000          0.000",
                "-- finished at 11/30/2026 13:24:10 --",
-               ""}})));
+               "",
+               kTreeTooShort}})));
 }
 
 // --print-all-procs: rank 0 prints every rank's rate (mdtest's "Per process result") before the table;
@@ -335,11 +342,22 @@ TEST(MdtestConsole, LayoutOfRealMdtestOutput) {
     for (const std::string& line : splitLines(import_test::readFixture(fc.fixture))) {
       expected.push_back(layoutOf(line));
     }
+    // mdtest's output ends with "-- finished at ... --" and a blank line; after it, mdbench's own note
+    // on the phases too short to time (every phase here: milliseconds), as it prints its results file.
+    const std::vector<std::string> lines = splitLines(printRun(run, plan));
+    std::size_t end = 0;
+    while (end < lines.size() && !lines[end].starts_with("-- finished at ")) ++end;
+    ASSERT_LT(end + 1, lines.size()) << fc.fixture;
     std::string actual;
-    for (const std::string& line : splitLines(printRun(run, plan))) {
-      actual += layoutOf(line) + "\n";
-    }
+    for (std::size_t i = 0; i <= end + 1; ++i) actual += layoutOf(lines[i]) + "\n";
     EXPECT_TRUE(linesAre(actual, expected)) << fc.fixture;
+    ASSERT_EQ(lines.size(), end + 3) << fc.fixture;
+    EXPECT_TRUE(lines[end + 2].starts_with(
+        "note:     rates of phases too short to time (fewer than 10 ops per rank or under 10 ms) are mostly "
+        "the barriers around them: "))
+        << lines[end + 2];
+    EXPECT_NE(lines[end + 2].find("; Tree creation (too short: 1 op in "), std::string::npos)
+        << lines[end + 2];
   }
 }
 
@@ -377,6 +395,56 @@ TEST(MdtestConsole, ContinueStonewallLineAsRealMdtest) {
   std::string actual;
   for (const std::string& line : splitLines(text)) actual += layoutOf(line) + "\n";
   EXPECT_TRUE(linesAre(actual, expected));
+}
+
+// The note names each SUMMARY row whose phase was too short to time, in the table's order, with the mark
+// the other outputs give it; a run whose phases were all timed has none.
+TEST(MdtestConsole, PhasesTooShortToTimeAfterTheOutput) {
+  Config c;
+  c.items = 100;
+  c.iterations = 1;
+  c.kinds = ItemKinds::kFilesOnly;
+  c.phases = {.create = true, .stat = true};
+  c.target = "/dev/shm/x";
+  c.targets = {c.target};
+  const Plan plan(c, 2);
+  // tree-create: 1 op in 1 ms; file-create 100 ops per rank in 2 s (timed); file-stat 100 per rank in 4 ms.
+  RunResult run;
+  run.info = runInfo(2);
+  run.config = c;
+  run.phases = {
+      phaseResult(Phase::kTreeCreate, 0, {record(1, 0.0, 0.001, 0.001), record(0, 0.0, 0.0, 0.001)}),
+      phaseResult(Phase::kFileCreate, 0, {record(100, 1.0, 3.0, 3.0), record(100, 1.0, 2.0, 3.0)}),
+      phaseResult(Phase::kFileStat, 0, {record(100, 3.0, 3.004, 3.004), record(100, 3.0, 3.003, 3.004)}),
+      phaseResult(Phase::kTreeRemove, 0, {record(1, 4.0, 5.0, 5.0), record(0, 4.0, 4.0, 5.0)})};
+  // mdtest's stream ends at "-- finished at"; the note is on the other one (standard error in a run).
+  const auto print = [](const RunResult& r, const Plan& p, std::string& notes) {
+    output_test::CapturedFile out;
+    output_test::CapturedFile note_file;
+    MdtestConsoleSink sink(out.file(), note_file.file());
+    sink.begin(r.info, p);
+    for (const PhaseResult& phase : r.phases) sink.phase(phase, p);
+    sink.end(r, p);
+    notes = note_file.text();
+    return out.text();
+  };
+  std::string notes;
+  const std::vector<std::string> lines = splitLines(print(run, plan, notes));
+  ASSERT_GE(lines.size(), 2u);
+  EXPECT_TRUE(lines[lines.size() - 2].starts_with("-- finished at ")) << lines[lines.size() - 2];
+  EXPECT_EQ(notes,
+            "note:     rates of phases too short to time (fewer than 10 ops per rank or under 10 ms) are mostly "
+            "the barriers around them: File stat (too short: 200 ops (100 per rank) in 4 ms); Tree creation "
+            "(too short: 1 op in 1 ms); Tree removal (too short: 1 op in 1 s)\n");
+  // Every phase timed: no note.
+  run.phases.resize(2);
+  run.phases.erase(run.phases.begin());
+  Config files_only = c;
+  files_only.phases = {.create = true};
+  const std::vector<std::string> timed = splitLines(print(run, Plan(files_only, 2), notes));
+  ASSERT_GE(timed.size(), 2u);
+  EXPECT_TRUE(timed[timed.size() - 2].starts_with("-- finished at ")) << timed[timed.size() - 2];
+  EXPECT_EQ(notes, "");
 }
 
 // What the importer reads back from the sink's text is what the sink printed: the same rates, exact to the

@@ -102,13 +102,20 @@ struct Outcome {
 // "PASS", "FAIL" or "NO-DATA": how the console and the summary name a verdict.
 std::string_view verdictName(Verdict verdict);
 
+// A rule on the rate of a point too short to time (model's rate_timing.hpp): kNoData, "too short to
+// time: 26 ops in 812 us" (the default), or judged as any other, the message still saying so
+// (--allow-short).
+enum class ShortPhases : std::uint8_t { kNoData, kJudged };
+
 // Every rule against the configuration: one outcome per rank count checked. A rule whose series, rank
 // count or metric is missing has the verdict kNoData; it never passes for want of data.
-std::vector<Outcome> evaluate(const std::vector<Rule>& rules, const Configuration& configuration);
+std::vector<Outcome> evaluate(const std::vector<Rule>& rules, const Configuration& configuration,
+                              ShortPhases short_phases = ShortPhases::kNoData);
 // The same over several configurations, kept apart: a rule is evaluated on every configuration that has its
 // series (each outcome names its configuration), and has the verdict kNoData when none has.
 std::vector<Outcome> evaluate(const std::vector<Rule>& rules,
-                              const std::vector<Configuration>& configurations);
+                              const std::vector<Configuration>& configurations,
+                              ShortPhases short_phases = ShortPhases::kNoData);
 
 // The JUnit test case name of an outcome: "RULE @ N ranks" (the rule alone when ranks is 0), followed by
 // " [CONFIGURATION]" when the outcome names one.

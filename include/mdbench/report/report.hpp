@@ -51,6 +51,8 @@ struct TimelinePhase {
   DoneRates done;
   std::uint64_t ops = 0;                       // ok + failed, for server requests per op
   std::vector<ServerStatsDelta> server_stats;  // --server-stats (schema version 7)
+  // Too short to time (model's rate_timing.hpp): not charted over time, its rates marked in the tables.
+  PhaseSize size;
 };
 
 // One run of a configuration, with the phases of its first iteration in execution order.
@@ -80,6 +82,7 @@ struct ServerStatsPhase {
   Phase phase = Phase::kTreeCreate;
   double ops_per_s = 0.0;
   std::uint64_t ops = 0;
+  std::string mark;  // "   too short: ..." when the phase was too short to time, else empty
   std::vector<std::string> lines;
 };
 struct ServerStatsRun {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "mdbench/model/metrics.hpp"
+#include "mdbench/model/rate_timing.hpp"
 #include "mdbench/results/results_file.hpp"
 
 namespace mdbench {
@@ -35,11 +36,13 @@ struct ScalingPoint {
   std::uint64_t ok = 0;
   std::uint64_t failed = 0;
   double stonewall_mean = 0.0;
-  // Means over the iterations that know them: the phase's time (barrier to barrier; imports: mdtest's time
-  // table) and its successful ops per rank with work (imports: rate x time / ranks). 0: not known (an
-  // import without a time table, IOR and IOzone).
+  // Means over the iterations that know them (model's PhaseSize, for tooFewForRate): the time the phase's
+  // operations took (the slowest rank's to its last op; imports: mdtest's time table), its successful ops
+  // per rank with work (imports: rate x time / ranks) and over all ranks. 0: not known (an import without a
+  // time table, IOR and IOzone).
   double time_s = 0.0;
   double ops_per_rank = 0.0;
+  double ops = 0.0;
   // --server-stats (schema version 7), mdbench runs only: per counter, its delta summed over the sources
   // and over the iterations whose every source was read; those iterations and their operations (ok +
   // failed). server_problem: a source that failed or went backwards in some iteration (then no rule on
@@ -50,11 +53,9 @@ struct ScalingPoint {
   std::string server_problem;
 };
 
-// Below these a rate is mostly the cost of one call and the barriers around it (a tree phase of 1 op per
-// rank, a phase of a few milliseconds): such a point is tabled with this reason, not drawn on a chart.
-inline constexpr double kMinOpsPerRankForRate = 10.0;
-inline constexpr double kMinSecondsForRate = 0.01;
-// True when the point's op count or time is known and below the thresholds above.
+// A point too short to time (model's rate_timing.hpp) is tabled with that reason, not drawn on a chart,
+// and a check rule on its rate is NO-DATA.
+PhaseSize phaseSize(const ScalingPoint& point);
 bool tooFewForRate(const ScalingPoint& point);
 
 struct Series {

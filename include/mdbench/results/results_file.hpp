@@ -15,6 +15,7 @@
 #include "mdbench/model/metrics.hpp"
 #include "mdbench/model/ops_series.hpp"
 #include "mdbench/model/phase.hpp"
+#include "mdbench/model/rate_timing.hpp"
 #include "mdbench/model/result.hpp"
 #include "mdbench/model/server_stats.hpp"
 #include "mdbench/model/sink.hpp"
@@ -127,6 +128,10 @@ struct StoredPhase {
   // --server-stats (schema version 7): per source, in the order given; empty without the option.
   std::vector<ServerStatsDelta> server_stats;
 };
+
+// A stored phase's size for the rule on phases too short to time (model's rate_timing.hpp): its ok, its
+// ranks with work (all `run_ranks` when none had), the slowest rank's time to its last op from its rows.
+PhaseSize phaseSize(const StoredPhase& phase, std::uint32_t run_ranks);
 
 struct StoredSummary {
   Phase phase = Phase::kTreeCreate;

@@ -23,7 +23,9 @@ class ConsoleSink final : public Sink {
  private:
   void printLatencyTable(const RunResult& run, const Plan& plan);
   void printStonewallTable(const RunResult& run, const Plan& plan);
-  void printDoneTable(const Plan& plan);
+  void printDoneTable(const RunResult& run, const Plan& plan);
+  void printShortLegend(const RunResult& run, const Plan& plan);
+  void printShortLegendLine();
   void printRanks(const PhaseResult& result, std::uint32_t verbosity);
   void printSummaryTable(const RunResult& run, const Plan& plan);
   void printFirstErrors(const RunResult& run, const Plan& plan);
@@ -35,6 +37,7 @@ class ConsoleSink final : public Sink {
   std::vector<std::pair<Phase, DoneRates>> done_;
   std::uint32_t steady_iterations_ = 0;     // --steady: iterations shown
   std::vector<std::string> steady_errors_;  // each rank's first error in the steady state, once per rank
+  bool steady_short_ = false;               // --steady: some phase was too short to time (the legend)
 };
 
 // After a sweep (--sweep): one row per phase and step, in steps' order within each phase, with the mean

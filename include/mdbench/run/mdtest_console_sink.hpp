@@ -20,7 +20,9 @@ namespace mdbench {
 // mdtest labels the table "in ms/op" and prints seconds, and so does this sink).
 class MdtestConsoleSink final : public Sink {
  public:
-  explicit MdtestConsoleSink(std::FILE* out) : out_(out) {}
+  // `notes`: mdbench's own lines (the -N note, phases too short to time), apart from mdtest's stream, so
+  // that a parser of mdtest logs reads mdtest's lines only.
+  explicit MdtestConsoleSink(std::FILE* out, std::FILE* notes = stderr) : out_(out), notes_(notes) {}
   void begin(const RunInfo& info, const Plan& plan) override;
   void phase(const PhaseResult& result, const Plan& plan) override;
   void end(const RunResult& result, const Plan& plan) override;
@@ -29,6 +31,7 @@ class MdtestConsoleSink final : public Sink {
   void printGroupLines(const PhaseResult& result, const Plan& plan);
   void printContinueStonewall(const PhaseResult& result, const Plan& plan);
   std::FILE* out_;
+  std::FILE* notes_;
   std::string version_;
   std::vector<PhaseResult> seen_;  // -v: this iteration's phases, for mdtest's grouped V-1 lines
 };
