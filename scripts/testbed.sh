@@ -488,6 +488,8 @@ status() {
 up() {
   [ "$(id -u)" = 0 ] || die "must run as root"
   local exe t0=$SECONDS
+  # Its paths go into command-line words (MDBENCH_TESTBED_SERVER_STATS, ssh-launcher's command lines).
+  [[ $dir =~ ^[A-Za-z0-9_./+-]+$ ]] || die "MDBENCH_TESTBED_DIR '$dir': only letters, digits and _ . / + - please"
   for exe in munged slurmctld slurmd ceph-mon ceph-mgr ceph-osd ceph-mds ceph-fuse ceph ceph-authtool \
     monmaptool nsenter unshare ip; do
     command -v "$exe" >/dev/null || [ -x "/usr/sbin/$exe" ] || die "$exe missing: install the packages of scripts/deps.sh"
@@ -528,9 +530,12 @@ up() {
   log "up in $((SECONDS - t0)) s: $nodes nodes, CephFS at $cephfs; eval \"\$($self env)\""
 }
 
+# MDBENCH_TESTBED_SERVER_STATS is command-line words, one --server-stats=ceph-mds:SOCKET per MDS, so that
+# the variable unquoted on a command line is all it takes (its words cannot split wrongly: up refuses a state
+# directory with white space); MDBENCH_TESTBED_MDS_SOCKETS is the sockets alone, for scripts.
 print_env() {
-  local stats=""
-  stats="ceph-mds:$dir/ceph/run/mds.a.asok ceph-mds:$dir/ceph/run/mds.b.asok"
+  local sockets="" stats="" s
+  for s in a b; do sockets+=" $dir/ceph/run/mds.$s.asok" stats+=" --server-stats=ceph-mds:$dir/ceph/run/mds.$s.asok"; done
   cat <<EOF
 export MDBENCH_TESTBED_DIR='$dir'
 export SLURM_CONF='$slurm_conf'
@@ -538,7 +543,8 @@ export CEPH_CONF='$conf'
 export MDBENCH_TESTBED_CEPHFS='$cephfs'
 export MDBENCH_TESTBED_NODES='$(node_names | sed 's/ $//')'
 export MDBENCH_TESTBED_HEAD='$(head_ip)'
-export MDBENCH_TESTBED_SERVER_STATS='$stats'
+export MDBENCH_TESTBED_SERVER_STATS='${stats# }'
+export MDBENCH_TESTBED_MDS_SOCKETS='${sockets# }'
 export MDBENCH_TESTBED_MPIEXEC='$self mpiexec'
 export MDBENCH_TESTBED_EXEC='$self exec'
 export MDBENCH_TESTBED_LAUNCHER='$here/testbed/ssh-launcher'
