@@ -388,6 +388,10 @@ mount_client() {  # mount_client NAME: client.NAME mounts the CephFS at $cephfs 
 mounts_up() {
   local node
   install -d -m 755 "$cephfs"
+  # FUSE mounts only over an empty directory: say what is in the way (made there while the test bed was down).
+  local in_way
+  in_way=$(find "$cephfs" -mindepth 1 -maxdepth 1 -printf '%f ' | head -c 200)
+  [ -z "$in_way" ] || { log "$cephfs is not empty (written while the test bed was down?): $in_way"; return 1; }
   # Nodes first: their mount namespaces must not hold a copy of the head's mount.
   for node in $(node_names); do mount_client "$node"; done
   mount_client head
