@@ -418,15 +418,28 @@ ceph_down() {  # after every client has gone SIGKILL is safe (the OSD keeps noth
 # -------------------------------------------------------------------------------------------- up/down/status
 node_exists() { [ -e "/run/netns/$(netns_of "$1")" ]; }
 
+# took WHAT: appends "WHAT S" (seconds since the last call) to $down_steps, so that `down` says where its time
+# went.
+down_steps="" down_mark=${EPOCHREALTIME/./}
+took() {
+  local now=${EPOCHREALTIME/./}
+  down_steps+="${down_steps:+, }$1 $(((now - down_mark) / 100000 / 10)).$(((now - down_mark) / 100000 % 10)) s"
+  down_mark=$now
+}
+
 stopping=()
 down() {
   local node pid
   [ -e "$marker" ] || { ip link show "$bridge" >/dev/null 2>&1 && nodes_down; return 0; }
+  down_mark=${EPOCHREALTIME/./}
   slurm_down
+  took "jobs"
   for node in $(node_names); do node_exists "$node" && unmount_client "$node"; done
   unmount_client head
+  took "unmount"
   ceph_down
   wait_stopping 5
+  took "daemons"
   munge_down  # munged takes 2 s to go: meanwhile the nodes go
   # Whatever is left inside a node (a rank that outlived its job) runs in our namespace: end it by pid.
   for node in $(node_names); do
@@ -436,6 +449,7 @@ down() {
   done
   nodes_down
   wait_stopping 3
+  took "munge and nodes"
 }
 
 anything_left() {  # 0 if a daemon of the test bed runs or a node exists
@@ -619,7 +633,7 @@ case $sub in
     [ "$(id -u)" = 0 ] || die "must run as root"
     t0=$SECONDS
     down
-    log "down in $((SECONDS - t0)) s (logs left in $dir)"
+    log "down in $((SECONDS - t0)) s (${down_steps:-nothing was up}; logs left in $dir)"
     ;;
   status) status ;;
   env)

@@ -124,7 +124,7 @@ case $group in
     tj_submit pbs-one qsub -j oe -o "$TJ_TMP/pbs-one.out" -v "$v,MDBENCH_TARGET=$TJ_FS/pbs-one" \
       "$TJ_JOBSCRIPTS/pbs/mdbench.pbs"
     tj_submit pbs-sweep qsub "${q[@]}" -o "$TJ_TMP/pbs-sweep.out" \
-      -v "$v,MDBENCH_TARGET=$TJ_FS/pbs-sweep,MDBENCH_ARGS=-D,MDBENCH_SWEEP=pow2,MDBENCH_PLACEMENT=spread" \
+      -v "$v,MDBENCH_TARGET=$TJ_FS/pbs-sweep,MDBENCH_ARGS=-uD,MDBENCH_SWEEP=pow2,MDBENCH_PLACEMENT=spread" \
       "$TJ_JOBSCRIPTS/pbs/mdbench-sweep.pbs"
     TJ_LIMIT=120 tj_wait pbs pbs-sweep pbs-one
     echo "jobs done after $((SECONDS - t0)) s"
