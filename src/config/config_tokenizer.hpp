@@ -168,10 +168,11 @@ class Tokenizer {
       add(option, args_[next_++]);
     } else if (next_ < args_.size() && namesOption(args_[next_], option)) {
       // "--server-stats $VAR" with VAR holding "--server-stats=A --server-stats=B": the flag is doubled.
-      errors_.push_back(fmt::format("{}: needs a value, and the next word '{}' is the same option: each {} takes "
-                                    "its own value; a variable holding whole options goes on the command line "
-                                    "by itself",
-                                    shownName(option), args_[next_], shownName(option)));
+      errors_.push_back(
+          fmt::format("{}: needs a value, and the next word '{}' is the same option: each {} takes "
+                      "its own value; a variable holding whole options goes on the command line "
+                      "by itself",
+                      shownName(option), args_[next_], shownName(option)));
     } else {
       errors_.push_back(fmt::format("{}: needs a value", shownName(option)));
     }
