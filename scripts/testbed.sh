@@ -69,16 +69,26 @@ in_node() {
   "${cmd[@]}"
 }
 
+# running PID: the process exists and is no zombie. A daemon's parent is init, and an init that reaps late
+# (this project's machines: 1-2 s) leaves a dead daemon a zombie that kill -0 still finds.
+running() {
+  local stat
+  kill -0 "$1" 2>/dev/null || return 1
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+  stat=${stat##*) }
+  [ "${stat%% *}" != Z ]
+}
+
 pid_alive() {  # pid_alive PIDFILE: prints the pid if the process in PIDFILE runs
   local pid
   [ -s "$1" ] || return 1
   pid=$(cat "$1" 2>/dev/null) || return 1
-  [[ $pid =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null && echo "$pid"
+  [[ $pid =~ ^[0-9]+$ ]] && running "$pid" && echo "$pid"
 }
 
 wait_gone() {  # wait_gone PID SECONDS
   local pid=$1 tries=$(($2 * 10))
-  while kill -0 "$pid" 2>/dev/null; do
+  while running "$pid"; do
     tries=$((tries - 1))
     [ "$tries" -gt 0 ] || return 1
     sleep 0.1
@@ -261,10 +271,12 @@ slurm_down() {  # cancels every job and sends SIGTERM to the Slurm daemons; adds
   local pid node
   if pid_alive "$dir/slurm/run/slurmctld.pid" >/dev/null; then
     SLURM_CONF=$slurm_conf timeout 5 scancel --full --quiet --partition=debug 2>/dev/null || true
-    local tries=50
-    while [ -n "$(SLURM_CONF=$slurm_conf timeout 5 squeue -h -t running,completing -o %i 2>/dev/null)" ] &&
-      [ "$tries" -gt 0 ]; do
-      tries=$((tries - 1))
+    # A short grace for the jobs to end (their ranks clean up and report), bounded by the clock rather than by
+    # tries: a job that ignores SIGTERM stays for KillWait (10 s), and a loaded slurmctld answers squeue
+    # slowly (50 tries once took 6 s). What is left is killed with the nodes.
+    local deadline=$((${EPOCHREALTIME/./} + 2000000))
+    while [ -n "$(SLURM_CONF=$slurm_conf timeout 2 squeue -h -t running,completing -o %i 2>/dev/null)" ] &&
+      [ "${EPOCHREALTIME/./}" -lt "$deadline" ]; do
       sleep 0.1
     done
   fi
@@ -274,14 +286,22 @@ slurm_down() {  # cancels every job and sends SIGTERM to the Slurm daemons; adds
   if pid=$(pid_alive "$dir/slurm/run/slurmctld.pid"); then kill -TERM "$pid"; stopping+=("$pid"); fi
 }
 
-munge_down() {  # after Slurm: slurmd hangs when munged goes first
+# After Slurm: slurmd hangs when munged goes first. SIGKILL: on SIGTERM munged takes 2 s, and `up` starts it
+# afresh (a new key and socket).
+munge_down() {
   local pid
-  if pid=$(pid_alive "$dir/munge/munged.pid"); then kill -TERM "$pid"; stopping+=("$pid"); fi
+  if pid=$(pid_alive "$dir/munge/munged.pid"); then kill -KILL "$pid"; stopping+=("$pid"); fi
 }
 
-wait_stopping() {  # wait_stopping SECONDS: waits for every pid in $stopping, SIGKILL for the late ones
-  local pid
-  for pid in "${stopping[@]}"; do wait_gone "$pid" "$1" || kill -KILL "$pid" 2>/dev/null || true; done
+# wait_stopping SECONDS: waits for every pid in $stopping, SECONDS in all (not each: a slurmd whose job steps
+# ignore SIGTERM lingers, and two of them cost 10 s), then SIGKILL for the late ones. Nothing is lost: `up`
+# starts every daemon from a fresh state directory.
+wait_stopping() {
+  local pid deadline=$((${EPOCHREALTIME/./} + $1 * 1000000))
+  for pid in "${stopping[@]}"; do
+    while running "$pid" && [ "${EPOCHREALTIME/./}" -lt "$deadline" ]; do sleep 0.1; done
+  done
+  for pid in "${stopping[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
   for pid in "${stopping[@]}"; do wait_gone "$pid" 5 || log "pid $pid survived SIGKILL"; done
   stopping=()
 }
@@ -438,9 +458,9 @@ down() {
   unmount_client head
   took "unmount"
   ceph_down
-  wait_stopping 5
+  wait_stopping 3
   took "daemons"
-  munge_down  # munged takes 2 s to go: meanwhile the nodes go
+  munge_down
   # Whatever is left inside a node (a rank that outlived its job) runs in our namespace: end it by pid.
   for node in $(node_names); do
     if node_exists "$node"; then
