@@ -224,8 +224,9 @@ expect_eq "$(cat "$BASE/afile")" "not a directory" "failed jobs left the file al
 check_failed no-binary 2 "no mdbench binary at '$BASE/no-such-mdbench'"
 
 if "$MDBENCH" --help | grep -q -- --sweep; then
-  check_ok slurm-sweep mdbench-sweep 1,2,4 20 1 0 both "" block  # pow2 of 4 tasks; mdbench's default placement
-  check_ok pbs-sweep mdbench-sweep 1,2,4 20 1 0 both "" spread
+  # MDBENCH_ARGS unset: the scripts' default workload, a directory per rank (-u).
+  check_ok slurm-sweep mdbench-sweep 1,2,4 20 1 1 both "" block  # pow2 of 4 tasks; mdbench's default placement
+  check_ok pbs-sweep mdbench-sweep 1,2,4 20 1 1 both "" spread
 else
   # Until mdbench has --sweep, the sweep scripts must fail their jobs with mdbench's usage error.
   echo "NOTE: $MDBENCH has no --sweep yet: checking only that the sweep jobs fail with exit status 2"
