@@ -69,16 +69,26 @@ in_node() {
   "${cmd[@]}"
 }
 
+# running PID: the process exists and is no zombie. A daemon's parent is init, and an init that reaps late
+# (this project's machines: 1-2 s) leaves a dead daemon a zombie that kill -0 still finds.
+running() {
+  local stat
+  kill -0 "$1" 2>/dev/null || return 1
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+  stat=${stat##*) }
+  [ "${stat%% *}" != Z ]
+}
+
 pid_alive() {  # pid_alive PIDFILE: prints the pid if the process in PIDFILE runs
   local pid
   [ -s "$1" ] || return 1
   pid=$(cat "$1" 2>/dev/null) || return 1
-  [[ $pid =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null && echo "$pid"
+  [[ $pid =~ ^[0-9]+$ ]] && running "$pid" && echo "$pid"
 }
 
 wait_gone() {  # wait_gone PID SECONDS
   local pid=$1 tries=$(($2 * 10))
-  while kill -0 "$pid" 2>/dev/null; do
+  while running "$pid"; do
     tries=$((tries - 1))
     [ "$tries" -gt 0 ] || return 1
     sleep 0.1
@@ -261,10 +271,12 @@ slurm_down() {  # cancels every job and sends SIGTERM to the Slurm daemons; adds
   local pid node
   if pid_alive "$dir/slurm/run/slurmctld.pid" >/dev/null; then
     SLURM_CONF=$slurm_conf timeout 5 scancel --full --quiet --partition=debug 2>/dev/null || true
-    local tries=50
-    while [ -n "$(SLURM_CONF=$slurm_conf timeout 5 squeue -h -t running,completing -o %i 2>/dev/null)" ] &&
-      [ "$tries" -gt 0 ]; do
-      tries=$((tries - 1))
+    # A short grace for the jobs to end (their ranks clean up and report), bounded by the clock rather than by
+    # tries: a job that ignores SIGTERM stays for KillWait (10 s), and a loaded slurmctld answers squeue
+    # slowly (50 tries once took 6 s). What is left is killed with the nodes.
+    local deadline=$((${EPOCHREALTIME/./} + 2000000))
+    while [ -n "$(SLURM_CONF=$slurm_conf timeout 2 squeue -h -t running,completing -o %i 2>/dev/null)" ] &&
+      [ "${EPOCHREALTIME/./}" -lt "$deadline" ]; do
       sleep 0.1
     done
   fi
@@ -274,14 +286,22 @@ slurm_down() {  # cancels every job and sends SIGTERM to the Slurm daemons; adds
   if pid=$(pid_alive "$dir/slurm/run/slurmctld.pid"); then kill -TERM "$pid"; stopping+=("$pid"); fi
 }
 
-munge_down() {  # after Slurm: slurmd hangs when munged goes first
+# After Slurm: slurmd hangs when munged goes first. SIGKILL: on SIGTERM munged takes 2 s, and `up` starts it
+# afresh (a new key and socket).
+munge_down() {
   local pid
-  if pid=$(pid_alive "$dir/munge/munged.pid"); then kill -TERM "$pid"; stopping+=("$pid"); fi
+  if pid=$(pid_alive "$dir/munge/munged.pid"); then kill -KILL "$pid"; stopping+=("$pid"); fi
 }
 
-wait_stopping() {  # wait_stopping SECONDS: waits for every pid in $stopping, SIGKILL for the late ones
-  local pid
-  for pid in "${stopping[@]}"; do wait_gone "$pid" "$1" || kill -KILL "$pid" 2>/dev/null || true; done
+# wait_stopping SECONDS: waits for every pid in $stopping, SECONDS in all (not each: a slurmd whose job steps
+# ignore SIGTERM lingers, and two of them cost 10 s), then SIGKILL for the late ones. Nothing is lost: `up`
+# starts every daemon from a fresh state directory.
+wait_stopping() {
+  local pid deadline=$((${EPOCHREALTIME/./} + $1 * 1000000))
+  for pid in "${stopping[@]}"; do
+    while running "$pid" && [ "${EPOCHREALTIME/./}" -lt "$deadline" ]; do sleep 0.1; done
+  done
+  for pid in "${stopping[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
   for pid in "${stopping[@]}"; do wait_gone "$pid" 5 || log "pid $pid survived SIGKILL"; done
   stopping=()
 }
@@ -388,6 +408,10 @@ mount_client() {  # mount_client NAME: client.NAME mounts the CephFS at $cephfs 
 mounts_up() {
   local node
   install -d -m 755 "$cephfs"
+  # FUSE mounts only over an empty directory: say what is in the way (made there while the test bed was down).
+  local in_way
+  in_way=$(find "$cephfs" -mindepth 1 -maxdepth 1 -printf '%f ' | head -c 200)
+  [ -z "$in_way" ] || { log "$cephfs is not empty (written while the test bed was down?): $in_way"; return 1; }
   # Nodes first: their mount namespaces must not hold a copy of the head's mount.
   for node in $(node_names); do mount_client "$node"; done
   mount_client head
@@ -414,16 +438,29 @@ ceph_down() {  # after every client has gone SIGKILL is safe (the OSD keeps noth
 # -------------------------------------------------------------------------------------------- up/down/status
 node_exists() { [ -e "/run/netns/$(netns_of "$1")" ]; }
 
+# took WHAT: appends "WHAT S" (seconds since the last call) to $down_steps, so that `down` says where its time
+# went.
+down_steps="" down_mark=${EPOCHREALTIME/./}
+took() {
+  local now=${EPOCHREALTIME/./}
+  down_steps+="${down_steps:+, }$1 $(((now - down_mark) / 100000 / 10)).$(((now - down_mark) / 100000 % 10)) s"
+  down_mark=$now
+}
+
 stopping=()
 down() {
   local node pid
   [ -e "$marker" ] || { ip link show "$bridge" >/dev/null 2>&1 && nodes_down; return 0; }
+  down_mark=${EPOCHREALTIME/./}
   slurm_down
+  took "jobs"
   for node in $(node_names); do node_exists "$node" && unmount_client "$node"; done
   unmount_client head
+  took "unmount"
   ceph_down
-  wait_stopping 5
-  munge_down  # munged takes 2 s to go: meanwhile the nodes go
+  wait_stopping 3
+  took "daemons"
+  munge_down
   # Whatever is left inside a node (a rank that outlived its job) runs in our namespace: end it by pid.
   for node in $(node_names); do
     if node_exists "$node"; then
@@ -432,6 +469,7 @@ down() {
   done
   nodes_down
   wait_stopping 3
+  took "munge and nodes"
 }
 
 anything_left() {  # 0 if a daemon of the test bed runs or a node exists
@@ -488,6 +526,8 @@ status() {
 up() {
   [ "$(id -u)" = 0 ] || die "must run as root"
   local exe t0=$SECONDS
+  # Its paths go into command-line words (MDBENCH_TESTBED_SERVER_STATS, ssh-launcher's command lines).
+  [[ $dir =~ ^[A-Za-z0-9_./+-]+$ ]] || die "MDBENCH_TESTBED_DIR '$dir': only letters, digits and _ . / + - please"
   for exe in munged slurmctld slurmd ceph-mon ceph-mgr ceph-osd ceph-mds ceph-fuse ceph ceph-authtool \
     monmaptool nsenter unshare ip; do
     command -v "$exe" >/dev/null || [ -x "/usr/sbin/$exe" ] || die "$exe missing: install the packages of scripts/deps.sh"
@@ -528,9 +568,12 @@ up() {
   log "up in $((SECONDS - t0)) s: $nodes nodes, CephFS at $cephfs; eval \"\$($self env)\""
 }
 
+# MDBENCH_TESTBED_SERVER_STATS is command-line words, one --server-stats=ceph-mds:SOCKET per MDS, so that
+# the variable unquoted on a command line is all it takes (its words cannot split wrongly: up refuses a state
+# directory with white space); MDBENCH_TESTBED_MDS_SOCKETS is the sockets alone, for scripts.
 print_env() {
-  local stats=""
-  stats="ceph-mds:$dir/ceph/run/mds.a.asok ceph-mds:$dir/ceph/run/mds.b.asok"
+  local sockets="" stats="" s
+  for s in a b; do sockets+=" $dir/ceph/run/mds.$s.asok" stats+=" --server-stats=ceph-mds:$dir/ceph/run/mds.$s.asok"; done
   cat <<EOF
 export MDBENCH_TESTBED_DIR='$dir'
 export SLURM_CONF='$slurm_conf'
@@ -538,7 +581,8 @@ export CEPH_CONF='$conf'
 export MDBENCH_TESTBED_CEPHFS='$cephfs'
 export MDBENCH_TESTBED_NODES='$(node_names | sed 's/ $//')'
 export MDBENCH_TESTBED_HEAD='$(head_ip)'
-export MDBENCH_TESTBED_SERVER_STATS='$stats'
+export MDBENCH_TESTBED_SERVER_STATS='${stats# }'
+export MDBENCH_TESTBED_MDS_SOCKETS='${sockets# }'
 export MDBENCH_TESTBED_MPIEXEC='$self mpiexec'
 export MDBENCH_TESTBED_EXEC='$self exec'
 export MDBENCH_TESTBED_LAUNCHER='$here/testbed/ssh-launcher'
@@ -609,7 +653,7 @@ case $sub in
     [ "$(id -u)" = 0 ] || die "must run as root"
     t0=$SECONDS
     down
-    log "down in $((SECONDS - t0)) s (logs left in $dir)"
+    log "down in $((SECONDS - t0)) s (${down_steps:-nothing was up}; logs left in $dir)"
     ;;
   status) status ;;
   env)

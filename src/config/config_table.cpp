@@ -288,6 +288,16 @@ void landPreset(Config& config, const std::string& value) {
 // --server-stats: the kind of source only; whether it can be read is checked before the run (serverstats).
 void checkServerStatsValue(const std::string& label, const std::string& value,
                            std::vector<std::string>& errors) {
+  // `--server-stats $VAR` where VAR holds whole options (the test bed's MDBENCH_TESTBED_SERVER_STATS):
+  // the first word is taken as this flag's value.
+  if (value.starts_with('-')) {
+    errors.push_back(
+        fmt::format("{}: '{}' is an option, not a source: give each source its own --server-stats "
+                    "SOURCE, and put a variable that holds whole options (MDBENCH_TESTBED_SERVER_STATS) "
+                    "on the command line by itself, without --server-stats before it",
+                    label, value));
+    return;
+  }
   for (const std::string_view kind : {"ceph-mds:", "lustre-mdt:", "cmd:"}) {
     if (value.starts_with(kind) && value.size() > kind.size()) return;
   }

@@ -166,9 +166,22 @@ class Tokenizer {
   void addWithNextValue(const po::option_description& option) {
     if (next_ < args_.size() && !isKnownOption(args_[next_])) {
       add(option, args_[next_++]);
+    } else if (next_ < args_.size() && namesOption(args_[next_], option)) {
+      // "--server-stats $VAR" with VAR holding "--server-stats=A --server-stats=B": the flag is doubled.
+      errors_.push_back(
+          fmt::format("{}: needs a value, and the next word '{}' is the same option: each {} takes "
+                      "its own value; a variable holding whole options goes on the command line "
+                      "by itself",
+                      shownName(option), args_[next_], shownName(option)));
     } else {
       errors_.push_back(fmt::format("{}: needs a value", shownName(option)));
     }
+  }
+
+  // Whether WORD is OPTION by its long name: "--name" or "--name=...".
+  static bool namesOption(const std::string& word, const po::option_description& option) {
+    const std::string flag = "--" + option.long_name();
+    return word == flag || word.starts_with(flag + "=");
   }
 
   void addWithOptionalNextValue(const po::option_description& option) {

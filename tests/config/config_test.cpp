@@ -1397,5 +1397,20 @@ TEST(ConfigMdtest, Warnings) {
   EXPECT_TRUE(configOf({"--warningAsErrors", "-C", "-T", "-r"}).warnings_as_errors);
 }
 
+// `--server-stats $MDBENCH_TESTBED_SERVER_STATS` (the variable holds "--server-stats=A --server-stats=B"):
+// the message says the flag is doubled; the variable by itself is two sources; a source that is an option is
+// refused.
+TEST(ConfigSyntax, ServerStatsFlagDoubled) {
+  EXPECT_EQ(errorOf({"--server-stats", "--server-stats=ceph-mds:/a", "--server-stats=ceph-mds:/b"}),
+            "--server-stats: needs a value, and the next word '--server-stats=ceph-mds:/a' is the same "
+            "option: each "
+            "--server-stats takes its own value; a variable holding whole options goes on the command line "
+            "by itself");
+  EXPECT_EQ(configOf({"--server-stats=ceph-mds:/a", "--server-stats=ceph-mds:/b"}).server_stats,
+            (std::vector<std::string>{"ceph-mds:/a", "ceph-mds:/b"}));
+  EXPECT_EQ(errorOf({"--server-stats=--server-stats=ceph-mds:/a"}).substr(0, 62),
+            "--server-stats: '--server-stats=ceph-mds:/a' is an option, not");
+}
+
 }  // namespace
 }  // namespace mdbench

@@ -44,11 +44,13 @@ expect_eq "$(wc -w <<<"$daemons")" 3 "three daemons running"
 WORK=$BASE/work
 mkdir -p "$WORK"
 declare -A JOB
-# submit NAME SCRIPT [VAR=value...]: sbatch SCRIPT in WORK with these variables; JOB[NAME] = its id.
+# submit NAME SCRIPT [SBATCH-OPTION...] [VAR=value...]: sbatch SCRIPT in WORK with these options and
+# variables; JOB[NAME] = its id. The PBS scripts ask for no resources (they take what they are given): -n 4.
 submit() {
-  local name=$1 script=$repo/jobscripts/$2 id
+  local name=$1 script=$repo/jobscripts/$2 id opts=()
   shift 2
-  if id=$(cd "$WORK" && env "$@" timeout 30 sbatch --parsable "$script" 2>"$ERR"); then
+  while [[ ${1:-} == -* ]]; do opts+=("$1"); shift; done
+  if id=$(cd "$WORK" && env "$@" timeout 30 sbatch --parsable "${opts[@]}" "$script" 2>"$ERR"); then
     JOB[$name]=${id%%;*}
     pass
   else
@@ -62,17 +64,17 @@ mkdir "$BASE/t.pbs" "$BASE/t.preset"
 submit slurm slurm/mdbench.sbatch MDBENCH_ITEMS=40 "MDBENCH_ARGS=-z 1 -b 2"
 submit slurm-mpiexec slurm/mdbench.sbatch MDBENCH_LAUNCHER=mpiexec MDBENCH_PRESET=io500-easy MDBENCH_ITEMS=30 \
   MDBENCH_TARGET="$BASE/t.preset" MDBENCH_RESULTS_DIR="$BASE/results"
-submit pbs pbs/mdbench.pbs MDBENCH_ITEMS=25 MDBENCH_ARGS=-F MDBENCH_TARGET="$BASE/t.pbs"
+submit pbs pbs/mdbench.pbs -n4 MDBENCH_ITEMS=25 MDBENCH_ARGS=-F MDBENCH_TARGET="$BASE/t.pbs"
 submit slurm-fail slurm/mdbench.sbatch MDBENCH_ITEMS=10 MDBENCH_TARGET="$BASE/afile"
-submit pbs-fail pbs/mdbench.pbs MDBENCH_ITEMS=10 MDBENCH_TARGET="$BASE/afile"
+submit pbs-fail pbs/mdbench.pbs -n4 MDBENCH_ITEMS=10 MDBENCH_TARGET="$BASE/afile"
 submit no-binary slurm/mdbench.sbatch MDBENCH_BIN="$BASE/no-such-mdbench"
 submit slurm-sweep slurm/mdbench-sweep.sbatch MDBENCH_ITEMS=20 MDBENCH_SWEEP=pow2
-submit pbs-sweep pbs/mdbench-sweep.pbs MDBENCH_ITEMS=20 MDBENCH_SWEEP=1,2,4 MDBENCH_PLACEMENT=spread
+submit pbs-sweep pbs/mdbench-sweep.pbs -n4 MDBENCH_ITEMS=20 MDBENCH_SWEEP=1,2,4 MDBENCH_PLACEMENT=spread
 # IO500's metadata jobs: small -n, -W 2 (IO500's 300 s by default); the Slurm one on its default target.
 io500_env=(MDBENCH_EASY_ITEMS=25 MDBENCH_HARD_ITEMS=15 MDBENCH_STONEWALL=2)
 mkdir "$BASE/t.io500-pbs"
 submit io500 slurm/io500-md.sbatch "${io500_env[@]}"
-submit io500-pbs pbs/io500-md.pbs "${io500_env[@]}" MDBENCH_TARGET="$BASE/t.io500-pbs"
+submit io500-pbs pbs/io500-md.pbs -n4 "${io500_env[@]}" MDBENCH_TARGET="$BASE/t.io500-pbs"
 submit io500-fail slurm/io500-md.sbatch "${io500_env[@]}" MDBENCH_TARGET="$BASE/afile"
 
 # A job stopped mid-phase by SIGTERM to every process of it (`scancel --signal=TERM --full`: the batch shell,
@@ -212,7 +214,7 @@ expect_empty_dir "$BASE/t.preset" "slurm-mpiexec: target left empty"
 # Under sbatch SLURM_JOB_ID is set for the PBS script too, and mdbench prefers it: the file records the
 # Slurm job; the results directory is named after PBS_JOBID (<id>.<host>, from the TaskProlog).
 check_ok pbs mdbench 4 25 1 0 files ""
-expect_in "$(results pbs)/mdbench.log" "mpiexec -n 4 $MDBENCH" "pbs: 4 ranks from PBS_NP (#PBS -l select)"
+expect_in "$(results pbs)/mdbench.log" "mpiexec -n 4 $MDBENCH" "pbs: 4 ranks from PBS_NP (sbatch -n4)"
 expect_empty_dir "$BASE/t.pbs" "pbs: target left empty"
 expect_in "$(job_output pbs)" "exit status 0" "pbs: job output"
 
@@ -222,8 +224,9 @@ expect_eq "$(cat "$BASE/afile")" "not a directory" "failed jobs left the file al
 check_failed no-binary 2 "no mdbench binary at '$BASE/no-such-mdbench'"
 
 if "$MDBENCH" --help | grep -q -- --sweep; then
-  check_ok slurm-sweep mdbench-sweep 1,2,4 20 1 0 both "" block  # pow2 of 4 tasks; mdbench's default placement
-  check_ok pbs-sweep mdbench-sweep 1,2,4 20 1 0 both "" spread
+  # MDBENCH_ARGS unset: the scripts' default workload, a directory per rank (-u).
+  check_ok slurm-sweep mdbench-sweep 1,2,4 20 1 1 both "" block  # pow2 of 4 tasks; mdbench's default placement
+  check_ok pbs-sweep mdbench-sweep 1,2,4 20 1 1 both "" spread
 else
   # Until mdbench has --sweep, the sweep scripts must fail their jobs with mdbench's usage error.
   echo "NOTE: $MDBENCH has no --sweep yet: checking only that the sweep jobs fail with exit status 2"
@@ -293,7 +296,14 @@ check_io500() {
   done
   check_scores "$name: scores" "$dir" "$2" 25 15
   expect_in "$(job_output "$name")" "[SCORE ] mdtest" "$name: the score printed"
-  expect_not_in "$dir/scores.txt" invalid "$name: every sub-score valid"
+  expect_not_in "$dir/scores.txt" "invalid (exit status" "$name: every run succeeded"
+  # 25 and 15 files per rank take less than the 2 s stonewall: IO500 calls such a run invalid, and so does the job.
+  expect_in "$dir/scores.txt" "mdtest-easy-write" "$name: easy-write's sub-score"
+  expect_eq "$(grep -c '^\[RESULT\] mdtest-[a-z]*-write .* kIOPS \[INVALID\] (done in [0-9.]* s, before the 2 s stonewall)$' \
+    "$dir/scores.txt")" 2 "$name: both write runs marked [INVALID]"
+  expect_eq "$(grep -c '\[INVALID\]' "$dir/scores.txt")" 3 "$name: only the writes and the score marked"
+  expect_in "$dir/scores.txt" "kIOPS [INVALID] (ended before the stonewall: mdtest-easy-write mdtest-hard-write;" \
+    "$name: the score marked [INVALID]"
 }
 check_io500 io500 4
 expect_absent "$WORK/mdbench-target.${JOB[io500]}" "io500: default target removed"

@@ -7,6 +7,8 @@ set -u
 TJ_TESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TJ_REPO=$(cd "$TJ_TESTS/../.." && pwd)
 TJ_SCRIPT=$TJ_REPO/scripts/testbed.sh
+# The job scripts under test; another tree's (TJ_JOBSCRIPTS=DIR) shows what a test finds in them.
+TJ_JOBSCRIPTS=${TJ_JOBSCRIPTS:-$TJ_REPO/jobscripts}
 PY=/usr/bin/python3
 : "${MDBENCH:?set MDBENCH to the mdbench binary}"
 

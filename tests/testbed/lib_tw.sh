@@ -109,14 +109,14 @@ tw_expect_absent() {  # tw_expect_absent PATH WHAT: gone, as seen through the he
 }
 
 # tw_mds_requests: client requests the metadata servers have handled so far (mds_server.handle_client_request
-# summed over the MDS admin sockets in MDBENCH_TESTBED_SERVER_STATS). Other clients add to it: compare only
+# summed over the MDS admin sockets in MDBENCH_TESTBED_MDS_SOCKETS). Other clients add to it: compare only
 # with a lower bound.
 tw_mds_requests() {
   local s total=0 n
-  for s in $MDBENCH_TESTBED_SERVER_STATS; do
-    n=$(ceph --admin-daemon "${s#ceph-mds:}" perf dump 2>/dev/null |
+  for s in $MDBENCH_TESTBED_MDS_SOCKETS; do
+    n=$(ceph --admin-daemon "$s" perf dump 2>/dev/null |
       /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["mds_server"]["handle_client_request"])') ||
-      tw_die "cannot read the MDS counters at ${s#ceph-mds:}"
+      tw_die "cannot read the MDS counters at $s"
     total=$((total + n))
   done
   echo "$total"

@@ -7,17 +7,33 @@
 # Prints the table of MDS requests per client op for each phase, with and without -N.
 # shellcheck source=/dev/null
 source "$(dirname "$0")/lib.sh"
-read -r -a sources <<<"${MDBENCH_TESTBED_SERVER_STATS:-}"
-[ "${#sources[@]}" = 2 ] || tb_die "MDBENCH_TESTBED_SERVER_STATS has ${#sources[@]} sources, expected 2"
-ss_args=()
-for s in "${sources[@]}"; do ss_args+=(--server-stats "$s"); done
+read -r -a sources <<<"${MDBENCH_TESTBED_MDS_SOCKETS:-}"
+[ "${#sources[@]}" = 2 ] || tb_die "MDBENCH_TESTBED_MDS_SOCKETS has ${#sources[@]} sockets, expected 2"
 ITEMS=500  # per rank: 2000 creates
+
+# The README's form: MDBENCH_TESTBED_SERVER_STATS unquoted on the command line, as written there (issue 29: it
+# held bare sources, and both this form and `--server-stats $VAR` exited 2). The runs below use it.
+# shellcheck disable=SC2206
+ss_args=($MDBENCH_TESTBED_SERVER_STATS)
+expect=()
+for s in "${sources[@]}"; do expect+=("--server-stats=ceph-mds:$s"); done
+if [ "${ss_args[*]}" = "${expect[*]}" ]; then tb_ok "README form: one --server-stats per MDS"; else
+  tb_fail "README form: MDBENCH_TESTBED_SERVER_STATS is '${ss_args[*]}', expected '${expect[*]}'"; fi
+# The flag before the variable: exit 2, nothing made, and a message that says the flag is doubled.
+rc=0
+# shellcheck disable=SC2086
+"$MDBENCH" -F -n 1 -d "$TB_FS/doubled" --server-stats $MDBENCH_TESTBED_SERVER_STATS >"$TB_TMP/doubled.out" 2>&1 ||
+  rc=$?
+if [ "$rc" = 2 ] && grep -q "is the same option: each --server-stats takes its own value" "$TB_TMP/doubled.out" &&
+  [ ! -e "$TB_FS/doubled" ]; then tb_ok "--server-stats \$MDBENCH_TESTBED_SERVER_STATS: exit 2, says why"; else
+  tb_fail "--server-stats \$MDBENCH_TESTBED_SERVER_STATS: exit $rc: $(cat "$TB_TMP/doubled.out")"; fi
 
 run_mdbench() {  # run_mdbench NAME ARGS...: 4 ranks over the nodes, results in $TB_TMP/NAME.h5
   local name=$1 rc=0
   shift
   mkdir "$TB_FS/$name"
-  timeout 300 "$TB_SCRIPT" mpiexec -n 4 -ppn 2 "$MDBENCH" "${ss_args[@]}" -d "$TB_FS/$name" \
+  # shellcheck disable=SC2086  # the README's form, as written
+  timeout 300 "$TB_SCRIPT" mpiexec -n 4 -ppn 2 "$MDBENCH" $MDBENCH_TESTBED_SERVER_STATS -d "$TB_FS/$name" \
     -o "$TB_TMP/$name.h5" "$@" >"$TB_TMP/$name.out" 2>&1 || rc=$?
   if [ "$rc" = 0 ]; then tb_ok "$name: exit 0"; else tb_fail "$name: exit $rc"; cat "$TB_TMP/$name.out" >&2; fi
   rmdir "$TB_FS/$name" 2>/dev/null || tb_fail "$name: $TB_FS/$name not empty"
@@ -41,7 +57,7 @@ for i in "${!sources[@]}"; do [[ ${sources[$i]} == */mds.$rank1.asok ]] && rank1
 mkdir "$TB_FS/pinned"
 setfattr -n ceph.dir.pin -v 1 "$TB_FS/pinned" || tb_die "setfattr ceph.dir.pin"
 touch "$TB_FS/pinned/.entry"
-rank1_socket=${sources[$rank1_source]#ceph-mds:}
+rank1_socket=${sources[$rank1_source]}
 pinned_path=${TB_FS#"$MDBENCH_TESTBED_CEPHFS"}/pinned  # as the MDS names it: from the root of CephFS
 pin_deadline=$((SECONDS + 120))
 until timeout 10 ceph --admin-daemon "$rank1_socket" get subtrees 2>/dev/null | /usr/bin/python3 -c '
