@@ -23,7 +23,7 @@ for np in 0 2; do
   check_usage "-z/--depth" -z 40 -b 10
   check_usage "-i/--iterations" -i 0
   # Several problems at once: all listed.
-  check_usage "-b/--branching" -b 0 -n x
+  check_usage "-b/--branching" -b 0 -z 1 -n x
   expect_in "$ERR" "-n/--items" "np=$np: both problems listed"
   # Messages come once, from rank 0.
   expect_eq "$(grep -c 'branching' "$ERR")" 1 "np=$np: one message per problem"

@@ -212,7 +212,10 @@ TEST(ImportIor, NumberOverflowNamesTheLine) {
 TEST(ImportDetect, EveryFixtureIsRecognised) {
   for (const auto& entry : std::filesystem::directory_iterator(kFixtures)) {
     const std::string name = entry.path().filename().string();
-    if (name == "README.md" || name.ends_with(".script") || entry.is_directory()) continue;
+    // .csv: mdtest's --saveRankPerformanceDetails file, a fixture of the writer, not an import input.
+    if (name == "README.md" || name.ends_with(".script") || name.ends_with(".csv") || entry.is_directory()) {
+      continue;
+    }
     const std::string expected = name.starts_with("md-workbench-") ? "md-workbench"
                                  : name.find("-real-text-") != std::string::npos
                                      ? "ior-text"
