@@ -12,7 +12,5 @@ foreach(case term kill)
   set_tests_properties(tb_signals_${case} PROPERTIES LABELS testbed RESOURCE_LOCK testbed TIMEOUT 300
                        ENVIRONMENT "${TJ_TESTBED_ENV}")
 endforeach()
-# Every documented command marked `doc-test: testbed` (tests/e2e/doc_commands.py), run as written.
-add_test(NAME tb_docs COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tb_docs.sh)
-set_tests_properties(tb_docs PROPERTIES LABELS testbed RESOURCE_LOCK testbed TIMEOUT 1200
-                     ENVIRONMENT "${TJ_TESTBED_ENV}")
+# tests/testbed/tb_docs.sh runs every documented command marked `doc-test: testbed` as written; it is not
+# registered yet: with its IO500 jobs it takes over 9 minutes, more than CI's budget leaves (issue 29).
