@@ -358,9 +358,9 @@ void MdtestConsoleSink::end(const RunResult& run, const Plan& plan) {
 namespace {
 
 // A phase's (rate,time) pair as mdtest writes it: ",," when it has no items.
-std::string ratePair(std::uint64_t items, double time_s) {
+std::string ratePair(std::uint64_t items, double rate, double time_s) {
   if (items == 0) return ",,";
-  return fmt::format(",{:.10e},{:.10e}", time_s > 0.0 ? static_cast<double>(items) / time_s : 0.0, time_s);
+  return fmt::format(",{:.10e},{:.10e}", rate, time_s);
 }
 
 const PhaseResult* findPhase(const RunResult& run, Phase phase, std::uint32_t iteration) {
@@ -386,7 +386,7 @@ std::string rankDetailsCsv(std::span<const RunResult> runs) {
     for (const Operation& op : kPerProcessOps) {
       const PhaseResult* p = op.measured ? findPhase(run, op.phase, 0) : nullptr;
       const PhaseAggregate agg = p != nullptr ? aggregate(p->ranks) : PhaseAggregate{};
-      csv += ratePair(agg.ok, agg.time_s);
+      csv += ratePair(agg.ok, agg.ops_per_s, agg.time_s);
     }
     csv += '\n';
     for (std::uint32_t it = 0; it < iterationsRun(run); ++it) {
@@ -400,7 +400,7 @@ std::string rankDetailsCsv(std::span<const RunResult> runs) {
             continue;
           }
           const RankPhaseRecord& rec = p->ranks[r];
-          csv += ratePair(rec.ok, rec.t_local_end - rec.t_start);
+          csv += ratePair(rec.ok, rankRate(rec), rec.t_local_end - rec.t_start);
         }
         csv += '\n';
       }
