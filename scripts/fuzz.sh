@@ -24,15 +24,21 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/mdbench-fuzz.XXXXXX")
 # the report names one). Such inputs are set aside, not counted as findings: a damaged object header or
 # global heap makes HDF5 1.10 read out of bounds, loop, or allocate a length it read (a single malloc over
 # the limit: the frame that called it is in libhdf5) before any of our code sees a value. A fault in
-# our code, or in memory our code allocated, is always a finding.
-hdf5_internal() {  # hdf5_internal BINARY REPRODUCER
-  { MDBENCH_FUZZ_TMPDIR="$work" "$1" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 "$2" 2>&1 || true; } | awk '
+# our code, or in memory our code allocated, is always a finding. A crash that does not happen again alone
+# (a use-after-free in HDF5's metadata cache needs the cache state earlier inputs left) is judged by the
+# report the fuzzing run itself printed (LOG), by the same rule: the faulting frame and the allocation.
+hdf5_internal() {  # hdf5_internal BINARY REPRODUCER LOG
+  local replay
+  replay=$(MDBENCH_FUZZ_TMPDIR="$work" "$1" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 "$2" 2>&1 || true)
+  grep -qE '^==[0-9]+==ERROR: AddressSanitizer|ALARM: working on the last Unit|ERROR: libFuzzer: out-of-memory \(malloc' \
+    <<<"$replay" || replay=$(cat "$3")
+  awk '
     function runtime(line) { return line ~ /(__interceptor_|__asan_|__asan::|__sanitizer|__ubsan|fuzzer::|libc\.so|in (malloc|calloc|realloc|operator new|memcpy|memmove|memset) )/ }
     /^==[0-9]+==ERROR: AddressSanitizer|ALARM: working on the last Unit|ERROR: libFuzzer: out-of-memory \(malloc/ { report = 1 }
     report && /^ *#[0-9]+ / && section == "" && fault == "" && !runtime($0) { fault = $0 }
     report && /allocated by thread/ { section = "alloc" }
     report && section == "alloc" && /^ *#[0-9]+ / && alloc == "" && !runtime($0) { alloc = $0 }
-    END { exit !(report && fault ~ /libhdf5/ && (alloc == "" || alloc ~ /libhdf5/)) }'
+    END { exit !(report && fault ~ /libhdf5/ && (alloc == "" || alloc ~ /libhdf5/)) }' <<<"$replay"
 }
 
 # Whether a leak reproducer's leaks are all HDF5's own: every leaked block was allocated inside libhdf5 (the
@@ -80,7 +86,7 @@ for target in "${targets[@]}"; do
       \( -name "$target-crash-*" -o -name "$target-leak-*" -o -name "$target-timeout-*" -o -name "$target-oom-*" \) | sort)
     [ "$rc" -ne 0 ] || [ "${#findings[@]}" -ne 0 ] || continue
     if [ "$target" = results ] && [ "${#findings[@]}" -eq 1 ] &&
-      { { [[ "${findings[0]}" =~ /results-(crash|timeout|oom)- ]] && hdf5_internal "$binary" "${findings[0]}"; } ||
+      { { [[ "${findings[0]}" =~ /results-(crash|timeout|oom)- ]] && hdf5_internal "$binary" "${findings[0]}" "$log"; } ||
         { [[ "${findings[0]}" =~ /results-leak- ]] && hdf5_internal_leak "$binary" "${findings[0]}"; }; }; then
       set_aside=$((set_aside + 1))
       mv "${findings[0]}" "$work/hdf5-internal/"
