@@ -42,23 +42,19 @@ inline void fuzzOptions(std::string_view input) {
   }
 }
 
-// Importers: every parser on every input (and the sniffer); only ImportError is allowed out.
+// Importers: every parser of textFormats() on every input (and the sniffer, which names a row of it or
+// nothing); only ImportError is allowed out.
 inline void fuzzImport(std::string_view input) {
   const std::string detected = detectImportFormat(input);
-  if (!detected.empty() && detected != "ior" && detected != "iozone" && detected != "mdtest") {
-    throw FuzzFinding("detectImportFormat returned an unknown format: " + detected);
+  if (!detected.empty() && findTextFormat(detected) == nullptr) {
+    throw FuzzFinding("detectImportFormat returned a format textFormats() does not hold: " + detected);
   }
-  try {
-    (void)parseIorJson(input, "fuzz.json");
-  } catch (const ImportError&) {
-  }
-  try {
-    (void)parseIozone(input, "fuzz.txt");
-  } catch (const ImportError&) {
-  }
-  try {
-    (void)parseMdtest(input, "fuzz.txt");
-  } catch (const ImportError&) {
+  for (const TextFormat& format : textFormats()) {
+    try {
+      if (format.datapath != nullptr) (void)format.datapath(input, "fuzz.txt");
+      if (format.metadata != nullptr) (void)format.metadata(input, "fuzz.txt");
+    } catch (const ImportError&) {
+    }
   }
 }
 

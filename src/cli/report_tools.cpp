@@ -186,10 +186,15 @@ int writeReportFiles(const std::string& out_dir, const std::vector<ReportFile>& 
 std::optional<std::string> importUsageProblem(const ImportArgs& a) {
   if (a.inputs.empty()) return "no input file given";
   if (a.out.empty()) return "-o FILE.h5 is required";
-  constexpr std::array<std::string_view, 6> kFormats = {"auto",   "ior",          "iozone",
-                                                        "mdtest", "md-workbench", "io500"};
-  if (std::find(kFormats.begin(), kFormats.end(), a.format) == kFormats.end()) {
-    return fmt::format("--format: '{}' is not auto, ior, iozone, mdtest, md-workbench or io500", a.format);
+  // auto, each tool's --format value once (textFormats(), in its order) and io500.
+  std::vector<std::string_view> formats = {"auto"};
+  for (const TextFormat& f : textFormats()) {
+    if (std::find(formats.begin(), formats.end(), f.option) == formats.end()) formats.push_back(f.option);
+  }
+  formats.push_back("io500");
+  if (std::find(formats.begin(), formats.end(), a.format) == formats.end()) {
+    return fmt::format("--format: '{}' is not {} or {}", a.format,
+                       fmt::join(formats.begin(), formats.end() - 1, ", "), formats.back());
   }
   const OutputCheck output = checkOutput(a.out, "results file");
   if (output.state == OutputState::kRefused) return output.problem;
@@ -246,22 +251,28 @@ std::string parseImport(const std::string& input, const std::string& format, Par
   if (format == "io500") return fmt::format("{}: not a directory holding result_summary.txt", input);
   std::string text, error;
   if (!readInput(input, text, error)) return error;
-  std::string tool = format == "auto" ? detectImportFormat(text) : format;
-  if (tool == "ior" && detectImportFormat(text) == "ior-text") tool = "ior-text";  // --format ior: either
-  if (tool == "ior" || tool == "ior-text" || tool == "iozone") {
-    addParsed(tool == "ior"        ? parseIorJson(text, input)
-              : tool == "ior-text" ? parseIorText(text, input)
-                                   : parseIozone(text, input),
-              parsed.datapath, parsed.datapath_lines);
-  } else if (tool == "mdtest" || tool == "md-workbench") {
-    addParsed(tool == "mdtest" ? parseMdtest(text, input) : parseMdWorkbench(text, input), parsed.metadata,
-              parsed.metadata_lines);
-  } else {
+  // --format picks the tool; of its formats (IOR's JSON and text), the one the text looks like.
+  const std::string detected = detectImportFormat(text);
+  const TextFormat* tool = findTextFormat(detected);
+  if (format != "auto" && (tool == nullptr || tool->option != format)) {
+    tool = nullptr;
+    for (const TextFormat& f : textFormats()) {
+      if (f.option == format) {
+        tool = &f;
+        break;
+      }
+    }
+  }
+  if (tool == nullptr) {
     return fmt::format(
         "{}: not recognised as IOR JSON or text, IOzone throughput, mdtest or md-workbench output or an "
-        "IO500 result directory (give "
-        "--format to say which)",
+        "IO500 result directory (give --format to say which)",
         input);
+  }
+  if (tool->datapath != nullptr) {
+    addParsed(tool->datapath(text, input), parsed.datapath, parsed.datapath_lines);
+  } else {
+    addParsed(tool->metadata(text, input), parsed.metadata, parsed.metadata_lines);
   }
   return {};
 }

@@ -62,6 +62,25 @@ std::string detectImportFormat(std::string_view text) {
   return "";
 }
 
+namespace {
+constexpr TextFormat kTextFormats[] = {
+    {"ior", "ior", parseIorJson, nullptr},
+    {"ior-text", "ior", parseIorText, nullptr},
+    {"iozone", "iozone", parseIozone, nullptr},
+    {"mdtest", "mdtest", nullptr, parseMdtest},
+    {"md-workbench", "md-workbench", nullptr, parseMdWorkbench},
+};
+}  // namespace
+
+std::span<const TextFormat> textFormats() { return kTextFormats; }
+
+const TextFormat* findTextFormat(std::string_view name) {
+  for (const TextFormat& format : kTextFormats) {
+    if (format.name == name) return &format;
+  }
+  return nullptr;
+}
+
 namespace import_text {
 
 std::vector<Line> splitLines(std::string_view text) {

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -228,14 +229,34 @@ TEST(ImportDetect, EveryFixtureIsRecognised) {
   EXPECT_EQ(detectImportFormat(std::string("mdtest-\0 was launched with ", 27)), "");
 }
 
+// The sniffer names only formats of the table, and every format of the table has exactly one parser: the
+// importer and the fuzz target, which go by the table, then reach each parser.
+TEST(ImportDetect, EveryFormatIsATableRowWithOneParser) {
+  std::set<std::string_view> names;
+  for (const TextFormat& format : textFormats()) {
+    EXPECT_TRUE(names.insert(format.name).second) << format.name;
+    EXPECT_NE(format.datapath == nullptr, format.metadata == nullptr) << format.name;
+    EXPECT_EQ(findTextFormat(format.name), &format) << format.name;
+  }
+  EXPECT_EQ(findTextFormat("io500"), nullptr);
+  for (const auto& entry : std::filesystem::directory_iterator(kFixtures)) {
+    if (!entry.is_regular_file()) continue;
+    const std::string detected = detectImportFormat(readFixture(entry.path().filename().string()));
+    EXPECT_TRUE(detected.empty() || names.contains(detected)) << entry.path() << ": " << detected;
+  }
+}
+
 // Feeds text to every parser and the sniffer: each returns or throws ImportError; any other exception (or
 // a crash) fails the test.
 void expectResultsOrImportErrors(std::string_view text, const std::string& what) {
-  const std::vector<std::function<void(std::string_view)>> parsers = {
-      [](std::string_view t) { parseIorJson(t, "x"); },     [](std::string_view t) { parseIozone(t, "x"); },
-      [](std::string_view t) { parseMdtest(t, "x"); },      [](std::string_view t) { parseIorText(t, "x"); },
-      [](std::string_view t) { parseMdWorkbench(t, "x"); }, [](std::string_view t) { detectImportFormat(t); },
-  };
+  std::vector<std::function<void(std::string_view)>> parsers = {
+      [](std::string_view t) { detectImportFormat(t); }};
+  for (const TextFormat& format : textFormats()) {
+    parsers.emplace_back([&format](std::string_view t) {
+      if (format.datapath != nullptr) format.datapath(t, "x");
+      if (format.metadata != nullptr) format.metadata(t, "x");
+    });
+  }
   for (const auto& parse : parsers) {
     try {
       parse(text);

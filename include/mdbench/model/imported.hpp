@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -118,7 +119,21 @@ std::vector<std::string> io500Phases(std::string_view summary);
 Io500Import parseIo500(std::string_view summary, const std::string& summary_path,
                        const std::vector<Io500Log>& logs);
 
-// Sniffs which tool wrote text: "ior" (JSON), "ior-text", "iozone", "mdtest", "md-workbench" or "" (unknown).
+// The tools' text formats mdbench reads, each defined once here: its name (what detectImportFormat
+// returns), the --format value that selects it ("ior" selects IOR's JSON and its text alike) and its parser
+// (one of the two, by the kind of import it makes). The importer and the fuzz target both go by this table,
+// so a format added here is sniffed, selectable and fuzzed.
+struct TextFormat {
+  std::string_view name;
+  std::string_view option;
+  DataPathImport (*datapath)(std::string_view text, const std::string& source);
+  MetadataImport (*metadata)(std::string_view text, const std::string& source);
+};
+std::span<const TextFormat> textFormats();
+// The row of that name, or nullptr.
+const TextFormat* findTextFormat(std::string_view name);
+
+// Sniffs which tool wrote text: the name of one of textFormats() or "" (unknown).
 std::string detectImportFormat(std::string_view text);
 
 }  // namespace mdbench
