@@ -31,5 +31,5 @@ started=$SECONDS
 (cd "$build" && ctest -j2 --output-on-failure -R "$e2e_regex")
 echo "sanitize: tests passed in $((SECONDS - started)) s"
 
-# Each fuzz target for 6 s here (CI time); scripts/fuzz.sh alone defaults to 15.
+# Each fuzz target for about 6 s of inputs here (CI time); scripts/fuzz.sh alone defaults to 15.
 MDBENCH_FUZZ_SECONDS=${MDBENCH_FUZZ_SECONDS:-6} scripts/fuzz.sh "$build"
