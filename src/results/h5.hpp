@@ -417,6 +417,14 @@ inline Handle createDataset(hid_t parent, const std::string& name, hid_t file_ty
 }
 
 // The dimensions of a dataset of `rank` dimensions; throws for other shapes.
+// The size of the file that holds object (path names it in errors).
+inline hsize_t fileBytes(hid_t object, const std::string& path) {
+  const Handle file = make(H5Iget_file_id(object), path, "cannot find its file");
+  hsize_t bytes = 0;
+  check(H5Fget_filesize(file.get(), &bytes), path, "cannot read its file's size");
+  return bytes;
+}
+
 // A damaged dataspace can claim billions of elements, which would be allocated before the read fails.
 // mdbench writes every element it declares (no fill values, no compression), so a dataset's elements
 // cannot take more bytes than the whole file.
@@ -432,9 +440,7 @@ std::array<std::size_t, Rank> extent(hid_t dataset) {
   check(H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr), path, "cannot read its shape");
   const Handle type = make(H5Dget_type(dataset), path, "cannot read its type");
   const std::size_t element_bytes = std::max<std::size_t>(1, H5Tget_size(type.get()));
-  const Handle file = make(H5Iget_file_id(dataset), path, "cannot find its file");
-  hsize_t file_bytes = 0;
-  check(H5Fget_filesize(file.get(), &file_bytes), path, "cannot read its file's size");
+  const hsize_t file_bytes = fileBytes(dataset, path);
   // Dimension by dimension, so that the product of two damaged ones cannot overflow first.
   hsize_t room = file_bytes / element_bytes;
   for (const hsize_t d : dims) {
@@ -531,13 +537,16 @@ Matrix<T> readMatrix(hid_t parent, const std::string& name) {
 // H5Dvlen_reclaim cannot do that job alone: when a read fails (a corrupt global heap entry in the middle of
 // a dataset), HDF5 1.10 returns without freeing the strings it had already converted, and no pointer to
 // them ever reaches the caller. Allocating through the transfer property list's vlen memory manager
-// keeps every block in the arena, whatever the read did.
+// keeps every block in the arena, whatever the read did. The strings come from the file's global heap and
+// mdbench writes each one once, so together they cannot take more bytes than the file: a damaged length
+// (or many elements naming one heap object) makes the allocation, and so the read, fail instead.
 class VlenArena {
  public:
-  explicit VlenArena(std::string_view object)
-      : transfer_(make(H5Pcreate(H5P_DATASET_XFER), object, "cannot create a transfer property list")) {
+  VlenArena(hid_t dataset, const std::string& path)
+      : transfer_(make(H5Pcreate(H5P_DATASET_XFER), path, "cannot create a transfer property list")),
+        room_(detail::fileBytes(dataset, path)) {
     check(H5Pset_vlen_mem_manager(transfer_.get(), &VlenArena::allocate, this, &VlenArena::release, this),
-          object, "cannot set the string memory manager");
+          path, "cannot set the string memory manager");
   }
   ~VlenArena() {
     for (void* block : blocks_) std::free(block);
@@ -550,20 +559,24 @@ class VlenArena {
 
  private:
   static void* allocate(std::size_t size, void* self) {
+    auto* arena = static_cast<VlenArena*>(self);
+    if (size > arena->room_) return nullptr;
     void* block = std::malloc(size == 0 ? 1 : size);
     if (block == nullptr) return nullptr;
     try {
-      static_cast<VlenArena*>(self)->blocks_.push_back(block);
+      arena->blocks_.push_back(block);
     } catch (...) {
       std::free(block);
       return nullptr;
     }
+    arena->room_ -= size;
     return block;
   }
   // HDF5 frees through here only what it reclaims itself; the arena frees it at the end.
   static void release(void* /*block*/, void* /*self*/) {}
 
   Handle transfer_;
+  hsize_t room_;  // bytes the strings may still take
   std::vector<void*> blocks_;
 };
 
@@ -585,7 +598,7 @@ inline std::vector<std::string> readStrings(hid_t parent, const std::string& nam
   std::vector<char*> pointers(detail::length1d(dataset.get()), nullptr);
   if (pointers.empty()) return {};
   const Handle type = stringType();
-  const VlenArena arena(path);
+  const VlenArena arena(dataset.get(), path);
   check(H5Dread(dataset.get(), type.get(), H5S_ALL, H5S_ALL, arena.transfer(), pointers.data()), path,
         "cannot read");
   std::vector<std::string> values;
@@ -670,7 +683,8 @@ auto readCompound(hid_t parent, const std::string& name, std::span<const Field> 
   std::vector<std::invoke_result_t<Convert, const Row&>> out;
   if (rows.empty()) return out;
   const Handle memory_type = memoryCompound(sizeof(Row), fields);
-  const VlenArena arena(path);  // frees the strings HDF5 allocates, also when the read or a conversion fails
+  // Frees the strings HDF5 allocates, also when the read or a conversion fails.
+  const VlenArena arena(dataset.get(), path);
   check(H5Dread(dataset.get(), memory_type.get(), H5S_ALL, H5S_ALL, arena.transfer(), rows.data()), path,
         "cannot read");
   out.reserve(rows.size());
