@@ -339,6 +339,7 @@ osd crush chooseleaf type = 0
 osd objectstore = memstore
 memstore device bytes = 2147483648
 mds bal interval = 0
+mds early reply = false
 [client]
 admin socket = $c/run/\$name.\$pid.asok
 log file = $c/log/\$name.log

@@ -79,7 +79,8 @@ tj_submit() {
 
 # tj_wait NAME...: waits until the jobs have ended (at most TJ_LIMIT s, default 120) and sets JOB_END[NAME]
 # to "STATE EXIT" (slurmctld's; no accounting here: it forgets ended jobs after MinJobAge, so the state is read
-# as soon as squeue stops listing the job). Fails the test for a job still queued at the deadline.
+# as soon as squeue stops listing the job). Fails the test for a job still queued at the deadline (its
+# JOB_END: "NOT-ENDED after N s").
 tj_wait() {
   local deadline=$((SECONDS + ${TJ_LIMIT:-120})) left name id
   while :; do
@@ -98,6 +99,7 @@ tj_wait() {
     [ "$left" = 1 ] || return 0
     if [ "$SECONDS" -ge "$deadline" ]; then
       fail "jobs still queued after ${TJ_LIMIT:-120} s: $(timeout 10 squeue 2>&1)"
+      for name in "$@"; do JOB_END[$name]=${JOB_END[$name]:-"NOT-ENDED after ${TJ_LIMIT:-120} s"}; done
       return 1
     fi
     sleep 0.5
