@@ -179,13 +179,14 @@ TEST(RunnerMpi, BusyWaitLatencyGivesExpectedRate) {
   if (comm.rank() != 0) return;
   const PhaseAggregate agg = aggregate(find(run, Phase::kFileCreate).ranks);
   const double ideal = comm.size() * 100 / (100 * 100e-6);  // 10,000 ops/s per rank
-  // Stated tolerance: never faster than the injected latency allows (exact bound); at least 10% of it.
-  // With four ranks busy-waiting on two cores each rank is descheduled for whole time slices, which
-  // measured 20-50% of the ideal here; the lower bound still catches a rate computed from the wrong
-  // count or time (those are off by factors of ranks or ops).
+  // Never faster than the injected latency allows (an exact bound). How much slower depends on the
+  // machine's load (four ranks busy-waiting on two cores measured 7-50% of the ideal), so no lower bound
+  // on the rate: a rate computed from the wrong count or time is caught by its definition instead, every
+  // op of every rank over the phase's time.
   EXPECT_LE(agg.ops_per_s, ideal * (1 + 1e-9));
-  EXPECT_GE(agg.ops_per_s, ideal * 0.1);
   EXPECT_GE(agg.time_s, 100 * 100e-6);
+  EXPECT_EQ(agg.ok, 100u * comm.size());
+  EXPECT_NEAR(agg.ops_per_s, 100.0 * comm.size() / agg.time_s, 1e-9 * agg.ops_per_s);
 }
 
 TEST(RunnerMpi, SetupFailureOnOneRankIsAgreedByAll) {
