@@ -40,8 +40,17 @@ SITE_DIRS = ("/lustre/scratch/io500", "/lustre/scratch/md", "/gpfs/md", "/cephfs
 ANNOTATION = re.compile(r"^\s*(?:<!--|#)\s*doc-test:\s*(.*?)\s*(?:-->)?\s*$")
 BLOCK_TIMEOUT_S = 420
 # --scale (the test bed): a site's batch resources brought to the test bed's two nodes of two CPUs and its
-# item counts to a few dozen, wherever they appear (each block's own substitutions come first).
+# item counts to a few dozen, wherever they appear (each block's own substitutions come first); a job
+# submitted with the scripts' defaults gets a few dozen items too, and the IO500 scripts a 2 s stonewall
+# instead of IO500's 300 s: given to every sbatch (which exports the environment) and qsub (-v); an sbatch
+# without -N gets the test bed's two nodes.
+TESTBED_JOB_ENV = "MDBENCH_ITEMS=40,MDBENCH_STONEWALL=2"
 SCALE = (
+    (r"(^|[\s;&|(])sbatch ", r"\1" + TESTBED_JOB_ENV.replace(",", " ") + " sbatch "),
+    # A script's own #SBATCH default (one node of 4 CPUs) can never run on a node of 2.
+    (r"(^|[\s;&|(])sbatch (?!(?:[^\n]*\s)?-N\s)", r"\1sbatch -N 2 --ntasks-per-node=2 "),
+    (r"\bqsub\b(?![^\n]*\s-v\s)", "qsub -v " + TESTBED_JOB_ENV),
+    (r"(\bqsub\b[^\n]*?\s-v )(?!" + TESTBED_JOB_ENV + r"\s)", r"\1" + TESTBED_JOB_ENV + ","),
     (r"(\bsbatch\b[^\n]*?)-N \d+(?![^\n]*--ntasks-per-node)", r"\1-N 2 --ntasks-per-node=2"),
     (r"(\bsbatch\b[^\n]*?)-N \d+", r"\1-N 2"),
     (r"(\bsbatch\b[^\n]*?)-t \d+", r"\1-t 15"),

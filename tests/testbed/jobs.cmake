@@ -12,5 +12,3 @@ foreach(case term kill)
   set_tests_properties(tb_signals_${case} PROPERTIES LABELS testbed RESOURCE_LOCK testbed TIMEOUT 300
                        ENVIRONMENT "${TJ_TESTBED_ENV}")
 endforeach()
-# tests/testbed/tb_docs.sh runs every documented command marked `doc-test: testbed` as written; it is not
-# registered yet: with its IO500 jobs it takes over 9 minutes, more than CI's budget leaves (issue 29).
