@@ -213,7 +213,7 @@ int PosixBackend::openDir(DirHandle parent, const char* name, DirHandle& out) {
 int PosixBackend::closeDir(DirHandle dir) {
   // The root descriptor belongs to the backend (closed by the destructor), not to the caller.
   if (!usable(dir) || dir.value == root_fd_) return EBADF;
-  removal_views_.erase(fdOf(dir));  // its number may come back for another directory
+  listed_.erase(fdOf(dir));  // its number may come back for another directory
   if (static_cast<std::size_t>(dir.value) < dir_paths_.size())
     dir_paths_[static_cast<std::size_t>(dir.value)].clear();
   return ::close(fdOf(dir)) == 0 ? 0 : lastError();
@@ -310,14 +310,18 @@ int PosixBackend::unlinkFile(DirHandle parent, const char* name) {
   return ::unlinkat(fdOf(parent), name, 0) == 0 ? 0 : lastError();
 }
 
+// As unlinkFile: the type of `from` is checked first (rename would move a planted link or FIFO as readily),
+// inside a rename phase by the directory's one listing (needsTypeCheck), else by fstatat.
 int PosixBackend::renameEntry(DirHandle dir, const char* from, const char* to, EntryType type) {
+  if (!usable(dir)) return EBADF;
+  const bool check = needsTypeCheck(fdOf(dir), from);
   if (full()) {
     const char* from_path = pathIn(dir, from, path_);
     const char* to_path = pathIn(dir, to, path_to_);
     if (from_path == nullptr || to_path == nullptr) return EBADF;
-    return posix::fullRename(fdOf(dir), from, from_path, to_path, type);
+    return posix::fullRename(check ? fdOf(dir) : -1, from, from_path, to_path, type);
   }
-  if (!usable(dir)) return EBADF;
+  if (!check) return posix::renameNoReplace(fdOf(dir), from, to);
   return posix::renameChecked(fdOf(dir), from, to, type);
 }
 
@@ -370,29 +374,30 @@ int PosixBackend::countEntries(DirHandle dir, std::span<const std::string_view> 
   });
 }
 
-void PosixBackend::beginRemovals() {
-  removals_ = true;
-  removal_views_.clear();
+void PosixBackend::beginTypeChecks(EntryType type) {
+  batch_type_ = type;
+  listed_.clear();
 }
 
-void PosixBackend::endRemovals() {
-  removals_ = false;
-  removal_views_.clear();
+void PosixBackend::endTypeChecks() {
+  batch_type_.reset();
+  listed_.clear();
 }
 
 bool PosixBackend::needsTypeCheck(int dir_fd, const char* name) {
-  if (!removals_) return true;
-  auto [at, listed_now] = removal_views_.try_emplace(dir_fd);
-  RemovalView& view = at->second;
+  if (!batch_type_) return true;
+  auto [at, listed_now] = listed_.try_emplace(dir_fd);
+  ListedTypes& view = at->second;
   if (listed_now) {
-    const int err = forEachEntry(dir_fd, [&view](std::string_view entry, unsigned char type) {
-      if (view.check_all || type == DT_REG || type == DT_DIR) return;
+    const unsigned char expected = *batch_type_ == EntryType::kDir ? DT_DIR : DT_REG;
+    const int err = forEachEntry(dir_fd, [&view, expected](std::string_view entry, unsigned char type) {
+      if (view.check_all || type == expected) return;
       if (type == DT_UNKNOWN) {  // a file system without d_type: every name is checked, as outside a batch
         view.check_all = true;
         view.suspects.clear();
         return;
       }
-      view.suspects.emplace(entry);  // a link, FIFO, socket or device under some name
+      view.suspects.emplace(entry);  // a link, FIFO, socket, device or entry of the other kind
     });
     if (err != 0) view.check_all = true;
   }

@@ -49,7 +49,7 @@ int fullStat(const char* path, EntryType type);
 int fullRead(const char* path, std::span<std::byte> buf);
 // unlink and rename check the type of the entry by its name in `dir_fd`, the open descriptor of the
 // directory the path names (no second walk of the path), then make mdtest's call on the full path. A
-// negative dir_fd: the caller knows the type already (PosixBackend::needsTypeCheck), unlink at once.
+// negative dir_fd: the caller knows the type already (PosixBackend::needsTypeCheck), call at once.
 int fullUnlink(int dir_fd, const char* name, const char* path);
 int fullRename(int dir_fd, const char* from, const char* from_path, const char* to_path, EntryType type);
 

@@ -111,7 +111,9 @@ int fullUnlink(int dir_fd, const char* name, const char* path) {
 }
 
 int fullRename(int dir_fd, const char* from, const char* from_path, const char* to_path, EntryType type) {
-  if (const int err = checkType(dir_fd, from, type); err != 0) return err;
+  if (dir_fd >= 0) {
+    if (const int err = checkType(dir_fd, from, type); err != 0) return err;
+  }
   return renameNoReplace(AT_FDCWD, from_path, to_path);
 }
 

@@ -81,8 +81,9 @@ class PhaseExecutor {
   // A readdir count or a -X data check that does not match: a failed op with this errno.
   static constexpr int kMismatch = EBADMSG;
   static constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
-  // A file-remove phase lists each directory once for the type checks (RemovalBatch) when the tree is the
-  // rank's own or shared by at most this many ranks: beyond, each listing would cost more than the checks.
+  // A file-remove or rename phase lists each directory once for the type checks (TypeCheckBatch) when the
+  // tree is the rank's own or shared by at most this many ranks: beyond, each listing would cost more than
+  // the checks.
   static constexpr std::uint32_t kMaxRanksListingSharedDirs = 8;
   // Which of a phase's items a pass of the item loop visits: all, or -S's two steps of a create (the names
   // this rank creates, then the names it opens after their creators made them).
@@ -354,10 +355,7 @@ class PhaseExecutor {
       case Phase::kFileRead:
         return readFiles(cursor, owner, from, to, names);
       case Phase::kFileRemove: {
-        // One listing of each directory checks the types for all of its removals (backend.hpp), where the
-        // listing is not much larger than this rank's share of it: its own tree, or one shared by a few.
-        const RemovalBatch batch(
-            b, plan_.config().sharing == TreeSharing::kUnique || plan_.ranks() <= kMaxRanksListingSharedDirs);
+        const TypeCheckBatch batch(b, EntryType::kFile, listsForTypeChecks());
         return itemLoop(phase, cursor, owner, from, to, 0, [&](DirHandle dir, std::uint64_t item) {
           const char* name = names(item);
           return name == nullptr ? names.error() : b.unlinkFile(dir, name);
@@ -394,6 +392,7 @@ class PhaseExecutor {
     const ItemKind kind = itemKindOf(phase);
     const EntryType type = kind == ItemKind::kDir ? EntryType::kDir : EntryType::kFile;
     ItemNamer renamed(kind, owner, NameForm::kRenamed);
+    const TypeCheckBatch batch(b, type, listsForTypeChecks());
     return itemLoop(phase, cursor, owner, from, to, 0, [&](DirHandle dir, std::uint64_t item) {
       const char* name = names(item);
       if (name == nullptr) return names.error();
@@ -405,6 +404,13 @@ class PhaseExecutor {
       }
       return err;
     });
+  }
+
+  // Whether a remove or rename phase checks the types by one listing of each directory (backend.hpp) rather
+  // than before each call: where the listing is not much larger than this rank's share of it, its own tree
+  // or one shared by a few ranks.
+  bool listsForTypeChecks() const {
+    return plan_.config().sharing == TreeSharing::kUnique || plan_.ranks() <= kMaxRanksListingSharedDirs;
   }
 
   bool sharedCreate(Phase phase) const { return phase == Phase::kFileCreate && plan_.config().shared_files; }

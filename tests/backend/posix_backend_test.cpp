@@ -384,7 +384,7 @@ TEST_P(PosixBackendTest, RemovesAndReadsRefuseWhatMdbenchDoesNotMake) {
   EXPECT_EQ(readDisk(dir_ / "target"), "secret");
 }
 
-// A file-remove phase checks the types by one listing per directory (RemovalBatch): regular files go at
+// A file-remove phase checks the types by one listing per directory (TypeCheckBatch): regular files go at
 // once, a planted link or FIFO stays (EINVAL), a directory too (EISDIR); each directory is listed on its own,
 // and a new batch lists again, so a link planted between two batches is caught.
 TEST_P(PosixBackendTest, RemovalBatchChecksTypesByOneListing) {
@@ -400,7 +400,7 @@ TEST_P(PosixBackendTest, RemovalBatchChecksTypesByOneListing) {
   DirHandle sub;
   ASSERT_EQ(backend_->openDir(root_, "sub", sub), 0);
   {
-    const RemovalBatch batch(*backend_, true);
+    const TypeCheckBatch batch(*backend_, EntryType::kFile, true);
     EXPECT_EQ(backend_->unlinkFile(root_, "f1"), 0);
     EXPECT_EQ(backend_->unlinkFile(root_, "link"), EINVAL);
     EXPECT_EQ(backend_->unlinkFile(root_, "fifo"), EINVAL);
@@ -414,12 +414,12 @@ TEST_P(PosixBackendTest, RemovalBatchChecksTypesByOneListing) {
   fs::remove(dir_ / "f2");
   fs::create_symlink(dir_ / "target", dir_ / "f2");
   {
-    const RemovalBatch batch(*backend_, true);
+    const TypeCheckBatch batch(*backend_, EntryType::kFile, true);
     EXPECT_EQ(backend_->unlinkFile(root_, "f2"), EINVAL);
   }
   EXPECT_EQ(backend_->unlinkFile(root_, "f2"), EINVAL);
   {
-    const RemovalBatch off(*backend_, false);  // no batch: every name checked
+    const TypeCheckBatch off(*backend_, EntryType::kFile, false);  // no batch: every name checked
     EXPECT_EQ(backend_->unlinkFile(root_, "link"), EINVAL);
   }
   EXPECT_FALSE(fs::exists(fs::symlink_status(dir_ / "f1")));
@@ -429,6 +429,40 @@ TEST_P(PosixBackendTest, RemovalBatchChecksTypesByOneListing) {
   EXPECT_TRUE(fs::is_symlink(dir_ / "sub" / "glink"));
   EXPECT_EQ(fs::status(dir_ / "fifo").type(), fs::file_type::fifo);
   EXPECT_TRUE(fs::is_directory(dir_ / "d"));
+  EXPECT_EQ(readDisk(dir_ / "target"), "secret");
+}
+
+// A rename phase checks the types by one listing per directory too (TypeCheckBatch with the phase's type):
+// a directory listed as one is renamed at once; a link, a FIFO or a file under a directory's name stays,
+// refused (ENOTDIR), and so does a directory under a file's name (EISDIR); nothing is ever replaced.
+TEST_P(PosixBackendTest, RenameBatchChecksTypesByOneListing) {
+  writeDisk(dir_ / "target", "secret");
+  writeDisk(dir_ / "f", "f");
+  ASSERT_EQ(backend_->makeDir(root_, "d1"), 0);
+  ASSERT_EQ(backend_->makeDir(root_, "d2"), 0);
+  ASSERT_EQ(backend_->makeDir(root_, "taken"), 0);
+  fs::create_symlink(dir_ / "d2", dir_ / "dlink");
+  ASSERT_EQ(::mkfifo((dir_ / "fifo").c_str(), 0600), 0);
+  {
+    const TypeCheckBatch batch(*backend_, EntryType::kDir, true);
+    EXPECT_EQ(backend_->renameEntry(root_, "d1", "d1.renamed", EntryType::kDir), 0);
+    EXPECT_EQ(backend_->renameEntry(root_, "dlink", "dlink.renamed", EntryType::kDir), ENOTDIR);
+    EXPECT_EQ(backend_->renameEntry(root_, "fifo", "fifo.renamed", EntryType::kDir), ENOTDIR);
+    EXPECT_EQ(backend_->renameEntry(root_, "f", "f.renamed", EntryType::kDir), ENOTDIR);
+    EXPECT_EQ(backend_->renameEntry(root_, "d2", "taken", EntryType::kDir), EEXIST);
+  }
+  {
+    const TypeCheckBatch batch(*backend_, EntryType::kFile, true);
+    EXPECT_EQ(backend_->renameEntry(root_, "d2", "d2.renamed", EntryType::kFile), EISDIR);
+    EXPECT_EQ(backend_->renameEntry(root_, "dlink", "dlink.renamed", EntryType::kFile), EINVAL);
+    EXPECT_EQ(backend_->renameEntry(root_, "f", "f.renamed", EntryType::kFile), 0);
+  }
+  EXPECT_TRUE(fs::is_directory(dir_ / "d1.renamed"));
+  EXPECT_TRUE(fs::is_directory(dir_ / "d2"));
+  EXPECT_TRUE(fs::is_directory(dir_ / "taken"));
+  EXPECT_TRUE(fs::is_symlink(dir_ / "dlink"));
+  EXPECT_EQ(fs::status(dir_ / "fifo").type(), fs::file_type::fifo);
+  EXPECT_EQ(readDisk(dir_ / "f.renamed"), "f");
   EXPECT_EQ(readDisk(dir_ / "target"), "secret");
 }
 

@@ -64,13 +64,14 @@ class Backend {
   // Removes the regular file `name`; anything else (a symlink, a FIFO, a directory) is left and fails
   // (EINVAL, or EISDIR for a directory): mdbench removes only what has the type it made.
   virtual int unlinkFile(DirHandle parent, const char* name) = 0;
-  // A file-remove phase brackets its unlinkFile calls with these. In between, a backend may check the types
-  // of a directory's entries once, when the first of its files is removed, instead of before each unlink:
-  // the POSIX backend lists the directory (getdents64's d_type) and checks only names listed as neither a
-  // regular file nor a directory (unlink itself refuses a directory), so that a remove costs mdtest's one
-  // call. What is planted in a directory after its listing, during the phase, is not caught.
-  virtual void beginRemovals() {}
-  virtual void endRemovals() {}
+  // A file-remove or rename phase brackets its unlinkFile or renameEntry calls with these, `type` the type
+  // of its items. In between, a backend may check the types of a directory's entries once, at the phase's
+  // first call in that directory, instead of before each call: the POSIX backend lists the directory
+  // (getdents64's d_type) and checks only the names listed with another type, so that a remove or rename
+  // costs mdtest's one call. What is planted in a directory after its listing, during the phase, is not
+  // caught.
+  virtual void beginTypeChecks(EntryType /*type*/) {}
+  virtual void endTypeChecks() {}
   // Renames `from` to `to` in the same directory, never replacing an existing `to` (EEXIST), and only when
   // `from` has the type mdbench made (ENOTDIR / EISDIR / EINVAL otherwise, nothing renamed).
   virtual int renameEntry(DirHandle dir, const char* from, const char* to, EntryType type) = 0;
@@ -94,17 +95,18 @@ class Backend {
   virtual bool storesNothing() const { return false; }
 };
 
-// beginRemovals() for the lifetime of a scope, endRemovals() when it ends; nothing when `batch` is false.
-class RemovalBatch {
+// beginTypeChecks(type) for the lifetime of a scope, endTypeChecks() when it ends; nothing when `batch` is
+// false.
+class TypeCheckBatch {
  public:
-  RemovalBatch(Backend& backend, bool batch) : backend_(batch ? &backend : nullptr) {
-    if (backend_ != nullptr) backend_->beginRemovals();
+  TypeCheckBatch(Backend& backend, EntryType type, bool batch) : backend_(batch ? &backend : nullptr) {
+    if (backend_ != nullptr) backend_->beginTypeChecks(type);
   }
-  ~RemovalBatch() {
-    if (backend_ != nullptr) backend_->endRemovals();
+  ~TypeCheckBatch() {
+    if (backend_ != nullptr) backend_->endTypeChecks();
   }
-  RemovalBatch(const RemovalBatch&) = delete;
-  RemovalBatch& operator=(const RemovalBatch&) = delete;
+  TypeCheckBatch(const TypeCheckBatch&) = delete;
+  TypeCheckBatch& operator=(const TypeCheckBatch&) = delete;
 
  private:
   Backend* backend_;

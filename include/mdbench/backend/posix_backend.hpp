@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -49,8 +50,8 @@ class PosixBackend final : public Backend {
   int statEntry(DirHandle parent, const char* name, bool is_dir) override;
   int readFile(DirHandle parent, const char* name, std::span<std::byte> buf) override;
   int unlinkFile(DirHandle parent, const char* name) override;
-  void beginRemovals() override;
-  void endRemovals() override;
+  void beginTypeChecks(EntryType type) override;
+  void endTypeChecks() override;
   int renameEntry(DirHandle dir, const char* from, const char* to, EntryType type) override;
   int countEntries(DirHandle dir, std::span<const std::string_view> prefixes, std::span<std::uint64_t> counts,
                    std::uint64_t& total) override;
@@ -66,25 +67,25 @@ class PosixBackend final : public Backend {
   // has grown to the longest path); nullptr for a handle that is not an open directory of this backend.
   const char* pathIn(DirHandle dir, const char* name, std::string& out) const;
   int createAt(int dir_fd, const char* name, std::span<const std::byte> data, CreateOptions options);
-  // Whether unlinkFile must check the type of `name` in `dir_fd` first: always, but between beginRemovals
-  // and endRemovals only for a name the directory's one listing found to be neither a regular file nor a
-  // directory (or when the listing failed, or the file system gives no types).
+  // Whether unlinkFile or renameEntry must check the type of `name` in `dir_fd` first: always, but between
+  // beginTypeChecks and endTypeChecks only for a name the directory's one listing found with another type
+  // than the batch's (or when the listing failed, or the file system gives no types).
   bool needsTypeCheck(int dir_fd, const char* name);
 
-  // A directory's listing for the removals: the suspect names, or check_all.
-  struct RemovalView {
+  // A directory's listing for a batch of type checks: the suspect names, or check_all.
+  struct ListedTypes {
     bool check_all = false;
     std::unordered_set<std::string> suspects;
   };
 
   int root_fd_;
   PosixOptions options_;
-  std::vector<std::string> dir_paths_;  // by descriptor: the path of each open directory ("" when none)
-  std::string path_;                    // full style: the operation's path
-  std::string path_to_;                 // full style: a rename's new path
-  std::vector<std::byte> verify_buf_;   // --verify-write: the bytes read back
-  bool removals_ = false;               // between beginRemovals and endRemovals
-  std::unordered_map<int, RemovalView> removal_views_;  // by descriptor, listed since beginRemovals
+  std::vector<std::string> dir_paths_;   // by descriptor: the path of each open directory ("" when none)
+  std::string path_;                     // full style: the operation's path
+  std::string path_to_;                  // full style: a rename's new path
+  std::vector<std::byte> verify_buf_;    // --verify-write: the bytes read back
+  std::optional<EntryType> batch_type_;  // between beginTypeChecks and endTypeChecks: the items' type
+  std::unordered_map<int, ListedTypes> listed_;  // by descriptor, listed since beginTypeChecks
 };
 
 }  // namespace mdbench
