@@ -91,33 +91,24 @@ int verifyWritten(int fd, std::span<const std::byte> data, std::vector<std::byte
 
 // rename(2) never follows symlinks, but would move a link planted under a generated name: the type of
 // `from` is checked first, so only what mdbench made is renamed.
-int renameChecked(int fd, const char* from, const char* to, EntryType type, bool& flag_fails) {
+int renameChecked(int fd, const char* from, const char* to, EntryType type) {
   if (const int err = checkType(fd, from, type); err != 0) return err;
-  return renameNoReplace(fd, from, to, flag_fails, false);
+  return renameNoReplace(fd, from, to);
 }
 
-int renameNoReplace(int fd, const char* from, const char* to, bool& flag_fails, bool to_listed_absent) {
-  int err = EINVAL;
-  if (!flag_fails) {
-    if (::renameat2(fd, from, fd, to, RENAME_NOREPLACE) == 0) return 0;
-    err = lastError();
-  }
+int renameNoReplace(int fd, const char* from, const char* to) {
+  if (::renameat2(fd, from, fd, to, RENAME_NOREPLACE) == 0) return 0;
+  const int err = lastError();
   // EINVAL / ENOSYS: the file system (or kernel) does not support RENAME_NOREPLACE (e.g. older NFS). linkat
   // + unlinkat would be atomic but cannot move directories, so check then rename instead. Small race: an
   // entry created as `to` between the fstatat and the renameat is replaced; within one run no two ranks
   // rename onto the same name, so only an outside process could cause it. An EINVAL that is a real error
   // (e.g. `from` is ".") comes back from the plain renameat below.
-  // Once a plain rename has worked where the flag failed, the flag is what fails there: later renames go
-  // straight to the check (ceph-fuse: one call fewer each).
   if (err != EINVAL && err != ENOSYS) return err;
   struct stat st;
-  if (!(flag_fails && to_listed_absent)) {
-    if (::fstatat(fd, to, &st, AT_SYMLINK_NOFOLLOW) == 0) return EEXIST;
-    if (errno != ENOENT) return lastError();
-  }
-  if (::renameat(fd, from, fd, to) != 0) return lastError();
-  flag_fails = true;
-  return 0;
+  if (::fstatat(fd, to, &st, AT_SYMLINK_NOFOLLOW) == 0) return EEXIST;
+  if (errno != ENOENT) return lastError();
+  return ::renameat(fd, from, fd, to) == 0 ? 0 : lastError();
 }
 
 }  // namespace posix
@@ -320,10 +311,7 @@ int PosixBackend::unlinkFile(DirHandle parent, const char* name) {
 }
 
 // As unlinkFile: the type of `from` is checked first (rename would move a planted link or FIFO as readily),
-// inside a rename phase by the directory's one listing (needsTypeCheck), else by fstatat. Where the file
-// system refuses RENAME_NOREPLACE, the same listing shows `to` absent, so the rename is mdtest's one call
-// there too; a `to` made in the directory after its listing, during the phase, would be replaced (as a link
-// planted under an item's name after the listing is not caught).
+// inside a rename phase by the directory's one listing (needsTypeCheck), else by fstatat.
 int PosixBackend::renameEntry(DirHandle dir, const char* from, const char* to, EntryType type) {
   if (!usable(dir)) return EBADF;
   const bool check = needsTypeCheck(fdOf(dir), from);
@@ -331,12 +319,10 @@ int PosixBackend::renameEntry(DirHandle dir, const char* from, const char* to, E
     const char* from_path = pathIn(dir, from, path_);
     const char* to_path = pathIn(dir, to, path_to_);
     if (from_path == nullptr || to_path == nullptr) return EBADF;
-    return posix::fullRename(check ? fdOf(dir) : -1, from, from_path, to_path, type, rename_flag_fails_,
-                             !check && listedAbsent(fdOf(dir), to));
+    return posix::fullRename(check ? fdOf(dir) : -1, from, from_path, to_path, type);
   }
-  if (!check)
-    return posix::renameNoReplace(fdOf(dir), from, to, rename_flag_fails_, listedAbsent(fdOf(dir), to));
-  return posix::renameChecked(fdOf(dir), from, to, type, rename_flag_fails_);
+  if (!check) return posix::renameNoReplace(fdOf(dir), from, to);
+  return posix::renameChecked(fdOf(dir), from, to, type);
 }
 
 namespace {
@@ -388,9 +374,8 @@ int PosixBackend::countEntries(DirHandle dir, std::span<const std::string_view> 
   });
 }
 
-void PosixBackend::beginTypeChecks(CheckedCall call, EntryType type) {
+void PosixBackend::beginTypeChecks(EntryType type) {
   batch_type_ = type;
-  batch_call_ = call;
   listed_.clear();
 }
 
@@ -399,14 +384,13 @@ void PosixBackend::endTypeChecks() {
   listed_.clear();
 }
 
-PosixBackend::ListedTypes& PosixBackend::listing(int dir_fd) {
+bool PosixBackend::needsTypeCheck(int dir_fd, const char* name) {
+  if (!batch_type_) return true;
   auto [at, listed_now] = listed_.try_emplace(dir_fd);
   ListedTypes& view = at->second;
   if (listed_now) {
     const unsigned char expected = *batch_type_ == EntryType::kDir ? DT_DIR : DT_REG;
-    const bool hashes = batch_call_ == CheckedCall::kRename;
-    const int err = forEachEntry(dir_fd, [&](std::string_view entry, unsigned char type) {
-      if (hashes) view.name_hashes.insert(std::hash<std::string_view>{}(entry));
+    const int err = forEachEntry(dir_fd, [&view, expected](std::string_view entry, unsigned char type) {
       if (view.check_all || type == expected) return;
       if (type == DT_UNKNOWN) {  // a file system without d_type: every name is checked, as outside a batch
         view.check_all = true;
@@ -415,21 +399,9 @@ PosixBackend::ListedTypes& PosixBackend::listing(int dir_fd) {
       }
       view.suspects.emplace(entry);  // a link, FIFO, socket, device or entry of the other kind
     });
-    if (err != 0) view.check_all = view.listing_failed = true;
+    if (err != 0) view.check_all = true;
   }
-  return view;
-}
-
-bool PosixBackend::needsTypeCheck(int dir_fd, const char* name) {
-  if (!batch_type_) return true;
-  const ListedTypes& view = listing(dir_fd);
   return view.check_all || view.suspects.contains(name);
-}
-
-bool PosixBackend::listedAbsent(int dir_fd, const char* name) {
-  if (!batch_type_ || batch_call_ != CheckedCall::kRename) return false;
-  const ListedTypes& view = listing(dir_fd);
-  return !view.listing_failed && !view.name_hashes.contains(std::hash<std::string_view>{}(name));
 }
 
 // -Y: sync(2), as mdtest's POSIX backend (which runs the sync command: the same call, without the fork), or

@@ -32,16 +32,12 @@ int closeAfter(int fd, int op_err);
 // --verify-write: reads what was just written back through the same descriptor, as mdtest does (lseek to
 // 0, read), into `scratch`, and compares; a difference or a short file is EBADMSG.
 int verifyWritten(int fd, std::span<const std::byte> data, std::vector<std::byte>& scratch);
-// flag_fails: whether renameat2's RENAME_NOREPLACE is known not to work on the file system (FUSE file
-// systems such as ceph-fuse, older NFS), set by the first rename that finds so and kept by the caller (one
-// per backend), so that every later rename makes only the calls that can succeed.
 // Renames `from` to `to` (both relative to dir_fd, or full paths with AT_FDCWD) without ever replacing an
 // existing `to` (EEXIST), once `from` is known to have the type mdbench made.
-int renameChecked(int dir_fd, const char* from, const char* to, EntryType type, bool& flag_fails);
+int renameChecked(int dir_fd, const char* from, const char* to, EntryType type);
 // The rename itself, without the type check: renameat2 RENAME_NOREPLACE, or where the file system lacks
-// it a check that `to` is absent (one lookup more than mdtest's rename; none when to_listed_absent, a
-// listing of the directory during this phase did not have it) and renameat.
-int renameNoReplace(int dir_fd, const char* from, const char* to, bool& flag_fails, bool to_listed_absent);
+// it a check that `to` is absent and renameat.
+int renameNoReplace(int dir_fd, const char* from, const char* to);
 
 // The full path style's operations (posix_full.cpp): each takes the item's full path, as mdtest 4.1's
 // POSIX backend does, and makes the same system calls but for the safety additions listed there.
@@ -55,7 +51,6 @@ int fullRead(const char* path, std::span<std::byte> buf);
 // directory the path names (no second walk of the path), then make mdtest's call on the full path. A
 // negative dir_fd: the caller knows the type already (PosixBackend::needsTypeCheck), call at once.
 int fullUnlink(int dir_fd, const char* name, const char* path);
-int fullRename(int dir_fd, const char* from, const char* from_path, const char* to_path, EntryType type,
-               bool& flag_fails, bool to_listed_absent);
+int fullRename(int dir_fd, const char* from, const char* from_path, const char* to_path, EntryType type);
 
 }  // namespace mdbench::posix

@@ -110,12 +110,11 @@ int fullUnlink(int dir_fd, const char* name, const char* path) {
   return ::unlink(path) == 0 ? 0 : lastError();
 }
 
-int fullRename(int dir_fd, const char* from, const char* from_path, const char* to_path, EntryType type,
-               bool& flag_fails, bool to_listed_absent) {
+int fullRename(int dir_fd, const char* from, const char* from_path, const char* to_path, EntryType type) {
   if (dir_fd >= 0) {
     if (const int err = checkType(dir_fd, from, type); err != 0) return err;
   }
-  return renameNoReplace(AT_FDCWD, from_path, to_path, flag_fails, to_listed_absent);
+  return renameNoReplace(AT_FDCWD, from_path, to_path);
 }
 
 }  // namespace mdbench::posix

@@ -355,7 +355,7 @@ class PhaseExecutor {
       case Phase::kFileRead:
         return readFiles(cursor, owner, from, to, names);
       case Phase::kFileRemove: {
-        const TypeCheckBatch batch(b, CheckedCall::kUnlink, EntryType::kFile, listsForTypeChecks());
+        const TypeCheckBatch batch(b, EntryType::kFile, listsForTypeChecks());
         return itemLoop(phase, cursor, owner, from, to, 0, [&](DirHandle dir, std::uint64_t item) {
           const char* name = names(item);
           return name == nullptr ? names.error() : b.unlinkFile(dir, name);
@@ -392,7 +392,7 @@ class PhaseExecutor {
     const ItemKind kind = itemKindOf(phase);
     const EntryType type = kind == ItemKind::kDir ? EntryType::kDir : EntryType::kFile;
     ItemNamer renamed(kind, owner, NameForm::kRenamed);
-    const TypeCheckBatch batch(b, CheckedCall::kRename, type, listsForTypeChecks());
+    const TypeCheckBatch batch(b, type, listsForTypeChecks());
     return itemLoop(phase, cursor, owner, from, to, 0, [&](DirHandle dir, std::uint64_t item) {
       const char* name = names(item);
       if (name == nullptr) return names.error();

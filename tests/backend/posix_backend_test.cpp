@@ -400,7 +400,7 @@ TEST_P(PosixBackendTest, RemovalBatchChecksTypesByOneListing) {
   DirHandle sub;
   ASSERT_EQ(backend_->openDir(root_, "sub", sub), 0);
   {
-    const TypeCheckBatch batch(*backend_, CheckedCall::kUnlink, EntryType::kFile, true);
+    const TypeCheckBatch batch(*backend_, EntryType::kFile, true);
     EXPECT_EQ(backend_->unlinkFile(root_, "f1"), 0);
     EXPECT_EQ(backend_->unlinkFile(root_, "link"), EINVAL);
     EXPECT_EQ(backend_->unlinkFile(root_, "fifo"), EINVAL);
@@ -414,13 +414,12 @@ TEST_P(PosixBackendTest, RemovalBatchChecksTypesByOneListing) {
   fs::remove(dir_ / "f2");
   fs::create_symlink(dir_ / "target", dir_ / "f2");
   {
-    const TypeCheckBatch batch(*backend_, CheckedCall::kUnlink, EntryType::kFile, true);
+    const TypeCheckBatch batch(*backend_, EntryType::kFile, true);
     EXPECT_EQ(backend_->unlinkFile(root_, "f2"), EINVAL);
   }
   EXPECT_EQ(backend_->unlinkFile(root_, "f2"), EINVAL);
   {
-    const TypeCheckBatch off(*backend_, CheckedCall::kUnlink, EntryType::kFile,
-                             false);  // no batch: every name checked
+    const TypeCheckBatch off(*backend_, EntryType::kFile, false);  // no batch: every name checked
     EXPECT_EQ(backend_->unlinkFile(root_, "link"), EINVAL);
   }
   EXPECT_FALSE(fs::exists(fs::symlink_status(dir_ / "f1")));
@@ -445,7 +444,7 @@ TEST_P(PosixBackendTest, RenameBatchChecksTypesByOneListing) {
   fs::create_symlink(dir_ / "d2", dir_ / "dlink");
   ASSERT_EQ(::mkfifo((dir_ / "fifo").c_str(), 0600), 0);
   {
-    const TypeCheckBatch batch(*backend_, CheckedCall::kRename, EntryType::kDir, true);
+    const TypeCheckBatch batch(*backend_, EntryType::kDir, true);
     EXPECT_EQ(backend_->renameEntry(root_, "d1", "d1.renamed", EntryType::kDir), 0);
     EXPECT_EQ(backend_->renameEntry(root_, "dlink", "dlink.renamed", EntryType::kDir), ENOTDIR);
     EXPECT_EQ(backend_->renameEntry(root_, "fifo", "fifo.renamed", EntryType::kDir), ENOTDIR);
@@ -453,7 +452,7 @@ TEST_P(PosixBackendTest, RenameBatchChecksTypesByOneListing) {
     EXPECT_EQ(backend_->renameEntry(root_, "d2", "taken", EntryType::kDir), EEXIST);
   }
   {
-    const TypeCheckBatch batch(*backend_, CheckedCall::kRename, EntryType::kFile, true);
+    const TypeCheckBatch batch(*backend_, EntryType::kFile, true);
     EXPECT_EQ(backend_->renameEntry(root_, "d2", "d2.renamed", EntryType::kFile), EISDIR);
     EXPECT_EQ(backend_->renameEntry(root_, "dlink", "dlink.renamed", EntryType::kFile), EINVAL);
     EXPECT_EQ(backend_->renameEntry(root_, "f", "f.renamed", EntryType::kFile), 0);

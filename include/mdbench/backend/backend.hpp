@@ -35,9 +35,6 @@ struct CreateOptions {
   bool* made = nullptr;
 };
 
-// The calls a batch of type checks (Backend::beginTypeChecks) serves.
-enum class CheckedCall : std::uint8_t { kUnlink, kRename };
-
 // Every operation returns 0 on success or an errno value (EIO for failures without one); none throws.
 // Names are single path components, never containing '/'. Nothing ever follows a symbolic link.
 class Backend {
@@ -72,9 +69,8 @@ class Backend {
   // first call in that directory, instead of before each call: the POSIX backend lists the directory
   // (getdents64's d_type) and checks only the names listed with another type, so that a remove or rename
   // costs mdtest's one call. What is planted in a directory after its listing, during the phase, is not
-  // caught. For renames (kRename) the listing also tells which names were absent, so that where the file
-  // system cannot rename without replacing in one call a rename needs no lookup of its new name first.
-  virtual void beginTypeChecks(CheckedCall /*call*/, EntryType /*type*/) {}
+  // caught.
+  virtual void beginTypeChecks(EntryType /*type*/) {}
   virtual void endTypeChecks() {}
   // Renames `from` to `to` in the same directory, never replacing an existing `to` (EEXIST), and only when
   // `from` has the type mdbench made (ENOTDIR / EISDIR / EINVAL otherwise, nothing renamed).
@@ -103,9 +99,8 @@ class Backend {
 // false.
 class TypeCheckBatch {
  public:
-  TypeCheckBatch(Backend& backend, CheckedCall call, EntryType type, bool batch)
-      : backend_(batch ? &backend : nullptr) {
-    if (backend_ != nullptr) backend_->beginTypeChecks(call, type);
+  TypeCheckBatch(Backend& backend, EntryType type, bool batch) : backend_(batch ? &backend : nullptr) {
+    if (backend_ != nullptr) backend_->beginTypeChecks(type);
   }
   ~TypeCheckBatch() {
     if (backend_ != nullptr) backend_->endTypeChecks();

@@ -2,7 +2,6 @@
 // paths as mdtest 4.1 passes them, or names relative to directory descriptors).
 #pragma once
 
-#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -51,7 +50,7 @@ class PosixBackend final : public Backend {
   int statEntry(DirHandle parent, const char* name, bool is_dir) override;
   int readFile(DirHandle parent, const char* name, std::span<std::byte> buf) override;
   int unlinkFile(DirHandle parent, const char* name) override;
-  void beginTypeChecks(CheckedCall call, EntryType type) override;
+  void beginTypeChecks(EntryType type) override;
   void endTypeChecks() override;
   int renameEntry(DirHandle dir, const char* from, const char* to, EntryType type) override;
   int countEntries(DirHandle dir, std::span<const std::string_view> prefixes, std::span<std::uint64_t> counts,
@@ -72,31 +71,20 @@ class PosixBackend final : public Backend {
   // beginTypeChecks and endTypeChecks only for a name the directory's one listing found with another type
   // than the batch's (or when the listing failed, or the file system gives no types).
   bool needsTypeCheck(int dir_fd, const char* name);
-  // Whether `name` was not in `dir_fd` when a rename batch listed it (a hash of every listed name is
-  // kept; a name whose hash is there counts as present); false outside a rename batch or when the listing
-  // failed.
-  bool listedAbsent(int dir_fd, const char* name);
 
-  // A directory's listing for a batch of type checks: the suspect names, or check_all; for renames the
-  // hashes of all its names (or listing_failed).
+  // A directory's listing for a batch of type checks: the suspect names, or check_all.
   struct ListedTypes {
     bool check_all = false;
-    bool listing_failed = false;
     std::unordered_set<std::string> suspects;
-    std::unordered_set<std::uint64_t> name_hashes;
   };
-  ListedTypes& listing(int dir_fd);
 
   int root_fd_;
   PosixOptions options_;
-  std::vector<std::string> dir_paths_;  // by descriptor: the path of each open directory ("" when none)
-  std::string path_;                    // full style: the operation's path
-  std::string path_to_;                 // full style: a rename's new path
-  std::vector<std::byte> verify_buf_;   // --verify-write: the bytes read back
-  bool rename_flag_fails_ = false;      // RENAME_NOREPLACE found not to work here (posix_calls.hpp)
-  std::optional<EntryType> batch_type_;
-  CheckedCall batch_call_ =
-      CheckedCall::kUnlink;                      // between beginTypeChecks and endTypeChecks: the items' type
+  std::vector<std::string> dir_paths_;   // by descriptor: the path of each open directory ("" when none)
+  std::string path_;                     // full style: the operation's path
+  std::string path_to_;                  // full style: a rename's new path
+  std::vector<std::byte> verify_buf_;    // --verify-write: the bytes read back
+  std::optional<EntryType> batch_type_;  // between beginTypeChecks and endTypeChecks: the items' type
   std::unordered_map<int, ListedTypes> listed_;  // by descriptor, listed since beginTypeChecks
 };
 
