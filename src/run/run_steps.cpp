@@ -86,6 +86,7 @@ std::string writeCreateCounts(const Plan& plan, const ItemLimits& limits) {
 // directory it made. A directory that is no longer empty stays, with its mark, and is reported.
 std::string undoIterationDir(Comm& comm, Backend& backend, IterationDir& it) {
   const std::string mark_name(kMarkName);
+  const OwnFilesScope own(backend);
   int err = 0;
   if (it.marked) err = backend.unlinkFile(it.handle, mark_name.c_str());
   if (it.made && err == 0) {
@@ -185,6 +186,7 @@ std::string releaseIterationDir(Comm& comm, Backend& backend, IterationDir& it, 
                                 const ItemFates* record) {
   int err = 0;
   std::string problem;
+  const OwnFilesScope own(backend);
   if (end == DirEnd::kRemove) {
     if (const MarkKind kind = backend.readMark(it.handle); kind != MarkKind::kOurs) {
       problem = fmt::format("{} not removed: its mark changed while the run worked in it: {}", it.where,

@@ -22,6 +22,7 @@ int removeIfThere(Backend& backend, DirHandle dir, const std::string& name) {
 // Reads the whole record: its fixed header, then exactly the length it announces (bounded by the header's
 // parser). readFile refuses anything but a regular file and never follows a link.
 int readRecord(Backend& backend, DirHandle dir, std::string& text) {
+  const OwnFilesScope own(backend);
   std::string header(kTakenHeaderBytes, '\0');
   int err = backend.readFile(dir, kRecord.c_str(), std::as_writable_bytes(std::span(header)));
   if (err != 0) return err == ENODATA ? EBADMSG : err;
@@ -36,6 +37,7 @@ int readRecord(Backend& backend, DirHandle dir, std::string& text) {
 
 int writeTakenRecord(Backend& backend, DirHandle dir, const ItemFates& fates) {
   const std::string text = fates.encode();
+  const OwnFilesScope own(backend);
   if (int err = removeIfThere(backend, dir, kRecord); err != 0) return err;
   if (int err = removeIfThere(backend, dir, kTemp); err != 0) return err;
   if (int err = backend.createFile(dir, kTemp.c_str(), std::as_bytes(std::span(text)), {}); err != 0) {
@@ -46,6 +48,7 @@ int writeTakenRecord(Backend& backend, DirHandle dir, const ItemFates& fates) {
 }
 
 int removeTakenRecord(Backend& backend, DirHandle dir) {
+  const OwnFilesScope own(backend);
   const int err = removeIfThere(backend, dir, kTemp);
   const int record_err = removeIfThere(backend, dir, kRecord);
   return err != 0 ? err : record_err;

@@ -121,6 +121,40 @@ TEST_P(PosixOptionsTest, ItemsLandUnderTheirDirectoriesPaths) {
   EXPECT_TRUE(fs::is_empty(dir_));
 }
 
+// A run directory swapped for a link while open: the full style's item calls follow the path (the limit
+// docs/safety.md states), but within OwnFilesScope (the run's mark and record) every call goes by the
+// directory's descriptor, in both styles: the file lands in, is read from, renamed and removed in the
+// directory that was opened, and nothing appears in the link's target. The scopes nest.
+TEST_P(PosixOptionsTest, OwnFilesGoByDescriptorWhenTheDirectoryIsSwapped) {
+  auto backend = open({});
+  const DirHandle root = backend->root();
+  ASSERT_EQ(backend->makeDir(root, "run"), 0);
+  DirHandle run;
+  ASSERT_EQ(backend->openDir(root, "run", run), 0);
+  fs::create_directory(dir_ / "victim");
+  fs::rename(dir_ / "run", dir_ / "moved");
+  fs::create_directory_symlink(dir_ / "victim", dir_ / "run");
+  {
+    const OwnFilesScope own(*backend);
+    {
+      const OwnFilesScope nested(*backend);
+      EXPECT_EQ(backend->createFile(run, ".own.new", bytes("own"), {}), 0);
+    }
+    EXPECT_EQ(backend->renameEntry(run, ".own.new", ".own", EntryType::kFile), 0);
+    std::vector<std::byte> buf(3);
+    EXPECT_EQ(backend->readFile(run, ".own", buf), 0);
+    EXPECT_EQ(readDisk(dir_ / "moved/.own"), "own");
+    EXPECT_TRUE(fs::is_empty(dir_ / "victim"));
+    EXPECT_EQ(backend->unlinkFile(run, ".own"), 0);
+    EXPECT_EQ(backend->removeDir(root, "run"), ENOTDIR);  // the link is not the directory the run made
+  }
+  // Outside the scope an item's full path goes through the link; by descriptor it cannot.
+  EXPECT_EQ(backend->createFile(run, "item", bytes("i"), {}), 0);
+  EXPECT_EQ(fs::exists(dir_ / "victim/item"), full());
+  EXPECT_EQ(fs::exists(dir_ / "moved/item"), !full());
+  ASSERT_EQ(backend->closeDir(run), 0);
+}
+
 // mdtest's modes in the full style (DIRMODE 0775, POSIX_Create's 0664), mdbench's in the dirfd style.
 TEST_P(PosixOptionsTest, ModesAreTheStylesOwn) {
   auto backend = open({});

@@ -5,7 +5,8 @@
 # what setup made removed, exit 143 with the status line); a running --run-cmd-* hook is signalled with its
 # process group and killed 2 s later when it ignores SIGTERM; a SIGTERM to a job script's whole process group
 # (Slurm's time limit with MDBENCH_LAUNCHER=mpiexec, `kill -- -PGID`) leaves the ranks to clean up, the
-# status line in the log, the exit-status file written and the results file interrupted and valid.
+# status line in the log, the exit-status file written and the results file interrupted and valid; the
+# IO500 scripts start no run after it, and mdbench clean removes what their stopped create run kept.
 source "$(dirname "$0")/lib.sh" "$@"
 py=/usr/bin/python3
 repo=$(cd "$E2E_DIR/../.." && pwd)
@@ -167,6 +168,43 @@ for spec in slurm/mdbench.sbatch: slurm/mdbench.sbatch:--keep pbs/mdbench.pbs: s
     expect_eq "$(find "$T" -name .mdbench-run | wc -l)" 1 "$what, --keep: the tree is kept, marked"
     "$MDBENCH" clean "$T" >/dev/null 2>&1
   fi
+done
+
+# The IO500 scripts under the same signal, during mdtest-easy-write (a create job: its tree is kept, marked,
+# with its record): that run stops and reports 143, no later run starts (each "not run: the job got
+# SIGTERM"), the job's status and exit-status file say 143, and `mdbench clean` then removes what the create
+# run made and nothing else.
+for script in slurm/io500-md.sbatch pbs/io500-md.pbs; do
+  name=io$RANDOM
+  what="SIGTERM to the group of $script"
+  T=$BASE/$name
+  mkdir -p "$T" && echo "user data" >"$T/precious.txt"
+  (cd "$JOBS" && exec env SLURM_JOB_ID="$name" PBS_JOBID="$name" PBS_O_WORKDIR="$JOBS" PBS_NP=2 \
+    MDBENCH_LAUNCHER=mpiexec MDBENCH_MPIEXEC="$MPIEXEC" MDBENCH_BIN="$MDBENCH" MDBENCH_TARGET="$T" \
+    MDBENCH_EASY_ITEMS=2000000 MDBENCH_HARD_ITEMS=10 MDBENCH_STONEWALL=120 setsid bash "$jobscripts/$script" \
+    >"$OUT" 2>"$ERR") &
+  jpid=$!
+  sleep 0.5
+  pgid=$(ps -o pgid= -p "$jpid" | tr -d ' ')
+  wait_for_files 2000 || fail "$what: mdtest-easy-write never started"
+  kill -TERM -- "-$pgid"
+  for _ in $(seq 600); do kill -0 "$jpid" 2>/dev/null || break; sleep 0.1; done
+  kill -0 "$jpid" 2>/dev/null && { fail "$what: the job still runs after 60 s"; kill -KILL -- "-$pgid"; }
+  wait "$jpid"
+  RC=$?
+  results=$JOBS/mdbench-results/$name
+  expect_rc 143 "$what: the job's exit status"
+  expect_eq "$(cat "$results/exit-status" 2>&1)" 143 "$what: exit-status file"
+  expect_in "$results/mdtest-easy-write.log" "mdbench: exit status 143 (stopped by SIGTERM)" \
+    "$what: the status line in the write run's log"
+  expect_in "$OUT" "mdtest-hard-delete: not run: the job got SIGTERM" "$what: no run after the signal"
+  expect_absent "$results/mdtest-hard-write.log" "$what: mdtest-hard-write never started"
+  run 0 validate "$results/mdtest-easy-write.h5"
+  expect_rc 0 "$what: the write run's results file validates"
+  expect_eq "$(find "$T" -name .mdbench-taken | wc -l)" 1 "$what: the kept tree has its record"
+  run 0 clean "$T"
+  expect_rc 0 "$what: clean"
+  expect_eq "$(find "$T" -mindepth 1)" "$T/precious.txt" "$what: clean leaves the user's file alone"
 done
 
 finish

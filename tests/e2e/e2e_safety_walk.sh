@@ -2,8 +2,10 @@
 # Issue 28's walk and target items: mdbench clean on a tree deeper than the open-file limit (bounded memory
 # and descriptors), -d LINK/ and clean LINK/ refused, one directory given twice through a bind mount, each
 # rank's error paths naming its own target (-d A@B), an md_stats source with no counter, a directory with
-# '@' in its name (-d 'a\@b'), "an input", and a tree directory swapped for a link in the middle of the
-# file-remove phase (dirfd: the link's target untouched; full: only what docs/safety.md says).
+# '@' in its name (-d 'a\@b'), "an input", and a tree directory or the iteration directory swapped for
+# a link in the middle of the file-remove phase (dirfd: the link's target untouched; full: only items'
+# look-alikes as docs/safety.md says, never the run's own mark or record, which stay where the run made
+# them).
 # Needs root for the bind mount.
 source "$(dirname "$0")/lib.sh" "$@"
 
@@ -105,38 +107,52 @@ run 0 import "$BASE/huge.txt" -o "$BASE/imp.h5"
 expect_in "$ERR" "an input can be" "import of a huge file: 'an input'"
 expect_not_in "$ERR" "a input" "import of a huge file: not 'a input'"
 
-# ---- weak point (a): the tree directory swapped for a link while file-remove runs ----
-# The hook starts, in the background, a swap that waits for the first removal, then moves the tree
-# directory away and puts a link to the victim in its place.
-cat >"$BASE/swap.sh" <<'EOF'
+# ---- weak point (a): one of the run's directories swapped for a link while file-remove runs ----
+# The hook starts, in the background, a swap that waits for the first removal, then moves the directory
+# (the tree directory, or the iteration directory above it) away and puts a link to the victim in its place.
+cat >"$BASE/swap.sh" <<'EOF2'
 #!/bin/sh
 [ "$MDBENCH_PHASE" = file-remove ] || exit 0
-tree=$SWAP_TARGET/mdbench.iter.0/mdbench_tree.0
-setsid sh -c "while [ -e '$tree/file.mdbench.0.0' ]; do :; done; mv '$tree' '$SWAP_TARGET/moved' && ln -s '$SWAP_VICTIM' '$tree'" \
+first=$SWAP_TARGET/mdbench.iter.0/mdbench_tree.0/file.mdbench.0.0
+setsid sh -c "while [ -e '$first' ]; do :; done; mv '$SWAP_DIR' '$SWAP_TARGET/moved' && ln -s '$SWAP_VICTIM' '$SWAP_DIR'" \
   </dev/null >/dev/null 2>&1 &
-EOF
+EOF2
 chmod +x "$BASE/swap.sh"
-for style in dirfd full; do
-  victim=$BASE/victim.$style
-  mkdir -p "$victim"
-  # The names the file-remove phase unlinks (the file-rename phase gave them .renamed).
-  for i in $(seq 29000 29999); do echo "victim" >"$victim/file.mdbench.0.$i.renamed"; done
+for spec in dirfd:tree full:tree dirfd:iter full:iter; do
+  style=${spec%%:*}
+  level=${spec#*:}
+  victim=$BASE/victim.$style.$level
+  # The names the file-remove phase unlinks (the file-rename phase gave them .renamed), where the swapped
+  # directory's link leads.
+  files=$victim
+  [ "$level" = tree ] || files=$victim/mdbench_tree.0
+  mkdir -p "$files"
+  for i in $(seq 29000 29999); do echo "victim" >"$files/file.mdbench.0.$i.renamed"; done
   echo "user data" >"$victim/user.txt"
+  # Names of the run's own files: a run writes, renames and removes its mark and record only in the
+  # directory it made (by descriptor), never through the link.
+  echo "the user's mark" >"$victim/.mdbench-run"
+  echo "the user's record" >"$victim/.mdbench-taken"
   before=$(fingerprint "$victim")
-  mkdir "$BASE/sw.$style"
-  SWAP_TARGET=$BASE/sw.$style SWAP_VICTIM=$victim run 1 -F -n 30000 --path-style "$style" \
-    -d "$BASE/sw.$style" --run-cmd-before-phase "$BASE/swap.sh"
-  for _ in $(seq 50); do [ -L "$BASE/sw.$style/mdbench.iter.0/mdbench_tree.0" ] && break; sleep 0.1; done
-  expect_eq "$([ -L "$BASE/sw.$style/mdbench.iter.0/mdbench_tree.0" ] && echo swapped)" swapped \
-    "$style: the swap happened during file-remove"
+  t=$BASE/sw.$style.$level
+  swapped=$t/mdbench.iter.0
+  [ "$level" = iter ] || swapped=$swapped/mdbench_tree.0
+  mkdir "$t"
+  SWAP_TARGET=$t SWAP_DIR=$swapped SWAP_VICTIM=$victim run 1 -F -n 30000 --path-style "$style" -d "$t" \
+    --run-cmd-before-phase "$BASE/swap.sh"
+  for _ in $(seq 50); do [ -L "$swapped" ] && break; sleep 0.1; done
+  expect_eq "$([ -L "$swapped" ] && echo swapped)" swapped "$style, $level: swapped during file-remove"
   if [ "$style" = dirfd ]; then
-    expect_eq "$(fingerprint "$victim")" "$before" "dirfd: the link's target untouched"
+    expect_eq "$(fingerprint "$victim")" "$before" "dirfd, $level: the link's target untouched"
   else
-    # docs/safety.md: a full path can be redirected, but only to a name mdbench generates that is a regular
-    # file; nothing else in the link's target is ever touched.
-    expect_eq "$(cat "$victim/user.txt")" "user data" "full: the user's file in the link's target untouched"
-    expect_eq "$(find "$victim" -mindepth 1 ! -name 'file.mdbench.0.*' | wc -l)" 1 "full: nothing else"
-    echo "full style: $((1000 - $(find "$victim" -name 'file.mdbench.0.*' | wc -l))) of the link target's 1000 look-alikes removed"
+    # docs/safety.md: an item's full path can be redirected, but only to a name mdbench generates that is a
+    # regular file or an empty directory; nothing else in the link's target is ever touched or added.
+    expect_eq "$(cat "$victim/user.txt" "$victim/.mdbench-run" "$victim/.mdbench-taken")" \
+      "user data"$'\n'"the user's mark"$'\n'"the user's record" "full, $level: the user's files untouched"
+    expect_eq "$(find "$victim" -mindepth 1 ! -name 'file.mdbench.0.*' ! -name mdbench_tree.0 | wc -l)" 3 \
+      "full, $level: nothing else, nothing added"
+    left=$(find "$victim" -name 'file.mdbench.0.*' | wc -l)
+    echo "full style, $level swapped: $((1000 - left)) of the link target's 1000 look-alikes removed"
   fi
 done
 

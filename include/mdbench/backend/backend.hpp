@@ -93,6 +93,11 @@ class Backend {
   // A backend that keeps nothing (-a DUMMY): no ownership record to read; a later job of a split workload
   // counts every item of its own layout made (nothing it could touch is anyone's).
   virtual bool storesNothing() const { return false; }
+  // While on, the run's own files in a directory it made (its mark, the record of what a create job made)
+  // and the removal of that directory name their entry relative to the directory's descriptor, in every
+  // path style: a run directory swapped for a link while the run works cannot lead them into a directory
+  // the run did not make. Returns the previous state. OwnFilesScope turns it on for a scope.
+  virtual bool ownFilesByDescriptor(bool /*on*/) { return false; }
 };
 
 // beginTypeChecks(type) for the lifetime of a scope, endTypeChecks() when it ends; nothing when `batch` is
@@ -110,6 +115,19 @@ class TypeCheckBatch {
 
  private:
   Backend* backend_;
+};
+
+// ownFilesByDescriptor(true) for the lifetime of a scope, the previous state back when it ends.
+class OwnFilesScope {
+ public:
+  explicit OwnFilesScope(Backend& backend) : backend_(backend), was_(backend.ownFilesByDescriptor(true)) {}
+  ~OwnFilesScope() { backend_.ownFilesByDescriptor(was_); }
+  OwnFilesScope(const OwnFilesScope&) = delete;
+  OwnFilesScope& operator=(const OwnFilesScope&) = delete;
+
+ private:
+  Backend& backend_;
+  bool was_;
 };
 
 }  // namespace mdbench

@@ -59,10 +59,16 @@ class PosixBackend final : public Backend {
   int removeGenerated(DirHandle dir, const CleanOptions& options, CleanTally& tally) override;  // cleanup.cpp
   int writeMark(DirHandle dir) override;                                                        // cleanup.cpp
   MarkKind readMark(DirHandle dir) override;                                                    // cleanup.cpp
+  bool ownFilesByDescriptor(bool on) override {
+    const bool was = own_files_;
+    own_files_ = on;
+    return was;
+  }
 
  private:
   PosixBackend(int root_fd, std::string root_path, const PosixOptions& options);
-  bool full() const { return options_.style == PathStyle::kFull; }
+  // The full style's paths, for the items only: the run's own files go by descriptor (ownFilesByDescriptor).
+  bool full() const { return options_.style == PathStyle::kFull && !own_files_; }
   // Full style: `name`'s path in the open directory `dir`, built in `out` (reused, so no allocation once it
   // has grown to the longest path); nullptr for a handle that is not an open directory of this backend.
   const char* pathIn(DirHandle dir, const char* name, std::string& out) const;
@@ -86,6 +92,7 @@ class PosixBackend final : public Backend {
   std::vector<std::byte> verify_buf_;    // --verify-write: the bytes read back
   std::optional<EntryType> batch_type_;  // between beginTypeChecks and endTypeChecks: the items' type
   std::unordered_map<int, ListedTypes> listed_;  // by descriptor, listed since beginTypeChecks
+  bool own_files_ = false;                       // ownFilesByDescriptor: every call by descriptor
 };
 
 }  // namespace mdbench
