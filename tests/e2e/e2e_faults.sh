@@ -204,6 +204,8 @@ run 2 -d "$BASE/t5" -n 10 -o "$f"
 expect_rc 1 "nearly full: exit status"
 expect_in "$ERR" "results could not be written: $f: no room for iteration 0 " "nearly full: message"
 expect_in "$ERR" "ENOSPC (No space left on device)" "nearly full: message names ENOSPC"
+# HDF5 cannot close a file after a failed write; its own "HDF5: infinite loop closing library" stays unsaid.
+expect_not_in "$ERR" "HDF5" "nearly full: no message of HDF5's own"
 expect_eq "$(grep -c "done: iteration 0" "$OUT")" 11 "nearly full: every phase (mdtest's 9 and the 2 renames) still ran"
 expect_absent "$BASE/t5" "nearly full: the target cleaned up"
 valid "$f" "nearly full: the file is still valid"
