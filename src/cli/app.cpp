@@ -341,7 +341,7 @@ void removeTargets(const std::vector<Target>& targets, Trees trees, std::vector<
     // After a setup failure only what this run made goes: a target an earlier job made stays for its jobs.
     const bool removes = trees == Trees::kSetupFailed ? t->created : t->created || t->marked;
     if (!removes) continue;
-    const int err = removeMarkedDir(t->path);
+    const int err = removeMarkedDir(*t);
     if (err == 0) continue;
     if (t->created && trees != Trees::kMaybe) {
       // Made by this run and expected to be empty: something stayed in it, which the user is told.

@@ -132,6 +132,10 @@ std::string prepareTarget(std::string path, Target& target) {
     return message;
   }
   target.path = resolved;
+  if (lstat(resolved, &st) == 0) {
+    target.dev = st.st_dev;
+    target.ino = st.st_ino;
+  }
   return {};
 }
 
@@ -248,10 +252,12 @@ std::string sameOrNestedByInode(const std::vector<std::string>& given,
 
 }  // namespace
 
-int removeMarkedDir(const std::string& path) {
-  const int fd = open(path.c_str(), kDirFlags);
-  if (fd < 0) return errno;
-  int err = hasMark(fd) ? 0 : EPERM;
+namespace {
+
+// The mark first, then the directory, when `fd` (opened on `path`) has mdbench's mark and `same` says it is
+// the directory expected.
+int removeMarkedAt(int fd, const std::string& path, bool same) {
+  int err = same && hasMark(fd) ? 0 : EPERM;
   if (err == 0 && unlinkat(fd, std::string(kMarkName).c_str(), 0) != 0) err = errno;
   if (err == 0 && rmdir(path.c_str()) != 0) {
     err = errno;
@@ -259,6 +265,22 @@ int removeMarkedDir(const std::string& path) {
   }
   close(fd);
   return err;
+}
+
+}  // namespace
+
+int removeMarkedDir(const std::string& path) {
+  const int fd = open(path.c_str(), kDirFlags);
+  return fd < 0 ? errno : removeMarkedAt(fd, path, true);
+}
+
+int removeMarkedDir(const Target& target) {
+  const int fd = open(target.path.c_str(), kDirFlags);
+  if (fd < 0) return errno;
+  struct stat st {};
+  const bool same =
+      target.ino == 0 || (fstat(fd, &st) == 0 && st.st_dev == target.dev && st.st_ino == target.ino);
+  return removeMarkedAt(fd, target.path, same);
 }
 
 std::string prepareTargetsOnRoot(const Config& config, std::vector<Target>& targets) {
@@ -274,7 +296,7 @@ std::string prepareTargetsOnRoot(const Config& config, std::vector<Target>& targ
     if (std::string error = prepareTarget(path, target); !error.empty()) {
       for (auto made = targets.rbegin(); made != targets.rend(); ++made) {
         if (!made->created) continue;
-        if (const int err = removeMarkedDir(made->path); err != 0) {
+        if (const int err = removeMarkedDir(*made); err != 0) {
           error += fmt::format("; {} stays: {}", made->path, describeErrno(err));
         }
       }

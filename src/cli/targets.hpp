@@ -17,13 +17,18 @@ struct Target {
   // An earlier job of the workload made it (it carries the mark): the job that removes the trees also
   // removes it once it is empty, as a single run would have.
   bool marked = false;
+  // The directory's identity once prepared (rank 0): its removal acts only on that very directory.
+  std::uint64_t dev = 0;
+  std::uint64_t ino = 0;
 };
 
 // Removes a directory this run made, or one an earlier job made (it carries mdbench's mark for it): the mark
 // first, then the directory; when the directory cannot go, the mark comes back, byte for byte the one
 // removed (its text depends only on the inode). A directory whose mark is not mdbench's (replaced
-// meanwhile) keeps everything. Returns 0 or the errno of the step that failed.
+// meanwhile) keeps everything, and so does another directory than `target`'s (dev, ino) put in its place
+// (EPERM). Returns 0 or the errno of the step that failed.
 int removeMarkedDir(const std::string& path);
+int removeMarkedDir(const Target& target);
 
 // Rank 0 only: every target (-d A@B@C), or the one fresh default directory. On failure, removes what
 // it made (in reverse order) and returns the message. -a DUMMY touches no file system: the targets are

@@ -131,19 +131,14 @@ rm -f "$BASE/hook2.h5"
 # ---- 3. SIGTERM to a job script's whole process group mid-phase (MDBENCH_LAUNCHER=mpiexec) ----
 JOBS=$BASE/jobs
 mkdir -p "$JOBS"
-for spec in slurm/mdbench.sbatch: slurm/mdbench.sbatch:--keep pbs/mdbench.pbs: slurm/mdbench-sweep.sbatch:; do
-  script=${spec%%:*}
-  keep=${spec#*:}
-  name=job$RANDOM
-  what="SIGTERM to the group of $script $keep"
-  T=$BASE/$name
-  mkdir -p "$T" && echo "user data" >"$T/precious.txt"
-  sweep=()
-  [ "$script" = slurm/mdbench-sweep.sbatch ] && sweep=(MDBENCH_SWEEP=1)
+# group_stop SCRIPT ENV...: the job script under setsid in JOBS (job id $name, target $T, mpiexec as the
+# launcher, ENV added), SIGTERM to its whole process group once 2000 files are made; RC its exit status.
+group_stop() {
+  local script=$1 jpid pgid _
+  shift
   (cd "$JOBS" && exec env SLURM_JOB_ID="$name" PBS_JOBID="$name" PBS_O_WORKDIR="$JOBS" PBS_NP=2 \
-    MDBENCH_LAUNCHER=mpiexec MDBENCH_MPIEXEC="$MPIEXEC" MDBENCH_BIN="$MDBENCH" MDBENCH_TARGET="$T" \
-    MDBENCH_ITEMS=2000000 MDBENCH_ARGS="-F -u $keep" "${sweep[@]}" setsid bash "$jobscripts/$script" \
-    >"$OUT" 2>"$ERR") &
+    MDBENCH_LAUNCHER=mpiexec MDBENCH_MPIEXEC="$MPIEXEC" MDBENCH_BIN="$MDBENCH" MDBENCH_TARGET="$T" "$@" \
+    setsid bash "$jobscripts/$script" >"$OUT" 2>"$ERR") &
   jpid=$!
   sleep 0.5
   pgid=$(ps -o pgid= -p "$jpid" | tr -d ' ')
@@ -153,6 +148,17 @@ for spec in slurm/mdbench.sbatch: slurm/mdbench.sbatch:--keep pbs/mdbench.pbs: s
   kill -0 "$jpid" 2>/dev/null && { fail "$what: the job still runs after 60 s"; kill -KILL -- "-$pgid"; }
   wait "$jpid"
   RC=$?
+}
+for spec in slurm/mdbench.sbatch: slurm/mdbench.sbatch:--keep pbs/mdbench.pbs: slurm/mdbench-sweep.sbatch:; do
+  script=${spec%%:*}
+  keep=${spec#*:}
+  name=job$RANDOM
+  what="SIGTERM to the group of $script $keep"
+  T=$BASE/$name
+  mkdir -p "$T" && echo "user data" >"$T/precious.txt"
+  sweep=()
+  [ "$script" = slurm/mdbench-sweep.sbatch ] && sweep=(MDBENCH_SWEEP=1)
+  group_stop "$script" MDBENCH_ITEMS=2000000 MDBENCH_ARGS="-F -u $keep" "${sweep[@]}"
   results=$JOBS/mdbench-results/$name
   expect_rc 143 "$what: the job's exit status"
   expect_eq "$(cat "$results/exit-status" 2>&1)" 143 "$what: exit-status file"
@@ -179,19 +185,7 @@ for script in slurm/io500-md.sbatch pbs/io500-md.pbs; do
   what="SIGTERM to the group of $script"
   T=$BASE/$name
   mkdir -p "$T" && echo "user data" >"$T/precious.txt"
-  (cd "$JOBS" && exec env SLURM_JOB_ID="$name" PBS_JOBID="$name" PBS_O_WORKDIR="$JOBS" PBS_NP=2 \
-    MDBENCH_LAUNCHER=mpiexec MDBENCH_MPIEXEC="$MPIEXEC" MDBENCH_BIN="$MDBENCH" MDBENCH_TARGET="$T" \
-    MDBENCH_EASY_ITEMS=2000000 MDBENCH_HARD_ITEMS=10 MDBENCH_STONEWALL=120 setsid bash "$jobscripts/$script" \
-    >"$OUT" 2>"$ERR") &
-  jpid=$!
-  sleep 0.5
-  pgid=$(ps -o pgid= -p "$jpid" | tr -d ' ')
-  wait_for_files 2000 || fail "$what: mdtest-easy-write never started"
-  kill -TERM -- "-$pgid"
-  for _ in $(seq 600); do kill -0 "$jpid" 2>/dev/null || break; sleep 0.1; done
-  kill -0 "$jpid" 2>/dev/null && { fail "$what: the job still runs after 60 s"; kill -KILL -- "-$pgid"; }
-  wait "$jpid"
-  RC=$?
+  group_stop "$script" MDBENCH_EASY_ITEMS=2000000 MDBENCH_HARD_ITEMS=10 MDBENCH_STONEWALL=120
   results=$JOBS/mdbench-results/$name
   expect_rc 143 "$what: the job's exit status"
   expect_eq "$(cat "$results/exit-status" 2>&1)" 143 "$what: exit-status file"

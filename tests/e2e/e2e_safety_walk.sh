@@ -71,6 +71,23 @@ else
   fail "mount --bind (this test needs root)"
 fi
 
+# ---- a target the run made, swapped during the run for another directory with a valid mdbench mark: the
+# run's final removal of its target compares the directory with the one it made (dev, ino) and leaves the
+# other one, mark and all; the one it made stays, marked, for mdbench clean.
+cat >"$BASE/retarget.sh" <<'EOF2'
+#!/bin/sh
+[ "$MDBENCH_PHASE" = tree-remove ] || exit 0
+mv "$RT" "$RT.moved" && mkdir "$RT" || exit 1
+printf 'mdbench run mark 1\ninode %020d\n' "$(stat -c %i "$RT")" >"$RT/.mdbench-run"
+EOF2
+chmod +x "$BASE/retarget.sh"
+rt=$BASE/retarget
+RT=$rt run 1 -F -n 10 --path-style dirfd -d "$rt" --run-cmd-before-phase "$BASE/retarget.sh"
+expect_rc 1 "a made target swapped for another marked one"
+expect_in "$OUT" "$rt not removed" "swapped target: says it stays"
+expect_eq "$(find "$rt" -mindepth 1)" "$rt/.mdbench-run" "swapped target: the other directory and its mark kept"
+expect_eq "$(find "$rt.moved" -mindepth 1)" "$rt.moved/.mdbench-run" "swapped target: the run's own emptied, marked"
+
 # ---- item 12: each rank's first error names its own target ----
 a=$BASE/ta
 b=$BASE/tb
