@@ -29,8 +29,8 @@ done
 # Throughput over time (schema version 5), read with h5py: every rank's counts add up to its ok and end
 # with it, the totals are the column sums, the first/last-done rates are there and plausible, and the
 # configured interval is recorded (the runs above left --series-interval at its default, 0.1 s). No phase
-# letter: mdtest's phases, renames included (11 per iteration: tree, dir and file create, stat, rename and
-# remove, file read).
+# letter: mdtest's phases, its directory rename included (10 per iteration: tree, dir and file create, stat
+# and remove, dir rename, file read).
 for f in "$BASE/r.2.unique.h5" "$BASE/r.4.shared.h5"; do
   if "$py" - "$f" <<'PY' >"$BASE/check.txt" 2>&1; then pass; else fail "series in $f: $(cat "$BASE/check.txt")"; fi
 import sys, h5py
@@ -38,7 +38,7 @@ run = h5py.File(sys.argv[1], "r")["runs/run-0000"]
 assert float(run["config"].attrs["series_interval_s"]) == 0.1
 ranks = int(run.attrs["ranks"])
 phases = [p for it in run["iterations"].values() for p in it.values()]
-assert len(phases) == 2 * 11, len(phases)
+assert len(phases) == 2 * 10, len(phases)
 for p in phases:
     counts, total, rows = p["ops_per_interval"], p["ops_per_interval_total"][:], p["ranks"][:]
     assert counts.dtype == "uint32" and total.dtype == "uint64", (counts.dtype, total.dtype)

@@ -119,8 +119,8 @@ chmod +x "$BASE/swap.sh"
 for style in dirfd full; do
   victim=$BASE/victim.$style
   mkdir -p "$victim"
-  # The names the file-remove phase unlinks (the file-rename phase gave them .renamed).
-  for i in $(seq 29000 29999); do echo "victim" >"$victim/file.mdbench.0.$i.renamed"; done
+  # The names the file-remove phase unlinks (mdtest's default phases: no file rename before it).
+  for i in $(seq 29000 29999); do echo "victim" >"$victim/file.mdbench.0.$i"; done
   echo "user data" >"$victim/user.txt"
   before=$(fingerprint "$victim")
   mkdir "$BASE/sw.$style"
