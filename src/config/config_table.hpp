@@ -185,16 +185,13 @@ inline constexpr std::array<OptionRow, 69> kOptionRows = {{
   {"read", 'E', "", kPhases, kSwitch, phase<&PhaseSelection::read>(), "read the files (-e bytes each)", kNot},
   {"remove", 'r', "", kPhases, kSwitch, phase<&PhaseSelection::remove>(), "remove the items", kNot},
   {"rename", 'U', "", kPhases, kSwitch, phase<&PhaseSelection::rename>(),
-   "rename the directories as mdtest does: each rank's names rotate\n"
-   "(item i takes name i-1), so the same names exist after the phase", kNot},
+   "rename the directories as mdtest: each rank's names rotate, none added", kNot},
   {"file-rename", 0, "", kPhases, kSwitch, phase<&PhaseSelection::file_rename>(),
-   "also rename every file (to <name>.renamed) after stat and read\n"
-   "(mdbench's phase; mdtest has no file rename)", kNot},
+   "also rename every file to <name>.renamed (mdbench's; not mdtest's)", kNot},
   {"readdir", 0, "", kPhases, kSwitch, phase<&PhaseSelection::readdir>(),
    "also list every tree directory and check its entries", kNot},
   {"renamed", 0, "", kPhases, kSwitch, flag<&Config::renamed>(),
-   "the files were renamed by an earlier run (--file-rename); not with -C,\n"
-   "--file-rename", kNot},
+   "files renamed by an earlier --file-rename job; not with -C", kNot},
 
   {"shift", 'N', "S", kOrder, kCount, number<&Config::shift>(),
    "later phases work on the items of rank r+S (mod ranks), defeating\n"

@@ -529,10 +529,15 @@ class PhaseExecutor {
   // to be the run's). Only EEXIST means the new name is someone else's. An item the record already kept
   // from the op (err: one of ownership.hpp's codes) keeps its fate. Shared after the phase (shareFailures)
   // and recorded; bounded per rank.
+  // The directory rename keeps every name: a directory its rename left in place (EEXIST: the name it was to
+  // take was found taken) is still the run's under its name; one gone or no longer a directory is not.
   void noteFailure(Phase phase, std::uint32_t owner, std::uint64_t item, int err) {
     if ((err & ~kOpErrorMask) != 0) return;
+    if (phase == Phase::kDirRename && err == EEXIST) return;
     ItemFate fate = ItemFate::kNotOurs;
-    if (!phaseInfo(phase).creates()) fate = err == ENOENT ? ItemFate::kGone : ItemFate::kOriginalName;
+    if (!phaseInfo(phase).creates() && phase != Phase::kDirRename) {
+      fate = err == ENOENT ? ItemFate::kGone : ItemFate::kOriginalName;
+    }
     if (failed_here_.size() < kMaxItemFates) {
       failed_here_.push_back(FailedItem{item, owner, err, fate});
     } else {

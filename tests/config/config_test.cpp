@@ -533,7 +533,7 @@ TEST(ConfigHelp, TextColumnsAlignedAndShort) {
 // ---- contradictions and impossible values
 
 TEST(ConfigResolve, KeepRunsNoRemovePhase) {
-  expectPhases(configOf({"--keep"}), phasesOf("CTE"));
+  expectPhases(configOf({"--keep"}), phasesOf("CTEU"));  // the directory rename keeps the names
   expectPhases(configOf({"--keep", "-C"}), phases(true, false, false, false));
   EXPECT_EQ(errorOf({"--keep", "-C", "-r"}), "--keep and -r/--remove exclude each other");
 }

@@ -128,7 +128,7 @@ $(diff <(echo "$want") <(echo "$got"))"
   fi
 done
 # The rotation's rows are not vacuous: some directory changed its name, and the split job found them all.
-expect_in "$BASE/got" "dir.0.0 <- dir.0.1" "the rotation moved item 1 to item 0's name"
+expect_in "$BASE/got" "tree.0/dir.0.0 <- tree.0/dir.0.1" "the rotation moved item 1 to item 0's name"
 expect_in "$BASE/got" "left 0" "the split workload's remove job left nothing"
 expect_not_in "$BASE/got" "File rename" "no file rename row"
 

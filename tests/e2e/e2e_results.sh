@@ -96,8 +96,8 @@ for p in doc["runs"][0]["phases"]:
 PY
 run 0 export "$f" --format csv -o "$BASE/r.csv"
 expect_rc 0 "export csv"
-# 2 iterations x 11 phases x 2 ranks, plus the header.
-expect_eq "$(wc -l <"$BASE/r.csv")" $((2 * 11 * 2 + 1)) "csv rows"
+# 2 iterations x 10 phases x 2 ranks, plus the header.
+expect_eq "$(wc -l <"$BASE/r.csv")" $((2 * 10 * 2 + 1)) "csv rows"
 expect_eq "$(head -1 "$BASE/r.csv" | tr ',' '\n' | tail -13 | tr '\n' ' ')" \
   "phase_first_done_time_s phase_first_done_ops phase_first_done_ops_per_s phase_last_done_time_s phase_last_done_ops_per_s ranks sweep_step latency_p50_ns latency_p90_ns latency_p99_ns latency_p999_ns latency_max_ns phase_too_short " \
   "csv: the first/last-done columns, then ranks, sweep step, latencies and too short, last"
@@ -157,7 +157,7 @@ expect_eq "$(sed -n 2p "$BASE/v4.csv" | awk -F, '{ print NF, $22 $23 $24 $25 $26
 before=$(md5sum <"$v4")
 run 1 -d "$BASE/t" -n 10 -F -o "$v4" --append
 expect_rc 1 "append to a version 4 file"
-expect_in "$ERR" "has schema version 4, this mdbench writes 7: cannot append to it" "version 4: why not"
+expect_in "$ERR" "has schema version 4, this mdbench writes 8: cannot append to it" "version 4: why not"
 expect_eq "$(md5sum <"$v4")" "$before" "version 4 file untouched"
 
 # Validation failures are exit 1 and name the problem.

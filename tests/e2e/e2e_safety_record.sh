@@ -191,9 +191,9 @@ done
 for how in clean remove; do
   t=$BASE/rerun.$how
   job 2 -d "$t" -n 16 -F -C
-  job 2 -d "$t" -n 16 -F --file-rename
+  job 2 -d "$t" -n 16 -F -U --file-rename
   expect_rc 0 "rerun $how: the first --file-rename"
-  job 2 -d "$t" -n 16 -F --file-rename
+  job 2 -d "$t" -n 16 -F -U --file-rename
   expect_rc 1 "rerun $how: the second --file-rename"
   expect_in "$OUT" "already renamed by an earlier job" "rerun $how: the reason"
   expect_eq "$(find "$t" -name 'file.mdbench.*.renamed' | wc -l)" 32 "rerun $how: every item still renamed"
@@ -215,14 +215,14 @@ t=$BASE/retry
 job 2 -d "$t" -n 4 -F -C
 p=$t/$ITER/mdbench_tree.0/file.mdbench.1.2.renamed
 plant "$p"
-job 2 -d "$t" -n 4 -F --file-rename
+job 2 -d "$t" -n 4 -F -U --file-rename
 expect_rc 1 "retry: the rename that finds its name taken"
 expect_in "$OUT" "EEXIST" "retry: EEXIST"
 run 0 clean --dry-run "$t"
 expect_in "$OUT" "$p: the run's rename found this name taken" "retry: clean says the rename found it taken"
 kept "$p" "retry: the user's .renamed name"
 rm "$p"
-job 2 -d "$t" -n 4 -F --file-rename
+job 2 -d "$t" -n 4 -F -U --file-rename
 expect_rc 1 "retry: the second --file-rename (the others are renamed already)"
 expect_eq "$(find "$t" -name 'file.mdbench.*.renamed' | wc -l)" 8 "retry: every item renamed now"
 run 0 clean "$t"
