@@ -959,8 +959,9 @@ TEST(ConfigValidate, Fsync) {
 TEST(ConfigValidate, Renamed) {
   EXPECT_EQ(errorOf({"--renamed", "-T", "--file-rename"}),
             "--renamed and --file-rename exclude each other: files cannot be renamed twice");
-  EXPECT_EQ(errorsOf({"--renamed"}),  // the default phases create
-            (Errors{"--renamed and -C/--create exclude each other: the items this run creates are not renamed"}));
+  EXPECT_EQ(
+      errorsOf({"--renamed"}),  // the default phases create
+      (Errors{"--renamed and -C/--create exclude each other: the items this run creates are not renamed"}));
   expectPhases(configOf({"--renamed", "-T", "-E", "-r", "--readdir"}), phasesOf("TErd"));
   expectPhases(configOf({"--renamed", "-T", "-U"}), phasesOf("TU"));
 }
@@ -977,8 +978,9 @@ TEST(ConfigValidate, RandomWithoutSomethingToRandomize) {
 
 TEST(ConfigValidate, FurtherProblemsAllListed) {
   EXPECT_EQ(
-      errorsOf({"-S", "-u", "-D", "-d", "a@b", "-N", "2",  "-y", "--renamed", "--file-rename", "-R", "-C",
-                "-W", "x",  "-p", "-1", "-x",  "",   "-c", "-B", "-k",        "-w",            "1"}),
+      errorsOf({"-S", "-u", "-D", "-d", "a@b", "-N", "2",  "-y", "--renamed", "--file-rename",
+                "-R", "-C", "-W", "x",  "-p",  "-1", "-x", "",   "-c",        "-B",
+                "-k", "-w", "1"}),
       (Errors{
           "-W/--stonewall: 'x' is not a number of seconds (digits, optionally with a fraction: 300, 0.5)",
           "-p/--pre-delay: '-1' is not a number of seconds (digits, optionally with a fraction: 300, 0.5)",

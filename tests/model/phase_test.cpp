@@ -143,9 +143,9 @@ TEST(PhaseTable, ReadersOfTheTableAgreeWithIt) {
 // -U the directories' (mdtest's), --file-rename the files' (mdbench's).
 TEST(PhaseTable, SelectionFollowsTheAction) {
   const std::vector<std::pair<PhaseAction, bool PhaseSelection::*>> options = {
-      {A::kCreate, &PhaseSelection::create},   {A::kStat, &PhaseSelection::stat},
-      {A::kReaddir, &PhaseSelection::readdir}, {A::kRead, &PhaseSelection::read},
-      {A::kRename, &PhaseSelection::rename},   {A::kRemove, &PhaseSelection::remove},
+      {A::kCreate, &PhaseSelection::create},     {A::kStat, &PhaseSelection::stat},
+      {A::kReaddir, &PhaseSelection::readdir},   {A::kRead, &PhaseSelection::read},
+      {A::kRename, &PhaseSelection::rename},     {A::kRemove, &PhaseSelection::remove},
       {A::kRename, &PhaseSelection::file_rename}};
   for (const auto& [action, option] : options) {
     Config config;

@@ -111,7 +111,8 @@ TEST(SelectPhases, DirsOnly) {
 TEST(SelectPhases, DashUIsTheDirectoryRenameAlone) {
   EXPECT_EQ(phasesFor(ItemKinds::kBoth, only(&PhaseSelection::rename)), (std::vector<P>{P::kDirRename}));
   EXPECT_EQ(phasesFor(ItemKinds::kFilesOnly, only(&PhaseSelection::rename)), (std::vector<P>{}));
-  EXPECT_EQ(phasesFor(ItemKinds::kBoth, only(&PhaseSelection::file_rename)), (std::vector<P>{P::kFileRename}));
+  EXPECT_EQ(phasesFor(ItemKinds::kBoth, only(&PhaseSelection::file_rename)),
+            (std::vector<P>{P::kFileRename}));
   EXPECT_EQ(phasesFor(ItemKinds::kDirsOnly, only(&PhaseSelection::file_rename)), (std::vector<P>{}));
 }
 

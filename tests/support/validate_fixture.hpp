@@ -57,9 +57,9 @@ enum class Outcome : std::uint8_t {
 
 // Files only in a shared tree, every phase (the default's, --file-rename's and readdir), rank shift 1, and a
 // stonewall.
-inline const std::vector<std::string> kArgs = {"-n",  "3",         "-i",    "2",  "-F", "-z", "1",
-                                               "-b",  "2",         "-w",    "64", "-e", "64", "--readdir",
-                                               "-N",  "1",         "-W",    "30", "--file-rename"};
+inline const std::vector<std::string> kArgs = {"-n", "3", "-i", "2",  "-F",           "-z", "1",
+                                               "-b", "2", "-w", "64", "-e",           "64", "--readdir",
+                                               "-N", "1", "-W", "30", "--file-rename"};
 inline constexpr std::string_view kCommandLine =
     "mdbench -n 3 -i 2 -F -z 1 -b 2 -w 64 -e 64 --readdir -N 1 -W 30 --file-rename";
 

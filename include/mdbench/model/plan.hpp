@@ -68,8 +68,8 @@ class Plan {
 
   // Whose items (and, with unique trees, whose tree) `rank` works on in `phase`: (rank + k * S) mod P with
   // k = 0 for create and tree phases, 1 for stat, readdir and the directory rename, 2 for read, 3 for
-  // remove (mdtest's -N) and 4 for the file rename (the phase table's shift_multiple), S = shift(). With -S every rank works on the shared
-  // names: kSharedOwner.
+  // remove (mdtest's -N) and 4 for the file rename (the phase table's shift_multiple), S = shift(). With -S
+  // every rank works on the shared names: kSharedOwner.
   std::uint32_t owner(Phase phase, std::uint32_t rank) const;
   // The shift in use: -N mod the ranks (as mdtest), unless the ranks sit in blocks on several nodes and
   // that shift would leave some rank on its own node's items; then the smallest larger shift that moves
