@@ -46,7 +46,7 @@ class NullBackend final : public mdbench::Backend {
   int statEntry(DirHandle, const char* name, bool) override { return touch(name); }
   int readFile(DirHandle, const char* name, std::span<std::byte>) override { return touch(name); }
   int unlinkFile(DirHandle, const char* name) override { return touch(name); }
-  int renameEntry(DirHandle, const char* from, const char*, mdbench::EntryType) override {
+  int moveEntry(DirHandle, const char* from, DirHandle, const char*, mdbench::EntryType) override {
     return touch(from);
   }
   int countEntries(DirHandle, std::span<const std::string_view>, std::span<std::uint64_t>,

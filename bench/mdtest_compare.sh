@@ -2,9 +2,10 @@
 # mdbench against mdtest 4.1 on the same command line, and mdbench's two path styles against each other:
 # each round runs `mdtest ARGS`, `mdbench --path-style full ARGS` and `mdbench --path-style dirfd ARGS`
 # once, the order rotating from round to round so that the machine's drift hits all three alike. ARGS is
-# `-F -u -n FILES` (files) and `-D -u -n DIRS` (directories), each at every rank count. Prints per phase the
-# median ops/s of each side and the medians of the per-round ratios full / mdtest (the drop-in's promise:
-# comparable rates) and dirfd / full (what the style is worth). Exit 1 if a run failed.
+# `-F -u -n FILES` (files) and `-D -u -n DIRS` (directories), each at every rank count (the default phases,
+# the same on both: mdtest's, its directory rename included). Prints per phase the median ops/s of each side
+# and the medians of the per-round ratios full / mdtest (the drop-in's promise: comparable rates) and
+# dirfd / full (what the style is worth). Exit 1 if a run failed.
 #   MDTEST=/path/to/ior/src/mdtest bench/mdtest_compare.sh [RANKS...] [-r ROUNDS] [-d DIR] [--files N] [--dirs N]
 #     defaults: ranks 1 2, 5 rounds, /dev/shm, 200000 files and 100000 directories per rank
 # mdtest is built outside the repository (hpc/ior); its rates are read from its SUMMARY table (one
@@ -51,7 +52,7 @@ mdtest_side() {  # mdtest_side RANKS ROUND ARGS...
   awk -v r="$round" '
     /^SUMMARY rate/ { on = 1; next }
     on && NF == 0 { on = 0 }
-    on && $1 ~ /^(File|Directory)$/ && $2 ~ /^(creation|stat|read|removal)$/ {
+    on && $1 ~ /^(File|Directory)$/ && $2 ~ /^(creation|stat|read|rename|removal)$/ {
       kind = ($1 == "File") ? "file" : "dir"
       op = ($2 == "creation") ? "create" : ($2 == "removal") ? "remove" : $2
       print "mdtest", r, kind "-" op, $3
@@ -66,7 +67,7 @@ mdbench_side() {  # mdbench_side STYLE RANKS ROUND ARGS...
   fi
   if ! "$mdbench" export "$work/r.h5" --format csv | awk -F, -v s="$style" -v r="$round" '
     NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-    $col["phase"] ~ /^(dir|file)-(create|stat|read|remove)$/ && !seen[$col["phase"]]++ {
+    $col["phase"] ~ /^(dir|file)-(create|stat|read|rename|remove)$/ && !seen[$col["phase"]]++ {
       print s, r, $col["phase"], $col["phase_ops_per_s"]
     }' >>"$rates"; then
     echo "round $round: mdbench export $work/r.h5 failed" >&2; status=1
@@ -98,7 +99,8 @@ for line in open(path):
 print(f"\n{workload}, ranks={ranks}, rounds={rounds} (ops/s: medians; ratios: medians of the per-round ratios)")
 print(f"{'phase':<12} {'mdtest':>10} {'full':>10} {'dirfd':>10} {'full/mdtest':>12} {'dirfd/full':>11}")
 ok = True
-for phase in ["dir-create", "dir-stat", "dir-remove", "file-create", "file-stat", "file-read", "file-remove"]:
+for phase in ["dir-create", "dir-stat", "dir-rename", "dir-remove", "file-create", "file-stat", "file-read",
+              "file-remove"]:
     rounds_with = sorted(r for (s, r, p) in rate if s == "mdtest" and p == phase
                          and ("full", r, p) in rate and ("dirfd", r, p) in rate)
     if not rounds_with:

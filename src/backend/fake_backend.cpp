@@ -222,13 +222,15 @@ int FakeBackend::unlinkFile(DirHandle parent, const char* name) {
   return 0;
 }
 
-int FakeBackend::renameEntry(DirHandle dir, const char* from, const char* to, EntryType type) {
+int FakeBackend::moveEntry(DirHandle from_dir, const char* from, DirHandle to_dir, const char* to,
+                           EntryType type) {
   if (const int err = enter(FakeOp::kRename); err != 0) return err;
-  if (const int err = parentDir(handles_, nodes_, dir); err != 0) return err;
+  if (const int err = parentDir(handles_, nodes_, from_dir); err != 0) return err;
+  if (const int err = parentDir(handles_, nodes_, to_dir); err != 0) return err;
   if (const int err = checkName(from); err != 0) return err;
   if (const int err = checkName(to); err != 0) return err;
-  const std::string from_path = childPath(dir, from);
-  const std::string to_path = childPath(dir, to);
+  const std::string from_path = childPath(from_dir, from);
+  const std::string to_path = childPath(to_dir, to);
   const auto it = nodes_.find(from_path);
   if (it == nodes_.end()) return ENOENT;
   if (const int err = typeError(it->second.is_dir, it->second.symlink, type); err != 0) return err;

@@ -91,13 +91,14 @@ int verifyWritten(int fd, std::span<const std::byte> data, std::vector<std::byte
 
 // rename(2) never follows symlinks, but would move a link planted under a generated name: the type of
 // `from` is checked first, so only what mdbench made is renamed.
-int renameChecked(int fd, const char* from, const char* to, EntryType type) {
-  if (const int err = checkType(fd, from, type); err != 0) return err;
-  return renameNoReplace(fd, from, to);
+int renameChecked(const RenameEnds& ends, EntryType type) {
+  if (const int err = checkType(ends.from_fd, ends.from, type); err != 0) return err;
+  return renameNoReplace(ends);
 }
 
-int renameNoReplace(int fd, const char* from, const char* to) {
-  if (::renameat2(fd, from, fd, to, RENAME_NOREPLACE) == 0) return 0;
+int renameNoReplace(const RenameEnds& ends) {
+  const auto [from_fd, from, to_fd, to] = ends;
+  if (::renameat2(from_fd, from, to_fd, to, RENAME_NOREPLACE) == 0) return 0;
   const int err = lastError();
   // EINVAL / ENOSYS: the file system (or kernel) does not support RENAME_NOREPLACE (e.g. older NFS). linkat
   // + unlinkat would be atomic but cannot move directories, so check then rename instead. Small race: an
@@ -106,9 +107,9 @@ int renameNoReplace(int fd, const char* from, const char* to) {
   // (e.g. `from` is ".") comes back from the plain renameat below.
   if (err != EINVAL && err != ENOSYS) return err;
   struct stat st;
-  if (::fstatat(fd, to, &st, AT_SYMLINK_NOFOLLOW) == 0) return EEXIST;
+  if (::fstatat(to_fd, to, &st, AT_SYMLINK_NOFOLLOW) == 0) return EEXIST;
   if (errno != ENOENT) return lastError();
-  return ::renameat(fd, from, fd, to) == 0 ? 0 : lastError();
+  return ::renameat(from_fd, from, to_fd, to) == 0 ? 0 : lastError();
 }
 
 }  // namespace posix
@@ -312,17 +313,19 @@ int PosixBackend::unlinkFile(DirHandle parent, const char* name) {
 
 // As unlinkFile: the type of `from` is checked first (rename would move a planted link or FIFO as readily),
 // inside a rename phase by the directory's one listing (needsTypeCheck), else by fstatat.
-int PosixBackend::renameEntry(DirHandle dir, const char* from, const char* to, EntryType type) {
-  if (!usable(dir)) return EBADF;
-  const bool check = needsTypeCheck(fdOf(dir), from);
+int PosixBackend::moveEntry(DirHandle from_dir, const char* from, DirHandle to_dir, const char* to,
+                            EntryType type) {
+  if (!usable(from_dir) || !usable(to_dir)) return EBADF;
+  const bool check = needsTypeCheck(fdOf(from_dir), from);
   if (full()) {
-    const char* from_path = pathIn(dir, from, path_);
-    const char* to_path = pathIn(dir, to, path_to_);
+    const char* from_path = pathIn(from_dir, from, path_);
+    const char* to_path = pathIn(to_dir, to, path_to_);
     if (from_path == nullptr || to_path == nullptr) return EBADF;
-    return posix::fullRename(check ? fdOf(dir) : -1, from, from_path, to_path, type);
+    return posix::fullRename(check ? fdOf(from_dir) : -1, from, from_path, to_path, type);
   }
-  if (!check) return posix::renameNoReplace(fdOf(dir), from, to);
-  return posix::renameChecked(fdOf(dir), from, to, type);
+  const posix::RenameEnds ends{fdOf(from_dir), from, fdOf(to_dir), to};
+  if (!check) return posix::renameNoReplace(ends);
+  return posix::renameChecked(ends, type);
 }
 
 namespace {

@@ -32,12 +32,19 @@ int closeAfter(int fd, int op_err);
 // --verify-write: reads what was just written back through the same descriptor, as mdtest does (lseek to
 // 0, read), into `scratch`, and compares; a difference or a short file is EBADMSG.
 int verifyWritten(int fd, std::span<const std::byte> data, std::vector<std::byte>& scratch);
-// Renames `from` to `to` (both relative to dir_fd, or full paths with AT_FDCWD) without ever replacing an
-// existing `to` (EEXIST), once `from` is known to have the type mdbench made.
-int renameChecked(int dir_fd, const char* from, const char* to, EntryType type);
+// A rename's two ends: `from` in the directory from_fd, `to` in to_fd (AT_FDCWD for full paths).
+struct RenameEnds {
+  int from_fd;
+  const char* from;
+  int to_fd;
+  const char* to;
+};
+// Renames `from` to `to` without ever replacing an existing `to` (EEXIST), once `from` is known to have the
+// type mdbench made.
+int renameChecked(const RenameEnds& ends, EntryType type);
 // The rename itself, without the type check: renameat2 RENAME_NOREPLACE, or where the file system lacks
 // it a check that `to` is absent and renameat.
-int renameNoReplace(int dir_fd, const char* from, const char* to);
+int renameNoReplace(const RenameEnds& ends);
 
 // The full path style's operations (posix_full.cpp): each takes the item's full path, as mdtest 4.1's
 // POSIX backend does, and makes the same system calls but for the safety additions listed there.

@@ -114,7 +114,7 @@ int fullRename(int dir_fd, const char* from, const char* from_path, const char* 
   if (dir_fd >= 0) {
     if (const int err = checkType(dir_fd, from, type); err != 0) return err;
   }
-  return renameNoReplace(AT_FDCWD, from_path, to_path);
+  return renameNoReplace({AT_FDCWD, from_path, AT_FDCWD, to_path});
 }
 
 }  // namespace mdbench::posix

@@ -300,8 +300,8 @@ void resolveLoops(Config& config, Refused& refused, std::vector<std::string>& er
   refused.mark(*OptionRef("items"));
 }
 
-// With none of -C -T -E -r -U, mdtest's phases: create, stat, read, remove and rename (a preset: its own;
-// --keep: no rename).
+// With none of -C -T -E -r -U, mdtest's phases: create, stat, read, remove and directory rename (a preset:
+// its own). The rename rotates names, so a run that keeps its items leaves them under the names it made.
 // Reading applies to files; -D alone would otherwise select a phase validate() refuses. --readdir adds to
 // the default rather than replace it.
 void resolvePhases(const RawOptions& raw, Config& config, std::vector<std::string>& errors) {
@@ -314,9 +314,7 @@ void resolvePhases(const RawOptions& raw, Config& config, std::vector<std::strin
     } else {
       phases.create = phases.stat = phases.remove = true;
       phases.read = config.kinds != ItemKinds::kDirsOnly;
-      // The rename changes every name: a run that keeps its items leaves them under the names it made, so
-      // that the next job of a split workload (-T, -E, -r) finds them without --renamed.
-      phases.rename = !config.keep;
+      phases.rename = true;
     }
     phases.readdir = readdir;
   }
@@ -475,9 +473,9 @@ void checkSharing(const Config& config, std::vector<std::string>& errors) {
 
 void checkPhaseOptions(const Config& config, std::vector<std::string>& errors) {
   const PhaseSelection& phases = config.phases;
-  if (config.renamed && phases.rename) {
-    errors.push_back(fmt::format("{} and {} exclude each other: items cannot be renamed twice",
-                                 label("renamed"), label("rename")));
+  if (config.renamed && phases.file_rename) {
+    errors.push_back(fmt::format("{} and {} exclude each other: files cannot be renamed twice",
+                                 label("renamed"), label("file-rename")));
   }
   if (config.renamed && phases.create) {
     errors.push_back(fmt::format("{} and {} exclude each other: the items this run creates are not renamed",

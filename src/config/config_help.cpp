@@ -142,7 +142,7 @@ std::string helpText() {
       "-w; -X with -e 0 or (typed) without -E; -e > -w creating and reading; -n with -I under -u; -n not a\n"
       "multiple of -I. Refused as they would corrupt counts: -E with -D (no files: a rate of nothing); a\n"
       "sweep without -C and -r (each step starts from an empty tree); --keep with -r, --renamed with -C or\n"
-      "-U (items not where looked for).\n";
+      "--file-rename (files not where looked for).\n";
   help +=
       "\n"
       "Names: <dir>/mdbench.iter.<iteration>/mdbench_tree.<d> (-u: mdbench_tree.<rank>.<d>), nested, hold\n"

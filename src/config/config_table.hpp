@@ -141,7 +141,7 @@ using enum OptionKind;
 using enum OptionGroup;
 inline constexpr WithSteady kNot = WithSteady::kNo;
 // clang-format off
-inline constexpr std::array<OptionRow, 68> kOptionRows = {{
+inline constexpr std::array<OptionRow, 69> kOptionRows = {{
   {"items", 'n', "N", kWorkload, kCount, number<&Config::items>(),
    "items per rank, exact (default 1000; required with --preset)"},
   {"files-only", 'F', "", kWorkload, kSwitch, {.on = [](Config& c) { c.kinds = ItemKinds::kFilesOnly; }},
@@ -185,11 +185,13 @@ inline constexpr std::array<OptionRow, 68> kOptionRows = {{
   {"read", 'E', "", kPhases, kSwitch, phase<&PhaseSelection::read>(), "read the files (-e bytes each)", kNot},
   {"remove", 'r', "", kPhases, kSwitch, phase<&PhaseSelection::remove>(), "remove the items", kNot},
   {"rename", 'U', "", kPhases, kSwitch, phase<&PhaseSelection::rename>(),
-   "rename every item (to <name>.renamed) after stat and read", kNot},
+   "rename the directories as mdtest: each rank's names rotate, none added", kNot},
+  {"file-rename", 0, "", kPhases, kSwitch, phase<&PhaseSelection::file_rename>(),
+   "also rename every file to <name>.renamed (mdbench's; not mdtest's)", kNot},
   {"readdir", 0, "", kPhases, kSwitch, phase<&PhaseSelection::readdir>(),
    "also list every tree directory and check its entries", kNot},
   {"renamed", 0, "", kPhases, kSwitch, flag<&Config::renamed>(),
-   "the items were renamed by an earlier run (-U); not with -C, -U", kNot},
+   "files renamed by an earlier --file-rename job; not with -C", kNot},
 
   {"shift", 'N', "S", kOrder, kCount, number<&Config::shift>(),
    "later phases work on the items of rank r+S (mod ranks), defeating\n"

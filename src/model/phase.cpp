@@ -11,7 +11,8 @@ using A = PhaseAction;
 using W = StonewallRule;
 using O = PhaseOrder;
 
-// One row per phase, in enum (execution) order. k: the rank shift multiple; order: -R's or by number.
+// One row per phase, in enum (execution) order. k: the rank shift multiple (mdtest's dir rename uses its
+// stat's names: 1); order: -R's or by number.
 // clang-format off
 constexpr std::array<PhaseInfo, kPhaseCount> kPhaseTable = {{
 // phase            name            scope      action       stonewall           k  order         verb
@@ -19,7 +20,7 @@ constexpr std::array<PhaseInfo, kPhaseCount> kPhaseTable = {{
   {P::kDirCreate,   "dir-create",   S::kDirs,  A::kCreate,  W::kStopAndWearOut, 0, O::kNumbered, "mkdir"},
   {P::kDirStat,     "dir-stat",     S::kDirs,  A::kStat,    W::kStopAndWearOut, 1, O::kRandom,   "stat"},
   {P::kDirReaddir,  "dir-readdir",  S::kDirs,  A::kReaddir, W::kNone,           1, O::kRandom,   "readdir"},
-  {P::kDirRename,   "dir-rename",   S::kDirs,  A::kRename,  W::kNoteOnly,       4, O::kNumbered, "rename"},
+  {P::kDirRename,   "dir-rename",   S::kDirs,  A::kRename,  W::kNoteOnly,       1, O::kNumbered, "rename"},
   {P::kDirRemove,   "dir-remove",   S::kDirs,  A::kRemove,  W::kNoteOnly,       3, O::kNumbered, "rmdir"},
   {P::kFileCreate,  "file-create",  S::kFiles, A::kCreate,  W::kStopAndWearOut, 0, O::kNumbered, "create"},
   {P::kFileStat,    "file-stat",    S::kFiles, A::kStat,    W::kStopAndWearOut, 1, O::kRandom,   "stat"},

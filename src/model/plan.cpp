@@ -24,9 +24,13 @@ void check(bool ok, const char* what) {
 // with the items' create and remove). -S shares file names only: there are no directory items to share.
 bool isSelected(const PhaseInfo& info, const Config& config) {
   const PhaseSelection& sel = config.phases;
-  // Indexed by PhaseAction: create, stat, readdir, read, rename, remove.
-  const std::array<bool, 6> asked = {sel.create, sel.stat, sel.readdir, sel.read, sel.rename, sel.remove};
+  // Indexed by PhaseAction: create, stat, readdir, read, rename, remove. -U renames directories (mdtest's
+  // phase), --file-rename files (mdbench's).
+  const bool rename = info.scope == PhaseScope::kFiles ? sel.file_rename : sel.rename;
+  const std::array<bool, 6> asked = {sel.create, sel.stat, sel.readdir, sel.read, rename, sel.remove};
   if (!asked[static_cast<std::size_t>(info.action)]) return false;
+  // As mdtest: a directory rename needs two items per rank to rotate.
+  if (info.phase == Phase::kDirRename && config.items <= 1) return false;
   switch (info.scope) {
     case PhaseScope::kTree:
       return true;
@@ -283,12 +287,11 @@ bool Plan::randomOrder(Phase phase) const {
 }
 
 NameForm Plan::nameForm(Phase phase) const {
+  // The directory rename rotates names (mdtest's): every directory keeps a name the run made.
+  if (itemKindOf(phase) == ItemKind::kDir) return NameForm::kOriginal;
   if (config_.renamed) return NameForm::kRenamed;
-  const PhaseScope scope = itemKindOf(phase) == ItemKind::kDir ? PhaseScope::kDirs : PhaseScope::kFiles;
-  const Phase rename = *findPhase(scope, PhaseAction::kRename);
   // phases_ is in execution (enum) order.
-  const bool renamed_before =
-      phase > rename && std::find(phases_.begin(), phases_.end(), rename) != phases_.end();
+  const bool renamed_before = phase > Phase::kFileRename && runs(Phase::kFileRename);
   return renamed_before ? NameForm::kRenamed : NameForm::kOriginal;
 }
 

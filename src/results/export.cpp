@@ -133,6 +133,7 @@ Json configJson(const StoredRun& run) {
   j["phase_remove"] = c.phases.remove;
   j["phase_rename"] = c.phases.rename;
   j["phase_readdir"] = c.phases.readdir;
+  j["phase_file_rename"] = c.phases.file_rename;
   j["iterations"] = c.iterations;
   j["write_bytes"] = c.write_bytes;
   j["read_bytes"] = c.read_bytes;

@@ -89,6 +89,8 @@ Config readConfig(hid_t run, std::uint32_t version, std::uint32_t& shift_used) {
   c.phases.remove = readFlag(g, "phase_remove");
   c.phases.rename = readFlag(g, "phase_rename");
   c.phases.readdir = readFlag(g, "phase_readdir");
+  c.phases.file_rename =
+      version >= kFileRenameSchemaVersion ? readFlag(g, "phase_file_rename") : c.phases.rename;
   c.iterations = attr<std::uint32_t>(g, "iterations");
   c.write_bytes = attr<std::uint64_t>(g, "write_bytes");
   c.read_bytes = attr<std::uint64_t>(g, "read_bytes");

@@ -129,6 +129,7 @@ void writeConfig(hid_t group, const Plan& plan) {
   h5::writeAttribute(group, "phase_remove", flag(c.phases.remove));
   h5::writeAttribute(group, "phase_rename", flag(c.phases.rename));
   h5::writeAttribute(group, "phase_readdir", flag(c.phases.readdir));
+  h5::writeAttribute(group, "phase_file_rename", flag(c.phases.file_rename));
   h5::writeAttribute(group, "iterations", c.iterations);
   h5::writeAttribute(group, "write_bytes", c.write_bytes);
   h5::writeAttribute(group, "read_bytes", c.read_bytes);

@@ -52,7 +52,7 @@ std::string describeOptions(const Plan& plan) {
   if (c.fsync_writes) parts.push_back("fsync after each write (-y)");
   if (c.verify_read) parts.push_back("data read is verified (-X)");
   if (c.shared_files) parts.push_back("all ranks use the same file names (-S)");
-  if (c.renamed) parts.push_back("items renamed by an earlier job (--renamed)");
+  if (c.renamed) parts.push_back("files renamed by an earlier job (--renamed)");
   if (c.pre_delay_s > 0) parts.push_back(fmt::format("{} s delay before each iteration (-p)", c.pre_delay_s));
   if (!c.preset.empty()) parts.push_back(fmt::format("preset {}", c.preset));
   std::string text;

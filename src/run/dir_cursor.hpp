@@ -49,6 +49,9 @@ class DirCursor {
     return 0;
   }
 
+  // The directory the tree's roots are in (the iteration directory).
+  DirHandle base() const { return base_; }
+
   // The directory that holds tree directory `dir` (the iteration directory for a tree root: every directory
   // loop's root sits there).
   int openParentOf(std::uint64_t dir, DirHandle& out) {

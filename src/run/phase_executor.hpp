@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "dir_cursor.hpp"
+#include "dir_rotation.hpp"
 #include "mdbench/model/data_pattern.hpp"
 #include "mdbench/model/layout.hpp"
 #include "mdbench/model/metrics.hpp"
@@ -362,6 +363,7 @@ class PhaseExecutor {
         });
       }
       case Phase::kDirRename:
+        return rotateDirs(cursor, owner, from, to, names);
       case Phase::kFileRename:
         return renameItems(phase, cursor, owner, from, to, names);
       default:
@@ -404,6 +406,30 @@ class PhaseExecutor {
       }
       return err;
     });
+  }
+
+  // mdtest's directory rename: the owner's names rotate (dir_rotation.hpp). Items the run does not own are
+  // skipped (failed, untouched); a name the rotation lost to another process is recorded as not the run's.
+  std::uint64_t rotateDirs(DirCursor& cursor, std::uint32_t owner, std::uint64_t from, std::uint64_t to,
+                           PhaseNames& names) {
+    Backend& b = parts_.backend;
+    DirRotation rotation(b, cursor.base(), plan_.layout(), plan_.config().sharing, owner, to - 1);
+    const TypeCheckBatch batch(b, EntryType::kDir, listsForTypeChecks());
+    const std::uint64_t reached =
+        itemLoop(Phase::kDirRename, cursor, owner, from, to, 0, [&](DirHandle dir, std::uint64_t item) {
+          const char* name = names(item);
+          return name == nullptr ? names.error() : rotation.step(dir, item, name);
+        });
+    // Not an op of its own: only after a signal, or when the set's last items were skipped (counted failed).
+    (void)rotation.finish();
+    for (const std::uint64_t item : rotation.lost()) {
+      if (failed_here_.size() < kMaxItemFates) {
+        failed_here_.push_back(FailedItem{item, owner, EEXIST, ItemFate::kNotOurs});
+      } else {
+        failed_overflow_ = true;
+      }
+    }
+    return reached;
   }
 
   // Whether a remove or rename phase checks the types by one listing of each directory (backend.hpp) rather
@@ -503,10 +529,15 @@ class PhaseExecutor {
   // to be the run's). Only EEXIST means the new name is someone else's. An item the record already kept
   // from the op (err: one of ownership.hpp's codes) keeps its fate. Shared after the phase (shareFailures)
   // and recorded; bounded per rank.
+  // The directory rename keeps every name: a directory its rename left in place (EEXIST: the name it was to
+  // take was found taken) is still the run's under its name; one gone or no longer a directory is not.
   void noteFailure(Phase phase, std::uint32_t owner, std::uint64_t item, int err) {
     if ((err & ~kOpErrorMask) != 0) return;
+    if (phase == Phase::kDirRename && err == EEXIST) return;
     ItemFate fate = ItemFate::kNotOurs;
-    if (!phaseInfo(phase).creates()) fate = err == ENOENT ? ItemFate::kGone : ItemFate::kOriginalName;
+    if (!phaseInfo(phase).creates() && phase != Phase::kDirRename) {
+      fate = err == ENOENT ? ItemFate::kGone : ItemFate::kOriginalName;
+    }
     if (failed_here_.size() < kMaxItemFates) {
       failed_here_.push_back(FailedItem{item, owner, err, fate});
     } else {

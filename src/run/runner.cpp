@@ -339,9 +339,9 @@ class BenchmarkRun {
       targetComm().allreduceMaxEach(reach);
       if (phaseInfo(phase).creates()) {
         fates.setMade(itemKindOf(phase), reach);
-      } else {
+      } else if (phase == Phase::kFileRename) {
         fates.setRenamed(itemKindOf(phase), reach);
-      }
+      }  // the directory rename rotates names: every directory keeps a name the run made
     }
     writeRecord(it, fmt::format("after {}", phaseName(phase)));
   }

@@ -35,7 +35,8 @@ std::string errorOf(const Args& args) {
 
 PhaseSelection phases(bool create, bool stat, bool read, bool remove) { return {create, stat, read, remove}; }
 
-// Phases by letter: C T E r as in mdtest, U rename, d readdir. phasesOf("CTrU").
+// Phases by letter: C T E r U as in mdtest (U: the directory rename), d readdir, f --file-rename.
+// phasesOf("CTrU").
 PhaseSelection phasesOf(std::string_view letters) {
   PhaseSelection selection;
   for (const char letter : letters) {
@@ -44,6 +45,7 @@ PhaseSelection phasesOf(std::string_view letters) {
                   : letter == 'E' ? selection.read
                   : letter == 'r' ? selection.remove
                   : letter == 'U' ? selection.rename
+                  : letter == 'f' ? selection.file_rename
                                   : selection.readdir;
     phase = true;
   }
@@ -57,6 +59,7 @@ void expectPhases(const Config& config, const PhaseSelection& expected) {
   EXPECT_EQ(config.phases.remove, expected.remove);
   EXPECT_EQ(config.phases.rename, expected.rename);
   EXPECT_EQ(config.phases.readdir, expected.readdir);
+  EXPECT_EQ(config.phases.file_rename, expected.file_rename);
 }
 
 // Every field but preset and command_line, so that two command lines can be compared for their effect.
@@ -467,6 +470,7 @@ TEST(ConfigHelp, TextListsEveryOptionAndDefault) {
                            "  -S, --shared-files",
                            "      --preset NAME",
                            "  -U, --rename",
+                           "      --file-rename",
                            "      --readdir",
                            "      --renamed",
                            "  -N, --shift S",
@@ -529,7 +533,7 @@ TEST(ConfigHelp, TextColumnsAlignedAndShort) {
 // ---- contradictions and impossible values
 
 TEST(ConfigResolve, KeepRunsNoRemovePhase) {
-  expectPhases(configOf({"--keep"}), phasesOf("CTE"));
+  expectPhases(configOf({"--keep"}), phasesOf("CTEU"));  // the directory rename keeps the names
   expectPhases(configOf({"--keep", "-C"}), phases(true, false, false, false));
   EXPECT_EQ(errorOf({"--keep", "-C", "-r"}), "--keep and -r/--remove exclude each other");
 }
@@ -874,8 +878,9 @@ TEST(ConfigNumbers, ShiftAndStonewallFile) {
 
 // ---- phase selection with -U and --readdir
 
-// mdtest's default is create, stat, read, remove and its rename; -U, like -C -T -E -r, selects (alone: only
-// the rename). --readdir adds to any selection.
+// mdtest's default is create, stat, read, remove and its directory rename; -U, like -C -T -E -r, selects
+// (alone: only the directory rename). --readdir and --file-rename add to any selection; the directory
+// rename keeps the names, so --keep keeps it.
 TEST(ConfigResolve, DefaultPhasesAreMdtestsAndRenameSelects) {
   expectPhases(configOf({}), phasesOf("CTErU"));
   expectPhases(configOf({"-U"}), phasesOf("U"));
@@ -886,8 +891,12 @@ TEST(ConfigResolve, DefaultPhasesAreMdtestsAndRenameSelects) {
   expectPhases(configOf({"-T", "-U"}), phasesOf("TU"));
   expectPhases(configOf({"-C", "--readdir"}), phasesOf("Cd"));
   expectPhases(configOf({"-rU", "--readdir"}), phasesOf("rUd"));
-  expectPhases(configOf({"--keep"}), phasesOf("CTE"));
+  expectPhases(configOf({"--keep"}), phasesOf("CTEU"));
   expectPhases(configOf({"--keep", "-U"}), phasesOf("U"));
+  expectPhases(configOf({"--file-rename"}), phasesOf("CTErUf"));
+  expectPhases(configOf({"-U", "--file-rename"}), phasesOf("Uf"));
+  expectPhases(configOf({"-C", "--file-rename"}), phasesOf("Cf"));
+  expectPhases(configOf({"-F", "--file-rename"}), phasesOf("CTErUf"));
 }
 
 // ---- contradictions of the further options
@@ -946,14 +955,15 @@ TEST(ConfigValidate, Fsync) {
   EXPECT_TRUE(configOf({"-y", "-w", "1"}).fsync_writes);
 }
 
+// --renamed is about --file-rename's names; the directory rename (-U) keeps every name, so it goes with it.
 TEST(ConfigValidate, Renamed) {
-  EXPECT_EQ(errorOf({"--renamed", "-T", "-U"}),
-            "--renamed and -U/--rename exclude each other: items cannot be renamed twice");
+  EXPECT_EQ(errorOf({"--renamed", "-T", "--file-rename"}),
+            "--renamed and --file-rename exclude each other: files cannot be renamed twice");
   EXPECT_EQ(
-      errorsOf({"--renamed"}),  // the default phases create and rename
-      (Errors{"--renamed and -U/--rename exclude each other: items cannot be renamed twice",
-              "--renamed and -C/--create exclude each other: the items this run creates are not renamed"}));
+      errorsOf({"--renamed"}),  // the default phases create
+      (Errors{"--renamed and -C/--create exclude each other: the items this run creates are not renamed"}));
   expectPhases(configOf({"--renamed", "-T", "-E", "-r", "--readdir"}), phasesOf("TErd"));
+  expectPhases(configOf({"--renamed", "-T", "-U"}), phasesOf("TU"));
 }
 
 // As mdtest: -R in a job without stat or read does nothing, and is accepted.
@@ -968,8 +978,9 @@ TEST(ConfigValidate, RandomWithoutSomethingToRandomize) {
 
 TEST(ConfigValidate, FurtherProblemsAllListed) {
   EXPECT_EQ(
-      errorsOf({"-S", "-u", "-D", "-d", "a@b", "-N", "2",  "-y", "--renamed", "-U", "-R", "-C",
-                "-W", "x",  "-p", "-1", "-x",  "",   "-c", "-B", "-k",        "-w", "1"}),
+      errorsOf({"-S", "-u", "-D", "-d", "a@b", "-N", "2",  "-y", "--renamed", "--file-rename",
+                "-R", "-C", "-W", "x",  "-p",  "-1", "-x", "",   "-c",        "-B",
+                "-k", "-w", "1"}),
       (Errors{
           "-W/--stonewall: 'x' is not a number of seconds (digits, optionally with a fraction: 300, 0.5)",
           "-p/--pre-delay: '-1' is not a number of seconds (digits, optionally with a fraction: 300, 0.5)",
@@ -982,7 +993,7 @@ TEST(ConfigValidate, FurtherProblemsAllListed) {
           "-k/--mknod and -w/--write-bytes 1 exclude each other: mknod makes empty files (as mdtest)",
           "-S/--shared-files and -u/--unique-dir exclude each other",
           "-N/--shift: 2 and several -d/--dir directories exclude each other",
-          "--renamed and -U/--rename exclude each other: items cannot be renamed twice",
+          "--renamed and --file-rename exclude each other: files cannot be renamed twice",
           "--renamed and -C/--create exclude each other: the items this run creates are not renamed"}));
 }
 

@@ -45,7 +45,7 @@ for line in stdout:
 
 f = h5py.File(path, "r")
 check(f.attrs["schema"] == "mdbench-results", "schema name")
-check(f.attrs["schema_version"] == 7, "schema version")
+check(f.attrs["schema_version"] == 8, "schema version")
 runs = sorted(f["runs"].keys())
 run = f["runs"][runs[-1]]
 a = run.attrs
@@ -59,11 +59,12 @@ check(run["config"].attrs["items"] == items, "config items")
 check((a["path_style"], a["api"], int(a["barrier_timed"])) == ("full", "POSIX", 1),
       f"path_style/api/barrier_timed {a['path_style']} {a['api']} {a['barrier_timed']}")
 c = run["config"].attrs
-# No phase letter: mdtest's phases, its renames included.
-flags = tuple(int(c[k]) for k in ("phase_create", "phase_stat", "phase_read", "phase_rename", "phase_remove"))
-check(flags == (1, 1, 1, 1, 1), f"config phase flags {flags}")
-default_phases = {"tree-create", "tree-remove", "file-read"} | {
-    f"{kind}-{op}" for kind in ("dir", "file") for op in ("create", "stat", "rename", "remove")}
+# No phase letter: mdtest's phases, its directory rename included (no file rename: mdtest has none).
+flags = tuple(int(c[k]) for k in ("phase_create", "phase_stat", "phase_read", "phase_rename", "phase_remove",
+                                  "phase_file_rename"))
+check(flags == (1, 1, 1, 1, 1, 0), f"config phase flags {flags}")
+default_phases = {"tree-create", "tree-remove", "file-read", "dir-rename"} | {
+    f"{kind}-{op}" for kind in ("dir", "file") for op in ("create", "stat", "remove")}
 check(len(run["iterations"]) == iterations, "iteration groups")
 
 seen = 0

@@ -151,6 +151,7 @@ garbage       | 1     | --read=yes                     | -E/--read: takes 0 (off
 garbage       | 1     | --remove=yes                   | -r/--remove: takes 0 (off) or a whole number (on)
 garbage       | 1     | --rename=yes                   | -U/--rename: takes 0 (off) or a whole number (on)
 garbage       | 1     | --readdir=yes                  | --readdir: takes 0 (off) or a whole number (on)
+garbage       | 1     | --file-rename=yes              | --file-rename: takes 0 (off) or a whole number (on)
 garbage       | 1     | --renamed=yes                  | --renamed: takes 0 (off) or a whole number (on)
 garbage       | 1     | --print-rate-and-time=yes      | -P/--print-rate-and-time: takes 0 (off) or a whole number (on)
 garbage       | 1     | --time-unique-overhead=yes     | -t/--time-unique-overhead: takes 0 (off) or a whole number (on)
@@ -343,7 +344,7 @@ contradictory | 1     | -o a.h5 -o b.h5                | -o/--output: given more
 contradictory | 1     | -X -e 0                        | -X/--verify: nothing read to verify: needs -e/--read-bytes > 0
 contradictory | 1     | -e 10 -w 5                     | -e/--read-bytes: 10 is more than -w/--write-bytes 5
 contradictory | 1 4   | --keep -r                      | --keep and -r/--remove exclude each other
-contradictory | 1     | --renamed -U -T                | --renamed and -U/--rename exclude each other
+contradictory | 1     | --renamed --file-rename -T     | --renamed and --file-rename exclude each other
 contradictory | 1     | --renamed -C                   | --renamed and -C/--create exclude each other
 contradictory | 1     | -C -T -E -r -R -D -E           | -E/--read: the read phase reads files, not with -D/--dirs-only
 contradictory | 1 4   | -I 4 -n 10                     | -n/--items: 10 is not a multiple of -I/--items-per-dir 4 (over a shared tree, as in mdtest

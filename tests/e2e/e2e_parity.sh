@@ -52,19 +52,31 @@ expect_eq "$(column file-stat last)" 1 "random order visits the same items"
 run 2 -d "$t" -F -u -n 20 -r
 expect_eq "$(column file-remove last)" 1 "remove: the one missing item"
 
-# Rename: every item renamed, none left under its old name; --renamed finishes the job later.
+# File rename (--file-rename, mdbench's): every file renamed, none left under its old name; --renamed finishes
+# the job later. Directory rename (-U, mdtest's): the names rotate, so the same names exist after it and a
+# later remove job finds every directory without --renamed.
 for np in 2 4; do
-  for kind in F D; do
-    t=$BASE/rename.$np.$kind
-    run "$np" -d "$t" -$kind -n 25 -z 1 -b 2 -C -T -U -N 1 --keep
-    expect_rc 0 "np=$np rename -$kind"
-    expect_eq "$(count_named "$t" '*mdbench.[0-9]*.renamed')" $((25 * np)) "np=$np rename -$kind: all items renamed"
-    expect_eq "$(find "$t" \( -name 'file.mdbench.*' -o -name 'dir.mdbench.*' \) ! -name '*.renamed' | wc -l)" 0 \
-      "np=$np rename -$kind: no old names left"
-    run "$np" -d "$t" -$kind -n 25 -z 1 -b 2 -r --renamed
-    expect_rc 0 "np=$np remove renamed -$kind"
-    expect_absent "$t" "np=$np remove renamed -$kind (and the target the create job made)"
-  done
+  t=$BASE/rename.$np.F
+  run "$np" -d "$t" -F -n 25 -z 1 -b 2 -C -T --file-rename -N 1 --keep
+  expect_rc 0 "np=$np rename -F"
+  expect_eq "$(count_named "$t" '*mdbench.[0-9]*.renamed')" $((25 * np)) "np=$np rename -F: all files renamed"
+  expect_eq "$(find "$t" -name 'file.mdbench.*' ! -name '*.renamed' | wc -l)" 0 "np=$np rename -F: no old names left"
+  run "$np" -d "$t" -F -n 25 -z 1 -b 2 -r --renamed
+  expect_rc 0 "np=$np remove renamed -F"
+  expect_absent "$t" "np=$np remove renamed -F (and the target the create job made)"
+
+  t=$BASE/rename.$np.D
+  run "$np" -d "$t" -D -n 25 -z 1 -b 2 -C -T -U -N 1 --keep
+  expect_rc 0 "np=$np rename -D"
+  expect_eq "$(column dir-rename 2)" $((25 * np)) "np=$np rename -D: one rename per item (mdtest's count)"
+  expect_eq "$(count_named "$t" '*.renamed')" 0 "np=$np rename -D: no temporary name left"
+  expect_eq "$(find "$t" -name 'dir.mdbench.*' | sed 's|.*/||' | sort | tr '\n' ' ')" \
+    "$(for r in $(seq 0 $((np - 1))); do for i in $(seq 0 24); do echo "dir.mdbench.$r.$i"; done; done | sort | tr '\n' ' ')" \
+    "np=$np rename -D: the same names as before the rename"
+  run "$np" -d "$t" -D -n 25 -z 1 -b 2 -r
+  expect_rc 0 "np=$np remove after rename -D"
+  expect_eq "$(column dir-remove last)" 0 "np=$np remove after rename -D: every directory found"
+  expect_absent "$t" "np=$np remove after rename -D (and the target the create job made)"
 done
 
 # Readdir: every directory listed, counts checked; a stray entry is a failure.

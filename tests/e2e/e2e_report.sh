@@ -20,11 +20,11 @@ svg_ok() {  # svg_ok WHAT FILE CHECKS...
 # ---- Two configurations from real runs: a sweep in one file, and the same steps as two jobs ----
 # 20000 items per rank: the file phases last long enough for a rate to be charted (10 ms), even a stat phase
 # at 1M ops/s on a quiet tmpfs; the tree phases (1 directory per rank) never do.
-run 2 -d "$target" -n 20000 -F -u -i 2 --sweep 1,2 --series-interval 0.001 -o "$BASE/sweep.h5"
+run 2 -d "$target" -n 20000 -F -u -i 2 --file-rename --sweep 1,2 --series-interval 0.001 -o "$BASE/sweep.h5"
 expect_rc 0 "sweep 1,2"
-run 1 -d "$target" -n 20000 -F -u -i 2 -o "$BASE/job1.h5"
+run 1 -d "$target" -n 20000 -F -u -i 2 --file-rename -o "$BASE/job1.h5"
 expect_rc 0 "job at 1 rank"
-run 2 -d "$target" -n 20000 -F -u -i 2 -o "$BASE/job2.h5"
+run 2 -d "$target" -n 20000 -F -u -i 2 --file-rename -o "$BASE/job2.h5"
 expect_rc 0 "job at 2 ranks"
 
 run 0 report sweep="$BASE/sweep.h5" jobs="$BASE/job1.h5,$BASE/job2.h5" --baseline sweep -d "$BASE/out" --png
@@ -125,7 +125,7 @@ svg_ok "overview" "$BASE/out/overview.svg" --panels "$panels" --series sweep --s
 svg_ok "same looks in every chart" "$BASE"/out/*.svg --same-looks
 
 # Throughput over time: one figure per run (the sweep's two steps; each job's file), a panel per phase (no
-# phase letter: mdtest's phases, file-rename included).
+# phase letter: mdtest's phases, with --file-rename's).
 # A phase too short to time (the tree phases' one mkdir) has no panel; the done table says so.
 expect_in "$OUT" ", not charted)" "the done table: tree-create not charted over time"
 for stem in timeline-sweep-run-0000 timeline-sweep-run-0001 timeline-jobs-1-run-0000 timeline-jobs-2-run-0000; do

@@ -29,8 +29,8 @@ done
 # Throughput over time (schema version 5), read with h5py: every rank's counts add up to its ok and end
 # with it, the totals are the column sums, the first/last-done rates are there and plausible, and the
 # configured interval is recorded (the runs above left --series-interval at its default, 0.1 s). No phase
-# letter: mdtest's phases, renames included (11 per iteration: tree, dir and file create, stat, rename and
-# remove, file read).
+# letter: mdtest's phases, its directory rename included (10 per iteration: tree, dir and file create, stat
+# and remove, dir rename, file read).
 for f in "$BASE/r.2.unique.h5" "$BASE/r.4.shared.h5"; do
   if "$py" - "$f" <<'PY' >"$BASE/check.txt" 2>&1; then pass; else fail "series in $f: $(cat "$BASE/check.txt")"; fi
 import sys, h5py
@@ -38,7 +38,7 @@ run = h5py.File(sys.argv[1], "r")["runs/run-0000"]
 assert float(run["config"].attrs["series_interval_s"]) == 0.1
 ranks = int(run.attrs["ranks"])
 phases = [p for it in run["iterations"].values() for p in it.values()]
-assert len(phases) == 2 * 11, len(phases)
+assert len(phases) == 2 * 10, len(phases)
 for p in phases:
     counts, total, rows = p["ops_per_interval"], p["ops_per_interval_total"][:], p["ranks"][:]
     assert counts.dtype == "uint32" and total.dtype == "uint64", (counts.dtype, total.dtype)
@@ -96,8 +96,8 @@ for p in doc["runs"][0]["phases"]:
 PY
 run 0 export "$f" --format csv -o "$BASE/r.csv"
 expect_rc 0 "export csv"
-# 2 iterations x 11 phases x 2 ranks, plus the header.
-expect_eq "$(wc -l <"$BASE/r.csv")" $((2 * 11 * 2 + 1)) "csv rows"
+# 2 iterations x 10 phases x 2 ranks, plus the header.
+expect_eq "$(wc -l <"$BASE/r.csv")" $((2 * 10 * 2 + 1)) "csv rows"
 expect_eq "$(head -1 "$BASE/r.csv" | tr ',' '\n' | tail -13 | tr '\n' ' ')" \
   "phase_first_done_time_s phase_first_done_ops phase_first_done_ops_per_s phase_last_done_time_s phase_last_done_ops_per_s ranks sweep_step latency_p50_ns latency_p90_ns latency_p99_ns latency_p999_ns latency_max_ns phase_too_short " \
   "csv: the first/last-done columns, then ranks, sweep step, latencies and too short, last"
@@ -157,7 +157,7 @@ expect_eq "$(sed -n 2p "$BASE/v4.csv" | awk -F, '{ print NF, $22 $23 $24 $25 $26
 before=$(md5sum <"$v4")
 run 1 -d "$BASE/t" -n 10 -F -o "$v4" --append
 expect_rc 1 "append to a version 4 file"
-expect_in "$ERR" "has schema version 4, this mdbench writes 7: cannot append to it" "version 4: why not"
+expect_in "$ERR" "has schema version 4, this mdbench writes 8: cannot append to it" "version 4: why not"
 expect_eq "$(md5sum <"$v4")" "$before" "version 4 file untouched"
 
 # Validation failures are exit 1 and name the problem.

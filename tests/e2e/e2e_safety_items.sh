@@ -129,20 +129,22 @@ for np in 2 4; do
   rm -f "$BASE/precious"
 done
 
-# (4) The rename (in the default selection, as mdtest's): the user's *.renamed names survive, mdbench's
-# originals are removed.
+# (4) The renames: the user's *.renamed names survive, mdbench's originals are removed. The file rename
+# (--file-rename) renames file i to file.mdbench.<rank>.<i>.renamed; the directory rename (mdtest's, in the
+# default selection) rotates the names and parks rank r's first directory under dir.mdbench.<r>.0.renamed
+# meanwhile: a user's entry there makes that rename fail, and the rotation goes on from the next item.
 plant_renamed() {  # plant_renamed TARGET ITEM
   echo "the user's renamed" >"$1/$TREE/file.mdbench.1.$2.renamed"
-  mkdir "$1/$TREE/dir.mdbench.0.$2.renamed"
+  mkdir "$1/$TREE/dir.mdbench.0.0.renamed"
 }
 t=$BASE/rename
-what="-U"
+what="-U --file-rename"
 for _ in $(seq 1 10); do
   rm -rf "$t"
   plant_during "$t" plant_renamed "$t" "$K"
-  run 2 -d "$t" -n "$N"
+  run 2 -d "$t" -n "$N" --file-rename
   plant_done
-  [ "$(column file-rename last)" = 1 ] && break
+  [ "$(column file-rename last)" = 1 ] && [ "$(column dir-rename last)" = 1 ] && break
 done
 expect_rc 1 "$what: the rename meets the user's names"
 expect_eq "$(column file-rename last)" 1 "$what: file-rename failures"
@@ -150,21 +152,22 @@ expect_eq "$(column dir-rename last)" 1 "$what: dir-rename failures"
 expect_eq "$(column file-remove last)" 0 "$what: file-remove removes mdbench's original"
 expect_eq "$(column dir-remove last)" 0 "$what: dir-remove removes mdbench's original"
 expect_eq "$(cat "$t/$TREE/file.mdbench.1.$K.renamed" 2>&1)" "the user's renamed" "$what: the user's file survives"
-if [ -d "$t/$TREE/dir.mdbench.0.$K.renamed" ]; then pass; else fail "$what: the user's directory is gone"; fi
+if [ -d "$t/$TREE/dir.mdbench.0.0.renamed" ]; then pass; else fail "$what: the user's directory is gone"; fi
 expect_absent "$t/$TREE/file.mdbench.1.$K" "$what: mdbench's original file removed"
-expect_absent "$t/$TREE/dir.mdbench.0.$K" "$what: mdbench's original directory removed"
+expect_absent "$t/$TREE/dir.mdbench.0.0" "$what: mdbench's original directory removed"
 expect_eq "$(find "$t/$TREE" -mindepth 1 | wc -l)" 2 "$what: only the user's names are left"
 
-# The same across jobs: -C, then -T -U, then --renamed -T -r; the names planted between the jobs.
+# The same across jobs: -C, then -T -U --file-rename, then --renamed -T -r; the names planted between the jobs.
 t=$BASE/rename-split
 run 2 -d "$t" -n 20 -C
 expect_rc 0 "split -U: create"
 plant_renamed "$t" 7
-run 2 -d "$t" -n 20 -T -U
+run 2 -d "$t" -n 20 -T -U --file-rename
 expect_rc 1 "split -U: the rename job meets the user's names"
 expect_eq "$(column file-rename last)" 1 "split -U: file-rename failures"
+expect_eq "$(column dir-rename last)" 1 "split -U: dir-rename failures"
 expect_in "$t/mdbench.iter.0/.mdbench-taken" "f 1 7 o" "split -U: the record keeps the original file name"
-expect_in "$t/mdbench.iter.0/.mdbench-taken" "d 0 7 o" "split -U: the record keeps the original directory name"
+expect_not_in "$t/mdbench.iter.0/.mdbench-taken" "d 0 0 " "split -U: the directory kept its name: no exception recorded"
 run 2 -d "$t" -n 20 --renamed -T -r
 expect_rc 1 "split -U: the remove job"
 expect_eq "$(column file-stat last)" 0 "split -U: file-stat finds every item (one under its original name)"
@@ -172,7 +175,7 @@ expect_eq "$(column dir-stat last)" 0 "split -U: dir-stat finds every item (one 
 expect_eq "$(column file-remove last)" 0 "split -U: file-remove removes mdbench's names"
 expect_eq "$(column dir-remove last)" 0 "split -U: dir-remove removes mdbench's names"
 expect_eq "$(cat "$t/$TREE/file.mdbench.1.7.renamed" 2>&1)" "the user's renamed" "split -U: the user's file survives"
-if [ -d "$t/$TREE/dir.mdbench.0.7.renamed" ]; then pass; else fail "split -U: the user's directory is gone"; fi
+if [ -d "$t/$TREE/dir.mdbench.0.0.renamed" ]; then pass; else fail "split -U: the user's directory is gone"; fi
 expect_eq "$(find "$t/$TREE" -mindepth 1 | wc -l)" 2 "split -U: only the user's names are left"
 
 # (-r symlink) A symlink planted under a generated file name between the jobs stays, and so does its target.
@@ -187,15 +190,29 @@ expect_rc 1 "symlink: the remove job"
 expect_eq "$(column file-remove last)" 1 "symlink: file-remove counts the link failed"
 if [ -L "$t/$TREE/file.mdbench.0.3" ]; then pass; else fail "symlink: the link was removed"; fi
 expect_eq "$(cat "$BASE/link-target")" "target data" "symlink: its target is intact"
-# -U over a symlink under a generated name: not renamed.
+# --file-rename over a symlink under a generated name: not renamed.
 t=$BASE/symlink-rename
 run 2 -d "$t" -n 10 -C
 rm "$t/$TREE/file.mdbench.1.2"
 ln -s "$BASE/link-target" "$t/$TREE/file.mdbench.1.2"
-run 2 -d "$t" -n 10 -U -r
+run 2 -d "$t" -n 10 --file-rename -r
+expect_rc 1 "symlink --file-rename: the run"
+expect_eq "$(column file-rename last)" 1 "symlink --file-rename: file-rename refuses the link"
+if [ -L "$t/$TREE/file.mdbench.1.2" ]; then pass; else fail "symlink --file-rename: the link was renamed or removed"; fi
+expect_absent "$t/$TREE/file.mdbench.1.2.renamed" "symlink --file-rename: no renamed link"
+# -U over a symlink (to a directory) under a generated directory name: the rotation skips it, the link stays
+# where it is, and every other directory keeps a name of the run's and is removed.
+t=$BASE/symlink-dir-rename
+mkdir -p "$BASE/link-dir"
+run 2 -d "$t" -n 10 -C -D
+rmdir "$t/$TREE/dir.mdbench.1.2"
+ln -s "$BASE/link-dir" "$t/$TREE/dir.mdbench.1.2"
+run 2 -d "$t" -n 10 -D -U -r
 expect_rc 1 "symlink -U: the run"
-expect_eq "$(column file-rename last)" 1 "symlink -U: file-rename refuses the link"
-if [ -L "$t/$TREE/file.mdbench.1.2" ]; then pass; else fail "symlink -U: the link was renamed or removed"; fi
-expect_absent "$t/$TREE/file.mdbench.1.2.renamed" "symlink -U: no renamed link"
+expect_eq "$(column dir-rename last)" 1 "symlink -U: dir-rename refuses the link"
+expect_eq "$(column dir-remove last)" 1 "symlink -U: dir-remove leaves the link"
+if [ -L "$t/$TREE/dir.mdbench.1.2" ]; then pass; else fail "symlink -U: the link was renamed or removed"; fi
+if [ -d "$BASE/link-dir" ]; then pass; else fail "symlink -U: the link's directory is gone"; fi
+expect_eq "$(find "$t/$TREE" -mindepth 1 | wc -l)" 1 "symlink -U: only the link is left"
 
 finish

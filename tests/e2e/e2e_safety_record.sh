@@ -4,7 +4,7 @@
 # several targets) leaves the user's files planted under the names beyond the record alone, counted failed
 # as "not made by the create job"; another layout (-z, -b, -u, ranks) is refused before any phase with
 # exit 2; a damaged or edited record makes the job refuse the directory and `clean` leave everything. A rerun
-# of a -U job keeps the record's renamed names (clean removes them and says nothing was taken), and items
+# of a --file-rename job keeps the record's renamed names (clean removes them and says nothing was taken), and items
 # whose create failed for another reason than EEXIST are "not created (ENOSPC)" in later jobs, never EEXIST.
 # After each case `mdbench clean` removes what the run made and leaves the user's files byte for byte (after
 # a remove job, whose removals freed the names, it leaves the tree directory that holds them).
@@ -186,15 +186,15 @@ for damage in truncate edit remove; do
   kept "$p" "$damage: the user's file"
 done
 
-# ---- item 10: a -U job run twice. The rerun finds every item renamed already; the record keeps the
-# renamed names as the run's: clean removes them and never says the run found them taken.
+# ---- item 10: a --file-rename job run twice. The rerun finds every item renamed already; the record keeps
+# the renamed names as the run's: clean removes them and never says the run found them taken.
 for how in clean remove; do
   t=$BASE/rerun.$how
   job 2 -d "$t" -n 16 -F -C
-  job 2 -d "$t" -n 16 -F -U
-  expect_rc 0 "rerun $how: the first -U"
-  job 2 -d "$t" -n 16 -F -U
-  expect_rc 1 "rerun $how: the second -U"
+  job 2 -d "$t" -n 16 -F -U --file-rename
+  expect_rc 0 "rerun $how: the first --file-rename"
+  job 2 -d "$t" -n 16 -F -U --file-rename
+  expect_rc 1 "rerun $how: the second --file-rename"
   expect_in "$OUT" "already renamed by an earlier job" "rerun $how: the reason"
   expect_eq "$(find "$t" -name 'file.mdbench.*.renamed' | wc -l)" 32 "rerun $how: every item still renamed"
   if [ "$how" = clean ]; then
@@ -210,24 +210,51 @@ for how in clean remove; do
 done
 
 # A rename that found its new name taken keeps the item under its original name, and says so; once the
-# user's name is gone a later -U renames it, and clean then removes it (nothing is called taken).
+# user's name is gone a later --file-rename renames it, and clean then removes it (nothing is called taken).
 t=$BASE/retry
 job 2 -d "$t" -n 4 -F -C
 p=$t/$ITER/mdbench_tree.0/file.mdbench.1.2.renamed
 plant "$p"
-job 2 -d "$t" -n 4 -F -U
+job 2 -d "$t" -n 4 -F -U --file-rename
 expect_rc 1 "retry: the rename that finds its name taken"
 expect_in "$OUT" "EEXIST" "retry: EEXIST"
 run 0 clean --dry-run "$t"
 expect_in "$OUT" "$p: the run's rename found this name taken" "retry: clean says the rename found it taken"
 kept "$p" "retry: the user's .renamed name"
 rm "$p"
-job 2 -d "$t" -n 4 -F -U
-expect_rc 1 "retry: the second -U (the others are renamed already)"
+job 2 -d "$t" -n 4 -F -U --file-rename
+expect_rc 1 "retry: the second --file-rename (the others are renamed already)"
 expect_eq "$(find "$t" -name 'file.mdbench.*.renamed' | wc -l)" 8 "retry: every item renamed now"
 run 0 clean "$t"
 expect_rc 0 "retry: clean"
 expect_absent "$t" "retry: clean removed everything"
+
+# ---- the directory rename (mdtest's rotation) keeps every name the record holds: a -U job run twice
+# succeeds twice, a later -r finds every directory, and clean after -U removes the run's names only. A -U
+# job asked for more items than the create made skips the names beyond the record (the user's there stay).
+for how in clean remove; do
+  t=$BASE/rotate.$how
+  job 2 -d "$t" -n 12 -D -C
+  mkdir "$t/$ITER/mdbench_tree.0/dir.mdbench.0.12" "$t/$ITER/mdbench_tree.0/dir.mdbench.1.13"
+  job 2 -d "$t" -n 14 -D -U
+  expect_rc 1 "rotate $how: -U beyond the record"
+  expect_eq "$(column dir-rename last)" 4 "rotate $how: the names beyond the record counted failed"
+  expect_in "$OUT" "not made by the create job" "rotate $how: the reason"
+  job 2 -d "$t" -n 12 -D -U
+  expect_rc 0 "rotate $how: the second -U"
+  expect_eq "$(find "$t" -name '*.renamed' | wc -l)" 0 "rotate $how: no temporary name left"
+  if [ "$how" = clean ]; then
+    run 0 clean "$t"
+    expect_rc 1 "rotate: clean leaves the user's directories"
+    expect_not_in "$OUT" "found this name taken" "rotate: clean says nothing was taken by a rename"
+  else
+    job 2 -d "$t" -n 12 -D -r
+    expect_rc 1 "rotate: -r after -U (its tree-remove meets the user's directories)"
+    expect_eq "$(column dir-remove last)" 0 "rotate: -r finds every directory"
+  fi
+  expect_eq "$(find "$t" -name 'dir.mdbench.*' | sed 's|.*/||' | sort | tr '\n' ' ')" \
+    "dir.mdbench.0.12 dir.mdbench.1.13 " "rotate $how: only the user's directories are left"
+done
 
 # ---- item 11: creates that fail with ENOSPC (a tmpfs of few inodes): later jobs say "not created
 # (ENOSPC)", not EEXIST. Mounting needs root; without it this part fails rather than passing silently.

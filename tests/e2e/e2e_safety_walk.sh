@@ -139,12 +139,12 @@ for spec in dirfd:tree full:tree dirfd:iter full:iter; do
   style=${spec%%:*}
   level=${spec#*:}
   victim=$BASE/victim.$style.$level
-  # The names the file-remove phase unlinks (the file-rename phase gave them .renamed), where the swapped
-  # directory's link leads.
+  # The names the file-remove phase unlinks (mdtest's default phases: no file rename before it), where the
+  # swapped directory's link leads.
   files=$victim
   [ "$level" = tree ] || files=$victim/mdbench_tree.0
   mkdir -p "$files"
-  for i in $(seq 29000 29999); do echo "victim" >"$files/file.mdbench.0.$i.renamed"; done
+  for i in $(seq 29000 29999); do echo "victim" >"$files/file.mdbench.0.$i"; done
   echo "user data" >"$victim/user.txt"
   # Names of the run's own files: a run writes, renames and removes its mark and record only in the
   # directory it made (by descriptor), never through the link.

@@ -341,7 +341,7 @@ TEST(Loops, LargeForestArithmeticWithoutOverflow) {
 TEST(Loops, PlanCountsEveryItemOfEveryLoop) {
   Config config = loopConfig(6, 3, 1, 2, false);
   config.phases.create = config.phases.stat = config.phases.read = config.phases.remove = true;
-  config.phases.readdir = config.phases.rename = true;
+  config.phases.readdir = config.phases.rename = config.phases.file_rename = true;
   config.shift = 1;
   config.random_order = true;
   const Plan plan(config, 2);

@@ -40,7 +40,7 @@ const std::vector<Row> kExpected = {
     {P::kDirCreate, "dir-create", S::kDirs, A::kCreate, W::kStopAndWearOut, 0, O::kNumbered, "mkdir"},
     {P::kDirStat, "dir-stat", S::kDirs, A::kStat, W::kStopAndWearOut, 1, O::kRandom, "stat"},
     {P::kDirReaddir, "dir-readdir", S::kDirs, A::kReaddir, W::kNone, 1, O::kRandom, "readdir"},
-    {P::kDirRename, "dir-rename", S::kDirs, A::kRename, W::kNoteOnly, 4, O::kNumbered, "rename"},
+    {P::kDirRename, "dir-rename", S::kDirs, A::kRename, W::kNoteOnly, 1, O::kNumbered, "rename"},
     {P::kDirRemove, "dir-remove", S::kDirs, A::kRemove, W::kNoteOnly, 3, O::kNumbered, "rmdir"},
     {P::kFileCreate, "file-create", S::kFiles, A::kCreate, W::kStopAndWearOut, 0, O::kNumbered, "create"},
     {P::kFileStat, "file-stat", S::kFiles, A::kStat, W::kStopAndWearOut, 1, O::kRandom, "stat"},
@@ -65,7 +65,7 @@ Config everythingConfig() {
   config.depth = 2;
   config.branching = 3;
   config.items = 50;
-  config.phases = PhaseSelection{true, true, true, true, true, true};
+  config.phases = PhaseSelection{true, true, true, true, true, true, true};
   return config;
 }
 
@@ -139,18 +139,22 @@ TEST(PhaseTable, ReadersOfTheTableAgreeWithIt) {
   }
 }
 
-// Each option selects exactly the phases whose action it names (both kinds, -S off).
+// Each option selects exactly the phases whose action it names (both kinds, -S off); the renames by kind:
+// -U the directories' (mdtest's), --file-rename the files' (mdbench's).
 TEST(PhaseTable, SelectionFollowsTheAction) {
   const std::vector<std::pair<PhaseAction, bool PhaseSelection::*>> options = {
-      {A::kCreate, &PhaseSelection::create},   {A::kStat, &PhaseSelection::stat},
-      {A::kReaddir, &PhaseSelection::readdir}, {A::kRead, &PhaseSelection::read},
-      {A::kRename, &PhaseSelection::rename},   {A::kRemove, &PhaseSelection::remove}};
+      {A::kCreate, &PhaseSelection::create},     {A::kStat, &PhaseSelection::stat},
+      {A::kReaddir, &PhaseSelection::readdir},   {A::kRead, &PhaseSelection::read},
+      {A::kRename, &PhaseSelection::rename},     {A::kRemove, &PhaseSelection::remove},
+      {A::kRename, &PhaseSelection::file_rename}};
   for (const auto& [action, option] : options) {
     Config config;
     config.phases.*option = true;
     std::vector<Phase> want;
     for (const Phase p : kAllPhases) {
-      if (phaseInfo(p).action == action) want.push_back(p);
+      if (phaseInfo(p).action != action) continue;
+      if (action == A::kRename && (p == P::kFileRename) != (option == &PhaseSelection::file_rename)) continue;
+      want.push_back(p);
     }
     EXPECT_EQ(selectPhases(config), want) << static_cast<int>(action);
   }
@@ -199,24 +203,26 @@ TEST(PhaseTable, SharedFilesOnceForShared) {
   }
 }
 
-// The names each item phase uses: renamed after its kind's rename phase ran, or all with --renamed.
+// The names each file phase uses: renamed after the file rename ran, or all with --renamed. Directories
+// keep their names: the directory rename rotates them (mdtest's).
 TEST(PhaseTable, NameFormAfterTheRename) {
   Config config = everythingConfig();
   const Plan plan(config, 2);
   for (const Phase p : kAllPhases) {
     const PhaseInfo& info = phaseInfo(p);
     if (info.tree()) continue;
-    const bool after = info.action == A::kRemove;  // the only action after rename in either kind
+    const bool after = info.action == A::kRemove && info.scope == S::kFiles;  // only remove follows a rename
     EXPECT_EQ(plan.nameForm(p), after ? NameForm::kRenamed : NameForm::kOriginal) << info.name;
   }
-  config.phases.rename = false;
+  config.phases.file_rename = false;
   const Plan unrenamed(config, 2);
   for (const Phase p : {P::kDirRemove, P::kFileRemove}) EXPECT_EQ(unrenamed.nameForm(p), NameForm::kOriginal);
   config.renamed = true;
   const Plan renamed(config, 2);
-  for (const Phase p : {P::kDirCreate, P::kFileStat, P::kFileRemove}) {
+  for (const Phase p : {P::kFileCreate, P::kFileStat, P::kFileRemove}) {
     EXPECT_EQ(renamed.nameForm(p), NameForm::kRenamed);
   }
+  for (const Phase p : {P::kDirStat, P::kDirRemove}) EXPECT_EQ(renamed.nameForm(p), NameForm::kOriginal);
 }
 
 TEST(SteadyTables, NamesAndOps) {

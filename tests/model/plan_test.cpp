@@ -34,14 +34,21 @@ const PhaseSelection kRead = select(false, false, true, false);
 const PhaseSelection kRemove = select(false, false, false, true);
 const PhaseSelection kAll = select(true, true, true, true);
 
+// rename: -U (the directory rename) and --file-rename together.
 PhaseSelection withExtras(PhaseSelection s, bool rename, bool readdir) {
   s.rename = rename;
+  s.file_rename = rename;
   s.readdir = readdir;
   return s;
 }
 const PhaseSelection kRename = withExtras({}, true, false);
 const PhaseSelection kReaddir = withExtras({}, false, true);
 const PhaseSelection kEverything = withExtras(kAll, true, true);
+PhaseSelection only(bool PhaseSelection::*flag) {
+  PhaseSelection s;
+  s.*flag = true;
+  return s;
+}
 
 std::vector<Phase> phasesFor(ItemKinds kinds, PhaseSelection sel, bool shared_files = false) {
   Config config;
@@ -98,6 +105,25 @@ TEST(SelectPhases, DirsOnly) {
   EXPECT_EQ(phasesFor(ItemKinds::kDirsOnly, kRemove), (std::vector<P>{P::kDirRemove, P::kTreeRemove}));
   EXPECT_EQ(phasesFor(ItemKinds::kDirsOnly, kAll),
             (std::vector<P>{P::kTreeCreate, P::kDirCreate, P::kDirStat, P::kDirRemove, P::kTreeRemove}));
+}
+
+// -U is mdtest's directory rename alone; --file-rename adds mdbench's file rename.
+TEST(SelectPhases, DashUIsTheDirectoryRenameAlone) {
+  EXPECT_EQ(phasesFor(ItemKinds::kBoth, only(&PhaseSelection::rename)), (std::vector<P>{P::kDirRename}));
+  EXPECT_EQ(phasesFor(ItemKinds::kFilesOnly, only(&PhaseSelection::rename)), (std::vector<P>{}));
+  EXPECT_EQ(phasesFor(ItemKinds::kBoth, only(&PhaseSelection::file_rename)),
+            (std::vector<P>{P::kFileRename}));
+  EXPECT_EQ(phasesFor(ItemKinds::kDirsOnly, only(&PhaseSelection::file_rename)), (std::vector<P>{}));
+}
+
+// As mdtest (`rename_dirs && items > 1`): one item per rank has nothing to rotate with.
+TEST(SelectPhases, NoDirectoryRenameOfOneItem) {
+  Config config;
+  config.phases = kRename;
+  config.items = 1;
+  EXPECT_EQ(selectPhases(config), (std::vector<P>{P::kFileRename}));
+  config.items = 2;
+  EXPECT_EQ(selectPhases(config), (std::vector<P>{P::kDirRename, P::kFileRename}));
 }
 
 TEST(SelectPhases, RenameAndReaddir) {
@@ -415,13 +441,13 @@ std::uint64_t kOf(Phase p) {
     case P::kFileStat:
     case P::kDirReaddir:
     case P::kFileReaddir:
+    case P::kDirRename:  // mdtest's rename uses the stat phase's names
       return 1;
     case P::kFileRead:
       return 2;
     case P::kDirRemove:
     case P::kFileRemove:
       return 3;
-    case P::kDirRename:
     case P::kFileRename:
       return 4;
     default:
@@ -464,7 +490,7 @@ TEST(Plan, OwnerFollowsTheShiftTable) {
   EXPECT_EQ(p5.owner(P::kDirReaddir, 4), 1u);
   EXPECT_EQ(p5.owner(P::kFileRead, 4), 3u);
   EXPECT_EQ(p5.owner(P::kDirRemove, 4), 0u);
-  EXPECT_EQ(p5.owner(P::kDirRename, 4), 2u);
+  EXPECT_EQ(p5.owner(P::kDirRename, 4), 1u);
 }
 
 TEST(Plan, ShiftMovesOffBlockPlacedNodes) {

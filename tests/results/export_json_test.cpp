@@ -66,6 +66,7 @@ void checkConfig(const json& j, const StoredRun& run, std::string_view sharing, 
   expectUint(j, "read_bytes", c.read_bytes);
   expectBool(j, "keep", c.keep);
   expectBool(j, "phase_rename", c.phases.rename);
+  expectBool(j, "phase_file_rename", c.phases.file_rename);
   expectBool(j, "phase_readdir", c.phases.readdir);
   expectUint(j, "shift", c.shift);
   expectUint(j, "shift_used", run.shift_used);

@@ -108,10 +108,15 @@ TEST(ExportFromFile, WrittenFileReadBackAndExported) {
   config.items = 3;
   config.sharing = TreeSharing::kUnique;
   config.kinds = ItemKinds::kFilesOnly;
-  config.phases = {
-      .create = true, .stat = false, .read = false, .remove = true, .rename = true, .readdir = true};
+  config.phases = {.create = true,
+                   .stat = false,
+                   .read = false,
+                   .remove = true,
+                   .rename = true,
+                   .readdir = true,
+                   .file_rename = true};
   config.stonewall_s = 0.0625;
-  config.command_line = "mdbench -n 3 -u -F -C -r -U --readdir -W 0.0625";
+  config.command_line = "mdbench -n 3 -u -F -C -r -U --readdir --file-rename -W 0.0625";
   const Plan plan(config, 2);
   const RunResult run = writtenRun(plan);
   {
@@ -144,6 +149,7 @@ TEST(ExportFromFile, WrittenFileReadBackAndExported) {
   expectBool(j["config"], "phase_remove", true);
   expectBool(j["config"], "phase_rename", true);
   expectBool(j["config"], "phase_readdir", true);
+  expectBool(j["config"], "phase_file_rename", true);
   expectDouble(j["config"], "stonewall_s", 0.0625);
   expectUint(j["config"], "shift_used", 0);
   expectString(j["config"], "targets", "");

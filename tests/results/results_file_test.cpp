@@ -113,6 +113,7 @@ void expectConfig(const Config& got, const Config& want) {
   EXPECT_EQ(got.pre_delay_s, want.pre_delay_s);
   EXPECT_EQ(got.preset, want.preset);
   EXPECT_EQ(got.phases.rename, want.phases.rename);
+  EXPECT_EQ(got.phases.file_rename, want.phases.file_rename);
   EXPECT_EQ(got.phases.readdir, want.phases.readdir);
   EXPECT_EQ(got.series_interval_s, want.series_interval_s);
 }

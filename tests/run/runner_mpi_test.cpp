@@ -433,6 +433,7 @@ TEST(RunnerSeries, SumsToEveryPhasesOpCountOnTmpfs) {
   config.series_interval_s = 0.001;  // several intervals even on a fast tmpfs
   config.phases.readdir = true;
   config.phases.rename = true;
+  config.phases.file_rename = true;
   CopyingSink sink;
   const Plan plan(config, comm.size());
   SteadyClock clock;

@@ -24,7 +24,7 @@ import sys, h5py
 f = h5py.File(sys.argv[1], "r")
 np_ = int(sys.argv[2])
 it = f["runs/run-0000/iterations/iter-0000"]
-assert f.attrs["schema_version"] == 7, f.attrs["schema_version"]
+assert f.attrs["schema_version"] >= 7, f.attrs["schema_version"]
 def source(phase, i):
     g = it[phase]["server_stats"][f"source-{i:02}"]
     rows = {r["name"].decode(): (r["before"], r["after"], r["delta"]) for r in g["counters"][()]}

@@ -146,7 +146,13 @@ inline StoredResults makeResults() {
   c.items_per_dir = 0;
   c.leaf_only = true;
   c.kinds = ItemKinds::kFilesOnly;
-  c.phases = {.create = true, .stat = false, .read = true, .remove = true, .rename = true, .readdir = false};
+  c.phases = {.create = true,
+              .stat = false,
+              .read = true,
+              .remove = true,
+              .rename = true,
+              .readdir = false,
+              .file_rename = true};
   c.iterations = 2;
   c.write_bytes = 4096;
   c.read_bytes = std::uint64_t{1} << 30;

@@ -65,7 +65,13 @@ inline Config testConfig() {
   c.items_per_dir = 3;
   c.leaf_only = true;
   c.kinds = ItemKinds::kFilesOnly;
-  c.phases = {.create = true, .stat = true, .read = false, .remove = true, .rename = true, .readdir = true};
+  c.phases = {.create = true,
+              .stat = true,
+              .read = false,
+              .remove = true,
+              .rename = true,
+              .readdir = true,
+              .file_rename = true};
   c.iterations = 2;
   c.write_bytes = 100;
   c.read_bytes = 0;

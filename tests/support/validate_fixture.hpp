@@ -55,12 +55,13 @@ enum class Outcome : std::uint8_t {
                // killed (Hydra's SIGKILL): no end(), no finish()
 };
 
-// Files only in a shared tree, every phase (the default's rename, and readdir), rank shift 1, and a
+// Files only in a shared tree, every phase (the default's, --file-rename's and readdir), rank shift 1, and a
 // stonewall.
-inline const std::vector<std::string> kArgs = {"-n", "3",  "-i", "2",  "-F",        "-z", "1", "-b", "2",
-                                               "-w", "64", "-e", "64", "--readdir", "-N", "1", "-W", "30"};
+inline const std::vector<std::string> kArgs = {"-n", "3", "-i", "2",  "-F",           "-z", "1",
+                                               "-b", "2", "-w", "64", "-e",           "64", "--readdir",
+                                               "-N", "1", "-W", "30", "--file-rename"};
 inline constexpr std::string_view kCommandLine =
-    "mdbench -n 3 -i 2 -F -z 1 -b 2 -w 64 -e 64 --readdir -N 1 -W 30";
+    "mdbench -n 3 -i 2 -F -z 1 -b 2 -w 64 -e 64 --readdir -N 1 -W 30 --file-rename";
 
 // The stonewall fires in iteration 1's file-create after these many ops on ranks 0, 1, 2 (3 ranks), and
 // every rank wears out to the largest: the file phases of iteration 1 work on 2 items.

@@ -72,9 +72,15 @@ class Backend {
   // caught.
   virtual void beginTypeChecks(EntryType /*type*/) {}
   virtual void endTypeChecks() {}
-  // Renames `from` to `to` in the same directory, never replacing an existing `to` (EEXIST), and only when
-  // `from` has the type mdbench made (ENOTDIR / EISDIR / EINVAL otherwise, nothing renamed).
-  virtual int renameEntry(DirHandle dir, const char* from, const char* to, EntryType type) = 0;
+  // Renames `from` in `from_dir` to `to` in `to_dir` (the same directory or another of the run's), never
+  // replacing an existing `to` (EEXIST), and only when `from` has the type mdbench made (ENOTDIR / EISDIR /
+  // EINVAL otherwise, nothing renamed).
+  virtual int moveEntry(DirHandle from_dir, const char* from, DirHandle to_dir, const char* to,
+                        EntryType type) = 0;
+  // moveEntry within one directory.
+  int renameEntry(DirHandle dir, const char* from, const char* to, EntryType type) {
+    return moveEntry(dir, from, dir, to, type);
+  }
   // Lists every entry of `dir` (not "." or ".."): counts[k] = entries whose name starts with prefixes[k]
   // (counts.size() == prefixes.size()); `total` = all entries.
   virtual int countEntries(DirHandle dir, std::span<const std::string_view> prefixes,

@@ -65,7 +65,8 @@ class FakeBackend final : public Backend {
   int statEntry(DirHandle parent, const char* name, bool is_dir) override;
   int readFile(DirHandle parent, const char* name, std::span<std::byte> buf) override;
   int unlinkFile(DirHandle parent, const char* name) override;
-  int renameEntry(DirHandle dir, const char* from, const char* to, EntryType type) override;
+  int moveEntry(DirHandle from_dir, const char* from, DirHandle to_dir, const char* to,
+                EntryType type) override;
   int countEntries(DirHandle dir, std::span<const std::string_view> prefixes, std::span<std::uint64_t> counts,
                    std::uint64_t& total) override;
   int syncFileSystem() override;

@@ -29,7 +29,9 @@ class NullBackend final : public Backend {
   int statEntry(DirHandle parent, const char*, bool) override { return status(parent); }
   int readFile(DirHandle parent, const char* name, std::span<std::byte> buf) override;
   int unlinkFile(DirHandle parent, const char*) override { return status(parent); }
-  int renameEntry(DirHandle dir, const char*, const char*, EntryType) override { return status(dir); }
+  int moveEntry(DirHandle from_dir, const char*, DirHandle to_dir, const char*, EntryType) override {
+    return status(from_dir) != 0 ? status(from_dir) : status(to_dir);
+  }
   int countEntries(DirHandle dir, std::span<const std::string_view> prefixes, std::span<std::uint64_t> counts,
                    std::uint64_t& total) override;
   int syncFileSystem() override { return 0; }

@@ -52,7 +52,8 @@ class PosixBackend final : public Backend {
   int unlinkFile(DirHandle parent, const char* name) override;
   void beginTypeChecks(EntryType type) override;
   void endTypeChecks() override;
-  int renameEntry(DirHandle dir, const char* from, const char* to, EntryType type) override;
+  int moveEntry(DirHandle from_dir, const char* from, DirHandle to_dir, const char* to,
+                EntryType type) override;
   int countEntries(DirHandle dir, std::span<const std::string_view> prefixes, std::span<std::uint64_t> counts,
                    std::uint64_t& total) override;
   int syncFileSystem() override;

@@ -17,16 +17,18 @@ enum class OutputMode : std::uint8_t {
   kAppend,  // --append: add a run group to an existing results file (or create it)
 };
 
-// -C -T -E -r -U --readdir. When none of -C -T -E -r -U is given, mdtest's five are selected (read only when
-// files are in play: not with -D), or a preset's; --readdir adds the readdir phase to any selection.
+// -C -T -E -r -U --readdir --file-rename. When none of -C -T -E -r -U is given, mdtest's five are selected
+// (read only when files are in play: not with -D), or a preset's; --readdir and --file-rename add their phase
+// to any selection.
 struct PhaseSelection {
   bool create = false;
   bool stat = false;
   bool read = false;
   bool remove = false;
-  bool rename = false;   // -U, --rename: rename every item (to <name>.renamed) after stat and read
+  bool rename = false;   // -U, --rename: mdtest's directory rename (each rank's names rotated, none added)
   bool readdir = false;  // --readdir: list every tree directory and check its entry counts
-  bool any() const { return create || stat || read || remove || rename || readdir; }
+  bool file_rename = false;  // --file-rename: mdbench's file rename (to <name>.renamed) after stat and read
+  bool any() const { return create || stat || read || remove || rename || readdir || file_rename; }
 };
 
 // --sweep-placement: which ranks take part in a sweep step of k ranks. kNone marks a run that is not a
@@ -98,7 +100,7 @@ struct Config {
   std::uint64_t random_seed = 0;  //   the seed (reproducible; default 0)
   double stonewall_s = 0.0;       // -W, --stonewall SECONDS: 0 = off
   std::string stonewall_file;     // -x, --stonewall-file FILE: create writes the count, later jobs read it
-  bool renamed = false;           // --renamed: the items were renamed by an earlier job (-U)
+  bool renamed = false;           // --renamed: the files were renamed by an earlier job (--file-rename)
   bool fsync_writes = false;      // -y, --fsync: fsync each file after writing it
   bool sync_phases = false;       // -Y, --sync: sync_call at the end of each phase, inside the timed region
   bool verify_read = false;       // -X, --verify: check the bytes read against the written pattern

@@ -16,7 +16,8 @@ namespace mdbench {
 // Phases a configuration runs, in execution order:
 //   create selected: tree-create, and dir-create / file-create for the selected item kinds;
 //   stat: dir-stat / file-stat; readdir: dir-readdir / file-readdir; read: file-read (files only);
-//   rename: dir-rename / file-rename; remove: dir-remove / file-remove, tree-remove.
+//   rename (-U): dir-rename, with more than one item per rank (mdtest's rule); --file-rename: file-rename;
+//   remove: dir-remove / file-remove, tree-remove.
 // -S (shared files) has no directory items.
 std::vector<Phase> selectPhases(const Config& config);
 
@@ -66,9 +67,9 @@ class Plan {
   std::uint32_t ranks() const { return ranks_; }
 
   // Whose items (and, with unique trees, whose tree) `rank` works on in `phase`: (rank + k * S) mod P with
-  // k = 0 for create and tree phases, 1 for stat and readdir, 2 for read, 3 for remove (mdtest's -N) and
-  // 4 for rename (the phase table's shift_multiple), S = shift(). With -S every rank works on the shared
-  // names: kSharedOwner.
+  // k = 0 for create and tree phases, 1 for stat, readdir and the directory rename, 2 for read, 3 for
+  // remove (mdtest's -N) and 4 for the file rename (the phase table's shift_multiple), S = shift(). With -S
+  // every rank works on the shared names: kSharedOwner.
   std::uint32_t owner(Phase phase, std::uint32_t rank) const;
   // The shift in use: -N mod the ranks (as mdtest), unless the ranks sit in blocks on several nodes and
   // that shift would leave some rank on its own node's items; then the smallest larger shift that moves
@@ -81,8 +82,9 @@ class Plan {
   std::uint32_t targetOf(std::uint32_t rank) const;
   // Whether `phase` visits items in -R's random order (stat, read and readdir with -R).
   bool randomOrder(Phase phase) const;
-  // The names an item phase finds its items under: renamed by an earlier job (--renamed), or by this run's
-  // rename phase of the kind when that ran before `phase`. The rename phase itself uses the original names.
+  // The names an item phase finds its items under: for files, renamed by an earlier job (--renamed), or
+  // by this run's file rename when that ran before `phase` (the rename phase itself uses the original
+  // names); directories always have their original names (the directory rename rotates them).
   NameForm nameForm(Phase phase) const;
   // Readdir phases: whether `rank` lists tree directory `dir`: with a shared tree, dir mod P == rank;
   // with unique trees, every directory of the owner's tree.

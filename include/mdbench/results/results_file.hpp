@@ -24,7 +24,7 @@
 namespace mdbench {
 
 inline constexpr std::string_view kSchemaName = "mdbench-results";
-inline constexpr std::uint32_t kSchemaVersion = 7;
+inline constexpr std::uint32_t kSchemaVersion = 8;
 // Readers accept every version from this one on: each later version only added objects, which the files of
 // an earlier version lack (version 5's throughput over time: StoredPhase::has_series is false then).
 inline constexpr std::uint32_t kOldestReadableSchemaVersion = 3;
@@ -34,6 +34,9 @@ inline constexpr std::uint32_t kSeriesSchemaVersion = 5;
 // collective_creates, sync_creates_only, cmd_before_phase, cmd_after_phase and per_op_csv_prefix (mdtest's
 // options). Earlier files were made by the dirfd style on POSIX, barrier-timed, without those options.
 inline constexpr std::uint32_t kMdtestSchemaVersion = 6;
+// The first version whose phase_rename is -U alone (mdtest's directory rename, rotating names) beside
+// phase_file_rename (--file-rename); earlier files' phase_rename selected both rename phases.
+inline constexpr std::uint32_t kFileRenameSchemaVersion = 8;
 
 class ResultsFileError : public std::runtime_error {
  public:
