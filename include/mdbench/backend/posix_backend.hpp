@@ -52,6 +52,8 @@ class PosixBackend final : public Backend {
   int unlinkFile(DirHandle parent, const char* name) override;
   void beginTypeChecks(EntryType type) override;
   void endTypeChecks() override;
+  int listTypes(DirHandle dir, EntryType type, std::string& out) override;
+  void adoptListings(std::string_view listings) override;
   int renameEntry(DirHandle dir, const char* from, const char* to, EntryType type) override;
   int countEntries(DirHandle dir, std::span<const std::string_view> prefixes, std::span<std::uint64_t> counts,
                    std::uint64_t& total) override;
@@ -86,6 +88,9 @@ class PosixBackend final : public Backend {
   std::vector<std::byte> verify_buf_;    // --verify-write: the bytes read back
   std::optional<EntryType> batch_type_;  // between beginTypeChecks and endTypeChecks: the items' type
   std::unordered_map<int, ListedTypes> listed_;  // by descriptor, listed since beginTypeChecks
+  // adoptListings: listings another rank (or this one) took, by the directory's "dev:ino", until the batch
+  // that uses them ends.
+  std::unordered_map<std::string, ListedTypes> adopted_;
 };
 
 }  // namespace mdbench
