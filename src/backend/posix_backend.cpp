@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <string_view>
@@ -385,6 +386,72 @@ void PosixBackend::beginTypeChecks(EntryType type) {
 void PosixBackend::endTypeChecks() {
   batch_type_.reset();
   listed_.clear();
+  adopted_.clear();
+}
+
+namespace {
+
+// The directory's identity on this node and every other: "dev:ino" ("" when fstat fails).
+std::string dirKey(int dir_fd) {
+  struct stat st;
+  if (::fstat(dir_fd, &st) != 0) return {};
+  return std::to_string(st.st_dev) + ':' + std::to_string(st.st_ino);
+}
+
+// The names of `dir_fd` whose type is not `type`'s, or check_all (no types from the file system, or the
+// listing failed: its errno).
+int listSuspects(int dir_fd, EntryType type, bool& check_all, std::vector<std::string>& suspects) {
+  const unsigned char expected = type == EntryType::kDir ? DT_DIR : DT_REG;
+  check_all = false;
+  const int err = forEachEntry(dir_fd, [&](std::string_view entry, unsigned char found) {
+    if (check_all || found == expected) return;
+    if (found == DT_UNKNOWN) {  // a file system without d_type: every name is checked, as outside a batch
+      check_all = true;
+      suspects.clear();
+      return;
+    }
+    suspects.emplace_back(entry);  // a link, FIFO, socket, device or entry of the other kind
+  });
+  if (err != 0) check_all = true;
+  return err;
+}
+
+}  // namespace
+
+// One record per directory: "dev:ino", '\0', "1" (check every name) or "0", '\0', the suspects' count,
+// '\0', then each suspect and a '\0' (a name holds no NUL).
+int PosixBackend::listTypes(DirHandle dir, EntryType type, std::string& out) {
+  if (!usable(dir)) return EBADF;
+  const std::string key = dirKey(fdOf(dir));
+  if (key.empty()) return lastError();
+  bool check_all = false;
+  std::vector<std::string> suspects;
+  const int err = listSuspects(fdOf(dir), type, check_all, suspects);
+  for (const std::string& field :
+       {key, std::string(check_all ? "1" : "0"), std::to_string(suspects.size())}) {
+    out += field;
+    out += '\0';
+  }
+  for (const std::string& name : suspects) {
+    out += name;
+    out += '\0';
+  }
+  return err;
+}
+
+void PosixBackend::adoptListings(std::string_view listings) {
+  const auto next = [&listings]() {
+    const std::size_t end = listings.find('\0');
+    const std::string_view field = listings.substr(0, end);
+    listings.remove_prefix(end == std::string_view::npos ? listings.size() : end + 1);
+    return field;
+  };
+  while (!listings.empty()) {
+    ListedTypes& view = adopted_[std::string(next())];
+    view.check_all = view.check_all || next() == "1";
+    const std::uint64_t count = std::strtoull(std::string(next()).c_str(), nullptr, 10);
+    for (std::uint64_t k = 0; k < count && !listings.empty(); ++k) view.suspects.emplace(next());
+  }
 }
 
 bool PosixBackend::needsTypeCheck(int dir_fd, const char* name) {
@@ -392,17 +459,15 @@ bool PosixBackend::needsTypeCheck(int dir_fd, const char* name) {
   auto [at, listed_now] = listed_.try_emplace(dir_fd);
   ListedTypes& view = at->second;
   if (listed_now) {
-    const unsigned char expected = *batch_type_ == EntryType::kDir ? DT_DIR : DT_REG;
-    const int err = forEachEntry(dir_fd, [&view, expected](std::string_view entry, unsigned char type) {
-      if (view.check_all || type == expected) return;
-      if (type == DT_UNKNOWN) {  // a file system without d_type: every name is checked, as outside a batch
-        view.check_all = true;
-        view.suspects.clear();
-        return;
-      }
-      view.suspects.emplace(entry);  // a link, FIFO, socket, device or entry of the other kind
-    });
-    if (err != 0) view.check_all = true;
+    // A listing adopted for this directory (one fstat finds it), else this rank's own.
+    const auto adopted = adopted_.empty() ? adopted_.end() : adopted_.find(dirKey(dir_fd));
+    if (adopted != adopted_.end()) {
+      view = adopted->second;  // kept: the cursor may open the directory again
+    } else {
+      std::vector<std::string> suspects;
+      (void)listSuspects(dir_fd, *batch_type_, view.check_all, suspects);
+      view.suspects.insert(suspects.begin(), suspects.end());
+    }
   }
   return view.check_all || view.suspects.contains(name);
 }

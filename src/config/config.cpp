@@ -334,6 +334,8 @@ void resolve(const RawOptions& raw, Config& config, Refused& refused, std::vecto
   if (config.shared_files) config.kinds = ItemKinds::kFilesOnly;
   // As in mdtest, the branching factor means nothing without depth: -b 0 -z 0 is the one directory of -b 1.
   if (config.depth == 0 && config.branching == 0 && !refused.tree()) config.branching = 1;
+  config.default_phases = config.preset.empty() && !config.phases.create && !config.phases.stat &&
+                          !config.phases.read && !config.phases.remove && !config.phases.rename;
   resolvePhases(raw, config, errors);
   if (config.items_per_dir > 0 && raw["items"].given) {
     checkItemsPerDir(config, refused, errors);

@@ -215,9 +215,77 @@ void printFileSystem(std::FILE* out, const RunInfo& info) {
              usedPercent(info.fs_free_inodes, info.fs_total_inodes));
 }
 
-// mdtest's -v lines carry its rank and source line; these are the lines of mdtest 4.1 that print them.
-void verbose(std::FILE* out, int line, std::string_view message) {
-  fmt::print(out, "V-1: Rank {:3} Line {:5} {}\n", 0, line, message);
+// mdtest's -v lines carry the level that prints them, a rank and mdtest 4.1's source line; `line` is the
+// line of mdtest 4.1 that prints the message. Level 0 with the header: lines every run prints (-N, the phase
+// commands).
+void verbose(std::FILE* out, int line, std::string_view message, std::uint32_t rank = 0, int level = 1) {
+  fmt::print(out, "V-{}: Rank {:3} Line {:5} {}\n", level, rank, line, message);
+}
+
+// mdtest's word before each of its timestamps at -v (printed without the header).
+void timestampTrace(std::FILE* out, const Config& c) {
+  if (c.verbosity > 0) fmt::print(out, "V-1: Entering PrintTimestamp...\n");
+}
+
+std::string_view trueFalse(bool b) { return b ? "True" : "False"; }
+
+// mdtest's read switch: -E, or its default selection (which turns it on with -D too: mdtest warns then).
+bool readSwitch(const Config& c) { return c.phases.read || c.default_phases; }
+
+// mdtest's first/last/stride (-f, -l, -s) as its -v prints them before it resolves them: 1, 0, 1 without.
+std::array<std::uint32_t, 3> sweepWords(const SweepSpec& sweep) {
+  if (sweep.kind != SweepSpec::Kind::kList || sweep.steps.empty()) return {1, 0, 1};
+  const std::uint32_t stride = sweep.steps.size() > 1 ? sweep.steps[1] - sweep.steps[0] : 1;
+  return {sweep.steps.front(), sweep.steps.back(), stride};
+}
+
+// mdtest's -v lines between its command line and its option dump: the -d parse, the default selection, the
+// check of the options.
+void printStartupTrace(std::FILE* out, const Config& c) {
+  if (!c.targets.empty()) verbose(out, 251, fmt::format("Entering parse_dirpath on {}...", c.target));
+  if (c.default_phases) verbose(out, 1905, "main: Setting create/stat/read/remove_only to True");
+  verbose(out, 1804, "Entering md_validate_tests...");
+}
+
+// mdtest 4.1's option dump at -v (its names, its order, its formats), with mdbench's values. mdtest's
+// "remove_only" line prints its leaf_only flag; so does this one, for a parser that reads it.
+void printOptionDump(std::FILE* out, const Config& c) {
+  const auto [first, last, stride] = sweepWords(c.sweep);
+  const bool dirs = c.kinds != ItemKinds::kFilesOnly && !c.shared_files;
+  const auto line = [out](int at, std::string_view name, auto value) {
+    verbose(out, at, fmt::format("{:<24}: {}", name, value));
+  };
+  line(2442, "api", apiName(c.api));
+  line(2443, "barriers", trueFalse(!c.no_barriers));
+  line(2444, "collective_creates", trueFalse(c.collective_creates));
+  line(2445, "create_only", trueFalse(c.phases.create));
+  verbose(out, 2446, "dirpath(s):");
+  for (const std::string& target : c.targets) verbose(out, 2448, "\t" + target);
+  line(2450, "dirs_only", trueFalse(dirs));
+  line(2451, "read_bytes", c.read_bytes);
+  line(2452, "read_only", trueFalse(readSwitch(c)));
+  line(2453, "first", first);
+  line(2454, "files_only", trueFalse(c.kinds != ItemKinds::kDirsOnly));
+  line(2458, "iterations", c.iterations);
+  line(2459, "items_per_dir", c.items_per_dir);
+  line(2460, "last", last);
+  line(2461, "leaf_only", trueFalse(c.leaf_only));
+  line(2462, "items", c.items);
+  line(2463, "nstride", c.shift);
+  line(2464, "pre_delay", static_cast<int>(c.pre_delay_s));
+  line(2465, "remove_only", trueFalse(c.leaf_only));
+  line(2466, "random_seed", c.random_order ? c.random_seed : 0);
+  line(2467, "stride", stride);
+  line(2468, "shared_file", trueFalse(c.shared_files));
+  line(2469, "time_unique_dir_overhead", trueFalse(false));
+  line(2470, "stone_wall_timer_seconds", static_cast<int>(c.stonewall_s));
+  line(2471, "stat_only", trueFalse(c.phases.stat));
+  line(2472, "unique_dir_per_task", trueFalse(c.sharing == TreeSharing::kUnique));
+  line(2473, "write_bytes", c.write_bytes);
+  line(2474, "sync_file", trueFalse(c.fsync_writes));
+  line(2475, "call_sync", trueFalse(c.sync_phases));
+  line(2476, "depth", c.depth);
+  line(2477, "make_node", c.make_node ? 1 : 0);
 }
 
 std::string timeAndRate(const PhaseAggregate& agg) {
@@ -233,10 +301,18 @@ std::optional<Phase> lastOfScope(const Plan& plan, PhaseScope scope) {
   return last;
 }
 
+// mdtest's test of a -W file create: the ranks did not all make every item when their timers fired.
+bool stonewallHit(const PhaseResult& result, const Plan& plan) {
+  std::uint64_t sum = 0;
+  for (const RankPhaseRecord& r : result.ranks) sum += r.ops_at_stonewall;
+  return sum != plan.config().items * result.ranks.size();
+}
+
 }  // namespace
 
 void MdtestConsoleSink::begin(const RunInfo& info, const Plan& plan) {
   const Config& c = plan.config();
+  timestampTrace(out_, c);
   fmt::print(out_, "-- started at {} --\n\n", mdtestTime(info.start_utc));
   fmt::print(out_, "mdtest-{}+mdbench-{} was launched with {} total task(s) on {} node(s)\n", kMdtestRelease,
              info.version, info.ranks, info.nodes);
@@ -247,9 +323,11 @@ void MdtestConsoleSink::begin(const RunInfo& info, const Plan& plan) {
   // mdbench's own word on -N (it wrapped, or moved off the node): on standard error, so that the mdtest
   // stream stays mdtest's.
   if (!plan.shiftNote().empty()) fmt::print(notes_, "mdbench: note: {}\n", plan.shiftNote());
-  if (c.phases.read && c.read_bytes == 0) {  // mdtest warns whenever its read phase is on, -D or not
+  if (c.verbosity > 0) printStartupTrace(out_, c);
+  if (readSwitch(c) && c.read_bytes == 0) {  // mdtest warns whenever its read switch is on, -D or not
     fmt::print(out_, "WARNING: Read bytes is 0, thus, a read test will actually just open/close\n");
   }
+  if (c.verbosity > 0) printOptionDump(out_, c);
   std::string nodemap;
   for (std::uint32_t r = 0; r < info.ranks; ++r) {
     const bool same = r >= info.host_of_rank.size() || info.host_of_rank[r] == info.host_of_rank[0];
@@ -257,6 +335,12 @@ void MdtestConsoleSink::begin(const RunInfo& info, const Plan& plan) {
   }
   fmt::print(out_, "Nodemap: {}\n", nodemap);
   printFileSystem(out_, info);
+  if (c.shift > 0) {  // mdtest's -N as given on one node; across nodes, the shift mdbench uses
+    verbose(out_, 2594,
+            fmt::format("Shifting ranks by {} for each phase.", info.nodes > 1 ? plan.shift() : c.shift), 0,
+            0);
+  }
+  if (c.random_order) fmt::print(out_, "random seed: {}\n", c.random_seed);
   fmt::print(out_, "{} tasks, {}\n", info.ranks, itemsWords(info, plan));
   if (c.verbosity > 0) {
     verbose(out_, 2677, "");
@@ -267,36 +351,75 @@ void MdtestConsoleSink::begin(const RunInfo& info, const Plan& plan) {
 }
 
 void MdtestConsoleSink::phase(const PhaseResult& result, const Plan& plan) {
-  printContinueStonewall(result, plan);
-  if (plan.config().verbosity == 0) return;
-  if (seen_.empty() || seen_.back().iteration != result.iteration) {
+  const Config& c = plan.config();
+  if (c.verbosity > 0 && (seen_.empty() || seen_.back().iteration != result.iteration)) {
     seen_.clear();
     verbose(out_, 2063, fmt::format("main: * iteration {} *", result.iteration + 1));
   }
-  PhaseResult seen;  // what the verbose lines of later phases need: no rows, errors or counters
-  seen.iteration = result.iteration;
-  seen.phase = result.phase;
-  seen.items = result.items;
-  seen.ranks = result.ranks;
-  seen_.push_back(std::move(seen));
-  printGroupLines(result, plan);
+  // mdtest runs its phase commands around its item phases only (not the tree's), and says so on rank 0.
+  const bool items_phase = !phaseInfo(result.phase).tree();
+  if (items_phase && !c.cmd_before_phase.empty()) {
+    verbose(out_, 285, fmt::format("calling prologue: \"{}\"", c.cmd_before_phase), 0, 0);
+  }
+  printReadStonewall(result, plan);
+  printContinueStonewall(result, plan);
+  if (items_phase && !c.cmd_after_phase.empty()) {
+    verbose(out_, 301, fmt::format("calling epilogue: \"{}\"", c.cmd_after_phase), 0, 0);
+  }
+  if (c.verbosity > 0) {
+    PhaseResult seen;  // what the verbose lines of later phases need: no rows, errors or counters
+    seen.iteration = result.iteration;
+    seen.phase = result.phase;
+    seen.items = result.items;
+    seen.ranks = result.ranks;
+    seen_.push_back(std::move(seen));
+    printGroupLines(result, plan);
+  }
   std::fflush(out_);
 }
 
-// mdtest's line after a file create with -W whose ranks did not all make every item: the fewest and most
-// items a rank had made when the stonewall fired, and their mean (mdtest 4.1 prints it for files only).
-void MdtestConsoleSink::printContinueStonewall(const PhaseResult& result, const Plan& plan) {
-  if (result.phase != Phase::kFileCreate || plan.config().stonewall_s <= 0.0 || result.ranks.empty()) return;
-  std::uint64_t lo = result.ranks.front().ops_at_stonewall, hi = lo, sum = 0;
-  for (const RankPhaseRecord& r : result.ranks) {
-    lo = std::min(lo, r.ops_at_stonewall);
-    hi = std::max(hi, r.ops_at_stonewall);
-    sum += r.ops_at_stonewall;
+// -v, a job that reads -x's count instead of creating the files: mdtest's line at its file phases' start.
+void MdtestConsoleSink::printReadStonewall(const PhaseResult& result, const Plan& plan) {
+  const Config& c = plan.config();
+  if (c.verbosity == 0 || c.stonewall_file.empty() || plan.runs(Phase::kFileCreate)) return;
+  for (const PhaseResult& p : seen_) {
+    if (phaseInfo(p.phase).scope == PhaseScope::kFiles) return;  // not the iteration's first file phase
   }
-  if (sum == plan.config().items * result.ranks.size()) return;
-  fmt::print(out_, "Continue stonewall hit min: {} max: {} avg: {:.1f} \n\n", lo, hi,
-             static_cast<double>(sum) / static_cast<double>(result.ranks.size()));
-  std::fflush(out_);
+  if (phaseInfo(result.phase).scope != PhaseScope::kFiles) return;
+  verbose(out_, 1307, fmt::format("Read stonewall status; items: {}\n", result.items));
+}
+
+// mdtest's lines after a file create with -W: at -v each rank's count when its timer fired (or it finished);
+// the fewest and most items a rank had made then, and their mean, when the ranks did not all make every item
+// (mdtest 4.1 prints it for files only); at -v, each rank's count against the most, which it went on to.
+void MdtestConsoleSink::printContinueStonewall(const PhaseResult& result, const Plan& plan) {
+  const Config& c = plan.config();
+  if (result.phase != Phase::kFileCreate || c.stonewall_s <= 0.0 || result.ranks.empty()) return;
+  std::uint64_t lo = result.ranks.front().ops_at_stonewall, hi = lo, sum = 0;
+  for (std::uint32_t r = 0; r < result.ranks.size(); ++r) {
+    const std::uint64_t done = result.ranks[r].ops_at_stonewall;
+    if (c.verbosity > 0) verbose(out_, 1136, fmt::format("stonewall hit with {} items", done), r);
+    lo = std::min(lo, done);
+    hi = std::max(hi, done);
+    sum += done;
+  }
+  if (stonewallHit(result, plan)) {
+    fmt::print(out_, "Continue stonewall hit min: {} max: {} avg: {:.1f} \n\n", lo, hi,
+               static_cast<double>(sum) / static_cast<double>(result.ranks.size()));
+  }
+  printStonewallCounts(result, plan, hi);
+}
+
+// -v: mdtest's "stonewall: N of MAX" of each rank that goes on to the most any rank made. mdtest's rank 0
+// decides that from the sum over the ranks, its other ranks from a sum they never receive (0): they print
+// the line whenever -W is on, rank 0 only when the ranks did not all make every item.
+void MdtestConsoleSink::printStonewallCounts(const PhaseResult& result, const Plan& plan,
+                                             std::uint64_t most) {
+  if (plan.config().verbosity == 0) return;
+  for (std::uint32_t r = 0; r < result.ranks.size(); ++r) {
+    if (r == 0 && !stonewallHit(result, plan)) continue;
+    verbose(out_, 1224, fmt::format("stonewall: {} of {}", result.ranks[r].ops_at_stonewall, most), r);
+  }
 }
 
 // mdtest's per-iteration lines: the tree's after building and removing it, the directories' after the last
@@ -323,10 +446,11 @@ void MdtestConsoleSink::printGroupLines(const PhaseResult& result, const Plan& p
   } else {
     const PhaseAggregate create = agg(Phase::kFileCreate);
     verbose(out_, 1435, "  File creation     : " + timeAndRate(create));
-    if (create.stonewalled) {
+    if (plan.config().stonewall_s > 0.0 && plan.runs(Phase::kFileCreate)) {  // mdtest: whenever -W is on
       verbose(out_, 1437,
               fmt::format("  File creation (stonewall): {:14.3f} sec, {:14.3f} ops/sec",
-                          create.stonewall_time_s, static_cast<double>(create.ops_at_stonewall)));
+                          create.stonewalled ? create.stonewall_time_s : create.time_s,
+                          static_cast<double>(create.stonewalled ? create.ops_at_stonewall : create.ok)));
     }
     verbose(out_, 1439, "  File stat         : " + timeAndRate(agg(Phase::kFileStat)));
     verbose(out_, 1440, "  File read         : " + timeAndRate(agg(Phase::kFileRead)));
@@ -350,6 +474,7 @@ void MdtestConsoleSink::end(const RunResult& run, const Plan& plan) {
                failed == 1 ? "" : "s");
   }
   for (const std::string& problem : run.cleanup_problems) fmt::print(out_, "ERROR: cleanup: {}\n", problem);
+  timestampTrace(out_, c);
   fmt::print(out_, "-- finished at {} --\n\n", mdtestTime(run.info.end_utc));
   if (!run.phases.empty()) printTooShort(notes_, run, plan);
   std::fflush(out_);

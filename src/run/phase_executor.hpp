@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <span>
@@ -135,6 +136,7 @@ class PhaseExecutor {
                                    : stonewallIn(phase);
     if (config.write_bytes > 0) pattern_.fill(write_data_, owner);
 
+    if (phase == Phase::kFileRemove) shareTypeListings(iteration_dir, owner);
     before_problem_ =
         config.cmd_before_phase.empty() ? std::string() : runCommand(config.cmd_before_phase, phase);
     const std::int64_t t_start = openPhase(phase, record.planned, rule);
@@ -355,8 +357,8 @@ class PhaseExecutor {
                                            : createFiles(cursor, owner, from, to, Pick::kAll);
       case Phase::kFileRead:
         return readFiles(cursor, owner, from, to, names);
-      case Phase::kFileRemove: {
-        const TypeCheckBatch batch(b, EntryType::kFile, listsForTypeChecks());
+      case Phase::kFileRemove: {  // listed before the phase (shareTypeListings), at any rank count
+        const TypeCheckBatch batch(b, EntryType::kFile, true);
         return itemLoop(phase, cursor, owner, from, to, 0, [&](DirHandle dir, std::uint64_t item) {
           const char* name = names(item);
           return name == nullptr ? names.error() : b.unlinkFile(dir, name);
@@ -430,6 +432,48 @@ class PhaseExecutor {
       }
     }
     return reached;
+  }
+
+  // Before a file-remove phase's opening barrier (outside its timing): one listing of each directory the
+  // phase removes in, for the type checks (backend.hpp). In a shared tree the ranks take turns, directory
+  // d listed by rank d mod ranks, and every rank receives every listing (the few names that are not regular
+  // files): one listing per directory and phase whatever the ranks, and no rank idles at its first remove.
+  // In a rank's own tree (-u) it lists its owner's directories itself. Collective.
+  void shareTypeListings(DirHandle iteration_dir, std::uint32_t owner) {
+    const Config& config = plan_.config();
+    const bool shared = config.sharing != TreeSharing::kUnique;
+    const std::uint32_t ranks = plan_.ranks();
+    if (config.no_barriers) return;  // -B: no rank waits for another; each lists at its first remove there
+    std::string mine;
+    {
+      DirCursor cursor(parts_.backend, iteration_dir, plan_.layout(), config.sharing, owner);
+      for (std::uint64_t d = 0; d < plan_.layout().dirCount(); ++d) {
+        if (shared && d % ranks != rank_) continue;
+        DirHandle dir;
+        if (cursor.open(d, dir) == 0) (void)parts_.backend.listTypes(dir, EntryType::kFile, mine);
+      }
+    }
+    if (shared && ranks > 1) mine = gatherToAll(mine);
+    parts_.backend.adoptListings(mine);
+  }
+
+  // Every rank's `text`, concatenated in rank order, on every rank (collective).
+  std::string gatherToAll(const std::string& text) {
+    const std::uint64_t width = parts_.comm.allreduceMax(text.size()) + sizeof(std::uint64_t);
+    std::vector<std::byte> block(width);
+    const std::uint64_t size = text.size();
+    std::memcpy(block.data(), &size, sizeof size);
+    std::memcpy(block.data() + sizeof size, text.data(), text.size());
+    std::vector<std::byte> all;
+    parts_.comm.gatherBytes(block, all);
+    std::string joined;
+    for (std::size_t at = 0; at + width <= all.size(); at += width) {
+      std::uint64_t n = 0;
+      std::memcpy(&n, all.data() + at, sizeof n);
+      joined.append(reinterpret_cast<const char*>(all.data() + at + sizeof n), n);
+    }
+    parts_.comm.broadcast(joined);
+    return joined;
   }
 
   // Whether a remove or rename phase checks the types by one listing of each directory (backend.hpp) rather

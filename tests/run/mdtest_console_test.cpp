@@ -178,6 +178,53 @@ TEST(MdtestConsole, RateAndTimeWithRankStatistics) {
   EXPECT_TRUE(linesAre(printRun(oneRankRun(c), plan), concat({kHeader, tables})));
 }
 
+// -v's header: mdtest 4.1's startup traces and option dump (its names, order and formats; mdbench's
+// values) between the command line and the node map, and its trace before each timestamp.
+const std::vector<std::string> kVerboseHeader = {
+    "V-1: Entering PrintTimestamp...",
+    "-- started at 11/30/2026 13:23:06 --",
+    "",
+    "mdtest-4.1.0+mdbench-0.1.0 was launched with 1 total task(s) on 1 node(s)",
+    "Command line used: mdbench '--output' 'mdtest' '-n' '10' '-F' '-C' '-T' '-d' '/scratch/t'",
+    "V-1: Rank   0 Line   251 Entering parse_dirpath on /scratch/t...",
+    "V-1: Rank   0 Line  1804 Entering md_validate_tests...",
+    "V-1: Rank   0 Line  2442 api                     : POSIX",
+    "V-1: Rank   0 Line  2443 barriers                : True",
+    "V-1: Rank   0 Line  2444 collective_creates      : False",
+    "V-1: Rank   0 Line  2445 create_only             : True",
+    "V-1: Rank   0 Line  2446 dirpath(s):",
+    "V-1: Rank   0 Line  2448 \t/scratch/t",
+    "V-1: Rank   0 Line  2450 dirs_only               : False",
+    "V-1: Rank   0 Line  2451 read_bytes              : 0",
+    "V-1: Rank   0 Line  2452 read_only               : False",
+    "V-1: Rank   0 Line  2453 first                   : 1",
+    "V-1: Rank   0 Line  2454 files_only              : True",
+    "V-1: Rank   0 Line  2458 iterations              : 1",
+    "V-1: Rank   0 Line  2459 items_per_dir           : 0",
+    "V-1: Rank   0 Line  2460 last                    : 0",
+    "V-1: Rank   0 Line  2461 leaf_only               : False",
+    "V-1: Rank   0 Line  2462 items                   : 10",
+    "V-1: Rank   0 Line  2463 nstride                 : 0",
+    "V-1: Rank   0 Line  2464 pre_delay               : 0",
+    "V-1: Rank   0 Line  2465 remove_only             : False",
+    "V-1: Rank   0 Line  2466 random_seed             : 0",
+    "V-1: Rank   0 Line  2467 stride                  : 1",
+    "V-1: Rank   0 Line  2468 shared_file             : False",
+    "V-1: Rank   0 Line  2469 time_unique_dir_overhead: False",
+    "V-1: Rank   0 Line  2470 stone_wall_timer_seconds: 0",
+    "V-1: Rank   0 Line  2471 stat_only               : True",
+    "V-1: Rank   0 Line  2472 unique_dir_per_task     : False",
+    "V-1: Rank   0 Line  2473 write_bytes             : 0",
+    "V-1: Rank   0 Line  2474 sync_file               : False",
+    "V-1: Rank   0 Line  2475 call_sync               : False",
+    "V-1: Rank   0 Line  2476 depth                   : 0",
+    "V-1: Rank   0 Line  2477 make_node               : 0",
+    "Nodemap: 1",
+    "Path                : /scratch/t",
+    "FS                  : 4.0 GiB   Used FS: 25.0%   Inodes: 2.0 Mi   Used Inodes: 50.0%",
+    "1 tasks, 10 files",
+};
+
 // -v: mdtest's per-iteration lines (its rank and source line prefix), the files' after the last file phase.
 TEST(MdtestConsole, VerboseLinesPerIteration) {
   Config c = filesConfig();
@@ -186,7 +233,7 @@ TEST(MdtestConsole, VerboseLinesPerIteration) {
   const Plan plan(c, 1);
   EXPECT_TRUE(linesAre(
       printRun(oneRankRun(c), plan),
-      concat({kHeader,
+      concat({kVerboseHeader,
               {"V-1: Rank   0 Line  2677 ",
                "V-1: Rank   0 Line  2678    Operation               Duration              Rate",
                "V-1: Rank   0 Line  2679    ---------               --------              ----",
@@ -207,6 +254,7 @@ TEST(MdtestConsole, VerboseLinesPerIteration) {
                "   File removal                    0.000          0.000          0.000          0.000",
                "   Tree creation                   0.500          0.500          0.500          0.000",
                "   Tree removal                    0.000          0.000          0.000          0.000",
+               "V-1: Entering PrintTimestamp...",
                "-- finished at 11/30/2026 13:24:10 --",
                ""}})));
 }

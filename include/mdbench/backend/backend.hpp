@@ -72,6 +72,12 @@ class Backend {
   // caught.
   virtual void beginTypeChecks(EntryType /*type*/) {}
   virtual void endTypeChecks() {}
+  // A listing taken once for ranks that share a directory: listTypes appends to `out` what the batch's
+  // check needs of `dir` (the names whose type is not `type`, or "check every name"), in a form
+  // adoptListings reads back on any rank; adoptListings keeps them for the next batch, whose first call in
+  // a listed directory then lists nothing itself. Returns 0 or the errno of the listing. By default none.
+  virtual int listTypes(DirHandle /*dir*/, EntryType /*type*/, std::string& /*out*/) { return 0; }
+  virtual void adoptListings(std::string_view /*listings*/) {}
   // Renames `from` in `from_dir` to `to` in `to_dir` (the same directory or another of the run's), never
   // replacing an existing `to` (EEXIST), and only when `from` has the type mdbench made (ENOTDIR / EISDIR /
   // EINVAL otherwise, nothing renamed).

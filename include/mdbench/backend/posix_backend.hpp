@@ -52,6 +52,8 @@ class PosixBackend final : public Backend {
   int unlinkFile(DirHandle parent, const char* name) override;
   void beginTypeChecks(EntryType type) override;
   void endTypeChecks() override;
+  int listTypes(DirHandle dir, EntryType type, std::string& out) override;
+  void adoptListings(std::string_view listings) override;
   int moveEntry(DirHandle from_dir, const char* from, DirHandle to_dir, const char* to,
                 EntryType type) override;
   int countEntries(DirHandle dir, std::span<const std::string_view> prefixes, std::span<std::uint64_t> counts,
@@ -94,6 +96,9 @@ class PosixBackend final : public Backend {
   std::optional<EntryType> batch_type_;  // between beginTypeChecks and endTypeChecks: the items' type
   std::unordered_map<int, ListedTypes> listed_;  // by descriptor, listed since beginTypeChecks
   bool own_files_ = false;                       // ownFilesByDescriptor: every call by descriptor
+  // adoptListings: listings another rank (or this one) took, by the directory's "dev:ino", until the batch
+  // that uses them ends.
+  std::unordered_map<std::string, ListedTypes> adopted_;
 };
 
 }  // namespace mdbench

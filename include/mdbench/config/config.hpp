@@ -87,6 +87,7 @@ struct Config {
   bool leaf_only = false;           // -L, --leaf-only
   ItemKinds kinds = ItemKinds::kBoth;
   PhaseSelection phases;          // after resolve(): at least one selected
+  bool default_phases = false;    // none of -C -T -E -r -U given: mdtest's default selection (its -v says so)
   std::uint32_t iterations = 1;   // -i, --iterations
   std::uint64_t write_bytes = 0;  // -w, --write-bytes
   std::uint64_t read_bytes = 0;   // -e, --read-bytes

@@ -30,6 +30,8 @@ class MdtestConsoleSink final : public Sink {
  private:
   void printGroupLines(const PhaseResult& result, const Plan& plan);
   void printContinueStonewall(const PhaseResult& result, const Plan& plan);
+  void printReadStonewall(const PhaseResult& result, const Plan& plan);
+  void printStonewallCounts(const PhaseResult& result, const Plan& plan, std::uint64_t most);
   std::FILE* out_;
   std::FILE* notes_;
   std::string version_;
