@@ -125,56 +125,7 @@ std::string barsText(ErrorBars bars) {
 
 // ---- Tables ----
 
-struct Table {
-  std::vector<std::string> header;
-  std::vector<std::vector<std::string>> rows;
-};
-
-std::string renderText(const Table& t) {
-  std::vector<std::size_t> width(t.header.size(), 0);
-  const auto measure = [&](const std::vector<std::string>& row) {
-    for (std::size_t i = 0; i < row.size() && i < width.size(); ++i)
-      width[i] = std::max(width[i], row[i].size());
-  };
-  measure(t.header);
-  for (const auto& row : t.rows) measure(row);
-  std::string out;
-  const auto line = [&](const std::vector<std::string>& row) {
-    std::string text = "  ";
-    for (std::size_t i = 0; i < row.size(); ++i) {
-      text += i == 0 ? fmt::format("{:<{}}", row[i], width[i]) : fmt::format("  {:>{}}", row[i], width[i]);
-    }
-    while (!text.empty() && text.back() == ' ') text.pop_back();
-    out += text + "\n";
-  };
-  line(t.header);
-  for (const auto& row : t.rows) line(row);
-  return out;
-}
-
-std::string escapeMarkdown(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '|' || c == '*' || c == '_' || c == '`' || c == '[' || c == ']' || c == '<' || c == '>')
-      out += '\\';
-    out += c;
-  }
-  return out;
-}
-
-std::string renderMarkdown(const Table& t) {
-  std::string out = "|";
-  for (const std::string& h : t.header) out += " " + escapeMarkdown(h) + " |";
-  out += "\n|";
-  for (std::size_t i = 0; i < t.header.size(); ++i) out += i == 0 ? "---|" : "---:|";
-  out += "\n";
-  for (const auto& row : t.rows) {
-    out += "|";
-    for (const std::string& cell : row) out += " " + escapeMarkdown(cell) + " |";
-    out += "\n";
-  }
-  return out;
-}
+using Table = DocTable;
 
 // The configurations that measured this series, and whether the baseline is among them (ratio columns are
 // shown only then).
@@ -273,23 +224,6 @@ std::vector<std::string> shapeLines(const std::vector<Configuration>& configs, c
 
 std::string seriesTitle(const Series& s) {
   return fmt::format("{}: {} against {}", s.name, s.unit, s.x_unit);
-}
-
-// ---- The sections' headings, one function each for both renderings (reportSections) ----
-
-ReportSection seriesSection(const Series& s) {
-  return {seriesTitle(s), "## " + escapeMarkdown(seriesTitle(s))};
-}
-
-// The Markdown has the charts of throughput over time in it, the text only their first/last-done rates.
-ReportSection doneSection() {
-  return {"First-done and last-done rates (first iteration of each run):", "## Throughput over time"};
-}
-
-ReportSection steadySection() { return {"Steady state:", "## Steady state"}; }
-
-ReportSection serverSection() {
-  return {fmt::format("{}:", kServerStatsSection), "## " + escapeMarkdown(std::string(kServerStatsSection))};
 }
 
 bool hasDone(const std::vector<TimelineRun>& timelines) {
@@ -413,63 +347,100 @@ std::vector<std::string> pathStyleNotes(const std::vector<TimelineRun>& timeline
   return notes;
 }
 
-// A chart embedded as SVG, and with --png a link to the PNG beside it.
-std::string image(const std::string& alt, const std::string& stem, const ReportOptions& options) {
-  std::string out = fmt::format("![{}]({}.svg)", alt, stem);
-  if (options.png) out += fmt::format(" ([PNG]({}.png))", stem);
-  return out + "\n\n";
-}
-
-std::string configsLine(const std::vector<Configuration>& configs) {
-  std::string out;
+// "label: file, file" per configuration.
+std::vector<std::string> configItems(const std::vector<Configuration>& configs) {
+  std::vector<std::string> items;
   for (const Configuration& c : configs) {
     std::string files;
     for (const std::string& f : c.files) files += (files.empty() ? "" : ", ") + f;
-    out += fmt::format("- {}: {}\n", c.label, files);
+    items.push_back(fmt::format("{}: {}", c.label, files));
+  }
+  return items;
+}
+
+// ---- The document's parts, each built once for every rendering ----
+
+// The configurations, the baseline, how to read the rates, and the overview chart.
+std::vector<DocBlock> preface(const std::vector<Configuration>& configs, const ReportOptions& options,
+                              const std::vector<ReportChart>& charts) {
+  std::vector<DocBlock> out{docParagraph({DocSpan{"Configurations:"}}), docList(configItems(configs), true)};
+  if (options.baseline) {
+    out.push_back(docParagraph({DocSpan{"Ratios are to the baseline "},
+                                DocSpan{configs[*options.baseline].label, true}, DocSpan{"."}}));
+  }
+  out.push_back(docParagraph({DocSpan{fmt::format(
+      "Rates are the mean over iterations of the aggregate rate (ops/s of all ranks, barrier to barrier; "
+      "MiB/s as the data-path tool reported it); n is the number of iterations; p99 is the latency of the "
+      "merged histograms. The peak is the largest mean; the saturation point is the first count reaching "
+      "{:.0f}% of the peak with larger counts measured (neither is marked on a curve of fewer than {} "
+      "points). A count with {} is tabled but not charted: its rate is mostly the cost of one call and the "
+      "barriers around it. The mdbench runs and each tool's imports with one command line are separate "
+      "configurations, never averaged together.",
+      kSaturationFraction * 100, kMinPointsForShape, thresholdText())}}));
+  for (const ReportChart& chart : charts) {
+    if (chart.series.empty() && !chart.timeline) out.push_back(docChart("overview", chart.stem, options.png));
   }
   return out;
 }
 
-// Lines kept as they are (aligned columns, a source's own text): a fence longer than any run of backticks
-// in them, so that nothing in a source's name can close it.
-std::string fenced(const std::vector<std::string>& lines) {
-  std::size_t longest = 0;
-  for (const std::string& line : lines) {
-    std::size_t run = 0;
-    for (const char c : line) {
-      run = c == '`' ? run + 1 : 0;
-      longest = std::max(longest, run);
+// Per series its charts, its table, and each configuration's peak and saturation point.
+DocSection seriesSection(const std::vector<Configuration>& configs, const std::string& name,
+                         const ReportOptions& options, const std::vector<ReportChart>& charts) {
+  const std::string title = seriesTitle(anySeries(configs, name));
+  DocSection s{title, title, {}};
+  for (const ReportChart& chart : charts) {
+    if (chart.series == name) s.blocks.push_back(docChart(chart.stem, chart.stem, options.png));
+  }
+  s.blocks.push_back(docTable(seriesTable(configs, name, options)));
+  s.blocks.push_back(docList(shapeLines(configs, name)));
+  return s;
+}
+
+// Per run with series, its throughput over time (the charts) and its first/last-done rates. The text has
+// only the rates, so its heading says so.
+DocSection doneSection(const std::vector<TimelineRun>& timelines, const ReportOptions& options,
+                       const std::vector<ReportChart>& charts) {
+  DocSection s{"Throughput over time",
+               "First-done and last-done rates (first iteration of each run):",
+               {docParagraph({DocSpan{timelineIntro(timelines)}})}};
+  for (std::size_t i = 0; i < timelines.size(); ++i) {
+    const TimelineRun& run = timelines[i];
+    if (!run.has_series || !run.steady.empty()) continue;
+    s.blocks.push_back(docSubheading(runTitle(run)));
+    for (const ReportChart& chart : charts) {
+      if (chart.timeline == i) s.blocks.push_back(docChart(chart.stem, chart.stem, options.png));
     }
+    s.blocks.push_back(docTable(doneTable(run)));
   }
-  const std::string fence(std::max<std::size_t>(3, longest + 1), '`');
-  std::string out = fence + "text\n";
-  for (const std::string& line : lines) out += line + "\n";
-  return out + fence + "\n";
+  std::vector<std::string> without;
+  for (const std::string& file : filesWithoutSeries(timelines))
+    without.push_back(fmt::format("{}: {}", file, kNoSeries));
+  s.blocks.push_back(docList(std::move(without)));
+  return s;
 }
 
-// Per run a subsection with the lines of the text's section (serverStatsRunLines).
-std::string serverStatsMarkdown(const std::vector<TimelineRun>& timelines) {
-  const std::vector<ServerStatsRun> runs = serverStatsRuns(timelines);
-  if (runs.empty()) return {};
-  std::string out = serverSection().markdown + "\n\n";
-  for (const ServerStatsRun& run : runs) {
-    out += "### " + escapeMarkdown(run.title) + "\n\n" + fenced(serverStatsRunLines(run)) + "\n";
+DocSection steadySection(const std::vector<TimelineRun>& timelines) {
+  DocSection s{"Steady state", "Steady state:", {docParagraph({DocSpan{std::string(kSteadyIntro)}})}};
+  for (const TimelineRun& run : timelines) {
+    if (run.steady.empty()) continue;
+    s.blocks.push_back(docSubheading(steadyTitle(run)));
+    s.blocks.push_back(docTable(steadyTable(run)));
   }
-  return out;
+  return s;
+}
+
+// The configurations' notes, then the runs' (no heading in the text: each line says "note").
+std::vector<DocNote> reportNotes(const std::vector<Configuration>& configs,
+                                 const std::vector<TimelineRun>& timelines) {
+  std::vector<DocNote> notes;
+  for (const Configuration& c : configs) {
+    for (const std::string& note : c.notes) notes.push_back({c.label, note});
+  }
+  for (const std::string& note : pathStyleNotes(timelines)) notes.push_back({"", note});
+  return notes;
 }
 
 }  // namespace
-
-std::vector<ReportSection> reportSections(const std::vector<Configuration>& configs,
-                                          const std::vector<TimelineRun>& timelines) {
-  std::vector<ReportSection> sections;
-  for (const std::string& name : reportSeries(configs))
-    sections.push_back(seriesSection(anySeries(configs, name)));
-  if (hasDone(timelines)) sections.push_back(doneSection());
-  if (hasSteady(timelines)) sections.push_back(steadySection());
-  if (!serverStatsRuns(timelines).empty()) sections.push_back(serverSection());
-  return sections;
-}
 
 std::string chartStem(const std::string& series) {
   std::string stem;
@@ -595,112 +566,39 @@ std::vector<ReportChart> reportCharts(const std::vector<Configuration>& configs,
   return charts;
 }
 
+ReportDocument reportDocument(const std::vector<Configuration>& configs, const ReportOptions& options,
+                              const std::vector<ReportChart>& charts,
+                              const std::vector<TimelineRun>& timelines) {
+  ReportDocument doc{"mdbench report", preface(configs, options, charts), {}};
+  for (const std::string& name : reportSeries(configs))
+    doc.sections.push_back(seriesSection(configs, name, options, charts));
+  if (hasDone(timelines)) doc.sections.push_back(doneSection(timelines, options, charts));
+  if (hasSteady(timelines)) doc.sections.push_back(steadySection(timelines));
+  DocSection server = serverStatsSection(timelines);
+  if (!server.blocks.empty()) doc.sections.push_back(std::move(server));
+  std::vector<DocNote> notes = reportNotes(configs, timelines);
+  if (!notes.empty()) doc.sections.push_back({"Notes", "", {docNotes(std::move(notes))}});
+  return doc;
+}
+
 std::string reportText(const std::vector<Configuration>& configs, const ReportOptions& options,
                        const std::vector<TimelineRun>& timelines) {
-  std::string out;
-  for (const std::string& name : reportSeries(configs)) {
-    out += seriesSection(anySeries(configs, name)).text + "\n";
-    out += renderText(seriesTable(configs, name, options));
-    for (const std::string& line : shapeLines(configs, name)) out += "  " + line + "\n";
-    out += "\n";
-  }
-  if (hasDone(timelines)) {
-    out += doneSection().text + "\n";
-    for (const TimelineRun& run : timelines) {
-      if (!run.has_series || !run.steady.empty()) continue;
-      out += "  " + runTitle(run) + "\n";
-      out += renderText(doneTable(run));
-    }
-    for (const std::string& file : filesWithoutSeries(timelines)) {
-      out += fmt::format("  {}: {}\n", file, kNoSeries);
-    }
-    out += "\n";
-  }
-  if (hasSteady(timelines)) {
-    out += steadySection().text + "\n";
-    for (const TimelineRun& run : timelines) {
-      if (run.steady.empty()) continue;
-      out += "  " + steadyTitle(run) + "\n";
-      out += renderText(steadyTable(run));
-    }
-    out += "\n";
-  }
-  out += serverStatsSection(timelines);  // under serverSection().text
-  for (const Configuration& c : configs) {
-    for (const std::string& note : c.notes) out += fmt::format("note ({}): {}\n", c.label, note);
-  }
-  for (const std::string& note : pathStyleNotes(timelines)) out += fmt::format("note: {}\n", note);
-  if (out.empty()) out = "no results in the files given\n";
-  return out;
+  return renderText(reportDocument(configs, options, {}, timelines));
 }
 
 std::string reportMarkdown(const std::vector<Configuration>& configs, const ReportOptions& options,
                            const std::vector<ReportChart>& charts,
                            const std::vector<TimelineRun>& timelines) {
-  std::string out = "# mdbench report\n\nConfigurations:\n\n" + escapeMarkdown(configsLine(configs)) + "\n";
-  if (options.baseline) {
-    out += fmt::format("Ratios are to the baseline **{}**.\n\n",
-                       escapeMarkdown(configs[*options.baseline].label));
+  return renderMarkdown(reportDocument(configs, options, charts, timelines));
+}
+
+std::vector<ReportSection> reportSections(const std::vector<Configuration>& configs,
+                                          const std::vector<TimelineRun>& timelines) {
+  std::vector<ReportSection> sections;
+  for (const DocSection& s : reportDocument(configs, {}, {}, timelines).sections) {
+    if (!textHeading(s).empty()) sections.push_back({textHeading(s), markdownHeading(s)});
   }
-  out += fmt::format(
-      "Rates are the mean over iterations of the aggregate rate (ops/s of all ranks, barrier to barrier; "
-      "MiB/s as the data-path tool reported it); n is the number of iterations; p99 is the latency of the "
-      "merged histograms. The peak is the largest mean; the saturation point is the first count reaching "
-      "{:.0f}% of the peak with larger counts measured (neither is marked on a curve of fewer than {} "
-      "points). A count with {} is tabled but not charted: its rate is mostly the cost of one call and the "
-      "barriers around it. The mdbench runs and each tool's imports with one command line are separate "
-      "configurations, never averaged together.\n\n",
-      kSaturationFraction * 100, kMinPointsForShape, thresholdText());
-  for (const ReportChart& chart : charts) {
-    if (chart.series.empty() && !chart.timeline) out += image("overview", chart.stem, options);
-  }
-  for (const std::string& name : reportSeries(configs)) {
-    out += seriesSection(anySeries(configs, name)).markdown + "\n\n";
-    for (const ReportChart& chart : charts) {
-      if (chart.series == name) out += image(escapeMarkdown(chart.stem), chart.stem, options);
-    }
-    out += renderMarkdown(seriesTable(configs, name, options)) + "\n";
-    for (const std::string& line : shapeLines(configs, name)) out += "- " + escapeMarkdown(line) + "\n";
-    out += "\n";
-  }
-  if (hasDone(timelines)) {
-    out += doneSection().markdown + "\n\n" + escapeMarkdown(timelineIntro(timelines)) + "\n\n";
-    for (std::size_t i = 0; i < timelines.size(); ++i) {
-      const TimelineRun& run = timelines[i];
-      if (!run.has_series || !run.steady.empty()) continue;
-      out += "### " + escapeMarkdown(runTitle(run)) + "\n\n";
-      for (const ReportChart& chart : charts) {
-        if (chart.timeline == i) out += image(escapeMarkdown(chart.stem), chart.stem, options);
-      }
-      out += renderMarkdown(doneTable(run)) + "\n";
-    }
-    for (const std::string& file : filesWithoutSeries(timelines)) {
-      out += fmt::format("- {}: {}\n", escapeMarkdown(file), kNoSeries);
-    }
-    out += "\n";
-  }
-  if (hasSteady(timelines)) {
-    out += steadySection().markdown + "\n\n" + escapeMarkdown(std::string(kSteadyIntro)) + "\n\n";
-    for (const TimelineRun& run : timelines) {
-      if (run.steady.empty()) continue;
-      out += "### " + escapeMarkdown(steadyTitle(run)) + "\n\n" + renderMarkdown(steadyTable(run)) + "\n";
-    }
-  }
-  out += serverStatsMarkdown(timelines);
-  bool any_note = false;
-  for (const Configuration& c : configs) {
-    for (const std::string& note : c.notes) {
-      if (!any_note) out += "## Notes\n\n";
-      any_note = true;
-      out += fmt::format("- {}: {}\n", escapeMarkdown(c.label), escapeMarkdown(note));
-    }
-  }
-  for (const std::string& note : pathStyleNotes(timelines)) {
-    if (!any_note) out += "## Notes\n\n";
-    any_note = true;
-    out += "- " + escapeMarkdown(note) + "\n";
-  }
-  return out;
+  return sections;
 }
 
 }  // namespace mdbench

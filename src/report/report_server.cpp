@@ -1,5 +1,5 @@
 // The report's section on server counters (--server-stats): report.hpp's serverStatsRuns and
-// serverStatsSection.
+// serverStatsSection, the same section in every rendering.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -39,15 +39,13 @@ std::vector<std::string> serverStatsRunLines(const ServerStatsRun& run) {
   return lines;
 }
 
-std::string serverStatsSection(const std::vector<TimelineRun>& timelines) {
-  const std::vector<ServerStatsRun> runs = serverStatsRuns(timelines);
-  if (runs.empty()) return {};
-  std::string out = fmt::format("{}:\n", kServerStatsSection);
-  for (const ServerStatsRun& run : runs) {
-    out += fmt::format("  {}\n", run.title);
-    for (const std::string& line : serverStatsRunLines(run)) out += "    " + line + "\n";
+DocSection serverStatsSection(const std::vector<TimelineRun>& timelines) {
+  DocSection s{std::string(kServerStatsSection), fmt::format("{}:", kServerStatsSection), {}};
+  for (const ServerStatsRun& run : serverStatsRuns(timelines)) {
+    s.blocks.push_back(docSubheading(run.title));
+    s.blocks.push_back(docLines(serverStatsRunLines(run)));
   }
-  return out + "\n";
+  return s;
 }
 
 }  // namespace mdbench

@@ -37,13 +37,14 @@ expect_not_in "$OUT" "//" "no double slash in the output"
 svg_ok "overview: both configurations visible" "$BASE/out/overview.svg" --series A --series B --visible
 svg_ok "file-create: both configurations visible" "$BASE/out/file-create.svg" --series A --series B --visible
 
-# ---- The Markdown has every section of the text, the server counters too ----
+# ---- The Markdown has every section of the text, and every line in them, the server counters too ----
 expect_in "$BASE/report.txt" "Metadata server counters (--server-stats; first iteration of each run):" \
   "text: server section"
 expect_in "$BASE/out/report.md" "## Metadata server counters (--server-stats; first iteration of each run)" \
   "Markdown: server section"
 expect_in "$BASE/out/report.md" "  server cmd:printf" "Markdown: the create phase's counters"
 if "$py" - "$BASE/report.txt" "$BASE/out/report.md" <<'PY' >"$BASE/check.txt" 2>&1; then pass; else fail "sections: $(cat "$BASE/check.txt")"; fi
+import re
 import sys
 text = open(sys.argv[1]).read().splitlines()
 md = open(sys.argv[2]).read()
@@ -55,6 +56,15 @@ for h in headings:
     if title.startswith("First-done"):
         title = "Throughput over time"
     assert f"\n## {title}\n" in md, f"no Markdown section for {h!r}"
+# Every line under them (tables, lists, run titles, server counters) is in the Markdown too: its words,
+# in order, in one line (a table row's cells between pipes, an escaped character unescaped).
+md_lines = [re.sub(r"\\([|*_`\[\]<>])", r"\1", l).replace("|", " ").split() for l in md.splitlines()]
+def within(words, line):
+    return any(line[i:i + len(words)] == words for i in range(len(line) - len(words) + 1))
+body = [l for l in text if l.startswith(" ")]
+assert len(body) >= 20, body
+for l in body:
+    assert any(within(l.replace("|", " ").split(), m) for m in md_lines), f"no Markdown line for {l!r}"
 PY
 
 # ---- report -d into a directory holding a report: one message, nothing printed or written ----

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -565,6 +566,112 @@ TEST(ReportSections, EverySectionInEveryRendering) {
                             [&](const ReportSection& s) { return s.markdown == line; }))
         << "a Markdown section the text may lack: " << line;
   }
+}
+
+// What a block holds that a reader must find in a rendering: its lines, its table's cells, its notes, its
+// paragraph's text, its chart's file.
+std::vector<std::string> blockContent(const DocBlock& b) {
+  std::vector<std::string> content = b.lines;
+  content.insert(content.end(), b.table.header.begin(), b.table.header.end());
+  for (const auto& row : b.table.rows) {
+    for (const std::string& cell : row) {
+      if (!cell.empty()) content.push_back(cell);
+    }
+  }
+  for (const DocNote& n : b.notes) {
+    if (!n.label.empty()) content.push_back(n.label);
+    content.push_back(n.text);
+  }
+  for (const DocSpan& span : b.spans) content.push_back(span.text);
+  if (b.kind == DocBlockKind::kChart) content.push_back(b.chart_stem + ".svg");
+  return content;
+}
+
+// The Markdown as read: without the backslashes that escape its special characters.
+std::string unescaped(const std::string& md) {
+  std::string out;
+  for (std::size_t i = 0; i < md.size(); ++i) {
+    if (md[i] == '\\' && i + 1 < md.size()) ++i;
+    out += md[i];
+  }
+  return out;
+}
+
+// One document, every rendering: each section of a report with every kind of section (series with charts,
+// throughput over time, steady state, server counters, notes) has its heading in the text and the Markdown,
+// in the document's order, and everything each block holds is in the Markdown and, prose and charts aside,
+// in the text; the prose is not in the text.
+TEST(ReportDocument, EverySectionAndBlockInEveryRendering) {
+  std::vector<TimelineRun> runs = timelines();
+  runs.push_back(serverRun());
+  runs.push_back(steadyRun());
+  std::vector<ReportChart> charts = scalingCharts();
+  charts.push_back({"", "timeline-ssd-run-0000", false, "", 0});
+  ReportOptions options;
+  options.baseline = 0;
+  const ReportDocument doc = reportDocument(scalingConfigs(), options, charts, runs);
+  ASSERT_EQ(doc.sections.size(), 6u);  // file-create, file-stat, done rates, steady state, server, notes
+  const std::string text = renderText(doc);
+  const std::string md = unescaped(renderMarkdown(doc));
+  EXPECT_EQ(text, reportText(scalingConfigs(), options, runs));
+  EXPECT_EQ(renderMarkdown(doc), reportMarkdown(scalingConfigs(), options, charts, runs));
+  std::size_t text_at = 0;
+  std::size_t md_at = 0;
+  std::set<DocBlockKind> kinds;
+  for (const DocSection& s : doc.sections) {
+    if (!textHeading(s).empty()) {
+      const std::size_t at = ("\n" + text).find("\n" + textHeading(s) + "\n", text_at);
+      ASSERT_NE(at, std::string::npos) << "text lacks, or has out of order: " << textHeading(s) << "\n"
+                                       << text;
+      text_at = at + 1;
+    }
+    const std::size_t at = md.find("\n## " + s.heading + "\n", md_at);
+    ASSERT_NE(at, std::string::npos) << "Markdown lacks, or has out of order: " << s.heading << "\n" << md;
+    md_at = at + 1;
+    for (const DocBlock& b : s.blocks) {
+      kinds.insert(b.kind);
+      for (const std::string& piece : blockContent(b)) {
+        EXPECT_NE(md.find(piece), std::string::npos) << "Markdown lacks " << piece;
+        if (b.kind == DocBlockKind::kChart) continue;  // its file's name may be in a table of the text
+        EXPECT_EQ(text.find(piece) != std::string::npos, !b.prose) << "text and " << piece;
+      }
+    }
+  }
+  EXPECT_EQ(kinds.size(), 7u) << "a report with every kind of block";
+}
+
+// The renderers on their own: a block of each kind, as each rendering shows it.
+TEST(ReportDocument, EachKindOfBlockRendered) {
+  ReportDocument doc{"A [title]", {docParagraph({DocSpan{"Read "}, DocSpan{"this_one", true}})}, {}};
+  doc.sections.push_back(
+      {"Sec*tion",
+       "Section:",
+       {docSubheading("run <1>"), docChart("chart", "c-1", true),
+        docTable({{"phase", "ops/s"}, {{"create", "1,000"}}}), docList({"a|b"}), docLines({"  x  ``` 1"})}});
+  doc.sections.push_back({"Notes", "", {docNotes({{"ssd", "n_1"}, {"", "run note"}})}});
+  EXPECT_EQ(renderText(doc),
+            "Section:\n"
+            "  run <1>\n"
+            "  phase   ops/s\n"
+            "  create  1,000\n"
+            "  a|b\n"
+            "      x  ``` 1\n"
+            "\n"
+            "note (ssd): n_1\n"
+            "note: run note\n");
+  EXPECT_EQ(renderMarkdown(doc),
+            "# A \\[title\\]\n\n"
+            "Read **this\\_one**\n\n"
+            "## Sec\\*tion\n\n"
+            "### run \\<1\\>\n\n"
+            "![chart](c-1.svg) ([PNG](c-1.png))\n\n"
+            "| phase | ops/s |\n|---|---:|\n| create | 1,000 |\n\n"
+            "- a\\|b\n\n"
+            "````text\n  x  ``` 1\n````\n\n"
+            "## Notes\n\n"
+            "- ssd: n\\_1\n"
+            "- run note\n");
+  EXPECT_EQ(renderText(ReportDocument{}), "no results in the files given\n");
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // mdbench report: configurations (one or more results files each) as tables and scaling charts, each
-// configuration relative to a baseline, and each run's throughput over time. Pure: text and chart specs
-// out; the subcommand writes the files.
+// configuration relative to a baseline, and each run's throughput over time. Pure: one document
+// (document.hpp) rendered as text and Markdown, and chart specs out; the subcommand writes the files.
 #pragma once
 
 #include <cstddef>
@@ -14,6 +14,7 @@
 #include "mdbench/model/metrics.hpp"
 #include "mdbench/model/phase.hpp"
 #include "mdbench/report/chart.hpp"
+#include "mdbench/report/document.hpp"
 #include "mdbench/report/scaling.hpp"
 #include "mdbench/results/results_file.hpp"
 
@@ -76,8 +77,8 @@ std::vector<TimelineRun> timelineRuns(const std::string& label, const std::vecto
                                       const std::vector<StoredResults>& results);
 
 // Per run with server counters (--server-stats), per phase of its first iteration: its rate beside the
-// server requests per client op and the top counters of each source (model's serverStatsLines). Every
-// rendering of the report shows them (serverStatsSection as text, reportMarkdown).
+// server requests per client op and the top counters of each source (model's serverStatsLines), in the
+// report's serverStatsSection.
 struct ServerStatsPhase {
   Phase phase = Phase::kTreeCreate;
   double ops_per_s = 0.0;
@@ -93,10 +94,10 @@ std::vector<ServerStatsRun> serverStatsRuns(const std::vector<TimelineRun>& time
 // Its heading, the same in every rendering.
 inline constexpr std::string_view kServerStatsSection =
     "Metadata server counters (--server-stats; first iteration of each run)";
-// A run's lines, as both renderings show them: per phase its rate and ops, then its counters (indented).
+// A run's lines: per phase its rate and ops, then its counters (indented).
 std::vector<std::string> serverStatsRunLines(const ServerStatsRun& run);
-// The text section: "" when no run has counters.
-std::string serverStatsSection(const std::vector<TimelineRun>& timelines);
+// The report's section: per run its title and its lines; no blocks when no run has counters.
+DocSection serverStatsSection(const std::vector<TimelineRun>& timelines);
 
 // Ops/s of one row of per-interval counts whose last interval ends `end_s` seconds after the start, as
 // steps: each interval up to the one holding end_s (later ones are not drawn) gives two points, at its start
@@ -134,21 +135,28 @@ ChartSpec seriesChart(const std::vector<Configuration>& configs, const std::stri
 ChartSpec relativeChart(const std::vector<Configuration>& configs, const std::string& series,
                         const ReportOptions& options);
 
-// The tables: per series, one row per rank count and one column per configuration (mean +- stddev, and
-// with a baseline the ratio to it), then each configuration's peak and saturation point and notes; then per
-// run its phases' first-done and last-done rates (or why a run has none); then per steady run (--steady) a
-// table of its steady state: per iteration, phase and op ops/s and p50/p99 latency, the mix's rounds/s and
-// objects/s, and each phase's time and rate balance.
+// The report, built once for every rendering: a preface (the configurations, the baseline, how to read the
+// rates, the overview chart: prose, in the Markdown only); then the sections: per series its charts, a table
+// with one row per rank count and one column per configuration (mean +- stddev, and with a baseline the
+// ratio to it), then each configuration's peak and saturation point; per run its throughput over time (the
+// charts) and its phases' first-done and last-done rates (or why a run has none); per steady run (--steady)
+// a table of its steady state: per iteration, phase and op ops/s and p50/p99 latency, the mix's rounds/s
+// and objects/s, and each phase's time and rate balance; the server counters (--server-stats); the notes.
+// The charts are ReportChart stems + ".svg" beside the document.
+ReportDocument reportDocument(const std::vector<Configuration>& configs, const ReportOptions& options,
+                              const std::vector<ReportChart>& charts,
+                              const std::vector<TimelineRun>& timelines);
+
+// reportDocument rendered as text (no charts) and as Markdown.
 std::string reportText(const std::vector<Configuration>& configs, const ReportOptions& options,
                        const std::vector<TimelineRun>& timelines = {});
-// The same as Markdown, with the charts (ReportChart stems + ".svg") embedded as images.
 std::string reportMarkdown(const std::vector<Configuration>& configs, const ReportOptions& options,
                            const std::vector<ReportChart>& charts,
                            const std::vector<TimelineRun>& timelines = {});
 
-// The headings of the sections a report of these results has, in order, in each rendering: the text's line
-// ("Steady state:") and the Markdown's ("## Steady state"). Both renderings take their headings from here,
-// so a section one of them lacks is seen (report_output_test's EverySectionInEveryRendering).
+// The headings of the document's sections, in order, as each rendering shows them: the text's line
+// ("Steady state:") and the Markdown's ("## Steady state"); the notes, which have no heading in the text
+// (each line says "note"), aside. For tests that hold every section in every rendering.
 struct ReportSection {
   std::string text;
   std::string markdown;
