@@ -11,7 +11,7 @@ block=(-n 4 -ppn 2 -hosts "$n1,$n2")
 # -N 1 with ranks in blocks of 2 per node: rank r + 1 is on the same node for ranks 0 and 2, so the plan
 # takes shift 2 (the next node) and says so.
 t=$TW_FS/block
-tw_run shift.block "${block[@]}" -- -F -u -n 20 -N 1 -d "$t"
+tw_run shift.block "${block[@]}" -- -F -u -n 20 -N 1 --file-rename -d "$t"
 tw_expect_rc 0 "-N 1, ranks in blocks"
 tw_results shift.block ranks=4 nodes=2 ranks_per_node_min=2 ranks_per_node_max=2 hosts="$n1,$n1,$n2,$n2" \
   node_of_rank=0,0,1,1 config.shift=1 config.shift_used=2 file-create=80 file-stat=80 file-read=80 \
