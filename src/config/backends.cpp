@@ -51,6 +51,16 @@ std::vector<BackendOptionValue> backendOptionValues(const Config& config) {
   return values;
 }
 
+bool setBackendOption(Config& config, std::string_view name, std::uint64_t value) {
+  for (const config_detail::OptionRow& option : config_detail::kOptionRows) {
+    if (option.long_name != name || optionBackend(name) == nullptr) continue;
+    if (option.land.on != nullptr && value != 0) option.land.on(config);
+    if (option.land.number != nullptr) option.land.number(config, value);
+    return true;
+  }
+  return false;
+}
+
 namespace config_detail {
 
 void checkBackendOptions(const RawOptions& raw, Api api, std::vector<std::string>& errors) {

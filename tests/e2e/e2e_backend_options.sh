@@ -31,6 +31,13 @@ expect_eq "$(attr "$BASE/od.h5" posix.odirect)" 1 "results: config posix.odirect
 expect_eq "$(attr "$BASE/od.h5" posix.rangelocks)" 0 "results: config posix.rangelocks"
 expect_eq "$(attr "$BASE/od.h5" dummy.delay-create)" absent "results: no DUMMY option in a POSIX run"
 expect_absent "$BASE/od" "--posix.odirect: the run's directory is removed"
+"$MDBENCH" validate "$BASE/od.h5" >"$OUT" 2>"$ERR"
+RC=$?
+expect_rc 0 "validate: a POSIX run with its options"
+"$MDBENCH" export "$BASE/od.h5" --format json >"$OUT" 2>"$ERR"
+RC=$?
+expect_rc 0 "export"
+expect_in "$OUT" '"posix.odirect": 1' "export: the option read back from the file"
 # Without it, no O_DIRECT.
 timeout 120 strace -qq -f -e trace=open,openat -o "$BASE/plain.trace" "$MDBENCH" -n 6 -F -w 4096 -e 4096 \
   -d "$BASE/plain" -o "$BASE/plain.h5" >"$OUT" 2>"$ERR"

@@ -72,5 +72,8 @@ struct BackendOptionValue {
   std::uint64_t value = 0;
 };
 std::vector<BackendOptionValue> backendOptionValues(const Config& config);
+// The reverse, for a results file read back: sets the backend option `name` to `value` as the command
+// line would have (a switch: on when not 0). Returns false for a name no backend option has.
+bool setBackendOption(Config& config, std::string_view name, std::uint64_t value);
 
 }  // namespace mdbench
