@@ -41,28 +41,28 @@ void recordOpen(int flags) {
 }
 }  // namespace
 
-extern "C" int open(const char* path, int flags, ...) {
-  mode_t mode = 0;
-  if ((flags & O_CREAT) != 0 || (flags & O_TMPFILE) == O_TMPFILE) {
-    va_list args;
-    va_start(args, flags);
-    mode = va_arg(args, mode_t);
-    va_end(args);
-  }
+namespace {
+bool takesMode(int flags) { return (flags & O_CREAT) != 0 || (flags & O_TMPFILE) == O_TMPFILE; }
+int recordedOpenat(int dir_fd, const char* path, int flags, mode_t mode) {
   recordOpen(flags);
-  return static_cast<int>(::syscall(SYS_openat, AT_FDCWD, path, flags, mode));
+  return static_cast<int>(::syscall(SYS_openat, dir_fd, path, flags, mode));
+}
+}  // namespace
+
+extern "C" int open(const char* path, int flags, ...) {
+  va_list args;
+  va_start(args, flags);
+  const mode_t mode = takesMode(flags) ? va_arg(args, mode_t) : 0;
+  va_end(args);
+  return recordedOpenat(AT_FDCWD, path, flags, mode);
 }
 
 extern "C" int openat(int dir_fd, const char* path, int flags, ...) {
-  mode_t mode = 0;
-  if ((flags & O_CREAT) != 0 || (flags & O_TMPFILE) == O_TMPFILE) {
-    va_list args;
-    va_start(args, flags);
-    mode = va_arg(args, mode_t);
-    va_end(args);
-  }
-  recordOpen(flags);
-  return static_cast<int>(::syscall(SYS_openat, dir_fd, path, flags, mode));
+  va_list args;
+  va_start(args, flags);
+  const mode_t mode = takesMode(flags) ? va_arg(args, mode_t) : 0;
+  va_end(args);
+  return recordedOpenat(dir_fd, path, flags, mode);
 }
 
 extern "C" int fcntl(int fd, int cmd, ...) {

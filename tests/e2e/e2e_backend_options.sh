@@ -18,13 +18,19 @@ config = h5py.File(sys.argv[1], "r")["runs/run-0000/config"]
 print(int(config.attrs[sys.argv[2]]) if sys.argv[2] in config.attrs else "absent")
 EOF
 }
+# traced NAME CALLS ARGS...: one rank under strace (CALLS traced into NAME.trace), -d NAME, -o NAME.h5.
+traced() {
+  local name=$1 calls=$2
+  shift 2
+  timeout 120 strace -qq -f -e trace="$calls" -o "$BASE/$name.trace" "$MDBENCH" "$@" -d "$BASE/$name" \
+    -o "$BASE/$name.h5" >"$OUT" 2>"$ERR"
+  RC=$?
+}
 # item_opens TRACE FLAG: the opens of items (file.mdbench / file.mdtest) that carry FLAG.
 item_opens() { grep -E 'open(at)?\(.*file\.md(bench|test)\.' "$1" | grep -c -- "$2"; }
 
 # O_DIRECT: every create and read open of the 6 files carries it; the run succeeds, the tree is gone.
-timeout 120 strace -qq -f -e trace=open,openat -o "$BASE/od.trace" "$MDBENCH" -n 6 -F -w 4096 -e 4096 \
-  --posix.odirect -d "$BASE/od" -o "$BASE/od.h5" >"$OUT" 2>"$ERR"
-RC=$?
+traced od open,openat -n 6 -F -w 4096 -e 4096 --posix.odirect
 expect_rc 0 "--posix.odirect -w 4096 -e 4096"
 expect_eq "$(item_opens "$BASE/od.trace" O_DIRECT)" 12 "--posix.odirect: 6 creates and 6 reads open with O_DIRECT"
 expect_eq "$(attr "$BASE/od.h5" posix.odirect)" 1 "results: config posix.odirect"
@@ -39,9 +45,7 @@ RC=$?
 expect_rc 0 "export"
 expect_in "$OUT" '"posix.odirect": 1' "export: the option read back from the file"
 # Without it, no O_DIRECT.
-timeout 120 strace -qq -f -e trace=open,openat -o "$BASE/plain.trace" "$MDBENCH" -n 6 -F -w 4096 -e 4096 \
-  -d "$BASE/plain" -o "$BASE/plain.h5" >"$OUT" 2>"$ERR"
-RC=$?
+traced plain open,openat -n 6 -F -w 4096 -e 4096
 expect_rc 0 "-w 4096 without --posix.odirect"
 expect_eq "$(item_opens "$BASE/plain.trace" O_DIRECT)" 0 "no O_DIRECT without --posix.odirect"
 
@@ -52,9 +56,7 @@ expect_in "$ERR" "--posix.odirect: -w/--write-bytes 3 is not a multiple of" "-w 
 expect_absent "$BASE/odd" "--posix.odirect -w 3: nothing made"
 
 # Range locks: a write lock per written file and a read lock per read one, each released.
-timeout 120 strace -qq -f -e trace=fcntl -o "$BASE/rl.trace" "$MDBENCH" -n 4 -F -w 100 -e 100 \
-  --posix.rangelocks -d "$BASE/rl" -o "$BASE/rl.h5" >"$OUT" 2>"$ERR"
-RC=$?
+traced rl fcntl -n 4 -F -w 100 -e 100 --posix.rangelocks
 expect_rc 0 "--posix.rangelocks"
 expect_eq "$(grep -c 'F_SETLKW, {l_type=F_WRLCK' "$BASE/rl.trace")" 4 "--posix.rangelocks: 4 write locks"
 expect_eq "$(grep -c 'F_SETLKW, {l_type=F_RDLCK' "$BASE/rl.trace")" 4 "--posix.rangelocks: 4 read locks"
