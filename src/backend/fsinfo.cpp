@@ -1,11 +1,15 @@
 // What the target file system is, for the run's metadata: statfs for the type, statvfs for the sizes.
 #include "mdbench/backend/fsinfo.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
+#include <unistd.h>
 
 #include <array>
+#include <cerrno>
 #include <string_view>
 
 namespace mdbench {
@@ -60,7 +64,34 @@ std::optional<FsInfo> probeFileSystem(const std::string& path) {
   info.free_bytes = static_cast<std::uint64_t>(svfs.f_bavail) * svfs.f_frsize;
   info.total_inodes = svfs.f_files;
   info.free_inodes = svfs.f_favail;
+  knownCounts(info);
   return info;
+}
+
+void knownCounts(FsInfo& info) {
+  // statvfs has no "unknown": file systems that do not count give all ones (sign-extended -1, in 32 or 64
+  // bits), a free count above the total, or a total of 0 with a free count.
+  const auto unknown = [](std::uint64_t v) { return v == kUnknownCount || v == 0xFFFFFFFFu; };
+  if (unknown(info.total_inodes) || unknown(info.free_inodes) || info.free_inodes > info.total_inodes) {
+    info.free_inodes = kUnknownCount;
+    if (unknown(info.total_inodes)) info.total_inodes = kUnknownCount;
+  }
+  if (info.free_bytes > info.total_bytes) info.free_bytes = kUnknownCount;
+}
+
+int probeDirectIo(const std::string& dir, std::uint32_t& align) {
+  align = 0;
+  const int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_DIRECT | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    const int err = errno;
+    return err == EOPNOTSUPP || err == EISDIR ? 0 : err;
+  }
+  struct statx stx {};
+  if (::statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) == 0 && (stx.stx_mask & STATX_DIOALIGN) != 0) {
+    align = stx.stx_dio_offset_align;
+  }
+  ::close(fd);
+  return 0;
 }
 
 }  // namespace mdbench

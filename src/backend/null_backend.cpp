@@ -1,6 +1,8 @@
 // The null backend (-a DUMMY): null_backend.hpp.
 #include "mdbench/backend/null_backend.hpp"
 
+#include <time.h>
+
 #include <cerrno>
 #include <cstring>
 #include <string_view>
@@ -12,6 +14,22 @@ namespace mdbench {
 
 NullBackend::NullBackend() = default;
 
+NullBackend::NullBackend(const DummyBackendOptions& delays, std::uint32_t rank) : delays_(delays) {
+  if (delays.delay_only_rank0 && rank != 0) delays_ = DummyBackendOptions{};
+}
+
+void NullBackend::delay(std::uint64_t us) const {
+  if (us == 0) return;
+  timespec wait{static_cast<time_t>(us / 1'000'000), static_cast<long>(us % 1'000'000) * 1000};
+  while (::nanosleep(&wait, &wait) != 0 && errno == EINTR) {
+  }
+}
+
+int NullBackend::syncFileSystem() {
+  delay(delays_.delay_sync_us);
+  return 0;
+}
+
 int NullBackend::openDir(DirHandle parent, const char*, DirHandle& out) {
   out = DirHandle{};
   if (!parent.valid()) return EBADF;
@@ -21,17 +39,23 @@ int NullBackend::openDir(DirHandle parent, const char*, DirHandle& out) {
 
 int NullBackend::closeDir(DirHandle dir) { return dir.valid() && dir.value != 0 ? 0 : EBADF; }
 
-int NullBackend::createFile(DirHandle parent, const char*, std::span<const std::byte>,
+int NullBackend::createFile(DirHandle parent, const char*, std::span<const std::byte> data,
                             CreateOptions options) {
   if (!parent.valid()) return EBADF;
+  delay(delays_.delay_create_us);
   if (options.made != nullptr) *options.made = true;
+  if (!data.empty()) delay(delays_.delay_xfer_us);
+  delay(delays_.delay_close_us);
   return 0;
 }
 
 // No ownership record is kept (storesNothing): reading one finds none.
-int NullBackend::readFile(DirHandle parent, const char* name, std::span<std::byte>) {
+int NullBackend::readFile(DirHandle parent, const char* name, std::span<std::byte> buf) {
   if (!parent.valid()) return EBADF;
-  return std::string_view(name) == kTakenName ? ENOENT : 0;
+  if (std::string_view(name) == kTakenName) return ENOENT;
+  if (!buf.empty()) delay(delays_.delay_xfer_us);
+  delay(delays_.delay_close_us);
+  return 0;
 }
 
 int NullBackend::countEntries(DirHandle, std::span<const std::string_view> prefixes,

@@ -21,6 +21,7 @@
 #include <string_view>
 #include <utility>
 
+#include "mdbench/model/layout.hpp"
 #include "posix_calls.hpp"
 
 namespace mdbench {
@@ -79,9 +80,71 @@ int closeAfter(int fd, int op_err) {
   return op_err != 0 ? op_err : close_err;
 }
 
-int verifyWritten(int fd, std::span<const std::byte> data, std::vector<std::byte>& scratch) {
-  if (scratch.size() < data.size()) scratch.resize(data.size());  // grows once, to -w
-  const std::span<std::byte> back = std::span(scratch).first(data.size());
+std::span<std::byte> AlignedBuffer::first(std::size_t n) {
+  constexpr std::size_t kAlign = 4096;
+  if (n > size_) {
+    const std::size_t size = (n + kAlign - 1) / kAlign * kAlign;
+    void* p = nullptr;
+    if (::posix_memalign(&p, kAlign, size) != 0) return {};
+    data_.reset(static_cast<std::byte*>(p));
+    size_ = size;
+  }
+  return {data_.get(), n};
+}
+
+int dataFlags(const PosixOptions& posix) { return posix.odirect ? O_DIRECT : 0; }
+
+namespace {
+
+// --posix.rangelocks: the range [0, length) of fd, locked (F_SETLKW, waiting) or unlocked.
+int rangeLock(int fd, std::size_t length, short type) {
+  struct flock lock {};
+  lock.l_whence = SEEK_SET;
+  lock.l_start = 0;
+  lock.l_len = static_cast<off_t>(length);
+  lock.l_type = type;
+  while (::fcntl(fd, type == F_UNLCK ? F_SETLK : F_SETLKW, &lock) != 0) {
+    if (errno != EINTR) return lastError();
+  }
+  return 0;
+}
+
+// The transfer between the lock and the unlock when --posix.rangelocks asks for them.
+template <typename Transfer>
+int locked(int fd, std::size_t length, short type, const PosixOptions& posix, Transfer transfer) {
+  if (!posix.rangelocks || length == 0) return transfer();
+  if (const int err = rangeLock(fd, length, type); err != 0) return err;
+  const int err = transfer();
+  const int unlock_err = rangeLock(fd, length, F_UNLCK);
+  return err != 0 ? err : unlock_err;
+}
+
+}  // namespace
+
+int writeData(int fd, std::span<const std::byte> data, const PosixOptions& posix, AlignedBuffer& scratch) {
+  return locked(fd, data.size(), F_WRLCK, posix, [&] {
+    if (!posix.odirect || data.empty()) return writeAll(fd, data);
+    const std::span<std::byte> aligned = scratch.first(data.size());
+    if (aligned.empty()) return ENOMEM;
+    std::memcpy(aligned.data(), data.data(), data.size());
+    return writeAll(fd, aligned);
+  });
+}
+
+int readData(int fd, std::span<std::byte> buf, const PosixOptions& posix, AlignedBuffer& scratch) {
+  return locked(fd, buf.size(), F_RDLCK, posix, [&] {
+    if (!posix.odirect || buf.empty()) return readFull(fd, buf);
+    const std::span<std::byte> aligned = scratch.first(buf.size());
+    if (aligned.empty()) return ENOMEM;
+    const int err = readFull(fd, aligned);
+    if (err == 0) std::memcpy(buf.data(), aligned.data(), buf.size());
+    return err;
+  });
+}
+
+int verifyWritten(int fd, std::span<const std::byte> data, AlignedBuffer& scratch) {
+  const std::span<std::byte> back = scratch.first(data.size());
+  if (back.empty()) return ENOMEM;
   back[0] = ~data[0];  // as mdtest spoils its buffer: a read that returns nothing cannot pass
   if (::lseek(fd, 0, SEEK_SET) != 0) return lastError();
   const int err = readFull(fd, back);
@@ -152,6 +215,11 @@ std::string trimmed(std::string path) {
 
 }  // namespace
 
+const PosixOptions& PosixBackend::dataOptions(const char* name) const {
+  const std::string_view n(name);
+  return n == kTakenName || n == kTakenTempName ? record_options_ : options_;
+}
+
 std::unique_ptr<PosixBackend> PosixBackend::open(const std::string& root_path, const PosixOptions& options,
                                                  int& err) {
   const int fd = ::open(root_path.c_str(), kDirOpenFlags);
@@ -170,7 +238,9 @@ std::unique_ptr<PosixBackend> PosixBackend::open(const std::string& root_path, c
 }
 
 PosixBackend::PosixBackend(int root_fd, std::string root_path, const PosixOptions& options)
-    : root_fd_(root_fd), options_(options) {
+    : root_fd_(root_fd), options_(options), record_options_(options) {
+  record_options_.odirect = false;
+  record_options_.rangelocks = false;
   dir_paths_.resize(static_cast<std::size_t>(root_fd) + 1);
   dir_paths_[static_cast<std::size_t>(root_fd)] = std::move(root_path);
 }
@@ -244,7 +314,7 @@ int PosixBackend::createFile(DirHandle parent, const char* name, std::span<const
                              CreateOptions options) {
   if (full()) {
     const char* path = pathIn(parent, name, path_);
-    return path == nullptr ? EBADF : posix::fullCreate(path, data, options, options_, verify_buf_);
+    return path == nullptr ? EBADF : posix::fullCreate(path, data, options, dataOptions(name), data_buf_);
   }
   if (!usable(parent)) return EBADF;
   return createAt(fdOf(parent), name, data, options);
@@ -261,13 +331,14 @@ int PosixBackend::createAt(int dir_fd, const char* name, std::span<const std::by
   const bool verify = options_.verify_write && !data.empty();
   const int flags = created ? (verify ? kCreateVerifyFlags : kCreateFlags)
                             : (verify ? kOpenCreatedVerifyFlags : kOpenCreatedFlags);
-  const int fd = ::openat(dir_fd, name, flags, kFileMode);
+  const PosixOptions& data_options = dataOptions(name);
+  const int fd = ::openat(dir_fd, name, flags | posix::dataFlags(data_options), kFileMode);
   if (fd < 0) return lastError();
   int err = created ? 0 : posix::checkCreated(fd, data.size());
   if (err == 0 && options.made != nullptr) *options.made = true;
-  if (err == 0) err = posix::writeAll(fd, data);
+  if (err == 0) err = posix::writeData(fd, data, data_options, data_buf_);
   if (err == 0 && options.fsync && ::fsync(fd) != 0) err = lastError();
-  if (err == 0 && verify) err = posix::verifyWritten(fd, data, verify_buf_);
+  if (err == 0 && verify) err = posix::verifyWritten(fd, data, data_buf_);
   return closeAfter(fd, err);
 }
 
@@ -284,14 +355,15 @@ int PosixBackend::statEntry(DirHandle parent, const char* name, bool is_dir) {
 int PosixBackend::readFile(DirHandle parent, const char* name, std::span<std::byte> buf) {
   if (full()) {
     const char* path = pathIn(parent, name, path_);
-    return path == nullptr ? EBADF : posix::fullRead(path, buf);
+    return path == nullptr ? EBADF : posix::fullRead(path, buf, dataOptions(name), data_buf_);
   }
   if (!usable(parent)) return EBADF;
-  const int fd = ::openat(fdOf(parent), name, kReadFlags);
+  const PosixOptions& data_options = dataOptions(name);
+  const int fd = ::openat(fdOf(parent), name, kReadFlags | posix::dataFlags(data_options));
   if (fd < 0) return lastError();
   struct stat st;
   int err = ::fstat(fd, &st) == 0 ? typeError(st, EntryType::kFile) : lastError();
-  if (err == 0) err = posix::readFull(fd, buf);
+  if (err == 0) err = posix::readData(fd, buf, data_options, data_buf_);
   return closeAfter(fd, err);
 }
 

@@ -29,9 +29,17 @@ int checkType(int dir_fd, const char* name, EntryType want);
 int checkCreated(int fd, std::size_t size);
 // Closes fd; the first error (the operation's, else close's) is the result.
 int closeAfter(int fd, int op_err);
+// open(2)'s extra flag for the files' opens: O_DIRECT under --posix.odirect (mdtest's set_o_direct_flag
+// in POSIX_Create and POSIX_Open), else none.
+int dataFlags(const PosixOptions& posix);
+// The file data's transfer from offset 0, with --posix.* applied: under --posix.odirect through an aligned
+// copy; under --posix.rangelocks inside an fcntl lock of the range (F_SETLKW; a write lock for a write, a
+// read lock for a read), released after, as mdtest's POSIX_Xfer. A lock that fails fails the op.
+int writeData(int fd, std::span<const std::byte> data, const PosixOptions& posix, AlignedBuffer& scratch);
+int readData(int fd, std::span<std::byte> buf, const PosixOptions& posix, AlignedBuffer& scratch);
 // --verify-write: reads what was just written back through the same descriptor, as mdtest does (lseek to
 // 0, read), into `scratch`, and compares; a difference or a short file is EBADMSG.
-int verifyWritten(int fd, std::span<const std::byte> data, std::vector<std::byte>& scratch);
+int verifyWritten(int fd, std::span<const std::byte> data, AlignedBuffer& scratch);
 // A rename's two ends: `from` in the directory from_fd, `to` in to_fd (AT_FDCWD for full paths).
 struct RenameEnds {
   int from_fd;
@@ -51,9 +59,9 @@ int renameNoReplace(const RenameEnds& ends);
 int fullMakeDir(const char* path);
 int fullRemoveDir(const char* path);
 int fullCreate(const char* path, std::span<const std::byte> data, CreateOptions options,
-               const PosixOptions& posix, std::vector<std::byte>& scratch);
+               const PosixOptions& posix, AlignedBuffer& scratch);
 int fullStat(const char* path, EntryType type);
-int fullRead(const char* path, std::span<std::byte> buf);
+int fullRead(const char* path, std::span<std::byte> buf, const PosixOptions& posix, AlignedBuffer& scratch);
 // unlink and rename check the type of the entry by its name in `dir_fd`, the open descriptor of the
 // directory the path names (no second walk of the path), then make mdtest's call on the full path. A
 // negative dir_fd: the caller knows the type already (PosixBackend::needsTypeCheck), call at once.

@@ -11,6 +11,8 @@
 //   mkdir     mkdir(path, 0775)
 //   rename    rename(from, to)
 //   verify    after the write: lseek(fd, 0, SEEK_SET) read, through the create's descriptor
+//   --posix.odirect: O_DIRECT on create's and read's open, the data through a page-aligned buffer
+//   --posix.rangelocks: fcntl(F_SETLKW) of the range before the write or read, fcntl(F_SETLK, F_UNLCK) after
 // What the safety promise (nothing followed through a link on a final component, nothing touched that the
 // run did not make) adds, and nothing else (docs/path-style.md, checked by the test e2e_syscalls):
 //   1. create: O_EXCL (never reuses an existing entry; with O_CREAT it also refuses a symlink).
@@ -64,7 +66,7 @@ int fullMakeDir(const char* path) { return ::mkdir(path, kDirMode) == 0 ? 0 : la
 int fullRemoveDir(const char* path) { return ::rmdir(path) == 0 ? 0 : lastError(); }
 
 int fullCreate(const char* path, std::span<const std::byte> data, CreateOptions options,
-               const PosixOptions& posix, std::vector<std::byte>& scratch) {
+               const PosixOptions& posix, AlignedBuffer& scratch) {
   const bool created = options.mode == CreateMode::kExclusive;
   if (created && posix.make_node && data.empty()) {
     if (::mknod(path, kNodeMode, 0) != 0) return lastError();
@@ -72,13 +74,15 @@ int fullCreate(const char* path, std::span<const std::byte> data, CreateOptions 
     return 0;
   }
   const int open_created = posix.verify_write ? kOpenCreatedVerifyFlags : kOpenCreatedFlags;
-  const int fd = created ? ::open(path, kCreateFlags, kFileMode) : ::open(path, open_created);
+  const int direct = dataFlags(posix);
+  const int fd =
+      created ? ::open(path, kCreateFlags | direct, kFileMode) : ::open(path, open_created | direct);
   if (fd < 0) return lastError();
   int err = created ? 0 : checkCreated(fd, data.size());
   if (err == 0 && options.made != nullptr) *options.made = true;
   if (err == 0 && !data.empty()) {
     err = rewind(fd);
-    if (err == 0) err = writeAll(fd, data);
+    if (err == 0) err = writeData(fd, data, posix, scratch);
     if (err == 0 && options.fsync && ::fsync(fd) != 0) err = lastError();  // -y: fsyncPerWrite
     if (err == 0 && posix.verify_write) err = verifyWritten(fd, data, scratch);
   }
@@ -91,14 +95,14 @@ int fullStat(const char* path, EntryType type) {
   return typeError(st, type);
 }
 
-int fullRead(const char* path, std::span<std::byte> buf) {
-  const int fd = ::open(path, kReadFlags);
+int fullRead(const char* path, std::span<std::byte> buf, const PosixOptions& posix, AlignedBuffer& scratch) {
+  const int fd = ::open(path, kReadFlags | dataFlags(posix));
   if (fd < 0) return lastError();
   int err = 0;
   if (!buf.empty()) {
     err = rewind(fd);
     if (err == ESPIPE) err = EINVAL;  // a FIFO or socket: not a file mdbench made, and never read
-    if (err == 0) err = readFull(fd, buf);
+    if (err == 0) err = readData(fd, buf, posix, scratch);
   }
   return closeAfter(fd, err);
 }

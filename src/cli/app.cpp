@@ -361,7 +361,7 @@ RunResult runSweepStep(Comm& comm, const RunSetup& setup, const StepRanks& step,
   // The step's rank r works in target r mod targets, as the plan says; not necessarily the job rank's.
   const std::string& my_target = setup.target_paths[comm.rank() % setup.target_paths.size()];
   int err = 0;
-  std::unique_ptr<Backend> backend = makeBackend(setup.config, my_target, err);
+  std::unique_ptr<Backend> backend = makeBackend(setup.config, my_target, comm.rank(), err);
   RunResult result;
   result.setup_error = agreeOnSetup(comm, err, fmt::format("cannot open target {}", my_target));
   began = result.setup_error.empty();
@@ -563,7 +563,7 @@ int prepareRun(const Config& config, Comm& comm, const SchedulerInfo& scheduler,
   for (std::string line; std::getline(lines, line);) space.target_paths.push_back(line);
   const std::string& my_target = space.target_paths[comm.rank() % space.target_paths.size()];
   int err = 0;
-  space.backend = makeBackend(config, my_target, err);
+  space.backend = makeBackend(config, my_target, comm.rank(), err);
   error = agreeOnSetup(comm, err, fmt::format("cannot open target {}", my_target));
   const int signal = error.empty() ? stopInSetup(comm, "making the targets") : 0;
   if (error.empty() && signal == 0) return kExitOk;

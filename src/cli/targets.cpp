@@ -13,9 +13,13 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <optional>
 #include <string_view>
+#include <utility>
 
 #include "mdbench/backend/cleanup.hpp"
+#include "mdbench/backend/fsinfo.hpp"
+#include "mdbench/config/backends.hpp"
 #include "mdbench/config/option_docs.hpp"
 #include "mdbench/model/layout.hpp"
 #include "mdbench/util/errno_name.hpp"
@@ -288,7 +292,7 @@ std::string prepareTargetsOnRoot(const Config& config, std::vector<Target>& targ
       config.targets.empty() ? std::vector<std::string>{""} : config.targets;
   for (const std::string& path : paths) {
     Target target;
-    if (config.api == Api::kDummy) {  // mdtest's DUMMY touches no file system: -d is only a name
+    if (!backendRow(config.api).local_paths) {  // mdtest's DUMMY touches no file system: -d is only a name
       target.path = normalPath(std::filesystem::absolute(path.empty() ? "mdbench.dummy" : path));
       targets.push_back(target);
       continue;
@@ -331,20 +335,64 @@ std::string sameOrNested(const Config& config) {
 }
 }  // namespace
 
-// Duplicate or nested targets first (the message names both), then each target's kind.
+namespace {
+// --posix.odirect: each target's file system (the nearest directory that exists: a fresh target is made
+// there) must take O_DIRECT, and -w and -e must be multiples of its alignment, or every write or read of
+// the run would fail (EINVAL).
+std::string directIoProblem(const Config& config) {
+  if (!config.posix.odirect) return {};
+  const std::vector<std::string> given =
+      config.targets.empty() ? std::vector<std::string>{"."} : config.targets;
+  for (const std::string& target : given) {
+    std::error_code ec;
+    std::filesystem::path dir = std::filesystem::absolute(target, ec);
+    while (!ec && dir.has_parent_path() && dir != dir.parent_path() &&
+           !std::filesystem::is_directory(dir, ec)) {
+      ec.clear();
+      dir = dir.parent_path();
+    }
+    std::uint32_t align = 0;
+    const int err = probeDirectIo(dir.string(), align);
+    const std::optional<FsInfo> fs = probeFileSystem(dir.string());
+    const std::string where = fmt::format("{} ({})", dir.string(), fs ? fs->type : "unknown");
+    if (err == EINVAL) {
+      return fmt::format("{}: the file system of {} has no O_DIRECT (an O_DIRECT open there fails: EINVAL)",
+                         optionLabel("posix.odirect"), where);
+    }
+    if (err != 0) {
+      return fmt::format("{}: cannot try O_DIRECT in {}: {}", optionLabel("posix.odirect"), where,
+                         describeErrno(err));
+    }
+    for (const auto& [name, bytes] :
+         {std::pair{"write-bytes", config.write_bytes}, std::pair{"read-bytes", config.read_bytes}}) {
+      if (align == 0 || bytes % align == 0) continue;
+      return fmt::format(
+          "{}: {} {} is not a multiple of {}, the O_DIRECT alignment of {}: its transfers "
+          "would fail (EINVAL)",
+          optionLabel("posix.odirect"), optionLabel(name), bytes, align, where);
+    }
+  }
+  return {};
+}
+}  // namespace
+
+// Duplicate or nested targets first (the message names both), then each target's kind, then what the
+// backend's options need of the file system.
 std::string checkTargetsOnRoot(const Config& config) {
   std::string problem = sameOrNested(config);
-  // -a DUMMY: the targets are names only.
-  for (std::size_t i = 0; problem.empty() && config.api != Api::kDummy && i < config.targets.size(); ++i) {
+  // A backend without local paths (-a DUMMY): the targets are names only.
+  const bool local = backendRow(config.api).local_paths;
+  for (std::size_t i = 0; problem.empty() && local && i < config.targets.size(); ++i) {
     if (std::string kind = targetKindProblem(config.targets[i]); !kind.empty()) {
       problem = fmt::format("{}: {}", optionLabel("dir"), kind);
     }
   }
+  if (problem.empty() && local) problem = directIoProblem(config);
   return problem;
 }
 
 std::string checkDepthOnRoot(const Config& config, std::uint32_t ranks) {
-  if (config.api != Api::kPosix || config.depth == 0 || config.steady_rounds > 0) return {};
+  if (!backendRow(config.api).local_paths || config.depth == 0 || config.steady_rounds > 0) return {};
   if (config.path_style == PathStyle::kDirfd) {
     // The runner holds the chain of directories from the tree's root down to the one it works in.
     constexpr std::uint64_t kSpareDescriptors = 64;

@@ -430,14 +430,15 @@ void checkMdtestRules(const Config& config, std::vector<std::string>& errors) {
 // The command line's rule (a stored run is what it is): DUMMY stores nothing, so a listing has no entries
 // to count and a read no bytes to check.
 void checkDummyGiven(const Config& config, std::vector<std::string>& errors) {
-  if (config.api != Api::kDummy) return;
+  const BackendRow& backend = backendRow(config.api);
+  if (!backend.stores_nothing) return;
   if (config.phases.readdir) {
-    errors.push_back(fmt::format("{} DUMMY and {} exclude each other: DUMMY stores nothing to list",
-                                 label("api"), label("readdir")));
+    errors.push_back(fmt::format("{} {} and {} exclude each other: {} stores nothing to list", label("api"),
+                                 backend.name, label("readdir"), backend.name));
   }
   if (config.verify_read) {
-    errors.push_back(fmt::format("{} DUMMY and {} exclude each other: DUMMY reads no bytes to check",
-                                 label("api"), label("verify")));
+    errors.push_back(fmt::format("{} {} and {} exclude each other: {} reads no bytes to check", label("api"),
+                                 backend.name, label("verify"), backend.name));
   }
 }
 
@@ -700,6 +701,7 @@ CliRequest parseCommandLine(const std::vector<std::string>& args) {
   validateInto(request.config, refused, request.errors);
   checkVerifyGiven(given, request.config, refused, request.errors);
   checkDummyGiven(request.config, request.errors);
+  config_detail::checkBackendOptions(raw, request.config.api, request.errors);
   checkSteady(raw, given, request.config, refused, request.errors);
   collectWarnings(raw, request);
   return request;
@@ -723,7 +725,7 @@ std::string_view sweepPlacementName(SweepPlacement placement) {
   return "?";
 }
 
-std::string_view apiName(Api api) { return api == Api::kDummy ? "DUMMY" : "POSIX"; }
+std::string_view apiName(Api api) { return backendRow(api).name; }
 
 std::string_view pathStyleName(PathStyle style) { return style == PathStyle::kDirfd ? "dirfd" : "full"; }
 

@@ -10,6 +10,7 @@
 
 #include "config_presets.hpp"
 #include "config_table.hpp"
+#include "mdbench/config/backends.hpp"
 #include "mdbench/config/config.hpp"
 #include "mdbench/config/option_docs.hpp"
 
@@ -124,6 +125,10 @@ std::string helpText() {
   for (const GroupRow& group : kOptionGroups) {
     if (!group.in_help) help += helpGroup(group, kMdtestCaption, width);
   }
+  help += "\nBackends (-a, any case; each row's options are in Backend options):\n";
+  for (const BackendRow& backend : kBackendRows) {
+    help += fmt::format("  {:<12}{}\n", backend.name, backend.summary);
+  }
   help +=
       "\n"
       "Presets: --preset NAME -n N reads NAME's options first; later ones replace its values (-W 5, -F=0).\n"
@@ -136,7 +141,7 @@ std::string helpText() {
       "\n"
       "mdtest: its spellings parse (-n 5, -n5, -n=5, --items=5; a switch given 0 is off, any other number "
       "on:\n"
-      "-F=1, -u=0; -v=3). ior backend options (--posix.odirect) are refused. Refused as mdtest refuses\n"
+      "-F=1, -u=0; -v=3); a backend's options only with its -a. Refused as mdtest refuses\n"
       "them: -B with -N; -c with -S, -B or several -d; -S with -u; several -d without -u or with -N; -k "
       "with\n"
       "-w; -X with -e 0 or (typed) without -E; -e > -w creating and reading; -n with -I under -u; -n not a\n"

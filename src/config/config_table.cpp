@@ -108,7 +108,6 @@ std::optional<Value> choose(const Choices<Value, kCount>& choices, const std::st
   return std::nullopt;
 }
 
-constexpr Choices<Api, 2> kApis{{{{"POSIX", Api::kPosix}, {"DUMMY", Api::kDummy}}}, "POSIX and DUMMY", true};
 // The other names mdtest 4.1's -a knows (ior's aiori.c, any case; IM is IME's old name), so that a job
 // script's line is told what mdbench lacks rather than that the name is unknown.
 enum class IorApi : std::uint8_t {
@@ -163,16 +162,17 @@ std::optional<std::int32_t> toOffset(const std::string& value) {
 }  // namespace
 
 void checkApiValue(const std::string& label, const std::string& value, std::vector<std::string>& errors) {
-  if (choose(kApis, value)) return;
+  if (apiNamed(value)) return;
+  const std::string names = apiNames(", ", " and ");
   const std::optional<IorApi> ior = choose(kIorApis, value);
   if (!ior) {
-    errors.push_back(fmt::format("{}: unknown API '{}' (mdbench supports {})", label, value, kApis.names));
+    errors.push_back(fmt::format("{}: unknown API '{}' (mdbench supports {})", label, value, names));
     return;
   }
   const std::string_view what = *ior == IorApi::kLater    ? "is not supported yet (it is planned)"
                                 : *ior == IorApi::kMdtest ? "is an ior backend of mdtest's that mdbench lacks"
                                                           : "is an ior backend that mdtest cannot run either";
-  errors.push_back(fmt::format("{}: {} {} (mdbench supports {})", label, value, what, kApis.names));
+  errors.push_back(fmt::format("{}: {} {} (mdbench supports {})", label, value, what, names));
 }
 void checkPathStyleValue(const std::string& label, const std::string& value,
                          std::vector<std::string>& errors) {
@@ -199,9 +199,7 @@ void checkFileValue(const std::string& label, const std::string& value, std::vec
   checkOutputValue(label, value, errors);
 }
 
-void landApi(Config& config, const std::string& value) {
-  config.api = choose(kApis, value).value_or(config.api);
-}
+void landApi(Config& config, const std::string& value) { config.api = apiNamed(value).value_or(config.api); }
 void landPathStyle(Config& config, const std::string& value) {
   config.path_style = choose(kPathStyles, value).value_or(config.path_style);
 }

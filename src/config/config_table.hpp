@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "mdbench/config/backends.hpp"
 #include "mdbench/config/config.hpp"
 
 namespace mdbench::config_detail {
@@ -34,7 +35,16 @@ enum class OptionKind : std::uint8_t {
 };
 
 // The --help groups, in the order --help prints them; the last one it leaves out.
-enum class OptionGroup : std::uint8_t { kWorkload, kTree, kPhases, kOrder, kData, kOutput, kMdtest };
+enum class OptionGroup : std::uint8_t {
+  kWorkload,
+  kTree,
+  kPhases,
+  kOrder,
+  kData,
+  kOutput,
+  kBackend,
+  kMdtest
+};
 
 struct GroupRow {
   OptionGroup id;
@@ -42,7 +52,7 @@ struct GroupRow {
   bool in_help;
 };
 
-inline constexpr std::array<GroupRow, 7> kOptionGroups = {{
+inline constexpr std::array<GroupRow, 8> kOptionGroups = {{
     {OptionGroup::kWorkload, "Workload", true},
     {OptionGroup::kTree, "Tree", true},
     {OptionGroup::kPhases,
@@ -51,6 +61,8 @@ inline constexpr std::array<GroupRow, 7> kOptionGroups = {{
     {OptionGroup::kOrder, "Order and timing (SECONDS: digits, optionally with a fraction: 300, 0.5)", true},
     {OptionGroup::kData, "Data (B: bytes, or with suffix k, m, g for KiB, MiB, GiB; at most 1g)", true},
     {OptionGroup::kOutput, "Output and run", true},
+    // Each backend's own options, named <prefix>.<name> as mdtest names them (backends.hpp's rows).
+    {OptionGroup::kBackend, "Backend options (mdtest's; each only with its -a)", true},
     // mdtest's spelling of --sweep and -X, its switches for what mdbench always does, and its further
     // options: parsed, documented in the man page, named in one line of --help.
     {OptionGroup::kMdtest, "mdtest's further options (docs/mdtest.md)", false},
@@ -65,7 +77,22 @@ struct Land {
   void (*seconds)(Config&, double) = nullptr;
   void (*text)(Config&, const std::string&) = nullptr;
   std::uint64_t max = 0;
+  // A backend's option: its value as the results file records it (backendOptionValues).
+  std::uint64_t (*get)(const Config&) = nullptr;
 };
+
+// A backend's switch or count, a member of one of Config's backend option structs.
+template <auto kGroup, auto kField>
+constexpr Land backendFlag() {
+  return {.on = [](Config& config) { (config.*kGroup).*kField = true; },
+          .get = [](const Config& config) -> std::uint64_t { return (config.*kGroup).*kField ? 1 : 0; }};
+}
+template <auto kGroup, auto kField>
+constexpr Land backendCount() {
+  return {.number = [](Config& config, std::uint64_t value) { (config.*kGroup).*kField = value; },
+          .max = std::numeric_limits<std::uint64_t>::max(),
+          .get = [](const Config& config) -> std::uint64_t { return (config.*kGroup).*kField; }};
+}
 
 // A member of Config, with the largest value its type holds.
 template <auto kField>
@@ -141,7 +168,7 @@ using enum OptionKind;
 using enum OptionGroup;
 inline constexpr WithSteady kNot = WithSteady::kNo;
 // clang-format off
-inline constexpr std::array<OptionRow, 69> kOptionRows = {{
+inline constexpr std::array<OptionRow, 76> kOptionRows = {{
   {"items", 'n', "N", kWorkload, kCount, number<&Config::items>(),
    "items per rank, exact (default 1000; required with --preset)"},
   {"files-only", 'F', "", kWorkload, kSwitch, {.on = [](Config& c) { c.kinds = ItemKinds::kFilesOnly; }},
@@ -156,8 +183,8 @@ inline constexpr std::array<OptionRow, 69> kOptionRows = {{
    "--steady: directories the -n objects are spread over (default 10)"},
   {"preset", 0, "NAME", kWorkload, kText, {.text = landPreset},
    "IO500's mdtest options, read before the others (see Presets)", kNot, checkPresetValue},
-  {"api", 'a', "API", kWorkload, kText, {.text = landApi},
-   "POSIX (default), or DUMMY: no file system I/O, the harness alone", WithSteady::kYes, checkApiValue},
+  {"api", 'a', kApiValueName, kWorkload, kText, {.text = landApi},
+   "the backend (default POSIX; see Backends below)", WithSteady::kYes, checkApiValue},
   {"path-style", 0, "STYLE", kWorkload, kText, {.text = landPathStyle},
    "full (default): mdtest's calls on full paths from -d (rates comparable\n"
    "with mdtest's); dirfd: names relative to directories opened once",
@@ -256,6 +283,26 @@ inline constexpr std::array<OptionRow, 69> kOptionRows = {{
    "MDS counters per phase, repeatable: ceph-mds:SOCK, lustre-mdt:GLOB, cmd:CMD", kNot,
    checkServerStatsValue},
 
+  {"posix.odirect", 0, "", kBackend, kSwitch, backendFlag<&Config::posix, &PosixBackendOptions::odirect>(),
+   "-a POSIX: O_DIRECT on the files' opens (aligned buffers; -w, -e multiples\n"
+   "of the file system's O_DIRECT alignment; refused where it has none)"},
+  {"posix.rangelocks", 0, "", kBackend, kSwitch,
+   backendFlag<&Config::posix, &PosixBackendOptions::rangelocks>(),
+   "-a POSIX: lock the range of each write (-w) and read (-e) with fcntl"},
+  {"dummy.delay-create", 0, "US", kBackend, kCount,
+   backendCount<&Config::dummy, &DummyBackendOptions::delay_create_us>(),
+   "-a DUMMY: sleep US microseconds per file create"},
+  {"dummy.delay-close", 0, "US", kBackend, kCount,
+   backendCount<&Config::dummy, &DummyBackendOptions::delay_close_us>(),
+   "-a DUMMY: per close (of a file created or read)"},
+  {"dummy.delay-sync", 0, "US", kBackend, kCount,
+   backendCount<&Config::dummy, &DummyBackendOptions::delay_sync_us>(), "-a DUMMY: per sync (-Y)"},
+  {"dummy.delay-xfer", 0, "US", kBackend, kCount,
+   backendCount<&Config::dummy, &DummyBackendOptions::delay_xfer_us>(),
+   "-a DUMMY: per transfer (-w's write, -e's read)"},
+  {"dummy.delay-only-rank0", 0, "", kBackend, kSwitch,
+   backendFlag<&Config::dummy, &DummyBackendOptions::delay_only_rank0>(), "-a DUMMY: only rank 0 sleeps"},
+
   // Rate and time are always printed, and creating the trees (unique ones too) is always timed as a phase.
   {"print-rate-and-time", 'P', "", kMdtest, kSwitch, flag<&Config::print_rate_and_time>(),
    "--output mdtest: print the rate and the time tables"},
@@ -344,7 +391,7 @@ inline std::string label(OptionRef option) { return shown(*option); }
 // The value options in the order their values are converted, and so the order of their messages: numbers,
 // then paths and names, then the sweep's (convertSweep). Help's order differs; this one is what job
 // scripts have always seen.
-inline constexpr std::array<const OptionRow*, 37> kConversionOrder = {&row("items"),
+inline constexpr std::array<const OptionRow*, 41> kConversionOrder = {&row("items"),
                                                                       &row("items-per-dir"),
                                                                       &row("depth"),
                                                                       &row("branching"),
@@ -380,7 +427,11 @@ inline constexpr std::array<const OptionRow*, 37> kConversionOrder = {&row("item
                                                                       &row("savePerOpDataCSV"),
                                                                       &row("run-cmd-before-phase"),
                                                                       &row("run-cmd-after-phase"),
-                                                                      &row("server-stats")};
+                                                                      &row("server-stats"),
+                                                                      &row("dummy.delay-create"),
+                                                                      &row("dummy.delay-close"),
+                                                                      &row("dummy.delay-sync"),
+                                                                      &row("dummy.delay-xfer")};
 
 // What the command line (after a preset) said for each row, before conversion. Values stay strings so that
 // a bad one becomes a message, not an exception.
@@ -400,6 +451,9 @@ class RawOptions {
  private:
   std::array<RawValue, kOptionRows.size()> values_{};
 };
+
+// Every backend option given (a switch, or a value) whose backend is not `api`: a usage error naming it.
+void checkBackendOptions(const RawOptions& raw, Api api, std::vector<std::string>& errors);
 
 // The Boost table the tokenizer looks options up in, generated from the rows; each option's semantic stores
 // what it is given into raw.

@@ -94,16 +94,36 @@ class Tokenizer {
   }
 
  private:
+  // A dotted name is an ior backend's option: of one of mdbench's backends (named, with what it has), of
+  // mdtest's POSIX built with a vendor's headers, or of a backend mdbench lacks.
+  std::string unknownLongOption(const std::string& name) const {
+    if (name.find('.') == std::string::npos || name.front() == '.') {
+      return fmt::format("unknown option '--{}'", name);
+    }
+    const BackendRow* owner = optionBackend(name);
+    if (owner == nullptr) {
+      return fmt::format(
+          "unknown option '--{}': an ior backend option; mdbench's backends ({}) have no "
+          "such option",
+          name, apiNames(", ", " and "));
+    }
+    std::string has;
+    for (const OptionRow& option : kOptionRows) {
+      if (optionBackend(option.long_name) == owner)
+        has += (has.empty() ? "--" : ", --") + std::string(option.long_name);
+    }
+    const bool vendor = name.starts_with("posix.lustre.") || name.starts_with("posix.gpfs.") ||
+                        name.starts_with("posix.beegfs.");
+    return fmt::format("unknown option '--{}': -a {} has no such option{} (it has {})", name, owner->name,
+                       vendor ? " (mdtest has it only when built with that file system's headers)" : "", has);
+  }
+
   void longOption(const std::string& arg) {
     const std::size_t eq = arg.find('=');
     const std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
     const po::option_description* option = findLong(all_, name);
     if (option == nullptr) {
-      errors_.push_back(name.find('.') != std::string::npos && name.front() != '.'
-                            ? fmt::format("unknown option '--{}': an ior backend option; mdbench's POSIX "
-                                          "and DUMMY backends have no such option",
-                                          name)
-                            : fmt::format("unknown option '--{}'", name));
+      errors_.push_back(unknownLongOption(name));
     } else if (eq != std::string::npos && !takesValue(*option)) {
       addSwitchValue(*option, arg, arg.substr(eq + 1));
     } else if (eq != std::string::npos) {

@@ -20,6 +20,7 @@
 #include "export_imports.hpp"
 #include "export_server_stats.hpp"
 #include "h5.hpp"
+#include "mdbench/config/backends.hpp"
 #include "mdbench/model/phase.hpp"
 #include "mdbench/model/rate_timing.hpp"
 #include "mdbench/model/stats.hpp"
@@ -162,6 +163,7 @@ Json configJson(const StoredRun& run) {
     j["cmd_before_phase"] = c.cmd_before_phase;
     j["cmd_after_phase"] = c.cmd_after_phase;
     j["per_op_csv_prefix"] = c.per_op_csv_prefix;
+    for (const BackendOptionValue& option : backendOptionValues(c)) j[option.name] = option.value;
   }
   return j;
 }

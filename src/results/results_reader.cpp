@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "h5.hpp"
+#include "mdbench/config/backends.hpp"
 #include "mdbench/model/stats.hpp"
 #include "mdbench/model/steady.hpp"
 #include "mdbench/results/results_file.hpp"
@@ -328,13 +329,23 @@ void readRunStyle(hid_t run, StoredRun& stored) {
   }
   c.path_style = *parsed_style;
   const auto api = attr<std::string>(run, "api");
-  const auto parsed_api = results::parseName(api, std::array{Api::kPosix, Api::kDummy}, apiName);
+  std::optional<Api> parsed_api;
+  for (const BackendRow& row : kBackendRows) {
+    if (row.name == api) parsed_api = row.api;
+  }
   if (!parsed_api) {
-    throw h5::Error(
-        fmt::format("{}: attribute 'api' is '{}', expected POSIX or DUMMY", h5::pathOf(run), api));
+    throw h5::Error(fmt::format("{}: attribute 'api' is '{}', expected {}", h5::pathOf(run), api,
+                                apiNames(", ", " or ")));
   }
   c.api = *parsed_api;
   c.no_barriers = !readFlag(run, "barrier_timed");
+  // The backend's own options, where the file has them (config attributes named as the options).
+  const h5::Handle config = h5::openGroup(run, "config");
+  for (const BackendOptionValue& option : backendOptionValues(c)) {
+    if (H5Aexists(config.get(), option.name.c_str()) > 0) {
+      setBackendOption(c, option.name, attr<std::uint64_t>(config.get(), option.name));
+    }
+  }
 }
 
 StoredRun readRun(hid_t runs, const std::string& name, std::uint32_t version) {

@@ -23,6 +23,7 @@
 #include <utility>
 
 #include "h5.hpp"
+#include "mdbench/config/backends.hpp"
 #include "mdbench/model/layout.hpp"
 #include "mdbench/model/metrics.hpp"
 #include "mdbench/model/ownership.hpp"
@@ -155,6 +156,10 @@ void writeConfig(hid_t group, const Plan& plan) {
   h5::writeAttribute(group, "cmd_before_phase", c.cmd_before_phase);
   h5::writeAttribute(group, "cmd_after_phase", c.cmd_after_phase);
   h5::writeAttribute(group, "per_op_csv_prefix", c.per_op_csv_prefix);
+  // The selected backend's own options, under their names (backends.hpp).
+  for (const BackendOptionValue& option : backendOptionValues(c)) {
+    h5::writeAttribute(group, option.name, option.value);
+  }
 }
 
 // Version 6: how the operations were made and timed (mdtest's -a, --path-style, -B).

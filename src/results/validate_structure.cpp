@@ -35,6 +35,7 @@ struct AttributeSpec {
   std::optional<std::string> value;
   std::vector<std::string> one_of;
   std::uint64_t since = 0;  // the first schema version that has it (0: every version)
+  bool optional = false;    // present only in some files (a backend's options: its runs only)
 };
 
 struct FieldSpec {
@@ -166,6 +167,7 @@ ObjectSpec parseObject(const nlohmann::json& j) {
     if (a.contains("value")) attribute.value = a.at("value").get<std::string>();
     attribute.one_of = a.value("one_of", std::vector<std::string>{});
     attribute.since = a.value("since", std::uint64_t{0});
+    attribute.optional = a.value("optional", false);
     spec.attributes.push_back(std::move(attribute));
   }
   spec.type = j.value("type", std::string{});
@@ -202,7 +204,7 @@ std::string describeShape(const std::vector<hsize_t>& dims) {
 void checkAttribute(hid_t object, const std::string& path, const AttributeSpec& spec,
                     std::uint64_t file_version) {
   if (H5Aexists(object, spec.name.c_str()) <= 0) {
-    if (file_version < spec.since) return;  // added by a later version than the file's
+    if (file_version < spec.since || spec.optional) return;  // added later, or not in every file
     fail(path, fmt::format("attribute {} missing (expected type {})", spec.name, spec.type));
   }
   const h5::Handle attribute(H5Aopen(object, spec.name.c_str(), H5P_DEFAULT));

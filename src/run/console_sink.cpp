@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "mdbench/backend/fsinfo.hpp"
 #include "mdbench/model/layout.hpp"
 #include "mdbench/model/metrics.hpp"
 #include "mdbench/model/ownership.hpp"
@@ -191,9 +192,16 @@ void ConsoleSink::begin(const RunInfo& info, const Plan& plan) {
   fmt::print(out_, "mdbench {} (commit {}) on {} rank{}, {} node{}\n", info.version, info.git_commit,
              info.ranks, info.ranks == 1 ? "" : "s", info.nodes, info.nodes == 1 ? "" : "s");
   fmt::print(out_, "command:  {}\n", info.command_line);
+  // What the file system does not count (fsinfo's kUnknownCount) is "unknown", never a number.
+  const auto bytes = [](std::uint64_t v) {
+    return v == kUnknownCount ? std::string("unknown") : humanBytes(v);
+  };
+  const auto count = [](std::uint64_t v) {
+    return v == kUnknownCount ? std::string("unknown") : humanCount(v);
+  };
   fmt::print(out_, "target:   {} ({}, {} free of {}, {} inodes free of {})\n", info.target, info.fs_type,
-             humanBytes(info.fs_free_bytes), humanBytes(info.fs_total_bytes), humanCount(info.fs_free_inodes),
-             humanCount(info.fs_total_inodes));
+             bytes(info.fs_free_bytes), bytes(info.fs_total_bytes), count(info.fs_free_inodes),
+             count(info.fs_total_inodes));
   fmt::print(out_, "paths:    {}\n", describePathStyle(plan.config().path_style));
   if (const Api api = plan.config().api; api != Api::kPosix) {
     fmt::print(out_, "api:      {} (-a): no file-system I/O; the rates measure mdbench itself\n",

@@ -238,14 +238,14 @@ TEST(MakeBackend, FollowsTheConfiguration) {
   Config config;
   int err = -1;
   config.api = Api::kDummy;
-  auto dummy = makeBackend(config, "/nonexistent/mdbench/target", err);
+  auto dummy = makeBackend(config, "/nonexistent/mdbench/target", 0, err);
   ASSERT_NE(dummy, nullptr);
   EXPECT_EQ(err, 0);
   EXPECT_NE(dynamic_cast<NullBackend*>(dummy.get()), nullptr);
   config.api = Api::kPosix;
-  EXPECT_EQ(makeBackend(config, "/nonexistent/mdbench/target", err), nullptr);
+  EXPECT_EQ(makeBackend(config, "/nonexistent/mdbench/target", 0, err), nullptr);
   EXPECT_EQ(err, ENOENT);
-  auto posix = makeBackend(config, "/dev/shm", err);
+  auto posix = makeBackend(config, "/dev/shm", 0, err);
   ASSERT_NE(posix, nullptr);
   EXPECT_NE(dynamic_cast<PosixBackend*>(posix.get()), nullptr);
 }

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "mdbench/config/backends.hpp"
+
 namespace mdbench {
 namespace {
 
@@ -488,7 +490,7 @@ TEST(ConfigHelp, TextListsEveryOptionAndDefault) {
                            "mdtest's letters",
                            "  io500-easy  -u -L -F -N 1 -W 300 -Y   (phases -C -T -r)\n",
                            "  io500-hard  -t -w 3901 -e 3901 -N 1 -F -W 300 -Y -X   (phases -C -T -E -r)\n",
-                           "  -a, --api API",
+                           "  -a, --api POSIX|DUMMY",
                            "  -V, --verbosity N",
                            "      --path-style STYLE",
                            "      --sync-call CALL",
@@ -501,7 +503,7 @@ TEST(ConfigHelp, TextListsEveryOptionAndDefault) {
                            "  -l, --sweep-last N ",
                            "  -s, --sweep-stride N ",
                            "      --saveRankPerformanceDetails FILE\n",
-                           "ior backend options (--posix.odirect) are refused",
+                           "a backend's options only with its -a",
                            "(default 1000;",
                            "Usage: ",
                            "Exit status: 0",
@@ -527,7 +529,9 @@ TEST(ConfigHelp, TextColumnsAlignedAndShort) {
     if (column == std::string::npos) column = description;
     EXPECT_EQ(description, column) << line;
   }
-  EXPECT_LE(lines, 132u);  // every option a line or two, mdtest's further options too (issue 21)
+  // every option a line or two, mdtest's further options too (issue 21), the backends and their options
+  // (issue 31)
+  EXPECT_LE(lines, 150u);
 }
 
 // ---- contradictions and impossible values
@@ -1226,20 +1230,73 @@ TEST(ConfigMdtest, Api) {
   EXPECT_EQ(apiName(Api::kDummy), "DUMMY");
 }
 
-// ior's module options: refused by name, never taken for mdbench's.
-TEST(ConfigMdtest, BackendOptionsRefusedByName) {
-  EXPECT_EQ(
-      errorOf({"--posix.odirect"}),
-      "unknown option '--posix.odirect': an ior backend option; mdbench's POSIX and DUMMY backends have "
-      "no such option");
+// The backends' options (issue 30 item 6): mdtest 4.1's --posix.* and --dummy.*, with its meaning, and only
+// with their backend (issue 31).
+TEST(ConfigBackends, PosixAndDummyOptionsLand) {
+  const Config posix = configOf({"--posix.odirect", "--posix.rangelocks", "-w", "4096", "-e", "4096"});
+  EXPECT_TRUE(posix.posix.odirect);
+  EXPECT_TRUE(posix.posix.rangelocks);
+  EXPECT_FALSE(configOf({"--posix.odirect=0"}).posix.odirect);  // mdtest's flag given 0: off
+  const Config dummy = configOf({"-a", "DUMMY", "--dummy.delay-create=5", "--dummy.delay-close", "6",
+                                 "--dummy.delay-sync=7", "--dummy.delay-xfer=8", "--dummy.delay-only-rank0"});
+  EXPECT_EQ(dummy.dummy.delay_create_us, 5u);
+  EXPECT_EQ(dummy.dummy.delay_close_us, 6u);
+  EXPECT_EQ(dummy.dummy.delay_sync_us, 7u);
+  EXPECT_EQ(dummy.dummy.delay_xfer_us, 8u);
+  EXPECT_TRUE(dummy.dummy.delay_only_rank0);
+  const std::vector<BackendOptionValue> values = backendOptionValues(dummy);
+  ASSERT_EQ(values.size(), 5u);
+  EXPECT_EQ(values[0].name, "dummy.delay-create");
+  EXPECT_EQ(values[0].value, 5u);
+  EXPECT_EQ(values[4].name, "dummy.delay-only-rank0");
+  EXPECT_EQ(values[4].value, 1u);
+  EXPECT_EQ(backendOptionValues(posix).size(), 2u);  // only the selected backend's
+}
+
+TEST(ConfigBackends, AnotherBackendsOptionIsAUsageError) {
+  EXPECT_EQ(errorOf({"-a", "DUMMY", "--posix.odirect"}),
+            "--posix.odirect is an option of -a POSIX, and this run's backend is DUMMY (-a POSIX for it)");
   EXPECT_EQ(
       errorOf({"--dummy.delay-create=5"}),
-      "unknown option '--dummy.delay-create': an ior backend option; mdbench's POSIX and DUMMY backends "
-      "have no such option");
-  EXPECT_EQ(errorOf({"--posix.rangelocks", "-n", "5"}),
-            "unknown option '--posix.rangelocks': an ior backend option; mdbench's POSIX and DUMMY backends "
+      "--dummy.delay-create is an option of -a DUMMY, and this run's backend is POSIX (-a DUMMY for it)");
+  EXPECT_EQ(errorOf({"--dummy.delay-create=x", "-a", "dummy"}),
+            "--dummy.delay-create: 'x' is not a whole number");
+}
+
+// What no backend of mdbench's has: named with what the backend has, or as an ior backend's option.
+TEST(ConfigBackends, UnknownBackendOptionsRefusedByName) {
+  EXPECT_EQ(errorOf({"--posix.nosuch"}),
+            "unknown option '--posix.nosuch': -a POSIX has no such option (it has --posix.odirect, "
+            "--posix.rangelocks)");
+  EXPECT_EQ(errorOf({"--posix.lustre.stripecount=4"}),
+            "unknown option '--posix.lustre.stripecount': -a POSIX has no such option (mdtest has it only "
+            "when built with that file system's headers) (it has --posix.odirect, --posix.rangelocks)");
+  EXPECT_EQ(errorOf({"--mpiio.showHints", "-n", "5"}),
+            "unknown option '--mpiio.showHints': an ior backend option; mdbench's backends (POSIX and DUMMY) "
             "have no such option");
   EXPECT_EQ(errorOf({"--.x"}), "unknown option '--.x'");
+}
+
+// The rows are the one list: -a's names, the results' api values, the value name the completion offers.
+TEST(ConfigBackends, RowsNameEveryApi) {
+  EXPECT_EQ(apiNames(", ", " and "), "POSIX and DUMMY");
+  EXPECT_EQ(apiNames("|", "|"), std::string(kApiValueName));
+  for (const BackendRow& row : kBackendRows) {
+    EXPECT_EQ(apiName(row.api), row.name);
+    EXPECT_EQ(apiNamed(row.name), row.api);
+    EXPECT_EQ(&backendRow(row.api), &row);
+  }
+  EXPECT_EQ(apiNamed("dummy"), Api::kDummy);
+  EXPECT_EQ(apiNamed("DUMMYX"), std::nullopt);
+  EXPECT_EQ(optionBackend("posix.odirect"), &backendRow(Api::kPosix));
+  EXPECT_EQ(optionBackend("posix"), nullptr);
+  EXPECT_EQ(optionBackend("items"), nullptr);
+  const std::string help = helpText();
+  EXPECT_NE(help.find("  -a, --api POSIX|DUMMY "), std::string::npos);
+  EXPECT_NE(help.find("\nBackends (-a, any case; each row's options are in Backend options):\n  POSIX "),
+            std::string::npos);
+  EXPECT_NE(help.find("      --posix.odirect "), std::string::npos);
+  EXPECT_NE(help.find("      --dummy.delay-create US "), std::string::npos);
 }
 
 TEST(ConfigMdtest, BufferOffsetAndSeed) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "mdbench/config/backends.hpp"
 #include "mdbench/model/phase.hpp"
 #include "mdbench/results/results_file.hpp"
 #include "results_fixture.hpp"  // downgrade()
@@ -193,6 +194,35 @@ TEST(Schema, PhaseNamesAreThePrograms) {
     }
   }
   EXPECT_EQ(lists, 2);  // the phase groups and the summary groups
+}
+
+// The backend rows are the one list (issue 31): the schema's `api` values are their names, and each
+// backend's options are the config group's optional attributes.
+TEST(Schema, ApiValuesAndBackendOptionsAreTheRows) {
+  const nlohmann::json schema = nlohmann::json::parse(schemaJson());
+  std::vector<std::string> names;
+  for (const BackendRow& row : kBackendRows) names.emplace_back(row.name);
+  std::vector<std::string> config_optional;
+  int lists = 0;
+  for (const nlohmann::json& object : schema.at("objects")) {
+    for (const nlohmann::json& attribute : object.value("attributes", nlohmann::json::array())) {
+      if (attribute.at("name") == "api") {
+        EXPECT_EQ(attribute.at("one_of").get<std::vector<std::string>>(), names) << object.at("path");
+        ++lists;
+      }
+      if (object.at("path") == "/runs/run-*/config" && attribute.value("optional", false)) {
+        config_optional.push_back(attribute.at("name").get<std::string>());
+      }
+    }
+  }
+  EXPECT_EQ(lists, 1);
+  std::vector<std::string> options;
+  for (const BackendRow& row : kBackendRows) {
+    Config config;
+    config.api = row.api;
+    for (const BackendOptionValue& option : backendOptionValues(config)) options.push_back(option.name);
+  }
+  EXPECT_EQ(config_optional, options);
 }
 
 // --steady: what the sink wrote, read back through the HDF5 C API and through the reader.

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cerrno>
+#include <cstdint>
 #include <string>
 
 #include "mdbench/backend/backend.hpp"
+#include "mdbench/config/config.hpp"
 
 namespace mdbench {
 
@@ -15,9 +17,15 @@ namespace mdbench {
 // (storesNothing: a later job counts every item its layout names made), a mark reads as the run's own. A read
 // leaves the buffer as it was (so -X finds no pattern), and countEntries, which cannot know what a listing
 // would hold without a store, fails with ENOTSUP.
+//
+// --dummy.*: mdtest's DUMMY delays, slept (nanosleep) where mdtest's DUMMY sleeps them: a file create
+// (delay-create), its write when -w > 0 (delay-xfer) and its close (delay-close); a file read's transfer
+// when -e > 0 and its close; a sync (-Y: delay-sync). With delay-only-rank0 only rank 0 sleeps.
 class NullBackend final : public Backend {
  public:
   NullBackend();
+  // `delays` applied on this rank (`rank`: this rank's number in the run).
+  NullBackend(const DummyBackendOptions& delays, std::uint32_t rank);
 
   DirHandle root() const override { return DirHandle{0}; }
   int openDir(DirHandle parent, const char* name, DirHandle& out) override;
@@ -34,7 +42,7 @@ class NullBackend final : public Backend {
   }
   int countEntries(DirHandle dir, std::span<const std::string_view> prefixes, std::span<std::uint64_t> counts,
                    std::uint64_t& total) override;
-  int syncFileSystem() override { return 0; }
+  int syncFileSystem() override;
   int removeGenerated(DirHandle dir, const CleanOptions& options, CleanTally& tally) override;
   int writeMark(DirHandle) override { return 0; }
   MarkKind readMark(DirHandle) override { return MarkKind::kOurs; }
@@ -43,6 +51,9 @@ class NullBackend final : public Backend {
  private:
   // EBADF for a handle no open directory has, as the POSIX backend says it; 0 otherwise.
   static int status(DirHandle dir) { return dir.valid() ? 0 : EBADF; }
+  void delay(std::uint64_t us) const;
+
+  DummyBackendOptions delays_;
 };
 
 }  // namespace mdbench

@@ -2,8 +2,11 @@
 // paths as mdtest 4.1 passes them, or names relative to directory descriptors).
 #pragma once
 
+#include <cstddef>
+#include <cstdlib>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -23,7 +26,26 @@ struct PosixOptions {
   // entry, a symlink included, so it is exclusive like O_EXCL. Creates with data still open and write.
   bool make_node = false;
   bool verify_write = false;  // --verify-write: read each written file back at create and compare
+  bool odirect = false;       // --posix.odirect: O_DIRECT on the files' opens, data through aligned buffers
+  bool rangelocks = false;    // --posix.rangelocks: an fcntl lock of the range around each write and read
 };
+
+namespace posix {
+// A buffer aligned for O_DIRECT (to the page, as mdtest's aligned_buffer_alloc), grown to the largest
+// transfer once and kept: the file data's copy under --posix.odirect, --verify-write's read-back.
+class AlignedBuffer {
+ public:
+  // The first n bytes; empty (and the op fails with ENOMEM) when it cannot grow.
+  std::span<std::byte> first(std::size_t n);
+
+ private:
+  struct Free {
+    void operator()(std::byte* p) const { std::free(p); }
+  };
+  std::unique_ptr<std::byte, Free> data_;
+  std::size_t size_ = 0;
+};
+}  // namespace posix
 
 class PosixBackend final : public Backend {
  public:
@@ -89,10 +111,14 @@ class PosixBackend final : public Backend {
 
   int root_fd_;
   PosixOptions options_;
+  // The options of the run's own record files (layout.hpp kTakenName): --posix.* apply to the items' data
+  // only, as mdtest has no such files; a record of a few bytes is no O_DIRECT transfer.
+  PosixOptions record_options_;
+  const PosixOptions& dataOptions(const char* name) const;
   std::vector<std::string> dir_paths_;   // by descriptor: the path of each open directory ("" when none)
   std::string path_;                     // full style: the operation's path
   std::string path_to_;                  // full style: a rename's new path
-  std::vector<std::byte> verify_buf_;    // --verify-write: the bytes read back
+  posix::AlignedBuffer data_buf_;        // --posix.odirect's aligned copies, --verify-write's read-back
   std::optional<EntryType> batch_type_;  // between beginTypeChecks and endTypeChecks: the items' type
   std::unordered_map<int, ListedTypes> listed_;  // by descriptor, listed since beginTypeChecks
   bool own_files_ = false;                       // ownFilesByDescriptor: every call by descriptor

@@ -50,10 +50,24 @@ struct SweepSpec {
   bool active() const { return kind != Kind::kNone; }
 };
 
-// -a API (mdtest's backends): POSIX, or DUMMY, which does no file-system I/O (the fake backend: it measures
-// the harness).
+// -a API (mdtest's backends): one row each in backends.hpp (name, options, what it can do).
 enum class Api : std::uint8_t { kPosix, kDummy };
-std::string_view apiName(Api api);  // "POSIX", "DUMMY"
+std::string_view apiName(Api api);  // the row's name: "POSIX", "DUMMY"
+
+// --posix.*: mdtest 4.1's POSIX backend options (aiori-POSIX.c), with its meaning.
+struct PosixBackendOptions {
+  bool odirect = false;     // --posix.odirect: O_DIRECT on the file data's opens (aligned buffers)
+  bool rangelocks = false;  // --posix.rangelocks: fcntl range lock around each write and read
+};
+
+// --dummy.*: mdtest 4.1's DUMMY backend options (aiori-DUMMY.c): sleeps, in microseconds.
+struct DummyBackendOptions {
+  std::uint64_t delay_create_us = 0;  // --dummy.delay-create: per file create
+  std::uint64_t delay_close_us = 0;   // --dummy.delay-close: per close (after a create and a read)
+  std::uint64_t delay_sync_us = 0;    // --dummy.delay-sync: per sync (-Y)
+  std::uint64_t delay_xfer_us = 0;    // --dummy.delay-xfer: per transfer (-w's write, -e's read)
+  bool delay_only_rank0 = false;      // --dummy.delay-only-rank0: only rank 0 sleeps
+};
 
 // --path-style: how the POSIX backend names an item in each system call. kFull: the full path from -d, the
 // calls mdtest 4.1's POSIX backend makes (rates comparable with mdtest's); kDirfd: one name relative to a
@@ -147,6 +161,9 @@ struct Config {
   bool print_rate_and_time = false;  // -P: the mdtest console prints the rate and the time tables
   // --server-stats SOURCE (repeatable): metadata server counters sampled around each phase (serverstats).
   std::vector<std::string> server_stats;
+  // The backends' own options (backends.hpp): only the selected backend's may be given.
+  PosixBackendOptions posix;
+  DummyBackendOptions dummy;
 };
 
 enum class CliAction : std::uint8_t { kRun, kHelp, kVersion };

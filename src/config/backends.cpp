@@ -1,0 +1,76 @@
+// The backend rows' lookups, and the check that a backend's options go with it: backends.hpp.
+#include "mdbench/config/backends.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "config_table.hpp"
+
+namespace mdbench {
+
+std::optional<Api> apiNamed(std::string_view name) {
+  const auto same = [name](std::string_view row_name) {
+    return std::equal(row_name.begin(), row_name.end(), name.begin(), name.end(), [](char a, char b) {
+      return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+    });
+  };
+  for (const BackendRow& row : kBackendRows) {
+    if (same(row.name)) return row.api;
+  }
+  return std::nullopt;
+}
+
+std::string apiNames(std::string_view separator, std::string_view last) {
+  std::string names;
+  for (std::size_t i = 0; i < kBackendRows.size(); ++i) {
+    if (i > 0) names += i + 1 == kBackendRows.size() ? last : separator;
+    names += kBackendRows[i].name;
+  }
+  return names;
+}
+
+const BackendRow* optionBackend(std::string_view long_name) {
+  for (const BackendRow& row : kBackendRows) {
+    if (long_name.size() > row.prefix.size() && long_name.starts_with(row.prefix) &&
+        long_name[row.prefix.size()] == '.') {
+      return &row;
+    }
+  }
+  return nullptr;
+}
+
+std::vector<BackendOptionValue> backendOptionValues(const Config& config) {
+  std::vector<BackendOptionValue> values;
+  for (const config_detail::OptionRow& option : config_detail::kOptionRows) {
+    const BackendRow* owner = optionBackend(option.long_name);
+    if (owner == nullptr || owner->api != config.api || option.land.get == nullptr) continue;
+    values.push_back({std::string(option.long_name), option.land.get(config)});
+  }
+  return values;
+}
+
+bool setBackendOption(Config& config, std::string_view name, std::uint64_t value) {
+  for (const config_detail::OptionRow& option : config_detail::kOptionRows) {
+    if (option.long_name != name || optionBackend(name) == nullptr) continue;
+    if (option.land.on != nullptr && value != 0) option.land.on(config);
+    if (option.land.number != nullptr) option.land.number(config, value);
+    return true;
+  }
+  return false;
+}
+
+namespace config_detail {
+
+void checkBackendOptions(const RawOptions& raw, Api api, std::vector<std::string>& errors) {
+  for (const OptionRow& option : kOptionRows) {
+    const BackendRow* owner = optionBackend(option.long_name);
+    if (owner == nullptr || !raw[option].given || owner->api == api) continue;
+    errors.push_back(fmt::format("--{} is an option of -a {}, and this run's backend is {} (-a {} for it)",
+                                 option.long_name, owner->name, apiName(api), owner->name));
+  }
+}
+
+}  // namespace config_detail
+}  // namespace mdbench
