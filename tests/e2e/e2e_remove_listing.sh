@@ -11,7 +11,6 @@ for np in 1 2 4 12; do
   n=$((48 / np))
   run "$np" -d "$t" -F -C -n "$n" -z 1 -b 2 -o "$BASE/create.$np.h5"
   expect_rc 0 "$np ranks: create job"
-  tree=$t/mdbench.iter.0/mdbench_tree.0
   # Two items of the last rank replaced: a symlink to a file of the user's, a FIFO.
   last=$((np - 1))
   victim=$(find "$t" -name "file.mdbench.$last.*" | sort | head -2)
@@ -25,7 +24,7 @@ for np in 1 2 4 12; do
   expect_rc 1 "$np ranks: remove job with two planted items"
   expect_eq "$(find "$t" -name 'file.mdbench.*' | sort | tr '\n' ' ')" "$(printf '%s\n' "$link" "$fifo" | sort | tr '\n' ' ')" \
     "$np ranks: everything but the planted items removed"
-  [ -L "$link" ] && [ -p "$fifo" ] && pass || fail "$np ranks: the symlink and FIFO are left"
+  if [ -L "$link" ] && [ -p "$fifo" ]; then pass; else fail "$np ranks: the symlink and FIFO are left"; fi
   expect_eq "$(cat "$BASE/user.$np")" "the user's" "$np ranks: the user's file untouched"
   # The checks: a stat of the two planted names only (by the rank whose items they are), no other item.
   expect_eq "$(grep -c 'newfstatat(.*"file\.mdbench\.' "$BASE/trace.$np")" 2 "$np ranks: stat of the two suspects only"
