@@ -311,7 +311,12 @@ std::string readOwnership(int dir_fd, ItemFates& fates) {
     if (n <= 0) return n == 0 ? "shorter than it was" : describeErrno(lastError());
     got += static_cast<std::size_t>(n);
   }
-  return ItemFates::parseRecord(text, fates);
+  std::string why = ItemFates::parseRecord(text, fates);
+  struct stat dir_st {};
+  if (why.empty() && ::fstat(dir_fd, &dir_st) != 0) why = describeErrno(lastError());
+  if (why.empty()) why = fates.dirMismatch(static_cast<std::uint64_t>(dir_st.st_ino));
+  if (!why.empty()) fates.clear();
+  return why;
 }
 
 // A marked directory below parent_fd: an iteration directory (emptied of generated names) or a target
@@ -334,7 +339,7 @@ void cleanMarked(int parent_fd, const std::string& name, const std::string& path
   ItemFates fates;
   if (isIterationDirName(name)) {
     if (const std::string why = readOwnership(dir.get(), fates); !why.empty()) {
-      tally.keep(path, fmt::format("its ownership record {} is damaged ({}): nothing in it is removed",
+      tally.keep(path, fmt::format("its ownership record {} cannot be used ({}): nothing in it is removed",
                                    kTakenName, why));
     } else {
       CleanOptions with_record = options;
@@ -499,6 +504,15 @@ int PosixBackend::writeMark(DirHandle dir) {
 
 MarkKind PosixBackend::readMark(DirHandle dir) {
   return dir.value < 0 ? MarkKind::kForeign : mdbench::readMark(static_cast<int>(dir.value));
+}
+
+int PosixBackend::dirIdentity(DirHandle dir, std::uint64_t& identity) {
+  identity = 0;
+  struct stat st {};
+  if (dir.value < 0) return EBADF;
+  if (::fstat(static_cast<int>(dir.value), &st) != 0) return lastError();
+  identity = static_cast<std::uint64_t>(st.st_ino);
+  return 0;
 }
 
 // The POSIX backend's share of the cleanup after a signal (declared in posix_backend.hpp): the walk above on

@@ -12,7 +12,7 @@
 namespace mdbench {
 namespace {
 
-constexpr std::string_view kHeaderStart = "mdbench-taken 2 bytes=";
+constexpr std::string_view kHeaderStart = "mdbench-taken 3 bytes=";
 constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
 
 bool eat(std::string_view& text, std::string_view prefix) {
@@ -324,6 +324,7 @@ void ItemFates::clear() {
   for (auto& counts : made_) counts.clear();
   for (auto& counts : renamed_) counts.clear();
   for (auto& counts : removed_) counts.clear();
+  record_dir_inode_ = 0;
 }
 
 void ItemFates::setLayout(const RecordLayout& layout) {
@@ -541,9 +542,10 @@ std::string_view ItemFates::notOursBecause(std::string_view path) const {
   return dir == TreeLayout::kNone ? kNotInLayout : std::string_view();
 }
 
-std::string ItemFates::encode() const {
+std::string ItemFates::encode(std::uint64_t dir_inode) const {
   std::string body;
   if (!layout_) return body;
+  body += fmt::format("dir inode={:020}\n", dir_inode);
   body += layoutLine(*layout_);
   for (const std::string_view key : {"made", "renamed", "removed"}) {
     for (const ItemKind kind : {ItemKind::kFile, ItemKind::kDir}) {
@@ -638,13 +640,18 @@ std::string_view nextLine(std::string_view& rest, bool& ok) {
 std::string ItemFates::parseRecord(std::string_view text, ItemFates& out) {
   out.clear();
   const std::size_t length = recordLength(text.substr(0, kTakenHeaderBytes));
-  if (length == 0) return "it does not start with the header of this mdbench's record (version 2)";
+  if (length == 0) return "it does not start with the header of this mdbench's record (version 3)";
   if (length != text.size()) return fmt::format("its header says {} bytes, it has {}", length, text.size());
   std::string_view rest = text.substr(kTakenHeaderBytes);
   bool ok = false;
   ItemFates parsed;
   RecordLayout layout;
   std::string_view line = nextLine(rest, ok);
+  if (!ok || !eat(line, "dir inode=") || line.size() != 20 ||
+      !eatNumber(line, kU64Max, parsed.record_dir_inode_) || !line.empty()) {
+    return "its dir line is not one";
+  }
+  line = nextLine(rest, ok);
   if (!ok || !eat(line, "layout ") || !parseLayout(line, layout)) return "its layout line is not one";
   parsed.setLayout(layout);
   std::vector<std::uint64_t> counts[2];
@@ -691,16 +698,24 @@ std::string ItemFates::parseRecord(std::string_view text, ItemFates& out) {
       return {};
     }
     if (!parseEntry(line, parsed)) {
-      return fmt::format("line {} is not an entry that fits the counts above: '{}'", lines + 8, line);
+      return fmt::format("line {} is not an entry that fits the counts above: '{}'", lines + 9, line);
     }
     ++lines;
   }
   return "it has no end line";
 }
 
+std::string ItemFates::dirMismatch(std::uint64_t dir_inode) const {
+  if (record_dir_inode_ == dir_inode) return {};
+  return fmt::format(
+      "it was written in another directory (inode {}; this one's is {}): a record copied from elsewhere "
+      "says nothing of what is here",
+      record_dir_inode_, dir_inode);
+}
+
 bool ItemFates::operator==(const ItemFates& other) const {
   if (layout_.has_value() != other.layout_.has_value()) return false;
-  if (layout_) return encode() == other.encode();
+  if (layout_) return encode(0) == other.encode(0);
   for (std::size_t k = 0; k < 2; ++k) {
     if (all_[k] != other.all_[k] || fates_[k].size() != other.fates_[k].size()) return false;
     for (const auto& [key, entry] : fates_[k]) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "mdbench/model/layout.hpp"
+#include "mdbench/util/errno_name.hpp"
 
 namespace mdbench {
 namespace {
@@ -36,7 +37,9 @@ int readRecord(Backend& backend, DirHandle dir, std::string& text) {
 }  // namespace
 
 int writeTakenRecord(Backend& backend, DirHandle dir, const ItemFates& fates) {
-  const std::string text = fates.encode();
+  std::uint64_t identity = 0;
+  if (int err = backend.dirIdentity(dir, identity); err != 0) return err;
+  const std::string text = fates.encode(identity);
   const OwnFilesScope own(backend);
   if (int err = removeIfThere(backend, dir, kRecord); err != 0) return err;
   if (int err = removeIfThere(backend, dir, kTemp); err != 0) return err;
@@ -76,6 +79,12 @@ std::string loadTakenRecords(Comm& comm, Comm& target_comm, Backend& backend, Di
   // Each target's own record, from its lead (rank 0 of the target's communicator) to its ranks.
   target_comm.broadcast(text);
   std::string why = ItemFates::parseRecord(text, out);
+  std::uint64_t identity = 0;
+  if (why.empty()) {
+    const int id_err = backend.dirIdentity(dir, identity);
+    why = id_err != 0 ? fmt::format("its directory's identity: {}", describeErrno(id_err))
+                      : out.dirMismatch(identity);
+  }
   if (why.empty() && out.layout().target != job.target) {
     why = fmt::format("it is target {}'s, this is target {}", out.layout().target, job.target);
   }

@@ -52,6 +52,12 @@ class CleanupTest : public ::testing::Test {
     EXPECT_EQ(writeMark(fd), 0);
     ::close(fd);
   }
+  // The inode a record written in `rel` names (the directory's, as the mark's proof).
+  std::uint64_t inodeOf(const std::string& rel) const {
+    struct stat st {};
+    EXPECT_EQ(::stat(at(rel).c_str(), &st), 0);
+    return static_cast<std::uint64_t>(st.st_ino);
+  }
   MarkKind markOf(const std::string& rel) const {
     const int fd = ::open(at(rel).c_str(), O_RDONLY | O_DIRECTORY);
     const MarkKind kind = fd < 0 ? MarkKind::kNone : readMark(fd);
@@ -113,7 +119,7 @@ class CleanupTest : public ::testing::Test {
       }
     }
     edit(fates);
-    file(iter + "/.mdbench-taken", fates.encode());
+    file(iter + "/.mdbench-taken", fates.encode(inodeOf(iter)));
     return made;
   }
 
@@ -138,7 +144,7 @@ class CleanupTest : public ::testing::Test {
     fates.setMade(ItemKind::kDir, {3});
     fates.setRenamed(ItemKind::kFile, {3});
     fates.add(ItemKind::kFile, 0, 0, ItemFate::kOriginalName, EACCES);
-    file(iter + "/.mdbench-taken", fates.encode());
+    file(iter + "/.mdbench-taken", fates.encode(inodeOf(iter)));
   }
 
   // The record of a one-rank `-z LEVELS-1 -b 1 -I 1` run (a chain of LEVELS directories, item i in
@@ -153,7 +159,7 @@ class CleanupTest : public ::testing::Test {
     fates.setLayout(recordLayoutOf(config, 1, 0));
     fates.setMade(ItemKind::kFile, {files});
     fates.setMade(ItemKind::kDir, {0});
-    file(iter + "/.mdbench-taken", fates.encode());
+    file(iter + "/.mdbench-taken", fates.encode(inodeOf(iter)));
   }
 
   std::string root_;
@@ -174,6 +180,25 @@ TEST_F(CleanupTest, RemovesAMarkedRunDirectoryAndNothingElse) {
   EXPECT_EQ(tree(), (std::set<std::string>{"target/", "target/notes.txt", "beside.txt"}));
   ASSERT_EQ(log.size(), 1u);
   EXPECT_EQ(log[0], "removed " + at("target") + "/mdbench.iter.0 (3 files, 5 directories)");
+}
+
+// A record copied by hand from another run's directory with the same layout passes its checksum, but it
+// names that directory's inode: here it says nothing, and clean leaves every entry.
+TEST_F(CleanupTest, ARecordCopiedFromAnotherDirectoryIsNotTheRunsRecord) {
+  runLeftovers("a/mdbench.iter.0");
+  runLeftovers("b/mdbench.iter.0");
+  fs::copy_file(at("a/mdbench.iter.0/.mdbench-taken"), at("b/mdbench.iter.0/.mdbench-taken"),
+                fs::copy_options::overwrite_existing);
+  const std::set<std::string> before = tree();
+  std::vector<std::string> log;
+  const CleanSummary s = cleanDirectory(at("b"), false, log);
+  EXPECT_EQ(s.tally.files + s.tally.dirs, 0u);
+  EXPECT_EQ(s.removed_run_dirs, 0u);
+  EXPECT_EQ(tree(), before);
+  ASSERT_EQ(s.tally.notes.size(), 1u);
+  EXPECT_NE(s.tally.notes[0].find("written in another directory"), std::string::npos) << s.tally.notes[0];
+  // The record written in its own directory still counts.
+  EXPECT_EQ(cleanDirectory(at("a"), false, log).removed_run_dirs, 1u);
 }
 
 TEST_F(CleanupTest, RemovesEveryDirectoryLoopAndLeavesLookAlikes) {

@@ -3,9 +3,10 @@
 # (.mdbench-taken): more items than were made (-n, a stonewalled create, a create stopped by a signal, -c,
 # several targets) leaves the user's files planted under the names beyond the record alone, counted failed
 # as "not made by the create job"; another layout (-z, -b, -u, ranks) is refused before any phase with
-# exit 2; a damaged or edited record makes the job refuse the directory and `clean` leave everything. A rerun
-# of a --file-rename job keeps the record's renamed names (clean removes them and says nothing was taken), and items
-# whose create failed for another reason than EEXIST are "not created (ENOSPC)" in later jobs, never EEXIST.
+# exit 2; a damaged or edited record, or one copied from another run's directory, makes the job refuse the
+# directory and `clean` leave everything. A rerun of a --file-rename job keeps the record's renamed names
+# (clean removes them and says nothing was taken), and items whose create failed for another reason than
+# EEXIST are "not created (ENOSPC)" in later jobs, never EEXIST.
 # After each case `mdbench clean` removes what the run made and leaves the user's files byte for byte (after
 # a remove job, whose removals freed the names, it leaves the tree directory that holds them).
 source "$(dirname "$0")/lib.sh" "$@"
@@ -164,7 +165,9 @@ kept "$p" "stopped: the user's file beyond the stop"
 clean_leaves "$t" "$p" "stopped" "$(dirname "$p")"
 
 # ---- a damaged or edited record: the later job refuses the directory, clean leaves everything in it.
-for damage in truncate edit remove; do
+# copy: the intact record of another run's directory with the same layout and more items, copied in by
+# hand (its checksum holds; the directory's inode it names does not).
+for damage in truncate edit remove copy; do
   t=$BASE/damaged.$damage
   job 2 -d "$t" -n 10 -F -C
   r=$t/$ITER/.mdbench-taken
@@ -172,6 +175,11 @@ for damage in truncate edit remove; do
     truncate) truncate -s 60 "$r" ;;
     edit) sed -i 's/^made f 10 10$/made f 20 20/' "$r" ;;
     remove) rm "$r" ;;
+    copy)
+      job 2 -d "$t.src" -n 20 -F -C
+      expect_rc 0 "copy: the other run"
+      cp "$t.src/$ITER/.mdbench-taken" "$r"
+      ;;
   esac
   p=$t/$ITER/mdbench_tree.0/file.mdbench.0.15
   plant "$p"

@@ -89,7 +89,7 @@ TEST(ItemFates, PastTheCapTheKindIsAllNotOurs) {
   EXPECT_EQ(fates.of(ItemKind::kDir, 9, 123456789), ItemFate::kNotOurs);
   EXPECT_EQ(fates.of(ItemKind::kFile, 0, 0), ItemFate::kOurs);
   ItemFates back;
-  ASSERT_EQ(ItemFates::parseRecord(fates.encode(), back), "");
+  ASSERT_EQ(ItemFates::parseRecord(fates.encode(0), back), "");
   EXPECT_EQ(back, fates);
 }
 
@@ -143,11 +143,11 @@ TEST(ItemFates, RemovedItemsAndTreesAreNoLongerTheRuns) {
   EXPECT_NE(f.notOursBecause("mdbench_tree.0/file.mdbench.0.3"), "");
   EXPECT_EQ(f.notOursBecause("mdbench_tree.0/mdbench_tree.2/file.mdbench.0.8"), "");
   ItemFates back;
-  ASSERT_EQ(ItemFates::parseRecord(f.encode(), back), "");
+  ASSERT_EQ(ItemFates::parseRecord(f.encode(0), back), "");
   EXPECT_EQ(back.removed(ItemKind::kFile, 0), 4u);
   f.setTreeRemoved();
   EXPECT_NE(f.notOursBecause("mdbench_tree.0"), "");
-  ASSERT_EQ(ItemFates::parseRecord(f.encode(), back), "");
+  ASSERT_EQ(ItemFates::parseRecord(f.encode(0), back), "");
   EXPECT_TRUE(back.layout().tree_removed);
 }
 
@@ -231,7 +231,7 @@ TEST(RecordLayout, DifferencesNameTheOption) {
 
 TEST(TakenRecord, RoundTripsExactly) {
   const ItemFates fates = madeSample();
-  const std::string text = fates.encode();
+  const std::string text = fates.encode(0);
   const std::string body =
       "layout ranks=4 targets=1 target=0 depth=1 branching=2 items=10 items_per_dir=0 loops=1 leaf_only=0 "
       "unique=0 shared_files=0 path_style=full tree=complete\n"
@@ -252,13 +252,13 @@ TEST(TakenRecord, RoundTripsExactly) {
   ItemFates back;
   ASSERT_EQ(ItemFates::parseRecord(text, back), "");
   EXPECT_EQ(back, fates);
-  EXPECT_EQ(back.encode(), text);
+  EXPECT_EQ(back.encode(0), text);
 }
 
 TEST(TakenRecord, NothingMadeIsARecordToo) {
   ItemFates fates;
   fates.setLayout(recordLayoutOf(layoutConfig(), 2, 0));
-  const std::string text = fates.encode();
+  const std::string text = fates.encode(0);
   ItemFates back = madeSample();
   ASSERT_EQ(ItemFates::parseRecord(text, back), "");
   EXPECT_TRUE(back.empty());
@@ -268,7 +268,7 @@ TEST(TakenRecord, NothingMadeIsARecordToo) {
 // The record with `body` in place of everything after the header and before the end line, its header and
 // end line (count, checksum) made right: damage only where the case puts it.
 std::string withBody(const std::string& body, std::size_t entries) {
-  std::string text = madeSample().encode();
+  std::string text = madeSample().encode(0);
   const std::size_t end = text.rfind("end ");
   const std::string end_line = text.substr(end);  // "end N <16 hex>\n": same length when N has 1 digit
   text = text.substr(0, kTakenHeaderBytes) + body + end_line;
@@ -285,7 +285,7 @@ std::string withBody(const std::string& body, std::size_t entries) {
 }
 
 TEST(TakenRecord, RefusesDamageForgeryAndContradictions) {
-  const std::string good = madeSample().encode();
+  const std::string good = madeSample().encode(0);
   const std::string body = good.substr(kTakenHeaderBytes, good.rfind("end ") - kTakenHeaderBytes);
   const std::string layout = body.substr(0, body.find('\n') + 1);
   // The count lines: made f, made d (36 bytes), renamed f, renamed d (to byte 73), removed f, removed d.

@@ -102,6 +102,13 @@ class Backend {
   // store no contents, creates and finds a regular file of that name (defined in cleanup.cpp).
   virtual int writeMark(DirHandle dir);
   virtual MarkKind readMark(DirHandle dir);
+  // The identity of the directory `dir` that its mark's proof holds (its inode), also written into the
+  // record of what a create job made there, so that a record copied into another directory does not
+  // count. 0 (and 0 returned) for a backend without inodes: test doubles, which keep no proof either.
+  virtual int dirIdentity(DirHandle /*dir*/, std::uint64_t& identity) {
+    identity = 0;
+    return 0;
+  }
   // A backend that keeps nothing (-a DUMMY): no ownership record to read; a later job of a split workload
   // counts every item of its own layout made (nothing it could touch is anyone's).
   virtual bool storesNothing() const { return false; }

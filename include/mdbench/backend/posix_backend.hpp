@@ -84,6 +84,7 @@ class PosixBackend final : public Backend {
   int removeGenerated(DirHandle dir, const CleanOptions& options, CleanTally& tally) override;  // cleanup.cpp
   int writeMark(DirHandle dir) override;                                                        // cleanup.cpp
   MarkKind readMark(DirHandle dir) override;                                                    // cleanup.cpp
+  int dirIdentity(DirHandle dir, std::uint64_t& identity) override;                             // cleanup.cpp
   bool ownFilesByDescriptor(bool on) override {
     const bool was = own_files_;
     own_files_ = on;

@@ -138,7 +138,9 @@ class ItemFates {
   // else why it is left. Without a layout only the steady state's names are the run's.
   std::string_view notOursBecause(std::string_view path) const;
 
-  // The record: header "mdbench-taken 2 bytes=<10 digits>\n"; "layout ranks=R targets=T target=t depth=z
+  // The record: header "mdbench-taken 3 bytes=<10 digits>\n"; "dir inode=<20 digits>\n" (the inode of the
+  // directory it was written in, as the mark's proof holds it: a record copied into another directory
+  // does not count there; 0 where the backend has no inodes); "layout ranks=R targets=T target=t depth=z
   // branching=b items=n items_per_dir=I loops=l leaf_only=0|1 unique=0|1 shared_files=0|1
   // path_style=full|dirfd tree=complete|partial|removed\n"; "made f|d <R counts>\n", "renamed f|d <R
   // counts>\n", "removed f|d <R counts>\n" (both kinds); one line per entry "<f|d> <owner|shared> <item>
@@ -146,8 +148,13 @@ class ItemFates {
   // ours; and "end <entries> <16 hex digits: FNV-1a of everything before>\n". parseRecord returns "" or what
   // is wrong with the text (never a partial set): it also refuses counts and entries that contradict each
   // other or the layout. A set without a layout cannot be encoded.
-  std::string encode() const;
+  std::string encode(std::uint64_t dir_inode) const;
   static std::string parseRecord(std::string_view text, ItemFates& out);
+  // The directory inode the record parsed last into this set was written for (0 for a set not parsed).
+  std::uint64_t recordDirInode() const { return record_dir_inode_; }
+  // "" when the record parsed into this set was written in the directory whose identity (its inode) is
+  // `dir_inode`, else why it does not count there (a record copied from another directory).
+  std::string dirMismatch(std::uint64_t dir_inode) const;
   // The total length a header announces (0 when it is not a header).
   static std::size_t recordLength(std::string_view header);
 
@@ -171,6 +178,7 @@ class ItemFates {
   std::vector<std::uint64_t> made_[2];
   std::vector<std::uint64_t> renamed_[2];
   std::vector<std::uint64_t> removed_[2];
+  std::uint64_t record_dir_inode_ = 0;
 };
 
 }  // namespace mdbench
