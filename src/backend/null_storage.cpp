@@ -1,10 +1,11 @@
 // -a DUMMY's storage: the targets are names only (the row's local_paths is false), nothing is stored, so
 // nothing is made, described or cleaned; the backend is the null one (null_backend.hpp).
+#include "null_storage.hpp"
+
 #include <cerrno>
 #include <new>
 
 #include "mdbench/backend/null_backend.hpp"
-#include "null_storage.hpp"
 
 namespace mdbench {
 

@@ -247,8 +247,8 @@ class TreeWalk {
 
 }  // namespace
 
-int removeGeneratedWalk(Backend& backend, DirHandle top, const std::string& display, const CleanOptions& options,
-                        CleanTally& tally) {
+int removeGeneratedWalk(Backend& backend, DirHandle top, const std::string& display,
+                        const CleanOptions& options, CleanTally& tally) {
   std::vector<std::string> names;
   if (const int err = backend.listNames(top, names); err != 0) return err;
   TreeWalk(backend, top, display, options, tally).run(std::move(names));

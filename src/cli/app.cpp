@@ -202,7 +202,8 @@ RunInfo describeRun(const RunSetup& setup, std::uint32_t ranks, std::vector<std:
   info.job_id = setup.scheduler.job_id;
   info.job_name = setup.scheduler.job_name;
   info.sweep = sweep;
-  if (const auto fs = setup.targets.empty() ? std::nullopt : setup.storage.describe(setup.targets.front().path)) {
+  if (const auto fs =
+          setup.targets.empty() ? std::nullopt : setup.storage.describe(setup.targets.front().path)) {
     info.fs_type = fs->type;
     info.fs_total_bytes = fs->total_bytes;
     info.fs_free_bytes = fs->free_bytes;
@@ -440,7 +441,8 @@ int runSweep(Comm& world, const RunSetup& setup, const std::vector<std::uint32_t
     }
     if (done.empty()) discardResults(setup.output);  // not a single run group: no results file either
     std::vector<std::string> problems;
-    removeTargets(setup.storage, setup.targets, stopped ? Trees::kMaybe : Trees::kRemoved, problems, setup.output.lines);
+    removeTargets(setup.storage, setup.targets, stopped ? Trees::kMaybe : Trees::kRemoved, problems,
+                  setup.output.lines);
     if (!problems.empty()) status = std::max(status, kExitFailed);
   }
   std::fflush(stdout);
@@ -594,7 +596,8 @@ int runConfigured(const Config& config, Comm& comm) {
   const Placement placement = placeRanks(comm, fake_hosts);
   // The TSC where the kernel keeps time with it (cheaper per op; clock.hpp), else CLOCK_MONOTONIC.
   const std::unique_ptr<Clock> clock = makeRunClock();
-  const RunSetup setup{config, *space.storage, space.targets, space.target_paths, placement, scheduler, output, *clock};
+  const RunSetup setup{config,    *space.storage, space.targets, space.target_paths,
+                       placement, scheduler,      output,        *clock};
   if (config.sweep.active()) {
     space.backend.reset();  // each step opens its ranks' targets
     return runSweep(comm, setup, steps);

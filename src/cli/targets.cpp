@@ -166,7 +166,9 @@ std::string sameOrNestedByInode(Storage& storage, const std::vector<std::string>
 
 }  // namespace
 
-int removeTarget(Storage& storage, const Target& target) { return storage.removeMarkedDir(target.path, &target.id); }
+int removeTarget(Storage& storage, const Target& target) {
+  return storage.removeMarkedDir(target.path, &target.id);
+}
 
 std::string prepareTargetsOnRoot(const Config& config, Storage& storage, std::vector<Target>& targets) {
   const std::vector<std::string> paths =

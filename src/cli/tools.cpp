@@ -10,9 +10,9 @@
 #include <iostream>
 
 #include "mdbench/backend/storage.hpp"
-#include "mdbench/config/backends.hpp"
 #include "mdbench/cli/app.hpp"
 #include "mdbench/cli/subcommands.hpp"
+#include "mdbench/config/backends.hpp"
 #include "mdbench/results/export.hpp"
 #include "mdbench/results/results_file.hpp"
 #include "mdbench/results/validate.hpp"
@@ -203,8 +203,8 @@ po::options_description cleanOptions(CleanArgs* bind) {
   options.add_options()("help,h", "print this help")(
       "dry-run,n", po::bool_switch(bound(bind, &CleanArgs::dry_run)), "only say what would be removed")(
       "api,a", po::value(bound(bind, &CleanArgs::api))->value_name(std::string(kApiValueName)),
-      "the backend the runs used (default POSIX)")(
-      "dir", po::value(bound(bind, &CleanArgs::dirs)), "directory");
+      "the backend the runs used (default POSIX)")("dir", po::value(bound(bind, &CleanArgs::dirs)),
+                                                   "directory");
   return options;
 }
 
@@ -219,8 +219,8 @@ int runClean(const std::vector<std::string>& args) {
   if (const std::optional<Api> named = apiNamed(api); named) {
     config.api = *named;
   } else {
-    return toolUsageError("clean", fmt::format("-a: unknown API '{}' (mdbench supports {})", api,
-                                               apiNames(", ", " and ")));
+    return toolUsageError(
+        "clean", fmt::format("-a: unknown API '{}' (mdbench supports {})", api, apiNames(", ", " and ")));
   }
   if (dirs.empty()) return toolUsageError("clean", "no directory given");
   // Through the backend's storage: the walk, the marks and the removals are its calls (storage.hpp).

@@ -143,8 +143,8 @@ class Backend {
 
 // The cleanup walk (tree_walk.cpp) over `backend`'s walk calls below its open directory `top` (named
 // `display` in notes): 0, or the errno of listing `top` (then nothing is touched).
-int removeGeneratedWalk(Backend& backend, DirHandle top, const std::string& display, const CleanOptions& options,
-                        CleanTally& tally);
+int removeGeneratedWalk(Backend& backend, DirHandle top, const std::string& display,
+                        const CleanOptions& options, CleanTally& tally);
 
 // beginTypeChecks(type) for the lifetime of a scope, endTypeChecks() when it ends; nothing when `batch` is
 // false.

@@ -90,8 +90,8 @@ class PosixBackend final : public Backend {
   int identify(DirHandle dir, StorageId& id) override;
   int walkInto(DirHandle dir, const char* name, DirHandle& out) override;
   int removeName(DirHandle dir, const char* name, EntryType type) override;
-  int writeMark(DirHandle dir) override;                                                        // cleanup.cpp
-  MarkKind readMark(DirHandle dir) override;                                                    // cleanup.cpp
+  int writeMark(DirHandle dir) override;      // cleanup.cpp
+  MarkKind readMark(DirHandle dir) override;  // cleanup.cpp
   bool ownFilesByDescriptor(bool on) override {
     const bool was = own_files_;
     own_files_ = on;
