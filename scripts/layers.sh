@@ -47,6 +47,24 @@ for module in "${!may_use[@]}"; do
     sed -E 's/#include "([^"]+)"/\1/')
 done
 
+# Nothing in cli/ or run/ calls a file-system function on a target: targets, their description and the
+# cleanup go through the backend's Storage and Backend (include/mdbench/backend/storage.hpp). The POSIX
+# file-system headers appear there only in these files, for files that are not targets; std::filesystem's
+# calls that look at the disk not at all (its lexical path functions are fine).
+declare -A fs_allowed=(
+  [src/cli/app.cpp]="the results file, looked at before HDF5 opens it"
+  [src/cli/report_tools.cpp]="import's inputs and report's output directory"
+  [src/run/signals.cpp]="/dev/null, for the console's protection"
+)
+while read -r file; do
+  [[ -n ${fs_allowed[$file]:-} ]] ||
+    problem "$file includes a file-system header: cli and run reach a target through the backend's Storage"
+done < <(grep -rlE '#include <(fcntl|sys/stat|sys/statvfs|sys/vfs|dirent)\.h>' src/cli src/run | sort)
+disk_calls='(filesystem|fs)::(symlink_status|read_symlink|is_symlink|is_directory|is_regular_file|exists|status|create_director(y|ies)|remove|remove_all|rename|canonical|weakly_canonical|(recursive_)?directory_iterator|space|file_size)\b'
+while IFS= read -r hit; do
+  problem "$hit: std::filesystem on the disk in cli or run: go through the backend's Storage"
+done < <(grep -rnE "$disk_calls" src/cli src/run | cut -d: -f1,2)
+
 lib() { echo "$build/src/$1/libmdbench_$1.a"; }
 defined() {
   for m in "$@"; do nm -C --defined-only "$(lib "$m")" | awk '$2 ~ /^[TWVBDRtu]$/ {sub(/^[^ ]+ [^ ]+ /, ""); print}'; done |

@@ -1,9 +1,9 @@
-// Removing what mdbench made and nothing else (cleanup.hpp). Every call is relative to an open directory
-// with AT_SYMLINK_NOFOLLOW / O_NOFOLLOW, so a link planted anywhere below is reported, never followed; a
-// name is removed only when mdbench generates it and the entry has the type mdbench gives it.
+// Removing what mdbench made and nothing else (cleanup.hpp): the marks, `mdbench clean`'s POSIX side (the
+// marked directories found and removed) around the one walk of tree_walk.cpp. Every call is relative to an
+// open directory with AT_SYMLINK_NOFOLLOW / O_NOFOLLOW, so a link planted anywhere below is reported, never
+// followed; a name is removed only when mdbench generates it and the entry has the type mdbench gives it.
 #include "mdbench/backend/cleanup.hpp"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
@@ -21,6 +21,7 @@
 #include "mdbench/model/ownership.hpp"
 #include "mdbench/util/errno_name.hpp"
 #include "mdbench/util/file_io.hpp"
+#include "posix_calls.hpp"
 
 namespace mdbench {
 namespace {
@@ -55,241 +56,15 @@ class Fd {
   int fd_;
 };
 
-// The entry names of dir_fd (not "." or ".."), listed through a fresh descriptor so dir_fd's offset stays.
-// Listing all names first keeps the walk correct while entries are removed.
-int listNames(int dir_fd, std::vector<std::string>& names) {
-  const int fd = ::openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return lastError();
-  DIR* dir = ::fdopendir(fd);
-  if (dir == nullptr) {
-    const int err = lastError();
-    ::close(fd);
-    return err;
-  }
-  errno = 0;
-  while (const dirent* entry = ::readdir(dir)) {
-    const std::string_view name = entry->d_name;
-    if (name != "." && name != "..") names.emplace_back(name);
-  }
-  const int err = errno;
-  ::closedir(dir);
+int listNames(int dir_fd, std::vector<std::string>& names) { return posix::listNames(dir_fd, names); }
+
+// Empties dir_fd of what mdbench generated (the one walk, tree_walk.cpp, through a POSIX backend on a
+// duplicate of dir_fd); the mark and the ownership record there are the caller's.
+int removeBelow(int dir_fd, const std::string& display, const CleanOptions& options, CleanTally& tally) {
+  int err = 0;
+  const std::unique_ptr<PosixBackend> backend = PosixBackend::adopt(dir_fd, err);
+  if (backend) err = removeGeneratedWalk(*backend, backend->root(), display, options, tally);
   return err;
-}
-
-std::string_view typeOf(const struct stat& st) {
-  if (S_ISLNK(st.st_mode)) return "a symbolic link";
-  if (S_ISDIR(st.st_mode)) return "a directory";
-  if (S_ISREG(st.st_mode)) return "a file";
-  return "a special file";
-}
-
-// What the walk does with one entry (its lstat in `st`).
-enum class Verdict : std::uint8_t { kRemoveFile, kDescend, kKeep };
-
-// The name-acceptance predicate: only a name mdbench generates, of the type it gives that name, and, with an
-// ownership record (CleanOptions::leave), only where the record says the run made it, under that name, is
-// removed; `why` says why anything else stays. The type is judged first (its message says what is there);
-// `relative()` gives the entry's path below the iteration directory, built only when a record asks for it.
-template <typename RelativePath>
-Verdict judgeEntry(const std::string& name, const struct stat& st, const CleanOptions& options,
-                   const RelativePath& relative, std::string& why) {
-  const GeneratedName kind = classifyName(name);
-  const bool file = kind == GeneratedName::kGeneratedFile && S_ISREG(st.st_mode);
-  const bool dir = kind == GeneratedName::kGeneratedDir && S_ISDIR(st.st_mode);
-  if (file || dir) {
-    if (options.leave != nullptr) {
-      if (const std::string_view reason = options.leave->notOursBecause(relative()); !reason.empty()) {
-        why = std::string(reason);
-        return Verdict::kKeep;
-      }
-    }
-    return file ? Verdict::kRemoveFile : Verdict::kDescend;
-  }
-  why = kind == GeneratedName::kForeign
-            ? fmt::format("{} mdbench did not make; left alone", typeOf(st))
-            : fmt::format("{} with a name mdbench gives to {}; left alone", typeOf(st),
-                          kind == GeneratedName::kGeneratedDir ? "directories" : "files");
-  return Verdict::kKeep;
-}
-
-// Directories below the top kept open at once: deeper ones are closed and their parent reopened through
-// ".." on the way back up, so a tree deeper than RLIMIT_NOFILE is walked all the same.
-constexpr std::size_t kOpenFrames = 16;
-
-// The depth-first walk that empties a directory of what mdbench generated, iterative so that a tree as deep
-// as -z allows costs no call stack: memory is one frame (name, identity, pending names) per level, the
-// display path is built only for a note, and at most kOpenFrames descriptors are open. A directory is
-// entered by openat(O_NOFOLLOW) and must be the very inode its lstat judged; a parent reopened through ".."
-// must be the inode it was when entered, else the walk stops where it is (the tree was moved meanwhile), so
-// nothing outside the tree is ever reached.
-class TreeWalk {
- public:
-  TreeWalk(int top_fd, const std::string& display, const CleanOptions& options, CleanTally& tally)
-      : top_fd_(top_fd), display_(display), options_(options), tally_(tally) {}
-
-  void run() {
-    Frame top;
-    if (const int err = listNames(top_fd_, top.names); err != 0) {
-      tally_.keep(display_, fmt::format("cannot list it: {}", describeErrno(err)));
-      return;
-    }
-    frames_.push_back(std::move(top));
-    while (!frames_.empty()) {
-      Frame& frame = frames_.back();
-      if (frame.next < frame.names.size()) {
-        const std::string name = std::move(frame.names[frame.next++]);
-        if (!skippedAtTop(name)) visit(name);
-      } else {
-        leave();
-      }
-    }
-  }
-
- private:
-  struct Frame {
-    std::string name;  // in its parent; "" for the top
-    dev_t dev = 0;
-    ino_t ino = 0;
-    Fd fd;  // closed for a frame more than kOpenFrames above the deepest
-    std::vector<std::string> names;
-    std::size_t next = 0;
-    std::uint64_t kept_before = 0;
-  };
-
-  int fdOf(const Frame& frame) const { return &frame == &frames_.front() ? top_fd_ : frame.fd.get(); }
-
-  bool skippedAtTop(const std::string& name) const {
-    if (frames_.size() != 1) return false;
-    // The caller removes the mark and the ownership record last.
-    if (name == kMarkName || name == kTakenName || name == kTakenTempName) return true;
-    return options_.parts > 1 && cleanPartOf(name, options_.parts) != options_.part;
-  }
-
-  // The display path of `name` in the deepest frame, built only when a note will hold it.
-  std::string pathOf(const std::string& name) const {
-    if (tally_.notes.size() >= kMaxCleanNotes) return {};
-    std::string path = display_;
-    for (std::size_t i = 1; i < frames_.size(); ++i) path.append("/").append(frames_[i].name);
-    if (!name.empty()) path.append("/").append(name);
-    return path;
-  }
-  void keep(const std::string& name, std::string_view why) { tally_.keep(pathOf(name), why); }
-  // The path of `name` in the deepest frame below the top ("mdbench_tree.0/file.mdbench.1.7"), for the
-  // ownership record: one name per level, so a deep tree costs its depth per entry, never kept.
-  std::string relativeOf(const std::string& name) const {
-    std::string path;
-    for (std::size_t i = 1; i < frames_.size(); ++i) path.append(frames_[i].name).append("/");
-    return path.append(name);
-  }
-
-  void visit(const std::string& name) {
-    const int dir_fd = fdOf(frames_.back());
-    struct stat st {};
-    if (::fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-      if (errno != ENOENT) keep(name, describeErrno(lastError()));  // ENOENT: gone meanwhile
-      return;
-    }
-    std::string why;
-    switch (judgeEntry(
-        name, st, options_, [&] { return relativeOf(name); }, why)) {
-      case Verdict::kKeep:
-        keep(name, why);
-        return;
-      case Verdict::kRemoveFile:
-        if (options_.dry_run || ::unlinkat(dir_fd, name.c_str(), 0) == 0) {
-          ++tally_.files;
-        } else if (errno != ENOENT) {
-          keep(name, describeErrno(lastError()));
-        }
-        return;
-      case Verdict::kDescend:
-        enter(dir_fd, name, st);
-        return;
-    }
-  }
-
-  void enter(int dir_fd, const std::string& name, const struct stat& judged) {
-    Frame frame;
-    frame.fd.reset(::openat(dir_fd, name.c_str(), kDirFlags));
-    if (!frame.fd.valid()) {
-      keep(name, describeErrno(lastError()));
-      return;
-    }
-    struct stat st {};
-    if (::fstat(frame.fd.get(), &st) != 0) {
-      keep(name, describeErrno(lastError()));
-      return;
-    }
-    if (st.st_dev != judged.st_dev || st.st_ino != judged.st_ino) {
-      keep(name, "replaced by another directory while it was being cleaned; left alone");
-      return;
-    }
-    frame.name = name;
-    frame.dev = st.st_dev;
-    frame.ino = st.st_ino;
-    frame.kept_before = tally_.kept;
-    if (const int err = listNames(frame.fd.get(), frame.names); err != 0) {
-      keep(name, fmt::format("cannot list it: {}", describeErrno(err)));
-      return;
-    }
-    frames_.push_back(std::move(frame));
-    // frames_[0] is the caller's descriptor; close the one that just left the open window.
-    if (frames_.size() > kOpenFrames + 1) frames_[frames_.size() - kOpenFrames - 1].fd.reset();
-  }
-
-  // Leaves the deepest frame, every entry handled: reopens its parent if needed, then removes the directory
-  // from it when nothing was kept below.
-  void leave() {
-    if (frames_.size() == 1) {
-      frames_.pop_back();
-      return;
-    }
-    Frame& child = frames_.back();
-    Frame& parent = frames_[frames_.size() - 2];
-    if (&parent != &frames_.front() && !parent.fd.valid() && !reopenParent(child, parent)) {
-      frames_.clear();  // the tree moved: stop, touching nothing more
-      return;
-    }
-    const bool clean_below = tally_.kept == child.kept_before;
-    const std::string name = std::move(child.name);
-    child.name.clear();
-    child.fd.reset();
-    frames_.pop_back();
-    const int parent_fd = fdOf(frames_.back());
-    if (options_.dry_run) {
-      if (clean_below) ++tally_.dirs;  // it would be empty
-    } else if (::unlinkat(parent_fd, name.c_str(), AT_REMOVEDIR) == 0) {
-      ++tally_.dirs;
-    } else if (clean_below) {
-      keep(name, describeErrno(lastError()));  // not because of something reported below
-    }
-  }
-
-  bool reopenParent(const Frame& child, Frame& parent) {
-    Fd up(::openat(child.fd.get(), "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    struct stat st {};
-    if (!up.valid() || ::fstat(up.get(), &st) != 0) {
-      keep("", fmt::format("cannot reopen its parent: {}; the walk stops here", describeErrno(lastError())));
-      return false;
-    }
-    if (st.st_dev != parent.dev || st.st_ino != parent.ino) {
-      keep("", "moved to another directory while it was being cleaned; the walk stops here");
-      return false;
-    }
-    parent.fd = std::move(up);
-    return true;
-  }
-
-  int top_fd_;
-  const std::string& display_;
-  const CleanOptions& options_;
-  CleanTally& tally_;
-  std::vector<Frame> frames_;
-};
-
-// Empties dir_fd of what mdbench generated; the mark and the ownership record there are the caller's.
-void removeBelow(int dir_fd, const std::string& display, const CleanOptions& options, CleanTally& tally) {
-  TreeWalk(dir_fd, display, options, tally).run();
 }
 
 // The ownership record of the iteration directory dir_fd (ownership.hpp): "" with `fates` filled (without a
@@ -344,7 +119,9 @@ void cleanMarked(int parent_fd, const std::string& name, const std::string& path
     } else {
       CleanOptions with_record = options;
       with_record.leave = &fates;
-      removeBelow(dir.get(), path, with_record, tally);
+      if (const int err = removeBelow(dir.get(), path, with_record, tally); err != 0) {
+        tally.keep(path, fmt::format("cannot list it: {}", describeErrno(err)));
+      }
     }
   } else {
     std::vector<std::string> names;
@@ -411,10 +188,7 @@ std::uint32_t cleanPartOf(std::string_view name, std::uint32_t parts) {
 
 int removeGeneratedBelow(int dir_fd, const std::string& display, const CleanOptions& options,
                          CleanTally& tally) {
-  std::vector<std::string> probe;
-  if (const int err = listNames(dir_fd, probe); err != 0) return err;
-  removeBelow(dir_fd, display, options, tally);
-  return 0;
+  return removeBelow(dir_fd, display, options, tally);
 }
 
 std::string markText(std::uint64_t dir_inode) {
@@ -504,22 +278,6 @@ int PosixBackend::writeMark(DirHandle dir) {
 
 MarkKind PosixBackend::readMark(DirHandle dir) {
   return dir.value < 0 ? MarkKind::kForeign : mdbench::readMark(static_cast<int>(dir.value));
-}
-
-int PosixBackend::dirIdentity(DirHandle dir, std::uint64_t& identity) {
-  identity = 0;
-  struct stat st {};
-  if (dir.value < 0) return EBADF;
-  if (::fstat(static_cast<int>(dir.value), &st) != 0) return lastError();
-  identity = static_cast<std::uint64_t>(st.st_ino);
-  return 0;
-}
-
-// The POSIX backend's share of the cleanup after a signal (declared in posix_backend.hpp): the walk above on
-// the backend's descriptor.
-int PosixBackend::removeGenerated(DirHandle dir, const CleanOptions& options, CleanTally& tally) {
-  if (dir.value < 0) return EBADF;
-  return removeGeneratedBelow(static_cast<int>(dir.value), ".", options, tally);
 }
 
 CleanSummary cleanDirectory(const std::string& dir, bool dry_run, std::vector<std::string>& log) {

@@ -1,28 +1,26 @@
-// The backend a configuration asks for: make_backend.hpp.
+// The storage and the backend a configuration asks for: storage.hpp, make_backend.hpp.
 #include "mdbench/backend/make_backend.hpp"
 
-#include <cerrno>
-#include <new>
-
-#include "mdbench/backend/null_backend.hpp"
-#include "mdbench/backend/posix_backend.hpp"
+#include "mdbench/backend/storage.hpp"
+#include "null_storage.hpp"
+#include "posix_storage.hpp"
 
 namespace mdbench {
 
+// One case per row of kBackendRows (config/backends.hpp).
+std::unique_ptr<Storage> makeStorage(const Config& config) {
+  switch (config.api) {
+    case Api::kDummy:
+      return std::make_unique<NullStorage>(config);
+    case Api::kPosix:
+      break;
+  }
+  return std::make_unique<PosixStorage>(config);
+}
+
 std::unique_ptr<Backend> makeBackend(const Config& config, const std::string& root_path, std::uint32_t rank,
                                      int& err) {
-  if (config.api == Api::kDummy) {
-    std::unique_ptr<Backend> backend(new (std::nothrow) NullBackend(config.dummy, rank));
-    err = backend ? 0 : ENOMEM;
-    return backend;
-  }
-  const PosixOptions options{.style = config.path_style,
-                             .sync = config.sync_call,
-                             .make_node = config.make_node,
-                             .verify_write = config.verify_write,
-                             .odirect = config.posix.odirect,
-                             .rangelocks = config.posix.rangelocks};
-  return PosixBackend::open(root_path, options, err);
+  return makeStorage(config)->open(root_path, rank, err);
 }
 
 }  // namespace mdbench

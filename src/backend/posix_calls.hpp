@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "mdbench/backend/backend.hpp"
@@ -67,5 +68,9 @@ int fullRead(const char* path, std::span<std::byte> buf, const PosixOptions& pos
 // negative dir_fd: the caller knows the type already (PosixBackend::needsTypeCheck), call at once.
 int fullUnlink(int dir_fd, const char* name, const char* path);
 int fullRename(int dir_fd, const char* from, const char* from_path, const char* to_path, EntryType type);
+
+// The cleanup walk's listing (posix_walk.cpp): the entry names of dir_fd (not "." or ".."), through a fresh
+// descriptor so dir_fd's offset stays; all names first, so the walk stays correct while entries go.
+int listNames(int dir_fd, std::vector<std::string>& names);
 
 }  // namespace mdbench::posix

@@ -1,6 +1,5 @@
 #include "mdbench/cli/app.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <hdf5.h>
@@ -21,9 +20,7 @@
 #include <sstream>
 #include <string_view>
 
-#include "mdbench/backend/cleanup.hpp"
-#include "mdbench/backend/fsinfo.hpp"
-#include "mdbench/backend/make_backend.hpp"
+#include "mdbench/backend/storage.hpp"
 #include "mdbench/cli/subcommands.hpp"
 #include "mdbench/cli/version.hpp"
 #include "mdbench/config/config.hpp"
@@ -176,6 +173,7 @@ void discardStoppedRun(Output& output) {
 // What every run of this invocation shares: the single run, or each step of a sweep.
 struct RunSetup {
   const Config& config;
+  Storage& storage;                              // the backend's: targets, description, backends
   const std::vector<Target>& targets;            // rank 0 only
   const std::vector<std::string>& target_paths;  // every rank
   const Placement& placement;                    // the job's
@@ -204,7 +202,8 @@ RunInfo describeRun(const RunSetup& setup, std::uint32_t ranks, std::vector<std:
   info.job_id = setup.scheduler.job_id;
   info.job_name = setup.scheduler.job_name;
   info.sweep = sweep;
-  if (const auto fs = setup.targets.empty() ? std::nullopt : probeFileSystem(setup.targets.front().path)) {
+  if (const auto fs =
+          setup.targets.empty() ? std::nullopt : setup.storage.describe(setup.targets.front().path)) {
     info.fs_type = fs->type;
     info.fs_total_bytes = fs->total_bytes;
     info.fs_free_bytes = fs->free_bytes;
@@ -330,8 +329,8 @@ enum class Trees : std::uint8_t { kRemoved, kKept, kMaybe, kSetupFailed };
 
 // Rank 0: removes the target directories this invocation made once the trees in them are gone, or says
 // which stay. Problems go into `problems`, each with the errno of the call that failed.
-void removeTargets(const std::vector<Target>& targets, Trees trees, std::vector<std::string>& problems,
-                   std::FILE* out) {
+void removeTargets(Storage& storage, const std::vector<Target>& targets, Trees trees,
+                   std::vector<std::string>& problems, std::FILE* out) {
   // In reverse order of making, so that nothing of a later target is in the way of an earlier one.
   for (auto t = targets.rbegin(); t != targets.rend(); ++t) {
     if (trees == Trees::kKept) {
@@ -341,7 +340,7 @@ void removeTargets(const std::vector<Target>& targets, Trees trees, std::vector<
     // After a setup failure only what this run made goes: a target an earlier job made stays for its jobs.
     const bool removes = trees == Trees::kSetupFailed ? t->created : t->created || t->marked;
     if (!removes) continue;
-    const int err = removeMarkedDir(*t);
+    const int err = removeTarget(storage, *t);
     if (err == 0) continue;
     if (t->created && trees != Trees::kMaybe) {
       // Made by this run and expected to be empty: something stayed in it, which the user is told.
@@ -361,7 +360,7 @@ RunResult runSweepStep(Comm& comm, const RunSetup& setup, const StepRanks& step,
   // The step's rank r works in target r mod targets, as the plan says; not necessarily the job rank's.
   const std::string& my_target = setup.target_paths[comm.rank() % setup.target_paths.size()];
   int err = 0;
-  std::unique_ptr<Backend> backend = makeBackend(setup.config, my_target, comm.rank(), err);
+  std::unique_ptr<Backend> backend = setup.storage.open(my_target, comm.rank(), err);
   RunResult result;
   result.setup_error = agreeOnSetup(comm, err, fmt::format("cannot open target {}", my_target));
   began = result.setup_error.empty();
@@ -442,7 +441,8 @@ int runSweep(Comm& world, const RunSetup& setup, const std::vector<std::uint32_t
     }
     if (done.empty()) discardResults(setup.output);  // not a single run group: no results file either
     std::vector<std::string> problems;
-    removeTargets(setup.targets, stopped ? Trees::kMaybe : Trees::kRemoved, problems, setup.output.lines);
+    removeTargets(setup.storage, setup.targets, stopped ? Trees::kMaybe : Trees::kRemoved, problems,
+                  setup.output.lines);
     if (!problems.empty()) status = std::max(status, kExitFailed);
   }
   std::fflush(stdout);
@@ -482,7 +482,7 @@ int checkUsage(const Config& config, Comm& comm, std::vector<std::uint32_t>& ste
                std::vector<std::string>& fake_hosts) {
   const bool root = comm.rank() == 0;
   std::string error;
-  if (root) error = checkTargetsOnRoot(config);
+  if (root) error = checkTargetsOnRoot(config, *makeStorage(config));
   if (const int status = agreeOnUsage(comm, error); status != kExitOk) return status;
   if (const std::string problem = checkJobSize(config, comm.size(), steps); !problem.empty()) {
     if (root) printError(problem);
@@ -531,6 +531,7 @@ int stopInSetup(Comm& comm, std::string_view step) {
 
 // What a run works in, once made: the targets (rank 0's), every rank's paths, this rank's backend.
 struct Workspace {
+  std::unique_ptr<Storage> storage;
   std::vector<Target> targets;
   std::vector<std::string> target_paths;
   std::unique_ptr<Backend> backend;
@@ -551,7 +552,8 @@ int prepareRun(const Config& config, Comm& comm, const SchedulerInfo& scheduler,
     discardResults(output);
     return 128 + signal;
   }
-  if (root) error = prepareTargetsOnRoot(config, space.targets);
+  space.storage = makeStorage(config);
+  if (root) error = prepareTargetsOnRoot(config, *space.storage, space.targets);
   if ((status = agreeOnRootStatus(comm, error.empty() ? kExitOk : kExitFailed, error)) != kExitOk) {
     if (root) printError(error);
     discardResults(output);
@@ -563,7 +565,7 @@ int prepareRun(const Config& config, Comm& comm, const SchedulerInfo& scheduler,
   for (std::string line; std::getline(lines, line);) space.target_paths.push_back(line);
   const std::string& my_target = space.target_paths[comm.rank() % space.target_paths.size()];
   int err = 0;
-  space.backend = makeBackend(config, my_target, comm.rank(), err);
+  space.backend = space.storage->open(my_target, comm.rank(), err);
   error = agreeOnSetup(comm, err, fmt::format("cannot open target {}", my_target));
   const int signal = error.empty() ? stopInSetup(comm, "making the targets") : 0;
   if (error.empty() && signal == 0) return kExitOk;
@@ -571,7 +573,7 @@ int prepareRun(const Config& config, Comm& comm, const SchedulerInfo& scheduler,
   if (root) {
     if (!error.empty()) printError(error);
     std::vector<std::string> problems;
-    removeTargets(space.targets, Trees::kSetupFailed, problems, output.lines);
+    removeTargets(*space.storage, space.targets, Trees::kSetupFailed, problems, output.lines);
   }
   discardResults(output);
   return signal != 0 ? 128 + signal : kExitFailed;
@@ -594,7 +596,8 @@ int runConfigured(const Config& config, Comm& comm) {
   const Placement placement = placeRanks(comm, fake_hosts);
   // The TSC where the kernel keeps time with it (cheaper per op; clock.hpp), else CLOCK_MONOTONIC.
   const std::unique_ptr<Clock> clock = makeRunClock();
-  const RunSetup setup{config, space.targets, space.target_paths, placement, scheduler, output, *clock};
+  const RunSetup setup{config,    *space.storage, space.targets, space.target_paths,
+                       placement, scheduler,      output,        *clock};
   if (config.sweep.active()) {
     space.backend.reset();  // each step opens its ranks' targets
     return runSweep(comm, setup, steps);
@@ -614,7 +617,7 @@ int runConfigured(const Config& config, Comm& comm) {
                         : keeps                                      ? Trees::kKept
                         : result.stop_signal != 0                    ? Trees::kMaybe
                                                                      : Trees::kRemoved;
-    removeTargets(space.targets, trees, result.cleanup_problems, output.lines);
+    removeTargets(*space.storage, space.targets, trees, result.cleanup_problems, output.lines);
     status = exitStatusOf(result);
     reportStop(result, keeps);
     if (before_phases) {

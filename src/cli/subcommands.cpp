@@ -73,13 +73,14 @@ const std::array<Subcommand, 6> kSubcommands = {{
     {"check", "mdbench check [LABEL=]FILE[,FILE...]... --require RULE ... [--rules FILE] [--junit OUT]",
      "acceptance gates on results files (each argument, tool and command line apart)",
      [] { return checkOptions(); }, kCheckNotes, runCheck},
-    {"clean", "mdbench clean DIR...",
+    {"clean", "mdbench clean [-a API] DIR...",
      "remove what interrupted mdbench runs left in DIR (a target, a run's iteration\n"
      "directory, or the directory holding targets mdbench made), and nothing else",
      [] { return cleanOptions(); },
      "Only directories carrying mdbench's mark (.mdbench-run, written by the run that made them)\n"
      "are entered, and only names mdbench generates, of the type it gives them, are removed;\n"
-     "links are never followed. Anything else stays and is listed.\n"
+     "links are never followed. Anything else stays and is listed. -a names the backend the runs\n"
+     "used (POSIX by default); -a DUMMY stores nothing, so there is nothing to clean.\n"
      "Exit status: 0 everything found was removed (or nothing was found), 1 something stays or a\n"
      "DIR cannot be used, 2 bad usage.\n",
      runClean},

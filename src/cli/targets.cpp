@@ -1,11 +1,9 @@
 // The directories a run works in: checked, made and removed on rank 0.
 #include "targets.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <limits.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,8 +15,6 @@
 #include <string_view>
 #include <utility>
 
-#include "mdbench/backend/cleanup.hpp"
-#include "mdbench/backend/fsinfo.hpp"
 #include "mdbench/config/backends.hpp"
 #include "mdbench/config/option_docs.hpp"
 #include "mdbench/model/layout.hpp"
@@ -27,8 +23,6 @@
 namespace mdbench {
 
 namespace {
-
-constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 
 // PATH without the trailing "/" and "/." that make the kernel follow a link in its last component ("/"
 // stays "/", "." stays ".").
@@ -52,25 +46,21 @@ std::string_view deepHint(int err) {
 
 // Rank 0 only: makes and marks the missing target `path`; on any failure removes what it made and returns
 // the message. Its parent is resolved first, so that a path that cannot be named makes nothing.
-std::string createTarget(const std::string& path, Target& target) {
+std::string createTarget(Storage& storage, const std::string& path, Target& target) {
   const std::string parent = std::filesystem::path(path).parent_path().string();
-  char resolved[PATH_MAX];
-  if (realpath(parent.empty() ? "." : parent.c_str(), resolved) == nullptr) {
-    const int err = errno;
+  std::string resolved;
+  if (const int err = storage.resolve(parent.empty() ? "." : parent, resolved); err != 0) {
     if (err == ENOENT || err == ENOTDIR) {  // what mkdir would say: the parent is missing
       return fmt::format("cannot create target directory {}: {}", path, describeErrno(err));
     }
     return fmt::format("cannot resolve target {}: {}{}", path, describeErrno(err), deepHint(err));
   }
-  if (mkdir(path.c_str(), 0777) != 0) {
-    return fmt::format("cannot create target directory {}: {}", path, describeErrno(errno));
+  if (const int err = storage.makeDir(path); err != 0) {
+    return fmt::format("cannot create target directory {}: {}", path, describeErrno(err));
   }
   // Marked, so that `mdbench clean` and later jobs can tell a target an interrupted run left from any other.
-  const int fd = open(path.c_str(), kDirFlags);
-  const int err = fd < 0 ? errno : writeMark(fd);
-  if (fd >= 0) close(fd);
-  if (err != 0) {
-    const int rmdir_err = rmdir(path.c_str()) == 0 ? 0 : errno;
+  if (const int err = storage.writeMark(path); err != 0) {
+    const int rmdir_err = storage.removeDir(path);
     return fmt::format(
         "cannot mark target directory {}: {}{}", path, describeErrno(err),
         rmdir_err == 0 ? std::string() : fmt::format("; it stays: {}", describeErrno(rmdir_err)));
@@ -79,22 +69,26 @@ std::string createTarget(const std::string& path, Target& target) {
   return {};
 }
 
-// "" or why an existing `path` cannot be a target: a link (with or without a trailing '/') or not a
-// directory. A missing one is made later.
-std::string targetKindProblem(const std::string& path) {
-  struct stat st {};
-  if (lstat(withoutTrailingDots(path).c_str(), &st) != 0) return {};
-  if (S_ISLNK(st.st_mode)) {
+// "" or why an existing `path` of kind `kind` cannot be a target: a link (with or without a trailing '/')
+// or not a directory. A missing one is made later.
+std::string kindProblem(const std::string& path, StorageKind kind) {
+  if (kind == StorageKind::kLink) {
     return fmt::format(
         "target {} is a symbolic link; mdbench never follows links: give the directory it points to", path);
   }
-  if (!S_ISDIR(st.st_mode)) return fmt::format("target {} exists and is not a directory", path);
+  if (kind == StorageKind::kOther) return fmt::format("target {} exists and is not a directory", path);
   return {};
+}
+
+std::string targetKindProblem(Storage& storage, const std::string& path) {
+  StorageKind kind = StorageKind::kMissing;
+  if (storage.kindOf(withoutTrailingDots(path), kind) != 0) return {};
+  return kindProblem(path, kind);
 }
 
 // Rank 0 only: finds or makes one target directory. Returns "" or a message for the user; nothing it made
 // stays behind a failure.
-std::string prepareTarget(std::string path, Target& target) {
+std::string prepareTarget(Storage& storage, std::string path, Target& target) {
   if (path.empty()) {
     // A fresh directory in the cwd, named so that concurrent and later runs never collide.
     const std::time_t now = std::time(nullptr);
@@ -106,40 +100,29 @@ std::string prepareTarget(std::string path, Target& target) {
   }
   // "LINK/" and "LINK/." make the kernel follow LINK: the last component is looked at without them.
   path = withoutTrailingDots(path);
-  struct stat st {};
-  if (lstat(path.c_str(), &st) == 0) {
-    if (S_ISLNK(st.st_mode)) {
-      return fmt::format(
-          "target {} is a symbolic link; mdbench never follows links: give the directory it points to", path);
-    }
-    if (!S_ISDIR(st.st_mode)) return fmt::format("target {} exists and is not a directory", path);
-    const int fd = open(path.c_str(), kDirFlags);
-    if (fd >= 0) {
-      target.marked = hasMark(fd);
-      close(fd);
-    }
-  } else if (errno != ENOENT) {
-    return fmt::format("cannot use target {}: {}", path, describeErrno(errno));
-  } else if (std::string error = createTarget(path, target); !error.empty()) {
+  StorageKind kind = StorageKind::kMissing;
+  if (const int err = storage.kindOf(path, kind); err != 0) {
+    return fmt::format("cannot use target {}: {}", path, describeErrno(err));
+  }
+  if (kind != StorageKind::kMissing) {
+    if (std::string problem = kindProblem(path, kind); !problem.empty()) return problem;
+    target.marked = storage.readMark(path) == MarkKind::kOurs;
+  } else if (std::string error = createTarget(storage, path, target); !error.empty()) {
     return error;
   }
-  char resolved[PATH_MAX];
-  if (realpath(path.c_str(), resolved) == nullptr) {
-    const int err = errno;
+  std::string resolved;
+  if (const int err = storage.resolve(path, resolved); err != 0) {
     std::string message =
         fmt::format("cannot resolve target {}: {}{}", path, describeErrno(err), deepHint(err));
     if (target.created) {
-      if (const int undo = removeMarkedDir(path); undo != 0) {
+      if (const int undo = storage.removeMarkedDir(path, nullptr); undo != 0) {
         message += fmt::format("; {} stays: {}", path, describeErrno(undo));
       }
     }
     return message;
   }
   target.path = resolved;
-  if (lstat(resolved, &st) == 0) {
-    target.dev = st.st_dev;
-    target.ino = st.st_ino;
-  }
+  (void)storage.identify(resolved, target.id);
   return {};
 }
 
@@ -150,92 +133,19 @@ std::string normalPath(const std::filesystem::path& path) {
   return text;
 }
 
-// The directory an absolute path names with every link in it followed, even a link to what does not exist
-// yet (the missing rest is taken as written), so that a target still to be made is compared as the
-// directory it would be. Gives the lexical path after 40 links, as the kernel gives up (ELOOP).
-std::filesystem::path resolveTarget(const std::filesystem::path& absolute) {
-  namespace fs = std::filesystem;
-  std::vector<std::string> todo;  // the components still to walk, the next one last
-  for (const fs::path& c : absolute.relative_path()) todo.insert(todo.begin(), c.string());
-  fs::path done = "/";
-  for (int links = 0; !todo.empty();) {
-    const std::string c = todo.back();
-    todo.pop_back();
-    if (c.empty() || c == ".") continue;
-    if (c == "..") {
-      done = done.parent_path();  // `done` holds no link, so its lexical parent is the real one
-      continue;
-    }
-    std::error_code ec;
-    if (!fs::is_symlink(fs::symlink_status(done / c, ec))) {
-      done /= c;
-      continue;
-    }
-    const fs::path link = fs::read_symlink(done / c, ec);
-    if (ec || ++links > 40) return absolute.lexically_normal();
-    if (link.is_absolute()) done = "/";
-    std::vector<std::string> parts;
-    for (const fs::path& part : link.relative_path()) parts.push_back(part.string());
-    todo.insert(todo.end(), parts.rbegin(), parts.rend());
-  }
-  return done;
-}
-
-// The identities (st_dev, st_ino) of PATH, if it exists, and of each directory above it up to "/", found by
-// opening ".." from the directory itself: so a bind mount or a second name of a directory shows the same
-// inode as the original, whatever the names say. A missing PATH starts at its nearest existing parent.
-struct Identity {
-  dev_t dev;
-  ino_t ino;
-  bool operator==(const Identity&) const = default;
-};
-struct IdentityChain {
-  bool exists = false;          // chain.front() is PATH's own
-  std::vector<Identity> chain;  // PATH (or its nearest existing parent) first
-};
-
-IdentityChain identityChain(const std::filesystem::path& absolute) {
-  IdentityChain out;
-  std::filesystem::path at = absolute.lexically_normal();
-  int fd = -1;
-  for (bool first = true;; first = false) {
-    fd = open(withoutTrailingDots(at.string()).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd >= 0) {
-      out.exists = first;
-      break;
-    }
-    if (!at.has_relative_path()) return out;
-    at = at.parent_path();
-  }
-  // At most PATH_MAX levels: a directory is at least one byte of name and a '/' below the one above it.
-  for (int level = 0; level < PATH_MAX; ++level) {
-    struct stat st {};
-    if (fstat(fd, &st) != 0) break;
-    const Identity id{st.st_dev, st.st_ino};
-    if (!out.chain.empty() && out.chain.back() == id) break;  // "/" is its own parent
-    out.chain.push_back(id);
-    const int up = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    close(fd);
-    fd = up;
-    if (fd < 0) break;
-  }
-  if (fd >= 0) close(fd);
-  return out;
-}
-
 // Two targets that are one directory, or one inside the other, by inode (bind mounts, hard-linked
 // directories on file systems that allow them): "" when none.
-std::string sameOrNestedByInode(const std::vector<std::string>& given,
+std::string sameOrNestedByInode(Storage& storage, const std::vector<std::string>& given,
                                 const std::vector<std::filesystem::path>& absolute) {
-  std::vector<IdentityChain> chains;
-  for (const std::filesystem::path& path : absolute) chains.push_back(identityChain(path));
-  const auto contains = [](const IdentityChain& c, Identity id) {
+  std::vector<StorageIdChain> chains;
+  for (const std::filesystem::path& path : absolute) chains.push_back(storage.identityChain(path.string()));
+  const auto contains = [](const StorageIdChain& c, StorageId id) {
     return std::find(c.chain.begin(), c.chain.end(), id) != c.chain.end();
   };
   for (std::size_t i = 0; i < chains.size(); ++i) {
     for (std::size_t j = 0; j < chains.size(); ++j) {
       if (i == j || !chains[i].exists) continue;
-      const Identity outer = chains[i].chain.front();
+      const StorageId outer = chains[i].chain.front();
       if (chains[j].exists && chains[j].chain.front() == outer) {
         if (j < i) continue;  // said once, in the order given
         return fmt::format(
@@ -256,38 +166,11 @@ std::string sameOrNestedByInode(const std::vector<std::string>& given,
 
 }  // namespace
 
-namespace {
-
-// The mark first, then the directory, when `fd` (opened on `path`) has mdbench's mark and `same` says it is
-// the directory expected.
-int removeMarkedAt(int fd, const std::string& path, bool same) {
-  int err = same && hasMark(fd) ? 0 : EPERM;
-  if (err == 0 && unlinkat(fd, std::string(kMarkName).c_str(), 0) != 0) err = errno;
-  if (err == 0 && rmdir(path.c_str()) != 0) {
-    err = errno;
-    (void)writeMark(fd);
-  }
-  close(fd);
-  return err;
+int removeTarget(Storage& storage, const Target& target) {
+  return storage.removeMarkedDir(target.path, &target.id);
 }
 
-}  // namespace
-
-int removeMarkedDir(const std::string& path) {
-  const int fd = open(path.c_str(), kDirFlags);
-  return fd < 0 ? errno : removeMarkedAt(fd, path, true);
-}
-
-int removeMarkedDir(const Target& target) {
-  const int fd = open(target.path.c_str(), kDirFlags);
-  if (fd < 0) return errno;
-  struct stat st {};
-  const bool same =
-      target.ino == 0 || (fstat(fd, &st) == 0 && st.st_dev == target.dev && st.st_ino == target.ino);
-  return removeMarkedAt(fd, target.path, same);
-}
-
-std::string prepareTargetsOnRoot(const Config& config, std::vector<Target>& targets) {
+std::string prepareTargetsOnRoot(const Config& config, Storage& storage, std::vector<Target>& targets) {
   const std::vector<std::string> paths =
       config.targets.empty() ? std::vector<std::string>{""} : config.targets;
   for (const std::string& path : paths) {
@@ -297,10 +180,10 @@ std::string prepareTargetsOnRoot(const Config& config, std::vector<Target>& targ
       targets.push_back(target);
       continue;
     }
-    if (std::string error = prepareTarget(path, target); !error.empty()) {
+    if (std::string error = prepareTarget(storage, path, target); !error.empty()) {
       for (auto made = targets.rbegin(); made != targets.rend(); ++made) {
         if (!made->created) continue;
-        if (const int err = removeMarkedDir(*made); err != 0) {
+        if (const int err = removeTarget(storage, *made); err != 0) {
           error += fmt::format("; {} stays: {}", made->path, describeErrno(err));
         }
       }
@@ -316,7 +199,7 @@ std::string prepareTargetsOnRoot(const Config& config, std::vector<Target>& targ
 // in what exists followed), so that X@X/., X@./X, X@X/sub and A@link-to-A are caught whether or not the
 // directories exist yet, and by inode (bind mounts).
 namespace {
-std::string sameOrNested(const Config& config) {
+std::string sameOrNested(const Config& config, Storage& storage) {
   if (config.targets.size() < 2) return {};
   std::vector<std::string> lexical;
   std::vector<std::string> resolved;
@@ -326,68 +209,27 @@ std::string sameOrNested(const Config& config) {
     const std::filesystem::path absolute = std::filesystem::absolute(t, ec);
     if (ec) return {};  // the working directory cannot be named: prepareTarget says so and makes nothing
     lexical.push_back(normalPath(absolute));
-    resolved.push_back(normalPath(resolveTarget(absolute)));
+    resolved.push_back(normalPath(storage.resolveLinks(absolute.string())));
     absolutes.push_back(absolute);
   }
   std::string problem = nestedTargets(config.targets, lexical);
   if (problem.empty()) problem = nestedTargets(config.targets, resolved);
-  return problem.empty() ? sameOrNestedByInode(config.targets, absolutes) : problem;
-}
-}  // namespace
-
-namespace {
-// --posix.odirect: each target's file system (the nearest directory that exists: a fresh target is made
-// there) must take O_DIRECT, and -w and -e must be multiples of its alignment, or every write or read of
-// the run would fail (EINVAL).
-std::string directIoProblem(const Config& config) {
-  if (!config.posix.odirect) return {};
-  const std::vector<std::string> given =
-      config.targets.empty() ? std::vector<std::string>{"."} : config.targets;
-  for (const std::string& target : given) {
-    std::error_code ec;
-    std::filesystem::path dir = std::filesystem::absolute(target, ec);
-    while (!ec && dir.has_parent_path() && dir != dir.parent_path() &&
-           !std::filesystem::is_directory(dir, ec)) {
-      ec.clear();
-      dir = dir.parent_path();
-    }
-    std::uint32_t align = 0;
-    const int err = probeDirectIo(dir.string(), align);
-    const std::optional<FsInfo> fs = probeFileSystem(dir.string());
-    const std::string where = fmt::format("{} ({})", dir.string(), fs ? fs->type : "unknown");
-    if (err == EINVAL) {
-      return fmt::format("{}: the file system of {} has no O_DIRECT (an O_DIRECT open there fails: EINVAL)",
-                         optionLabel("posix.odirect"), where);
-    }
-    if (err != 0) {
-      return fmt::format("{}: cannot try O_DIRECT in {}: {}", optionLabel("posix.odirect"), where,
-                         describeErrno(err));
-    }
-    for (const auto& [name, bytes] :
-         {std::pair{"write-bytes", config.write_bytes}, std::pair{"read-bytes", config.read_bytes}}) {
-      if (align == 0 || bytes % align == 0) continue;
-      return fmt::format(
-          "{}: {} {} is not a multiple of {}, the O_DIRECT alignment of {}: its transfers "
-          "would fail (EINVAL)",
-          optionLabel("posix.odirect"), optionLabel(name), bytes, align, where);
-    }
-  }
-  return {};
+  return problem.empty() ? sameOrNestedByInode(storage, config.targets, absolutes) : problem;
 }
 }  // namespace
 
 // Duplicate or nested targets first (the message names both), then each target's kind, then what the
 // backend's options need of the file system.
-std::string checkTargetsOnRoot(const Config& config) {
-  std::string problem = sameOrNested(config);
+std::string checkTargetsOnRoot(const Config& config, Storage& storage) {
+  std::string problem = sameOrNested(config, storage);
   // A backend without local paths (-a DUMMY): the targets are names only.
   const bool local = backendRow(config.api).local_paths;
   for (std::size_t i = 0; problem.empty() && local && i < config.targets.size(); ++i) {
-    if (std::string kind = targetKindProblem(config.targets[i]); !kind.empty()) {
+    if (std::string kind = targetKindProblem(storage, config.targets[i]); !kind.empty()) {
       problem = fmt::format("{}: {}", optionLabel("dir"), kind);
     }
   }
-  if (problem.empty() && local) problem = directIoProblem(config);
+  if (problem.empty() && local) problem = storage.optionProblem(config);
   return problem;
 }
 

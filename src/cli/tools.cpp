@@ -9,9 +9,10 @@
 #include <filesystem>
 #include <iostream>
 
-#include "mdbench/backend/cleanup.hpp"
+#include "mdbench/backend/storage.hpp"
 #include "mdbench/cli/app.hpp"
 #include "mdbench/cli/subcommands.hpp"
+#include "mdbench/config/backends.hpp"
 #include "mdbench/results/export.hpp"
 #include "mdbench/results/results_file.hpp"
 #include "mdbench/results/validate.hpp"
@@ -201,22 +202,33 @@ po::options_description cleanOptions(CleanArgs* bind) {
   po::options_description options;
   options.add_options()("help,h", "print this help")(
       "dry-run,n", po::bool_switch(bound(bind, &CleanArgs::dry_run)), "only say what would be removed")(
-      "dir", po::value(bound(bind, &CleanArgs::dirs)), "directory");
+      "api,a", po::value(bound(bind, &CleanArgs::api))->value_name(std::string(kApiValueName)),
+      "the backend the runs used (default POSIX)")("dir", po::value(bound(bind, &CleanArgs::dirs)),
+                                                   "directory");
   return options;
 }
 
 int runClean(const std::vector<std::string>& args) {
   CleanArgs parsed;
   const po::options_description options = cleanOptions(&parsed);
-  const auto& [dry_run, dirs] = parsed;
+  const auto& [dry_run, api, dirs] = parsed;
   po::variables_map vm;
   if (!parseToolArgs("clean", args, options, "dir", -1, vm)) return kExitUsage;
   if (vm.count("help")) return printSubcommandHelp("clean", options);
+  Config config;
+  if (const std::optional<Api> named = apiNamed(api); named) {
+    config.api = *named;
+  } else {
+    return toolUsageError(
+        "clean", fmt::format("-a: unknown API '{}' (mdbench supports {})", api, apiNames(", ", " and ")));
+  }
   if (dirs.empty()) return toolUsageError("clean", "no directory given");
+  // Through the backend's storage: the walk, the marks and the removals are its calls (storage.hpp).
+  const std::unique_ptr<Storage> storage = makeStorage(config);
   int status = kExitOk;
   for (const std::string& dir : dirs) {
     std::vector<std::string> log;
-    const CleanSummary summary = cleanDirectory(dir, dry_run, log);
+    const CleanSummary summary = storage->clean(dir, dry_run, log);
     for (const std::string& line : log) fmt::print("{}\n", line);
     for (const std::string& note : summary.tally.notes) fmt::print("  left: {}\n", note);
     if (summary.tally.kept > summary.tally.notes.size()) {
@@ -227,7 +239,9 @@ int runClean(const std::vector<std::string>& args) {
       status = summary.usage ? kExitUsage : std::max(status, kExitFailed);
       continue;
     }
-    if (summary.run_dirs == 0) fmt::print("{}: no mdbench run directories\n", dir);
+    if (summary.run_dirs == 0 && !backendRow(config.api).stores_nothing) {
+      fmt::print("{}: no mdbench run directories\n", dir);
+    }
     if (summary.tally.kept > 0) status = std::max(status, kExitFailed);
   }
   return status;

@@ -50,6 +50,7 @@ int runCheck(const std::vector<std::string>& args);                             
 
 struct CleanArgs {
   bool dry_run = false;
+  std::string api = "POSIX";  // -a: the backend whose storage is cleaned
   std::vector<std::string> dirs;
 };
 boost::program_options::options_description cleanOptions(CleanArgs* bind = nullptr);

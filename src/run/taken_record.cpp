@@ -15,6 +15,14 @@ namespace {
 const std::string kRecord(kTakenName);
 const std::string kTemp(kTakenTempName);
 
+// The inode the record names: the directory's (Backend::identify), 0 for a backend without identities.
+int dirInode(Backend& backend, DirHandle dir, std::uint64_t& inode) {
+  StorageId id;
+  const int err = backend.identify(dir, id);
+  inode = err == 0 ? id.ino : 0;
+  return err == ENOTSUP ? 0 : err;
+}
+
 int removeIfThere(Backend& backend, DirHandle dir, const std::string& name) {
   const int err = backend.unlinkFile(dir, name.c_str());
   return err == ENOENT ? 0 : err;
@@ -37,9 +45,9 @@ int readRecord(Backend& backend, DirHandle dir, std::string& text) {
 }  // namespace
 
 int writeTakenRecord(Backend& backend, DirHandle dir, const ItemFates& fates) {
-  std::uint64_t identity = 0;
-  if (int err = backend.dirIdentity(dir, identity); err != 0) return err;
-  const std::string text = fates.encode(identity);
+  std::uint64_t inode = 0;
+  if (int err = dirInode(backend, dir, inode); err != 0) return err;
+  const std::string text = fates.encode(inode);
   const OwnFilesScope own(backend);
   if (int err = removeIfThere(backend, dir, kRecord); err != 0) return err;
   if (int err = removeIfThere(backend, dir, kTemp); err != 0) return err;
@@ -79,11 +87,11 @@ std::string loadTakenRecords(Comm& comm, Comm& target_comm, Backend& backend, Di
   // Each target's own record, from its lead (rank 0 of the target's communicator) to its ranks.
   target_comm.broadcast(text);
   std::string why = ItemFates::parseRecord(text, out);
-  std::uint64_t identity = 0;
+  std::uint64_t inode = 0;
   if (why.empty()) {
-    const int id_err = backend.dirIdentity(dir, identity);
+    const int id_err = dirInode(backend, dir, inode);
     why = id_err != 0 ? fmt::format("its directory's identity: {}", describeErrno(id_err))
-                      : out.dirMismatch(identity);
+                      : out.dirMismatch(inode);
   }
   if (why.empty() && out.layout().target != job.target) {
     why = fmt::format("it is target {}'s, this is target {}", out.layout().target, job.target);

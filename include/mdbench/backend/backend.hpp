@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "mdbench/backend/cleanup.hpp"
 
@@ -16,6 +17,20 @@ namespace mdbench {
 struct DirHandle {
   std::int64_t value = -1;
   bool valid() const { return value >= 0; }
+};
+
+// A directory's or entry's identity on its storage (POSIX: st_dev, st_ino).
+struct StorageId {
+  std::uint64_t dev = 0;
+  std::uint64_t ino = 0;
+  bool operator==(const StorageId&) const = default;
+};
+
+// What a name holds, looked at without following it (the cleanup walk's judgement).
+enum class EntryKind : std::uint8_t { kFile, kDir, kLink, kOther };
+struct EntryInfo {
+  EntryKind kind = EntryKind::kOther;
+  StorageId id;
 };
 
 // How a file is created: exclusively (O_EXCL: never reuse anything), or, for -S, opened after the one rank
@@ -96,19 +111,28 @@ class Backend {
   // The cleanup after a signal: removes what mdbench generated below `dir` by cleanup.hpp's rules (only
   // generated names of the right type, never through a link), this caller's share of the top-level entries
   // (options.part of options.parts). Returns 0, or the errno of listing `dir`; what stays is in `tally`.
-  virtual int removeGenerated(DirHandle dir, const CleanOptions& options, CleanTally& tally) = 0;
+  // By default the one iterative walk of tree_walk.cpp over the walk's calls below (removeGeneratedWalk).
+  virtual int removeGenerated(DirHandle dir, const CleanOptions& options, CleanTally& tally);
+  // The walk's calls: each relative to the open directory `dir` in every path style (never a path built
+  // from names), never through a link; ENOTSUP by default (a backend without them has no cleanup walk).
+  // The names in `dir` (not "." or "..").
+  virtual int listNames(DirHandle dir, std::vector<std::string>& names);
+  // What `name` in `dir` is, not followed (lstat).
+  virtual int lookUp(DirHandle dir, const char* name, EntryInfo& info);
+  // The identity of the open directory `dir` (fstat). Its inode is what the mark's proof holds, and the
+  // record of what a create job made names it too (a record copied into another directory does not count
+  // there); a backend without identities (ENOTSUP: test doubles, which keep no proof either) records 0.
+  virtual int identify(DirHandle dir, StorageId& id);
+  // Opens the subdirectory `name` of `dir`, or its parent for "..", by the handle alone (no path kept, so
+  // any depth); closed by closeDir.
+  virtual int walkInto(DirHandle dir, const char* name, DirHandle& out);
+  // Removes `name` from `dir`: a file (unlink) or an empty directory (rmdir) as `type` says.
+  virtual int removeName(DirHandle dir, const char* name, EntryType type);
   // The mark (cleanup.hpp) of `dir`: written with O_EXCL (never over another entry), and read back. The
   // POSIX backend writes and checks the proof (the directory's inode); the default, for test doubles that
   // store no contents, creates and finds a regular file of that name (defined in cleanup.cpp).
   virtual int writeMark(DirHandle dir);
   virtual MarkKind readMark(DirHandle dir);
-  // The identity of the directory `dir` that its mark's proof holds (its inode), also written into the
-  // record of what a create job made there, so that a record copied into another directory does not
-  // count. 0 (and 0 returned) for a backend without inodes: test doubles, which keep no proof either.
-  virtual int dirIdentity(DirHandle /*dir*/, std::uint64_t& identity) {
-    identity = 0;
-    return 0;
-  }
   // A backend that keeps nothing (-a DUMMY): no ownership record to read; a later job of a split workload
   // counts every item of its own layout made (nothing it could touch is anyone's).
   virtual bool storesNothing() const { return false; }
@@ -118,6 +142,11 @@ class Backend {
   // the run did not make. Returns the previous state. OwnFilesScope turns it on for a scope.
   virtual bool ownFilesByDescriptor(bool /*on*/) { return false; }
 };
+
+// The cleanup walk (tree_walk.cpp) over `backend`'s walk calls below its open directory `top` (named
+// `display` in notes): 0, or the errno of listing `top` (then nothing is touched).
+int removeGeneratedWalk(Backend& backend, DirHandle top, const std::string& display,
+                        const CleanOptions& options, CleanTally& tally);
 
 // beginTypeChecks(type) for the lifetime of a scope, endTypeChecks() when it ends; nothing when `batch` is
 // false.

@@ -58,6 +58,9 @@ class PosixBackend final : public Backend {
   static std::unique_ptr<PosixBackend> open(const std::string& root_path, int& err) {
     return open(root_path, PosixOptions{}, err);
   }
+  // A backend on a duplicate of the open directory `dir_fd` (the caller keeps its own), in the dirfd style:
+  // for the cleanup walk of `mdbench clean` (cleanup.cpp).
+  static std::unique_ptr<PosixBackend> adopt(int dir_fd, int& err);
   ~PosixBackend() override;
   PosixBackend(const PosixBackend&) = delete;
   PosixBackend& operator=(const PosixBackend&) = delete;
@@ -81,10 +84,14 @@ class PosixBackend final : public Backend {
   int countEntries(DirHandle dir, std::span<const std::string_view> prefixes, std::span<std::uint64_t> counts,
                    std::uint64_t& total) override;
   int syncFileSystem() override;
-  int removeGenerated(DirHandle dir, const CleanOptions& options, CleanTally& tally) override;  // cleanup.cpp
-  int writeMark(DirHandle dir) override;                                                        // cleanup.cpp
-  MarkKind readMark(DirHandle dir) override;                                                    // cleanup.cpp
-  int dirIdentity(DirHandle dir, std::uint64_t& identity) override;                             // cleanup.cpp
+  // The cleanup walk's calls (posix_walk.cpp): by descriptor in both path styles, never through a link.
+  int listNames(DirHandle dir, std::vector<std::string>& names) override;
+  int lookUp(DirHandle dir, const char* name, EntryInfo& info) override;
+  int identify(DirHandle dir, StorageId& id) override;
+  int walkInto(DirHandle dir, const char* name, DirHandle& out) override;
+  int removeName(DirHandle dir, const char* name, EntryType type) override;
+  int writeMark(DirHandle dir) override;      // cleanup.cpp
+  MarkKind readMark(DirHandle dir) override;  // cleanup.cpp
   bool ownFilesByDescriptor(bool on) override {
     const bool was = own_files_;
     own_files_ = on;

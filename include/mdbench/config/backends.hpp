@@ -3,7 +3,7 @@
 // and what it can do. -a's choices, its value name in the completion, the results file's `api` value (and
 // the schema's list, checked against these rows by a test) come from here. Adding a backend: an Api value,
 // a row here, its options' rows (config_table.hpp, group "Backend options", named <prefix>.<name>), its
-// class in src/backend and its case in makeBackend (src/README.md).
+// Backend and Storage classes in src/backend and its case in makeStorage (src/README.md).
 #pragma once
 
 #include <array>
@@ -23,8 +23,8 @@ struct BackendRow {
   std::string_view name;     // as -a takes it (any case) and the results file's `api` stores it
   std::string_view summary;  // --help's and the man page's line
   std::string_view prefix;   // its options are --<prefix>.<name>
-  // -d names directories of this node's file systems: the run checks, makes, describes (fsinfo) and
-  // removes them by POSIX calls. False: -d is a name only (DUMMY).
+  // -d names directories the backend stores: the run checks, makes, describes and removes them through
+  // the backend's Storage (backend/storage.hpp). False: -d is a name only (DUMMY).
   bool local_paths;
   // Keeps nothing (DUMMY): no listing, no bytes to read back, no record of names found taken.
   bool stores_nothing;
