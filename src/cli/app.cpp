@@ -245,9 +245,9 @@ RunResult runWorkload(Comm& comm, Backend& backend, const std::string& my_target
     printError(result.setup_error);
   }
   if (comm.rank() == 0 && !rank_details.error().empty()) {
-    // Written after the run: a problem then fails the run as a cleanup problem does (exit 1).
+    // Written after the run: a problem then fails the run (exit 1).
     printError(rank_details.error());
-    result.cleanup_problems.push_back(rank_details.error());
+    result.problems.push_back(rank_details.error());
   }
   return result;
 }
@@ -255,8 +255,8 @@ RunResult runWorkload(Comm& comm, Backend& backend, const std::string& my_target
 int exitStatusOf(const RunResult& result) {
   if (result.stop_signal != 0) return 128 + result.stop_signal;
   if (result.setup_usage) return kExitUsage;
-  const bool failed =
-      !result.setup_error.empty() || result.failedOps() > 0 || !result.cleanup_problems.empty();
+  const bool failed = !result.setup_error.empty() || result.failedOps() > 0 || !result.problems.empty() ||
+                      !result.cleanup_problems.empty();
   if (failed) return kExitFailed;
   return result.server_stats_incomplete ? kExitServerStatsIncomplete : kExitOk;
 }

@@ -12,23 +12,24 @@ using W = StonewallRule;
 using O = PhaseOrder;
 
 // One row per phase, in enum (execution) order. k: the rank shift multiple (mdtest's dir rename uses its
-// stat's names: 1); order: -R's or by number.
+// stat's names: 1); order: -R's or by number; mdtest: mdtest's label (mdtest_test_name in ior's
+// src/mdtest.c; its "Directory read" times an empty loop, and it has no file readdir).
 // clang-format off
 constexpr std::array<PhaseInfo, kPhaseCount> kPhaseTable = {{
-// phase            name            scope      action       stonewall           k  order         verb
-  {P::kTreeCreate,  "tree-create",  S::kTree,  A::kCreate,  W::kNone,           0, O::kNumbered, "mkdir"},
-  {P::kDirCreate,   "dir-create",   S::kDirs,  A::kCreate,  W::kStopAndWearOut, 0, O::kNumbered, "mkdir"},
-  {P::kDirStat,     "dir-stat",     S::kDirs,  A::kStat,    W::kStopAndWearOut, 1, O::kRandom,   "stat"},
-  {P::kDirReaddir,  "dir-readdir",  S::kDirs,  A::kReaddir, W::kNone,           1, O::kRandom,   "readdir"},
-  {P::kDirRename,   "dir-rename",   S::kDirs,  A::kRename,  W::kNoteOnly,       1, O::kNumbered, "rename"},
-  {P::kDirRemove,   "dir-remove",   S::kDirs,  A::kRemove,  W::kNoteOnly,       3, O::kNumbered, "rmdir"},
-  {P::kFileCreate,  "file-create",  S::kFiles, A::kCreate,  W::kStopAndWearOut, 0, O::kNumbered, "create"},
-  {P::kFileStat,    "file-stat",    S::kFiles, A::kStat,    W::kStopAndWearOut, 1, O::kRandom,   "stat"},
-  {P::kFileReaddir, "file-readdir", S::kFiles, A::kReaddir, W::kNone,           1, O::kRandom,   "readdir"},
-  {P::kFileRead,    "file-read",    S::kFiles, A::kRead,    W::kStopAndWearOut, 2, O::kRandom,   "read"},
-  {P::kFileRename,  "file-rename",  S::kFiles, A::kRename,  W::kNoteOnly,       4, O::kNumbered, "rename"},
-  {P::kFileRemove,  "file-remove",  S::kFiles, A::kRemove,  W::kNoteOnly,       3, O::kNumbered, "unlink"},
-  {P::kTreeRemove,  "tree-remove",  S::kTree,  A::kRemove,  W::kNone,           0, O::kNumbered, "rmdir"},
+// phase            name            scope      action       stonewall           k  order         verb       mdtest
+  {P::kTreeCreate,  "tree-create",  S::kTree,  A::kCreate,  W::kNone,           0, O::kNumbered, "mkdir",    "Tree creation"},
+  {P::kDirCreate,   "dir-create",   S::kDirs,  A::kCreate,  W::kStopAndWearOut, 0, O::kNumbered, "mkdir",    "Directory creation"},
+  {P::kDirStat,     "dir-stat",     S::kDirs,  A::kStat,    W::kStopAndWearOut, 1, O::kRandom,   "stat",     "Directory stat"},
+  {P::kDirReaddir,  "dir-readdir",  S::kDirs,  A::kReaddir, W::kNone,           1, O::kRandom,   "readdir",  "Directory read"},
+  {P::kDirRename,   "dir-rename",   S::kDirs,  A::kRename,  W::kNoteOnly,       1, O::kNumbered, "rename",   "Directory rename"},
+  {P::kDirRemove,   "dir-remove",   S::kDirs,  A::kRemove,  W::kNoteOnly,       3, O::kNumbered, "rmdir",    "Directory removal"},
+  {P::kFileCreate,  "file-create",  S::kFiles, A::kCreate,  W::kStopAndWearOut, 0, O::kNumbered, "create",   "File creation"},
+  {P::kFileStat,    "file-stat",    S::kFiles, A::kStat,    W::kStopAndWearOut, 1, O::kRandom,   "stat",     "File stat"},
+  {P::kFileReaddir, "file-readdir", S::kFiles, A::kReaddir, W::kNone,           1, O::kRandom,   "readdir",  ""},
+  {P::kFileRead,    "file-read",    S::kFiles, A::kRead,    W::kStopAndWearOut, 2, O::kRandom,   "read",     "File read"},
+  {P::kFileRename,  "file-rename",  S::kFiles, A::kRename,  W::kNoteOnly,       4, O::kNumbered, "rename",   "File rename"},
+  {P::kFileRemove,  "file-remove",  S::kFiles, A::kRemove,  W::kNoteOnly,       3, O::kNumbered, "unlink",   "File removal"},
+  {P::kTreeRemove,  "tree-remove",  S::kTree,  A::kRemove,  W::kNone,           0, O::kNumbered, "rmdir",    "Tree removal"},
 }};
 // clang-format on
 

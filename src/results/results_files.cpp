@@ -3,16 +3,13 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <array>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
-#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -22,36 +19,15 @@
 #include "mdbench/results/validate.hpp"
 #include "mdbench/util/errno_name.hpp"
 #include "mdbench/util/file_io.hpp"
+#include "mdbench/util/process.hpp"
 #include "results_layout.hpp"
 
 namespace mdbench {
 namespace results {
 
-bool pathExists(const std::string& path) {
-  std::error_code ec;
-  return std::filesystem::exists(std::filesystem::symlink_status(path, ec));
-}
-
 namespace {
 
-int lastErrno() { return errno != 0 ? errno : EIO; }
-
 FileKey keyOf(const struct stat& st) { return {st.st_dev, st.st_ino}; }
-
-// Owns a descriptor.
-class Descriptor {
- public:
-  explicit Descriptor(int fd) : fd_(fd) {}
-  ~Descriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Descriptor(const Descriptor&) = delete;
-  Descriptor& operator=(const Descriptor&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 std::string kindOf(mode_t mode) {
   return S_ISDIR(mode)    ? "a directory"
@@ -176,7 +152,7 @@ h5::Handle openFile(const std::string& path, unsigned flags, std::string_view ve
   // what is written to, or was checked before, is never reached through one.
   const Links links =
       flags == H5F_ACC_RDONLY && expected == nullptr && verb == "read" ? Links::kFollow : Links::kRefuse;
-  const Descriptor fd(openChecked(path, verb, links, st));
+  const Fd fd(openChecked(path, verb, links, st));
   if (expected != nullptr && keyOf(st) != *expected) {
     throw ResultsFileError(fmt::format(
         "{} is no longer the file checked when the run started (replaced, or a link swapped in): cannot {} "
@@ -245,35 +221,6 @@ int descriptorOf(hid_t file) {
   return *static_cast<int*>(handle);
 }
 
-// Allocates every block of the file up to its end plus `bytes` (holes included) without changing its size,
-// so the next write step cannot run out of space halfway. 0, or ENOSPC / EDQUOT when there is no room; a
-// file system without fallocate gets no such guarantee (0).
-// A file size limit (RLIMIT_FSIZE) counts as no room too (EFBIG); where fallocate is not supported, the
-// file system's free space is checked instead.
-int reserveSpace(int fd, std::uint64_t bytes) {
-  struct stat st {};
-  if (fd < 0 || ::fstat(fd, &st) != 0) return 0;
-  const std::uint64_t end = static_cast<std::uint64_t>(st.st_size) + bytes;
-  rlimit limit{};
-  if (::getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY && end > limit.rlim_cur) {
-    return EFBIG;
-  }
-  if (::fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, static_cast<off_t>(end)) == 0) return 0;
-  const int err = lastErrno();
-  if (noRoom(err)) return err;
-  struct statvfs fs {};
-  if (::fstatvfs(fd, &fs) == 0 && static_cast<std::uint64_t>(fs.f_bavail) * fs.f_frsize < bytes)
-    return ENOSPC;
-  return 0;
-}
-
-// Gives back what reserveSpace allocated past the end (truncating to the same size frees it on ext4, XFS,
-// tmpfs).
-void releaseSpace(int fd) {
-  struct stat st {};
-  if (fd >= 0 && ::fstat(fd, &st) == 0) static_cast<void>(::ftruncate(fd, st.st_size));
-}
-
 // Creates `path` as a new results file: it must not exist (exists_error otherwise). It is ours from the
 // O_EXCL create on, so every later failure removes it again. Room for the header is checked first, so that
 // a full file system is reported plainly (ENOSPC) and HDF5 never half-creates the file.
@@ -289,7 +236,7 @@ h5::Handle createNewFile(const std::string& path, std::uint64_t header_bytes, bo
     }
     throw ResultsFileError(fmt::format("cannot create {}: {}", path, describeErrno(err)));
   }
-  const Descriptor made(fd);
+  const Fd made(fd);
   struct stat st {};
   if (::fstat(fd, &st) == 0) key = keyOf(st);
   // Removed on failure only while the name is still the file made here.

@@ -14,8 +14,6 @@
 
 namespace mdbench::results {
 
-bool pathExists(const std::string& path);  // also for a dangling symlink
-
 // Which file a name stood for when it was checked: every later open of the name must find the same one.
 struct FileKey {
   dev_t dev = 0;
@@ -56,11 +54,7 @@ ValidationResult validateExpected(const std::string& path, const FileKey& expect
 bool noRoom(int err);
 // The descriptor behind a file opened with the default (sec2) driver; -1 with any other driver.
 int descriptorOf(hid_t file);
-// Allocates the file's blocks up to its end plus `bytes` without changing its size, so the next write step
-// cannot run out of space halfway: 0, or ENOSPC / EDQUOT / EFBIG (a file size limit).
-int reserveSpace(int fd, std::uint64_t bytes);
-// Gives back what reserveSpace allocated past the end.
-void releaseSpace(int fd);
+// reserveSpace and releaseSpace: util's file_io.
 // Creates `path` as a new results file (O_EXCL: exists_error when it exists), `header_bytes` reserved
 // first; removed again on any later failure. `key` receives its identity.
 h5::Handle createNewFile(const std::string& path, std::uint64_t header_bytes, bool& exists_error,

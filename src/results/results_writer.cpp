@@ -47,9 +47,6 @@ using results::descriptorOf;
 using results::flag;
 using results::noRoom;
 using results::openForAppend;
-using results::pathExists;
-using results::releaseSpace;
-using results::reserveSpace;
 
 // Space reserved before a write step, past the file's end: far more than one step writes (a phase is about
 // 10 KiB plus a row per rank and a path per first error), since running short halfway leaves metadata
@@ -674,7 +671,7 @@ std::unique_ptr<Hdf5Sink> Hdf5Sink::open(const std::string& path, OutputMode mod
   bool made = false;  // the file is new: ours to remove if opening fails
   try {
     inFile(path, [&] {
-      if (mode == OutputMode::kForce && pathExists(path)) {
+      if (mode == OutputMode::kForce && nameExists(path)) {
         // Only a regular file is replaced (never a directory, a FIFO or what a link points to), and only
         // the one checked now.
         results::requireRegularFile(path, "replace");
@@ -682,7 +679,7 @@ std::unique_ptr<Hdf5Sink> Hdf5Sink::open(const std::string& path, OutputMode mod
         if (::lstat(path.c_str(), &st) == 0) impl->replaced = identityOf(st);
         impl->pending = Impl::Pending::kReplace;
         impl->run_name = runGroupName(0);
-      } else if (mode == OutputMode::kAppend && pathExists(path)) {
+      } else if (mode == OutputMode::kAppend && nameExists(path)) {
         impl->checked = results::checkAppendable(path);
         impl->pending = Impl::Pending::kAppend;
         const h5::Handle file = results::openFile(path, H5F_ACC_RDONLY, "append to", &*impl->checked);

@@ -301,8 +301,9 @@ void ConsoleSink::steady(std::uint32_t iteration, const SteadyResult& result, co
   std::fflush(out_);
 }
 
-// What every summary ends with: the cleanup problems and the time the run finished.
+// What every summary ends with: the run's problems, what it could not remove, and the time it finished.
 void ConsoleSink::printClosing(const RunResult& run) {
+  for (const std::string& problem : run.problems) fmt::print(out_, "problem: {}\n", problem);
   for (const std::string& problem : run.cleanup_problems) fmt::print(out_, "cleanup: {}\n", problem);
   fmt::print(out_, "finished: {}\n", run.info.end_utc);
   std::fflush(out_);

@@ -23,37 +23,35 @@ namespace {
 // The mdtest release whose layout this is; the version word reads "4.1.0+mdbench-<version>".
 constexpr std::string_view kMdtestRelease = "4.1.0";
 
-// mdtest's operation names (mdtest_test_name), in its order. mdtest has no file rename and never prints
-// "Directory read" in a SUMMARY table (only per process); mdbench's file rename, when it runs, gets a row.
+// mdtest's operations, in its order; their labels are the phase table's (phaseInfo's mdtest_label). mdtest
+// has no file rename and never prints "Directory read" in a SUMMARY table (only per process); mdbench's file
+// rename, when it runs, gets a row.
 struct Operation {
-  std::string_view label;
   Phase phase;
   bool measured = true;  // false: mdtest's own result that mdbench has no counterpart of (printed as 0)
+  std::string_view label() const { return phaseInfo(phase).mdtest_label; }
 };
-constexpr std::array<Operation, 4> kDirOps = {{{"Directory creation", Phase::kDirCreate},
-                                               {"Directory stat", Phase::kDirStat},
-                                               {"Directory rename", Phase::kDirRename},
-                                               {"Directory removal", Phase::kDirRemove}}};
-constexpr std::array<Operation, 5> kFileOps = {{{"File creation", Phase::kFileCreate},
-                                                {"File stat", Phase::kFileStat},
-                                                {"File read", Phase::kFileRead},
-                                                {"File rename", Phase::kFileRename},
-                                                {"File removal", Phase::kFileRemove}}};
-constexpr std::array<Operation, 2> kTreeOps = {
-    {{"Tree creation", Phase::kTreeCreate}, {"Tree removal", Phase::kTreeRemove}}};
+constexpr std::array<Operation, 4> kDirOps = {
+    {{Phase::kDirCreate}, {Phase::kDirStat}, {Phase::kDirRename}, {Phase::kDirRemove}}};
+constexpr std::array<Operation, 5> kFileOps = {{{Phase::kFileCreate},
+                                                {Phase::kFileStat},
+                                                {Phase::kFileRead},
+                                                {Phase::kFileRename},
+                                                {Phase::kFileRemove}}};
+constexpr std::array<Operation, 2> kTreeOps = {{{Phase::kTreeCreate}, {Phase::kTreeRemove}}};
 // --print-all-procs lists all eleven of mdtest's results. Its "Directory read" times an empty loop (the
 // directory read is "N/A" in mdtest 4.1): mdbench has nothing that matches, and prints 0.
-constexpr std::array<Operation, 11> kPerProcessOps = {{{"Directory creation", Phase::kDirCreate},
-                                                       {"Directory stat", Phase::kDirStat},
-                                                       {"Directory read", Phase::kDirReaddir, false},
-                                                       {"Directory rename", Phase::kDirRename},
-                                                       {"Directory removal", Phase::kDirRemove},
-                                                       {"File creation", Phase::kFileCreate},
-                                                       {"File stat", Phase::kFileStat},
-                                                       {"File read", Phase::kFileRead},
-                                                       {"File removal", Phase::kFileRemove},
-                                                       {"Tree creation", Phase::kTreeCreate},
-                                                       {"Tree removal", Phase::kTreeRemove}}};
+constexpr std::array<Operation, 11> kPerProcessOps = {{{Phase::kDirCreate},
+                                                       {Phase::kDirStat},
+                                                       {Phase::kDirReaddir, false},
+                                                       {Phase::kDirRename},
+                                                       {Phase::kDirRemove},
+                                                       {Phase::kFileCreate},
+                                                       {Phase::kFileStat},
+                                                       {Phase::kFileRead},
+                                                       {Phase::kFileRemove},
+                                                       {Phase::kTreeCreate},
+                                                       {Phase::kTreeRemove}}};
 
 // "2026-11-30T13:23:06Z" as mdtest prints a time ("%m/%d/%Y %T"); anything else as it is.
 std::string mdtestTime(const std::string& iso) {
@@ -118,7 +116,7 @@ void printPerProcess(std::FILE* out, const RunResult& run, const Plan& plan, Tab
       for (const PhaseResult& measured : run.phases) {
         if (op.measured && measured.iteration == j && measured.phase == op.phase) found = &measured;
       }
-      std::string line = fmt::format("Test {}", op.label);
+      std::string line = fmt::format("Test {}", op.label());
       for (std::uint32_t k = 0; k < run.info.ranks; ++k) {
         const double v = found && k < found->ranks.size() ? rankValue(found->ranks[k], table) : 0.0;
         line += fmt::format("{}{:e}", k == 0 ? ' ' : ',', v);
@@ -160,12 +158,12 @@ void printSummary(std::FILE* out, const RunResult& run, const Plan& plan, Table 
       // mdtest's tree rows: a wider label, and its per-rank columns repeat the per-iteration ones.
       const std::string ranks =
           rank_stats ? fmt::format("{:14.3f} {:14.3f} {:14.3f}     ", s.max, s.min, s.mean) : "";
-      fmt::print(out, "   {:<22} {}{}", op.label, ranks, iterationColumns(s));
+      fmt::print(out, "   {:<22} {}{}", op.label(), ranks, iterationColumns(s));
     } else {
       const std::string ranks = rank_stats ? fmt::format("{:14.3f} {:14.3f} {:14.3f}     ", v.ranks.max(),
                                                          v.ranks.min(), v.ranks.mean())
                                            : "";
-      fmt::print(out, "   {:<18} {}    {}", op.label, ranks, iterationColumns(s));
+      fmt::print(out, "   {:<18} {}    {}", op.label(), ranks, iterationColumns(s));
     }
   }
 }
@@ -178,7 +176,7 @@ void printTooShort(std::FILE* out, const RunResult& run, const Plan& plan) {
   for (const Operation& op : summaryOps(plan)) {
     const PhaseSize size = meanPhaseSize(run, op.phase);
     if (!tooShortToTime(size)) continue;
-    list += fmt::format("{}{} ({})", list.empty() ? "" : "; ", op.label, tooShortText(size));
+    list += fmt::format("{}{} ({})", list.empty() ? "" : "; ", op.label(), tooShortText(size));
   }
   if (list.empty()) return;
   fmt::print(out,
@@ -473,6 +471,7 @@ void MdtestConsoleSink::end(const RunResult& run, const Plan& plan) {
     fmt::print(out_, "\nERROR: {} operation{} failed; the rates count only those that succeeded\n", failed,
                failed == 1 ? "" : "s");
   }
+  for (const std::string& problem : run.problems) fmt::print(out_, "ERROR: {}\n", problem);
   for (const std::string& problem : run.cleanup_problems) fmt::print(out_, "ERROR: cleanup: {}\n", problem);
   timestampTrace(out_, c);
   fmt::print(out_, "-- finished at {} --\n\n", mdtestTime(run.info.end_utc));
@@ -504,7 +503,7 @@ const PhaseResult* findPhase(const RunResult& run, Phase phase, std::uint32_t it
 // "Directory read" (an empty loop) and mdbench's file rename have no column with a number: ",," there.
 std::string rankDetailsCsv(std::span<const RunResult> runs) {
   std::string csv = "rank,items";
-  for (const Operation& op : kPerProcessOps) csv += fmt::format(",rate-{0},time-{0}", op.label);
+  for (const Operation& op : kPerProcessOps) csv += fmt::format(",rate-{0},time-{0}", op.label());
   csv += '\n';
   for (const RunResult& run : runs) {
     csv += fmt::format("all,{}", run.config.items);

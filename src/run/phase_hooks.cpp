@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 #include <poll.h>
-#include <spawn.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,6 +18,7 @@
 #include "mdbench/run/signals.hpp"
 #include "mdbench/util/errno_name.hpp"
 #include "mdbench/util/file_io.hpp"
+#include "mdbench/util/process.hpp"
 
 extern char** environ;
 
@@ -86,20 +86,6 @@ int waitForHook(pid_t pid, HookStop& stop, std::string& error) {
   return status;
 }
 
-std::string statusText(int status) {
-  if (WIFEXITED(status)) {
-    const int code = WEXITSTATUS(status);
-    if (code == 0) return {};
-    return code == 127 ? "exit status 127 (command not found?)" : fmt::format("exit status {}", code);
-  }
-  if (WIFSIGNALED(status)) {
-    const char* abbreviation = sigabbrev_np(WTERMSIG(status));
-    return abbreviation != nullptr ? fmt::format("killed by SIG{}", abbreviation)
-                                   : fmt::format("killed by signal {}", WTERMSIG(status));
-  }
-  return fmt::format("wait status {}", status);
-}
-
 }  // namespace
 
 std::string runPhaseCommand(const std::string& command, std::string_view phase, std::uint32_t iteration,
@@ -113,27 +99,21 @@ std::string runPhaseCommand(const std::string& command, std::string_view phase, 
   }
   for (std::string& a : added) env.push_back(a.data());
   env.push_back(nullptr);
-  std::string sh = "sh";
-  std::string dash_c = "-c";
-  std::string text = command;
-  char* argv[] = {sh.data(), dash_c.data(), text.data(), nullptr};
+  SpawnSpec shell = shellCommand(command);
+  shell.env = &env;
   // A process group of its own: a stop signals the hook and whatever it started, and a signal to mdbench's
   // group (the job script's, at a time limit) reaches the hook only through mdbench, which then waits.
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attr, 0);
-  pid_t pid = 0;
-  const int err = posix_spawn(&pid, "/bin/sh", nullptr, &attr, argv, env.data());
-  posix_spawnattr_destroy(&attr);
-  if (err != 0) return fmt::format("cannot run /bin/sh: {}", describeErrno(err));
+  shell.own_group = true;
+  int err = 0;
+  const pid_t pid = spawnProcess(shell, err);
+  if (pid < 0) return fmt::format("cannot run /bin/sh: {}", describeErrno(err));
   HookStop stop = HookStop::kNone;
   std::string error;
   setChildGroup(pid);
   const int status = waitForHook(pid, stop, error);
   setChildGroup(0);
   if (!error.empty()) return error;
-  std::string what = statusText(status);
+  std::string what = waitStatusText(status);
   if (stop == HookStop::kNone) return what;
   // The hook's fate when the run was stopped under it (even when it exited 0 on SIGTERM: it did not finish).
   return fmt::format("stopped with the run: SIGTERM to its process group{}; {}",

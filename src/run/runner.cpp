@@ -131,7 +131,7 @@ class BenchmarkRun {
   void unclaimAfterStop(IterationDir& it) {
     if (!steady_ && creates_ && leads_target_) (void)removeTakenRecord(parts_.backend, it.handle);
     const std::string kept = undoIterationDir(parts_.comm, parts_.backend, it);
-    if (!kept.empty()) noteProblem(kept.substr(2));  // "; <what stays>"
+    if (!kept.empty()) noteLeftBehind(kept.substr(2));  // "; <what stays>"
   }
 
   // --savePerOpDataCSV: every rank's file is checked and begun before anything runs; one that exists on
@@ -188,7 +188,12 @@ class BenchmarkRun {
     agree(config_.cmd_before_phase, executor_.beforeCommandProblem(), "--run-cmd-before-phase", "before");
     agree(config_.cmd_after_phase, executor_.afterCommandProblem(), "--run-cmd-after-phase", "at the end of");
   }
+  // Rank 0 keeps each problem the ranks agreed on: one that the run went on after, or one that left
+  // something the run made behind (a sweep ends after that step).
   void noteProblem(const std::string& problem) {
+    if (root_ && !problem.empty()) result_.problems.push_back(problem);
+  }
+  void noteLeftBehind(const std::string& problem) {
     if (root_ && !problem.empty()) result_.cleanup_problems.push_back(problem);
   }
 
@@ -370,14 +375,14 @@ class BenchmarkRun {
   // After a stop: every rank removes its share of what this iteration made, as the remove phases would
   // have (then the lead removes the directory, as after a normal last phase).
   void cleanUpAfterStop(const IterationDir& it) {
-    noteProblem(removeAfterStop(parts_.comm, parts_.backend, it, executor_.fates(), targets_));
+    noteLeftBehind(removeAfterStop(parts_.comm, parts_.backend, it, executor_.fates(), targets_));
   }
 
   // The directory's mark goes last, with the directory, when the run removes its trees.
   void releaseMark(IterationDir& it) {
     const bool removes = stopped() ? !keepsTrees(plan_) : removes_;
     const DirEnd end = leads_target_ && removes ? DirEnd::kRemove : DirEnd::kKeep;
-    noteProblem(
+    noteLeftBehind(
         releaseIterationDir(parts_.comm, parts_.backend, it, end, steady_ ? nullptr : &executor_.fates()));
   }
 

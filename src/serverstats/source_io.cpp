@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -19,8 +18,7 @@
 
 #include "mdbench/serverstats/source.hpp"
 #include "mdbench/util/errno_name.hpp"
-
-extern char** environ;
+#include "mdbench/util/process.hpp"
 
 namespace mdbench::serverstats {
 namespace {
@@ -39,24 +37,6 @@ int msLeft(Deadline deadline) {
           .count();
   return left <= 0 ? 0 : static_cast<int>(std::min<long long>(left, 1 << 30));
 }
-
-class Fd {
- public:
-  explicit Fd(int fd = -1) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-  void reset() {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-  }
-
- private:
-  int fd_;
-};
 
 // Whether the caller gave the read up (ECANCELED then).
 bool givenUp(const Abandon& abandon) { return abandon && abandon(); }
@@ -174,49 +154,22 @@ int drain(int fd, Deadline deadline, std::string& out, const Abandon& abandon) {
   }
 }
 
-std::string statusText(int status) {
-  if (WIFEXITED(status)) {
-    return WEXITSTATUS(status) == 127 ? "exit status 127 (command not found?)"
-                                      : fmt::format("exit status {}", WEXITSTATUS(status));
-  }
-  if (WIFSIGNALED(status)) {
-    const char* name = sigabbrev_np(WTERMSIG(status));
-    return name != nullptr ? fmt::format("killed by SIG{}", name)
-                           : fmt::format("killed by signal {}", WTERMSIG(status));
-  }
-  return fmt::format("wait status {}", status);
-}
-
-pid_t spawnShell(const std::string& command, int out_fd, int& err) {
-  posix_spawn_file_actions_t actions;
-  posix_spawnattr_t attr;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, out_fd, 1);
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attr, 0);  // a group of its own: killed whole after the timeout
-  std::string sh = "sh", dash_c = "-c", text = command;
-  char* argv[] = {sh.data(), dash_c.data(), text.data(), nullptr};
-  pid_t pid = -1;
-  err = posix_spawn(&pid, "/bin/sh", &actions, &attr, argv, environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  return err == 0 ? pid : -1;
-}
-
 }  // namespace
 
 std::string runCommand(const std::string& command, double timeout_s, std::string& out,
                        const Abandon& abandon) {
-  int pipe_fds[2];
-  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return fmt::format("cannot make a pipe: {}", describeErrno(errno));
-  Fd read_end(pipe_fds[0]);
-  Fd write_end(pipe_fds[1]);
+  Pipe pipe = makePipe();
+  if (pipe.err != 0) return fmt::format("cannot make a pipe: {}", describeErrno(pipe.err));
+  Fd& read_end = pipe.read_end;
+  // A group of its own: killed whole after the timeout.
+  SpawnSpec shell = shellCommand(command);
+  shell.stdin_fd = -1;
+  shell.stdout_fd = pipe.write_end.get();
+  shell.own_group = true;
   int err = 0;
-  const pid_t pid = spawnShell(command, write_end.get(), err);
+  const pid_t pid = spawnProcess(shell, err);
   if (pid < 0) return fmt::format("cannot run /bin/sh: {}", describeErrno(err));
-  write_end.reset();
+  pipe.write_end.reset();
   (void)::fcntl(read_end.get(), F_SETFL, O_NONBLOCK);
   const Deadline deadline = deadlineIn(timeout_s);
   int read_err = drain(read_end.get(), deadline, out, abandon);
@@ -229,8 +182,7 @@ std::string runCommand(const std::string& command, double timeout_s, std::string
   }
   if (read_err != 0) {
     ::kill(-pid, SIGKILL);
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    status = waitForChild(pid);
   }
   if (read_err == ETIMEDOUT)
     return fmt::format("'{}' did not finish within {} s (killed)", command, timeout_s);
@@ -239,7 +191,7 @@ std::string runCommand(const std::string& command, double timeout_s, std::string
     return fmt::format("'{}' printed more than {} bytes (killed)", command, kMaxSampleBytes);
   if (read_err != 0) return fmt::format("'{}': reading its output: {}", command, describeErrno(read_err));
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    return fmt::format("'{}': {}", command, statusText(status));
+    return fmt::format("'{}': {}", command, waitStatusText(status));
   return {};
 }
 

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <cstring>
 
 namespace mdbench {
@@ -36,6 +37,8 @@ std::string errnoMessage(int err) {
   }
   return msg;
 }
+
+int lastErrno() { return errno != 0 ? errno : EIO; }
 
 std::string describeErrno(int err) { return fmt::format("{} ({})", errnoName(err), errnoMessage(err)); }
 

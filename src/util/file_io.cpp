@@ -26,8 +26,6 @@ constexpr std::size_t kChunk = 64 * 1024;
 // whatever the target's name: it only has to be recognisable.
 constexpr std::size_t kTempStemBytes = 200;
 
-int lastErrno() { return errno != 0 ? errno : EIO; }
-
 std::string sizeText(std::uint64_t bytes) {
   if (bytes >= (1u << 20) && bytes % (1u << 20) == 0) return fmt::format("{} MiB", bytes >> 20);
   if (bytes >= (1u << 10) && bytes % (1u << 10) == 0) return fmt::format("{} KiB", bytes >> 10);
@@ -331,26 +329,34 @@ std::string NewFile::copyFrom(const std::string& source, FileIdentity& copied) {
   return error;
 }
 
+int reserveSpace(int fd, std::uint64_t bytes) {
+  struct stat st {};
+  if (fd < 0 || ::fstat(fd, &st) != 0) return 0;
+  const std::uint64_t end = static_cast<std::uint64_t>(st.st_size) + bytes;
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY && end > limit.rlim_cur) {
+    return EFBIG;
+  }
+  if (::fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, static_cast<off_t>(end)) == 0) return 0;
+  const int err = lastErrno();
+  if (err == ENOSPC || err == EDQUOT) return err;
+  // Not supported here: the free space is the best guess there is.
+  struct statvfs fs {};
+  return ::fstatvfs(fd, &fs) == 0 && static_cast<std::uint64_t>(fs.f_bavail) * fs.f_frsize < bytes ? ENOSPC
+                                                                                                   : 0;
+}
+
+void releaseSpace(int fd) {
+  struct stat st {};
+  if (fd >= 0 && ::fstat(fd, &st) == 0) static_cast<void>(::ftruncate(fd, st.st_size));
+}
+
 std::string NewFile::reserve(std::uint64_t bytes) {
   struct stat st {};
   if (fd_ < 0 || ::fstat(fd_, &st) != 0)
     return fmt::format("cannot write {} {}: {}", role_, target_,
                        describeErrno(fd_ < 0 ? EBADF : lastErrno()));
-  const std::uint64_t end = static_cast<std::uint64_t>(st.st_size) + bytes;
-  rlimit limit{};
-  int err = 0;
-  if (::getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY && end > limit.rlim_cur) {
-    err = EFBIG;
-  } else if (::fallocate(fd_, FALLOC_FL_KEEP_SIZE, 0, static_cast<off_t>(end)) != 0) {
-    err = lastErrno();
-    struct statvfs fs {};
-    // Not supported here: the free space is the best guess there is.
-    if (err != ENOSPC && err != EDQUOT) {
-      err = ::fstatvfs(fd_, &fs) == 0 && static_cast<std::uint64_t>(fs.f_bavail) * fs.f_frsize < bytes
-                ? ENOSPC
-                : 0;
-    }
-  }
+  const int err = reserveSpace(fd_, bytes);
   reserved_ = reserved_ || err == 0;
   return err == 0 ? std::string()
                   : fmt::format("cannot write {} {}: no room for {} more: {}", role_, target_,
@@ -363,13 +369,12 @@ std::string NewFile::commit(Replace replace, const FileIdentity* unchanged) {
   const auto failed = [&](std::string_view what, int err) {
     return fmt::format("{} {} {}: {}", what, role_, target_, describeErrno(err));
   };
-  struct stat st {};
   if (stream_) {
     stream_->flush();
     if (!buffer_->error().empty())
       return fmt::format("writing {} {} failed: {}", role_, target_, buffer_->error());
   }
-  if (reserved_ && ::fstat(fd_, &st) == 0) static_cast<void>(::ftruncate(fd_, st.st_size));
+  if (reserved_) releaseSpace(fd_);
   if (::fsync(fd_) != 0 && errno != EINVAL) return failed("writing", lastErrno());
   const int closed = ::close(fd_);
   fd_ = -1;

@@ -141,15 +141,39 @@ MDBENCH_FAKE_HOSTS=n0,n1 check_usage 4 "MDBENCH_FAKE_HOSTS (a test hook): 'n0,n1
 # Messages come once, from rank 0.
 expect_eq "$(grep -c 'MDBENCH_FAKE_HOSTS' "$ERR")" 1 "one message, not one per rank"
 
-# A step that fails ends with a non-zero exit status: here the -x file cannot be written, which the first
-# step reports as a problem it leaves behind; the sweep stops there and says which steps did not run.
+# A step with a problem that leaves nothing behind fails (exit 1) and the sweep goes on: here the -x file
+# cannot be written, and a --run-cmd-after-phase command fails.
+runs_of() {  # runs_of FILE: "<run groups> <status and exit status of each>"
+  "$py" -c 'import h5py,sys; r=h5py.File(sys.argv[1],"r")["runs"]; print(len(r), *("%s:%s" % (r[n].attrs["status"], r[n].attrs["exit_status"]) for n in sorted(r)))' "$1"
+}
 run 4 --sweep 1,2,4 -F -n 20 -x /proc/mdbench-no-such-file -d "$BASE/t" -o "$BASE/fail.h5"
-expect_rc 1 "failing step"
-expect_in "$OUT" "sweep stopped after step 1: steps of 2, 4 ranks not run" "failing step: what did not run"
-expect_eq "$("$py" -c 'import h5py,sys; r=h5py.File(sys.argv[1],"r")["runs"]; print(len(r), r["run-0000"].attrs["status"], r["run-0000"].attrs["exit_status"])' "$BASE/fail.h5")" \
-  "1 failed 1" "failing step: its run group says so"
+expect_rc 1 "failing -x"
+expect_not_in "$OUT" "sweep stopped" "failing -x: the sweep went on"
+expect_eq "$(runs_of "$BASE/fail.h5")" "3 failed:1 failed:1 failed:1" "failing -x: every step ran, each failed"
+expect_eq "$(grep -c '^problem: cannot write stonewall file' "$OUT")" 3 "failing -x: each step says so"
 run 0 validate "$BASE/fail.h5"
-expect_rc 0 "failing step: file still valid"
-expect_absent "$BASE/t" "failing step: the tree was removed, so the target it made is gone too"
+expect_rc 0 "failing -x: file still valid"
+expect_absent "$BASE/t" "failing -x: the trees were removed, so the target it made is gone too"
+run 2 --sweep 1,2 -F -n 20 --run-cmd-after-phase 'exit 3' -d "$BASE/t" -o "$BASE/cmd.h5"
+expect_rc 1 "failing command"
+expect_not_in "$OUT" "sweep stopped" "failing command: the sweep went on"
+expect_eq "$(runs_of "$BASE/cmd.h5")" "2 failed:1 failed:1" "failing command: both steps ran, each failed"
+expect_in "$OUT" "problem: --run-cmd-after-phase='exit 3' at the end of file-create (iteration 0)" \
+  "failing command: said"
+expect_absent "$BASE/t" "failing command: nothing left"
+
+# A step that leaves something behind (here a file planted in its iteration directory, which then cannot be
+# removed) ends the sweep: the next step's create would run into it. It says which steps did not run.
+cat >"$BASE/plant.sh" <<'EOF2'
+[ "$MDBENCH_PHASE" = file-remove ] && [ "$MDBENCH_RANK" = 0 ] || exit 0
+touch "$(find "$PLANT_DIR" -type d -name 'mdbench.iter.*' | head -1)/planted"
+EOF2
+PLANT_DIR=$BASE/t run 2 --sweep 1,2 -F -n 20 --run-cmd-after-phase "sh $BASE/plant.sh" -d "$BASE/t" -o "$BASE/left.h5"
+expect_rc 1 "left behind"
+expect_in "$OUT" "sweep stopped after step 1: steps of 2 ranks not run" "left behind: what did not run"
+expect_in "$OUT" "cleanup: " "left behind: what stayed is said"
+expect_eq "$(runs_of "$BASE/left.h5")" "1 failed:1" "left behind: its run group says so"
+expect_eq "$(find "$BASE/t" -name planted | wc -l)" 1 "left behind: the planted file is kept"
+rm -rf "$BASE/t"
 
 finish

@@ -340,13 +340,17 @@ TEST(ConsoleSink, NoPhaseRan) {
   const Plan plan(c, 1);
   RunResult run;
   run.info = runInfo(1, "mdbench -n 10 -F -C -T -d /scratch/t");
+  run.problems = {"--run-cmd-after-phase='false' at the end of file-create (iteration 0): exit status 1"};
   run.cleanup_problems = {"/scratch/t/mdbench.iter.0: ENOTEMPTY (Directory not empty)"};
   CapturedFile out;
   ConsoleSink sink(out.file());
   sink.end(run, plan);
-  EXPECT_TRUE(linesAre(out.text(),
-                       {"no phase ran", "cleanup: /scratch/t/mdbench.iter.0: ENOTEMPTY (Directory not empty)",
-                        "finished: 2026-11-30T13:24:10Z"}));
+  EXPECT_TRUE(linesAre(
+      out.text(),
+      {"no phase ran",
+       "problem: --run-cmd-after-phase='false' at the end of file-create (iteration 0): exit status 1",
+       "cleanup: /scratch/t/mdbench.iter.0: ENOTEMPTY (Directory not empty)",
+       "finished: 2026-11-30T13:24:10Z"}));
 }
 
 // A rank that did `per_op_ok` of each op of the phase, 2 s barrier to barrier.

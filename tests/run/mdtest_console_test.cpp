@@ -271,6 +271,7 @@ TEST(MdtestConsole, PerProcessLinesAndFailures) {
   run.config = c;
   run.phases = {phaseResult(Phase::kFileCreate, 0, {record(10, 0.0, 2.0, 2.5), record(10, 0.0, 1.0, 2.5)})};
   run.phases[0].ranks[1].failed = 1;
+  run.problems = {"--run-cmd-after-phase='false' at the end of file-create (iteration 0): exit status 1"};
   run.cleanup_problems = {"/scratch/t not removed: ENOTEMPTY"};
   const std::vector<std::string> lines = splitLines(printRun(run, plan));
   ASSERT_GE(lines.size(), 13u);
@@ -284,11 +285,13 @@ TEST(MdtestConsole, PerProcessLinesAndFailures) {
           "Test File stat 0.000000e+00,0.000000e+00", "Test File read 0.000000e+00,0.000000e+00",
           "Test File removal 0.000000e+00,0.000000e+00", "Test Tree creation 0.000000e+00,0.000000e+00",
           "Test Tree removal 0.000000e+00,0.000000e+00"}));
-  const std::vector<std::string> end(lines.end() - 5, lines.end());
-  EXPECT_EQ(end, (std::vector<std::string>{
-                     "", "ERROR: 1 operation failed; the rates count only those that succeeded",
-                     "ERROR: cleanup: /scratch/t not removed: ENOTEMPTY",
-                     "-- finished at 11/30/2026 13:24:10 --", ""}));
+  const std::vector<std::string> end(lines.end() - 6, lines.end());
+  EXPECT_EQ(
+      end,
+      (std::vector<std::string>{
+          "", "ERROR: 1 operation failed; the rates count only those that succeeded",
+          "ERROR: --run-cmd-after-phase='false' at the end of file-create (iteration 0): exit status 1",
+          "ERROR: cleanup: /scratch/t not removed: ENOTEMPTY", "-- finished at 11/30/2026 13:24:10 --", ""}));
 }
 
 // A line's layout: its words, with every number (dates, times, percentages, %e lists) reduced to a '#' at

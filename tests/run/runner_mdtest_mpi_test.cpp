@@ -268,9 +268,10 @@ TEST(RunnerMdtest, PhaseCommands) {
     std::filesystem::remove_all(dir);
     ASSERT_EQ(run.setup_error, "");
     EXPECT_EQ(run.failedOps(), 0u);
-    ASSERT_EQ(run.phases.size(), phases.size() * 2);            // the failures did not stop the run
-    ASSERT_EQ(run.cleanup_problems.size(), phases.size() * 2);  // once per phase, by rank 0 alone
-    const std::string& first = run.cleanup_problems.front();
+    ASSERT_EQ(run.phases.size(), phases.size() * 2);    // the failures did not stop the run
+    ASSERT_EQ(run.problems.size(), phases.size() * 2);  // once per phase, by rank 0 alone
+    EXPECT_TRUE(run.cleanup_problems.empty());          // a failed command left nothing behind
+    const std::string& first = run.problems.front();
     EXPECT_NE(first.find("--run-cmd-after-phase"), std::string::npos) << first;
     EXPECT_NE(first.find("exit status 1"), std::string::npos) << first;
     EXPECT_NE(first.find("rank " + std::to_string(comm.size() - 1)), std::string::npos) << first;
@@ -284,6 +285,7 @@ TEST(RunnerMdtest, PhaseCommands) {
       }
     }
   } else {
+    EXPECT_TRUE(run.problems.empty());
     EXPECT_TRUE(run.cleanup_problems.empty());
   }
 }

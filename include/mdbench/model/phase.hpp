@@ -62,6 +62,8 @@ struct PhaseInfo {
   PhaseOrder order;
   // The system call a failed op was, for the console's first-error lines.
   std::string_view verb;
+  // mdtest's label of the phase in its tables ("File creation"); "" where mdtest has none.
+  std::string_view mdtest_label;
 
   constexpr bool tree() const { return scope == PhaseScope::kTree; }
   constexpr bool readdir() const { return action == PhaseAction::kReaddir; }

@@ -95,7 +95,11 @@ struct RunResult {
   std::string setup_error;          // non-empty: the run could not start or continue (exit 1)
   bool setup_usage =
       false;  // the setup error is the options' (a later job's layout is not the create job's): exit 2
-  std::vector<std::string> cleanup_problems;  // what could not be removed at the end (exit 1)
+  // What went wrong beside the operations, each once (exit 1): a phase command, a record or sync after a
+  // phase, the per-op files, -x's counts, the rank details file. The run went on after each.
+  std::vector<std::string> problems;
+  // What the run made and could not remove (exit 1): a sweep's next step would run into it, so it ends there.
+  std::vector<std::string> cleanup_problems;
   // The stop request (signals.hpp) that stopped the run after the phase it arrived in; 0: none. The exit
   // status is then 128 + it.
   int stop_signal = 0;

@@ -94,6 +94,15 @@ struct Placed {
 Placed putInPlace(const std::string& temp, const std::string& target, Replace replace,
                   const FileIdentity* unchanged = nullptr);
 
+// Allocates the blocks of the regular file `fd` up to its end plus `bytes` (holes included) without changing
+// its size, so that the next write step cannot run out of space or into the file size limit (RLIMIT_FSIZE)
+// halfway: 0, or ENOSPC, EDQUOT, EFBIG. Where fallocate is not supported the free space is checked instead;
+// 0 where nothing can be told (fd -1, fstat fails).
+int reserveSpace(int fd, std::uint64_t bytes);
+// Gives back what reserveSpace allocated past the end (truncating to the same size frees it on ext4, XFS,
+// tmpfs).
+void releaseSpace(int fd);
+
 // A new file beside `target`, named .<target name>.mdbench-tmp.<pid>, created with O_EXCL|O_NOFOLLOW.
 // Write it (write(), stream(), or a tool writing to tempPath() or fd()), then commit() puts it in place;
 // until then, and whenever commit fails, the target is untouched and the destructor removes the file.
