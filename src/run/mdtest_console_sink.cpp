@@ -219,10 +219,11 @@ void printFileSystem(std::FILE* out, const RunInfo& info) {
     unit = "TiB";
   }
   fmt::print(out, "{:<20}: {}\n", "Path", info.target);
-  fmt::print(out, "{:<20}: {:.1f} {}   Used FS: {}   Inodes: {:.1f} Mi   Used Inodes: {}\n", "FS", size, unit,
-             usedPercent(info.fs_free_bytes, info.fs_total_bytes),
-             static_cast<double>(static_cast<std::int64_t>(info.fs_total_inodes)) / static_cast<double>(1u << 20),
-             usedPercent(info.fs_free_inodes, info.fs_total_inodes));
+  fmt::print(
+      out, "{:<20}: {:.1f} {}   Used FS: {}   Inodes: {:.1f} Mi   Used Inodes: {}\n", "FS", size, unit,
+      usedPercent(info.fs_free_bytes, info.fs_total_bytes),
+      static_cast<double>(static_cast<std::int64_t>(info.fs_total_inodes)) / static_cast<double>(1u << 20),
+      usedPercent(info.fs_free_inodes, info.fs_total_inodes));
 }
 
 // mdtest's -v lines carry the level that prints them, a rank and mdtest 4.1's source line; `line` is the
