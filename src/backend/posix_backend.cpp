@@ -155,15 +155,18 @@ int verifyWritten(int fd, std::span<const std::byte> data, AlignedBuffer& scratc
 
 // rename(2) never follows symlinks, but would move a link planted under a generated name: the type of
 // `from` is checked first, so only what mdbench made is renamed.
-int renameChecked(const RenameEnds& ends, EntryType type) {
+int renameChecked(const RenameEnds& ends, EntryType type, bool* refused) {
   if (const int err = checkType(ends.from_fd, ends.from, type); err != 0) return err;
-  return renameNoReplace(ends);
+  return renameNoReplace(ends, refused);
 }
 
-int renameNoReplace(const RenameEnds& ends) {
+int renameNoReplace(const RenameEnds& ends, bool* refused) {
   const auto [from_fd, from, to_fd, to] = ends;
-  if (::renameat2(from_fd, from, to_fd, to, RENAME_NOREPLACE) == 0) return 0;
-  const int err = lastError();
+  int err = EINVAL;
+  if (refused == nullptr || !*refused) {
+    if (::renameat2(from_fd, from, to_fd, to, RENAME_NOREPLACE) == 0) return 0;
+    err = lastError();
+  }
   // EINVAL / ENOSYS: the file system (or kernel) does not support RENAME_NOREPLACE (e.g. older NFS). linkat
   // + unlinkat would be atomic but cannot move directories, so check then rename instead. Small race: an
   // entry created as `to` between the fstatat and the renameat is replaced; within one run no two ranks
@@ -173,7 +176,9 @@ int renameNoReplace(const RenameEnds& ends) {
   struct stat st;
   if (::fstatat(to_fd, to, &st, AT_SYMLINK_NOFOLLOW) == 0) return EEXIST;
   if (errno != ENOENT) return lastError();
-  return ::renameat(from_fd, from, to_fd, to) == 0 ? 0 : lastError();
+  if (::renameat(from_fd, from, to_fd, to) != 0) return lastError();
+  if (refused != nullptr) *refused = true;  // the plain rename did it: the flag, not the names, was refused
+  return 0;
 }
 
 }  // namespace posix
@@ -394,11 +399,12 @@ int PosixBackend::moveEntry(DirHandle from_dir, const char* from, DirHandle to_d
     const char* from_path = pathIn(from_dir, from, path_);
     const char* to_path = pathIn(to_dir, to, path_to_);
     if (from_path == nullptr || to_path == nullptr) return EBADF;
-    return posix::fullRename(check ? fdOf(from_dir) : -1, from, from_path, to_path, type);
+    return posix::fullRename(check ? fdOf(from_dir) : -1, from, from_path, to_path, type,
+                             &noreplace_refused_);
   }
   const posix::RenameEnds ends{fdOf(from_dir), from, fdOf(to_dir), to};
-  if (!check) return posix::renameNoReplace(ends);
-  return posix::renameChecked(ends, type);
+  if (!check) return posix::renameNoReplace(ends, &noreplace_refused_);
+  return posix::renameChecked(ends, type, &noreplace_refused_);
 }
 
 namespace {

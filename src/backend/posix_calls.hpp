@@ -50,10 +50,12 @@ struct RenameEnds {
 };
 // Renames `from` to `to` without ever replacing an existing `to` (EEXIST), once `from` is known to have the
 // type mdbench made.
-int renameChecked(const RenameEnds& ends, EntryType type);
+// `refused`, when given: set once the file system refused RENAME_NOREPLACE, and then the refused renameat2
+// (a round trip to ceph-fuse's daemon, as costly as the rename) is not tried again.
+int renameChecked(const RenameEnds& ends, EntryType type, bool* refused = nullptr);
 // The rename itself, without the type check: renameat2 RENAME_NOREPLACE, or where the file system lacks
 // it a check that `to` is absent and renameat.
-int renameNoReplace(const RenameEnds& ends);
+int renameNoReplace(const RenameEnds& ends, bool* refused = nullptr);
 
 // The full path style's operations (posix_full.cpp): each takes the item's full path, as mdtest 4.1's
 // POSIX backend does, and makes the same system calls but for the safety additions listed there.
@@ -67,7 +69,8 @@ int fullRead(const char* path, std::span<std::byte> buf, const PosixOptions& pos
 // directory the path names (no second walk of the path), then make mdtest's call on the full path. A
 // negative dir_fd: the caller knows the type already (PosixBackend::needsTypeCheck), call at once.
 int fullUnlink(int dir_fd, const char* name, const char* path);
-int fullRename(int dir_fd, const char* from, const char* from_path, const char* to_path, EntryType type);
+int fullRename(int dir_fd, const char* from, const char* from_path, const char* to_path, EntryType type,
+               bool* refused = nullptr);
 
 // The cleanup walk's listing (posix_walk.cpp): the entry names of dir_fd (not "." or ".."), through a fresh
 // descriptor so dir_fd's offset stays; all names first, so the walk stays correct while entries go.

@@ -29,7 +29,8 @@
 //      gives no d_type) every name is, by fstatat(dirfd, name, AT_SYMLINK_NOFOLLOW) on the descriptor of
 //      its directory the backend holds open. Then mdtest's unlink(path).
 //   5. rename: the same check of the old name (only the type mdbench made moves), and renameat2 with
-//      RENAME_NOREPLACE on the full paths, which never replaces an existing new name.
+//      RENAME_NOREPLACE on the full paths, which never replaces an existing new name (where the file system
+//      refuses the flag: fstatat of the new name and renameat, without the refused call once one worked).
 //   6. -S's ranks that did not create a shared name open it without O_CREAT (O_WRONLY|O_NOFOLLOW|
 //      O_NONBLOCK, O_RDWR with --verify-write) and check it with fstat before writing (posix_backend.hpp
 //      CreateMode::kOpenCreated); mdtest creates it on every rank.
@@ -114,11 +115,12 @@ int fullUnlink(int dir_fd, const char* name, const char* path) {
   return ::unlink(path) == 0 ? 0 : lastError();
 }
 
-int fullRename(int dir_fd, const char* from, const char* from_path, const char* to_path, EntryType type) {
+int fullRename(int dir_fd, const char* from, const char* from_path, const char* to_path, EntryType type,
+               bool* refused) {
   if (dir_fd >= 0) {
     if (const int err = checkType(dir_fd, from, type); err != 0) return err;
   }
-  return renameNoReplace({AT_FDCWD, from_path, AT_FDCWD, to_path});
+  return renameNoReplace({AT_FDCWD, from_path, AT_FDCWD, to_path}, refused);
 }
 
 }  // namespace mdbench::posix

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <string>
@@ -428,6 +429,36 @@ TEST(MdtestConsole, ContinueStonewallLineAsRealMdtest) {
   std::string actual;
   for (const std::string& line : splitLines(text)) actual += layoutOf(line) + "\n";
   EXPECT_TRUE(linesAre(actual, expected));
+}
+
+// The FS line of a file system whose statvfs counts are unknown or zero, as real mdtest 4.1 printed it:
+// ceph-fuse (f_files 3, f_ffree all ones, stored as unknown: mdtest reads -1 and prints 133.3% used) and a
+// tmpfs with size=0,nr_inodes=0 (every count 0: mdtest divides 0 by 0 and prints -nan).
+TEST(MdtestConsole, FileSystemLineAsRealMdtestForUnknownAndZeroCounts) {
+  struct Case {
+    const char* fixture;
+    std::uint64_t total_bytes, free_bytes, total_inodes, free_inodes;
+  };
+  const Case cases[] = {
+      {"mdtest-4.1-real-cephfuse-n1.txt", 486ull * 4194304, 486ull * 4194304, 3, ~0ull},
+      {"mdtest-4.1-real-zero-counts-n1.txt", 0, 0, 0, 0},
+  };
+  for (const Case& fc : cases) {
+    const Config c = filesConfig();
+    const Plan plan(c, 1);
+    RunResult run = oneRankRun(c);
+    run.info.fs_total_bytes = fc.total_bytes;
+    run.info.fs_free_bytes = fc.free_bytes;
+    run.info.fs_total_inodes = fc.total_inodes;
+    run.info.fs_free_inodes = fc.free_inodes;
+    std::string expected;
+    for (const std::string& line : splitLines(import_test::readFixture(fc.fixture))) {
+      if (line.rfind("FS ", 0) == 0) expected = line;
+    }
+    ASSERT_FALSE(expected.empty()) << fc.fixture;
+    const std::vector<std::string> lines = splitLines(printRun(run, plan));
+    EXPECT_NE(std::find(lines.begin(), lines.end(), expected), lines.end()) << expected << "\n" << lines[6];
+  }
 }
 
 // The note names each SUMMARY row whose phase was too short to time, in the table's order, with the mark

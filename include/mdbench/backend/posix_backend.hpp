@@ -130,6 +130,9 @@ class PosixBackend final : public Backend {
   std::optional<EntryType> batch_type_;  // between beginTypeChecks and endTypeChecks: the items' type
   std::unordered_map<int, ListedTypes> listed_;  // by descriptor, listed since beginTypeChecks
   bool own_files_ = false;                       // ownFilesByDescriptor: every call by descriptor
+  // The file system refused renameat2's RENAME_NOREPLACE once (ceph-fuse, older NFS): moveEntry goes to its
+  // look-up and renameat at once from then on.
+  bool noreplace_refused_ = false;
   // adoptListings: listings another rank (or this one) took, by the directory's "dev:ino", until the batch
   // that uses them ends.
   std::unordered_map<std::string, ListedTypes> adopted_;
