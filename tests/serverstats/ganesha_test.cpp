@@ -81,7 +81,7 @@ TEST(ConsoleLines, GaneshaShowsNfsOperationsPerClientOp) {
   const std::vector<std::string> lines = serverStatsLines({d}, Phase::kFileCreate, 5);
   ASSERT_FALSE(lines.empty());
   EXPECT_NE(lines[0].find("server ganesha:unix:path=/x [ok]: "), std::string::npos) << lines[0];
-  EXPECT_TRUE(contains(lines, "    v4.OPEN                                        5     1.000/op"))
+  EXPECT_TRUE(contains(lines, "    v4.OPEN                                       5     1.000/op"))
       << fmt::format("{}", fmt::join(lines, "\n"));
   EXPECT_FALSE(contains(lines, ".errors"));
 }
@@ -95,9 +95,9 @@ TEST(ConsoleLines, CephShowsRequestTypesNotMessengerBytes) {
   EXPECT_NE(lines[0].find("10337 requests, 20.189/op"), std::string::npos) << text;
   // Every request type that moved, most first, none of the messenger's or memory pools' counters.
   ASSERT_EQ(lines.size(), 10u) << text;
-  EXPECT_EQ(lines[1], "    lookup                                      8053    15.729/op");
-  EXPECT_EQ(lines[3], "    create                                       512     1.000/op");
-  EXPECT_EQ(lines[4], "    unlink                                       512     1.000/op");
+  EXPECT_EQ(lines[1], "    lookup                                     8053    15.729/op");
+  EXPECT_EQ(lines[3], "    create                                      512     1.000/op");
+  EXPECT_EQ(lines[4], "    unlink                                      512     1.000/op");
   EXPECT_TRUE(contains(lines, "    getattr ")) << text;
   EXPECT_FALSE(contains(lines, "msgr_")) << text;
   EXPECT_FALSE(contains(lines, "mempool")) << text;
@@ -109,8 +109,8 @@ TEST(ConsoleLines, LustreSumsEachOpOverMdtsAndCmdKeepsLargestDeltas) {
   const ServerStatsDelta lustre = deltaOfSamples(ServerSourceKind::kLustreMdt, "lustre-mdt:/x", {}, after);
   const std::vector<std::string> l = serverStatsLines({lustre}, Phase::kFileCreate, 12);
   ASSERT_EQ(l.size(), 3u);
-  EXPECT_EQ(l[1], "    open                                          12     1.000/op");
-  EXPECT_EQ(l[2], "    getattr                                        2     0.167/op");
+  EXPECT_EQ(l[1], "    open                                         12     1.000/op");
+  EXPECT_EQ(l[2], "    getattr                                       2     0.167/op");
   const ServerStatsDelta cmd = deltaOfSamples(ServerSourceKind::kCommand, "cmd:x", {}, {{"files", 100}});
   const std::vector<std::string> c = serverStatsLines({cmd}, Phase::kFileCreate, 100);
   ASSERT_EQ(c.size(), 2u);
