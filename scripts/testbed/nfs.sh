@@ -27,6 +27,7 @@ nfs_node_up() {
   ip -n "$ns" addr add "$(nfs_ip)/24" dev eth0
   ip -n "$ns" link set eth0 up
   install -d -m 755 "$(nfs_dir)/run" "$(nfs_dir)/lib" "$(nfs_dir)/vfs" "$(nfs_dir)/log"
+  echo "$(nfs_ip) $n" >>"$dir/hosts"
   in_node "$n" mount --bind "$dir/hosts" /etc/hosts
   # rpcbind's socket and lock, ganesha's pid and recovery files: the gateway's own, not the machine's.
   in_node "$n" mount --bind "$(nfs_dir)/run" /run
@@ -98,6 +99,7 @@ EXPORT {
   SecType = sys;
   FSAL { Name = VFS; }
 }
+NFS_KRB5 { Active_krb5 = false; }
 LOG { Default_Log_Level = EVENT; }
 EOF
 }
@@ -126,12 +128,13 @@ nfs_up() {
 }
 
 # nfs_evict: ganesha leaves its CephFS session open when it exits (the MDS then waits about 70 s for it):
-# evict client.nfs's sessions from every MDS first.
+# evict client.nfs's sessions from every MDS first, through their admin sockets (0.5 s each; `ceph tell`
+# took 4 s each on a loaded machine).
 nfs_evict() {
   local s
   for s in $(ceph_daemons); do
     case $s in mds.*) pid_alive "$dir/ceph/run/$s.pid" >/dev/null &&
-      timeout 10 ceph -c "$conf" --connect-timeout 5 tell "$s" client evict auth_name=nfs >/dev/null 2>&1 ;; esac
+      timeout 5 ceph --admin-daemon "$dir/ceph/run/$s.asok" client evict auth_name=nfs >/dev/null 2>&1 ;; esac
   done
   return 0
 }
