@@ -118,7 +118,7 @@ ceph_cmd() { timeout 30 ceph -c "$conf" --connect-timeout 20 "$@"; }
 # Bash's own descriptor of this script (255) is close-on-exec already.
 close_inherited() {
   local fd
-  for fd in /proc/$$/fd/*; do
+  for fd in "/proc/$$/fd"/*; do
     fd=${fd##*/}
     if [ "$fd" -gt 2 ] && [ "$fd" -lt 255 ]; then eval "exec $fd>&-" 2>/dev/null || true; fi
   done

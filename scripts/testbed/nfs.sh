@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154 # net, dir, tag, bridge, conf, fsname: set by scripts/testbed.sh
 # The test bed's NFS gateway node (sourced by scripts/testbed.sh; docs/testbed.md): network, UTS and mount
 # namespaces of its own on the bridge (address .2, host name "nfs"), running a private dbus-daemon, rpcbind
 # and NFS-Ganesha with two exports: the CephFS root through FSAL CEPH (cephx id client.nfs, the usual gateway
@@ -122,7 +123,7 @@ nfs_up() {
   wait_for 10 "rpcbind in the gateway" nfs_port_open 111
   # Without -F ganesha forks and its parent exits 0 before it is ready (or has failed): wait for the port.
   in_node "$nfs_name" env DBUS_SYSTEM_BUS_ADDRESS="$(nfs_bus)" ganesha.nfsd -f "$d/ganesha.conf" \
-    -L "$d/log/ganesha.log" -p "$d/ganesha.pid" -N NIV_EVENT </dev/null >>"$d/log/ganesha.log" 2>&1
+    -L "$d/log/ganesha.log" -p "$d/ganesha.pid" -N NIV_EVENT </dev/null >>"$d/log/ganesha.out" 2>&1
   wait_for 20 "ganesha on $(nfs_ip):2049" nfs_port_open 2049 ||
     { log "ganesha: $(tail -5 "$d/log/ganesha.log" 2>/dev/null)"; return 1; }
 }
@@ -167,7 +168,8 @@ nfs_left() {  # 0 if a daemon of the gateway runs or its namespace exists
   [ -e "/run/netns/$(netns_of "$nfs_name")" ]
 }
 
-nfs_check() {  # for check_all: uses its check()
+# shellcheck disable=SC2034 # ok is check_all's
+nfs_check() {  # for check_all: uses its check() and sets its ok
   if [ -e "/run/netns/$(netns_of "$nfs_name")" ]; then echo "$nfs_name: namespaces present ($(nfs_ip))"; else
     echo "$nfs_name: no namespaces"; ok=1; return; fi
   check "dbus-daemon $nfs_name" "$(nfs_dir)/dbus.pid"

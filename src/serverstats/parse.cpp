@@ -5,8 +5,8 @@
 
 #include <charconv>
 #include <cmath>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -127,7 +127,7 @@ namespace {
 std::string_view quoted(std::string_view line) {
   const std::size_t open = line.find('"'), close = line.rfind('"');
   return open == std::string_view::npos || close <= open ? std::string_view()
-                                                          : line.substr(open + 1, close - open - 1);
+                                                         : line.substr(open + 1, close - open - 1);
 }
 
 }  // namespace

@@ -59,13 +59,14 @@ TEST(ParseGanesha, NoActivityIsNoCountersOtherRefusalsAreErrors) {
   EXPECT_EQ(parseGaneshaFullStats("   boolean false\n   string \"Stats disabled\"\n", "v4").error,
             "ganesha says: Stats disabled");
   EXPECT_EQ(parseGaneshaFullStats("", "v4").error, "no 'boolean' status: not a ganesha statistics reply");
-  EXPECT_EQ(parseGaneshaFullStats("   boolean true\n   int32 3\n", "v4").error, "line 2: unexpected '   int32 3'");
+  EXPECT_EQ(parseGaneshaFullStats("   boolean true\n   int32 3\n", "v4").error,
+            "line 2: unexpected '   int32 3'");
 }
 
 ServerStatsDelta deltaOfSamples(ServerSourceKind kind, std::string source, const Counters& before,
                                 const Counters& after) {
-  ServerStatsDelta d = deltaOf(before, after, [](std::string_view) { return false; },
-                               [](std::string_view) { return true; });
+  ServerStatsDelta d = deltaOf(
+      before, after, [](std::string_view) { return false; }, [](std::string_view) { return true; });
   d.kind = kind;
   d.source = std::move(source);
   return d;
@@ -75,8 +76,8 @@ TEST(ConsoleLines, GaneshaShowsNfsOperationsPerClientOp) {
   const Parsed before = parseGaneshaFullStats(fixture("ganesha-fullv4-before.txt"), "v4");
   const Parsed after = parseGaneshaFullStats(fixture("ganesha-fullv4-after.txt"), "v4");
   ASSERT_TRUE(before.ok() && after.ok());
-  const ServerStatsDelta d = deltaOfSamples(ServerSourceKind::kGanesha, "ganesha:unix:path=/x", before.counters,
-                                            after.counters);
+  const ServerStatsDelta d =
+      deltaOfSamples(ServerSourceKind::kGanesha, "ganesha:unix:path=/x", before.counters, after.counters);
   EXPECT_EQ(counterDelta(d, "v4.OPEN"), 5.0);  // 5 files copied in: one OPEN each
   const std::vector<std::string> lines = serverStatsLines({d}, Phase::kFileCreate, 5);
   ASSERT_FALSE(lines.empty());
@@ -89,7 +90,8 @@ TEST(ConsoleLines, GaneshaShowsNfsOperationsPerClientOp) {
 TEST(ConsoleLines, CephShowsRequestTypesNotMessengerBytes) {
   const Parsed dump = parseJsonCounters(fixture("ceph-mds-perf-dump.json"));
   ASSERT_TRUE(dump.ok());
-  const ServerStatsDelta d = deltaOfSamples(ServerSourceKind::kCephMds, "ceph-mds:/a.asok", {}, dump.counters);
+  const ServerStatsDelta d =
+      deltaOfSamples(ServerSourceKind::kCephMds, "ceph-mds:/a.asok", {}, dump.counters);
   const std::vector<std::string> lines = serverStatsLines({d}, Phase::kFileCreate, 512);
   const std::string text = fmt::format("{}", fmt::join(lines, "\n"));
   EXPECT_NE(lines[0].find("10337 requests, 20.189/op"), std::string::npos) << text;
@@ -104,7 +106,9 @@ TEST(ConsoleLines, CephShowsRequestTypesNotMessengerBytes) {
 }
 
 TEST(ConsoleLines, LustreSumsEachOpOverMdtsAndCmdKeepsLargestDeltas) {
-  const Counters after{{"fs-MDT0000.open", 5}, {"fs-MDT0001.open", 7}, {"fs-MDT0001.getattr", 2},
+  const Counters after{{"fs-MDT0000.open", 5},
+                       {"fs-MDT0001.open", 7},
+                       {"fs-MDT0001.getattr", 2},
                        {"fs-MDT0001.open.sum", 900}};
   const ServerStatsDelta lustre = deltaOfSamples(ServerSourceKind::kLustreMdt, "lustre-mdt:/x", {}, after);
   const std::vector<std::string> l = serverStatsLines({lustre}, Phase::kFileCreate, 12);
