@@ -12,6 +12,9 @@ packages=(
   man-db dpkg-dev universal-ctags strace
   # The test bed (scripts/testbed.sh): CephFS servers and client, Torque's qsub over Slurm, setfattr.
   ceph-mon ceph-osd ceph-mds ceph-mgr ceph-fuse ceph-common slurm-wlm-torque attr
+  # Its NFS gateway: NFS-Ganesha (FSAL CEPH and VFS), rpcbind for v3, a private bus for the statistics
+  # (dbus-send), libnfs's tools as clients.
+  nfs-ganesha nfs-ganesha-ceph nfs-ganesha-vfs rpcbind dbus-daemon dbus-bin libnfs-utils
 )
 
 missing=()

@@ -109,6 +109,21 @@ port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 ceph_cmd() { timeout 30 ceph -c "$conf" --connect-timeout 20 "$@"; }
 
+# The NFS gateway node: nfs_up, nfs_down, nfs_node_down, nfs_left, nfs_check, nfs_print_env.
+# shellcheck source=scripts/testbed/nfs.sh
+. "$here/testbed/nfs.sh"
+
+# close_inherited: closes every descriptor above 2 this script was given, before `up` starts a daemon, so
+# that no daemon keeps the caller's open files (`flock LOCK testbed.sh up` would hold LOCK until `down`).
+# Bash's own descriptor of this script (255) is close-on-exec already.
+close_inherited() {
+  local fd
+  for fd in "/proc/$$/fd"/*; do
+    fd=${fd##*/}
+    if [ "$fd" -gt 2 ] && [ "$fd" -lt 255 ]; then eval "exec $fd>&-" 2>/dev/null || true; fi
+  done
+}
+
 # ---------------------------------------------------------------------------------------------------- nodes
 nodes_up() {
   local node k ip
@@ -458,6 +473,7 @@ down() {
   for node in $(node_names); do node_exists "$node" && unmount_client "$node"; done
   unmount_client head
   took "unmount"
+  nfs_down
   ceph_down
   wait_stopping 3
   took "daemons"
@@ -468,6 +484,7 @@ down() {
       for pid in $(ip netns pids "$(netns_of "$node")" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null || true; done
     fi
   done
+  nfs_node_down
   nodes_down
   wait_stopping 3
   took "munge and nodes"
@@ -479,6 +496,7 @@ anything_left() {  # 0 if a daemon of the test bed runs or a node exists
     pid_alive "$f" >/dev/null && return 0
   done
   for node in $(node_names); do node_exists "$node" && return 0; done
+  nfs_left && return 0
   ip link show "$bridge" >/dev/null 2>&1
 }
 
@@ -503,6 +521,7 @@ check_all() {  # prints one line per component and the daemons' memory; returns 
     check "slurmd $node" "$dir/slurm/run/slurmd.$node.pid"
   done
   for n in mon.a mgr.x osd.0 mds.a mds.b; do check "ceph $n" "$dir/ceph/run/$n.pid"; done
+  nfs_check
   for node in $(node_names) head; do
     check "ceph-fuse client.$node" "$dir/ceph/run/client.$node.pid"
     local run=()
@@ -530,7 +549,7 @@ up() {
   # Its paths go into command-line words (MDBENCH_TESTBED_SERVER_STATS, ssh-launcher's command lines).
   [[ $dir =~ ^[A-Za-z0-9_./+-]+$ ]] || die "MDBENCH_TESTBED_DIR '$dir': only letters, digits and _ . / + - please"
   for exe in munged slurmctld slurmd ceph-mon ceph-mgr ceph-osd ceph-mds ceph-fuse ceph ceph-authtool \
-    monmaptool nsenter unshare ip; do
+    monmaptool nsenter unshare ip ganesha.nfsd rpcbind dbus-daemon; do
     command -v "$exe" >/dev/null || [ -x "/usr/sbin/$exe" ] || die "$exe missing: install the packages of scripts/deps.sh"
   done
   if [ -e "$marker" ]; then
@@ -553,15 +572,18 @@ up() {
   ip -4 addr show | grep -q "inet $net\." && die "MDBENCH_TESTBED_NET: $net.0/24 is already in use on this machine"
 
   install -d -m 755 "$dir"
-  rm -rf "$dir/ceph" "$dir/slurm" "$dir/munge" "$dir/ns" "$dir/hosts" "$dir/env"
+  rm -rf "$dir/ceph" "$dir/slurm" "$dir/munge" "$dir/ns" "$dir/hosts" "$dir/env" "$dir/nfs"
   printf 'nodes=%s\nnet=%s\ncpus=%s\ntag=%s\n' "$nodes" "$net" "$cpus" "$tag" >"$marker"
   trap 'log "bring-up failed: cleaning up (logs in $dir)"; down' EXIT
+  close_inherited
   nodes_up
   log "nodes up ($((SECONDS - t0)) s)"
   slurm_up
   log "Slurm daemons started ($((SECONDS - t0)) s)"
   ceph_up
   log "Ceph up with two active MDS ($((SECONDS - t0)) s)"
+  nfs_up
+  log "NFS gateway up ($((SECONDS - t0)) s)"
   mounts_up
   wait_for 30 "the Slurm nodes to be idle" slurm_nodes_idle
   trap - EXIT
@@ -575,6 +597,7 @@ up() {
 print_env() {
   local sockets="" stats="" s
   for s in a b; do sockets+=" $dir/ceph/run/mds.$s.asok" stats+=" --server-stats=ceph-mds:$dir/ceph/run/mds.$s.asok"; done
+  stats+=" --server-stats=ganesha:$(nfs_bus)"
   cat <<EOF
 export MDBENCH_TESTBED_DIR='$dir'
 export SLURM_CONF='$slurm_conf'
@@ -588,6 +611,7 @@ export MDBENCH_TESTBED_MPIEXEC='$self mpiexec'
 export MDBENCH_TESTBED_EXEC='$self exec'
 export MDBENCH_TESTBED_LAUNCHER='$here/testbed/ssh-launcher'
 EOF
+  nfs_print_env
 }
 
 # ------------------------------------------------------------------------------------------------------- MPI

@@ -296,11 +296,12 @@ void checkServerStatsValue(const std::string& label, const std::string& value,
                     label, value));
     return;
   }
-  for (const std::string_view kind : {"ceph-mds:", "lustre-mdt:", "cmd:"}) {
+  for (const std::string_view kind : {"ceph-mds:", "lustre-mdt:", "ganesha:", "cmd:"}) {
     if (value.starts_with(kind) && value.size() > kind.size()) return;
   }
   errors.push_back(fmt::format(
-      "{}: '{}': expected ceph-mds:ADMIN_SOCKET, lustre-mdt:PATH_GLOB or cmd:COMMAND", label, value));
+      "{}: '{}': expected ceph-mds:ADMIN_SOCKET, lustre-mdt:PATH_GLOB, ganesha:DBUS_ADDRESS or cmd:COMMAND",
+      label, value));
 }
 
 }  // namespace mdbench::config_detail

@@ -280,7 +280,8 @@ inline constexpr std::array<OptionRow, 76> kOptionRows = {{
   {"version", 0, "", kOutput, kSwitch, {}, "print the version and exit"},
   {"server-stats", 0, "SOURCE", kOutput, kText,
    {.text = [](Config& c, const std::string& value) { c.server_stats.push_back(value); }},
-   "MDS counters per phase, repeatable: ceph-mds:SOCK, lustre-mdt:GLOB, cmd:CMD", kNot,
+   "MDS counters per phase, repeatable: ceph-mds:SOCK, lustre-mdt:GLOB,\n"
+   "ganesha:DBUS_ADDRESS (NFS-Ganesha's per-operation counts), cmd:CMD", kNot,
    checkServerStatsValue},
 
   {"posix.odirect", 0, "", kBackend, kSwitch, backendFlag<&Config::posix, &PosixBackendOptions::odirect>(),

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -116,6 +117,56 @@ Parsed parseLustreMdStats(std::string_view text, std::string_view mdt) {
     return true;
   });
   if (parsed.ok() && !seen_snapshot) parsed.error = "no snapshot_time line: not md_stats";
+  if (!parsed.ok()) parsed.counters.clear();
+  return parsed;
+}
+
+namespace {
+
+// The text between the first and the last double quote of a dbus-send "string" line.
+std::string_view quoted(std::string_view line) {
+  const std::size_t open = line.find('"'), close = line.rfind('"');
+  return open == std::string_view::npos || close <= open ? std::string_view()
+                                                         : line.substr(open + 1, close - open - 1);
+}
+
+}  // namespace
+
+Parsed parseGaneshaFullStats(std::string_view text, std::string_view prefix) {
+  Parsed parsed;
+  static constexpr std::string_view kFields[] = {"", ".errors", ".dups"};
+  std::optional<bool> answer;  // the reply's leading boolean
+  std::string op;              // the operation whose counts follow
+  std::size_t field = 0;
+  bool in_array = false;  // the operations' array (before it: the status and a time stamp; after: a status)
+  forEachLine(text, [&](std::string_view line, std::size_t line_no) {
+    const std::vector<std::string_view> w = words(line);
+    if (w.empty() || w[0] == "method" || w[0] == "struct" || w[0] == "}" || w[0] == "double") return true;
+    if (w[0] == "array" || w[0] == "]") {
+      in_array = w[0] == "array";
+      op.clear();
+      return true;
+    }
+    double value = 0;
+    if (w[0] == "boolean" && w.size() == 2 && !answer) {
+      answer = w[1] == "true";
+    } else if (w[0] == "string" && answer && !*answer) {
+      if (quoted(line).find("does not have any activity") == std::string_view::npos)
+        parsed.error = fmt::format("ganesha says: {}", quoted(line));
+      return false;
+    } else if (w[0] == "string" && answer) {
+      op = in_array ? std::string(quoted(line)) : std::string();
+      field = 0;
+    } else if (w[0] == "uint64" && w.size() == 2 && number(w[1], value)) {
+      if (!op.empty() && field < std::size(kFields))
+        parsed.counters[fmt::format("{}.{}{}", prefix, op, kFields[field++])] = value;
+    } else {
+      parsed.error = fmt::format("line {}: unexpected '{}'", line_no, line);
+      return false;
+    }
+    return true;
+  });
+  if (parsed.ok() && !answer) parsed.error = "no 'boolean' status: not a ganesha statistics reply";
   if (!parsed.ok()) parsed.counters.clear();
   return parsed;
 }

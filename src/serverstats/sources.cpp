@@ -1,4 +1,5 @@
-// The three kinds of source (source.hpp): a Ceph MDS admin socket, Lustre md_stats files, a command.
+// The kinds of source (source.hpp): a Ceph MDS admin socket, Lustre md_stats files, NFS-Ganesha over D-Bus,
+// a command.
 #include <fmt/format.h>
 #include <glob.h>
 
@@ -142,6 +143,58 @@ class CommandSource final : public ServerSource {
   Abandon abandon_;
 };
 
+// A word for /bin/sh: in single quotes, a quote inside as '\''.
+std::string shellWord(std::string_view text) {
+  std::string out = "'";
+  for (const char c : text) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+// NFS-Ganesha's per-operation counts (Enable_FULLV3_Stats, Enable_FULLV4_Stats) over D-Bus at the address
+// given (ganesha's bus: "unix:path=/run/dbus/system_bus_socket" for the machine's), through dbus-send.
+class GaneshaSource final : public ServerSource {
+ public:
+  GaneshaSource(SourceSpec spec, double timeout_s, Abandon abandon)
+      : ServerSource(std::move(spec)), timeout_s_(timeout_s), abandon_(std::move(abandon)) {}
+  Sample read() override {
+    Sample sample;
+    for (const std::string_view version : {"v3", "v4"}) {
+      const std::string method = version == "v3" ? "GetFULLV3Stats" : "GetFULLV4Stats";
+      const std::string command = fmt::format(
+          "exec dbus-send --bus={} --print-reply --reply-timeout={} --dest=org.ganesha.nfsd "
+          "/org/ganesha/nfsd/ExportMgr org.ganesha.nfsd.exportstats.{}",
+          shellWord(spec().where), static_cast<long>(timeout_s_ * 1000), method);
+      std::string out;
+      sample.error = runCommand(command, timeout_s_, out, abandon_);
+      if (!sample.error.empty()) break;
+      Parsed parsed = parseGaneshaFullStats(out, version);
+      if (!parsed.ok()) {
+        sample.error = fmt::format("{} from {}: {}", method, spec().where, parsed.error);
+        break;
+      }
+      sample.counters.merge(parsed.counters);
+    }
+    if (!sample.error.empty()) sample.counters.clear();
+    return sample;
+  }
+  std::string description() const override {
+    return fmt::format("NFS-Ganesha GetFULLV3Stats and GetFULLV4Stats through dbus-send --bus={}",
+                       spec().where);
+  }
+  bool primary(std::string_view /*name*/) const override { return false; }
+  bool monotonic(std::string_view /*name*/) const override { return true; }  // counts only
+
+ private:
+  double timeout_s_;
+  Abandon abandon_;
+};
+
 }  // namespace
 
 std::optional<SourceSpec> parseSourceSpec(std::string_view given, std::string& error) {
@@ -150,7 +203,9 @@ std::optional<SourceSpec> parseSourceSpec(std::string_view given, std::string& e
       colon == std::string_view::npos ? std::nullopt : parseServerSourceKind(given.substr(0, colon));
   if (!kind) {
     error = fmt::format(
-        "--server-stats '{}': expected ceph-mds:ADMIN_SOCKET, lustre-mdt:PATH_GLOB or cmd:COMMAND", given);
+        "--server-stats '{}': expected ceph-mds:ADMIN_SOCKET, lustre-mdt:PATH_GLOB, ganesha:DBUS_ADDRESS or "
+        "cmd:COMMAND",
+        given);
     return std::nullopt;
   }
   if (colon + 1 == given.size()) {
@@ -168,6 +223,8 @@ std::unique_ptr<ServerSource> makeServerSource(const SourceSpec& spec, double ti
       return std::make_unique<LustreMdtSource>(spec);
     case ServerSourceKind::kCommand:
       return std::make_unique<CommandSource>(spec, timeout_s, std::move(abandon));
+    case ServerSourceKind::kGanesha:
+      return std::make_unique<GaneshaSource>(spec, timeout_s, std::move(abandon));
   }
   return nullptr;
 }

@@ -87,7 +87,7 @@ expect_in "$ERR" "--server-stats 'cmd:exit 7': cannot be read: 'exit 7': exit st
 if [ ! -e "$BASE/u" ] && [ ! -e "$BASE/u.h5" ]; then pass; else fail "unreadable source: something was made"; fi
 run 1 -d "$BASE/u" -n 5 -F --server-stats "nfs:/x"
 expect_rc 2 "bad source kind"
-expect_in "$ERR" "--server-stats: 'nfs:/x': expected ceph-mds:ADMIN_SOCKET, lustre-mdt:PATH_GLOB or cmd:COMMAND" "bad kind: message"
+expect_in "$ERR" "--server-stats: 'nfs:/x': expected ceph-mds:ADMIN_SOCKET, lustre-mdt:PATH_GLOB, ganesha:DBUS_ADDRESS or cmd:COMMAND" "bad kind: message"
 
 # A source that fails once the files exist: the phases keep their client numbers, exit status 4.
 mkdir -p "$BASE/m"

@@ -57,7 +57,8 @@ TEST(SourceSpec, KindsAndBadValues) {
   EXPECT_EQ(cmd->where, "echo a:1");
   EXPECT_FALSE(parseSourceSpec("nfs:/x", error));
   EXPECT_EQ(error,
-            "--server-stats 'nfs:/x': expected ceph-mds:ADMIN_SOCKET, lustre-mdt:PATH_GLOB or cmd:COMMAND");
+            "--server-stats 'nfs:/x': expected ceph-mds:ADMIN_SOCKET, lustre-mdt:PATH_GLOB, "
+            "ganesha:DBUS_ADDRESS or cmd:COMMAND");
   EXPECT_FALSE(parseSourceSpec("lustre-mdt:", error));
   EXPECT_EQ(error, "--server-stats 'lustre-mdt:': nothing after 'lustre-mdt:'");
 }

@@ -38,8 +38,26 @@ if "$script" status >/dev/null 2>&1; then fail "status says up after down"; fi
 [ "$(pgrep -xc -f 'sleep 317')" = 0 ] || fail "tasks left: $(pgrep -xa -f 'sleep 317')"
 if findmnt -rn --mountpoint "$MDBENCH_TESTBED_CEPHFS" >/dev/null; then fail "$MDBENCH_TESTBED_CEPHFS still mounted"; fi
 [ ! -e "/run/netns/mdbtb-node1" ] || [ "$MDBENCH_TESTBED_DIR" != /tmp/mdbench-testbed ] || fail "node1 left"
+# The NFS gateway (issue 32): no daemon of its pid files, no namespace, no mount of its /run.
+for f in ganesha rpcbind dbus; do
+  p=$(cat "$MDBENCH_TESTBED_DIR/nfs/$f.pid" 2>/dev/null) || continue
+  if [ -n "$p" ] && kill -0 "$p" 2>/dev/null; then fail "$f (pid $p) left after down"; fi
+done
+if ip netns list | grep -q -- "-nfs\b"; then
+  for n in $(ip netns list | awk '/-nfs/ {print $1}'); do
+    [ "$(ip netns pids "$n" 2>/dev/null | wc -l)" = 0 ] || fail "processes left in $n"
+  done
+fi
+! findmnt -rn | grep -q "$MDBENCH_TESTBED_DIR/nfs" || fail "a mount of $MDBENCH_TESTBED_DIR/nfs left"
 
-"$script" up >"$out" 2>&1 || { cat "$out" >&2; die "up after down failed"; }
+# Up again under a real flock (issue 32: munged kept the caller's descriptors, so the lock stayed held by the
+# test bed's daemons until down): once up has returned the lock is free.
+lock=$(mktemp /tmp/mdbench-tb-lock.XXXXXX) || exit 1
+flock "$lock" "$script" up >"$out" 2>&1 || { cat "$out" >&2; rm -f "$lock"; die "up after down failed"; }
+if flock -n "$lock" true; then echo "ok: the lock is free once up returned"; else
+  fail "flock LOCK testbed.sh up: LOCK still held after up returned (a daemon kept the descriptor)"; fi
+rm -f "$lock"
 "$script" status >/dev/null 2>&1 || fail "status after up"
+grep -q "^ganesha nfs: running" <("$script" status 2>&1) || fail "status shows no ganesha after up"
 echo "tb_down: down in $ms ms; $failed failure(s)"
 [ "$failed" = 0 ]

@@ -17,7 +17,8 @@ ITEMS=500  # per rank: 2000 creates
 ss_args=($MDBENCH_TESTBED_SERVER_STATS)
 expect=()
 for s in "${sources[@]}"; do expect+=("--server-stats=ceph-mds:$s"); done
-if [ "${ss_args[*]}" = "${expect[*]}" ]; then tb_ok "README form: one --server-stats per MDS"; else
+expect+=("--server-stats=ganesha:$MDBENCH_TESTBED_NFS_BUS")  # the NFS gateway's counters (issue 32)
+if [ "${ss_args[*]}" = "${expect[*]}" ]; then tb_ok "README form: one --server-stats per MDS, and ganesha's"; else
   tb_fail "README form: MDBENCH_TESTBED_SERVER_STATS is '${ss_args[*]}', expected '${expect[*]}'"; fi
 # The flag before the variable: exit 2, nothing made, and a message that says the flag is doubled.
 rc=0

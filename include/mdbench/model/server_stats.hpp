@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "mdbench/model/phase.hpp"
@@ -19,7 +20,7 @@
 namespace mdbench {
 
 // What kind of server a source reads; decides which counter counts "server requests".
-enum class ServerSourceKind : std::uint8_t { kCephMds, kLustreMdt, kCommand };
+enum class ServerSourceKind : std::uint8_t { kCephMds, kLustreMdt, kCommand, kGanesha };
 
 // kOk: both samples read, every kept counter went up or stayed. kFailed: a sample could not be read (no
 // counters; `problem` says why). kWentBackwards: a counter fell between the samples (a restarted server);
@@ -55,13 +56,15 @@ inline std::string_view serverSourceKindName(ServerSourceKind kind) {
       return "lustre-mdt";
     case ServerSourceKind::kCommand:
       return "cmd";
+    case ServerSourceKind::kGanesha:
+      return "ganesha";
   }
   return "?";
 }
 
 inline std::optional<ServerSourceKind> parseServerSourceKind(std::string_view name) {
-  for (const ServerSourceKind kind :
-       {ServerSourceKind::kCephMds, ServerSourceKind::kLustreMdt, ServerSourceKind::kCommand}) {
+  for (const ServerSourceKind kind : {ServerSourceKind::kCephMds, ServerSourceKind::kLustreMdt,
+                                      ServerSourceKind::kCommand, ServerSourceKind::kGanesha}) {
     if (serverSourceKindName(kind) == name) return kind;
   }
   return std::nullopt;
@@ -119,19 +122,60 @@ inline bool isLustreOpCounter(std::string_view name, std::string_view op) {
   return !op.empty() && dot != std::string_view::npos && name.substr(dot + 1) == op;
 }
 
+// The operation a request counter counts, or "" for any other counter: a Ceph MDS's
+// "mds_server.req_<op>_latency.avgcount" (one per client request of that type: "create", "lookup",
+// "getattr", "unlink", "open"...), a Lustre MDT's "<mdt>.<op>" (md_stats: "open", "getattr"...) and
+// NFS-Ganesha's "v3.<OP>" / "v4.<OP>" (one per NFS operation: "v4.OPEN", "v3.LOOKUP"). None for a cmd:
+// source, whose counters mdbench cannot interpret.
+inline std::string_view requestOpOf(ServerSourceKind kind, std::string_view name) {
+  switch (kind) {
+    case ServerSourceKind::kCephMds: {
+      constexpr std::string_view head = "mds_server.req_", tail = "_latency.avgcount";
+      if (name.size() > head.size() + tail.size() && name.starts_with(head) && name.ends_with(tail))
+        return name.substr(head.size(), name.size() - head.size() - tail.size());
+      return "";
+    }
+    case ServerSourceKind::kLustreMdt: {
+      const std::size_t dot = name.find('.');
+      if (dot == std::string_view::npos || name.find('.', dot + 1) != std::string_view::npos) return "";
+      return name.substr(dot + 1);
+    }
+    case ServerSourceKind::kGanesha:
+      if ((name.starts_with("v3.") || name.starts_with("v4.")) && name.find('.', 3) == std::string_view::npos)
+        return name;
+      return "";
+    case ServerSourceKind::kCommand:
+      return "";
+  }
+  return "";
+}
+
 // "Server requests" of one source in a phase: Ceph's mds.request, Lustre's md_stats op of the phase summed
-// over the source's MDTs; none for a cmd: source (whose counters mdbench cannot interpret) or a failed one.
+// over the source's MDTs, Ganesha's NFS operations of every kind; none for a cmd: source (whose counters
+// mdbench cannot interpret) or a failed one.
 inline std::optional<double> serverRequests(const ServerStatsDelta& source, Phase phase) {
   if (source.status == ServerStatsStatus::kFailed) return std::nullopt;
   std::optional<double> sum;
   for (const ServerCounter& counter : source.counters) {
-    const bool counts = source.kind == ServerSourceKind::kCephMds ? counter.name == kCephRequestCounter
-                        : source.kind == ServerSourceKind::kLustreMdt
-                            ? isLustreOpCounter(counter.name, lustreOpOf(phase))
-                            : false;
+    bool counts = false;
+    switch (source.kind) {
+      case ServerSourceKind::kCephMds:
+        counts = counter.name == kCephRequestCounter;
+        break;
+      case ServerSourceKind::kLustreMdt:
+        counts = isLustreOpCounter(counter.name, lustreOpOf(phase));
+        break;
+      case ServerSourceKind::kGanesha:
+        counts = !requestOpOf(source.kind, counter.name).empty();
+        break;
+      case ServerSourceKind::kCommand:
+        break;
+    }
     if (counts) sum = sum.value_or(0.0) + counter.delta;
   }
-  if (!sum && source.kind == ServerSourceKind::kCephMds) return 0.0;  // kept only when it moved
+  // Ceph's and Ganesha's counters are kept only when they moved: a source read with none moved made 0.
+  if (!sum && (source.kind == ServerSourceKind::kCephMds || source.kind == ServerSourceKind::kGanesha))
+    return 0.0;
   return sum;
 }
 
@@ -166,8 +210,30 @@ inline std::vector<const ServerCounter*> topCounters(const ServerStatsDelta& sou
   return picked;
 }
 
+// The requests a source took in a phase by operation (requestOpOf; summed over a Lustre source's MDTs),
+// those that moved, most first (name order on ties).
+inline std::vector<std::pair<std::string, double>> requestsByOp(const ServerStatsDelta& source) {
+  std::vector<std::pair<std::string, double>> ops;
+  for (const ServerCounter& c : source.counters) {
+    const std::string_view op = requestOpOf(source.kind, c.name);
+    if (op.empty() || c.delta <= 0) continue;
+    const auto it = std::find_if(ops.begin(), ops.end(), [op](const auto& o) { return o.first == op; });
+    if (it == ops.end()) {
+      ops.emplace_back(op, c.delta);
+    } else {
+      it->second += c.delta;
+    }
+  }
+  std::stable_sort(ops.begin(), ops.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  });
+  return ops;
+}
+
 // The per-phase text the console and the report show: one line of server requests per client op per source
-// (and over all of them), then the top counters of each source. `ops` is the phase's client operations.
+// (and over all of them), then each source's requests by operation with their count per client op (a cmd:
+// source, whose counters mean nothing to mdbench: its `top` largest deltas). `ops` is the phase's client
+// operations.
 inline std::vector<std::string> serverStatsLines(const std::vector<ServerStatsDelta>& sources, Phase phase,
                                                  std::uint64_t ops, std::size_t top = 5) {
   std::vector<std::string> lines;
@@ -186,8 +252,14 @@ inline std::vector<std::string> serverStatsLines(const std::vector<ServerStatsDe
     }
     if (!s.problem.empty()) head += fmt::format(" ({})", s.problem);
     lines.push_back(std::move(head));
-    for (const ServerCounter* c : topCounters(s, top)) {
-      lines.push_back(fmt::format("    {:<48} {:>14.0f}", c->name, c->delta));
+    if (s.kind == ServerSourceKind::kCommand) {
+      for (const ServerCounter* c : topCounters(s, top)) {
+        lines.push_back(fmt::format("    {:<48} {:>14.0f}", c->name, c->delta));
+      }
+      continue;
+    }
+    for (const auto& [op, count] : requestsByOp(s)) {
+      lines.push_back(fmt::format("    {:<32} {:>14.0f} {:>9}/op", op, count, per_op(count)));
     }
   }
   if (counted > 1) {

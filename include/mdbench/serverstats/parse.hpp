@@ -30,6 +30,14 @@ Parsed parseJsonCounters(std::string_view text);
 // switches the MDT name for the lines after it.
 Parsed parseLustreMdStats(std::string_view text, std::string_view mdt);
 
+// NFS-Ganesha's reply to org.ganesha.nfsd.exportstats.GetFULLV3Stats or GetFULLV4Stats as `dbus-send
+// --print-reply` prints it: "boolean true", "string "OK"", a time stamp struct, then an array with one struct
+// per NFS operation: its name, then uint64 counts (total, errors; v3: and duplicates) and double latencies
+// (skipped). Each op gives "<prefix>.<OP>" = total, "<prefix>.<OP>.errors" and "<prefix>.<OP>.dups" (v3).
+// "boolean false" with "... does not have any activity" is no counters yet; with any other message (stats not
+// enabled) an error quoting it.
+Parsed parseGaneshaFullStats(std::string_view text, std::string_view prefix);
+
 // A command's output: a JSON object of numbers (parseJsonCounters) when it starts with '{', else one
 // "<name> <value>" pair per line (blank lines and lines starting with '#' skipped; a name has no spaces).
 Parsed parseCommandCounters(std::string_view text);

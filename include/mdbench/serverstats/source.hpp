@@ -14,7 +14,8 @@
 
 namespace mdbench::serverstats {
 
-// A source as given: "ceph-mds:ADMIN_SOCKET", "lustre-mdt:PATH_GLOB" or "cmd:COMMAND".
+// A source as given: "ceph-mds:ADMIN_SOCKET", "lustre-mdt:PATH_GLOB", "ganesha:DBUS_ADDRESS" or
+// "cmd:COMMAND".
 struct SourceSpec {
   ServerSourceKind kind = ServerSourceKind::kCommand;
   std::string where;  // the socket, the glob or the command
