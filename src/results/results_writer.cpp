@@ -37,6 +37,7 @@
 #include "results_attributes.hpp"
 #include "results_files.hpp"
 #include "results_layout.hpp"
+#include "results_faults.hpp"
 #include "results_server_stats.hpp"
 
 namespace mdbench {
@@ -536,6 +537,7 @@ struct Hdf5Sink::Impl {
     writeSeries(group.get(), result);
     writeErrors(group.get(), result, plan);
     results::writeServerStats(group.get(), result.server_stats);
+    results::writeFailover(group.get(), result.stall, result.faults);
     markIfStopped(stoppedShort(result, plan));
     h5::flush(file.get());
   }

@@ -27,9 +27,11 @@ namespace {
 
 constexpr std::string_view kCsvHeader = "phase,iteration,rank,op,start_s,duration_s\n";
 
-bool overridden(const char* entry) {
-  for (const char* name : {"MDBENCH_PHASE=", "MDBENCH_ITERATION=", "MDBENCH_RANK="}) {
-    if (std::strncmp(entry, name, std::strlen(name)) == 0) return true;
+// Whether the environment entry NAME=... is one of `added`'s names.
+bool overridden(const char* entry, const std::vector<std::string>& added) {
+  for (const std::string& a : added) {
+    const std::size_t name = a.find('=') + 1;
+    if (std::strncmp(entry, a.c_str(), name) == 0) return true;
   }
   return false;
 }
@@ -86,7 +88,9 @@ int waitForHook(pid_t pid, HookStop& stop, std::string& error) {
   return status;
 }
 
-std::string statusText(int status) {
+}  // namespace
+
+std::string shellStatusText(int status) {
   if (WIFEXITED(status)) {
     const int code = WEXITSTATUS(status);
     if (code == 0) return {};
@@ -100,18 +104,14 @@ std::string statusText(int status) {
   return fmt::format("wait status {}", status);
 }
 
-}  // namespace
-
-std::string runPhaseCommand(const std::string& command, std::string_view phase, std::uint32_t iteration,
-                            std::uint32_t rank) {
-  std::vector<std::string> added = {fmt::format("MDBENCH_PHASE={}", phase),
-                                    fmt::format("MDBENCH_ITERATION={}", iteration),
-                                    fmt::format("MDBENCH_RANK={}", rank)};
+pid_t spawnShellGroup(const std::string& command, const std::vector<std::string>& added, int out_fd,
+                      std::string& error) {
   std::vector<char*> env;
   for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
-    if (!overridden(*e)) env.push_back(*e);
+    if (!overridden(*e, added)) env.push_back(*e);
   }
-  for (std::string& a : added) env.push_back(a.data());
+  std::vector<std::string> own = added;
+  for (std::string& a : own) env.push_back(a.data());
   env.push_back(nullptr);
   std::string sh = "sh";
   std::string dash_c = "-c";
@@ -123,17 +123,38 @@ std::string runPhaseCommand(const std::string& command, std::string_view phase, 
   posix_spawnattr_init(&attr);
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (out_fd >= 0) {
+    posix_spawn_file_actions_adddup2(&actions, out_fd, STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, out_fd, STDERR_FILENO);
+  }
   pid_t pid = 0;
-  const int err = posix_spawn(&pid, "/bin/sh", nullptr, &attr, argv, env.data());
+  const int err = posix_spawn(&pid, "/bin/sh", &actions, &attr, argv, env.data());
+  posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
-  if (err != 0) return fmt::format("cannot run /bin/sh: {}", describeErrno(err));
+  if (err != 0) {
+    error = fmt::format("cannot run /bin/sh: {}", describeErrno(err));
+    return -1;
+  }
+  return pid;
+}
+
+std::string runPhaseCommand(const std::string& command, std::string_view phase, std::uint32_t iteration,
+                            std::uint32_t rank) {
+  const std::vector<std::string> added = {fmt::format("MDBENCH_PHASE={}", phase),
+                                          fmt::format("MDBENCH_ITERATION={}", iteration),
+                                          fmt::format("MDBENCH_RANK={}", rank)};
+  std::string spawn_error;
+  const pid_t pid = spawnShellGroup(command, added, -1, spawn_error);
+  if (pid < 0) return spawn_error;
   HookStop stop = HookStop::kNone;
   std::string error;
   setChildGroup(pid);
   const int status = waitForHook(pid, stop, error);
   setChildGroup(0);
   if (!error.empty()) return error;
-  std::string what = statusText(status);
+  std::string what = shellStatusText(status);
   if (stop == HookStop::kNone) return what;
   // The hook's fate when the run was stopped under it (even when it exited 0 on SIGTERM: it did not finish).
   return fmt::format("stopped with the run: SIGTERM to its process group{}; {}",

@@ -2,6 +2,8 @@
 // --run-cmd-after-phase) and the per-op record (--savePerOpDataCSV). Private to the runner.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -20,6 +22,14 @@ inline constexpr double kHookGrace_s = 2.0;
 // request (signals.hpp) while it runs sends its group SIGTERM, then SIGKILL after kHookGrace_s. "" when it
 // exited with status 0 unstopped, else what happened ("exit status 3", "killed by SIGKILL", "cannot run
 // /bin/sh: ENOENT ...", "stopped with the run: SIGTERM to its process group; killed by SIGTERM").
+// Starts `command` through /bin/sh -c in a process group of its own (its pid is the group's id), with
+// `added` ("NAME=value" each) in its environment in place of this process's values of those names, its
+// stdout and stderr on `out_fd` when >= 0. Does not wait. Its pid, or -1 with `error` set.
+pid_t spawnShellGroup(const std::string& command, const std::vector<std::string>& added, int out_fd,
+                      std::string& error);
+// A wait status in words: "" for exit status 0, "exit status 3", "killed by SIGKILL".
+std::string shellStatusText(int status);
+
 std::string runPhaseCommand(const std::string& command, std::string_view phase, std::uint32_t iteration,
                             std::uint32_t rank);
 
