@@ -30,6 +30,19 @@ if awk -v s="$stall" 'BEGIN { exit !(s >= 0.45 && s <= 0.6) }'; then pass; else 
 RC=$?
 expect_rc 0 "validate of the freeze's file"
 
+# check gates on the recorded stall: one that passes, one that fails (exit 3); no recovery data: NO-DATA.
+"$MDBENCH" check "$BASE/freeze.h5" --require 'file-create.stall<=30s' --require 'file-create.failed==0' \
+  >"$OUT" 2>"$ERR"
+RC=$?
+expect_rc 0 "a stall gate that passes"
+"$MDBENCH" check "$BASE/freeze.h5" --require 'file-create.stall<=100ms' >"$OUT" 2>"$ERR"
+RC=$?
+expect_rc 3 "a stall gate that fails"
+expect_in "$OUT" "FAIL  [freeze] file-create stall at 1 rank" "the failing gate's line"
+"$MDBENCH" check "$BASE/freeze.h5" --require 'file-create.recovery<=60s' >"$OUT" 2>"$ERR"
+RC=$?
+expect_in "$OUT" "NO-DATA" "a recovery without a whole second before the fault"
+
 # A failing command: recorded with its output, exit status 1; a fault after the phase: not injected.
 mkdir -p "$BASE/failing"
 run 2 -a DUMMY --dummy.delay-create 1000 -F -C -n 1500 -d "$BASE/failing" \
