@@ -256,9 +256,8 @@ RunResult runWorkload(Comm& comm, Backend& backend, const std::string& my_target
 int exitStatusOf(const RunResult& result) {
   if (result.stop_signal != 0) return 128 + result.stop_signal;
   if (result.setup_usage) return kExitUsage;
-  const bool failed =
-      !result.setup_error.empty() || result.failedOps() > 0 || !result.cleanup_problems.empty() ||
-      result.fault_failed;
+  const bool failed = !result.setup_error.empty() || result.failedOps() > 0 ||
+                      !result.cleanup_problems.empty() || result.fault_failed;
   if (failed) return kExitFailed;
   return result.server_stats_incomplete ? kExitServerStatsIncomplete : kExitOk;
 }

@@ -122,9 +122,10 @@ void convertFaults(const RawOptions& raw, Config& config, std::vector<std::strin
   for (std::size_t i = 0; i < times.size(); ++i) {
     const ConvertedSeconds at = toSeconds(times[i]);
     if (!times[i].empty() && times[i].front() == '-') {
-      errors.push_back(fmt::format("{} {}: a negative time; a fault is started SECONDS (0 or more) into "
-                                   "the phase",
-                                   label("fault-at"), times[i]));
+      errors.push_back(
+          fmt::format("{} {}: a negative time; a fault is started SECONDS (0 or more) into "
+                      "the phase",
+                      label("fault-at"), times[i]));
     } else if (at.problem) {
       errors.push_back(fmt::format("{}: {}", label("fault-at"), *at.problem));
     }
@@ -132,9 +133,10 @@ void convertFaults(const RawOptions& raw, Config& config, std::vector<std::strin
     config.faults.push_back(FaultSpec{at.value, commands[i]});
   }
   if (config.no_barriers) {
-    errors.push_back(fmt::format("{} and {} exclude each other: without barriers the ranks start a phase "
-                                 "at different times, so a fault has no common moment to be timed from",
-                                 label("fault-at"), label("no-barriers")));
+    errors.push_back(
+        fmt::format("{} and {} exclude each other: without barriers the ranks start a phase "
+                    "at different times, so a fault has no common moment to be timed from",
+                    label("fault-at"), label("no-barriers")));
   }
 }
 

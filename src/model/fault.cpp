@@ -125,8 +125,9 @@ std::vector<std::string> failoverLines(const PhaseResult& result) {
   for (std::size_t i = 0; i < result.faults.size(); ++i) {
     const FaultRecord& f = result.faults[i];
     if (!f.injected && f.problem.empty()) {
-      lines.push_back(fmt::format("fault {} at {:g} s: the fault was not injected (the phase ended first): {}",
-                                  i + 1, f.at_s, f.command));
+      lines.push_back(
+          fmt::format("fault {} at {:g} s: the fault was not injected (the phase ended first): {}", i + 1,
+                      f.at_s, f.command));
       continue;
     }
     lines.push_back(fmt::format("fault {} at {:g} s: started at {:.3f} s, {}, recovery {}: {}", i + 1, f.at_s,

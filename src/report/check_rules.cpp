@@ -385,8 +385,9 @@ Measured measure(const ScalingPoint& p, Metric metric) {
   if (metric == Metric::kStall || metric == Metric::kRecovery) {
     const double s = metric == Metric::kStall ? p.stall_s : p.recovery_s;
     if (std::isnan(s)) {
-      return {0.0, metric == Metric::kStall ? "no stall data (results of schema version 8 or older)"
-                                            : "no fault was injected (--fault-at) with a measurable recovery"};
+      return {0.0, metric == Metric::kStall
+                       ? "no stall data (results of schema version 8 or older)"
+                       : "no fault was injected (--fault-at) with a measurable recovery"};
     }
     return {s * 1e9, {}};
   }

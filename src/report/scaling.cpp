@@ -76,7 +76,8 @@ void addRun(const StoredRun& run, std::map<Key, Accumulator>& acc, std::map<std:
     a.rates.push_back(phase.aggregate.ops_per_s);
     a.ok += phase.aggregate.ok;
     a.failed += phase.aggregate.failed;
-    if (phase.stall.measured) a.stall_s = std::isnan(a.stall_s) ? phase.stall.stall_s : std::max(a.stall_s, phase.stall.stall_s);
+    if (phase.stall.measured)
+      a.stall_s = std::isnan(a.stall_s) ? phase.stall.stall_s : std::max(a.stall_s, phase.stall.stall_s);
     for (const FaultRecord& f : phase.faults) {
       if (!f.injected || std::isnan(f.recovery_s)) continue;
       const double r = f.recovery_s < 0 ? std::numeric_limits<double>::infinity() : f.recovery_s;

@@ -79,7 +79,8 @@ std::string failoverProblem(const PhaseStall& stall, const std::vector<FaultReco
                             double t_end) {
   constexpr double kSlack = 1e-6;
   if (!(stall.stall_s >= 0) || !(stall.resolution_s >= 0)) {
-    return fmt::format("stall_s {} or stall_resolution_s {} is not a length", stall.stall_s, stall.resolution_s);
+    return fmt::format("stall_s {} or stall_resolution_s {} is not a length", stall.stall_s,
+                       stall.resolution_s);
   }
   if (stall.stall_s > 0 && (stall.t_start < t_start - kSlack || stall.t_end > t_end + kSlack ||
                             std::abs(stall.t_end - stall.t_start - stall.stall_s) > kSlack)) {

@@ -14,10 +14,10 @@
 #include "mdbench/model/steady.hpp"
 #include "mdbench/results/results_file.hpp"
 #include "results_attributes.hpp"
+#include "results_faults.hpp"
 #include "results_files.hpp"
 #include "results_imports.hpp"
 #include "results_layout.hpp"
-#include "results_faults.hpp"
 #include "results_server_stats.hpp"
 
 namespace mdbench {

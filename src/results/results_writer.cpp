@@ -35,9 +35,9 @@
 #include "mdbench/util/errno_name.hpp"
 #include "mdbench/util/file_io.hpp"
 #include "results_attributes.hpp"
+#include "results_faults.hpp"
 #include "results_files.hpp"
 #include "results_layout.hpp"
-#include "results_faults.hpp"
 #include "results_server_stats.hpp"
 
 namespace mdbench {

@@ -38,7 +38,8 @@ void drain(int& fd, FaultRecord& record, std::size_t& dropped) {
   while (fd >= 0) {
     const ssize_t n = ::read(fd, buf, sizeof buf);
     if (n > 0) {
-      const std::size_t room = FaultRecord::kMaxOutput - std::min(FaultRecord::kMaxOutput, record.output.size());
+      const std::size_t room =
+          FaultRecord::kMaxOutput - std::min(FaultRecord::kMaxOutput, record.output.size());
       const std::size_t kept = std::min(room, static_cast<std::size_t>(n));
       record.output.append(buf, kept);
       dropped += static_cast<std::size_t>(n) - kept;
@@ -75,6 +76,28 @@ std::vector<FaultRecord> FaultInjector::end() {
   return records_;
 }
 
+// Starts fault i with its output on a pipe; notes it in `running` when it started.
+void FaultInjector::start(std::size_t i, const std::vector<std::string>& env, std::vector<Running>& running) {
+  FaultRecord& r = records_[i];
+  int pipe_fds[2] = {-1, -1};
+  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) {
+    r.problem = fmt::format("cannot make a pipe for its output: errno {}", errno);
+    return;
+  }
+  std::vector<std::string> own = env;
+  own.back() = fmt::format("MDBENCH_FAULT_AT={}", faults_[i].at_s);
+  const pid_t pid = spawnShellGroup(faults_[i].command, own, pipe_fds[1], r.problem);
+  r.t_start = secondsBetween(start_, std::chrono::steady_clock::now());
+  ::close(pipe_fds[1]);
+  if (pid < 0) {
+    ::close(pipe_fds[0]);
+    return;
+  }
+  r.injected = true;
+  (void)::fcntl(pipe_fds[0], F_SETFL, O_NONBLOCK);
+  running.push_back(Running{i, pid, pipe_fds[0]});
+}
+
 void FaultInjector::run(std::string phase, std::uint32_t iteration) {
   const std::vector<std::string> env = {fmt::format("MDBENCH_PHASE={}", phase),
                                         fmt::format("MDBENCH_ITERATION={}", iteration),
@@ -96,24 +119,7 @@ void FaultInjector::run(std::string phase, std::uint32_t iteration) {
       }
       if (secondsBetween(start_, now) < faults_[i].at_s) continue;
       decided[i] = true;
-      FaultRecord& r = records_[i];
-      int pipe_fds[2] = {-1, -1};
-      if (::pipe2(pipe_fds, O_CLOEXEC) != 0) {
-        r.problem = fmt::format("cannot make a pipe for its output: errno {}", errno);
-        continue;
-      }
-      std::vector<std::string> own = env;
-      own.back() = fmt::format("MDBENCH_FAULT_AT={}", faults_[i].at_s);
-      const pid_t pid = spawnShellGroup(faults_[i].command, own, pipe_fds[1], r.problem);
-      r.t_start = secondsBetween(start_, std::chrono::steady_clock::now());
-      ::close(pipe_fds[1]);
-      if (pid < 0) {
-        ::close(pipe_fds[0]);
-        continue;
-      }
-      r.injected = true;
-      (void)::fcntl(pipe_fds[0], F_SETFL, O_NONBLOCK);
-      running.push_back(Running{i, pid, pipe_fds[0]});
+      start(i, env, running);
     }
     bool all_done = std::all_of(decided.begin(), decided.end(), [](bool d) { return d; });
     for (Running& c : running) {

@@ -36,6 +36,7 @@ class FaultInjector {
  private:
   using Time = std::chrono::steady_clock::time_point;
   struct Running;
+  void start(std::size_t i, const std::vector<std::string>& env, std::vector<Running>& running);
   void run(std::string phase, std::uint32_t iteration);
   std::vector<FaultSpec> faults_;
   std::vector<FaultRecord> records_;

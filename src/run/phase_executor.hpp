@@ -107,7 +107,8 @@ class PhaseExecutor {
   void setIteration(std::uint32_t iteration) { iteration_ = iteration; }
   // The last phase's ops per interval on this rank (collectSeries gathers them).
   SeriesRecorder& series() { return series_; }
-  // This rank's gaps between successful completions (collectStall); rank 0's --fault-at injector, begun at t_start.
+  // This rank's gaps between successful completions (collectStall); rank 0's --fault-at injector, begun at
+  // t_start.
   const GapRecorder& gaps() const { return gaps_; }
   void setFaults(FaultInjector* faults) { faults_ = faults; }
   // --savePerOpDataCSV: the log every op of the following phases goes into (nullptr: off).

@@ -309,7 +309,8 @@ class BenchmarkRun {
     return true;
   }
 
-  // Rank 0, --fault-at: each injected fault's recovery from the phase's series; a failed command fails the run.
+  // Rank 0, --fault-at: each injected fault's recovery from the phase's series; a failed command fails the
+  // run.
   void noteFaults(PhaseResult& measured, std::vector<FaultRecord> faults) {
     const double phase_s = measured.stall.measured ? aggregate(measured.ranks).time_s : 0.0;
     for (FaultRecord& f : faults) {
@@ -416,7 +417,7 @@ class BenchmarkRun {
   std::unique_ptr<Comm> target_comm_;  // with several targets: the ranks of this rank's target
   std::unique_ptr<PerOpLog> per_op_;   // --savePerOpDataCSV
   std::unique_ptr<serverstats::ServerSampler> server_stats_;  // --server-stats, rank 0 only
-  std::unique_ptr<FaultInjector> faults_;  // --fault-at, rank 0 only
+  std::unique_ptr<FaultInjector> faults_;                     // --fault-at, rank 0 only
   std::int64_t epoch_ns_ = 0;
 };
 

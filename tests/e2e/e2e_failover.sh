@@ -20,6 +20,7 @@ PYEOF
 
 # A freeze of 0.5 s into a create phase that lasts about 3 s: the stall is 0.5 s (+- 0.1 s).
 mkdir -p "$BASE/freeze"
+# shellcheck disable=SC2016  # $PPID is the fault shell's own: its parent, rank 0
 run 1 -a DUMMY --dummy.delay-create 200 -F -C -n 10000 -d "$BASE/freeze" --series-interval 0.05 \
   --fault-at 1.2 --fault-cmd 'kill -STOP $PPID; sleep 0.5; kill -CONT $PPID' -o "$BASE/freeze.h5"
 expect_rc 0 "a freeze of rank 0"

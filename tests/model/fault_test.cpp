@@ -32,8 +32,8 @@ TEST(CommonStall, OneRankWorkingMeansNoStall) {
 TEST(GapRecorder, KeepsGapsOverTheThresholdAndStaysBounded) {
   GapRecorder r;
   r.begin(0, 0);
-  r.done(500'000);      // 0.5 ms: not kept
-  r.done(10'500'000);   // a 10 ms gap: kept
+  r.done(500'000);     // 0.5 ms: not kept
+  r.done(10'500'000);  // a 10 ms gap: kept
   r.finish();
   ASSERT_EQ(r.gaps().size(), 2U);
   EXPECT_NEAR(r.gaps()[0].to - r.gaps()[0].from, 0.010, 1e-9);

@@ -68,16 +68,16 @@ PhaseStall commonStall(const std::vector<std::vector<Gap>>& per_rank, double t_s
 // What became of one --fault-at/--fault-cmd pair in one phase (rank 0's record).
 struct FaultRecord {
   static constexpr double kNotRecovered = -1.0;  // recovery_s: the rate never came back within the phase
-  double at_s = 0.0;       // the time asked for, seconds into the phase
-  std::string command;     // as given
-  bool injected = false;   // false: the phase ended first ("the fault was not injected")
-  double t_start = 0.0;    // when the command started, seconds after the phase's t_start (injected only)
+  double at_s = 0.0;                             // the time asked for, seconds into the phase
+  std::string command;                           // as given
+  bool injected = false;  // false: the phase ended first ("the fault was not injected")
+  double t_start = 0.0;   // when the command started, seconds after the phase's t_start (injected only)
   std::int32_t exit_status = -1;  // the shell's exit status; -1: not injected, killed, or not started
-  std::string problem;     // "" when it exited 0; else what happened ("exit status 3", "killed by SIGTERM")
-  std::string output;      // its stdout and stderr, at most kMaxOutput bytes (then "[... N bytes more]")
+  std::string problem;  // "" when it exited 0; else what happened ("exit status 3", "killed by SIGTERM")
+  std::string output;   // its stdout and stderr, at most kMaxOutput bytes (then "[... N bytes more]")
   // Seconds from t_start to the first whole second (windows counted from t_start) whose rate is at least
-  // half the median rate of the whole seconds before it; kNotRecovered, or NaN when it cannot be measured (not
-  // injected, no whole second before the fault, no series).
+  // half the median rate of the whole seconds before it; kNotRecovered, or NaN when it cannot be measured
+  // (not injected, no whole second before the fault, no series).
   double recovery_s = std::numeric_limits<double>::quiet_NaN();
   bool failed() const { return !problem.empty(); }
   static constexpr std::size_t kMaxOutput = 4096;
