@@ -107,13 +107,10 @@ void convertOutput(const std::vector<std::string>& values, Config& config, std::
   }
 }
 
-// --fault-at SECONDS --fault-cmd CMD: pairs, by position; each time a plain number of seconds, each command
-// a command. Not with -B: without barriers the ranks' phases do not start together, so "SECONDS into the
-// phase" names no common moment.
+// --fault-at/--fault-cmd: pairs by position. Not with -B: the ranks' phases start apart, no common moment.
 void convertFaults(const RawOptions& raw, Config& config, std::vector<std::string>& errors) {
   const std::vector<std::string>& times = raw[row("fault-at")].texts;
   const std::vector<std::string>& commands = raw[row("fault-cmd")].texts;
-  if (times.empty() && commands.empty()) return;
   if (times.size() != commands.size()) {
     errors.push_back(fmt::format("{} and {} go in pairs: {} times and {} commands given", label("fault-at"),
                                  label("fault-cmd"), times.size(), commands.size()));
@@ -121,21 +118,19 @@ void convertFaults(const RawOptions& raw, Config& config, std::vector<std::strin
   }
   for (std::size_t i = 0; i < times.size(); ++i) {
     const ConvertedSeconds at = toSeconds(times[i]);
-    if (!times[i].empty() && times[i].front() == '-') {
+    if (times[i].starts_with('-')) {
       errors.push_back(
-          fmt::format("{} {}: a negative time; a fault is started SECONDS (0 or more) into "
-                      "the phase",
-                      label("fault-at"), times[i]));
+          fmt::format("{} {}: a negative time (seconds into the phase)", label("fault-at"), times[i]));
     } else if (at.problem) {
       errors.push_back(fmt::format("{}: {}", label("fault-at"), *at.problem));
     }
     checkCommandValue(label("fault-cmd"), commands[i], errors);
     config.faults.push_back(FaultSpec{at.value, commands[i]});
   }
-  if (config.no_barriers) {
+  if (config.no_barriers && !times.empty()) {
     errors.push_back(
         fmt::format("{} and {} exclude each other: without barriers the ranks start a phase "
-                    "at different times, so a fault has no common moment to be timed from",
+                    "at different times",
                     label("fault-at"), label("no-barriers")));
   }
 }
