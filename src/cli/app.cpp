@@ -256,7 +256,7 @@ int exitStatusOf(const RunResult& result) {
   if (result.stop_signal != 0) return 128 + result.stop_signal;
   if (result.setup_usage) return kExitUsage;
   const bool failed = !result.setup_error.empty() || result.failedOps() > 0 || !result.problems.empty() ||
-                      !result.cleanup_problems.empty();
+                      !result.cleanup_problems.empty() || result.fault_failed;
   if (failed) return kExitFailed;
   return result.server_stats_incomplete ? kExitServerStatsIncomplete : kExitOk;
 }

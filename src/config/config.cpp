@@ -107,6 +107,34 @@ void convertOutput(const std::vector<std::string>& values, Config& config, std::
   }
 }
 
+// --fault-at/--fault-cmd: pairs by position. Not with -B: the ranks' phases start apart, no common moment.
+void convertFaults(const RawOptions& raw, Config& config, std::vector<std::string>& errors) {
+  const std::vector<std::string>& times = raw[row("fault-at")].texts;
+  const std::vector<std::string>& commands = raw[row("fault-cmd")].texts;
+  if (times.size() != commands.size()) {
+    errors.push_back(fmt::format("{} and {} go in pairs: {} times and {} commands given", label("fault-at"),
+                                 label("fault-cmd"), times.size(), commands.size()));
+    return;
+  }
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    const ConvertedSeconds at = toSeconds(times[i]);
+    if (times[i].starts_with('-')) {
+      errors.push_back(
+          fmt::format("{} {}: a negative time (seconds into the phase)", label("fault-at"), times[i]));
+    } else if (at.problem) {
+      errors.push_back(fmt::format("{}: {}", label("fault-at"), *at.problem));
+    }
+    checkCommandValue(label("fault-cmd"), commands[i], errors);
+    config.faults.push_back(FaultSpec{at.value, commands[i]});
+  }
+  if (config.no_barriers && !times.empty()) {
+    errors.push_back(
+        fmt::format("{} and {} exclude each other: without barriers the ranks start a phase "
+                    "at different times",
+                    label("fault-at"), label("no-barriers")));
+  }
+}
+
 // Paths and names: each row's check, then its value lands (the sweep's are read by convertSweep).
 void convertTexts(const RawOptions& raw, Config& config, std::vector<std::string>& errors) {
   for (const OptionRow* option : kConversionOrder) {
@@ -123,6 +151,7 @@ void convertTexts(const RawOptions& raw, Config& config, std::vector<std::string
       }
       continue;
     }
+    if (option == &row("fault-at") || option == &row("fault-cmd")) continue;  // convertFaults
     if (option->check != nullptr) option->check(shown(*option), *text, errors);
     if (option->land.text != nullptr) option->land.text(config, *text);
   }
@@ -250,6 +279,7 @@ Refused convert(const RawOptions& raw, Config& config, std::vector<std::string>&
   landSwitches(raw, config);
   convertNumbers(raw, config, refused, errors);
   convertTexts(raw, config, errors);
+  convertFaults(raw, config, errors);
   convertSweep(raw, config, errors);
   checkExclusiveSwitches(raw, config, errors);
   return refused;

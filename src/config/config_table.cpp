@@ -60,7 +60,8 @@ po::value_semantic* semanticOf(const OptionRow& option, RawValue& slot) {
       break;
   }
   // -o: a results file and a console style (-o F --output mdtest); --server-stats: each source.
-  if (option.long_name == "output" || option.long_name == "server-stats") {
+  if (option.long_name == "output" || option.long_name == "server-stats" || option.long_name == "fault-at" ||
+      option.long_name == "fault-cmd") {
     return po::value<std::string>()
         ->value_name(std::string(option.value_name))
         ->composing()

@@ -168,7 +168,7 @@ using enum OptionKind;
 using enum OptionGroup;
 inline constexpr WithSteady kNot = WithSteady::kNo;
 // clang-format off
-inline constexpr std::array<OptionRow, 76> kOptionRows = {{
+inline constexpr std::array<OptionRow, 78> kOptionRows = {{
   {"items", 'n', "N", kWorkload, kCount, number<&Config::items>(),
    "items per rank, exact (default 1000; required with --preset)"},
   {"files-only", 'F', "", kWorkload, kSwitch, {.on = [](Config& c) { c.kinds = ItemKinds::kFilesOnly; }},
@@ -283,6 +283,12 @@ inline constexpr std::array<OptionRow, 76> kOptionRows = {{
    "MDS counters per phase, repeatable: ceph-mds:SOCK, lustre-mdt:GLOB,\n"
    "ganesha:DBUS_ADDRESS (NFS-Ganesha's per-operation counts), cmd:CMD", kNot,
    checkServerStatsValue},
+  {"fault-at", 0, "SECONDS", kOutput, kText, {},
+   "repeatable, paired with --fault-cmd: SECONDS into each phase, rank 0\n"
+   "starts the fault command (outside the timing, without waiting)", kNot},
+  {"fault-cmd", 0, "CMD", kOutput, kText, {},
+   "the fault command (sh -c, its own process group) of the --fault-at\n"
+   "given in the same position; its start, status and output are recorded", kNot},
 
   {"posix.odirect", 0, "", kBackend, kSwitch, backendFlag<&Config::posix, &PosixBackendOptions::odirect>(),
    "-a POSIX: O_DIRECT on the files' opens (aligned buffers; -w, -e multiples\n"
@@ -392,7 +398,7 @@ inline std::string label(OptionRef option) { return shown(*option); }
 // The value options in the order their values are converted, and so the order of their messages: numbers,
 // then paths and names, then the sweep's (convertSweep). Help's order differs; this one is what job
 // scripts have always seen.
-inline constexpr std::array<const OptionRow*, 41> kConversionOrder = {&row("items"),
+inline constexpr std::array<const OptionRow*, 43> kConversionOrder = {&row("items"),
                                                                       &row("items-per-dir"),
                                                                       &row("depth"),
                                                                       &row("branching"),
@@ -429,6 +435,8 @@ inline constexpr std::array<const OptionRow*, 41> kConversionOrder = {&row("item
                                                                       &row("run-cmd-before-phase"),
                                                                       &row("run-cmd-after-phase"),
                                                                       &row("server-stats"),
+                                                                      &row("fault-at"),
+                                                                      &row("fault-cmd"),
                                                                       &row("dummy.delay-create"),
                                                                       &row("dummy.delay-close"),
                                                                       &row("dummy.delay-sync"),
@@ -440,7 +448,7 @@ struct RawValue {
   bool given = false;               // a switch given "=0" (mdtest's off) is not given
   std::optional<std::string> text;  // the last value given; none for a switch (or -R without a seed)
   std::uint32_t count = 0;          // kCounter: the occurrences, or the number given ("-v=3")
-  std::vector<std::string> texts;   // -o, --server-stats: every value, in order
+  std::vector<std::string> texts;   // -o, --server-stats, --fault-*: every value, in order
 };
 
 class RawOptions {

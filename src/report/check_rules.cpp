@@ -26,7 +26,7 @@ struct MetricInfo {
   std::uint64_t LatencySummary::*latency = nullptr;
 };
 
-constexpr std::array<MetricInfo, 12> kMetrics = {{
+constexpr std::array<MetricInfo, 14> kMetrics = {{
     {Metric::kRate, "rate", ValueKind::kRate, false, &ScalingPoint::mean},
     {Metric::kRateMin, "rate-min", ValueKind::kRate, false, &ScalingPoint::min},
     {Metric::kRateMax, "rate-max", ValueKind::kRate, false, &ScalingPoint::max},
@@ -37,6 +37,8 @@ constexpr std::array<MetricInfo, 12> kMetrics = {{
     {Metric::kP999, "p999", ValueKind::kLatency, true, nullptr, &LatencySummary::p999_ns},
     {Metric::kLatencyMax, "latency-max", ValueKind::kLatency, true, nullptr, &LatencySummary::max_ns},
     {Metric::kFailed, "failed", ValueKind::kCount, true},
+    {Metric::kStall, "stall", ValueKind::kLatency, true},
+    {Metric::kRecovery, "recovery", ValueKind::kLatency, true},
     {Metric::kServerCounter, "server(COUNTER)", ValueKind::kServer, true},
     {Metric::kServerPerOp, "server(COUNTER)/op", ValueKind::kServer, true},
 }};
@@ -379,6 +381,15 @@ Measured measure(const ScalingPoint& p, Metric metric) {
     return {0.0, m.kind == ValueKind::kLatency ? "imported results have no latencies"
                  : metric == Metric::kFailed   ? "imported results have no operation counts"
                                                : "imported results have no stonewall rate"};
+  }
+  if (metric == Metric::kStall || metric == Metric::kRecovery) {
+    const double s = metric == Metric::kStall ? p.stall_s : p.recovery_s;
+    if (std::isnan(s)) {
+      return {0.0, metric == Metric::kStall
+                       ? "no stall data (results of schema version 8 or older)"
+                       : "no fault was injected (--fault-at) with a measurable recovery"};
+    }
+    return {s * 1e9, {}};
   }
   if (metric == Metric::kStonewallRate && p.stonewall_mean == 0.0)
     return {0.0, "the stonewall (-W) did not fire"};

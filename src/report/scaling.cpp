@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <utility>
@@ -25,6 +27,8 @@ struct Accumulator {
   LatencyHistogram latency;
   std::uint64_t ok = 0;
   std::uint64_t failed = 0;
+  double stall_s = std::numeric_limits<double>::quiet_NaN();     // ScalingPoint's
+  double recovery_s = std::numeric_limits<double>::quiet_NaN();  // ScalingPoint's
   RunningStats stonewall;
   // Per iteration, where known: the phase's time and its ops per rank with work (tooFewForRate).
   double time_sum = 0.0;
@@ -72,6 +76,13 @@ void addRun(const StoredRun& run, std::map<Key, Accumulator>& acc, std::map<std:
     a.rates.push_back(phase.aggregate.ops_per_s);
     a.ok += phase.aggregate.ok;
     a.failed += phase.aggregate.failed;
+    if (phase.stall.measured)
+      a.stall_s = std::isnan(a.stall_s) ? phase.stall.stall_s : std::max(a.stall_s, phase.stall.stall_s);
+    for (const FaultRecord& f : phase.faults) {
+      if (!f.injected || std::isnan(f.recovery_s)) continue;
+      const double r = f.recovery_s < 0 ? std::numeric_limits<double>::infinity() : f.recovery_s;
+      a.recovery_s = std::isnan(a.recovery_s) ? r : std::max(a.recovery_s, r);
+    }
     if (phase.aggregate.stonewalled) a.stonewall.add(phase.aggregate.ops_per_s_at_stonewall);
     const PhaseSize size = phaseSize(phase, run.info.ranks);
     a.time_sum += size.time_s;
@@ -144,6 +155,8 @@ ScalingPoint finish(std::uint32_t ranks, const Accumulator& a) {
     p.latency = latencySummary(a.latency);
     p.ok = a.ok;
     p.failed = a.failed;
+    p.stall_s = a.stall_s;
+    p.recovery_s = a.recovery_s;
     p.stonewall_mean = a.stonewall.mean();
     p.server_iterations = a.server_iterations;
     p.server_deltas = a.server_deltas;

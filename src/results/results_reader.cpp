@@ -14,6 +14,7 @@
 #include "mdbench/model/steady.hpp"
 #include "mdbench/results/results_file.hpp"
 #include "results_attributes.hpp"
+#include "results_faults.hpp"
 #include "results_files.hpp"
 #include "results_imports.hpp"
 #include "results_layout.hpp"
@@ -171,6 +172,7 @@ StoredPhase readPhase(hid_t iteration, const std::string& name, std::uint32_t ve
         });
   }
   if (version >= results::kServerStatsSchemaVersion) p.server_stats = results::readServerStats(g);
+  if (version >= results::kFailoverSchemaVersion) results::readFailover(g, p.stall, p.faults);
   return p;
 }
 

@@ -35,6 +35,7 @@
 #include "mdbench/util/errno_name.hpp"
 #include "mdbench/util/file_io.hpp"
 #include "results_attributes.hpp"
+#include "results_faults.hpp"
 #include "results_files.hpp"
 #include "results_layout.hpp"
 #include "results_server_stats.hpp"
@@ -533,6 +534,7 @@ struct Hdf5Sink::Impl {
     writeSeries(group.get(), result);
     writeErrors(group.get(), result, plan);
     results::writeServerStats(group.get(), result.server_stats);
+    results::writeFailover(group.get(), result.stall, result.faults);
     markIfStopped(stoppedShort(result, plan));
     h5::flush(file.get());
   }

@@ -37,6 +37,7 @@
 #include "mdbench/model/stats.hpp"
 #include "mdbench/model/steady.hpp"
 #include "mdbench/results/results_file.hpp"
+#include "results_faults.hpp"
 #include "results_files.hpp"
 #include "results_layout.hpp"
 #include "results_server_stats.hpp"
@@ -189,6 +190,20 @@ void checkServerStats(const StoredPhase& phase) {
           fmt::format("{}/{}/{}", phase.group, results::kServerStatsGroup, results::serverSourceGroupName(i)),
           problem);
     }
+  }
+}
+
+// Failover (version 9): the stall within the phase, each fault's recovery after it.
+void checkFailover(const StoredPhase& phase) {
+  if (!phase.stall.measured || phase.ranks.empty()) return;
+  double t_start = phase.ranks.front().t_start, t_end = phase.ranks.front().t_local_end;
+  for (const StoredRankRow& r : phase.ranks) {
+    t_start = std::min(t_start, r.t_start);
+    t_end = std::max(t_end, r.t_local_end);
+  }
+  if (const std::string problem = results::failoverProblem(phase.stall, phase.faults, t_start, t_end);
+      !problem.empty()) {
+    fail(phase.group, problem);
   }
 }
 
@@ -425,6 +440,7 @@ class RunChecker {
     }
     checkErrors(phase);
     checkServerStats(phase);
+    checkFailover(phase);
   }
 
   void checkRows(const StoredPhase& phase, const Plan& plan) const {

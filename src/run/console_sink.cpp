@@ -255,6 +255,7 @@ void ConsoleSink::phase(const PhaseResult& result, const Plan& plan) {
   for (const std::string& line : serverStatsLines(result.server_stats, result.phase, agg.ok + agg.failed)) {
     fmt::print(out_, "        {}\n", line);
   }
+  for (const std::string& line : failoverLines(result)) fmt::print(out_, "        {}\n", line);
   if (plan.config().verbosity > 0) printRanks(result, plan.config().verbosity);
   std::fflush(out_);
 }

@@ -17,6 +17,7 @@
 
 #include "dir_cursor.hpp"
 #include "dir_rotation.hpp"
+#include "fault_injector.hpp"
 #include "mdbench/model/data_pattern.hpp"
 #include "mdbench/model/layout.hpp"
 #include "mdbench/model/metrics.hpp"
@@ -106,6 +107,10 @@ class PhaseExecutor {
   void setIteration(std::uint32_t iteration) { iteration_ = iteration; }
   // The last phase's ops per interval on this rank (collectSeries gathers them).
   SeriesRecorder& series() { return series_; }
+  // This rank's gaps between successful completions (collectStall); rank 0's --fault-at injector, begun at
+  // t_start.
+  const GapRecorder& gaps() const { return gaps_; }
+  void setFaults(FaultInjector* faults) { faults_ = faults; }
   // --savePerOpDataCSV: the log every op of the following phases goes into (nullptr: off).
   void setPerOpLog(PerOpLog* log) { per_op_ = log; }
   // What the last phase's --run-cmd-before-phase and --run-cmd-after-phase said on this rank ("" when
@@ -212,6 +217,8 @@ class PhaseExecutor {
     if (!config.no_barriers) parts_.comm.barrier();
     const std::int64_t t_start = parts_.clock.nowNs();
     series_.begin(t_start, series_interval_ns_);
+    gaps_.begin(t_start, epoch_ns_);
+    if (faults_ != nullptr) faults_->begin(phaseName(phase), iteration_);
     if (per_op_ != nullptr) per_op_->begin(t_start, planned);
     if (parts_.progress != nullptr) {
       parts_.progress->beginPhase(phaseName(phase), iteration_, config.iterations, planned, t_start);
@@ -259,6 +266,7 @@ class PhaseExecutor {
         config.cmd_after_phase.empty() ? std::string() : runCommand(config.cmd_after_phase, phase);
     const std::int64_t t_local_end = parts_.clock.nowNs();
     series_.finish(t_local_end, record.ok);
+    gaps_.finish();
     next_tick_ = kNever;
     if (!config.no_barriers) closingBarrier(t_local_end, record.ok + record.failed);
     const std::int64_t t_global_end = config.no_barriers ? t_local_end : parts_.clock.nowNs();
@@ -528,10 +536,11 @@ class PhaseExecutor {
   }
 
   // One op on a directory itself (tree and readdir phases): counted, and timed when it succeeded.
-  void tally(int err, std::int64_t elapsed_ns, std::uint32_t owner, std::uint64_t dir) {
+  void tally(int err, std::int64_t t0, std::int64_t now, std::uint32_t owner, std::uint64_t dir) {
     if (err == 0) {
       ++record_->ok;
-      latency_->add(static_cast<std::uint64_t>(elapsed_ns));
+      latency_->add(static_cast<std::uint64_t>(now - t0));
+      gaps_.done(now);
     } else {
       fail(err, owner, dir, FirstError{}.item, 1);
     }
@@ -635,6 +644,7 @@ class PhaseExecutor {
         tick(now);
       if (err == 0) [[likely]] {
         ++record.ok;
+        gaps_.done(now);
         record.bytes += bytes_per_op;
         latency.add(static_cast<std::uint64_t>(now - previous));
       } else {
@@ -685,7 +695,7 @@ class PhaseExecutor {
       const std::int64_t now = clock.nowNs();
       if (per_op_ != nullptr) per_op_->add(dir, t0, now);
       if (now >= next_tick_) tick(now);
-      tally(err, now - t0, owner, dir);
+      tally(err, t0, now, owner, dir);
     }
   }
 
@@ -723,7 +733,7 @@ class PhaseExecutor {
       const std::int64_t now = clock.nowNs();
       if (per_op_ != nullptr) per_op_->add(dir, t0, now);
       if (now >= next_tick_) tick(now);
-      tally(err, now - t0, owner, dir);
+      tally(err, t0, now, owner, dir);
     }
   }
 
@@ -778,6 +788,8 @@ class PhaseExecutor {
   std::uint32_t iteration_ = 0;
   std::int64_t series_interval_ns_ = 100'000'000;
   SeriesRecorder series_;
+  GapRecorder gaps_;
+  FaultInjector* faults_ = nullptr;
   std::int64_t next_tick_ = kNever;  // min of the series' next boundary and rank 0's next progress line
   PerOpLog* per_op_ = nullptr;
   std::string before_problem_;

@@ -27,9 +27,11 @@ namespace {
 
 constexpr std::string_view kCsvHeader = "phase,iteration,rank,op,start_s,duration_s\n";
 
-bool overridden(const char* entry) {
-  for (const char* name : {"MDBENCH_PHASE=", "MDBENCH_ITERATION=", "MDBENCH_RANK="}) {
-    if (std::strncmp(entry, name, std::strlen(name)) == 0) return true;
+// Whether the environment entry NAME=... is one of `added`'s names.
+bool overridden(const char* entry, const std::vector<std::string>& added) {
+  for (const std::string& a : added) {
+    const std::size_t name = a.find('=') + 1;
+    if (std::strncmp(entry, a.c_str(), name) == 0) return true;
   }
   return false;
 }
@@ -88,25 +90,38 @@ int waitForHook(pid_t pid, HookStop& stop, std::string& error) {
 
 }  // namespace
 
-std::string runPhaseCommand(const std::string& command, std::string_view phase, std::uint32_t iteration,
-                            std::uint32_t rank) {
-  std::vector<std::string> added = {fmt::format("MDBENCH_PHASE={}", phase),
-                                    fmt::format("MDBENCH_ITERATION={}", iteration),
-                                    fmt::format("MDBENCH_RANK={}", rank)};
+pid_t spawnShellGroup(const std::string& command, const std::vector<std::string>& added, int out_fd,
+                      std::string& error) {
   std::vector<char*> env;
   for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
-    if (!overridden(*e)) env.push_back(*e);
+    if (!overridden(*e, added)) env.push_back(*e);
   }
-  for (std::string& a : added) env.push_back(a.data());
+  std::vector<std::string> own = added;
+  for (std::string& a : own) env.push_back(a.data());
   env.push_back(nullptr);
   SpawnSpec shell = shellCommand(command);
   shell.env = &env;
+  if (out_fd >= 0) {
+    shell.stdout_fd = out_fd;
+    shell.stderr_fd = out_fd;
+  }
   // A process group of its own: a stop signals the hook and whatever it started, and a signal to mdbench's
   // group (the job script's, at a time limit) reaches the hook only through mdbench, which then waits.
   shell.own_group = true;
   int err = 0;
   const pid_t pid = spawnProcess(shell, err);
-  if (pid < 0) return fmt::format("cannot run /bin/sh: {}", describeErrno(err));
+  if (pid < 0) error = fmt::format("cannot run /bin/sh: {}", describeErrno(err));
+  return pid;
+}
+
+std::string runPhaseCommand(const std::string& command, std::string_view phase, std::uint32_t iteration,
+                            std::uint32_t rank) {
+  const std::vector<std::string> added = {fmt::format("MDBENCH_PHASE={}", phase),
+                                          fmt::format("MDBENCH_ITERATION={}", iteration),
+                                          fmt::format("MDBENCH_RANK={}", rank)};
+  std::string spawn_error;
+  const pid_t pid = spawnShellGroup(command, added, -1, spawn_error);
+  if (pid < 0) return spawn_error;
   HookStop stop = HookStop::kNone;
   std::string error;
   setChildGroup(pid);

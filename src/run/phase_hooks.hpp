@@ -2,6 +2,8 @@
 // --run-cmd-after-phase) and the per-op record (--savePerOpDataCSV). Private to the runner.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -14,6 +16,12 @@ class NewFile;
 
 // How long a hook has after the SIGTERM a stop sends its process group, before SIGKILL.
 inline constexpr double kHookGrace_s = 2.0;
+
+// Starts `command` through /bin/sh -c in a process group of its own (its pid is the group's id), with
+// `added` ("NAME=value" each) in its environment in place of this process's values of those names, its
+// stdout and stderr on `out_fd` when >= 0. Does not wait. Its pid, or -1 with `error` set.
+pid_t spawnShellGroup(const std::string& command, const std::vector<std::string>& added, int out_fd,
+                      std::string& error);
 
 // Runs `command` through /bin/sh -c, in a process group of its own, with MDBENCH_PHASE (the phase's stable
 // name), MDBENCH_ITERATION and MDBENCH_RANK added to this process's environment, and waits for it. A stop

@@ -61,6 +61,10 @@ class BenchmarkRun {
     if (!config_.per_op_csv_prefix.empty())
       setupStep("opening the --savePerOpDataCSV files", [&] { startPerOpLog(); });
     if (!config_.server_stats.empty()) setupStep("reading --server-stats", [&] { openServerStats(); });
+    if (root_ && !config_.faults.empty()) {
+      faults_ = std::make_unique<FaultInjector>(config_.faults);
+      executor_.setFaults(faults_.get());
+    }
     parts_.comm.barrier();
     epoch_ns_ = parts_.clock.nowNs();
     executor_.setEpoch(epoch_ns_);
@@ -284,6 +288,7 @@ class BenchmarkRun {
     result_.phases_began = true;
     if (info.readdir()) executor_.setReaddirLimit(limits.of(itemKindOf(phase)));
     const RankPhaseRecord record = executor_.measure(phase, it.handle, limits, latency_);
+    std::vector<FaultRecord> faults = faults_ ? faults_->end() : std::vector<FaultRecord>();
     std::vector<ServerStatsDelta> server =
         server_stats_ ? server_stats_->after(secondsSinceEpoch()) : std::vector<ServerStatsDelta>();
     const std::uint64_t items = info.tree()      ? config_.items
@@ -291,6 +296,8 @@ class BenchmarkRun {
                                                  : executor_.lastItems();
     PhaseResult measured = collectPhase(comm, iteration, phase, items, record, latency_);
     measured.series = collectSeries(comm, executor_.series());
+    measured.stall = collectStall(comm, executor_.gaps(), measured.ranks);
+    if (root_) noteFaults(measured, std::move(faults));
     measured.server_stats = std::move(server);
     if (server_stats_ && server_stats_->incomplete()) result_.server_stats_incomplete = true;
     if (per_op_ != nullptr) endPerOpLog(iteration, phase);
@@ -305,6 +312,17 @@ class BenchmarkRun {
     }
     if (root_) publishPhase(std::move(measured), limits);
     return true;
+  }
+
+  // Rank 0, --fault-at: each injected fault's recovery from the phase's series; a failed command fails the
+  // run.
+  void noteFaults(PhaseResult& measured, std::vector<FaultRecord> faults) {
+    const double phase_s = measured.stall.measured ? aggregate(measured.ranks).time_s : 0.0;
+    for (FaultRecord& f : faults) {
+      if (f.injected) f.recovery_s = recoverySeconds(measured.series, f.t_start, phase_s);
+      if (f.failed()) result_.fault_failed = true;
+    }
+    measured.faults = std::move(faults);
   }
 
   // Before a create: the record says that every item of the kind the layout plans (up to -n per rank) may be
@@ -404,6 +422,7 @@ class BenchmarkRun {
   std::unique_ptr<Comm> target_comm_;  // with several targets: the ranks of this rank's target
   std::unique_ptr<PerOpLog> per_op_;   // --savePerOpDataCSV
   std::unique_ptr<serverstats::ServerSampler> server_stats_;  // --server-stats, rank 0 only
+  std::unique_ptr<FaultInjector> faults_;                     // --fault-at, rank 0 only
   std::int64_t epoch_ns_ = 0;
 };
 

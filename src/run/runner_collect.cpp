@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 
 #include "mdbench/run/runner.hpp"
@@ -68,6 +70,30 @@ OpsSeries collectSeries(Comm& comm, SeriesRecorder& series) {
   result.total.assign(intervals, 0);
   for (std::size_t i = 0; i < result.per_rank.size(); ++i) result.total[i % intervals] += result.per_rank[i];
   return result;
+}
+
+PhaseStall collectStall(Comm& comm, const GapRecorder& gaps, const std::vector<RankPhaseRecord>& ranks) {
+  // Padding rows are empty gaps (from == to), which the sweep ignores.
+  std::array<std::uint64_t, 2> agreed = {gaps.gaps().size(), static_cast<std::uint64_t>(gaps.thresholdNs())};
+  comm.allreduceMaxEach(agreed);
+  std::vector<Gap> mine(agreed[0]);
+  std::copy(gaps.gaps().begin(), gaps.gaps().end(), mine.begin());
+  std::vector<std::byte> all;
+  comm.gatherBytes(std::as_bytes(std::span(mine)), all);
+  if (comm.rank() != 0 || ranks.empty()) return PhaseStall{};
+  std::vector<std::vector<Gap>> per_rank(comm.size());
+  const std::size_t each = agreed[0];
+  for (std::size_t r = 0; r < per_rank.size(); ++r) {
+    per_rank[r].resize(each);
+    if (each > 0) std::memcpy(per_rank[r].data(), all.data() + r * each * sizeof(Gap), each * sizeof(Gap));
+  }
+  double t_start = std::numeric_limits<double>::infinity();
+  double t_end = -std::numeric_limits<double>::infinity();
+  for (const RankPhaseRecord& r : ranks) {
+    t_start = std::min(t_start, r.t_start);
+    t_end = std::max(t_end, r.t_local_end);
+  }
+  return commonStall(per_rank, t_start, t_end, static_cast<double>(agreed[1]) * 1e-9);
 }
 
 }  // namespace mdbench

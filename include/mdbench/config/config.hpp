@@ -88,6 +88,13 @@ enum class ConsoleStyle : std::uint8_t { kMdbench, kMdtest };
 enum class DataPacket : std::uint8_t { kTimestamp, kOffset, kIncompressible, kRandom };
 std::string_view dataPacketName(DataPacket packet);  // "timestamp", "offset", "incompressible", "random"
 
+// One --fault-at/--fault-cmd pair: `command` started through /bin/sh -c by rank 0 `at_s` seconds into each
+// phase, in a process group of its own, outside the timing (issue 34).
+struct FaultSpec {
+  double at_s = 0.0;
+  std::string command;
+};
+
 struct Config {
   // -n, --items: items per rank, exact, as every step counts them. Given with -I over a shared tree, the
   // command line's -n is mdtest's: n/I loops, each a whole tree with -I items per item directory, so this
@@ -161,6 +168,8 @@ struct Config {
   bool print_rate_and_time = false;  // -P: the mdtest console prints the rate and the time tables
   // --server-stats SOURCE (repeatable): metadata server counters sampled around each phase (serverstats).
   std::vector<std::string> server_stats;
+  // --fault-at SECONDS --fault-cmd CMD (pairs, repeatable): SECONDS into each phase, rank 0 starts CMD.
+  std::vector<FaultSpec> faults;
   // The backends' own options (backends.hpp): only the selected backend's may be given.
   PosixBackendOptions posix;
   DummyBackendOptions dummy;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "mdbench/config/config.hpp"
+#include "mdbench/model/fault.hpp"
 #include "mdbench/model/ops_series.hpp"
 #include "mdbench/model/phase.hpp"
 #include "mdbench/model/server_stats.hpp"
@@ -56,6 +57,10 @@ struct PhaseResult {
   OpsSeries series;
   // --server-stats: what the phase cost each metadata server source, in the order given (rank 0 only).
   std::vector<ServerStatsDelta> server_stats;
+  // Issue 34 (schema version 9): the longest interval no rank completed an op in, and each --fault-at/
+  // --fault-cmd pair's record in this phase (rank 0 only).
+  PhaseStall stall;
+  std::vector<FaultRecord> faults;
 };
 
 // A run that is one step of a sweep (--sweep): which step, how its ranks were picked, out of how many.
@@ -113,6 +118,8 @@ struct RunResult {
   // --server-stats: a source could not be read before or after some phase (exit status
   // kServerStatsIncomplete).
   bool server_stats_incomplete = false;
+  // A --fault-cmd exited other than 0 (or could not run): recorded, the run went on, its exit status is 1.
+  bool fault_failed = false;
   std::uint64_t failedOps() const;
 };
 

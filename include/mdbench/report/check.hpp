@@ -28,7 +28,9 @@ enum class Metric : std::uint8_t {
   kP99,
   kP999,
   kLatencyMax,
-  kFailed,  // failed operations summed over iterations (mdbench metadata runs)
+  kFailed,    // failed operations summed over iterations (mdbench metadata runs)
+  kStall,     // the longest stall of any iteration (schema version 9), in nanoseconds as a latency
+  kRecovery,  // the slowest recovery of any injected fault (--fault-at), in nanoseconds as a latency
   // --server-stats: a counter's delta summed over the sources (mean over iterations), or that per client
   // operation (SERIES.server(COUNTER) and SERIES.server(COUNTER)/op; the counter is Rule::counter).
   kServerCounter,

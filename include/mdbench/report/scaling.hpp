@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <string>
 #include <string_view>
@@ -36,6 +37,10 @@ struct ScalingPoint {
   std::uint64_t ok = 0;
   std::uint64_t failed = 0;
   double stonewall_mean = 0.0;
+  // Failover (schema version 9): the longest stall of any iteration (NaN: no stall data), and the slowest
+  // recovery of any injected fault (NaN: no fault measured; +infinity: one never recovered in its phase).
+  double stall_s = std::numeric_limits<double>::quiet_NaN();
+  double recovery_s = std::numeric_limits<double>::quiet_NaN();
   // Means over the iterations that know them (model's PhaseSize, for tooFewForRate): the time the phase's
   // operations took (the slowest rank's to its last op; imports: mdtest's time table), its successful ops
   // per rank with work (imports: rate x time / ranks) and over all ranks. 0: not known (an import without a

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "mdbench/config/config.hpp"
+#include "mdbench/model/fault.hpp"
 #include "mdbench/model/imported.hpp"
 #include "mdbench/model/metrics.hpp"
 #include "mdbench/model/ops_series.hpp"
@@ -24,7 +25,7 @@
 namespace mdbench {
 
 inline constexpr std::string_view kSchemaName = "mdbench-results";
-inline constexpr std::uint32_t kSchemaVersion = 8;
+inline constexpr std::uint32_t kSchemaVersion = 9;
 // Readers accept every version from this one on: each later version only added objects, which the files of
 // an earlier version lack (version 5's throughput over time: StoredPhase::has_series is false then).
 inline constexpr std::uint32_t kOldestReadableSchemaVersion = 3;
@@ -130,6 +131,9 @@ struct StoredPhase {
   DoneRates done;
   // --server-stats (schema version 7): per source, in the order given; empty without the option.
   std::vector<ServerStatsDelta> server_stats;
+  // Failover (schema version 9): the stall (measured false in older files) and --fault-at's records.
+  PhaseStall stall;
+  std::vector<FaultRecord> faults;
 };
 
 // A stored phase's size for the rule on phases too short to time (model's rate_timing.hpp): its ok, its

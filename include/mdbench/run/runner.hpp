@@ -37,6 +37,10 @@ PhaseResult collectPhase(Comm& comm, std::uint32_t iteration, Phase phase, std::
 // Collective, after each phase: every rank's series is coarsened to the coarsest interval any rank
 // reached, padded to the longest, and gathered; rank 0 gets the per-rank counts and their sums.
 OpsSeries collectSeries(Comm& comm, SeriesRecorder& series);
+// Collective, after each phase: every rank's gaps (padded to the most any rank kept) and threshold are
+// gathered; rank 0 gets the phase's stall (fault.hpp's commonStall) between the earliest t_start and the
+// latest t_local_end of `ranks` (collectPhase's records; empty on the other ranks).
+PhaseStall collectStall(Comm& comm, const GapRecorder& gaps, const std::vector<RankPhaseRecord>& ranks);
 
 // Collective: every rank calls it. Per iteration the first rank of each target (rank t for target t)
 // makes the iteration directory (when creating) and removes it (when removing), untimed, after -p's delay.

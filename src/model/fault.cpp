@@ -1,0 +1,140 @@
+// Failover measurement: fault.hpp.
+#include "mdbench/model/fault.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "mdbench/model/metrics.hpp"
+#include "mdbench/model/result.hpp"
+
+namespace mdbench {
+
+void GapRecorder::begin(std::int64_t t_start_ns, std::int64_t epoch_ns) {
+  epoch_ns_ = epoch_ns;
+  last_ns_ = t_start_ns;
+  threshold_ns_ = kFirstThresholdNs;
+  gaps_.clear();
+}
+
+void GapRecorder::keep(std::int64_t from_ns, std::int64_t to_ns) {
+  if (gaps_.size() == kMaxGaps) {
+    threshold_ns_ *= 2;
+    const double shortest = static_cast<double>(threshold_ns_) * 1e-9;
+    std::erase_if(gaps_, [shortest](const Gap& g) { return g.to - g.from <= shortest; });
+    if (to_ns - from_ns <= threshold_ns_) return;
+  }
+  gaps_.push_back(Gap{seconds(from_ns), seconds(to_ns)});
+}
+
+void GapRecorder::finish() {
+  // The gap after the last completion stays open: the rank completes nothing more in this phase.
+  if (gaps_.size() == kMaxGaps) keep(last_ns_, last_ns_ + 2 * threshold_ns_ + 1);  // makes room
+  gaps_.push_back(Gap{seconds(last_ns_), std::numeric_limits<double>::infinity()});
+}
+
+PhaseStall commonStall(const std::vector<std::vector<Gap>>& per_rank, double t_start, double t_end,
+                       double resolution_s) {
+  PhaseStall stall;
+  stall.measured = !per_rank.empty();
+  stall.resolution_s = resolution_s;
+  if (per_rank.empty() || !(t_end > t_start)) return stall;
+  // A sweep over every gap's ends: where all ranks are inside a gap at once, no rank completes anything.
+  std::vector<std::pair<double, int>> events;  // (time, +1 gap opens / -1 gap closes); closes sort first
+  for (const std::vector<Gap>& gaps : per_rank) {
+    for (const Gap& g : gaps) {
+      const double from = std::max(g.from, t_start);
+      const double to = std::min(g.to, t_end);
+      if (to <= from) continue;
+      events.emplace_back(from, +1);
+      events.emplace_back(to, -1);
+    }
+  }
+  std::sort(events.begin(), events.end());
+  const int all = static_cast<int>(per_rank.size());
+  int inside = 0;
+  double opened = 0.0;
+  for (const auto& [time, step] : events) {
+    if (step < 0 && inside == all && time - opened > stall.stall_s) {
+      stall.stall_s = time - opened;
+      stall.t_start = opened;
+      stall.t_end = time;
+    }
+    inside += step;
+    if (step > 0 && inside == all) opened = time;
+  }
+  return stall;
+}
+
+namespace {
+
+// Successful ops of every rank in [from, to) seconds after the phase's start, an interval partly inside
+// counted in proportion.
+double opsIn(const OpsSeries& series, double from, double to) {
+  double ops = 0.0;
+  for (std::uint32_t k = 0; k < series.intervals; ++k) {
+    const double a = k * series.interval_s;
+    const double b = a + series.interval_s;
+    const double overlap = std::min(b, to) - std::max(a, from);
+    if (overlap > 0) ops += static_cast<double>(series.total[k]) * overlap / series.interval_s;
+  }
+  return ops;
+}
+
+}  // namespace
+
+double recoverySeconds(const OpsSeries& series, double fault_s, double phase_s) {
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  if (series.intervals == 0 || series.interval_s <= 0 || series.total.size() != series.intervals) return kNaN;
+  std::vector<double> before;
+  for (double end = fault_s; end - 1.0 >= -1e-9; end -= 1.0) before.push_back(opsIn(series, end - 1.0, end));
+  if (before.empty()) return kNaN;
+  std::sort(before.begin(), before.end());
+  const std::size_t n = before.size();
+  const double median = n % 2 == 1 ? before[n / 2] : (before[n / 2 - 1] + before[n / 2]) / 2.0;
+  for (double k = 0.0; fault_s + k + 1.0 <= phase_s + 1e-9; k += 1.0) {
+    if (opsIn(series, fault_s + k, fault_s + k + 1.0) >= median / 2.0) return k;
+  }
+  return FaultRecord::kNotRecovered;
+}
+
+std::string recoveryText(double recovery_s) {
+  if (std::isnan(recovery_s)) return "not measured";
+  if (recovery_s < 0) return "not recovered within the phase";
+  return fmt::format("{:g} s", recovery_s);
+}
+
+std::vector<std::string> failoverLines(const PhaseResult& result) {
+  std::vector<std::string> lines;
+  if (result.faults.empty()) return lines;
+  const PhaseAggregate agg = aggregate(result.ranks);
+  const double t0 = result.ranks.empty() ? 0.0 : result.ranks.front().t_start;
+  const PhaseStall& s = result.stall;
+  const std::string latency_max =
+      fmt::format("latency max {:.3f} s", static_cast<double>(latencySummary(result.latency).max_ns) * 1e-9);
+  if (s.measured && s.stall_s > 0) {
+    lines.push_back(fmt::format("stall {:.3f} s ({:.3f} s to {:.3f} s into the phase), {} failed ops, {}",
+                                s.stall_s, s.t_start - t0, s.t_end - t0, agg.failed, latency_max));
+  } else {
+    lines.push_back(fmt::format("stall {} ({} failed ops, {})",
+                                s.measured ? fmt::format("under {:g} s", s.resolution_s) : "not measured",
+                                agg.failed, latency_max));
+  }
+  for (std::size_t i = 0; i < result.faults.size(); ++i) {
+    const FaultRecord& f = result.faults[i];
+    if (!f.injected && f.problem.empty()) {
+      lines.push_back(
+          fmt::format("fault {} at {:g} s: the fault was not injected (the phase ended first): {}", i + 1,
+                      f.at_s, f.command));
+      continue;
+    }
+    lines.push_back(fmt::format("fault {} at {:g} s: started at {:.3f} s, {}, recovery {}: {}", i + 1, f.at_s,
+                                f.t_start, f.problem.empty() ? "exit status 0" : f.problem,
+                                recoveryText(f.recovery_s), f.command));
+  }
+  return lines;
+}
+
+}  // namespace mdbench

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Issue 34: --fault-at/--fault-cmd and the stall. A fault command that freezes the only rank (SIGSTOP to
+# its parent, rank 0, for 0.5 s) gives a stall of 0.5 s within tolerance; a failing fault command is
+# recorded and the run's exit status is 1; a fault beyond the phase is "not injected"; bad pairs, a
+# negative time and -B are usage errors (exit 2). The results file is read back with h5py (the HDF5 C API).
+source "$(dirname "$0")/lib.sh" "$@"
+py=/usr/bin/python3
+
+# faults FILE PHASE: each fault row of the phase as "injected exit_status recovery_s output", then the stall.
+faults() {
+  "$py" - "$1" "$2" <<'PYEOF'
+import h5py, sys
+g = h5py.File(sys.argv[1], "r")["runs/run-0000/iterations/iter-0000/" + sys.argv[2]]
+for row in (g["faults"][()] if "faults" in g else []):
+    out = row["output"].decode() if isinstance(row["output"], bytes) else row["output"]
+    print(int(row["injected"]), int(row["exit_status"]), row["recovery_s"], out.strip())
+print("stall %.3f" % g.attrs["stall_s"])
+PYEOF
+}
+
+# A freeze of 0.5 s into a create phase that lasts about 3 s: the stall is 0.5 s (+- 0.1 s).
+mkdir -p "$BASE/freeze"
+# shellcheck disable=SC2016  # $PPID is the fault shell's own: its parent, rank 0
+run 1 -a DUMMY --dummy.delay-create 200 -F -C -n 10000 -d "$BASE/freeze" --series-interval 0.05 \
+  --fault-at 1.2 --fault-cmd 'kill -STOP $PPID; sleep 0.5; kill -CONT $PPID' -o "$BASE/freeze.h5"
+expect_rc 0 "a freeze of rank 0"
+expect_in "$OUT" "fault 1 at 1.2 s: started at" "the console's fault line"
+stall=$(faults "$BASE/freeze.h5" file-create | awk '/^stall/ { print $2 }')
+if awk -v s="$stall" 'BEGIN { exit !(s >= 0.45 && s <= 0.6) }'; then pass; else fail "stall $stall, expected 0.5 s"; fi
+"$MDBENCH" validate "$BASE/freeze.h5" >"$OUT" 2>"$ERR"
+RC=$?
+expect_rc 0 "validate of the freeze's file"
+
+# check gates on the recorded stall: one that passes, one that fails (exit 3); the recovery (one whole second
+# before the fault gives the median); NO-DATA for a recovery where no fault was injected (tree-create).
+"$MDBENCH" check "$BASE/freeze.h5" --require 'file-create.stall<=30s' --require 'file-create.failed==0' \
+  >"$OUT" 2>"$ERR"
+RC=$?
+expect_rc 0 "a stall gate that passes"
+"$MDBENCH" check "$BASE/freeze.h5" --require 'file-create.stall<=100ms' >"$OUT" 2>"$ERR"
+RC=$?
+expect_rc 3 "a stall gate that fails"
+expect_in "$OUT" "FAIL  [freeze] file-create stall at 1 rank" "the failing gate's line"
+"$MDBENCH" check "$BASE/freeze.h5" --require 'file-create.recovery<=60s' >"$OUT" 2>"$ERR"
+RC=$?
+expect_rc 0 "a recovery gate"
+"$MDBENCH" check "$BASE/freeze.h5" --require 'tree-create.recovery<=60s' >"$OUT" 2>"$ERR"
+RC=$?
+expect_in "$OUT" "NO-DATA" "a recovery where the fault was not injected"
+
+# A failing command: recorded with its output, exit status 1; a fault after the phase: not injected.
+mkdir -p "$BASE/failing"
+run 2 -a DUMMY --dummy.delay-create 1000 -F -C -n 1500 -d "$BASE/failing" \
+  --fault-at 0.3 --fault-cmd 'echo broken; exit 3' --fault-at 100 --fault-cmd true -o "$BASE/failing.h5"
+expect_rc 1 "a failing fault command"
+expect_in "$OUT" "exit status 3" "the failing command's status on the console"
+expect_in "$OUT" "fault 2 at 100 s: the fault was not injected" "a fault beyond the phase"
+rows=$(faults "$BASE/failing.h5" file-create)
+expect_eq "$(echo "$rows" | sed -n 1p | awk '{ print $1, $2, $4 }')" "1 3 broken" "the failing fault's row"
+expect_eq "$(echo "$rows" | sed -n 2p | awk '{ print $1, $2 }')" "0 -1" "the fault not injected"
+
+# Bad input: exit 2, nothing made.
+mkdir -p "$BASE/bad"
+run 0 -F -C -n 10 -d "$BASE/bad" --fault-at 1
+expect_rc 2 "--fault-at without --fault-cmd"
+expect_in "$ERR" "go in pairs" "the unmatched pair's message"
+run 0 -F -C -n 10 -d "$BASE/bad" --fault-at=-1 --fault-cmd true
+expect_rc 2 "a negative fault time"
+expect_in "$ERR" "negative" "the negative time's message"
+run 0 -F -C -n 10 -d "$BASE/bad" -B --fault-at 1 --fault-cmd true
+expect_rc 2 "a fault with -B"
+expect_in "$ERR" "exclude each other" "the -B message"
+finish
