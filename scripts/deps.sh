@@ -12,6 +12,8 @@ packages=(
   man-db dpkg-dev universal-ctags strace
   # The test bed (scripts/testbed.sh): CephFS servers and client, Torque's qsub over Slurm, setfattr.
   ceph-mon ceph-osd ceph-mds ceph-mgr ceph-fuse ceph-common slurm-wlm-torque attr
+  # -a CEPHFS: libcephfs (cmake/cephfs.cmake finds it; without it the backend is not built in).
+  libcephfs-dev
 )
 
 missing=()
