@@ -113,18 +113,20 @@ std::string mountFailure(ceph_mount_info* cmount, const CephfsOptions& o, int er
     why = fmt::format("no monitor at {} answered within {} s (are they up and reachable?)", monitors(cmount),
                       o.mount_timeout_s);
   } else if (err == EACCES || err == EPERM || err == EINVAL) {
-    why = fmt::format("the monitors at {} refused {} (a wrong --cephfs.user, or its key missing from the "
-                      "keyring {} names)",
-                      monitors(cmount), who, conf);
+    why = fmt::format(
+        "the monitors at {} refused {} (a wrong --cephfs.user, or its key missing from the "
+        "keyring {} names)",
+        monitors(cmount), who, conf);
   } else if (err == ENOENT) {
-    why = fmt::format("{} (--cephfs.remote_prefix) does not exist in the CephFS, or {} has no key in "
-                      "the keyring {} names",
-                      root, who, conf);
+    why = fmt::format(
+        "{} (--cephfs.remote_prefix) does not exist in the CephFS, or {} has no key in "
+        "the keyring {} names",
+        root, who, conf);
   } else {
     why = fmt::format("monitors {}", monitors(cmount));
   }
-  return fmt::format("-a CEPHFS: cannot mount {} of the CephFS as {} ({}): {}", root, who,
-                     describeErrno(err), why);
+  return fmt::format("-a CEPHFS: cannot mount {} of the CephFS as {} ({}): {}", root, who, describeErrno(err),
+                     why);
 }
 
 }  // namespace
@@ -170,7 +172,7 @@ std::unique_ptr<CephfsBackend> CephfsBackend::open(const std::string& root_path,
     return fail(err, mountFailure(cmount, options, err));
   }
   const std::string path = mountPath(root_path, options.prefix);
-  struct ceph_statx stx{};
+  struct ceph_statx stx {};
   int err = status(ceph_statx(cmount, path.c_str(), &stx, CEPH_STATX_MODE, kNoFollow));
   if (err == 0 && !S_ISDIR(stx.stx_mode)) err = ENOTDIR;
   if (err != 0) {
@@ -235,7 +237,7 @@ int CephfsBackend::closeDir(DirHandle dir) {
 }
 
 int CephfsBackend::checkType(const char* path, EntryType want) {
-  struct ceph_statx stx{};
+  struct ceph_statx stx {};
   if (const int err = status(ceph_statx(cmount_, path, &stx, CEPH_STATX_MODE, kNoFollow)); err != 0) {
     return err;
   }
@@ -269,7 +271,7 @@ int CephfsBackend::createFile(DirHandle parent, const char* name, std::span<cons
   if (const int err = openFile(path, created ? kCreateFlags : kOpenCreatedFlags, fd); err != 0) return err;
   int err = 0;
   if (!created) {
-    struct ceph_statx stx{};
+    struct ceph_statx stx {};
     err = status(ceph_fstatx(cmount_, fd, &stx, CEPH_STATX_MODE | CEPH_STATX_NLINK | CEPH_STATX_SIZE, 0));
     if (err == 0) err = typeError(stx.stx_mode, EntryType::kFile);
     if (err == 0 && stx.stx_nlink != 1) err = EMLINK;
@@ -296,7 +298,7 @@ int CephfsBackend::readFile(DirHandle parent, const char* name, std::span<std::b
   if (path == nullptr) return EBADF;
   int fd = -1;
   if (const int err = openFile(path, kReadFlags, fd); err != 0) return err;
-  struct ceph_statx stx{};
+  struct ceph_statx stx {};
   int err = status(ceph_fstatx(cmount_, fd, &stx, CEPH_STATX_MODE, 0));
   if (err == 0) err = S_ISREG(stx.stx_mode) ? 0 : EINVAL;
   std::int64_t offset = 0;
@@ -360,7 +362,7 @@ int CephfsBackend::moveEntry(DirHandle from_dir, const char* from, DirHandle to_
   if (needsTypeCheck(from_dir, from)) {
     if (const int err = checkType(from_path, type); err != 0) return err;
   }
-  struct ceph_statx stx{};
+  struct ceph_statx stx {};
   const int err = status(ceph_statx(cmount_, to_path, &stx, CEPH_STATX_MODE, kNoFollow));
   if (err == 0) return EEXIST;  // never replaced (see the race above)
   if (err != ENOENT) return err;
@@ -390,7 +392,7 @@ int CephfsBackend::syncFileSystem() { return status(ceph_sync_fs(cmount_)); }
 int CephfsBackend::writeMark(DirHandle dir) {
   const std::string dir_path = dirPath(dir);
   if (dir_path.empty()) return EBADF;
-  struct ceph_statx stx{};
+  struct ceph_statx stx {};
   if (const int err = status(ceph_statx(cmount_, dir_path.c_str(), &stx, CEPH_STATX_INO, kNoFollow));
       err != 0) {
     return err;
@@ -414,8 +416,8 @@ MarkKind CephfsBackend::readMark(DirHandle dir) {
   const std::string path = dir_path + "/" + std::string(kMarkName);
   const int fd = ceph_open(cmount_, path.c_str(), O_RDONLY | O_NOFOLLOW, 0);
   if (fd < 0) return fd == -ENOENT ? MarkKind::kNone : MarkKind::kForeign;
-  struct ceph_statx st{};
-  struct ceph_statx dir_st{};
+  struct ceph_statx st {};
+  struct ceph_statx dir_st {};
   std::array<char, 128> buf{};
   int got = -1;
   if (ceph_fstatx(cmount_, fd, &st, CEPH_STATX_MODE, 0) == 0 && S_ISREG(st.stx_mode) &&

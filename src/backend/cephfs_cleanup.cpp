@@ -61,9 +61,9 @@ int CephfsBackend::removeGenerated(DirHandle dir, const CleanOptions& options, C
 // is mdbench's (a directory after what is below it). Returns whether it is gone (or would be: dry run).
 bool CephfsBackend::removeBelow(const std::string& entry_path, const std::string& relative,
                                 const CleanOptions& options, CleanTally& tally) {
-  struct ceph_statx stx{};
-  if (const int err = status(ceph_statx(cmount_, entry_path.c_str(), &stx, CEPH_STATX_MODE,
-                                        AT_SYMLINK_NOFOLLOW));
+  struct ceph_statx stx {};
+  if (const int err =
+          status(ceph_statx(cmount_, entry_path.c_str(), &stx, CEPH_STATX_MODE, AT_SYMLINK_NOFOLLOW));
       err != 0) {
     if (err != ENOENT) tally.keep(entry_path, describeErrno(err));
     return err == ENOENT;
@@ -73,11 +73,11 @@ bool CephfsBackend::removeBelow(const std::string& entry_path, const std::string
   const bool file = kind == GeneratedName::kGeneratedFile && S_ISREG(stx.stx_mode);
   const bool dir = kind == GeneratedName::kGeneratedDir && S_ISDIR(stx.stx_mode);
   if (!file && !dir) {
-    tally.keep(entry_path, kind == GeneratedName::kForeign
-                               ? fmt::format("{} mdbench did not make; left alone", typeName(stx.stx_mode))
-                               : fmt::format("{} with a name mdbench gives to {}; left alone",
-                                             typeName(stx.stx_mode),
-                                             kind == GeneratedName::kGeneratedDir ? "directories" : "files"));
+    tally.keep(entry_path,
+               kind == GeneratedName::kForeign
+                   ? fmt::format("{} mdbench did not make; left alone", typeName(stx.stx_mode))
+                   : fmt::format("{} with a name mdbench gives to {}; left alone", typeName(stx.stx_mode),
+                                 kind == GeneratedName::kGeneratedDir ? "directories" : "files"));
     return false;
   }
   if (options.leave != nullptr) {

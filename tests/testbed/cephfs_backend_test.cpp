@@ -183,7 +183,8 @@ TEST_F(CephfsBackendTest, RenameNeverReplacesAndMovesOnlyTheTypeMade) {
   EXPECT_EQ(backend_->renameEntry(root(), "file.mdbench.0.1", "x", EntryType::kDir), ENOTDIR);
   EXPECT_EQ(backend_->renameEntry(root(), "taken-by-link", "x", EntryType::kFile), EINVAL);
   EXPECT_FALSE(fs::exists(fs::symlink_status(dir_ / "x")));
-  EXPECT_EQ(backend_->renameEntry(root(), "file.mdbench.0.1", "file.mdbench.0.1.renamed", EntryType::kFile), 0);
+  EXPECT_EQ(backend_->renameEntry(root(), "file.mdbench.0.1", "file.mdbench.0.1.renamed", EntryType::kFile),
+            0);
   EXPECT_EQ(slurp(dir_ / "file.mdbench.0.1.renamed"), "one");
   DirHandle sub;
   ASSERT_EQ(backend_->openDir(root(), "dir.mdbench.0.1", sub), 0);

@@ -2,8 +2,8 @@
 # The CephFS backend's GoogleTest binary (cephfs_backend_test.cpp) against the test bed: on the head (files
 # checked through the head's ceph-fuse client) and inside node1 (through node1's). Fails when the test bed
 # is not up (lib.sh). Usage: tb_cephfs_backend.sh BINARY
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
+# shellcheck source=/dev/null
+source "$(dirname "$0")/lib.sh"
 bin=${1:?usage: tb_cephfs_backend.sh BINARY}
 export TB_FS
 "$bin" || tb_fail "cephfs_backend_test on the head"

@@ -23,9 +23,9 @@ namespace mdbench {
 
 // mdtest 4.1's --cephfs.* options, with their meanings there, and what mdbench adds.
 struct CephfsOptions {
-  std::string user;           // --cephfs.user: the cephx id without "client." ("" = libcephfs's default, admin)
-  std::string conf;           // --cephfs.conf: the ceph.conf to read ("" = libcephfs's search: $CEPH_CONF, ...)
-  std::string prefix;         // --cephfs.prefix: stripped from the front of -d's path (mdtest's pfix)
+  std::string user;    // --cephfs.user: the cephx id without "client." ("" = libcephfs's default, admin)
+  std::string conf;    // --cephfs.conf: the ceph.conf to read ("" = libcephfs's search: $CEPH_CONF, ...)
+  std::string prefix;  // --cephfs.prefix: stripped from the front of -d's path (mdtest's pfix)
   std::string remote_prefix;  // --cephfs.remote_prefix: the CephFS directory mounted ("" = "/")
   bool olazy = false;         // --cephfs.olazy: ceph_lazyio on every file opened
   bool sync_call = true;      // -Y: ceph_sync_fs (the only sync libcephfs has)
