@@ -4,7 +4,8 @@
 // (same client: its caps answer), through a second libcephfs client B (a client that did not make them),
 // and through ceph-fuse (PosixBackend, full path style: mdtest's lstat per file). Then A removes them.
 //   eval "$(scripts/testbed.sh env)"
-//   build/bench/mdbench_cephfs_stat_rate DIR [FILES] [ROUNDS]     (DIR: a new name below $MDBENCH_TESTBED_CEPHFS)
+//   build/bench/mdbench_cephfs_stat_rate DIR [FILES] [ROUNDS]     (DIR: a new name below
+//   $MDBENCH_TESTBED_CEPHFS)
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -51,9 +52,10 @@ int main(int argc, char** argv) {
   const std::string dir = argv[1];
   const int files = argc > 2 ? std::atoi(argv[2]) : 1000;
   const int rounds = argc > 3 ? std::atoi(argv[3]) : 5;
-  mdbench::CephfsOptions options{.user = env("MDBENCH_TESTBED_CEPHFS_USER"),
-                                 .conf = env("CEPH_CONF"),
-                                 .prefix = env("MDBENCH_TESTBED_CEPHFS")};
+  mdbench::CephfsOptions options;
+  options.user = env("MDBENCH_TESTBED_CEPHFS_USER");
+  options.conf = env("CEPH_CONF");
+  options.prefix = env("MDBENCH_TESTBED_CEPHFS");
   std::string parent = dir.substr(0, dir.rfind('/'));
   const std::string leaf = dir.substr(dir.rfind('/') + 1);
   mdbench::CephfsOpenError error;
@@ -80,8 +82,8 @@ int main(int argc, char** argv) {
     // The order alternates, so that drift hits all three alike.
     const std::vector<std::pair<Backend*, std::vector<double>*>> order =
         r % 2 == 0 ? std::vector<std::pair<Backend*, std::vector<double>*>>{{a.get(), &same},
-                                                                           {b.get(), &other},
-                                                                           {fuse.get(), &viafuse}}
+                                                                            {b.get(), &other},
+                                                                            {fuse.get(), &viafuse}}
                    : std::vector<std::pair<Backend*, std::vector<double>*>>{
                          {fuse.get(), &viafuse}, {b.get(), &other}, {a.get(), &same}};
     for (const auto& [backend, rates] : order) rates->push_back(statRate(*backend, names));
@@ -91,9 +93,10 @@ int main(int argc, char** argv) {
   b.reset();
   fuse.reset();
   (void)top->removeDir(top->root(), leaf.c_str());
-  fmt::print("{} files, {} rounds, median stats/s: libcephfs same client {:.0f}, libcephfs other client {:.0f}, "
-             "ceph-fuse {:.0f}; other client / ceph-fuse {:.2f}, same client / ceph-fuse {:.2f}\n",
-             files, rounds, median(same), median(other), median(viafuse), median(other) / median(viafuse),
-             median(same) / median(viafuse));
+  fmt::print(
+      "{} files, {} rounds, median stats/s: libcephfs same client {:.0f}, libcephfs other client {:.0f}, "
+      "ceph-fuse {:.0f}; other client / ceph-fuse {:.2f}, same client / ceph-fuse {:.2f}\n",
+      files, rounds, median(same), median(other), median(viafuse), median(other) / median(viafuse),
+      median(same) / median(viafuse));
   return 0;
 }
