@@ -15,6 +15,8 @@ packages=(
   # Its NFS gateway: NFS-Ganesha (FSAL CEPH and VFS), rpcbind for v3, a private bus for the statistics
   # (dbus-send), libnfs's tools as clients.
   nfs-ganesha nfs-ganesha-ceph nfs-ganesha-vfs rpcbind dbus-daemon dbus-bin libnfs-utils
+  # -a CEPHFS: libcephfs (cmake/cephfs.cmake finds it; without it the backend is not built in).
+  libcephfs-dev
 )
 
 missing=()

@@ -388,6 +388,10 @@ write_ceph_keys() {  # every key in one keyring, imported by the monitor at mkfs
     ceph-authtool "$k" --gen-key -n "client.$n" --cap mon 'allow r' --cap mds 'allow rwp' \
       --cap osd "allow rw tag cephfs data=$fsname"
   done
+  # libcephfs clients (mdbench -a CEPHFS, mdtest -a CEPHFS) on any node: an id of their own, whose config
+  # section is [client] alone (a ceph-fuse id's carries that daemon's pid file). The keyring is [global]'s.
+  ceph-authtool "$k" --gen-key -n client.mdbench --cap mon 'allow r' --cap mds 'allow rwp' \
+    --cap osd "allow rw tag cephfs data=$fsname"
   chmod 600 "$k"
   exec >&3 3>&-
 }
@@ -610,6 +614,7 @@ export MDBENCH_TESTBED_MDS_SOCKETS='${sockets# }'
 export MDBENCH_TESTBED_MPIEXEC='$self mpiexec'
 export MDBENCH_TESTBED_EXEC='$self exec'
 export MDBENCH_TESTBED_LAUNCHER='$here/testbed/ssh-launcher'
+export MDBENCH_TESTBED_CEPHFS_USER='mdbench'
 EOF
   nfs_print_env
 }
