@@ -29,7 +29,7 @@ std::string_view typeName(std::uint16_t mode) {
   return "a special file";
 }
 
-int listNames(ceph_mount_info* cmount, const std::string& path, std::vector<std::string>& names) {
+int listPathNames(ceph_mount_info* cmount, const std::string& path, std::vector<std::string>& names) {
   ceph_dir_result* dir = nullptr;
   if (const int err = status(ceph_opendir(cmount, path.c_str(), &dir)); err != 0) return err;
   dirent entry{};
@@ -48,7 +48,7 @@ int CephfsBackend::removeGenerated(DirHandle dir, const CleanOptions& options, C
   const std::string path = dirPath(dir);
   if (path.empty()) return EBADF;
   std::vector<std::string> names;
-  if (const int err = listNames(cmount_, path, names); err != 0) return err;
+  if (const int err = listPathNames(cmount_, path, names); err != 0) return err;
   for (const std::string& name : names) {
     if (name == kMarkName || name == kTakenName || name == kTakenTempName) continue;
     if (options.parts > 1 && cleanPartOf(name, options.parts) != options.part) continue;
@@ -93,7 +93,7 @@ bool CephfsBackend::removeBelow(const std::string& entry_path, const std::string
     return err == 0;
   }
   std::vector<std::string> names;
-  if (const int err = listNames(cmount_, entry_path, names); err != 0) {
+  if (const int err = listPathNames(cmount_, entry_path, names); err != 0) {
     tally.keep(entry_path, fmt::format("cannot list it: {}", describeErrno(err)));
     return false;
   }
