@@ -26,7 +26,9 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/mdbench-fuzz.XXXXXX")
 # and fuzzer runtimes and libc, is in libhdf5, and so is the code that allocated the memory involved (when
 # the report names one). Such inputs are set aside, not counted as findings: a damaged object header or
 # global heap makes HDF5 1.10 read out of bounds, loop, or allocate a length it read (a single malloc over
-# the limit: the frame that called it is in libhdf5) before any of our code sees a value. A fault in
+# the limit: the frame that called it is in libhdf5) before any of our code sees a value. libc's string
+# functions count as runtime however they are named (memcpy through the interceptor, or glibc's own
+# __memcpy_avx512_unaligned_erms in string/../sysdeps/ when a replay faults there directly). A fault in
 # our code, or in memory our code allocated, is always a finding. A crash that does not happen again alone
 # (a use-after-free in HDF5's metadata cache needs the cache state earlier inputs left) is judged by the
 # report the fuzzing run itself printed (LOG), by the same rule: the faulting frame and the allocation.
@@ -36,7 +38,7 @@ hdf5_internal() {  # hdf5_internal BINARY REPRODUCER LOG
   grep -qE '^==[0-9]+==ERROR: AddressSanitizer|ALARM: working on the last Unit|ERROR: libFuzzer: out-of-memory \(malloc' \
     <<<"$replay" || replay=$(cat "$3")
   awk '
-    function runtime(line) { return line ~ /(__interceptor_|__asan_|__asan::|__sanitizer|__ubsan|fuzzer::|libc\.so|in (malloc|calloc|realloc|operator new|memcpy|memmove|memset) )/ }
+    function runtime(line) { return line ~ /(__interceptor_|__asan_|__asan::|__sanitizer|__ubsan|fuzzer::|libc\.so|sysdeps\/|in (malloc|calloc|realloc|operator new|memcpy|memmove|memset|__(mem|str)[a-z0-9_]*) )/ }
     /^==[0-9]+==ERROR: AddressSanitizer|ALARM: working on the last Unit|ERROR: libFuzzer: out-of-memory \(malloc/ { report = 1 }
     report && /^ *#[0-9]+ / && section == "" && fault == "" && !runtime($0) { fault = $0 }
     report && /allocated by thread/ { section = "alloc" }
