@@ -17,25 +17,13 @@
 #include "mdbench/config/option_docs.hpp"
 #include "mdbench/model/layout.hpp"
 #include "mdbench/util/errno_name.hpp"
+#include "mdbench/util/file_io.hpp"
 
 namespace mdbench {
 
 namespace {
 
 constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
-
-// PATH without the trailing "/" and "/." that make the kernel follow a link in its last component.
-std::string lastComponentKept(std::string path) {
-  for (;;) {
-    if (path.size() > 1 && path.back() == '/') {
-      path.pop_back();
-    } else if (path.size() > 2 && path.ends_with("/.")) {
-      path.resize(path.size() - 2);
-    } else {
-      return path;
-    }
-  }
-}
 
 // The mark first, then the directory, when `fd` (opened on `path`) has mdbench's mark and `same` says it is
 // the directory expected.
@@ -113,7 +101,7 @@ StorageIdChain PosixStorage::identityChain(const std::string& absolute) {
   std::filesystem::path at = std::filesystem::path(absolute).lexically_normal();
   int fd = -1;
   for (bool first = true;; first = false) {
-    fd = ::open(lastComponentKept(at.string()).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    fd = ::open(withoutTrailingDots(at.string()).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd >= 0) {
       out.exists = first;
       break;

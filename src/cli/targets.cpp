@@ -19,24 +19,11 @@
 #include "mdbench/config/option_docs.hpp"
 #include "mdbench/model/layout.hpp"
 #include "mdbench/util/errno_name.hpp"
+#include "mdbench/util/file_io.hpp"
 
 namespace mdbench {
 
 namespace {
-
-// PATH without the trailing "/" and "/." that make the kernel follow a link in its last component ("/"
-// stays "/", "." stays ".").
-std::string withoutTrailingDots(std::string path) {
-  for (;;) {
-    if (path.size() > 1 && path.back() == '/') {
-      path.pop_back();
-    } else if (path.size() > 2 && path.ends_with("/.")) {
-      path.resize(path.size() - 2);
-    } else {
-      return path;
-    }
-  }
-}
 
 // "" or a hint for an errno that says the working directory is too deep to be named.
 std::string_view deepHint(int err) {

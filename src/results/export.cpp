@@ -19,6 +19,7 @@
 #include "csv_field.hpp"
 #include "export_imports.hpp"
 #include "export_server_stats.hpp"
+#include "results_faults.hpp"
 #include "h5.hpp"
 #include "mdbench/config/backends.hpp"
 #include "mdbench/model/phase.hpp"
@@ -219,6 +220,7 @@ Json phaseJson(const StoredPhase& p, const StoredRun& run) {
   for (const StoredError& e : p.errors) errors.push_back(errorJson(e));
   j["errors"] = std::move(errors);
   if (!p.server_stats.empty()) j["server_stats"] = results::serverStatsJson(p.server_stats);  // version 7
+  results::addFailoverJson(j, p.stall, p.faults);  // version 9
   // Computed on export (rate_timing.hpp), not stored: a rate too short to time is marked where it is read.
   j["too_short"] = tooShortToTime(phaseSize(p, run.info.ranks));
   return j;

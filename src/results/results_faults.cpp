@@ -3,7 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
+#include <utility>
 #include <cstddef>
 
 #include "h5.hpp"
@@ -34,15 +36,20 @@ inline constexpr std::array<h5::Field, 8> kFaultFields = {{
     {"recovery_s", h5::Type::kFloat64, offsetof(FaultRow, recovery_s)},
 }};
 
+// The phase group's stall attributes, in file order, with the member each holds.
+inline constexpr std::array<std::pair<const char*, double PhaseStall::*>, 4> kStallAttributes = {{
+    {"stall_s", &PhaseStall::stall_s},
+    {"stall_t_start", &PhaseStall::t_start},
+    {"stall_t_end", &PhaseStall::t_end},
+    {"stall_resolution_s", &PhaseStall::resolution_s},
+}};
+
 std::string text(const char* s) { return s != nullptr ? std::string(s) : std::string(); }
 
 }  // namespace
 
 void writeFailover(hid_t phase_group, const PhaseStall& stall, const std::vector<FaultRecord>& faults) {
-  h5::writeAttribute(phase_group, "stall_s", stall.stall_s);
-  h5::writeAttribute(phase_group, "stall_t_start", stall.t_start);
-  h5::writeAttribute(phase_group, "stall_t_end", stall.t_end);
-  h5::writeAttribute(phase_group, "stall_resolution_s", stall.resolution_s);
+  for (const auto& [name, member] : kStallAttributes) h5::writeAttribute(phase_group, name, stall.*member);
   if (faults.empty()) return;
   std::vector<FaultRow> rows;
   rows.reserve(faults.size());
@@ -55,10 +62,7 @@ void writeFailover(hid_t phase_group, const PhaseStall& stall, const std::vector
 
 void readFailover(hid_t phase_group, PhaseStall& stall, std::vector<FaultRecord>& faults) {
   stall.measured = true;
-  stall.stall_s = h5::readAttribute<double>(phase_group, "stall_s");
-  stall.t_start = h5::readAttribute<double>(phase_group, "stall_t_start");
-  stall.t_end = h5::readAttribute<double>(phase_group, "stall_t_end");
-  stall.resolution_s = h5::readAttribute<double>(phase_group, "stall_resolution_s");
+  for (const auto& [name, member] : kStallAttributes) stall.*member = h5::readAttribute<double>(phase_group, name);
   faults.clear();
   if (!h5::exists(phase_group, kFaultsDataset)) return;
   faults = h5::readCompound<FaultRow>(phase_group, kFaultsDataset, kFaultFields, [](const FaultRow& r) {
@@ -73,6 +77,28 @@ void readFailover(hid_t phase_group, PhaseStall& stall, std::vector<FaultRecord>
     f.recovery_s = r.recovery_s;
     return f;
   });
+}
+
+void addFailoverJson(nlohmann::ordered_json& phase, const PhaseStall& stall,
+                     const std::vector<FaultRecord>& faults) {
+  if (!stall.measured) return;
+  for (const auto& [name, member] : kStallAttributes) phase[name] = stall.*member;
+  if (faults.empty()) return;
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const FaultRecord& f : faults) {
+    nlohmann::ordered_json row;
+    row[kFaultFields[0].name] = f.at_s;
+    row[kFaultFields[1].name] = f.command;
+    row[kFaultFields[2].name] = f.injected ? 1 : 0;
+    row[kFaultFields[3].name] = f.t_start;
+    row[kFaultFields[4].name] = f.exit_status;
+    row[kFaultFields[5].name] = f.problem;
+    row[kFaultFields[6].name] = f.output;
+    // NaN (not measurable) is JSON's null; -1 (never came back) stays -1.
+    row[kFaultFields[7].name] = std::isnan(f.recovery_s) ? nlohmann::ordered_json() : nlohmann::ordered_json(f.recovery_s);
+    rows.push_back(std::move(row));
+  }
+  phase[kFaultsDataset] = std::move(rows);
 }
 
 std::string failoverProblem(const PhaseStall& stall, const std::vector<FaultRecord>& faults, double t_start,

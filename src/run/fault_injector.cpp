@@ -1,7 +1,6 @@
 // Fault commands on rank 0: fault_injector.hpp.
 #include "fault_injector.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <poll.h>
 #include <sys/wait.h>
@@ -9,6 +8,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cstring>
 
 #include "mdbench/run/signals.hpp"
 #include "mdbench/util/process.hpp"
@@ -80,23 +80,19 @@ std::vector<FaultRecord> FaultInjector::end() {
 // Starts fault i with its output on a pipe; notes it in `running` when it started.
 void FaultInjector::start(std::size_t i, const std::vector<std::string>& env, std::vector<Running>& running) {
   FaultRecord& r = records_[i];
-  int pipe_fds[2] = {-1, -1};
-  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) {
-    r.problem = fmt::format("cannot make a pipe for its output: errno {}", errno);
+  Pipe pipe = makePipe(/*nonblocking_read=*/true);
+  if (pipe.err != 0) {
+    r.problem = fmt::format("cannot make a pipe for its output: {}", std::strerror(pipe.err));
     return;
   }
   std::vector<std::string> own = env;
   own.back() = fmt::format("MDBENCH_FAULT_AT={}", faults_[i].at_s);
-  const pid_t pid = spawnShellGroup(faults_[i].command, own, pipe_fds[1], r.problem);
+  const pid_t pid = spawnShellGroup(faults_[i].command, own, pipe.write_end.get(), r.problem);
   r.t_start = secondsBetween(start_, std::chrono::steady_clock::now());
-  ::close(pipe_fds[1]);
-  if (pid < 0) {
-    ::close(pipe_fds[0]);
-    return;
-  }
+  pipe.write_end.reset();
+  if (pid < 0) return;
   r.injected = true;
-  (void)::fcntl(pipe_fds[0], F_SETFL, O_NONBLOCK);
-  running.push_back(Running{i, pid, pipe_fds[0]});
+  running.push_back(Running{i, pid, pipe.read_end.release()});
 }
 
 void FaultInjector::run(std::string phase, std::uint32_t iteration) {

@@ -190,6 +190,18 @@ std::string withoutTrailingSlashes(std::string path) {
   return path;
 }
 
+std::string withoutTrailingDots(std::string path) {
+  for (;;) {
+    if (path.size() > 1 && path.back() == '/') {
+      path.pop_back();
+    } else if (path.size() > 2 && path.ends_with("/.")) {
+      path.resize(path.size() - 2);
+    } else {
+      return path;
+    }
+  }
+}
+
 std::string pathIn(const std::string& dir, std::string_view name) {
   const std::string base = withoutTrailingSlashes(dir);
   if (base.empty()) return std::string(name);

@@ -19,11 +19,17 @@ void Fd::reset(int fd) {
   fd_ = fd;
 }
 
-Pipe makePipe() {
+Pipe makePipe(bool nonblocking_read) {
   Pipe p;
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) {
     p.err = errno;
+    return p;
+  }
+  if (nonblocking_read && ::fcntl(fds[0], F_SETFL, O_NONBLOCK) != 0) {
+    p.err = errno;
+    ::close(fds[0]);
+    ::close(fds[1]);
     return p;
   }
   p.read_end.reset(fds[0]);

@@ -87,10 +87,11 @@ TEST(OptionRows, EveryRowIsInTheBoostTable) {
               option.kind == OptionKind::kOptionalCount)
         << option.long_name;
     // -o may be given twice: a results file and a console style (-o F --output mdtest); --server-stats
-    // once per source.
-    EXPECT_EQ(found->semantic()->is_composing(), option.kind == OptionKind::kCounter ||
-                                                     option.long_name == "output" ||
-                                                     option.long_name == "server-stats")
+    // once per source; --fault-at and --fault-cmd once per fault, in pairs.
+    EXPECT_EQ(found->semantic()->is_composing(),
+              option.kind == OptionKind::kCounter || option.long_name == "output" ||
+                  option.long_name == "server-stats" || option.long_name == "fault-at" ||
+                  option.long_name == "fault-cmd")
         << option.long_name;
   }
 }
@@ -104,7 +105,7 @@ TEST(OptionRows, EveryValueRowIsConvertedOnce) {
 }
 
 // A row lands somewhere its kind can reach: numbers need a number (or seconds) setter, texts without a
-// setter are read with others (the sweep's five).
+// setter are read with others (the sweep's five, the fault pairs).
 TEST(OptionRows, EveryRowHasTheSetterItsKindNeeds) {
   std::set<std::string> combined;
   for (const OptionRow& option : kOptionRows) {
@@ -132,8 +133,8 @@ TEST(OptionRows, EveryRowHasTheSetterItsKindNeeds) {
         break;
     }
   }
-  EXPECT_EQ(combined, (std::set<std::string>{"output", "sweep", "sweep-placement", "sweep-first",
-                                             "sweep-last", "sweep-stride"}));
+  EXPECT_EQ(combined, (std::set<std::string>{"output", "sweep", "sweep-placement", "sweep-first", "sweep-last",
+                                             "sweep-stride", "fault-at", "fault-cmd"}));
 }
 
 // --help shows every row the parser accepts, with its names, value and help: the main groups under their

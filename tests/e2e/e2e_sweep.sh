@@ -15,7 +15,7 @@ check_sweep() {
 import sys, h5py
 path, steps, placement, hosts, items = sys.argv[1], [int(s) for s in sys.argv[2].split()], sys.argv[3], sys.argv[4].split(), int(sys.argv[5])
 f = h5py.File(path, "r")
-assert f.attrs["schema_version"] == 8, f.attrs["schema_version"]
+assert f.attrs["schema_version"] == 9, f.attrs["schema_version"]
 runs = sorted(f["runs"].keys())
 assert runs == [f"run-{i:04}" for i in range(len(steps))], runs
 text = lambda v: v.decode() if isinstance(v, bytes) else v

@@ -233,6 +233,7 @@ TEST(TakenRecord, RoundTripsExactly) {
   const ItemFates fates = madeSample();
   const std::string text = fates.encode(0);
   const std::string body =
+      "dir inode=00000000000000000000\n"
       "layout ranks=4 targets=1 target=0 depth=1 branching=2 items=10 items_per_dir=0 loops=1 leaf_only=0 "
       "unique=0 shared_files=0 path_style=full tree=complete\n"
       "made f 10 10 6 10\n"
@@ -246,7 +247,7 @@ TEST(TakenRecord, RoundTripsExactly) {
       "f 3 1 o 17\n"
       "f 3 2 g 2\n";
   ASSERT_EQ(text.substr(kTakenHeaderBytes, body.size()), body);
-  EXPECT_EQ(text.substr(0, 22), "mdbench-taken 2 bytes=");
+  EXPECT_EQ(text.substr(0, 22), "mdbench-taken 3 bytes=");
   EXPECT_EQ(text.substr(kTakenHeaderBytes + body.size(), 6), "end 4 ");
   EXPECT_EQ(ItemFates::recordLength(text.substr(0, kTakenHeaderBytes)), text.size());
   ItemFates back;
@@ -265,13 +266,16 @@ TEST(TakenRecord, NothingMadeIsARecordToo) {
   EXPECT_EQ(back.state(ItemKind::kFile, 0, 0).err, kErrNotMade);
 }
 
-// The record with `body` in place of everything after the header and before the end line, its header and
-// end line (count, checksum) made right: damage only where the case puts it.
-std::string withBody(const std::string& body, std::size_t entries) {
+constexpr std::string_view kDirLine = "dir inode=00000000000000000000\n";
+
+// The record with the dir line (unless `dir_line` is given) and `body` in place of everything after the
+// header and before the end line, its header and end line (count, checksum) made right: damage only where
+// the case puts it.
+std::string withBody(const std::string& body, std::size_t entries, std::string_view dir_line = kDirLine) {
   std::string text = madeSample().encode(0);
   const std::size_t end = text.rfind("end ");
   const std::string end_line = text.substr(end);  // "end N <16 hex>\n": same length when N has 1 digit
-  text = text.substr(0, kTakenHeaderBytes) + body + end_line;
+  text = text.substr(0, kTakenHeaderBytes) + std::string(dir_line) + body + end_line;
   const std::string bytes = std::to_string(text.size());
   text.replace(22, 10, std::string(10 - bytes.size(), '0') + bytes);
   // The checksum: FNV-1a as ownership.cpp computes it, over everything before the end line.
@@ -286,7 +290,9 @@ std::string withBody(const std::string& body, std::size_t entries) {
 
 TEST(TakenRecord, RefusesDamageForgeryAndContradictions) {
   const std::string good = madeSample().encode(0);
-  const std::string body = good.substr(kTakenHeaderBytes, good.rfind("end ") - kTakenHeaderBytes);
+  ASSERT_EQ(good.substr(kTakenHeaderBytes, kDirLine.size()), kDirLine);
+  const std::size_t body_at = kTakenHeaderBytes + kDirLine.size();
+  const std::string body = good.substr(body_at, good.rfind("end ") - body_at);
   const std::string layout = body.substr(0, body.find('\n') + 1);
   // The count lines: made f, made d (36 bytes), renamed f, renamed d (to byte 73), removed f, removed d.
   const std::string counts =
@@ -323,6 +329,10 @@ TEST(TakenRecord, RefusesDamageForgeryAndContradictions) {
       withBody("layout ranks=0" + layout.substr(14) + counts, 0),                     // no ranks
       withBody("layout ranks=4 targets=1 target=1" + layout.substr(33) + counts, 0),  // target out of range
       "mdbench-taken 1 bytes=0000000039\nend 0\n",                                    // the older version
+      withBody(body, 4, ""),                                                         // no dir line
+      withBody(body, 4, "dir inode=123\n"),                                          // a short one
+      withBody(body, 4, "dir inode=0000000000000000000x\n"),                         // not a number
+      withBody(body, 4, "dir 00000000000000000000\n"),                               // not named
   };
   for (const std::string& text : cases) {
     ItemFates out = madeSample();
@@ -330,7 +340,7 @@ TEST(TakenRecord, RefusesDamageForgeryAndContradictions) {
     EXPECT_TRUE(out.empty()) << text;
     EXPECT_FALSE(out.hasLayout()) << text;
   }
-  EXPECT_EQ(ItemFates::recordLength("mdbench-taken 2 bytes=9999999999\n"), 0u);  // beyond the bound
+  EXPECT_EQ(ItemFates::recordLength("mdbench-taken 3 bytes=9999999999\n"), 0u);  // beyond the bound
 }
 
 }  // namespace

@@ -174,7 +174,7 @@ TEST(CheckBadRule, EachKindWithItsMessage) {
   EXPECT_EQ(
       error("file-create.speed >= 5"),
       "rule 'file-create.speed >= 5': unknown metric 'speed' (rate, rate-min, rate-max, stonewall-rate, "
-      "p50, p90, p99, p999, latency-max, failed, "
+      "p50, p90, p99, p999, latency-max, failed, stall, recovery, "
       "server(COUNTER), server(COUNTER)/op)");
   EXPECT_EQ(error("file-create >= 5x0"),
             "rule 'file-create >= 5x0': unknown rate unit 'x0' (a number with "

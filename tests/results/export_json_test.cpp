@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "export_fixture.hpp"
+#include "mdbench/model/fault.hpp"
 #include "mdbench/model/metrics.hpp"
 #include "mdbench/model/phase.hpp"
 #include "mdbench/results/results_file.hpp"
@@ -292,6 +293,14 @@ TEST(ExportJson, UsesTheSchemaNames) {
   results.datapath.push_back({"ior", "", "", "", "", {{"write", 1, 0, 1, 1, 1, 1, 0, 0, 0, 0}}, "", "", ""});
   results.metadata_imports.push_back(
       {"mdtest", "", "", "", "", {{"file-stat", "File stat", 1, 0, 1, 1, 1, 1, 0, 0}}, "", "", ""});
+  // Version 9's stall attributes and a fault (issue 34).
+  StoredPhase& failed_over = results.runs[0].phases[3];
+  failed_over.stall = PhaseStall{true, 1.5, 10.0, 11.5, 0.1};
+  FaultRecord fault;
+  fault.at_s = 2;
+  fault.command = "ceph mds fail a";
+  fault.injected = true;
+  failed_over.faults.push_back(fault);
   const json doc = json::parse(toJson(results));
   EXPECT_EQ(keys(doc), plus(names("/", "attributes"), {"runs", "datapath", "metadata_imports"}));
   EXPECT_EQ(keys(doc["datapath"][0]), plus(names("/datapath/import-*", "attributes"), {"group", "results"}));
@@ -311,8 +320,12 @@ TEST(ExportJson, UsesTheSchemaNames) {
   EXPECT_EQ(run["config"]["posix.odirect"], 0);
   const json& phase = run["phases"][3];
   EXPECT_EQ(keys(phase), plus(names("/runs/run-*/iterations/iter-*/*!steady", "attributes"),
-                              {"group", "ranks", "latency_buckets", "errors", "interval_s",
+                              {"group", "ranks", "latency_buckets", "errors", "faults", "interval_s",
                                "ops_per_interval_total", "too_short"}));
+  EXPECT_EQ(keys(phase["faults"][0]), names("/runs/run-*/iterations/iter-*/*!steady/faults", "fields"));
+  EXPECT_EQ(phase["faults"][0]["command"], "ceph mds fail a");
+  EXPECT_TRUE(phase["faults"][0]["recovery_s"].is_null());  // NaN: not measured
+  EXPECT_EQ(phase["stall_s"], 1.5);
   EXPECT_EQ(names("/runs/run-*/iterations/iter-*/*!steady/ops_per_interval", "attributes"),
             std::set<std::string>{"interval_s"});
   EXPECT_EQ(keys(phase["ranks"][0]), names("/runs/run-*/iterations/iter-*/*!steady/ranks", "fields"));

@@ -264,6 +264,18 @@ TEST(FileIoPaths, JoinsANameToADirectoryByOneSlash) {
   EXPECT_EQ(pathIn("", "report.md"), "report.md");
 }
 
+// "LINK/" and "LINK/." make the kernel follow LINK: without them the last component is looked at itself.
+TEST(FileIoPaths, DropsTheTrailingSlashesAndDotsThatFollowALink) {
+  EXPECT_EQ(withoutTrailingDots("dir/link/"), "dir/link");
+  EXPECT_EQ(withoutTrailingDots("dir/link/."), "dir/link");
+  EXPECT_EQ(withoutTrailingDots("dir/link/./"), "dir/link");
+  EXPECT_EQ(withoutTrailingDots("dir/link//.//."), "dir/link");
+  EXPECT_EQ(withoutTrailingDots("dir/.hidden"), "dir/.hidden");
+  EXPECT_EQ(withoutTrailingDots("/"), "/");
+  EXPECT_EQ(withoutTrailingDots("/."), "/.");
+  EXPECT_EQ(withoutTrailingDots("."), ".");
+}
+
 // The rename a caller that made its own temporary (the HDF5 results writer) shares with NewFile.
 TEST_F(FileIoTest, PutsAFileInPlaceOnlyOverAFile) {
   put(path("tmp"), "new\n");

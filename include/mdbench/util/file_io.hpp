@@ -45,6 +45,9 @@ std::string makeDirectories(const std::string& path);
 // `path` without its trailing slashes ("/" stays "/"): the name a user's "DIR/" or "DIR//" means. lstat of
 // "LINK/" follows the link, so a directory is looked at by this name.
 std::string withoutTrailingSlashes(std::string path);
+// `path` without the trailing "/" and "/." that make the kernel follow a link in its last component ("/"
+// stays "/", "." stays "."): open(O_NOFOLLOW) and lstat then see the last component itself.
+std::string withoutTrailingDots(std::string path);
 // `name` in the directory `dir`, joined by exactly one slash whatever `dir` ends with ("out/" + "report.md"
 // is "out/report.md", "/" + "x" is "/x").
 std::string pathIn(const std::string& dir, std::string_view name);

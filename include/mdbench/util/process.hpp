@@ -34,12 +34,13 @@ class Fd {
 };
 
 // A pipe whose both ends close on exec: {read end, write end}; err is the errno when it could not be made.
+// nonblocking_read: reads from the read end return EAGAIN instead of waiting (for a poll loop).
 struct Pipe {
   Fd read_end;
   Fd write_end;
   int err = 0;
 };
-Pipe makePipe();
+Pipe makePipe(bool nonblocking_read = false);
 
 // How to start a child process.
 struct SpawnSpec {
