@@ -19,7 +19,6 @@
 #include "csv_field.hpp"
 #include "export_imports.hpp"
 #include "export_server_stats.hpp"
-#include "results_faults.hpp"
 #include "h5.hpp"
 #include "mdbench/config/backends.hpp"
 #include "mdbench/model/phase.hpp"
@@ -27,6 +26,7 @@
 #include "mdbench/model/stats.hpp"
 #include "mdbench/model/steady.hpp"
 #include "results_attributes.hpp"
+#include "results_faults.hpp"
 #include "results_layout.hpp"  // the strings and rows the results file holds for enums, joined values, imports
 
 namespace mdbench {
@@ -220,7 +220,7 @@ Json phaseJson(const StoredPhase& p, const StoredRun& run) {
   for (const StoredError& e : p.errors) errors.push_back(errorJson(e));
   j["errors"] = std::move(errors);
   if (!p.server_stats.empty()) j["server_stats"] = results::serverStatsJson(p.server_stats);  // version 7
-  results::addFailoverJson(j, p.stall, p.faults);  // version 9
+  results::addFailoverJson(j, p.stall, p.faults);                                             // version 9
   // Computed on export (rate_timing.hpp), not stored: a rate too short to time is marked where it is read.
   j["too_short"] = tooShortToTime(phaseSize(p, run.info.ranks));
   return j;

@@ -5,8 +5,8 @@
 
 #include <array>
 #include <cmath>
-#include <utility>
 #include <cstddef>
+#include <utility>
 
 #include "h5.hpp"
 
@@ -62,7 +62,8 @@ void writeFailover(hid_t phase_group, const PhaseStall& stall, const std::vector
 
 void readFailover(hid_t phase_group, PhaseStall& stall, std::vector<FaultRecord>& faults) {
   stall.measured = true;
-  for (const auto& [name, member] : kStallAttributes) stall.*member = h5::readAttribute<double>(phase_group, name);
+  for (const auto& [name, member] : kStallAttributes)
+    stall.*member = h5::readAttribute<double>(phase_group, name);
   faults.clear();
   if (!h5::exists(phase_group, kFaultsDataset)) return;
   faults = h5::readCompound<FaultRow>(phase_group, kFaultsDataset, kFaultFields, [](const FaultRow& r) {
@@ -95,7 +96,8 @@ void addFailoverJson(nlohmann::ordered_json& phase, const PhaseStall& stall,
     row[kFaultFields[5].name] = f.problem;
     row[kFaultFields[6].name] = f.output;
     // NaN (not measurable) is JSON's null; -1 (never came back) stays -1.
-    row[kFaultFields[7].name] = std::isnan(f.recovery_s) ? nlohmann::ordered_json() : nlohmann::ordered_json(f.recovery_s);
+    row[kFaultFields[7].name] =
+        std::isnan(f.recovery_s) ? nlohmann::ordered_json() : nlohmann::ordered_json(f.recovery_s);
     rows.push_back(std::move(row));
   }
   phase[kFaultsDataset] = std::move(rows);

@@ -4,9 +4,8 @@
 
 #include <hdf5.h>
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -25,7 +24,8 @@ void readFailover(hid_t phase_group, PhaseStall& stall, std::vector<FaultRecord>
 
 // `mdbench export`'s JSON of them, beside the phase's other attributes, under the same names: the four
 // stall attributes (a file of version 9 or later) and `faults` (when given), recovery_s NaN as null.
-void addFailoverJson(nlohmann::ordered_json& phase, const PhaseStall& stall, const std::vector<FaultRecord>& faults);
+void addFailoverJson(nlohmann::ordered_json& phase, const PhaseStall& stall,
+                     const std::vector<FaultRecord>& faults);
 
 // What is wrong with a phase's stall and faults, given the phase's [t_start, t_end] (seconds since the
 // run's epoch): a stall outside it or longer than it, a fault started before its time, a recovery that is

@@ -133,8 +133,8 @@ TEST(OptionRows, EveryRowHasTheSetterItsKindNeeds) {
         break;
     }
   }
-  EXPECT_EQ(combined, (std::set<std::string>{"output", "sweep", "sweep-placement", "sweep-first", "sweep-last",
-                                             "sweep-stride", "fault-at", "fault-cmd"}));
+  EXPECT_EQ(combined, (std::set<std::string>{"output", "sweep", "sweep-placement", "sweep-first",
+                                             "sweep-last", "sweep-stride", "fault-at", "fault-cmd"}));
 }
 
 // --help shows every row the parser accepts, with its names, value and help: the main groups under their

@@ -329,10 +329,10 @@ TEST(TakenRecord, RefusesDamageForgeryAndContradictions) {
       withBody("layout ranks=0" + layout.substr(14) + counts, 0),                     // no ranks
       withBody("layout ranks=4 targets=1 target=1" + layout.substr(33) + counts, 0),  // target out of range
       "mdbench-taken 1 bytes=0000000039\nend 0\n",                                    // the older version
-      withBody(body, 4, ""),                                                         // no dir line
-      withBody(body, 4, "dir inode=123\n"),                                          // a short one
-      withBody(body, 4, "dir inode=0000000000000000000x\n"),                         // not a number
-      withBody(body, 4, "dir 00000000000000000000\n"),                               // not named
+      withBody(body, 4, ""),                                                          // no dir line
+      withBody(body, 4, "dir inode=123\n"),                                           // a short one
+      withBody(body, 4, "dir inode=0000000000000000000x\n"),                          // not a number
+      withBody(body, 4, "dir 00000000000000000000\n"),                                // not named
   };
   for (const std::string& text : cases) {
     ItemFates out = madeSample();
