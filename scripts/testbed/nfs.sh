@@ -128,23 +128,12 @@ nfs_up() {
     { log "ganesha: $(tail -5 "$d/log/ganesha.log" 2>/dev/null)"; return 1; }
 }
 
-# nfs_evict: ganesha leaves its CephFS session open when it exits (the MDS then waits about 70 s for it):
-# evict client.nfs's sessions from every MDS first, through their admin sockets (0.5 s each; `ceph tell`
-# took 4 s each on a loaded machine).
-nfs_evict() {
-  local s
-  for s in $(ceph_daemons); do
-    case $s in mds.*) pid_alive "$dir/ceph/run/$s.pid" >/dev/null &&
-      timeout 5 ceph --admin-daemon "$dir/ceph/run/$s.asok" client evict auth_name=nfs >/dev/null 2>&1 ;; esac
-  done
-  return 0
-}
-
-# nfs_down: before Ceph goes. Adds the daemons' pids to $stopping; the namespaces go with nfs_node_down.
+# nfs_down: before Ceph goes. Adds the daemons' pids to $stopping; the namespaces go with nfs_node_down. No
+# eviction of the gateway's CephFS session: the MDS are killed right after it (ceph_down), and asking them
+# costs a second or more of `down`'s bounded time on a loaded machine.
 nfs_down() {
   local d pid f
   d=$(nfs_dir)
-  nfs_evict
   for f in ganesha rpcbind dbus; do
     if pid=$(pid_alive "$d/$f.pid"); then kill -KILL "$pid"; stopping+=("$pid"); fi
   done

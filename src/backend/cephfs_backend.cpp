@@ -41,6 +41,7 @@
 #include <new>
 #include <utility>
 
+#include "cephfs_mount.hpp"
 #include "mdbench/backend/cleanup.hpp"
 #include "mdbench/model/layout.hpp"
 #include "mdbench/util/errno_name.hpp"
@@ -140,8 +141,7 @@ std::string CephfsBackend::mountPath(const std::string& root_path, const std::st
   return path;
 }
 
-std::unique_ptr<CephfsBackend> CephfsBackend::open(const std::string& root_path, const CephfsOptions& options,
-                                                   CephfsOpenError& error) {
+ceph_mount_info* mountCephfs(const CephfsOptions& options, CephfsOpenError& error) {
   ceph_mount_info* cmount = nullptr;
   const char* user = options.user.empty() ? nullptr : options.user.c_str();
   if (const int err = status(ceph_create(&cmount, user)); err != 0) {
@@ -171,20 +171,35 @@ std::unique_ptr<CephfsBackend> CephfsBackend::open(const std::string& root_path,
   if (const int err = status(ceph_mount(cmount, remote.c_str())); err != 0) {
     return fail(err, mountFailure(cmount, options, err));
   }
+  return cmount;
+}
+
+void unmountCephfs(ceph_mount_info* cmount) {
+  if (cmount == nullptr) return;
+  ceph_unmount(cmount);
+  ceph_release(cmount);
+}
+
+std::unique_ptr<CephfsBackend> CephfsBackend::open(const std::string& root_path, const CephfsOptions& options,
+                                                   CephfsOpenError& error) {
+  ceph_mount_info* cmount = mountCephfs(options, error);
+  if (cmount == nullptr) return nullptr;
   const std::string path = mountPath(root_path, options.prefix);
   struct ceph_statx stx {};
   int err = status(ceph_statx(cmount, path.c_str(), &stx, CEPH_STATX_MODE, kNoFollow));
   if (err == 0 && !S_ISDIR(stx.stx_mode)) err = ENOTDIR;
   if (err != 0) {
-    ceph_unmount(cmount);
-    return fail(err, fmt::format("-a CEPHFS: {} (the CephFS path of {}, below {}) is not a directory "
-                                 "there: {}",
-                                 path, root_path, remote, describeErrno(err)));
+    unmountCephfs(cmount);
+    error = {err, fmt::format("-a CEPHFS: {} (the CephFS path of {}, below {}) is not a directory there: {}",
+                              path, root_path, options.remote_prefix.empty() ? "/" : options.remote_prefix,
+                              describeErrno(err))};
+    return nullptr;
   }
   std::unique_ptr<CephfsBackend> backend(new (std::nothrow) CephfsBackend(cmount, path, options));
   if (!backend) {
-    ceph_unmount(cmount);
-    return fail(ENOMEM, "-a CEPHFS: out of memory");
+    unmountCephfs(cmount);
+    error = {ENOMEM, "-a CEPHFS: out of memory"};
+    return nullptr;
   }
   return backend;
 }
@@ -194,10 +209,7 @@ CephfsBackend::CephfsBackend(ceph_mount_info* cmount, std::string root_path, con
   dir_paths_.push_back(std::move(root_path));
 }
 
-CephfsBackend::~CephfsBackend() {
-  ceph_unmount(cmount_);
-  ceph_release(cmount_);
-}
+CephfsBackend::~CephfsBackend() { unmountCephfs(cmount_); }
 
 std::string CephfsBackend::dirPath(DirHandle dir) const {
   if (dir.value < 0 || static_cast<std::size_t>(dir.value) >= dir_paths_.size()) return {};
@@ -389,44 +401,50 @@ int CephfsBackend::countEntries(DirHandle dir, std::span<const std::string_view>
 
 int CephfsBackend::syncFileSystem() { return status(ceph_sync_fs(cmount_)); }
 
-int CephfsBackend::writeMark(DirHandle dir) {
-  const std::string dir_path = dirPath(dir);
-  if (dir_path.empty()) return EBADF;
+int writeCephfsMark(ceph_mount_info* cmount, const std::string& dir_path) {
   struct ceph_statx stx {};
-  if (const int err = status(ceph_statx(cmount_, dir_path.c_str(), &stx, CEPH_STATX_INO, kNoFollow));
+  if (const int err = status(ceph_statx(cmount, dir_path.c_str(), &stx, CEPH_STATX_INO, kNoFollow));
       err != 0) {
     return err;
   }
   const std::string text = markText(stx.stx_ino);
   const std::string path = dir_path + "/" + std::string(kMarkName);
-  const int ret = ceph_open(cmount_, path.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+  const int ret = ceph_open(cmount, path.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
   if (ret < 0) return -ret;
   const auto size = static_cast<std::int64_t>(text.size());
-  const int wrote = ceph_write(cmount_, ret, text.data(), size, 0);
+  const int wrote = ceph_write(cmount, ret, text.data(), size, 0);
   int err = wrote < 0 ? -wrote : (wrote < size ? EIO : 0);
-  if (const int close_err = status(ceph_close(cmount_, ret)); err == 0) err = close_err;
+  if (const int close_err = status(ceph_close(cmount, ret)); err == 0) err = close_err;
   // O_EXCL made the file: a half-written one is ours to take back, so no torn mark is left.
-  if (err != 0) ceph_unlink(cmount_, path.c_str());
+  if (err != 0) ceph_unlink(cmount, path.c_str());
   return err;
 }
 
-MarkKind CephfsBackend::readMark(DirHandle dir) {
-  const std::string dir_path = dirPath(dir);
-  if (dir_path.empty()) return MarkKind::kForeign;
+MarkKind readCephfsMark(ceph_mount_info* cmount, const std::string& dir_path) {
   const std::string path = dir_path + "/" + std::string(kMarkName);
-  const int fd = ceph_open(cmount_, path.c_str(), O_RDONLY | O_NOFOLLOW, 0);
+  const int fd = ceph_open(cmount, path.c_str(), O_RDONLY | O_NOFOLLOW, 0);
   if (fd < 0) return fd == -ENOENT ? MarkKind::kNone : MarkKind::kForeign;
   struct ceph_statx st {};
   struct ceph_statx dir_st {};
   std::array<char, 128> buf{};
   int got = -1;
-  if (ceph_fstatx(cmount_, fd, &st, CEPH_STATX_MODE, 0) == 0 && S_ISREG(st.stx_mode) &&
-      ceph_statx(cmount_, dir_path.c_str(), &dir_st, CEPH_STATX_INO, kNoFollow) == 0) {
-    got = ceph_read(cmount_, fd, buf.data(), static_cast<std::int64_t>(buf.size()), 0);
+  if (ceph_fstatx(cmount, fd, &st, CEPH_STATX_MODE, 0) == 0 && S_ISREG(st.stx_mode) &&
+      ceph_statx(cmount, dir_path.c_str(), &dir_st, CEPH_STATX_INO, kNoFollow) == 0) {
+    got = ceph_read(cmount, fd, buf.data(), static_cast<std::int64_t>(buf.size()), 0);
   }
-  ceph_close(cmount_, fd);
+  ceph_close(cmount, fd);
   if (got < 0) return MarkKind::kForeign;
   return classifyMark(std::string_view(buf.data(), static_cast<std::size_t>(got)), dir_st.stx_ino);
+}
+
+int CephfsBackend::writeMark(DirHandle dir) {
+  const std::string dir_path = dirPath(dir);
+  return dir_path.empty() ? EBADF : writeCephfsMark(cmount_, dir_path);
+}
+
+MarkKind CephfsBackend::readMark(DirHandle dir) {
+  const std::string dir_path = dirPath(dir);
+  return dir_path.empty() ? MarkKind::kForeign : readCephfsMark(cmount_, dir_path);
 }
 
 }  // namespace mdbench

@@ -1,17 +1,59 @@
 // The storage and the backend a configuration asks for: storage.hpp, make_backend.hpp.
 #include "mdbench/backend/make_backend.hpp"
 
+#include <cerrno>
+#include <string>
+#include <utility>
+
 #include "mdbench/backend/storage.hpp"
 #include "null_storage.hpp"
 #include "posix_storage.hpp"
+#ifdef MDBENCH_HAVE_CEPHFS
+#include "cephfs_storage.hpp"
+#endif
 
 namespace mdbench {
+#ifndef MDBENCH_HAVE_CEPHFS
+namespace {
+
+// A backend this build lacks: -a names it (its row is there), and the run says so before anything is made.
+class UnbuiltStorage final : public NullStorage {
+ public:
+  UnbuiltStorage(const Config& config, std::string problem)
+      : NullStorage(config), problem_(std::move(problem)) {}
+  std::string reachProblem() override { return problem_; }
+  std::unique_ptr<Backend> open(const std::string& /*root*/, std::uint32_t /*rank*/, int& err) override {
+    err = ENOTSUP;
+    return nullptr;
+  }
+  CleanSummary clean(const std::string& dir, bool /*dry_run*/, std::vector<std::string>& /*log*/) override {
+    CleanSummary summary;
+    summary.error = dir + ": " + problem_;
+    summary.usage = true;
+    return summary;
+  }
+
+ private:
+  std::string problem_;
+};
+
+}  // namespace
+#endif
 
 // One case per row of kBackendRows (config/backends.hpp).
 std::unique_ptr<Storage> makeStorage(const Config& config) {
   switch (config.api) {
     case Api::kDummy:
       return std::make_unique<NullStorage>(config);
+    case Api::kCephfs:
+#ifdef MDBENCH_HAVE_CEPHFS
+      return std::make_unique<CephfsStorage>(config);
+#else
+      return std::make_unique<UnbuiltStorage>(
+          config,
+          "-a CEPHFS: not built in (this mdbench was built without libcephfs: install libcephfs-dev and "
+          "build again)");
+#endif
     case Api::kPosix:
       break;
   }

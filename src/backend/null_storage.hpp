@@ -7,7 +7,7 @@
 
 namespace mdbench {
 
-class NullStorage final : public Storage {
+class NullStorage : public Storage {
  public:
   explicit NullStorage(const Config& config) : delays_(config.dummy) {}
 

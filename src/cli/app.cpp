@@ -566,7 +566,10 @@ int prepareRun(const Config& config, Comm& comm, const SchedulerInfo& scheduler,
   const std::string& my_target = space.target_paths[comm.rank() % space.target_paths.size()];
   int err = 0;
   space.backend = space.storage->open(my_target, comm.rank(), err);
-  error = agreeOnSetup(comm, err, fmt::format("cannot open target {}", my_target));
+  // The storage's own words when it has them (a CephFS client that could not mount on this rank).
+  const std::string refusal = err != 0 ? space.storage->lastProblem() : std::string();
+  error = refusal.empty() ? agreeOnSetup(comm, err, fmt::format("cannot open target {}", my_target))
+                          : agreeOnProblem(comm, refusal);
   const int signal = error.empty() ? stopInSetup(comm, "making the targets") : 0;
   if (error.empty() && signal == 0) return kExitOk;
   space.backend.reset();

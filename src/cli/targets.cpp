@@ -208,6 +208,8 @@ std::string sameOrNested(const Config& config, Storage& storage) {
 // Duplicate or nested targets first (the message names both), then each target's kind, then what the
 // backend's options need of the file system.
 std::string checkTargetsOnRoot(const Config& config, Storage& storage) {
+  // A storage that cannot be reached (-a CEPHFS: a client that cannot mount) says why first.
+  if (std::string reach = storage.reachProblem(); !reach.empty()) return reach;
   std::string problem = sameOrNested(config, storage);
   // A backend without local paths (-a DUMMY): the targets are names only.
   const bool local = backendRow(config.api).local_paths;

@@ -45,17 +45,29 @@ std::vector<BackendOptionValue> backendOptionValues(const Config& config) {
   std::vector<BackendOptionValue> values;
   for (const config_detail::OptionRow& option : config_detail::kOptionRows) {
     const BackendRow* owner = optionBackend(option.long_name);
-    if (owner == nullptr || owner->api != config.api || option.land.get == nullptr) continue;
-    values.push_back({std::string(option.long_name), option.land.get(config)});
+    if (owner == nullptr || owner->api != config.api) continue;
+    if (option.land.get != nullptr)
+      values.push_back({std::string(option.long_name), option.land.get(config)});
+    if (option.land.get_text != nullptr) {
+      values.push_back({std::string(option.long_name), option.land.get_text(config)});
+    }
   }
   return values;
 }
 
-bool setBackendOption(Config& config, std::string_view name, std::uint64_t value) {
+bool setBackendOption(Config& config, std::string_view name,
+                      const std::variant<std::uint64_t, std::string>& value) {
   for (const config_detail::OptionRow& option : config_detail::kOptionRows) {
     if (option.long_name != name || optionBackend(name) == nullptr) continue;
-    if (option.land.on != nullptr && value != 0) option.land.on(config);
-    if (option.land.number != nullptr) option.land.number(config, value);
+    if (const std::string* text = std::get_if<std::string>(&value)) {
+      if (option.land.get_text == nullptr) return false;
+      option.land.text(config, *text);
+      return true;
+    }
+    if (option.land.get == nullptr) return false;
+    const std::uint64_t number = std::get<std::uint64_t>(value);
+    if (option.land.on != nullptr && number != 0) option.land.on(config);
+    if (option.land.number != nullptr) option.land.number(config, number);
     return true;
   }
   return false;

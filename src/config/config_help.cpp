@@ -19,6 +19,7 @@ namespace mdbench {
 using config_detail::GroupRow;
 using config_detail::kOptionGroups;
 using config_detail::kOptionRows;
+using config_detail::OptionGroup;
 using config_detail::OptionKind;
 using config_detail::OptionRow;
 
@@ -102,9 +103,12 @@ std::vector<PresetDoc> presetDocs() {
 std::string helpText() {
   // Every option the parser accepts is shown, mdtest's own group last: a user reading an mdtest script
   // finds -P, -t, -f, -l, -s, ... here, not only in the man page.
-  std::size_t width = 0;  // the widest names of the main groups
+  // The widest names of the main groups but the backends' (mdtest's --cephfs.remote_prefix PATH gets a
+  // line of its own rather than pushing every description right).
+  std::size_t width = 0;
   for (const OptionRow& option : kOptionRows) {
-    if (kOptionGroups[static_cast<std::size_t>(option.group)].in_help) {
+    if (kOptionGroups[static_cast<std::size_t>(option.group)].in_help &&
+        option.group != OptionGroup::kBackend) {
       width = std::max(width, leftColumn(option).size());
     }
   }

@@ -77,8 +77,9 @@ struct Land {
   void (*seconds)(Config&, double) = nullptr;
   void (*text)(Config&, const std::string&) = nullptr;
   std::uint64_t max = 0;
-  // A backend's option: its value as the results file records it (backendOptionValues).
+  // A backend's option: its value as the results file records it (backendOptionValues), a number or a text.
   std::uint64_t (*get)(const Config&) = nullptr;
+  std::string (*get_text)(const Config&) = nullptr;
 };
 
 // A backend's switch or count, a member of one of Config's backend option structs.
@@ -92,6 +93,12 @@ constexpr Land backendCount() {
   return {.number = [](Config& config, std::uint64_t value) { (config.*kGroup).*kField = value; },
           .max = std::numeric_limits<std::uint64_t>::max(),
           .get = [](const Config& config) -> std::uint64_t { return (config.*kGroup).*kField; }};
+}
+
+template <auto kGroup, auto kField>
+constexpr Land backendText() {
+  return {.text = [](Config& config, const std::string& value) { (config.*kGroup).*kField = value; },
+          .get_text = [](const Config& config) -> std::string { return (config.*kGroup).*kField; }};
 }
 
 // A member of Config, with the largest value its type holds.
@@ -168,7 +175,7 @@ using enum OptionKind;
 using enum OptionGroup;
 inline constexpr WithSteady kNot = WithSteady::kNo;
 // clang-format off
-inline constexpr std::array<OptionRow, 78> kOptionRows = {{
+inline constexpr std::array<OptionRow, 83> kOptionRows = {{
   {"items", 'n', "N", kWorkload, kCount, number<&Config::items>(),
    "items per rank, exact (default 1000; required with --preset)"},
   {"files-only", 'F', "", kWorkload, kSwitch, {.on = [](Config& c) { c.kinds = ItemKinds::kFilesOnly; }},
@@ -309,6 +316,17 @@ inline constexpr std::array<OptionRow, 78> kOptionRows = {{
    "-a DUMMY: per transfer (-w's write, -e's read)"},
   {"dummy.delay-only-rank0", 0, "", kBackend, kSwitch,
    backendFlag<&Config::dummy, &DummyBackendOptions::delay_only_rank0>(), "-a DUMMY: only rank 0 sleeps"},
+  {"cephfs.user", 0, "ID", kBackend, kText, backendText<&Config::cephfs, &CephfsBackendOptions::user>(),
+   "-a CEPHFS: the cephx client id, without \"client.\" (default admin)"},
+  {"cephfs.conf", 0, "FILE", kBackend, kText, backendText<&Config::cephfs, &CephfsBackendOptions::conf>(),
+   "-a CEPHFS: the ceph.conf to read (default $CEPH_CONF)"},
+  {"cephfs.prefix", 0, "PATH", kBackend, kText, backendText<&Config::cephfs, &CephfsBackendOptions::prefix>(),
+   "-a CEPHFS: taken off the front of -d (-d PATH/x is /x in the CephFS)"},
+  {"cephfs.remote_prefix", 0, "PATH", kBackend, kText,
+   backendText<&Config::cephfs, &CephfsBackendOptions::remote_prefix>(),
+   "-a CEPHFS: the CephFS directory each client mounts (default /)"},
+  {"cephfs.olazy", 0, "", kBackend, kSwitch, backendFlag<&Config::cephfs, &CephfsBackendOptions::olazy>(),
+   "-a CEPHFS: lazy I/O (ceph_lazyio) on the files' opens"},
 
   // Rate and time are always printed, and creating the trees (unique ones too) is always timed as a phase.
   {"print-rate-and-time", 'P', "", kMdtest, kSwitch, flag<&Config::print_rate_and_time>(),
@@ -398,7 +416,7 @@ inline std::string label(OptionRef option) { return shown(*option); }
 // The value options in the order their values are converted, and so the order of their messages: numbers,
 // then paths and names, then the sweep's (convertSweep). Help's order differs; this one is what job
 // scripts have always seen.
-inline constexpr std::array<const OptionRow*, 43> kConversionOrder = {&row("items"),
+inline constexpr std::array<const OptionRow*, 47> kConversionOrder = {&row("items"),
                                                                       &row("items-per-dir"),
                                                                       &row("depth"),
                                                                       &row("branching"),
@@ -440,7 +458,11 @@ inline constexpr std::array<const OptionRow*, 43> kConversionOrder = {&row("item
                                                                       &row("dummy.delay-create"),
                                                                       &row("dummy.delay-close"),
                                                                       &row("dummy.delay-sync"),
-                                                                      &row("dummy.delay-xfer")};
+                                                                      &row("dummy.delay-xfer"),
+                                                                      &row("cephfs.user"),
+                                                                      &row("cephfs.conf"),
+                                                                      &row("cephfs.prefix"),
+                                                                      &row("cephfs.remote_prefix")};
 
 // What the command line (after a preset) said for each row, before conversion. Values stay strings so that
 // a bad one becomes a message, not an exception.

@@ -164,7 +164,9 @@ Json configJson(const StoredRun& run) {
     j["cmd_before_phase"] = c.cmd_before_phase;
     j["cmd_after_phase"] = c.cmd_after_phase;
     j["per_op_csv_prefix"] = c.per_op_csv_prefix;
-    for (const BackendOptionValue& option : backendOptionValues(c)) j[option.name] = option.value;
+    for (const BackendOptionValue& option : backendOptionValues(c)) {
+      std::visit([&](const auto& value) { j[option.name] = value; }, option.value);
+    }
   }
   return j;
 }

@@ -345,7 +345,11 @@ void readRunStyle(hid_t run, StoredRun& stored) {
   const h5::Handle config = h5::openGroup(run, "config");
   for (const BackendOptionValue& option : backendOptionValues(c)) {
     if (H5Aexists(config.get(), option.name.c_str()) > 0) {
-      setBackendOption(c, option.name, attr<std::uint64_t>(config.get(), option.name));
+      if (std::holds_alternative<std::string>(option.value)) {
+        setBackendOption(c, option.name, attr<std::string>(config.get(), option.name));
+      } else {
+        setBackendOption(c, option.name, attr<std::uint64_t>(config.get(), option.name));
+      }
     }
   }
 }

@@ -156,7 +156,7 @@ void writeConfig(hid_t group, const Plan& plan) {
   h5::writeAttribute(group, "per_op_csv_prefix", c.per_op_csv_prefix);
   // The selected backend's own options, under their names (backends.hpp).
   for (const BackendOptionValue& option : backendOptionValues(c)) {
-    h5::writeAttribute(group, option.name, option.value);
+    std::visit([&](const auto& value) { h5::writeAttribute(group, option.name, value); }, option.value);
   }
 }
 

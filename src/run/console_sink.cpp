@@ -6,6 +6,7 @@
 #include <map>
 
 #include "mdbench/backend/fsinfo.hpp"
+#include "mdbench/config/backends.hpp"
 #include "mdbench/model/layout.hpp"
 #include "mdbench/model/metrics.hpp"
 #include "mdbench/model/ownership.hpp"
@@ -202,10 +203,18 @@ void ConsoleSink::begin(const RunInfo& info, const Plan& plan) {
   fmt::print(out_, "target:   {} ({}, {} free of {}, {} inodes free of {})\n", info.target, info.fs_type,
              bytes(info.fs_free_bytes), bytes(info.fs_total_bytes), count(info.fs_free_inodes),
              count(info.fs_total_inodes));
-  fmt::print(out_, "paths:    {}\n", describePathStyle(plan.config().path_style));
-  if (const Api api = plan.config().api; api != Api::kPosix) {
+  if (plan.config().api == Api::kCephfs) {
+    fmt::print(out_,
+               "paths:    each call names its item by its path inside the CephFS, as mdtest's CEPHFS backend "
+               "does\n");
+  } else {
+    fmt::print(out_, "paths:    {}\n", describePathStyle(plan.config().path_style));
+  }
+  if (const Api api = plan.config().api; api == Api::kDummy) {
     fmt::print(out_, "api:      {} (-a): no file-system I/O; the rates measure mdbench itself\n",
                apiName(api));
+  } else if (api != Api::kPosix) {
+    fmt::print(out_, "api:      {} (-a): {}\n", apiName(api), backendRow(api).summary);
   }
   if (info.sweep.step > 0) {
     fmt::print(out_, "sweep:    step {}: {} of the job's {} ranks, placement {}\n", info.sweep.step,

@@ -35,8 +35,8 @@ Names helpOptions(const std::string& help) {
   Names names;
   // mdtest's own long names have capitals: --dataPacketType, --showRankStatistics; a backend's have its
   // prefix and a dot: --posix.odirect, --dummy.delay-only-rank0.
-  const std::regex boost(R"(^  (?:-([A-Za-z]) \[ )?--([a-z][A-Za-z0-9.-]*))");
-  const std::regex mdbench(R"(^  (?:-([A-Za-z]), | {4})--([a-z][A-Za-z0-9.-]*))");
+  const std::regex boost(R"(^  (?:-([A-Za-z]) \[ )?--([a-z][A-Za-z0-9._-]*))");
+  const std::regex mdbench(R"(^  (?:-([A-Za-z]), | {4})--([a-z][A-Za-z0-9._-]*))");
   for (const std::string& line : lines(help)) {
     std::smatch match;
     if (!std::regex_search(line, match, boost) && !std::regex_search(line, match, mdbench)) continue;
@@ -53,7 +53,7 @@ Names manOptions(const std::string& man, const std::string& from, const std::str
   EXPECT_NE(begin, std::string::npos) << from;
   EXPECT_NE(end, std::string::npos) << to;
   Names names;
-  const std::regex bold(R"(\\fB((?:\\-)+)([A-Za-z0-9][A-Za-z0-9.\\-]*)\\fR)");
+  const std::regex bold(R"(\\fB((?:\\-)+)([A-Za-z0-9][A-Za-z0-9._\\-]*)\\fR)");
   const std::vector<std::string> part = lines(man.substr(begin, end - begin));
   for (std::size_t i = 1; i < part.size(); ++i) {
     if (part[i - 1] != ".TP") continue;

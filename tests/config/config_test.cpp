@@ -490,7 +490,7 @@ TEST(ConfigHelp, TextListsEveryOptionAndDefault) {
                            "mdtest's letters",
                            "  io500-easy  -u -L -F -N 1 -W 300 -Y   (phases -C -T -r)\n",
                            "  io500-hard  -t -w 3901 -e 3901 -N 1 -F -W 300 -Y -X   (phases -C -T -E -r)\n",
-                           "  -a, --api POSIX|DUMMY",
+                           "  -a, --api POSIX|DUMMY|CEPHFS",
                            "  -V, --verbosity N",
                            "      --path-style STYLE",
                            "      --sync-call CALL",
@@ -530,8 +530,8 @@ TEST(ConfigHelp, TextColumnsAlignedAndShort) {
     EXPECT_EQ(description, column) << line;
   }
   // every option a line or two, mdtest's further options too (issue 21), the backends and their options
-  // (issue 31)
-  EXPECT_LE(lines, 150u);
+  // (issue 31: POSIX's, DUMMY's and CEPHFS's)
+  EXPECT_LE(lines, 160u);
 }
 
 // ---- contradictions and impossible values
@@ -1210,23 +1210,24 @@ TEST(ConfigMdtest, Api) {
   EXPECT_EQ(configOf({"-a=posix"}).api, Api::kPosix);
   EXPECT_EQ(configOf({"-a", "DUMMY", "-a", "POSIX"}).api, Api::kPosix);  // the last, as mdtest
   // Every other name mdtest 4.1 knows is told apart from a misspelling, and the message names mdbench's.
-  EXPECT_EQ(errorOf({"-a", "CEPHFS"}),
-            "-a/--api: CEPHFS is not supported yet (it is planned) (mdbench supports POSIX and DUMMY)");
+  EXPECT_EQ(configOf({"-a", "cephfs"}).api, Api::kCephfs);
   EXPECT_EQ(errorOf({"-a", "libnfs"}),
-            "-a/--api: libnfs is not supported yet (it is planned) (mdbench supports POSIX and DUMMY)");
+            "-a/--api: libnfs is not supported yet (it is planned) (mdbench supports POSIX, DUMMY and "
+            "CEPHFS)");
   for (const char* api : {"DFS", "dfs", "AIO", "CHFS", "FINCHFS", "Gfarm", "HDFS", "IME", "IM", "S3-4c",
                           "S3_plus", "S3_EMC", "S3-curl", "S3-libs3"}) {
     EXPECT_EQ(errorOf({"-a", api}), std::string("-a/--api: ") + api +
                                         " is an ior backend of mdtest's that mdbench lacks (mdbench supports "
-                                        "POSIX and DUMMY)");
+                                        "POSIX, DUMMY and CEPHFS)");
   }
   for (const char* api : {"MPIIO", "HDF5", "MMAP", "NCMPI", "PMDK", "RADOS"}) {
     EXPECT_EQ(errorOf({"-a", api}), std::string("-a/--api: ") + api +
                                         " is an ior backend that mdtest cannot run either (mdbench "
-                                        "supports POSIX and DUMMY)");
+                                        "supports POSIX, DUMMY and CEPHFS)");
   }
-  EXPECT_EQ(errorOf({"-a", "DFSX"}), "-a/--api: unknown API 'DFSX' (mdbench supports POSIX and DUMMY)");
-  EXPECT_EQ(errorOf({"-a", ""}), "-a/--api: unknown API '' (mdbench supports POSIX and DUMMY)");
+  EXPECT_EQ(errorOf({"-a", "DFSX"}),
+            "-a/--api: unknown API 'DFSX' (mdbench supports POSIX, DUMMY and CEPHFS)");
+  EXPECT_EQ(errorOf({"-a", ""}), "-a/--api: unknown API '' (mdbench supports POSIX, DUMMY and CEPHFS)");
   EXPECT_EQ(apiName(Api::kDummy), "DUMMY");
 }
 
@@ -1247,10 +1248,31 @@ TEST(ConfigBackends, PosixAndDummyOptionsLand) {
   const std::vector<BackendOptionValue> values = backendOptionValues(dummy);
   ASSERT_EQ(values.size(), 5u);
   EXPECT_EQ(values[0].name, "dummy.delay-create");
-  EXPECT_EQ(values[0].value, 5u);
+  EXPECT_EQ(std::get<std::uint64_t>(values[0].value), 5u);
   EXPECT_EQ(values[4].name, "dummy.delay-only-rank0");
-  EXPECT_EQ(values[4].value, 1u);
+  EXPECT_EQ(std::get<std::uint64_t>(values[4].value), 1u);
   EXPECT_EQ(backendOptionValues(posix).size(), 2u);  // only the selected backend's
+  const Config cephfs =
+      configOf({"-a", "CEPHFS", "--cephfs.user=mdbench", "--cephfs.conf", "/etc/ceph/x.conf",
+                "--cephfs.prefix=/mnt/cephfs", "--cephfs.remote_prefix=/bench", "--cephfs.olazy"});
+  EXPECT_EQ(cephfs.cephfs.user, "mdbench");
+  EXPECT_EQ(cephfs.cephfs.conf, "/etc/ceph/x.conf");
+  EXPECT_EQ(cephfs.cephfs.prefix, "/mnt/cephfs");
+  EXPECT_EQ(cephfs.cephfs.remote_prefix, "/bench");
+  EXPECT_TRUE(cephfs.cephfs.olazy);
+  const std::vector<BackendOptionValue> texts = backendOptionValues(cephfs);
+  ASSERT_EQ(texts.size(), 5u);
+  EXPECT_EQ(texts[0].name, "cephfs.user");
+  EXPECT_EQ(std::get<std::string>(texts[0].value), "mdbench");
+  EXPECT_EQ(std::get<std::uint64_t>(texts[4].value), 1u);
+  // Read back as the results file's reader does: each value lands where the option put it.
+  Config back;
+  back.api = Api::kCephfs;
+  for (const BackendOptionValue& v : texts) EXPECT_TRUE(setBackendOption(back, v.name, v.value)) << v.name;
+  EXPECT_EQ(back.cephfs.remote_prefix, "/bench");
+  EXPECT_TRUE(back.cephfs.olazy);
+  EXPECT_FALSE(setBackendOption(back, "cephfs.user", std::uint64_t{3}));  // a number for a text
+  EXPECT_FALSE(setBackendOption(back, "cephfs.olazy", std::string("x")));
 }
 
 TEST(ConfigBackends, AnotherBackendsOptionIsAUsageError) {
@@ -1272,14 +1294,15 @@ TEST(ConfigBackends, UnknownBackendOptionsRefusedByName) {
             "unknown option '--posix.lustre.stripecount': -a POSIX has no such option (mdtest has it only "
             "when built with that file system's headers) (it has --posix.odirect, --posix.rangelocks)");
   EXPECT_EQ(errorOf({"--mpiio.showHints", "-n", "5"}),
-            "unknown option '--mpiio.showHints': an ior backend option; mdbench's backends (POSIX and DUMMY) "
+            "unknown option '--mpiio.showHints': an ior backend option; mdbench's backends (POSIX, DUMMY and "
+            "CEPHFS) "
             "have no such option");
   EXPECT_EQ(errorOf({"--.x"}), "unknown option '--.x'");
 }
 
 // The rows are the one list: -a's names, the results' api values, the value name the completion offers.
 TEST(ConfigBackends, RowsNameEveryApi) {
-  EXPECT_EQ(apiNames(", ", " and "), "POSIX and DUMMY");
+  EXPECT_EQ(apiNames(", ", " and "), "POSIX, DUMMY and CEPHFS");
   EXPECT_EQ(apiNames("|", "|"), std::string(kApiValueName));
   for (const BackendRow& row : kBackendRows) {
     EXPECT_EQ(apiName(row.api), row.name);
@@ -1292,11 +1315,13 @@ TEST(ConfigBackends, RowsNameEveryApi) {
   EXPECT_EQ(optionBackend("posix"), nullptr);
   EXPECT_EQ(optionBackend("items"), nullptr);
   const std::string help = helpText();
-  EXPECT_NE(help.find("  -a, --api POSIX|DUMMY "), std::string::npos);
+  EXPECT_NE(help.find("  -a, --api POSIX|DUMMY|CEPHFS "), std::string::npos);
   EXPECT_NE(help.find("\nBackends (-a, any case; each row's options are in Backend options):\n  POSIX "),
             std::string::npos);
   EXPECT_NE(help.find("      --posix.odirect "), std::string::npos);
   EXPECT_NE(help.find("      --dummy.delay-create US "), std::string::npos);
+  EXPECT_NE(help.find("      --cephfs.conf FILE "), std::string::npos);
+  EXPECT_EQ(optionBackend("cephfs.remote_prefix"), &backendRow(Api::kCephfs));
 }
 
 TEST(ConfigMdtest, BufferOffsetAndSeed) {

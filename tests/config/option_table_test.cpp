@@ -221,7 +221,8 @@ TEST(OptionRows, SwitchesLand) {
                          config.make_node || config.collective_creates || config.no_barriers ||
                          config.print_time || config.print_all_procs || config.show_rank_statistics ||
                          config.verify_write || config.warnings_as_errors || config.print_rate_and_time ||
-                         config.posix.odirect || config.posix.rangelocks || config.dummy.delay_only_rank0;
+                         config.posix.odirect || config.posix.rangelocks || config.dummy.delay_only_rank0 ||
+                         config.cephfs.olazy;
     EXPECT_TRUE(changed) << option.long_name;
   }
 }

@@ -32,6 +32,12 @@ class Storage {
  public:
   virtual ~Storage() = default;
 
+  // "" or why the storage cannot be reached at all (a CephFS client that cannot mount, a backend this
+  // build lacks), found before anything is made: a usage error naming what is wrong.
+  virtual std::string reachProblem() { return {}; }
+  // What the last failed call said beyond its errno ("" when nothing): a mount's refusal, for open.
+  virtual std::string lastProblem() const { return {}; }
+
   // What `path` is (lstat: never through a link in its last component); 0 with kMissing when nothing has
   // the name, an errno when it cannot be looked at.
   virtual int kindOf(const std::string& path, StorageKind& kind) = 0;

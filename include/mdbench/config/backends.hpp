@@ -31,15 +31,16 @@ struct BackendRow {
 };
 
 // clang-format off
-inline constexpr std::array<BackendRow, 2> kBackendRows{{
+inline constexpr std::array<BackendRow, 3> kBackendRows{{
     {Api::kPosix, "POSIX", "the file system's POSIX calls (default)", "posix", true, false},
     {Api::kDummy, "DUMMY", "no file-system I/O: the harness alone, as mdtest's DUMMY", "dummy", false, true},
+    {Api::kCephfs, "CEPHFS", "CephFS's metadata servers through libcephfs, each rank its own client, as mdtest's CEPHFS", "cephfs", true, false},
 }};
 // clang-format on
 
 // -a's value name, for --help and the completion (which offers the words between the bars); checked
 // against the rows while compiling.
-inline constexpr std::string_view kApiValueName = "POSIX|DUMMY";
+inline constexpr std::string_view kApiValueName = "POSIX|DUMMY|CEPHFS";
 consteval bool joinsRowNames(std::string_view joined) {
   std::size_t pos = 0;
   for (std::size_t i = 0; i < kBackendRows.size(); ++i) {
@@ -66,14 +67,16 @@ std::string apiNames(std::string_view separator, std::string_view last);
 const BackendRow* optionBackend(std::string_view long_name);
 
 // The selected backend's options as the results file's config group records them: the option's long
-// name and its value (a flag as 0/1, a count as itself).
+// name and its value (a flag as 0/1, a count as itself, a text as given).
 struct BackendOptionValue {
   std::string name;  // "posix.odirect"
-  std::uint64_t value = 0;
+  std::variant<std::uint64_t, std::string> value;
 };
 std::vector<BackendOptionValue> backendOptionValues(const Config& config);
 // The reverse, for a results file read back: sets the backend option `name` to `value` as the command
-// line would have (a switch: on when not 0). Returns false for a name no backend option has.
-bool setBackendOption(Config& config, std::string_view name, std::uint64_t value);
+// line would have (a switch: on when not 0). Returns false for a name no backend option has, or a value
+// of the other kind.
+bool setBackendOption(Config& config, std::string_view name,
+                      const std::variant<std::uint64_t, std::string>& value);
 
 }  // namespace mdbench

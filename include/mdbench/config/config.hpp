@@ -51,8 +51,8 @@ struct SweepSpec {
 };
 
 // -a API (mdtest's backends): one row each in backends.hpp (name, options, what it can do).
-enum class Api : std::uint8_t { kPosix, kDummy };
-std::string_view apiName(Api api);  // the row's name: "POSIX", "DUMMY"
+enum class Api : std::uint8_t { kPosix, kDummy, kCephfs };
+std::string_view apiName(Api api);  // the row's name: "POSIX", "DUMMY", "CEPHFS"
 
 // --posix.*: mdtest 4.1's POSIX backend options (aiori-POSIX.c), with its meaning.
 struct PosixBackendOptions {
@@ -67,6 +67,15 @@ struct DummyBackendOptions {
   std::uint64_t delay_sync_us = 0;    // --dummy.delay-sync: per sync (-Y)
   std::uint64_t delay_xfer_us = 0;    // --dummy.delay-xfer: per transfer (-w's write, -e's read)
   bool delay_only_rank0 = false;      // --dummy.delay-only-rank0: only rank 0 sleeps
+};
+
+// --cephfs.*: mdtest 4.1's CEPHFS backend options (aiori-CEPHFS.c), with its meaning.
+struct CephfsBackendOptions {
+  std::string user;           // --cephfs.user: the cephx id, without "client." ("": libcephfs's, admin)
+  std::string conf;           // --cephfs.conf: the ceph.conf to read ("": $CEPH_CONF, /etc/ceph/ceph.conf)
+  std::string prefix;         // --cephfs.prefix: taken off the front of -d's paths (mdtest's pfix)
+  std::string remote_prefix;  // --cephfs.remote_prefix: the CephFS directory each client mounts ("": /)
+  bool olazy = false;         // --cephfs.olazy: lazy I/O (ceph_lazyio) on every file opened
 };
 
 // --path-style: how the POSIX backend names an item in each system call. kFull: the full path from -d, the
@@ -173,6 +182,7 @@ struct Config {
   // The backends' own options (backends.hpp): only the selected backend's may be given.
   PosixBackendOptions posix;
   DummyBackendOptions dummy;
+  CephfsBackendOptions cephfs;
 };
 
 enum class CliAction : std::uint8_t { kRun, kHelp, kVersion };
