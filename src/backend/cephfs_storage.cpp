@@ -16,6 +16,7 @@
 #include "mdbench/config/option_docs.hpp"
 #include "mdbench/model/layout.hpp"
 #include "mdbench/util/errno_name.hpp"
+#include "mdbench/util/file_io.hpp"
 
 namespace mdbench {
 namespace {
@@ -115,9 +116,7 @@ int CephfsStorage::resolve(const std::string& path, std::string& out) {
 }
 
 std::string CephfsStorage::resolveLinks(const std::string& absolute) {
-  std::string normal = std::filesystem::path(absolute).lexically_normal().string();
-  while (normal.size() > 1 && normal.back() == '/') normal.pop_back();
-  return normal;
+  return withoutTrailingSlashes(std::filesystem::path(absolute).lexically_normal().string());
 }
 
 int CephfsStorage::identify(const std::string& path, StorageId& id) {

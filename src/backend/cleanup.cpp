@@ -284,16 +284,7 @@ CleanSummary cleanDirectory(const std::string& dir, bool dry_run, std::vector<st
   CleanSummary summary;
   // "LINK/" and "LINK/." make the kernel follow LINK: its last component is looked at without them, and
   // opened so (O_NOFOLLOW then refuses a link swapped in after the lstat).
-  std::string last = dir;
-  for (;;) {
-    if (last.size() > 1 && last.back() == '/') {
-      last.pop_back();
-    } else if (last.size() > 2 && last.ends_with("/.")) {
-      last.resize(last.size() - 2);
-    } else {
-      break;
-    }
-  }
+  const std::string last = withoutTrailingDots(dir);
   struct stat st {};
   if (::lstat(last.c_str(), &st) != 0) {
     summary.error = fmt::format("{}: {}", dir, describeErrno(lastError()));
