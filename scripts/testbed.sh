@@ -191,7 +191,10 @@ TaskPlugin=task/none
 TaskProlog=$dir/slurm/task-prolog.sh
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/none
+# Every ended job's state and exit code, kept: slurmctld forgets a job MinJobAge after its end time, and a
+# cancelled job's end time is the scancel, so one whose completing outlasts MinJobAge is gone as it ends.
+JobCompType=jobcomp/filetxt
+JobCompLoc=$dir/slurm/jobcomp.txt
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 ReturnToService=2

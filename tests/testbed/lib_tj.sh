@@ -78,9 +78,16 @@ tj_submit() {
 }
 
 # tj_wait NAME...: waits until the jobs have ended (at most TJ_LIMIT s, default 120) and sets JOB_END[NAME]
-# to "STATE EXIT" (slurmctld's; no accounting here: it forgets ended jobs after MinJobAge, so the state is read
-# as soon as squeue stops listing the job). Fails the test for a job still queued at the deadline (its
-# JOB_END: "NOT-ENDED after N s").
+# to "STATE EXIT" as the test bed's job completion log has it (slurmctld writes the line as the job ends, before
+# squeue stops listing it; slurmctld itself forgets a job MinJobAge after its end time, which for a cancelled
+# job is the scancel, so asking it could find nothing). Fails the test for a job still queued at the deadline
+# (its JOB_END: "NOT-ENDED after N s").
+tj_ended() {  # tj_ended ID: "STATE EXIT" from the job completion log, or "NOT-LOGGED"
+  awk -v id="$1" '$1 == "JobId=" id {
+      for (k = 1; k <= NF; k++) { split($k, kv, "="); if (kv[1] == "JobState") s = kv[2]; if (kv[1] == "ExitCode") e = kv[2] }
+    } END { print (s == "" ? "NOT-LOGGED" : s " " e) }' "$MDBENCH_TESTBED_DIR/slurm/jobcomp.txt" 2>/dev/null
+}
+
 tj_wait() {
   local deadline=$((SECONDS + ${TJ_LIMIT:-120})) left name id
   while :; do
@@ -93,8 +100,7 @@ tj_wait() {
         left=1
         continue
       fi
-      JOB_END[$name]=$(timeout 10 scontrol -o show job "$id" 2>/dev/null | tr ' ' '\n' |
-        awk -F= '$1 == "JobState" { s = $2 } $1 == "ExitCode" { e = $2 } END { print (s == "" ? "GONE" : s " " e) }')
+      JOB_END[$name]=$(tj_ended "$id")
     done
     [ "$left" = 1 ] || return 0
     if [ "$SECONDS" -ge "$deadline" ]; then
