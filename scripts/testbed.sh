@@ -607,6 +607,7 @@ print_env() {
   stats+=" --server-stats=ganesha:$(nfs_bus)"
   cat <<EOF
 export MDBENCH_TESTBED_DIR='$dir'
+export MDBENCH_TESTBED_NETNS='$tag'
 export SLURM_CONF='$slurm_conf'
 export CEPH_CONF='$conf'
 export MDBENCH_TESTBED_CEPHFS='$cephfs'

@@ -37,16 +37,16 @@ grep -q "down in .* (jobs .* s, unmount .* s, daemons .* s, munge and nodes .* s
 if "$script" status >/dev/null 2>&1; then fail "status says up after down"; fi
 [ "$(pgrep -xc -f 'sleep 317')" = 0 ] || fail "tasks left: $(pgrep -xa -f 'sleep 317')"
 if findmnt -rn --mountpoint "$MDBENCH_TESTBED_CEPHFS" >/dev/null; then fail "$MDBENCH_TESTBED_CEPHFS still mounted"; fi
-[ ! -e "/run/netns/mdbtb-node1" ] || [ "$MDBENCH_TESTBED_DIR" != /tmp/mdbench-testbed ] || fail "node1 left"
+# This test bed's namespaces only: another test bed (another MDBENCH_TESTBED_DIR) may be up beside it.
+ns=${MDBENCH_TESTBED_NETNS:?scripts/testbed.sh env names no MDBENCH_TESTBED_NETNS}
+[ ! -e "/run/netns/$ns-node1" ] || fail "node1 left"
 # The NFS gateway (issue 32): no daemon of its pid files, no namespace, no mount of its /run.
 for f in ganesha rpcbind dbus; do
   p=$(cat "$MDBENCH_TESTBED_DIR/nfs/$f.pid" 2>/dev/null) || continue
   if [ -n "$p" ] && kill -0 "$p" 2>/dev/null; then fail "$f (pid $p) left after down"; fi
 done
-if ip netns list | grep -q -- "-nfs\b"; then
-  for n in $(ip netns list | awk '/-nfs/ {print $1}'); do
-    [ "$(ip netns pids "$n" 2>/dev/null | wc -l)" = 0 ] || fail "processes left in $n"
-  done
+if [ -e "/run/netns/$ns-nfs" ] && [ "$(ip netns pids "$ns-nfs" 2>/dev/null | wc -l)" != 0 ]; then
+  fail "processes left in $ns-nfs"
 fi
 ! findmnt -rn | grep -q "$MDBENCH_TESTBED_DIR/nfs" || fail "a mount of $MDBENCH_TESTBED_DIR/nfs left"
 
