@@ -17,6 +17,8 @@ packages=(
   nfs-ganesha nfs-ganesha-ceph nfs-ganesha-vfs rpcbind dbus-daemon dbus-bin libnfs-utils
   # -a CEPHFS: libcephfs (cmake/cephfs.cmake finds it; without it the backend is not built in).
   libcephfs-dev
+  # -a LIBNFS: libnfs (cmake/libnfs.cmake finds it; without it the backend is not built in).
+  libnfs-dev
 )
 
 missing=()

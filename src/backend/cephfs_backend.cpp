@@ -45,6 +45,7 @@
 #include "mdbench/backend/cleanup.hpp"
 #include "mdbench/model/layout.hpp"
 #include "mdbench/util/errno_name.hpp"
+#include "remote_paths.hpp"
 
 namespace mdbench {
 namespace {
@@ -133,12 +134,7 @@ std::string mountFailure(ceph_mount_info* cmount, const CephfsOptions& o, int er
 }  // namespace
 
 std::string CephfsBackend::mountPath(const std::string& root_path, const std::string& prefix) {
-  std::string path = root_path;
-  // mdtest's pfix: the prefix is removed only when the path starts with all of it.
-  if (!prefix.empty() && path.starts_with(prefix)) path.erase(0, prefix.size());
-  while (path.size() > 1 && path.back() == '/') path.pop_back();
-  if (path.empty() || path.front() != '/') path.insert(path.begin(), '/');
-  return path;
+  return remotePath(root_path, prefix);  // mdtest's pfix: taken off only when the path starts with all of it
 }
 
 ceph_mount_info* mountCephfs(const CephfsOptions& options, CephfsOpenError& error) {

@@ -13,10 +13,10 @@
 #include <utility>
 
 #include "cephfs_mount.hpp"
-#include "mdbench/config/option_docs.hpp"
 #include "mdbench/model/layout.hpp"
 #include "mdbench/util/errno_name.hpp"
 #include "mdbench/util/file_io.hpp"
+#include "remote_paths.hpp"
 
 namespace mdbench {
 namespace {
@@ -35,31 +35,10 @@ CephfsOptions optionsOf(const Config& config) {
 
 }  // namespace
 
-namespace {
-
-// What libcephfs has no call for, refused before anything is made, and before a client is mounted
-// (mdtest's CEPHFS has none either).
-std::string refusalOf(const Config& config) {
-  if (config.make_node) {
-    return fmt::format("{} makes files with mknod, which -a CEPHFS has no call for: leave it out",
-                       optionLabel("mknod"));
-  }
-  if (config.path_style == PathStyle::kDirfd) {
-    return fmt::format(
-        "{} dirfd: libcephfs names every item by its path inside the CephFS (mdtest's "
-        "calls); -a CEPHFS runs in the full style only",
-        optionLabel("path-style"));
-  }
-  if (config.verify_write) {
-    return fmt::format("{} is not supported with -a CEPHFS yet", optionLabel("verify-write"));
-  }
-  return {};
-}
-
-}  // namespace
-
 CephfsStorage::CephfsStorage(const Config& config)
-    : options_(optionsOf(config)), refusal_(refusalOf(config)) {}
+    : options_(optionsOf(config)),
+      refusal_(remoteRefusal(config, "-a CEPHFS", "libcephfs names every item by its path inside the CephFS",
+                             true)) {}
 
 CephfsStorage::~CephfsStorage() { unmountCephfs(cmount_); }
 

@@ -1,8 +1,11 @@
 // The storage and the backend a configuration asks for: storage.hpp, make_backend.hpp.
 #include "mdbench/backend/make_backend.hpp"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "mdbench/backend/storage.hpp"
@@ -11,9 +14,11 @@
 #ifdef MDBENCH_HAVE_CEPHFS
 #include "cephfs_storage.hpp"
 #endif
+#ifdef MDBENCH_HAVE_LIBNFS
+#include "libnfs_storage.hpp"
+#endif
 
 namespace mdbench {
-#ifndef MDBENCH_HAVE_CEPHFS
 namespace {
 
 // A backend this build lacks: -a names it (its row is there), and the run says so before anything is made.
@@ -37,8 +42,16 @@ class UnbuiltStorage final : public NullStorage {
   std::string problem_;
 };
 
+// Why a backend is not built in, and what to install for it.
+[[maybe_unused]] std::unique_ptr<Storage> unbuilt(const Config& config, std::string_view api,
+                                                  std::string_view library, std::string_view package) {
+  return std::make_unique<UnbuiltStorage>(
+      config,
+      fmt::format("-a {}: not built in (this mdbench was built without {}: install {} and build again)", api,
+                  library, package));
+}
+
 }  // namespace
-#endif
 
 // One case per row of kBackendRows (config/backends.hpp).
 std::unique_ptr<Storage> makeStorage(const Config& config) {
@@ -49,10 +62,13 @@ std::unique_ptr<Storage> makeStorage(const Config& config) {
 #ifdef MDBENCH_HAVE_CEPHFS
       return std::make_unique<CephfsStorage>(config);
 #else
-      return std::make_unique<UnbuiltStorage>(
-          config,
-          "-a CEPHFS: not built in (this mdbench was built without libcephfs: install libcephfs-dev and "
-          "build again)");
+      return unbuilt(config, "CEPHFS", "libcephfs", "libcephfs-dev");
+#endif
+    case Api::kLibnfs:
+#ifdef MDBENCH_HAVE_LIBNFS
+      return std::make_unique<LibnfsStorage>(config);
+#else
+      return unbuilt(config, "LIBNFS", "libnfs", "libnfs-dev");
 #endif
     case Api::kPosix:
       break;

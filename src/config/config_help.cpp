@@ -103,12 +103,13 @@ std::vector<PresetDoc> presetDocs() {
 std::string helpText() {
   // Every option the parser accepts is shown, mdtest's own group last: a user reading an mdtest script
   // finds -P, -t, -f, -l, -s, ... here, not only in the man page.
-  // The widest names of the main groups but the backends' (mdtest's --cephfs.remote_prefix PATH gets a
-  // line of its own rather than pushing every description right).
+  // The widest names of the main groups but the backends' and -a's, which grow with the backend rows
+  // (mdtest's --cephfs.remote_prefix PATH and -a's list of every backend get a line of their own rather
+  // than pushing every description right).
   std::size_t width = 0;
   for (const OptionRow& option : kOptionRows) {
     if (kOptionGroups[static_cast<std::size_t>(option.group)].in_help &&
-        option.group != OptionGroup::kBackend) {
+        option.group != OptionGroup::kBackend && option.long_name != "api") {
       width = std::max(width, leftColumn(option).size());
     }
   }

@@ -116,16 +116,27 @@ enum class IorApi : std::uint8_t {
   kMdtest,  // an ior backend mdtest runs
   kIorOnly  // an ior backend mdtest refuses ("Backend doesn't support MDTest")
 };
-constexpr Choices<IorApi, 20> kIorApis{
-    {{{"LIBNFS", IorApi::kLater},   {"AIO", IorApi::kMdtest},      {"CHFS", IorApi::kMdtest},
-      {"DFS", IorApi::kMdtest},     {"FINCHFS", IorApi::kMdtest},  {"Gfarm", IorApi::kMdtest},
-      {"HDFS", IorApi::kMdtest},    {"IME", IorApi::kMdtest},      {"IM", IorApi::kMdtest},
-      {"S3-4c", IorApi::kMdtest},   {"S3_plus", IorApi::kMdtest},  {"S3_EMC", IorApi::kMdtest},
-      {"S3-curl", IorApi::kMdtest}, {"S3-libs3", IorApi::kMdtest}, {"HDF5", IorApi::kIorOnly},
-      {"MMAP", IorApi::kIorOnly},   {"MPIIO", IorApi::kIorOnly},   {"NCMPI", IorApi::kIorOnly},
-      {"PMDK", IorApi::kIorOnly},   {"RADOS", IorApi::kIorOnly}}},
-    "",
-    true};
+constexpr Choices<IorApi, 19> kIorApis{{{{"AIO", IorApi::kMdtest},
+                                         {"CHFS", IorApi::kMdtest},
+                                         {"DFS", IorApi::kMdtest},
+                                         {"FINCHFS", IorApi::kMdtest},
+                                         {"Gfarm", IorApi::kMdtest},
+                                         {"HDFS", IorApi::kMdtest},
+                                         {"IME", IorApi::kMdtest},
+                                         {"IM", IorApi::kMdtest},
+                                         {"S3-4c", IorApi::kMdtest},
+                                         {"S3_plus", IorApi::kMdtest},
+                                         {"S3_EMC", IorApi::kMdtest},
+                                         {"S3-curl", IorApi::kMdtest},
+                                         {"S3-libs3", IorApi::kMdtest},
+                                         {"HDF5", IorApi::kIorOnly},
+                                         {"MMAP", IorApi::kIorOnly},
+                                         {"MPIIO", IorApi::kIorOnly},
+                                         {"NCMPI", IorApi::kIorOnly},
+                                         {"PMDK", IorApi::kIorOnly},
+                                         {"RADOS", IorApi::kIorOnly}}},
+                                       "",
+                                       true};
 constexpr Choices<PathStyle, 2> kPathStyles{{{{"full", PathStyle::kFull}, {"dirfd", PathStyle::kDirfd}}},
                                             "full or dirfd"};
 constexpr Choices<SyncCall, 2> kSyncCalls{{{{"sync", SyncCall::kSync}, {"syncfs", SyncCall::kSyncfs}}},

@@ -175,7 +175,7 @@ using enum OptionKind;
 using enum OptionGroup;
 inline constexpr WithSteady kNot = WithSteady::kNo;
 // clang-format off
-inline constexpr std::array<OptionRow, 83> kOptionRows = {{
+inline constexpr std::array<OptionRow, 84> kOptionRows = {{
   {"items", 'n', "N", kWorkload, kCount, number<&Config::items>(),
    "items per rank, exact (default 1000; required with --preset)"},
   {"files-only", 'F', "", kWorkload, kSwitch, {.on = [](Config& c) { c.kinds = ItemKinds::kFilesOnly; }},
@@ -327,6 +327,9 @@ inline constexpr std::array<OptionRow, 83> kOptionRows = {{
    "-a CEPHFS: the CephFS directory each client mounts (default /)"},
   {"cephfs.olazy", 0, "", kBackend, kSwitch, backendFlag<&Config::cephfs, &CephfsBackendOptions::olazy>(),
    "-a CEPHFS: lazy I/O (ceph_lazyio) on the files' opens"},
+  {"libnfs.url", 0, "URL", kBackend, kText, backendText<&Config::libnfs, &LibnfsBackendOptions::url>(),
+   "-a LIBNFS: the server and export, nfs://SERVER/EXPORT/?version=4 (the\n"
+   "trailing '/' is needed; -d is a path inside the export)"},
 
   // Rate and time are always printed, and creating the trees (unique ones too) is always timed as a phase.
   {"print-rate-and-time", 'P', "", kMdtest, kSwitch, flag<&Config::print_rate_and_time>(),
@@ -416,7 +419,7 @@ inline std::string label(OptionRef option) { return shown(*option); }
 // The value options in the order their values are converted, and so the order of their messages: numbers,
 // then paths and names, then the sweep's (convertSweep). Help's order differs; this one is what job
 // scripts have always seen.
-inline constexpr std::array<const OptionRow*, 47> kConversionOrder = {&row("items"),
+inline constexpr std::array<const OptionRow*, 48> kConversionOrder = {&row("items"),
                                                                       &row("items-per-dir"),
                                                                       &row("depth"),
                                                                       &row("branching"),
@@ -462,7 +465,8 @@ inline constexpr std::array<const OptionRow*, 47> kConversionOrder = {&row("item
                                                                       &row("cephfs.user"),
                                                                       &row("cephfs.conf"),
                                                                       &row("cephfs.prefix"),
-                                                                      &row("cephfs.remote_prefix")};
+                                                                      &row("cephfs.remote_prefix"),
+                                                                      &row("libnfs.url")};
 
 // What the command line (after a preset) said for each row, before conversion. Values stay strings so that
 // a bad one becomes a message, not an exception.

@@ -203,10 +203,10 @@ void ConsoleSink::begin(const RunInfo& info, const Plan& plan) {
   fmt::print(out_, "target:   {} ({}, {} free of {}, {} inodes free of {})\n", info.target, info.fs_type,
              bytes(info.fs_free_bytes), bytes(info.fs_total_bytes), count(info.fs_free_inodes),
              count(info.fs_total_inodes));
-  if (plan.config().api == Api::kCephfs) {
+  if (const Api api = plan.config().api; api == Api::kCephfs || api == Api::kLibnfs) {
     fmt::print(out_,
-               "paths:    each call names its item by its path inside the CephFS, as mdtest's CEPHFS backend "
-               "does\n");
+               "paths:    each call names its item by its path inside the {}, as mdtest's {} backend does\n",
+               api == Api::kCephfs ? "CephFS" : "NFS export", apiName(api));
   } else {
     fmt::print(out_, "paths:    {}\n", describePathStyle(plan.config().path_style));
   }

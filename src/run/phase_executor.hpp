@@ -84,9 +84,8 @@ class PhaseExecutor {
   // A readdir count or a -X data check that does not match: a failed op with this errno.
   static constexpr int kMismatch = EBADMSG;
   static constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
-  // A file-remove or rename phase lists each directory once for the type checks (TypeCheckBatch) when the
-  // tree is the rank's own or shared by at most this many ranks: beyond, each listing would cost more than
-  // the checks.
+  // A read, remove or rename phase lists each directory once for the type checks (TypeCheckBatch) when
+  // the tree is the rank's own or shared by at most this many ranks: beyond, each listing costs more.
   static constexpr std::uint32_t kMaxRanksListingSharedDirs = 8;
   // Which of a phase's items a pass of the item loop visits: all, or -S's two steps of a create (the names
   // this rank creates, then the names it opens after their creators made them).
@@ -107,8 +106,7 @@ class PhaseExecutor {
   void setIteration(std::uint32_t iteration) { iteration_ = iteration; }
   // The last phase's ops per interval on this rank (collectSeries gathers them).
   SeriesRecorder& series() { return series_; }
-  // This rank's gaps between successful completions (collectStall); rank 0's --fault-at injector, begun at
-  // t_start.
+  // This rank's gaps between successful completions (collectStall); rank 0's --fault-at injector (t_start).
   const GapRecorder& gaps() const { return gaps_; }
   void setFaults(FaultInjector* faults) { faults_ = faults; }
   // --savePerOpDataCSV: the log every op of the following phases goes into (nullptr: off).
@@ -355,11 +353,13 @@ class PhaseExecutor {
           const char* name = names(item);
           return name == nullptr ? names.error() : b.statEntry(dir, name, kind == ItemKind::kDir);
         });
-      case Phase::kDirRemove:
+      case Phase::kDirRemove: {
+        const TypeCheckBatch batch(b, EntryType::kDir, listsForTypeChecks());
         return itemLoop(phase, cursor, owner, from, to, 0, [&](DirHandle dir, std::uint64_t item) {
           const char* name = names(item);
           return name == nullptr ? names.error() : b.removeDir(dir, name);
         });
+      }
       case Phase::kFileCreate:
         return plan_.config().shared_files ? createShared(cursor, owner, from, to)
                                            : createFiles(cursor, owner, from, to, Pick::kAll);
@@ -387,6 +387,7 @@ class PhaseExecutor {
     Backend& b = parts_.backend;
     const std::span<std::byte> buf = read_buf_;
     const bool verify = plan_.config().verify_read;
+    const TypeCheckBatch batch(b, EntryType::kFile, listsForTypeChecks());
     return itemLoop(Phase::kFileRead, cursor, owner, from, to, buf.size(),
                     [&](DirHandle dir, std::uint64_t item) {
                       const char* name = names(item);

@@ -170,15 +170,17 @@ garbage       | 1     | --version=yes                  | --version: takes 0 (off
 garbage       | 1     | --verbose=x                    | -v/--verbose: takes 0 (off) or a whole number (on)
 garbage       | 1     | -v=x                           | -v/--verbose: takes 0 (off) or a whole number (on), got '-v=x'
 garbage       | 1     | -F=-1                          | -F/--files-only: takes 0 (off) or a whole number (on), got '-F=-1'
-garbage       | 1 2   | -a MPIIO                       | -a/--api: MPIIO is an ior backend that mdtest cannot run either (mdbench supports POSIX, DUMMY and CEPHFS)
+garbage       | 1 2   | -a MPIIO                       | -a/--api: MPIIO is an ior backend that mdtest cannot run either (mdbench supports POSIX, DUMMY, CEPHFS and LIBNFS)
 garbage       | 1     | -a DUMMY --posix.odirect       | --posix.odirect is an option of -a POSIX, and this run's backend is DUMMY (-a POSIX for it)
 garbage       | 1     | --dummy.delay-create=5         | --dummy.delay-create is an option of -a DUMMY, and this run's backend is POSIX
 garbage       | 1     | --cephfs.user=x                | --cephfs.user is an option of -a CEPHFS, and this run's backend is POSIX (-a CEPHFS for it)
 garbage       | 1 2   | -a CEPHFS -k                   | -k/--mknod makes files with mknod, which -a CEPHFS has no call for
 garbage       | 1     | -a CEPHFS --path-style dirfd   | --path-style dirfd: libcephfs names every item by its path inside the CephFS
 garbage       | 1 2   | -a CEPHFS --cephfs.conf=/nonexistent/ceph.conf | -a CEPHFS: cannot read the ceph configuration /nonexistent/ceph.conf (--cephfs.conf)
+garbage       | 1 2   | -a LIBNFS -Y --libnfs.url=nfs://127.0.0.1/e/ | -Y/--sync syncs the file system after each phase, which -a LIBNFS has no call for
+garbage       | 1     | -a LIBNFS --libnfs.url=nfs:/x/  | --libnfs.url nfs:/x/: not an NFS URL libnfs reads
 garbage       | 1     | --posix.lustre.stripecount=2   | unknown option '--posix.lustre.stripecount': -a POSIX has no such option (mdtest has it only when built with that file system's headers)
-garbage       | 1     | --mpiio.showHints              | unknown option '--mpiio.showHints': an ior backend option; mdbench's backends (POSIX, DUMMY and CEPHFS) have no such option
+garbage       | 1     | --mpiio.showHints              | unknown option '--mpiio.showHints': an ior backend option; mdbench's backends (POSIX, DUMMY, CEPHFS and LIBNFS) have no such option
 garbage       | 1     | -V many                        | -V/--verbosity: 'many' is not a whole number
 garbage       | 1     | -G x                           | -G/--buffer-offset: 'x' is not a whole number from -2147483648 to 2147483647
 garbage       | 1     | -B=x                           | -B/--no-barriers: 'x' is not a whole number

@@ -126,12 +126,22 @@ done
 
 # Item 15: the -a names mdtest knows and mdbench lacks, each named for what it is; nothing made.
 for api_message in "DFS|DFS is an ior backend of mdtest's that mdbench lacks" \
-  "LIBNFS|LIBNFS is not supported yet (it is planned)" \
+  "Gfarm|Gfarm is an ior backend of mdtest's that mdbench lacks" \
   "MPIIO|MPIIO is an ior backend that mdtest cannot run either" "NOPE|unknown API 'NOPE'"; do
   api=${api_message%%|*}
   run 2 -a "$api" -d "$BASE/api" -n 4
   expect_rc 2 "-a $api refused"
-  expect_in "$ERR" "-a/--api: ${api_message#*|} (mdbench supports POSIX, DUMMY and CEPHFS)" "-a $api: what it is"
+  expect_in "$ERR" "-a/--api: ${api_message#*|} (mdbench supports POSIX, DUMMY, CEPHFS and LIBNFS)" "-a $api: what it is"
   expect_absent "$BASE/api" "-a $api: nothing made"
 done
+# -a LIBNFS (built in here) without its URL, or with one that names no export directory: a usage error
+# before anything is made, and no server is asked.
+run 2 -a LIBNFS -d "$BASE/api" -n 4
+expect_rc 2 "-a LIBNFS without --libnfs.url refused"
+expect_in "$ERR" "-a LIBNFS needs --libnfs.url=nfs://SERVER/EXPORT/" "-a LIBNFS without a URL: what is missing"
+run 2 -a LIBNFS --libnfs.url=nfs://127.0.0.1/export -d "$BASE/api" -n 4
+expect_rc 2 "-a LIBNFS with a URL without the trailing '/' refused"
+expect_in "$ERR" "--libnfs.url nfs://127.0.0.1/export: the export path must end with '/'" \
+  "-a LIBNFS: the URL's missing '/' named"
+expect_absent "$BASE/api" "-a LIBNFS refused: nothing made"
 finish

@@ -80,11 +80,12 @@ class Backend {
   // (EINVAL, or EISDIR for a directory): mdbench removes only what has the type it made.
   virtual int unlinkFile(DirHandle parent, const char* name) = 0;
   // A file-remove or rename phase brackets its unlinkFile or renameEntry calls with these, `type` the type
-  // of its items. In between, a backend may check the types of a directory's entries once, at the phase's
-  // first call in that directory, instead of before each call: the POSIX backend lists the directory
-  // (getdents64's d_type) and checks only the names listed with another type, so that a remove or rename
-  // costs mdtest's one call. What is planted in a directory after its listing, during the phase, is not
-  // caught.
+  // of its items; a read or dir-remove phase its readFile or removeDir calls (for backends whose calls do
+  // not refuse a wrong type themselves: LIBNFS). In between, a backend may check the types of a directory's
+  // entries once, at the phase's first call in that directory, instead of before each call: the POSIX backend
+  // lists the directory (getdents64's d_type) and checks only the names listed with another type, so that a
+  // remove or rename costs mdtest's one call. What is planted in a directory after its listing, during the
+  // phase, is not caught.
   virtual void beginTypeChecks(EntryType /*type*/) {}
   virtual void endTypeChecks() {}
   // A listing taken once for ranks that share a directory: listTypes appends to `out` what the batch's

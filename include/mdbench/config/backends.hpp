@@ -31,16 +31,17 @@ struct BackendRow {
 };
 
 // clang-format off
-inline constexpr std::array<BackendRow, 3> kBackendRows{{
+inline constexpr std::array<BackendRow, 4> kBackendRows{{
     {Api::kPosix, "POSIX", "the file system's POSIX calls (default)", "posix", true, false},
     {Api::kDummy, "DUMMY", "no file-system I/O: the harness alone, as mdtest's DUMMY", "dummy", false, true},
     {Api::kCephfs, "CEPHFS", "CephFS's metadata servers through libcephfs, each rank its own client, as mdtest's CEPHFS", "cephfs", true, false},
+    {Api::kLibnfs, "LIBNFS", "an NFS server (v3 or v4) through libnfs, each rank its own client, as mdtest's LIBNFS", "libnfs", true, false},
 }};
 // clang-format on
 
 // -a's value name, for --help and the completion (which offers the words between the bars); checked
 // against the rows while compiling.
-inline constexpr std::string_view kApiValueName = "POSIX|DUMMY|CEPHFS";
+inline constexpr std::string_view kApiValueName = "POSIX|DUMMY|CEPHFS|LIBNFS";
 consteval bool joinsRowNames(std::string_view joined) {
   std::size_t pos = 0;
   for (std::size_t i = 0; i < kBackendRows.size(); ++i) {

@@ -51,8 +51,8 @@ struct SweepSpec {
 };
 
 // -a API (mdtest's backends): one row each in backends.hpp (name, options, what it can do).
-enum class Api : std::uint8_t { kPosix, kDummy, kCephfs };
-std::string_view apiName(Api api);  // the row's name: "POSIX", "DUMMY", "CEPHFS"
+enum class Api : std::uint8_t { kPosix, kDummy, kCephfs, kLibnfs };
+std::string_view apiName(Api api);  // the row's name: "POSIX", "DUMMY", "CEPHFS", "LIBNFS"
 
 // --posix.*: mdtest 4.1's POSIX backend options (aiori-POSIX.c), with its meaning.
 struct PosixBackendOptions {
@@ -76,6 +76,11 @@ struct CephfsBackendOptions {
   std::string prefix;         // --cephfs.prefix: taken off the front of -d's paths (mdtest's pfix)
   std::string remote_prefix;  // --cephfs.remote_prefix: the CephFS directory each client mounts ("": /)
   bool olazy = false;         // --cephfs.olazy: lazy I/O (ceph_lazyio) on every file opened
+};
+
+// --libnfs.*: mdtest 4.1's LIBNFS backend option (aiori-LIBNFS.c), with its meaning.
+struct LibnfsBackendOptions {
+  std::string url;  // --libnfs.url: nfs://SERVER/EXPORT/?version=4 (RFC 2224, libnfs's URL options)
 };
 
 // --path-style: how the POSIX backend names an item in each system call. kFull: the full path from -d, the
@@ -183,6 +188,7 @@ struct Config {
   PosixBackendOptions posix;
   DummyBackendOptions dummy;
   CephfsBackendOptions cephfs;
+  LibnfsBackendOptions libnfs;
 };
 
 enum class CliAction : std::uint8_t { kRun, kHelp, kVersion };

@@ -1,0 +1,107 @@
+// The NFS backend (-a LIBNFS): an NFS server (v3 or v4) through libnfs, one client context and mount per
+// process (per rank), with the calls mdtest 4.1's aiori-LIBNFS.c makes on full paths inside the export, plus
+// the checks that keep mdbench's promises (libnfs_backend.cpp lists them). Built only when CMake found libnfs
+// (MDBENCH_HAVE_LIBNFS); this header names no libnfs type, so it compiles without it.
+#pragma once
+
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "mdbench/backend/backend.hpp"
+
+struct nfs_context;
+
+namespace mdbench {
+
+// mdtest 4.1's --libnfs.url, and what mdbench adds.
+struct LibnfsOptions {
+  std::string url;  // nfs://SERVER/EXPORT/?version=4 (libnfs's URL options: version, nfsport, uid...)
+  // Every RPC's bound (nfs_set_timeout): a server that stops answering fails the call with ETIMEDOUT after
+  // this long, and every later call of the client at once (the client is not used again).
+  std::uint32_t timeout_s = 30;
+};
+
+// Why a client could not be made: the errno and one sentence naming what is wrong (the URL, the server, the
+// export or the directory).
+struct LibnfsOpenError {
+  int err = 0;
+  std::string message;
+};
+
+class LibnfsBackend final : public Backend {
+ public:
+  // Makes a client, mounts the URL's export and opens `root_path` (a path inside the export, as mdtest's
+  // -d) as the root directory, which must exist and be a directory (not a symlink). On failure returns
+  // nullptr and fills `error` (nothing is created).
+  static std::unique_ptr<LibnfsBackend> open(const std::string& root_path, const LibnfsOptions& options,
+                                             LibnfsOpenError& error);
+  ~LibnfsBackend() override;  // unmounts and frees the client
+  LibnfsBackend(const LibnfsBackend&) = delete;
+  LibnfsBackend& operator=(const LibnfsBackend&) = delete;
+
+  DirHandle root() const override { return DirHandle{0}; }
+  int openDir(DirHandle parent, const char* name, DirHandle& out) override;
+  int closeDir(DirHandle dir) override;
+  int makeDir(DirHandle parent, const char* name) override;
+  int removeDir(DirHandle parent, const char* name) override;
+  int createFile(DirHandle parent, const char* name, std::span<const std::byte> data,
+                 CreateOptions options) override;
+  int statEntry(DirHandle parent, const char* name, bool is_dir) override;
+  int readFile(DirHandle parent, const char* name, std::span<std::byte> buf) override;
+  int unlinkFile(DirHandle parent, const char* name) override;
+  void beginTypeChecks(EntryType type) override;
+  void endTypeChecks() override;
+  int moveEntry(DirHandle from_dir, const char* from, DirHandle to_dir, const char* to,
+                EntryType type) override;
+  int countEntries(DirHandle dir, std::span<const std::string_view> prefixes, std::span<std::uint64_t> counts,
+                   std::uint64_t& total) override;
+  int syncFileSystem() override { return ENOTSUP; }  // refused before the run (remoteRefusal)
+  int listNames(DirHandle dir, std::vector<std::string>& names) override;
+  int lookUp(DirHandle dir, const char* name, EntryInfo& info) override;
+  int identify(DirHandle dir, StorageId& id) override;
+  int walkInto(DirHandle dir, const char* name, DirHandle& out) override;
+  int removeName(DirHandle dir, const char* name, EntryType type) override;
+  int writeMark(DirHandle dir) override;
+  MarkKind readMark(DirHandle dir) override;
+
+  // The path inside the export of an open directory ("" for a handle that is none).
+  std::string dirPath(DirHandle dir) const;
+
+ private:
+  LibnfsBackend(nfs_context* nfs, std::string root_path);
+  // `name`'s path in the open directory `dir`, built in `out`; nullptr for a handle that is no open
+  // directory of this backend, or once the client is unusable.
+  const char* pathIn(DirHandle dir, const char* name, std::string& out) const;
+  // Why pathIn gave nullptr: ETIMEDOUT once the client is unusable, else EBADF.
+  int unusable() const { return dead_ ? ETIMEDOUT : EBADF; }
+  int openPath(std::string path, DirHandle& out);
+  int checkType(const char* path, EntryType want);
+  // Whether the call on `name` must check its type first (see beginTypeChecks).
+  bool needsTypeCheck(DirHandle dir, const char* name);
+  // A libnfs return (0 or a negative errno) as an errno; a timeout makes the client unusable (dead_).
+  int status(int ret);
+
+  struct Listed {
+    bool check_all = false;
+    std::unordered_set<std::string> suspects;
+  };
+
+  nfs_context* nfs_;
+  std::vector<std::string> dir_paths_;  // by handle: the path of each open directory ("" when closed)
+  std::string path_;
+  std::string path_to_;
+  std::optional<EntryType> batch_type_;
+  std::unordered_map<std::int64_t, Listed> listed_;
+  bool dead_ = false;  // a call timed out: every later one fails with ETIMEDOUT at once
+};
+
+}  // namespace mdbench
