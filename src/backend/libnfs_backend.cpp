@@ -22,8 +22,10 @@
 // The type check: in a phase that brackets its calls (beginTypeChecks: read, dir-remove, file-remove,
 // renames), each directory is listed once at its first call (nfs_opendir, READDIRPLUS's types) and only a
 // name listed with another type is checked by nfs_lstat64; elsewhere every name is. Errors are libnfs's
-// negative returns, negated into errno values; a call that timed out leaves the client unusable, and every
-// later call fails at once with ETIMEDOUT (a server that stops answering costs one timeout, not one each).
+// negative returns, negated into errno values; a call the server did not answer in time is ETIMEDOUT, and
+// after LibnfsOptions::kMaxTimeouts of them in a row every later call fails at once (a server that is gone
+// costs three timeouts, not one per item). A client idle long enough for its NFSv4 lease to lapse is made
+// anew before its next call (refresh).
 #include "mdbench/backend/libnfs_backend.hpp"
 
 #include <fcntl.h>
@@ -212,7 +214,7 @@ std::unique_ptr<LibnfsBackend> LibnfsBackend::open(const std::string& root_path,
                               options.url, describeErrno(err))};
     return nullptr;
   }
-  std::unique_ptr<LibnfsBackend> backend(new (std::nothrow) LibnfsBackend(nfs, path));
+  std::unique_ptr<LibnfsBackend> backend(new (std::nothrow) LibnfsBackend(nfs, path, options));
   if (!backend) {
     unmountLibnfs(nfs);
     error = {ENOMEM, "-a LIBNFS: out of memory"};
@@ -220,7 +222,8 @@ std::unique_ptr<LibnfsBackend> LibnfsBackend::open(const std::string& root_path,
   return backend;
 }
 
-LibnfsBackend::LibnfsBackend(nfs_context* nfs, std::string root_path) : nfs_(nfs) {
+LibnfsBackend::LibnfsBackend(nfs_context* nfs, std::string root_path, const LibnfsOptions& options)
+    : nfs_(nfs), options_(options), last_call_(std::chrono::steady_clock::now()) {
   dir_paths_.push_back(std::move(root_path));
 }
 
@@ -228,8 +231,10 @@ LibnfsBackend::~LibnfsBackend() { unmountLibnfs(nfs_); }
 
 int LibnfsBackend::status(int ret) {
   const int err = negated(ret);
-  if (err == ETIMEDOUT) dead_ = true;
-  return err;
+  const bool timed_out = err == EINTR || err == ETIMEDOUT;  // libnfs's sync calls say EINTR at the bound
+  timeouts_ = timed_out ? timeouts_ + 1 : 0;
+  if (timeouts_ >= LibnfsOptions::kMaxTimeouts) dead_ = true;
+  return timed_out ? ETIMEDOUT : err;
 }
 
 std::string LibnfsBackend::dirPath(DirHandle dir) const {
@@ -237,7 +242,16 @@ std::string LibnfsBackend::dirPath(DirHandle dir) const {
   return dir_paths_[static_cast<std::size_t>(dir.value)];
 }
 
-const char* LibnfsBackend::pathIn(DirHandle dir, const char* name, std::string& out) const {
+void LibnfsBackend::refresh() {
+  if (dead_ || !leaseLapsed(last_call_)) return;
+  unmountLibnfs(nfs_);
+  LibnfsOpenError error;
+  nfs_ = mountLibnfs(options_, error);
+  dead_ = nfs_ == nullptr;
+}
+
+const char* LibnfsBackend::pathIn(DirHandle dir, const char* name, std::string& out) {
+  refresh();
   const std::string base = dirPath(dir);
   if (base.empty() || dead_) return nullptr;
   out.assign(base);
@@ -399,6 +413,7 @@ int LibnfsBackend::moveEntry(DirHandle from_dir, const char* from, DirHandle to_
 
 int LibnfsBackend::countEntries(DirHandle dir, std::span<const std::string_view> prefixes,
                                 std::span<std::uint64_t> counts, std::uint64_t& total) {
+  refresh();
   const std::string path = dirPath(dir);
   if (path.empty() || counts.size() != prefixes.size()) return EBADF;
   if (dead_) return ETIMEDOUT;
@@ -418,6 +433,7 @@ int LibnfsBackend::countEntries(DirHandle dir, std::span<const std::string_view>
 
 // The cleanup walk's calls (tree_walk.cpp), on the paths the handles stand for.
 int LibnfsBackend::listNames(DirHandle dir, std::vector<std::string>& names) {
+  refresh();
   const std::string path = dirPath(dir);
   if (path.empty()) return EBADF;
   return dead_ ? ETIMEDOUT : status(-listLibnfs(nfs_, path, names));
@@ -437,6 +453,7 @@ int LibnfsBackend::lookUp(DirHandle dir, const char* name, EntryInfo& info) {
 }
 
 int LibnfsBackend::identify(DirHandle dir, StorageId& id) {
+  refresh();
   const std::string path = dirPath(dir);
   if (path.empty()) return EBADF;
   if (dead_) return ETIMEDOUT;
@@ -497,12 +514,14 @@ MarkKind readLibnfsMark(nfs_context* nfs, const std::string& dir_path) {
 }
 
 int LibnfsBackend::writeMark(DirHandle dir) {
+  refresh();
   const std::string dir_path = dirPath(dir);
   if (dir_path.empty()) return EBADF;
   return dead_ ? ETIMEDOUT : status(-writeLibnfsMark(nfs_, dir_path));
 }
 
 MarkKind LibnfsBackend::readMark(DirHandle dir) {
+  refresh();
   const std::string dir_path = dirPath(dir);
   return dir_path.empty() || dead_ ? MarkKind::kForeign : readLibnfsMark(nfs_, dir_path);
 }

@@ -2,6 +2,7 @@
 // target (libnfs_backend.cpp) and the storage rank 0 prepares the targets with (libnfs_storage.cpp).
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,19 @@ namespace mdbench {
 // needed, as mdtest's), every RPC bounded by options.timeout_s, the export mounted; nullptr with `error`
 // set (the message begins "-a LIBNFS: ") when any step fails, and nothing is left.
 nfs_context* mountLibnfs(const LibnfsOptions& options, LibnfsOpenError& error);
+// NFSv4 state lives as long as the client's lease (60 s by default in NFS-Ganesha, 90 s in Linux's nfsd),
+// which only calls renew: libnfs's synchronous API sends no RENEW by itself, so a client idle longer (rank
+// 0's storage client during the phases, a rank waiting at a barrier) finds its state expired
+// (NFS4ERR_EXPIRED) at its next OPEN. A client idle for kLibnfsIdle is therefore made anew before its next
+// call (a mount costs a few round trips; path-based calls keep nothing else).
+inline constexpr std::chrono::seconds kLibnfsIdle{15};
+// Whether a client last used at `last` has been idle for kLibnfsIdle; `last` becomes now.
+inline bool leaseLapsed(std::chrono::steady_clock::time_point& last) {
+  const auto now = std::chrono::steady_clock::now();
+  const bool idle = now - last >= kLibnfsIdle;
+  last = now;
+  return idle;
+}
 // Unmounts and frees a client mountLibnfs made (nullptr: nothing).
 void unmountLibnfs(nfs_context* nfs);
 // "NFSv4 (libnfs)": the version the URL asks for (libnfs's default, 3, when it names none).

@@ -33,6 +33,11 @@ LibnfsStorage::LibnfsStorage(const Config& config)
 LibnfsStorage::~LibnfsStorage() { unmountLibnfs(nfs_); }
 
 nfs_context* LibnfsStorage::mount(int& err) {
+  // Idle through the phases, the client's lease lapses (libnfs_client.hpp): a new one for what follows.
+  if (leaseLapsed(last_call_) && nfs_ != nullptr) {
+    unmountLibnfs(nfs_);
+    nfs_ = nullptr;
+  }
   if (nfs_ == nullptr && mount_err_ == 0) {
     LibnfsOpenError error;
     nfs_ = mountLibnfs(options_, error);

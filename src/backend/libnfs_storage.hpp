@@ -2,6 +2,7 @@
 // through a libnfs client of rank 0's own, by their paths inside the export (-d, as mdtest).
 #pragma once
 
+#include <chrono>
 #include <string>
 
 #include "mdbench/backend/libnfs_backend.hpp"
@@ -40,6 +41,7 @@ class LibnfsStorage final : public Storage {
 
   LibnfsOptions options_;
   nfs_context* nfs_ = nullptr;
+  std::chrono::steady_clock::time_point last_call_ = std::chrono::steady_clock::now();
   int mount_err_ = 0;
   std::string refusal_;  // an option libnfs cannot serve (-k, --path-style dirfd, --verify-write, -Y)
   std::string last_problem_;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cerrno>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -25,8 +26,10 @@ namespace mdbench {
 // mdtest 4.1's --libnfs.url, and what mdbench adds.
 struct LibnfsOptions {
   std::string url;  // nfs://SERVER/EXPORT/?version=4 (libnfs's URL options: version, nfsport, uid...)
-  // Every RPC's bound (nfs_set_timeout): a server that stops answering fails the call with ETIMEDOUT after
-  // this long, and every later call of the client at once (the client is not used again).
+  // Every RPC's bound (nfs_set_timeout): a call the server does not answer within it fails (libnfs says
+  // EINTR), and libnfs reconnects for the next. After kMaxTimeouts such calls in a row the server is taken
+  // for gone: every later call fails at once with ETIMEDOUT instead of each waiting again.
+  static constexpr int kMaxTimeouts = 3;
   std::uint32_t timeout_s = 30;
 };
 
@@ -77,17 +80,20 @@ class LibnfsBackend final : public Backend {
   std::string dirPath(DirHandle dir) const;
 
  private:
-  LibnfsBackend(nfs_context* nfs, std::string root_path);
+  LibnfsBackend(nfs_context* nfs, std::string root_path, const LibnfsOptions& options);
+  // Makes the client anew when it has been idle long enough for its NFSv4 lease to lapse (libnfs_client.hpp
+  // leaseLapsed); a client that cannot be made leaves the backend unusable (dead_).
+  void refresh();
   // `name`'s path in the open directory `dir`, built in `out`; nullptr for a handle that is no open
   // directory of this backend, or once the client is unusable.
-  const char* pathIn(DirHandle dir, const char* name, std::string& out) const;
+  const char* pathIn(DirHandle dir, const char* name, std::string& out);
   // Why pathIn gave nullptr: ETIMEDOUT once the client is unusable, else EBADF.
   int unusable() const { return dead_ ? ETIMEDOUT : EBADF; }
   int openPath(std::string path, DirHandle& out);
   int checkType(const char* path, EntryType want);
   // Whether the call on `name` must check its type first (see beginTypeChecks).
   bool needsTypeCheck(DirHandle dir, const char* name);
-  // A libnfs return (0 or a negative errno) as an errno; a timeout makes the client unusable (dead_).
+  // A libnfs return (0 or a negative errno) as an errno; kMaxTimeouts in a row make the client unusable.
   int status(int ret);
 
   struct Listed {
@@ -96,12 +102,15 @@ class LibnfsBackend final : public Backend {
   };
 
   nfs_context* nfs_;
+  LibnfsOptions options_;
+  std::chrono::steady_clock::time_point last_call_;
   std::vector<std::string> dir_paths_;  // by handle: the path of each open directory ("" when closed)
   std::string path_;
   std::string path_to_;
   std::optional<EntryType> batch_type_;
   std::unordered_map<std::int64_t, Listed> listed_;
-  bool dead_ = false;  // a call timed out: every later one fails with ETIMEDOUT at once
+  int timeouts_ = 0;   // calls in a row that the server did not answer in time
+  bool dead_ = false;  // kMaxTimeouts of them: every later call fails with ETIMEDOUT at once
 };
 
 }  // namespace mdbench
