@@ -144,6 +144,9 @@ nfs_context* mountLibnfs(const LibnfsOptions& options, LibnfsOpenError& error) {
     return nullptr;
   }
   nfs_set_timeout(nfs, static_cast<int>(options.timeout_s * 1000));
+  // No directory cache: a listing (the type checks') must not answer a later look-up in its place (what was
+  // swapped in since is to be seen), and a cached directory is searched on the client at every call in it.
+  nfs_set_dircache(nfs, 0);
   // Every client its own NFSv4 client id: libnfs's default is the same for every context of a process, so
   // rank 0's second client (its storage's beside its backend's) would take over the first's id and the
   // server expire the first's state (NFS4ERR_EXPIRED at its next OPEN).

@@ -12,6 +12,7 @@
 #     dir-remove; each op counted failed (exit 1), each thing planted kept.
 #  4. A URL without the trailing '/', an export the server lacks and a server that is not there: exit 2 with
 #     the reason, within a bound, nothing made.
+#  5. A Slurm job across both nodes with jobscripts/slurm/mdbench.sbatch and the backend in MDBENCH_ARGS.
 # Fails when the test bed is not up (lib.sh).
 # shellcheck source=/dev/null
 source "$(dirname "$0")/lib.sh"
@@ -133,6 +134,21 @@ server=${server%%/*}
 refused "no trailing '/'" "nfs://$server/cephfs?version=4" "the export path must end with '/'"
 refused "an export the server lacks" "nfs://$server/nosuch/?version=4" "-a LIBNFS: cannot mount /nosuch from $server"
 refused "no server there" "nfs://${server%.*}.250/cephfs/?version=4" "-a LIBNFS: cannot mount /cephfs from ${server%.*}.250"
+
+# 5. In a Slurm job across both nodes: jobscripts/slurm/mdbench.sbatch with the backend in MDBENCH_ARGS (the
+# script passes the target to mdbench and makes no call on it itself).
+for v in $(compgen -v SLURM_); do [ "$v" = SLURM_CONF ] || unset "$v"; done
+unset HYDRA_LAUNCHER HYDRA_RMK HYDRA_LAUNCHER_EXEC HYDRA_HOST_FILE
+rc=0
+(cd "$TB_TMP" && MDBENCH_BIN=$MDBENCH MDBENCH_TARGET=$rel/job MDBENCH_ITEMS=10 MDBENCH_PROGRESS=0 \
+  MDBENCH_ARGS="-a LIBNFS --libnfs.url=$MDBENCH_TESTBED_NFS -F -u" timeout 300 sbatch --wait -N 2 \
+  --ntasks-per-node=1 -o "$TB_TMP/job.out" "$TB_TESTS/../../jobscripts/slurm/mdbench.sbatch" >/dev/null) || rc=$?
+if [ "$rc" = 0 ] && grep -q '^api: *LIBNFS (-a)' "$TB_TMP/job.out" && grep -q 'exit status 0' "$TB_TMP/job.out" &&
+  [ ! -e "$TB_FS/job" ]; then
+  tb_ok "a Slurm job (mdbench.sbatch, MDBENCH_ARGS=-a LIBNFS ...): exit 0 on 2 nodes, nothing left"
+else
+  tb_fail "Slurm job: exit $rc: $(tail -n 20 "$TB_TMP/job.out" 2>&1)"
+fi
 
 [ "$(tb_entries "$TB_FS")" = 0 ] || tb_fail "entries left in $TB_FS: $(ls -A "$TB_FS")"
 [ "$TB_FAILED" = 0 ] || { echo "tb_libnfs_run: $TB_FAILED failure(s)" >&2; exit 1; }
