@@ -7,7 +7,8 @@
 //             written, or EINVAL / EMLINK / EBADMSG and nothing written (backend.hpp kOpenCreated).
 //   stat      nfs_lstat64(path) (mdtest: nfs_stat64, which follows a symlink), then the type must be the
 //             item's.
-//   read      the type check below, then nfs_open(path, O_RDONLY|O_NOFOLLOW) [nfs_pread] nfs_close.
+//   read      nfs_open(path, O_RDONLY|O_NOFOLLOW) [nfs_pread] nfs_close; over v3 the type check below
+//             first (v4's OPEN refuses a directory, a symlink or a special file itself).
 //   mkdir     nfs_mkdir2(path, 0775); EEXIST on any existing entry.
 //   rmdir     the type check, then nfs_rmdir(path): over NFSv4, libnfs's rmdir of a file (and unlink of a
 //             directory) removes the entry without an error, so the type must be known first.
@@ -19,13 +20,13 @@
 //             rename.
 //   count     nfs_opendir (libnfs reads the whole directory), nfs_readdir until NULL, nfs_closedir.
 //   -Y        libnfs has no sync call (mdtest refuses -Y too); -y nfs_fsync before the close.
-// The type check: in a phase that brackets its calls (beginTypeChecks: read, dir-remove, file-remove,
-// renames), each directory is listed once at its first call (nfs_opendir, READDIRPLUS's types) and only a
-// name listed with another type is checked by nfs_lstat64; elsewhere every name is. Errors are libnfs's
-// negative returns, negated into errno values; a call the server did not answer in time is ETIMEDOUT, and
-// after LibnfsOptions::kMaxTimeouts of them in a row every later call fails at once (a server that is gone
-// costs three timeouts, not one per item). A client idle long enough for its NFSv4 lease to lapse is made
-// anew before its next call (refresh).
+// The type check: in a phase that brackets its calls (beginTypeChecks: read over v3, dir-remove,
+// file-remove, renames), each directory is listed once at its first call (nfs_opendir, READDIRPLUS's types)
+// and only a name listed with another type is checked by nfs_lstat64; elsewhere every name is. Errors are
+// libnfs's negative returns, negated into errno values; a call the server did not answer in time is
+// ETIMEDOUT, and after LibnfsOptions::kMaxTimeouts of them in a row every later call fails at once (a server
+// that is gone costs three timeouts, not one per item). A client idle long enough for its NFSv4 lease to
+// lapse is made anew before its next call (refresh).
 #include "mdbench/backend/libnfs_backend.hpp"
 
 #include <fcntl.h>
@@ -226,7 +227,10 @@ std::unique_ptr<LibnfsBackend> LibnfsBackend::open(const std::string& root_path,
 }
 
 LibnfsBackend::LibnfsBackend(nfs_context* nfs, std::string root_path, const LibnfsOptions& options)
-    : nfs_(nfs), options_(options), last_call_(std::chrono::steady_clock::now()) {
+    : nfs_(nfs),
+      options_(options),
+      last_call_(std::chrono::steady_clock::now()),
+      open_refuses_types_(versionOf(options.url) == "4") {
   dir_paths_.push_back(std::move(root_path));
 }
 
@@ -346,7 +350,9 @@ int LibnfsBackend::statEntry(DirHandle parent, const char* name, bool is_dir) {
 int LibnfsBackend::readFile(DirHandle parent, const char* name, std::span<std::byte> buf) {
   const char* path = pathIn(parent, name, path_);
   if (path == nullptr) return unusable();
-  if (needsTypeCheck(parent, name)) {
+  // NFSv4's OPEN itself refuses anything but a regular file (RFC 7530 16.16.5: NFS4ERR_ISDIR, else
+  // NFS4ERR_SYMLINK), so over v4 a read is mdtest's open and close alone; v3 has no OPEN to refuse.
+  if (!open_refuses_types_ && needsTypeCheck(parent, name)) {
     if (const int err = checkType(path, EntryType::kFile); err != 0) return err;
   }
   nfsfh* fh = nullptr;

@@ -9,7 +9,8 @@
 #  3. What the run did not make survives (NFSv4 removes a directory by unlink and a file by rmdir without an
 #     error, so the type is checked): a file planted under a name the run creates; a directory swapped in for
 #     one of the run's files before file-remove; a file swapped in for one of its directories before
-#     dir-remove; each op counted failed (exit 1), each thing planted kept.
+#     dir-remove; a symlink, a directory and a FIFO swapped in for files before file-read; each op counted
+#     failed (exit 1), each thing planted kept.
 #  4. A URL without the trailing '/', an export the server lacks and a server that is not there: exit 2 with
 #     the reason, within a bound, nothing made.
 #  5. A Slurm job across both nodes with jobscripts/slurm/mdbench.sbatch and the backend in MDBENCH_ARGS.
@@ -116,7 +117,20 @@ if [ "$rc" = 1 ] && [ "$(cat "$victim" 2>/dev/null)" = the-users ]; then
 else
   tb_fail "swapped file: exit $rc, $(ls -la "$victim" 2>&1)"; cat "$TB_TMP/swapfile.out" >&2
 fi
-rm -rf "$TB_FS/planted" "$TB_FS/swapdir" "$TB_FS/swapfile" || tb_fail "cannot tidy the planted cases"
+# Before file-read: a symlink to a user's file, a directory and a FIFO in place of three of the run's files:
+# each read fails at once (v4's OPEN refuses them; nothing followed, no FIFO opened), all kept.
+echo the-users >"$TB_TMP/users-file"
+tree_rd=$TB_FS/swapread/$tree
+plant swapread file-read "rm $tree_rd/file.mdbench.0.1 $tree_rd/file.mdbench.0.2 $tree_rd/file.mdbench.0.3 &&
+  ln -s $TB_TMP/users-file $tree_rd/file.mdbench.0.1 && mkdir $tree_rd/file.mdbench.0.2 && mkfifo $tree_rd/file.mdbench.0.3"
+if [ "$rc" = 1 ] && grep -Eq '^ *done: iteration 0 file-read +4 ops .* 3 failed' "$TB_TMP/swapread.out" &&
+  [ -L "$tree_rd/file.mdbench.0.1" ] && [ -d "$tree_rd/file.mdbench.0.2" ] && [ -p "$tree_rd/file.mdbench.0.3" ] &&
+  [ "$(cat "$TB_TMP/users-file")" = the-users ]; then
+  tb_ok "a symlink, a directory and a FIFO swapped in before file-read: 3 reads failed, all kept"
+else
+  tb_fail "swapped before read: exit $rc"; cat "$TB_TMP/swapread.out" >&2
+fi
+rm -rf "$TB_FS/planted" "$TB_FS/swapdir" "$TB_FS/swapfile" "$TB_FS/swapread" || tb_fail "cannot tidy the planted cases"
 
 # 4. Refused before anything is made, within a bound.
 refused() {  # refused WHAT URL MESSAGE

@@ -109,8 +109,10 @@ class LibnfsBackend final : public Backend {
   std::string path_to_;
   std::optional<EntryType> batch_type_;
   std::unordered_map<std::int64_t, Listed> listed_;
-  int timeouts_ = 0;   // calls in a row that the server did not answer in time
-  bool dead_ = false;  // kMaxTimeouts of them: every later call fails with ETIMEDOUT at once
+  int timeouts_ = 0;  // calls in a row that the server did not answer in time
+  bool dead_ = false;
+  bool open_refuses_types_;  // NFSv4: OPEN fails on anything but a regular file  // kMaxTimeouts of them:
+                             // every later call fails with ETIMEDOUT at once
 };
 
 }  // namespace mdbench
