@@ -184,6 +184,10 @@ done
 kill -9 -- "-$job" 2>/dev/null
 pkill -9 -f -- "-o $f" 2>/dev/null
 wait "$job" 2>/dev/null
+# The ranks are not mpiexec's to reap once it is killed: a SIGKILLed rank holds the file (and HDF5's lock on
+# it) until the kernel has torn it down, which on a loaded machine outlasts mpiexec's end (validate then said
+# "in use" in CI). Wait until none is left (zombies hold nothing and no longer match).
+for _ in $(seq 300); do pgrep -f -- "-o $f" >/dev/null || break; sleep 0.1; done
 expect_in "$BASE/killed.out" "done: iteration 0 file-create" "killed run got past file-create"
 run 0 validate "$f"
 expect_rc 0 "killed run's file validates"
