@@ -226,6 +226,10 @@ int CephfsBackend::openDir(DirHandle parent, const char* name, DirHandle& out) {
   std::string path;
   if (pathIn(parent, name, path) == nullptr) return EBADF;
   if (const int err = checkType(path.c_str(), EntryType::kDir); err != 0) return err;
+  return openPath(std::move(path), out);
+}
+
+int CephfsBackend::openPath(std::string path, DirHandle& out) {
   std::size_t slot = 1;
   while (slot < dir_paths_.size() && !dir_paths_[slot].empty()) ++slot;
   if (slot == dir_paths_.size()) dir_paths_.emplace_back();

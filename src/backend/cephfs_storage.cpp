@@ -210,16 +210,4 @@ std::unique_ptr<Backend> CephfsStorage::open(const std::string& root, std::uint3
   return backend;
 }
 
-CleanSummary CephfsStorage::clean(const std::string& dir, bool /*dry_run*/,
-                                  std::vector<std::string>& /*log*/) {
-  CleanSummary summary;
-  summary.error = fmt::format(
-      "{}: mdbench clean -a CEPHFS is not supported yet: clean it through a ceph-fuse mount of the same "
-      "CephFS "
-      "(mdbench clean MOUNT/PATH, -a POSIX)",
-      dir);
-  summary.usage = true;
-  return summary;
-}
-
 }  // namespace mdbench

@@ -184,15 +184,4 @@ std::unique_ptr<Backend> LibnfsStorage::open(const std::string& root, std::uint3
   return backend;
 }
 
-CleanSummary LibnfsStorage::clean(const std::string& dir, bool /*dry_run*/,
-                                  std::vector<std::string>& /*log*/) {
-  CleanSummary summary;
-  summary.error = fmt::format(
-      "{}: mdbench clean -a LIBNFS is not supported yet: clean it where the export is mounted, or on the "
-      "server (mdbench clean PATH, -a POSIX)",
-      dir);
-  summary.usage = true;
-  return summary;
-}
-
 }  // namespace mdbench

@@ -33,7 +33,6 @@ class LibnfsStorage final : public Storage {
   int removeMarkedDir(const std::string& path, const StorageId* expect) override;
   std::optional<FsInfo> describe(const std::string& path) override;
   std::unique_ptr<Backend> open(const std::string& root, std::uint32_t rank, int& err) override;
-  CleanSummary clean(const std::string& dir, bool dry_run, std::vector<std::string>& log) override;
 
  private:
   // The client, mounted at the first call that needs it; nullptr (and last_problem_ set) when it cannot be.

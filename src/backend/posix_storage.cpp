@@ -205,8 +205,4 @@ std::unique_ptr<Backend> PosixStorage::open(const std::string& root, std::uint32
   return PosixBackend::open(root, options, err);
 }
 
-CleanSummary PosixStorage::clean(const std::string& dir, bool dry_run, std::vector<std::string>& log) {
-  return cleanDirectory(dir, dry_run, log);
-}
-
 }  // namespace mdbench

@@ -23,7 +23,6 @@ class PosixStorage final : public Storage {
   std::optional<FsInfo> describe(const std::string& path) override;
   std::string optionProblem(const Config& config) override;
   std::unique_ptr<Backend> open(const std::string& root, std::uint32_t rank, int& err) override;
-  CleanSummary clean(const std::string& dir, bool dry_run, std::vector<std::string>& log) override;
 
  private:
   Config config_;

@@ -80,7 +80,9 @@ const std::array<Subcommand, 6> kSubcommands = {{
      "Only directories carrying mdbench's mark (.mdbench-run, written by the run that made them)\n"
      "are entered, and only names mdbench generates, of the type it gives them, are removed;\n"
      "links are never followed. Anything else stays and is listed. -a names the backend the runs\n"
-     "used (POSIX by default); -a DUMMY stores nothing, so there is nothing to clean.\n"
+     "used (POSIX by default), with the options that told them where their storage is\n"
+     "(--cephfs.conf, --cephfs.user, --cephfs.prefix, --libnfs.url; DIR as their -d gave it);\n"
+     "-a DUMMY stores nothing, so there is nothing to clean.\n"
      "Exit status: 0 everything found was removed (or nothing was found), 1 something stays or a\n"
      "DIR cannot be used, 2 bad usage.\n",
      runClean},

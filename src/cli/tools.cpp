@@ -205,6 +205,13 @@ po::options_description cleanOptions(CleanArgs* bind) {
       "api,a", po::value(bound(bind, &CleanArgs::api))->value_name(std::string(kApiValueName)),
       "the backend the runs used (default POSIX)")("dir", po::value(bound(bind, &CleanArgs::dirs)),
                                                    "directory");
+  // Where the backend's storage is, as the runs were told (--cephfs.conf, --libnfs.url, ...).
+  for (const BackendPlaceOption& place : backendPlaceOptions()) {
+    std::string help(place.help);
+    std::replace(help.begin(), help.end(), '\n', ' ');
+    options.add_options()(std::string(place.name).c_str(),
+                          po::value<std::string>()->value_name(std::string(place.value_name)), help.c_str());
+  }
   return options;
 }
 
@@ -221,6 +228,16 @@ int runClean(const std::vector<std::string>& args) {
   } else {
     return toolUsageError(
         "clean", fmt::format("-a: unknown API '{}' (mdbench supports {})", api, apiNames(", ", " and ")));
+  }
+  for (const BackendPlaceOption& place : backendPlaceOptions()) {
+    const std::string name(place.name);
+    if (vm.count(name) == 0) continue;
+    if (const BackendRow* owner = optionBackend(name); owner != nullptr && owner->api != config.api) {
+      return toolUsageError(
+          "clean", fmt::format("--{} is an option of -a {}, and -a is {} (-a {} for it)", name, owner->name,
+                               backendRow(config.api).name, owner->name));
+    }
+    (void)setBackendOption(config, name, vm[name].as<std::string>());
   }
   if (dirs.empty()) return toolUsageError("clean", "no directory given");
   // Through the backend's storage: the walk, the marks and the removals are its calls (storage.hpp).

@@ -73,6 +73,16 @@ bool setBackendOption(Config& config, std::string_view name,
   return false;
 }
 
+std::vector<BackendPlaceOption> backendPlaceOptions() {
+  std::vector<BackendPlaceOption> places;
+  for (const config_detail::OptionRow& option : config_detail::kOptionRows) {
+    if (optionBackend(option.long_name) == nullptr || option.kind != config_detail::OptionKind::kText)
+      continue;
+    places.push_back({option.long_name, option.value_name, option.help});
+  }
+  return places;
+}
+
 namespace config_detail {
 
 void checkBackendOptions(const RawOptions& raw, Api api, std::vector<std::string>& errors) {

@@ -303,7 +303,7 @@ class BenchmarkRun {
     if (per_op_ != nullptr) endPerOpLog(iteration, phase);
     agreeOnCommands(iteration, phase);
     if (info.decidesOwnership() || info.tree() || info.action == PhaseAction::kRemove) {
-      recordOwnership(phase, it);
+      recordOwnership(phase, it, record);
     }
     if (config_.sync_phases) {
       noteProblem(agreeOnSetup(comm, executor_.lastSyncError(),
@@ -344,14 +344,16 @@ class BenchmarkRun {
   // After a create or rename: every rank of a target learns the items that failed there and how far each
   // rank's pass went (a stonewall's or a signal's end), and the lead ranks write the record. After the
   // tree's create: whether it is whole. After a remove phase: the items it reached are no longer the run's
-  // (a name freed may be taken by anyone), nor the tree after tree-remove.
-  void recordOwnership(Phase phase, const IterationDir& it) {
+  // (a name freed may be taken by anyone), nor the tree after a tree-remove that removed it whole: a tree
+  // directory the phase could not remove (something not the run's inside it, a stop) is still the run's,
+  // for a later job or mdbench clean to finish once it is empty.
+  void recordOwnership(Phase phase, const IterationDir& it, const RankPhaseRecord& record) {
     Comm& comm = parts_.comm;
     ItemFates& fates = executor_.fates();
     if (phase == Phase::kTreeCreate) {
       fates.setTreeComplete(comm.allreduceMax(executor_.treeStopped() ? 1 : 0) == 0);
     } else if (phase == Phase::kTreeRemove) {
-      fates.setTreeRemoved();
+      if (targetComm().allreduceMax(record.ok == record.planned ? 0 : 1) == 0) fates.setTreeRemoved();
     } else if (phaseInfo(phase).action == PhaseAction::kRemove) {
       std::vector<std::uint64_t> reach = executor_.reach();
       targetComm().allreduceMaxEach(reach);

@@ -28,20 +28,6 @@ int removeIfThere(Backend& backend, DirHandle dir, const std::string& name) {
   return err == ENOENT ? 0 : err;
 }
 
-// Reads the whole record: its fixed header, then exactly the length it announces (bounded by the header's
-// parser). readFile refuses anything but a regular file and never follows a link.
-int readRecord(Backend& backend, DirHandle dir, std::string& text) {
-  const OwnFilesScope own(backend);
-  std::string header(kTakenHeaderBytes, '\0');
-  int err = backend.readFile(dir, kRecord.c_str(), std::as_writable_bytes(std::span(header)));
-  if (err != 0) return err == ENODATA ? EBADMSG : err;
-  const std::size_t length = ItemFates::recordLength(header);
-  if (length == 0) return EBADMSG;
-  text.assign(length, '\0');
-  err = backend.readFile(dir, kRecord.c_str(), std::as_writable_bytes(std::span(text)));
-  return err == ENODATA ? EBADMSG : err;
-}
-
 }  // namespace
 
 int writeTakenRecord(Backend& backend, DirHandle dir, const ItemFates& fates) {
@@ -77,7 +63,7 @@ std::string loadTakenRecords(Comm& comm, Comm& target_comm, Backend& backend, Di
     return {};
   }
   std::string text;
-  int err = leads ? readRecord(backend, dir, text) : 0;
+  int err = leads ? readTakenRecord(backend, dir, text) : 0;
   std::string problem = agreeOnSetup(
       comm, err,
       fmt::format("{}/{}: the record of what the create job made cannot be read; the directory is not used "

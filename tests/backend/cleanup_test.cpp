@@ -15,15 +15,22 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "mdbench/backend/storage.hpp"
 #include "mdbench/model/layout.hpp"
 #include "mdbench/model/ownership.hpp"
 
 namespace mdbench {
 namespace {
+
+// `mdbench clean DIR` as the POSIX backend's storage does it (Storage::clean, storage_clean.cpp).
+CleanSummary cleanPosix(const std::string& dir, bool dry_run, std::vector<std::string>& log) {
+  return makeStorage(Config{})->clean(dir, dry_run, log);
+}
 
 namespace fs = std::filesystem;
 
@@ -170,7 +177,7 @@ TEST_F(CleanupTest, RemovesAMarkedRunDirectoryAndNothingElse) {
   file("target/notes.txt", "user notes");
   file("beside.txt");
   std::vector<std::string> log;
-  const CleanSummary s = cleanDirectory(at("target"), false, log);
+  const CleanSummary s = cleanPosix(at("target"), false, log);
   EXPECT_TRUE(s.error.empty()) << s.error;
   EXPECT_EQ(s.run_dirs, 1u);
   EXPECT_EQ(s.removed_run_dirs, 1u);
@@ -191,14 +198,14 @@ TEST_F(CleanupTest, ARecordCopiedFromAnotherDirectoryIsNotTheRunsRecord) {
                 fs::copy_options::overwrite_existing);
   const std::set<std::string> before = tree();
   std::vector<std::string> log;
-  const CleanSummary s = cleanDirectory(at("b"), false, log);
+  const CleanSummary s = cleanPosix(at("b"), false, log);
   EXPECT_EQ(s.tally.files + s.tally.dirs, 0u);
   EXPECT_EQ(s.removed_run_dirs, 0u);
   EXPECT_EQ(tree(), before);
   ASSERT_EQ(s.tally.notes.size(), 1u);
   EXPECT_NE(s.tally.notes[0].find("written in another directory"), std::string::npos) << s.tally.notes[0];
   // The record written in its own directory still counts.
-  EXPECT_EQ(cleanDirectory(at("a"), false, log).removed_run_dirs, 1u);
+  EXPECT_EQ(cleanPosix(at("a"), false, log).removed_run_dirs, 1u);
 }
 
 TEST_F(CleanupTest, RemovesEveryDirectoryLoopAndLeavesLookAlikes) {
@@ -212,7 +219,7 @@ TEST_F(CleanupTest, RemovesEveryDirectoryLoopAndLeavesLookAlikes) {
   dir("t/mdbench.iter.0/mdbench_tree.3.x");
   dir("t/mdbench.iter.0/mdbench_loop.1");
   std::vector<std::string> log;
-  const CleanSummary s = cleanDirectory(at("t"), false, log);
+  const CleanSummary s = cleanPosix(at("t"), false, log);
   EXPECT_EQ(s.tally.files, 2u * 18);
   EXPECT_EQ(s.tally.dirs, 2u * 18 + 6 - 2);  // loop 1's root and child 4 hold look-alikes: they stay
   EXPECT_EQ(s.tally.kept, 6u);
@@ -232,7 +239,7 @@ TEST_F(CleanupTest, RemovesEveryDirectoryLoopAndLeavesLookAlikes) {
 TEST_F(CleanupTest, LoopsWithoutLookAlikesGoCompletelyAndTheRecordCoversEveryLoop) {
   const std::uint64_t made = loopLeftovers("a/mdbench.iter.0");
   std::vector<std::string> log;
-  CleanSummary s = cleanDirectory(at("a"), false, log);
+  CleanSummary s = cleanPosix(at("a"), false, log);
   EXPECT_EQ(s.tally.files + s.tally.dirs, made);
   EXPECT_EQ(s.removed_run_dirs, 1u);
   EXPECT_EQ(tree(), (std::set<std::string>{"a/"}));
@@ -240,7 +247,7 @@ TEST_F(CleanupTest, LoopsWithoutLookAlikesGoCompletelyAndTheRecordCoversEveryLoo
   // The run found rank 1's item 16 (loop 1, directory 5) taken: its record says so, clean leaves the name.
   loopLeftovers("b/mdbench.iter.2",
                 [](ItemFates& fates) { fates.add(ItemKind::kFile, 1, 16, ItemFate::kNotOurs, EEXIST); });
-  s = cleanDirectory(at("b"), false, log);
+  s = cleanPosix(at("b"), false, log);
   EXPECT_EQ(s.tally.kept, 1u);
   EXPECT_EQ(s.tally.files + s.tally.dirs, made - 3);  // the file, its directory and loop 1's root stay
   EXPECT_TRUE(tree().count("b/mdbench.iter.2/mdbench_tree.3/mdbench_tree.5/file.mdbench.1.16"));
@@ -256,7 +263,7 @@ TEST_F(CleanupTest, ForeignEntriesInsideStayAndKeepTheirDirectories) {
   fs::create_symlink(at("t/outside/file.mdbench.0.7"),
                      at("t/mdbench.iter.1/mdbench_tree.0.0/file.mdbench.0.6"));
   std::vector<std::string> log;
-  const CleanSummary s = cleanDirectory(at("t"), false, log);
+  const CleanSummary s = cleanPosix(at("t"), false, log);
   EXPECT_EQ(s.run_dirs, 1u);
   EXPECT_EQ(s.removed_run_dirs, 0u);
   EXPECT_EQ(s.tally.kept, 5u);  // precious, two wrong types, two links (their parents stay, uncounted)
@@ -286,12 +293,12 @@ TEST_F(CleanupTest, UnmarkedLookAlikesAreNeverTouched) {
   file("t/mdbench.20261130-120000.42/mdbench.iter.0/file.mdbench.0.0");
   const std::set<std::string> before = tree();
   std::vector<std::string> log;
-  const CleanSummary s = cleanDirectory(at("t"), false, log);
+  const CleanSummary s = cleanPosix(at("t"), false, log);
   EXPECT_EQ(s.run_dirs, 0u);
   EXPECT_EQ(tree(), before);
   EXPECT_EQ(log.size(), 2u);
   // Given directly, too.
-  cleanDirectory(at("t/mdbench.iter.0"), false, log);
+  cleanPosix(at("t/mdbench.iter.0"), false, log);
   EXPECT_EQ(tree(), before);
 }
 
@@ -299,7 +306,7 @@ TEST_F(CleanupTest, DryRunCountsAndChangesNothing) {
   runLeftovers("t/mdbench.iter.0");
   const std::set<std::string> before = tree();
   std::vector<std::string> log;
-  const CleanSummary s = cleanDirectory(at("t"), true, log);
+  const CleanSummary s = cleanPosix(at("t"), true, log);
   EXPECT_EQ(s.tally.files, 3u);
   EXPECT_EQ(s.tally.dirs, 5u);
   EXPECT_EQ(s.removed_run_dirs, 0u);
@@ -314,38 +321,38 @@ TEST_F(CleanupTest, MarkedTargetWithIterationsAndTheRunDirectoryGivenDirectly) {
   runLeftovers("cwd/mdbench.20261130-120000.42/mdbench.iter.1");
   runLeftovers("other/mdbench.iter.3");
   std::vector<std::string> log;
-  CleanSummary s = cleanDirectory(at("cwd"), false, log);
+  CleanSummary s = cleanPosix(at("cwd"), false, log);
   EXPECT_EQ(s.run_dirs, 3u);
   EXPECT_EQ(s.removed_run_dirs, 3u);
-  s = cleanDirectory(at("other/mdbench.iter.3/"), false, log);
+  s = cleanPosix(at("other/mdbench.iter.3/"), false, log);
   EXPECT_EQ(s.removed_run_dirs, 1u);
   EXPECT_EQ(tree(), (std::set<std::string>{"cwd/", "other/"}));
 }
 
 TEST_F(CleanupTest, BadDirectoriesAreErrors) {
   std::vector<std::string> log;
-  EXPECT_EQ(cleanDirectory(at("missing"), false, log).error,
+  EXPECT_EQ(cleanPosix(at("missing"), false, log).error,
             at("missing") + ": ENOENT (No such file or directory)");
   file("f");
-  EXPECT_EQ(cleanDirectory(at("f"), false, log).error, at("f") + " is not a directory");
+  EXPECT_EQ(cleanPosix(at("f"), false, log).error, at("f") + " is not a directory");
   dir("d");
   fs::create_symlink(at("d"), at("link"));
-  EXPECT_EQ(cleanDirectory(at("link"), false, log).error,
+  EXPECT_EQ(cleanPosix(at("link"), false, log).error,
             at("link") + " is a symbolic link; mdbench never follows links: give the directory");
 }
 
 TEST_F(CleanupTest, PartsSplitTheTopLevelBetweenRanks) {
   runLeftovers("it");
   for (int i = 0; i < 20; ++i) file("it/mdbench_tree." + std::to_string(i) + ".0/file.mdbench.1.1");
-  const int fd = ::open(at("it").c_str(), O_RDONLY | O_DIRECTORY);
-  ASSERT_GE(fd, 0);
+  int err = 0;
+  const std::unique_ptr<Backend> backend = makeStorage(Config{})->open(at("it"), 0, err);
+  ASSERT_TRUE(backend) << err;
   CleanTally total;
   for (std::uint32_t part = 0; part < 3; ++part) {
     CleanTally tally;
-    EXPECT_EQ(removeGeneratedBelow(fd, "it", CleanOptions{false, part, 3}, tally), 0);
+    EXPECT_EQ(backend->removeGenerated(backend->root(), CleanOptions{false, part, 3}, tally), 0);
     total += tally;
   }
-  ::close(fd);
   EXPECT_EQ(total.files, 23u);
   EXPECT_EQ(total.kept, 0u);
   // The mark and the record are the caller's.
@@ -414,9 +421,9 @@ TEST_F(CleanupTest, CleanRefusesAnIterationDirectoryWhoseMarkIsNotMdbenchs) {
   file("t/mdbench.iter.0/file.mdbench.0.0");
   const std::set<std::string> before = tree();
   std::vector<std::string> log;
-  const CleanSummary summary = cleanDirectory(at("t/mdbench.iter.0"), false, log);
+  const CleanSummary summary = cleanPosix(at("t/mdbench.iter.0"), false, log);
   EXPECT_NE(summary.error.find("is not a mark mdbench wrote"), std::string::npos) << summary.error;
-  EXPECT_EQ(cleanDirectory(at("t"), false, log).removed_run_dirs, 0u);
+  EXPECT_EQ(cleanPosix(at("t"), false, log).removed_run_dirs, 0u);
   EXPECT_EQ(tree(), before);
 }
 
@@ -455,7 +462,7 @@ TEST_F(CleanupTest, RemovesATreeDeeperThanTheOpenFileLimitWithBoundedMemory) {
   low.rlim_cur = 256;
   ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &low), 0);
   std::vector<std::string> log;
-  const CleanSummary summary = cleanDirectory(root_, /*dry_run=*/false, log);
+  const CleanSummary summary = cleanPosix(root_, /*dry_run=*/false, log);
   ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &saved), 0);
   EXPECT_EQ(summary.error, "");
   EXPECT_EQ(summary.tally.files, static_cast<std::uint64_t>(kLevels));
@@ -479,7 +486,7 @@ TEST_F(CleanupTest, RemovesATreeDeeperThanTheOpenFileLimitWithBoundedMemory) {
   EXPECT_EQ(::unlinkat(fd, "mdbench_tree.99999", 0), 0);
   ::close(fd);
   log.clear();
-  const CleanSummary again = cleanDirectory(root_, /*dry_run=*/false, log);
+  const CleanSummary again = cleanPosix(root_, /*dry_run=*/false, log);
   EXPECT_EQ(again.tally.dirs, static_cast<std::uint64_t>(kLevels));
   EXPECT_EQ(again.tally.kept, 0u);
   EXPECT_EQ(tree(), (std::set<std::string>{"outside/", "outside/keep.txt"}));
@@ -502,7 +509,7 @@ TEST_F(CleanupTest, RemovesADeepTreeWhole) {
   }
   ::close(fd);
   std::vector<std::string> log;
-  const CleanSummary summary = cleanDirectory(root_, /*dry_run=*/false, log);
+  const CleanSummary summary = cleanPosix(root_, /*dry_run=*/false, log);
   EXPECT_EQ(summary.error, "");
   EXPECT_EQ(summary.tally.dirs, static_cast<std::uint64_t>(kLevels));
   EXPECT_EQ(summary.tally.kept, 0u);

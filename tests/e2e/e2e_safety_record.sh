@@ -68,9 +68,17 @@ for np in 1 2 4; do
   # The remove job freed the names it removed: one the user takes afterwards is not the run's either.
   p2=$t/$ITER/mdbench_tree.0/file.mdbench.0.5
   plant "$p2"
-  # The remove job's tree-remove freed the tree's names too: clean lists the tree directory and leaves it.
-  clean_leaves "$t" "$p" "more np=$np" "$(dirname "$p")"
+  # The remove job's tree-remove could not remove the tree directory holding the user's files: it stays the
+  # run's, so clean goes in, lists each of the user's files and keeps them (and the directory around them).
+  clean_leaves "$t" "$p" "more np=$np"
+  expect_in "$OUT" "$p2:" "more np=$np: clean lists file.mdbench.0.5 too"
   kept "$p2" "more np=$np: the user's file.mdbench.0.5, taken after the remove job"
+  # Once the user takes the files back, clean finishes what tree-remove could not: the directories go.
+  mv "$p" "$p2" "$BASE/"
+  run 0 clean "$t"
+  expect_rc 0 "more np=$np: clean once the user's files are moved away"
+  expect_absent "$t" "more np=$np: the run's tree, iteration directory and target are gone"
+  rm -f "$BASE/file.mdbench.0.150" "$BASE/file.mdbench.0.5"
 
   # ---- another layout: refused before any phase, exit 2, naming the option.
   t=$BASE/layout.$np
@@ -111,7 +119,7 @@ for np in 1 2 4; do
   expect_rc 1 "wall np=$np: remove without -x"
   expect_eq "$(column file-remove last)" $(((200000 - made) * np)) "wall np=$np: the items beyond the stonewall"
   kept "$p" "wall np=$np: the user's file beyond the stonewall"
-  clean_leaves "$t" "$p" "wall np=$np" "$(dirname "$p")"
+  clean_leaves "$t" "$p" "wall np=$np"
 done
 
 # ---- -c: rank 0 made every rank's items; a later job on every rank with more items.
@@ -124,7 +132,7 @@ plant "$p"
 job 2 -d "$t" -n 20 -F -r
 expect_rc 1 "-c: remove of 20"
 kept "$p" "-c: the user's file.mdbench.1.15"
-clean_leaves "$t" "$p" "-c" "$(dirname "$p")"
+clean_leaves "$t" "$p" "-c"
 
 # ---- several targets: each target's record holds what was made there.
 a=$BASE/ta b=$BASE/tb
@@ -137,7 +145,7 @@ job 2 -d "$a@$b" -u -n 20 -F -r
 expect_rc 1 "targets: remove of 20"
 kept "$p" "targets: the user's file in B"
 expect_absent "$a" "targets: A, all the run's, is gone"
-clean_leaves "$b" "$p" "targets" "$(dirname "$p")"
+clean_leaves "$b" "$p" "targets"
 
 # ---- a create stopped by SIGTERM, with --keep: the record holds what it reached.
 t=$BASE/stopped
@@ -162,7 +170,7 @@ plant "$p"
 job 2 -d "$t" -n 400000 -F -r
 expect_rc 1 "stopped: remove"
 kept "$p" "stopped: the user's file beyond the stop"
-clean_leaves "$t" "$p" "stopped" "$(dirname "$p")"
+clean_leaves "$t" "$p" "stopped"
 
 # ---- a damaged or edited record: the later job refuses the directory, clean leaves everything in it.
 # copy: the intact record of another run's directory with the same layout and more items, copied in by

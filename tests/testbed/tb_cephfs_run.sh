@@ -3,7 +3,8 @@
 # 1 and 2 nodes, shared and unique trees, -N 1; the MDS's own counters see one create request per file
 # created and one unlink per file removed; the run's tree is gone as the head's ceph-fuse mount sees it; a
 # file planted (through ceph-fuse) under a name the run makes survives, its create counted failed; a client
-# that cannot mount is a usage error before anything is made. Fails when the test bed is not up (lib.sh).
+# that cannot mount is a usage error before anything is made; `mdbench clean -a CEPHFS` removes what a run
+# left and nothing planted. Fails when the test bed is not up (lib.sh).
 # shellcheck source=/dev/null
 source "$(dirname "$0")/lib.sh"
 read -r node_a node_b _ <<<"$MDBENCH_TESTBED_NODES"
@@ -76,7 +77,51 @@ left=$(cd "$dir" && find . -mindepth 1 | sort | tr '\n' ' ')
 expected="./.mdbench-run ./mdbench.iter.0 ./mdbench.iter.0/.mdbench-run ./mdbench.iter.0/.mdbench-taken \
 ./mdbench.iter.0/mdbench_tree.0 ./mdbench.iter.0/mdbench_tree.0/file.mdbench.0.2 "
 [ "$left" = "$expected" ] || tb_fail "planted: left '$left', expected '$expected'"
-rm -rf "$dir" || tb_fail "planted: cannot tidy $dir"
+
+# 2b. mdbench clean -a CEPHFS on what that run left, through libcephfs with the run's options, DIR as its -d:
+# the planted file keeps its directories (exit 1, listed); once it is moved away, clean removes the rest.
+clean_cephfs() {  # clean_cephfs NAME ARGS...: exit status in $rc, output in $TB_TMP/NAME.out
+  local name=$1
+  shift
+  rc=0
+  timeout 120 "$MDBENCH" clean "${cephfs[@]}" "$@" >"$TB_TMP/$name.out" 2>&1 || rc=$?
+}
+clean_cephfs clean-dry --dry-run "$dir"
+if [ "$rc" = 1 ] && [ "$(cd "$dir" && find . -mindepth 1 | sort | tr '\n' ' ')" = "$expected" ]; then
+  tb_ok "clean -a CEPHFS --dry-run: exit 1 (the planted file stays), nothing removed"
+else
+  tb_fail "clean -a CEPHFS --dry-run: exit $rc"; cat "$TB_TMP/clean-dry.out" >&2
+fi
+clean_cephfs clean-kept "$dir"
+if [ "$rc" = 1 ] && [ "$(cat "$victim" 2>/dev/null)" = the-users ] &&
+  grep -q "left: .*file.mdbench.0.2" "$TB_TMP/clean-kept.out"; then
+  tb_ok "clean -a CEPHFS: exit 1, the planted file kept and listed"
+else
+  tb_fail "clean -a CEPHFS with the planted file: exit $rc, $victim: $(cat "$victim" 2>&1)"
+  cat "$TB_TMP/clean-kept.out" >&2
+fi
+mv "$victim" "$TB_TMP/planted-file" || tb_fail "planted: cannot move the planted file away"
+clean_cephfs clean "$dir"
+if [ "$rc" = 0 ] && grep -q "^removed $dir/mdbench.iter.0 " "$TB_TMP/clean.out" && [ ! -e "$dir" ]; then
+  tb_ok "clean -a CEPHFS: exit 0, the run's directories gone (head's ceph-fuse)"
+else
+  tb_fail "clean -a CEPHFS: exit $rc, left: $(find "$dir" 2>&1 | head)"; cat "$TB_TMP/clean.out" >&2
+fi
+rc=0
+"$MDBENCH" clean -a CEPHFS "--libnfs.url=nfs://x/y/" "$TB_FS" >"$TB_TMP/clean-wrong.out" 2>&1 || rc=$?
+if [ "$rc" = 2 ] && grep -q -- '--libnfs.url is an option of -a LIBNFS' "$TB_TMP/clean-wrong.out"; then
+  tb_ok "clean -a CEPHFS --libnfs.url: exit 2, names the option's backend"
+else
+  tb_fail "clean with another backend's option: exit $rc: $(cat "$TB_TMP/clean-wrong.out")"
+fi
+rc=0
+timeout 120 "$MDBENCH" clean -a CEPHFS "--cephfs.conf=$CEPH_CONF" --cephfs.user=nosuchuser \
+  "--cephfs.prefix=$MDBENCH_TESTBED_CEPHFS" "$TB_FS" >"$TB_TMP/clean-refused.out" 2>&1 || rc=$?
+if [ "$rc" = 2 ] && grep -q -- 'client.nosuchuser' "$TB_TMP/clean-refused.out"; then
+  tb_ok "clean -a CEPHFS as a wrong --cephfs.user: exit 2, says why"
+else
+  tb_fail "clean as a wrong user: exit $rc: $(cat "$TB_TMP/clean-refused.out")"
+fi
 
 # 3. A client that cannot mount: exit 2 with libcephfs's reason, nothing made.
 rc=0

@@ -130,6 +130,33 @@ if [ "$rc" = 1 ] && grep -Eq '^ *done: iteration 0 file-read +4 ops .* 3 failed'
 else
   tb_fail "swapped before read: exit $rc"; cat "$TB_TMP/swapread.out" >&2
 fi
+# mdbench clean -a LIBNFS on what those runs left (DIR as their -d), through libnfs: everything planted or
+# swapped in stays (exit 1); once the test takes its things back, the rest goes (exit 0).
+clean_nfs() {  # clean_nfs NAME DIR...
+  local name=$1
+  shift
+  rc=0
+  timeout 120 "$MDBENCH" clean -a LIBNFS "--libnfs.url=$MDBENCH_TESTBED_NFS" "$@" >"$TB_TMP/$name.out" 2>&1 || rc=$?
+}
+clean_nfs clean-kept "$rel/planted" "$rel/swapdir" "$rel/swapfile" "$rel/swapread"
+if [ "$rc" = 1 ] && [ "$(cat "$TB_FS/planted/$tree/file.mdbench.0.2" 2>/dev/null)" = the-users ] &&
+  [ -d "$TB_FS/swapdir/$tree/file.mdbench.0.1" ] && [ "$(cat "$TB_FS/swapfile/$tree/dir.mdbench.0.1")" = the-users ] &&
+  [ -L "$tree_rd/file.mdbench.0.1" ] && [ -d "$tree_rd/file.mdbench.0.2" ] && [ -p "$tree_rd/file.mdbench.0.3" ] &&
+  [ "$(cat "$TB_TMP/users-file")" = the-users ]; then
+  tb_ok "clean -a LIBNFS: exit 1, every planted and swapped-in entry kept"
+else
+  tb_fail "clean -a LIBNFS with planted entries: exit $rc"; cat "$TB_TMP/clean-kept.out" >&2
+fi
+rm -rf "$TB_FS/planted/$tree/file.mdbench.0.2" "$TB_FS/swapdir/$tree/file.mdbench.0.1" \
+  "$TB_FS/swapfile/$tree/dir.mdbench.0.1" "$tree_rd/file.mdbench.0.1" "$tree_rd/file.mdbench.0.2" \
+  "$tree_rd/file.mdbench.0.3" || tb_fail "cannot take the planted entries back"
+clean_nfs clean "$rel/planted" "$rel/swapdir" "$rel/swapfile" "$rel/swapread"
+if [ "$rc" = 0 ] && [ ! -e "$TB_FS/planted" ] && [ ! -e "$TB_FS/swapdir" ] && [ ! -e "$TB_FS/swapfile" ] &&
+  [ ! -e "$TB_FS/swapread" ]; then
+  tb_ok "clean -a LIBNFS: exit 0 once they are taken back, the 4 runs' directories removed"
+else
+  tb_fail "clean -a LIBNFS: exit $rc"; cat "$TB_TMP/clean.out" >&2
+fi
 rm -rf "$TB_FS/planted" "$TB_FS/swapdir" "$TB_FS/swapfile" "$TB_FS/swapread" || tb_fail "cannot tidy the planted cases"
 
 # 4. Refused before anything is made, within a bound.

@@ -149,6 +149,11 @@ class Backend {
 int removeGeneratedWalk(Backend& backend, DirHandle top, const std::string& display,
                         const CleanOptions& options, CleanTally& tally);
 
+// The record of what a create job made (layout.hpp kTakenName) in the open directory `dir`, read whole by
+// `backend`'s readFile (a regular file only, never through a link): its fixed header, then exactly the
+// length the header announces. EBADMSG when it is no such record; ENOENT when there is none.
+int readTakenRecord(Backend& backend, DirHandle dir, std::string& text);
+
 // beginTypeChecks(type) for the lifetime of a scope, endTypeChecks() when it ends; nothing when `batch` is
 // false.
 class TypeCheckBatch {

@@ -72,7 +72,11 @@ class CephfsBackend final : public Backend {
   int countEntries(DirHandle dir, std::span<const std::string_view> prefixes, std::span<std::uint64_t> counts,
                    std::uint64_t& total) override;
   int syncFileSystem() override;
-  int removeGenerated(DirHandle dir, const CleanOptions& options, CleanTally& tally) override;
+  int listNames(DirHandle dir, std::vector<std::string>& names) override;
+  int lookUp(DirHandle dir, const char* name, EntryInfo& info) override;
+  int identify(DirHandle dir, StorageId& id) override;
+  int walkInto(DirHandle dir, const char* name, DirHandle& out) override;
+  int removeName(DirHandle dir, const char* name, EntryType type) override;
   int writeMark(DirHandle dir) override;
   MarkKind readMark(DirHandle dir) override;
 
@@ -89,8 +93,8 @@ class CephfsBackend final : public Backend {
   bool needsTypeCheck(DirHandle dir, const char* name);
   int listSuspects(const std::string& dir_path, EntryType type, std::unordered_set<std::string>& suspects);
   int openFile(const char* path, int flags, int& fd);
-  bool removeBelow(const std::string& entry_path, const std::string& relative, const CleanOptions& options,
-                   CleanTally& tally);
+  // A handle for the directory at `path` (inside the mount), already checked.
+  int openPath(std::string path, DirHandle& out);
 
   struct Listed {
     bool check_all = false;

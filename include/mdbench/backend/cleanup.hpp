@@ -38,12 +38,6 @@ struct CleanOptions {
 // Which of `parts` callers removes the top-level entry `name`.
 std::uint32_t cleanPartOf(std::string_view name, std::uint32_t parts);
 
-// Removes the generated entries below the open directory dir_fd (depth first): regular files with file
-// names, directories with directory names once they are empty. `display` names dir_fd in notes. Returns
-// 0, or the errno of listing dir_fd itself.
-int removeGeneratedBelow(int dir_fd, const std::string& display, const CleanOptions& options,
-                         CleanTally& tally);
-
 // The mark (layout.hpp kMarkName) of a directory mdbench made. Its content proves who wrote it: a fixed
 // first line and the directory's own inode number (st_ino, the same on every client of ceph or NFS where
 // st_dev is not), so an empty file, one a user wrote, or a mark copied from another directory does not
@@ -70,10 +64,11 @@ int writeMark(int dir_fd);
 MarkKind readMark(int dir_fd);
 inline bool hasMark(int dir_fd) { return readMark(dir_fd) == MarkKind::kOurs; }
 
-// `mdbench clean DIR`: DIR is a run's target, an iteration directory, or a directory holding targets that
-// mdbench created (mdbench.<time>.<pid>). Every marked iteration directory found there is emptied of what
-// mdbench generated and then removed with its mark, and so are marked target directories left empty.
-// Never descends into unmarked directories. `log` receives one line per directory handled.
+// What `mdbench clean DIR` did (Storage::clean, storage_clean.cpp): DIR is a run's target, an iteration
+// directory, or a directory holding targets that mdbench created (mdbench.<time>.<pid>). Every marked
+// iteration directory found there is emptied of what its record says the run made and then removed with its
+// mark, and so are marked target directories left empty. Never descends into unmarked directories; one log
+// line per directory handled.
 struct CleanSummary {
   CleanTally tally;
   std::uint64_t run_dirs = 0;  // marked directories found
@@ -81,6 +76,5 @@ struct CleanSummary {
   std::string error;   // DIR itself unusable
   bool usage = false;  // and the user's mistake (missing, not a directory, a link): exit 2
 };
-CleanSummary cleanDirectory(const std::string& dir, bool dry_run, std::vector<std::string>& log);
 
 }  // namespace mdbench

@@ -72,8 +72,9 @@ class Storage {
   // The Backend rooted at the existing directory `root` for this rank (`rank`: its number in the run), or
   // nullptr with `err` set.
   virtual std::unique_ptr<Backend> open(const std::string& root, std::uint32_t rank, int& err) = 0;
-  // `mdbench clean DIR` (cleanup.hpp cleanDirectory's rules).
-  virtual CleanSummary clean(const std::string& dir, bool dry_run, std::vector<std::string>& log) = 0;
+  // `mdbench clean DIR` (cleanup.hpp's rules): by default (storage_clean.cpp) through kindOf, open and
+  // the opened Backend's walk calls, so every backend that has them cleans alike.
+  virtual CleanSummary clean(const std::string& dir, bool dry_run, std::vector<std::string>& log);
 };
 
 // The storage of the backend -a selects (config.api), with its options. A backend that keeps nothing

@@ -80,4 +80,14 @@ std::vector<BackendOptionValue> backendOptionValues(const Config& config);
 bool setBackendOption(Config& config, std::string_view name,
                       const std::variant<std::uint64_t, std::string>& value);
 
+// The backend options that say where a backend's storage is and how to reach it (the text ones:
+// --cephfs.conf, --cephfs.user, --libnfs.url, ...), for the tools that reach a run's storage without a run
+// (`mdbench clean -a CEPHFS`): the option's long name, its value's name and --help's line for it.
+struct BackendPlaceOption {
+  std::string_view name;
+  std::string_view value_name;
+  std::string_view help;
+};
+std::vector<BackendPlaceOption> backendPlaceOptions();
+
 }  // namespace mdbench
