@@ -30,6 +30,8 @@ CephfsOptions optionsOf(const Config& config) {
   o.prefix = config.cephfs.prefix;
   o.remote_prefix = config.cephfs.remote_prefix;
   o.olazy = config.cephfs.olazy;
+  o.make_node = config.make_node;
+  o.verify_write = config.verify_write;
   return o;
 }
 
@@ -38,7 +40,7 @@ CephfsOptions optionsOf(const Config& config) {
 CephfsStorage::CephfsStorage(const Config& config)
     : options_(optionsOf(config)),
       refusal_(remoteRefusal(config, "-a CEPHFS", "libcephfs names every item by its path inside the CephFS",
-                             true)) {}
+                             "", true)) {}
 
 CephfsStorage::~CephfsStorage() { unmountCephfs(cmount_); }
 

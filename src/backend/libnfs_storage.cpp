@@ -26,8 +26,11 @@ std::string inside(const std::string& path) { return remotePath(path, ""); }
 
 LibnfsStorage::LibnfsStorage(const Config& config)
     : refusal_(remoteRefusal(config, "-a LIBNFS", "libnfs names every item by its path inside the export",
+                             "NFS makes a regular file only by CREATE (v3) or OPEN (v4); MKNOD makes "
+                             "special files alone",
                              false)) {
   options_.url = config.libnfs.url;
+  options_.verify_write = config.verify_write;
 }
 
 LibnfsStorage::~LibnfsStorage() { unmountLibnfs(nfs_); }

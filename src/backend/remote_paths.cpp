@@ -16,17 +16,14 @@ std::string remotePath(const std::string& path, const std::string& prefix) {
 }
 
 std::string remoteRefusal(const Config& config, std::string_view api_label, std::string_view names_by,
-                          bool has_sync) {
-  if (config.make_node) {
-    return fmt::format("{} makes files with mknod, which {} has no call for: leave it out",
-                       optionLabel("mknod"), api_label);
+                          std::string_view no_mknod, bool has_sync) {
+  if (config.make_node && !no_mknod.empty()) {
+    return fmt::format("{} makes files with mknod, which {} has no call for ({}): leave it out",
+                       optionLabel("mknod"), api_label, no_mknod);
   }
   if (config.path_style == PathStyle::kDirfd) {
     return fmt::format("{} dirfd: {} (mdtest's calls); {} runs in the full style only",
                        optionLabel("path-style"), names_by, api_label);
-  }
-  if (config.verify_write) {
-    return fmt::format("{} is not supported with {} yet", optionLabel("verify-write"), api_label);
   }
   if (!has_sync && config.sync_phases) {
     return fmt::format(

@@ -14,10 +14,11 @@ namespace mdbench {
 // ("/" for the top).
 std::string remotePath(const std::string& path, const std::string& prefix);
 
-// "" or why `config` asks for what a path-based client has no call for, before anything is made: -k
-// (mknod), --path-style dirfd, --verify-write, and (`has_sync` false) -Y. `api_label` is "-a CEPHFS";
-// `names_by` says how the client names items ("libcephfs names every item by its path inside the CephFS").
+// "" or why `config` asks for what a path-based client has no call for, before anything is made:
+// --path-style dirfd, -k where `no_mknod` says why there is no mknod of a regular file ("" when there is
+// one), and (`has_sync` false) -Y. `api_label` is "-a CEPHFS"; `names_by` says how the client names items
+// ("libcephfs names every item by its path inside the CephFS").
 std::string remoteRefusal(const Config& config, std::string_view api_label, std::string_view names_by,
-                          bool has_sync);
+                          std::string_view no_mknod, bool has_sync);
 
 }  // namespace mdbench

@@ -41,10 +41,11 @@ ANNOTATION = re.compile(r"^\s*(?:<!--|#)\s*doc-test:\s*(.*?)\s*(?:-->)?\s*$")
 BLOCK_TIMEOUT_S = 420
 # --scale (the test bed): a site's batch resources brought to the test bed's two nodes of two CPUs and its
 # item counts to a few dozen, wherever they appear (each block's own substitutions come first); a job
-# submitted with the scripts' defaults gets a few dozen items too, and the IO500 scripts a 2 s stonewall
-# instead of IO500's 300 s: given to every sbatch (which exports the environment) and qsub (-v); an sbatch
-# without -N gets the test bed's two nodes.
-TESTBED_JOB_ENV = "MDBENCH_ITEMS=40,MDBENCH_STONEWALL=2"
+# submitted with the scripts' defaults gets a few dozen items too (the IO500 scripts' mdtest-easy and -hard
+# as well, with a 2 s stonewall instead of IO500's 300 s: their runs end before it, which their scores then
+# say; tb_jobs_io500 runs them with a million items cut by the stonewall): given to every sbatch (which
+# exports the environment) and qsub (-v); an sbatch without -N gets the test bed's two nodes.
+TESTBED_JOB_ENV = "MDBENCH_ITEMS=40,MDBENCH_EASY_ITEMS=40,MDBENCH_HARD_ITEMS=40,MDBENCH_STONEWALL=2"
 SCALE = (
     (r"(^|[\s;&|(])sbatch ", r"\1" + TESTBED_JOB_ENV.replace(",", " ") + " sbatch "),
     # A script's own #SBATCH default (one node of 4 CPUs) can never run on a node of 2.

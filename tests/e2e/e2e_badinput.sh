@@ -174,7 +174,7 @@ garbage       | 1 2   | -a MPIIO                       | -a/--api: MPIIO is an i
 garbage       | 1     | -a DUMMY --posix.odirect       | --posix.odirect is an option of -a POSIX, and this run's backend is DUMMY (-a POSIX for it)
 garbage       | 1     | --dummy.delay-create=5         | --dummy.delay-create is an option of -a DUMMY, and this run's backend is POSIX
 garbage       | 1     | --cephfs.user=x                | --cephfs.user is an option of -a CEPHFS, and this run's backend is POSIX (-a CEPHFS for it)
-garbage       | 1 2   | -a CEPHFS -k                   | -k/--mknod makes files with mknod, which -a CEPHFS has no call for
+garbage       | 1 2   | -a LIBNFS -k --libnfs.url=nfs://127.0.0.1/e/ | -k/--mknod makes files with mknod, which -a LIBNFS has no call for (NFS makes a regular file only by CREATE (v3) or OPEN (v4); MKNOD makes special files alone)
 garbage       | 1     | -a CEPHFS --path-style dirfd   | --path-style dirfd: libcephfs names every item by its path inside the CephFS
 garbage       | 1 2   | -a CEPHFS --cephfs.conf=/nonexistent/ceph.conf | -a CEPHFS: cannot read the ceph configuration /nonexistent/ceph.conf (--cephfs.conf)
 garbage       | 1 2   | -a LIBNFS -Y --libnfs.url=nfs://127.0.0.1/e/ | -Y/--sync syncs the file system after each phase, which -a LIBNFS has no call for

@@ -123,6 +123,24 @@ else
   tb_fail "clean as a wrong user: exit $rc: $(cat "$TB_TMP/clean-refused.out")"
 fi
 
+# 2c. -k: every file made by ceph_mknod (the MDS counts one mknod request per file created);
+# --verify-write: each file read back through the descriptor that wrote it, every create counted ok.
+run mknod -n 2 -ppn 1 -- -F -C -r -k -n $ITEMS -d "$TB_FS/mknod" -o "$TB_TMP/mknod.h5" "${mds_stats[@]}"
+if [ "$rc" = 0 ] && "$MDBENCH" check "$TB_TMP/mknod.h5" \
+  --require 'file-create.server(mds_server.req_mknod_latency.avgcount)==ops' >"$TB_TMP/mknod.check" 2>&1 &&
+  [ ! -e "$TB_FS/mknod" ]; then
+  tb_ok "-k: exit 0, one MDS mknod request per file created, nothing left"
+else
+  tb_fail "-k: exit $rc: $(cat "$TB_TMP/mknod.check" 2>&1)"; cat "$TB_TMP/mknod.out" >&2
+fi
+run verify -n 2 -ppn 1 -- -F -C -r --verify-write -w 3000 -n $ITEMS -d "$TB_FS/verify" -o "$TB_TMP/verify.h5"
+if [ "$rc" = 0 ] && grep -Eq "^ *done: iteration 0 file-create +$((2 * ITEMS)) ops" "$TB_TMP/verify.out" &&
+  [ ! -e "$TB_FS/verify" ]; then
+  tb_ok "--verify-write -w 3000: exit 0, every create verified, nothing left"
+else
+  tb_fail "--verify-write: exit $rc"; cat "$TB_TMP/verify.out" >&2
+fi
+
 # 3. A client that cannot mount: exit 2 with libcephfs's reason, nothing made.
 rc=0
 "$MDBENCH" -a CEPHFS "--cephfs.conf=$CEPH_CONF" --cephfs.user=nosuchuser "--cephfs.prefix=$MDBENCH_TESTBED_CEPHFS" \
@@ -133,5 +151,20 @@ if [ "$rc" = 2 ] && grep -q -- '-a CEPHFS: cannot mount / of the CephFS as clien
 else
   tb_fail "a wrong --cephfs.user: exit $rc: $(cat "$TB_TMP/refused.out")"
 fi
+# 4. In a Slurm job across both nodes: jobscripts/slurm/mdbench.sbatch with the backend and its options in
+# MDBENCH_ARGS (the job's ranks reach the monitors with the conf and keyring the test bed gives every node).
+for v in $(compgen -v SLURM_); do [ "$v" = SLURM_CONF ] || unset "$v"; done
+unset HYDRA_LAUNCHER HYDRA_RMK HYDRA_LAUNCHER_EXEC HYDRA_HOST_FILE
+rc=0
+(cd "$TB_TMP" && MDBENCH_BIN=$MDBENCH MDBENCH_TARGET=$TB_FS/job MDBENCH_ITEMS=10 MDBENCH_PROGRESS=0 \
+  MDBENCH_ARGS="${cephfs[*]} -F -u" timeout 300 sbatch --wait -N 2 --ntasks-per-node=1 -o "$TB_TMP/job.out" \
+  "$TB_TESTS/../../jobscripts/slurm/mdbench.sbatch" >/dev/null) || rc=$?
+if [ "$rc" = 0 ] && grep -q '^api: *CEPHFS (-a)' "$TB_TMP/job.out" && grep -q 'exit status 0' "$TB_TMP/job.out" &&
+  [ ! -e "$TB_FS/job" ]; then
+  tb_ok "a Slurm job (mdbench.sbatch, MDBENCH_ARGS=-a CEPHFS ...): exit 0 on 2 nodes, nothing left"
+else
+  tb_fail "Slurm job: exit $rc: $(tail -n 20 "$TB_TMP/job.out" 2>&1)"
+fi
+
 [ "$(tb_entries "$TB_FS")" = 0 ] || tb_fail "entries left in $TB_FS: $(ls -A "$TB_FS")"
 [ "$TB_FAILED" = 0 ] && tb_ok "-a CEPHFS on the test bed"

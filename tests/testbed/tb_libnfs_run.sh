@@ -89,6 +89,16 @@ counts_ok v3 "$TB_TMP/v3.h5" 10 dir-create dir-stat dir-rename dir-remove file-c
   file-rename file-remove
 [ ! -e "$MDBENCH_TESTBED_NFS_VFS_DIR/$vfs_dir" ] || tb_fail "v3: $MDBENCH_TESTBED_NFS_VFS_DIR/$vfs_dir is left"
 
+# 2b. --verify-write over v4 and v3: each file read back through the handle that wrote it, every create ok.
+for url in "$MDBENCH_TESTBED_NFS" "$MDBENCH_TESTBED_NFS_VFS_V3"; do
+  MDBENCH_URL=$url
+  name=verify-${url##*version=}
+  run "$name" "$url" -n 1 -hosts "$node_a" -- -F -C -r --verify-write -w 3000 -n $ITEMS -d "/$name-$$" \
+    -o "$TB_TMP/$name.h5"
+  if [ "$rc" = 0 ]; then tb_ok "$name: --verify-write -w 3000, exit 0"; else tb_fail "$name: exit $rc"; cat "$TB_TMP/$name.out" >&2; fi
+  counts_ok "$name" "$TB_TMP/$name.h5" $ITEMS file-create file-remove
+done
+
 # 3. What the run did not make, planted through the head's ceph-fuse mount while it runs (v4, CephFS).
 MDBENCH_URL=$MDBENCH_TESTBED_NFS
 tree=mdbench.iter.0/mdbench_tree.0

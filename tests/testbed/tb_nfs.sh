@@ -8,8 +8,9 @@
 #     over v4 and 10 over v3 (--run-cmd-after-phase, inside the phase): ganesha's v4.OPEN and v3.CREATE moved
 #     by exactly 10 each, both MDS together took exactly 5 + 20 creates, and the console shows the NFS and
 #     the MDS requests by operation;
-#  4. the real mdtest -a LIBNFS (the reference build) from 2 nodes to the CephFS export (v4) and from 1 to
-#     the VFS export (v3): exit 0, nothing left.
+#  4. the real mdtest -a LIBNFS (a reference build of hpc/ior, $MDTEST_REF or /opt/ior-src/src/mdtest) from
+#     2 nodes to the CephFS export (v4) and from 1 to the VFS export (v3): exit 0, nothing left. mdtest is in
+#     no Debian package: on a machine without that build, this part says so and is not counted (1-3 are).
 # shellcheck source=/dev/null
 source "$(dirname "$0")/lib.sh"
 MDTEST=${MDTEST_REF:-/opt/ior-src/src/mdtest}
@@ -97,10 +98,14 @@ mdt() {  # mdt WHAT URL ARGS...
     >"$TB_TMP/mdt.out" 2>&1; then tb_ok "mdtest -a LIBNFS $what"; else
     tb_fail "mdtest -a LIBNFS $what"; tail -20 "$TB_TMP/mdt.out" >&2; fi
 }
-mdt "v4, CephFS, 2 nodes" "$MDBENCH_TESTBED_NFS" -n 2 -ppn 1
-[ ! -e "$MDBENCH_TESTBED_CEPHFS/tb-nfs-$$" ] || tb_fail "mdtest left $MDBENCH_TESTBED_CEPHFS/tb-nfs-$$"
-mdt "v3, VFS, 1 node" "$MDBENCH_TESTBED_NFS_VFS_V3" -n 1 -hosts node1
-[ ! -e "$MDBENCH_TESTBED_NFS_VFS_DIR/tb-nfs-$$" ] || tb_fail "mdtest left $MDBENCH_TESTBED_NFS_VFS_DIR/tb-nfs-$$"
+if [ -x "$MDTEST" ]; then
+  mdt "v4, CephFS, 2 nodes" "$MDBENCH_TESTBED_NFS" -n 2 -ppn 1
+  [ ! -e "$MDBENCH_TESTBED_CEPHFS/tb-nfs-$$" ] || tb_fail "mdtest left $MDBENCH_TESTBED_CEPHFS/tb-nfs-$$"
+  mdt "v3, VFS, 1 node" "$MDBENCH_TESTBED_NFS_VFS_V3" -n 1 -hosts node1
+  [ ! -e "$MDBENCH_TESTBED_NFS_VFS_DIR/tb-nfs-$$" ] || tb_fail "mdtest left $MDBENCH_TESTBED_NFS_VFS_DIR/tb-nfs-$$"
+else
+  echo "note: no reference mdtest at $MDTEST (MDTEST_REF): its -a LIBNFS against the gateway not run"
+fi
 
 [ "$TB_FAILED" = 0 ] || { echo "tb_nfs: $TB_FAILED failure(s)" >&2; exit 1; }
 echo "tb_nfs: passed"

@@ -29,6 +29,8 @@ struct CephfsOptions {
   std::string remote_prefix;  // --cephfs.remote_prefix: the CephFS directory mounted ("" = "/")
   bool olazy = false;         // --cephfs.olazy: ceph_lazyio on every file opened
   bool sync_call = true;      // -Y: ceph_sync_fs (the only sync libcephfs has)
+  bool make_node = false;     // -k: files made by ceph_mknod (empty: not with -w)
+  bool verify_write = false;  // --verify-write: what a create wrote read back through its descriptor
   // Bounds ceph_mount (client_mount_timeout, set after the conf is read): an unreachable monitor or MDS
   // fails the mount within about this many seconds instead of libcephfs's default 300.
   std::uint32_t mount_timeout_s = 30;
@@ -93,6 +95,7 @@ class CephfsBackend final : public Backend {
   bool needsTypeCheck(DirHandle dir, const char* name);
   int listSuspects(const std::string& dir_path, EntryType type, std::unordered_set<std::string>& suspects);
   int openFile(const char* path, int flags, int& fd);
+  int verifyWritten(int fd, std::span<const std::byte> data);
   // A handle for the directory at `path` (inside the mount), already checked.
   int openPath(std::string path, DirHandle& out);
 
@@ -106,6 +109,7 @@ class CephfsBackend final : public Backend {
   std::vector<std::string> dir_paths_;  // by handle: the path of each open directory ("" when closed)
   std::string path_;
   std::string path_to_;
+  std::vector<std::byte> verify_buf_;
   std::optional<EntryType> batch_type_;
   std::unordered_map<std::int64_t, Listed> listed_;
 };

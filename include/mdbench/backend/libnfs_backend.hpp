@@ -20,12 +20,14 @@
 #include "mdbench/backend/backend.hpp"
 
 struct nfs_context;
+struct nfsfh;
 
 namespace mdbench {
 
 // mdtest 4.1's --libnfs.url, and what mdbench adds.
 struct LibnfsOptions {
   std::string url;  // nfs://SERVER/EXPORT/?version=4 (libnfs's URL options: version, nfsport, uid...)
+  bool verify_write = false;  // --verify-write: what a create wrote read back through its handle
   // Every RPC's bound (nfs_set_timeout): a call the server does not answer within it fails (libnfs says
   // EINTR), and libnfs reconnects for the next. After kMaxTimeouts such calls in a row the server is taken
   // for gone: every later call fails at once with ETIMEDOUT instead of each waiting again.
@@ -95,6 +97,7 @@ class LibnfsBackend final : public Backend {
   bool needsTypeCheck(DirHandle dir, const char* name);
   // A libnfs return (0 or a negative errno) as an errno; kMaxTimeouts in a row make the client unusable.
   int status(int ret);
+  int verifyWritten(nfsfh* fh, std::span<const std::byte> data);
 
   struct Listed {
     bool check_all = false;
@@ -107,6 +110,7 @@ class LibnfsBackend final : public Backend {
   std::vector<std::string> dir_paths_;  // by handle: the path of each open directory ("" when closed)
   std::string path_;
   std::string path_to_;
+  std::vector<std::byte> verify_buf_;
   std::optional<EntryType> batch_type_;
   std::unordered_map<std::int64_t, Listed> listed_;
   int timeouts_ = 0;  // calls in a row that the server did not answer in time
