@@ -139,7 +139,8 @@ class PhaseExecutor {
                                    : stonewallIn(phase);
     if (config.write_bytes > 0) pattern_.fill(write_data_, owner);
 
-    if (phase == Phase::kFileRemove) shareTypeListings(iteration_dir, owner);
+    if (info.renames() || phase == Phase::kFileRemove)
+      shareTypeListings(iteration_dir, owner, itemKindOf(phase));
     before_problem_ =
         config.cmd_before_phase.empty() ? std::string() : runCommand(config.cmd_before_phase, phase);
     const std::int64_t t_start = openPhase(phase, record.planned, rule);
@@ -405,7 +406,7 @@ class PhaseExecutor {
     const ItemKind kind = itemKindOf(phase);
     const EntryType type = kind == ItemKind::kDir ? EntryType::kDir : EntryType::kFile;
     ItemNamer renamed(kind, owner, NameForm::kRenamed);
-    const TypeCheckBatch batch(b, type, listsForTypeChecks());
+    const TypeCheckBatch batch(b, type, true);  // listed before the phase (shareTypeListings)
     return itemLoop(phase, cursor, owner, from, to, 0, [&](DirHandle dir, std::uint64_t item) {
       const char* name = names(item);
       if (name == nullptr) return names.error();
@@ -425,7 +426,7 @@ class PhaseExecutor {
                            PhaseNames& names) {
     Backend& b = parts_.backend;
     DirRotation rotation(b, cursor.base(), plan_.layout(), plan_.config().sharing, owner, to - 1);
-    const TypeCheckBatch batch(b, EntryType::kDir, listsForTypeChecks());
+    const TypeCheckBatch batch(b, EntryType::kDir, true);  // listed before the phase (shareTypeListings)
     const std::uint64_t reached =
         itemLoop(Phase::kDirRename, cursor, owner, from, to, 0, [&](DirHandle dir, std::uint64_t item) {
           const char* name = names(item);
@@ -443,12 +444,11 @@ class PhaseExecutor {
     return reached;
   }
 
-  // Before a file-remove phase's opening barrier (outside its timing): one listing of each directory the
-  // phase removes in, for the type checks (backend.hpp). In a shared tree the ranks take turns, directory
-  // d listed by rank d mod ranks, and every rank receives every listing (the few names that are not regular
-  // files): one listing per directory and phase whatever the ranks, and no rank idles at its first remove.
-  // In a rank's own tree (-u) it lists its owner's directories itself. Collective.
-  void shareTypeListings(DirHandle iteration_dir, std::uint32_t owner) {
+  // Before a file-remove or rename phase's opening barrier (outside its timing): one listing of each of its
+  // directories for the type checks (backend.hpp), directory d by rank d mod ranks in a shared tree (every
+  // rank receives the few names not of the items' type), by its owner in -u's. Collective.
+  void shareTypeListings(DirHandle iteration_dir, std::uint32_t owner, ItemKind kind) {
+    const EntryType type = kind == ItemKind::kDir ? EntryType::kDir : EntryType::kFile;
     const Config& config = plan_.config();
     const bool shared = config.sharing != TreeSharing::kUnique;
     const std::uint32_t ranks = plan_.ranks();
@@ -459,7 +459,7 @@ class PhaseExecutor {
       for (std::uint64_t d = 0; d < plan_.layout().dirCount(); ++d) {
         if (shared && d % ranks != rank_) continue;
         DirHandle dir;
-        if (cursor.open(d, dir) == 0) (void)parts_.backend.listTypes(dir, EntryType::kFile, mine);
+        if (cursor.open(d, dir) == 0) (void)parts_.backend.listTypes(dir, type, mine);
       }
     }
     if (shared && ranks > 1) mine = gatherToAll(mine);
