@@ -55,8 +55,6 @@ constexpr mode_t kFileMode = 0664;  // mdtest's CEPHFS_Open mode
 constexpr int kCreateFlags = O_WRONLY | O_CREAT | O_EXCL;
 constexpr int kOpenCreatedFlags = O_WRONLY | O_NOFOLLOW;
 constexpr int kReadFlags = O_RDONLY | O_NOFOLLOW;
-// --verify-write reads back through the descriptor it wrote with: O_RDWR instead of O_WRONLY.
-constexpr int readBack(int flags) { return (flags & ~O_ACCMODE) | O_RDWR; }
 constexpr unsigned kNoFollow = AT_SYMLINK_NOFOLLOW;
 
 // libcephfs returns 0 or a negative errno.
@@ -288,7 +286,7 @@ int CephfsBackend::createFile(DirHandle parent, const char* name, std::span<cons
   }
   const bool verify = options_.verify_write && !data.empty();
   const int base = created ? kCreateFlags : kOpenCreatedFlags;
-  const int flags = verify ? readBack(base) : base;
+  const int flags = verify ? readBackFlags(base) : base;
   int fd = -1;
   if (const int err = openFile(path, flags, fd); err != 0) return err;
   int err = 0;
@@ -305,27 +303,15 @@ int CephfsBackend::createFile(DirHandle parent, const char* name, std::span<cons
     const int ret = ceph_write(cmount_, fd, reinterpret_cast<const char*>(data.data()), size, 0);
     err = ret < 0 ? -ret : (ret < size ? EIO : 0);
     if (err == 0 && options.fsync) err = status(ceph_fsync(cmount_, fd, 0));  // -y
-    if (err == 0 && verify) err = verifyWritten(fd, data);
+    if (err == 0 && verify) {
+      err = verifyReadBack(data, verify_buf_, [&](std::size_t offset, std::byte* into, std::size_t count) {
+        return ceph_read(cmount_, fd, reinterpret_cast<char*>(into), static_cast<std::int64_t>(count),
+                         static_cast<std::int64_t>(offset));
+      });
+    }
   }
   const int close_err = status(ceph_close(cmount_, fd));
   return err != 0 ? err : close_err;
-}
-
-// --verify-write, as mdtest: the bytes just written read back from offset 0 through the same descriptor
-// into a buffer spoiled first (a read that returns nothing cannot pass); a difference or a short file is
-// EBADMSG.
-int CephfsBackend::verifyWritten(int fd, std::span<const std::byte> data) {
-  verify_buf_.resize(data.size());
-  verify_buf_[0] = ~data[0];
-  std::size_t got = 0;
-  while (got < data.size()) {
-    const int ret = ceph_read(cmount_, fd, reinterpret_cast<char*>(verify_buf_.data() + got),
-                              static_cast<std::int64_t>(data.size() - got), static_cast<std::int64_t>(got));
-    if (ret < 0) return -ret;
-    if (ret == 0) return EBADMSG;
-    got += static_cast<std::size_t>(ret);
-  }
-  return std::memcmp(verify_buf_.data(), data.data(), data.size()) == 0 ? 0 : EBADMSG;
 }
 
 int CephfsBackend::statEntry(DirHandle parent, const char* name, bool is_dir) {

@@ -8,10 +8,10 @@
 
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "mdbench/backend/cephfs_backend.hpp"
+#include "remote_paths.hpp"
 
 namespace mdbench {
 namespace {
@@ -70,11 +70,8 @@ int CephfsBackend::identify(DirHandle dir, StorageId& id) {
 
 int CephfsBackend::walkInto(DirHandle dir, const char* name, DirHandle& out) {
   if (std::string_view(name) != "..") return openDir(dir, name, out);
-  std::string path = dirPath(dir);
-  if (path.empty()) return EBADF;
-  const std::size_t slash = path.rfind('/');
-  path.erase(slash == 0 ? 1 : slash);
-  return openPath(std::move(path), out);
+  const std::string path = dirPath(dir);
+  return path.empty() ? EBADF : openPath(remoteParent(path), out);
 }
 
 // The walk looked the name up just before (lookUp), and the MDS refuses a wrong type for rmdir (ENOTDIR)

@@ -320,7 +320,7 @@ int LibnfsBackend::createFile(DirHandle parent, const char* name, std::span<cons
   if (path == nullptr) return unusable();
   const bool created = options.mode == CreateMode::kExclusive;
   const bool verify = options_.verify_write && !data.empty();
-  const auto flags = [verify](int base) { return verify ? (base & ~O_ACCMODE) | O_RDWR : base; };
+  const auto flags = [verify](int base) { return verify ? readBackFlags(base) : base; };
   nfsfh* fh = nullptr;
   const int open_err = status(created ? nfs_open2(nfs_, path, flags(kCreateFlags), kFileMode, &fh)
                                       : nfs_open(nfs_, path, flags(kOpenCreatedFlags), &fh));
@@ -338,25 +338,15 @@ int LibnfsBackend::createFile(DirHandle parent, const char* name, std::span<cons
     const int ret = nfs_write(nfs_, fh, data.size(), data.data());
     err = ret < 0 ? status(ret) : (static_cast<std::size_t>(ret) < data.size() ? EIO : 0);
     if (err == 0 && options.fsync) err = status(nfs_fsync(nfs_, fh));  // -y
-    if (err == 0 && verify) err = verifyWritten(fh, data);
+    if (err == 0 && verify) {
+      err = verifyReadBack(data, verify_buf_, [&](std::size_t offset, std::byte* into, std::size_t count) {
+        const int ret = nfs_pread(nfs_, fh, offset, count, into);
+        return ret < 0 ? -status(ret) : ret;
+      });
+    }
   }
   const int close_err = status(nfs_close(nfs_, fh));
   return err != 0 ? err : close_err;
-}
-
-// --verify-write, as mdtest: the bytes just written read back from offset 0 through the same handle into a
-// buffer spoiled first (a read that returns nothing cannot pass); a difference or a short file is EBADMSG.
-int LibnfsBackend::verifyWritten(nfsfh* fh, std::span<const std::byte> data) {
-  verify_buf_.resize(data.size());
-  verify_buf_[0] = ~data[0];
-  std::size_t got = 0;
-  while (got < data.size()) {
-    const int ret = nfs_pread(nfs_, fh, got, data.size() - got, verify_buf_.data() + got);
-    if (ret < 0) return status(ret);
-    if (ret == 0) return EBADMSG;
-    got += static_cast<std::size_t>(ret);
-  }
-  return std::memcmp(verify_buf_.data(), data.data(), data.size()) == 0 ? 0 : EBADMSG;
 }
 
 int LibnfsBackend::statEntry(DirHandle parent, const char* name, bool is_dir) {
@@ -491,14 +481,9 @@ int LibnfsBackend::identify(DirHandle dir, StorageId& id) {
 }
 
 int LibnfsBackend::walkInto(DirHandle dir, const char* name, DirHandle& out) {
-  if (std::strcmp(name, "..") == 0) {
-    std::string path = dirPath(dir);
-    if (path.empty()) return EBADF;
-    const std::size_t slash = path.rfind('/');
-    path.erase(slash == 0 ? 1 : slash);
-    return openPath(std::move(path), out);
-  }
-  return openDir(dir, name, out);
+  if (std::strcmp(name, "..") != 0) return openDir(dir, name, out);
+  const std::string path = dirPath(dir);
+  return path.empty() ? EBADF : openPath(remoteParent(path), out);
 }
 
 int LibnfsBackend::removeName(DirHandle dir, const char* name, EntryType type) {

@@ -15,6 +15,11 @@ std::string remotePath(const std::string& path, const std::string& prefix) {
   return out;
 }
 
+std::string remoteParent(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string::npos || slash == 0 ? std::string("/") : path.substr(0, slash);
+}
+
 std::string remoteRefusal(const Config& config, std::string_view api_label, std::string_view names_by,
                           std::string_view no_mknod, bool has_sync) {
   if (config.make_node && !no_mknod.empty()) {

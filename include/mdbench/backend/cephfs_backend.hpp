@@ -95,7 +95,6 @@ class CephfsBackend final : public Backend {
   bool needsTypeCheck(DirHandle dir, const char* name);
   int listSuspects(const std::string& dir_path, EntryType type, std::unordered_set<std::string>& suspects);
   int openFile(const char* path, int flags, int& fd);
-  int verifyWritten(int fd, std::span<const std::byte> data);
   // A handle for the directory at `path` (inside the mount), already checked.
   int openPath(std::string path, DirHandle& out);
 
@@ -109,7 +108,7 @@ class CephfsBackend final : public Backend {
   std::vector<std::string> dir_paths_;  // by handle: the path of each open directory ("" when closed)
   std::string path_;
   std::string path_to_;
-  std::vector<std::byte> verify_buf_;
+  std::vector<std::byte> verify_buf_;  // --verify-write's read-back
   std::optional<EntryType> batch_type_;
   std::unordered_map<std::int64_t, Listed> listed_;
 };

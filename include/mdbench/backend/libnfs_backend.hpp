@@ -20,7 +20,6 @@
 #include "mdbench/backend/backend.hpp"
 
 struct nfs_context;
-struct nfsfh;
 
 namespace mdbench {
 
@@ -97,7 +96,6 @@ class LibnfsBackend final : public Backend {
   bool needsTypeCheck(DirHandle dir, const char* name);
   // A libnfs return (0 or a negative errno) as an errno; kMaxTimeouts in a row make the client unusable.
   int status(int ret);
-  int verifyWritten(nfsfh* fh, std::span<const std::byte> data);
 
   struct Listed {
     bool check_all = false;
@@ -110,7 +108,7 @@ class LibnfsBackend final : public Backend {
   std::vector<std::string> dir_paths_;  // by handle: the path of each open directory ("" when closed)
   std::string path_;
   std::string path_to_;
-  std::vector<std::byte> verify_buf_;
+  std::vector<std::byte> verify_buf_;  // --verify-write's read-back
   std::optional<EntryType> batch_type_;
   std::unordered_map<std::int64_t, Listed> listed_;
   int timeouts_ = 0;  // calls in a row that the server did not answer in time
