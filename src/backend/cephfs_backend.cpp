@@ -17,9 +17,10 @@
 //             ENOTDIR, UNLINK on a directory EISDIR), so no check of its own is needed.
 //   unlink    a type check, then ceph_unlink(path): ceph_unlink removes a symlink or any special file as
 //             readily, and refuses only a directory (EISDIR, from the MDS as above). The check: in a
-//             file-remove or rename phase (beginTypeChecks), each directory is listed once at its first
-//             call (ceph_opendir / ceph_readdir, d_type) and only a name listed with another type is
-//             checked by ceph_statx(AT_SYMLINK_NOFOLLOW); elsewhere every name is.
+//             file-remove or rename phase (beginTypeChecks), each directory is listed once (ceph_opendir /
+//             ceph_readdir, d_type) before the phase's opening barrier (listTypes), or at its first call
+//             with -B, and only a name listed with another type is checked by
+//             ceph_statx(AT_SYMLINK_NOFOLLOW); elsewhere every name is.
 //   rename    the same check of the old name, then ceph_statx(new, AT_SYMLINK_NOFOLLOW) must say ENOENT
 //             (else EEXIST), then ceph_rename(old, new). libcephfs has no RENAME_NOREPLACE: an entry made
 //             under the new name by another client between the statx and the rename is replaced (the
@@ -244,7 +245,7 @@ int CephfsBackend::closeDir(DirHandle dir) {
     return EBADF;
   }
   dir_paths_[static_cast<std::size_t>(dir.value)].clear();
-  listed_.erase(dir.value);
+  listings_.forget(dir.value);
   return 0;
 }
 
@@ -339,36 +340,37 @@ int CephfsBackend::readFile(DirHandle parent, const char* name, std::span<std::b
   return err != 0 ? err : close_err;
 }
 
-void CephfsBackend::beginTypeChecks(EntryType type) {
-  batch_type_ = type;
-  listed_.clear();
-}
+void CephfsBackend::beginTypeChecks(EntryType type) { listings_.begin(type); }
 
-void CephfsBackend::endTypeChecks() {
-  batch_type_.reset();
-  listed_.clear();
-}
+void CephfsBackend::endTypeChecks() { listings_.end(); }
 
-int CephfsBackend::listSuspects(const std::string& dir_path, EntryType type,
-                                std::unordered_set<std::string>& suspects) {
+int CephfsBackend::listSuspects(const std::string& dir_path, EntryType type, TypeListings::Listed& listed) {
   DirStream stream(cmount_, dir_path.c_str());
   if (stream.error() != 0) return stream.error();
   const unsigned char want = type == EntryType::kDir ? DT_DIR : DT_REG;
   while (const dirent* entry = stream.next()) {
-    if (entry->d_type != want) suspects.emplace(entry->d_name);
+    if (entry->d_type != want) listed.suspects.emplace(entry->d_name);
   }
   return stream.error();
 }
 
+// Keyed by the directory's path in the file system, the same for every rank's client.
+int CephfsBackend::listTypes(DirHandle dir, EntryType type, std::string& out) {
+  const std::string path = dirPath(dir);
+  if (path.empty()) return EBADF;
+  TypeListings::Listed listed;
+  const int err = listSuspects(path, type, listed);
+  if (err != 0) listed.check_all = true;
+  TypeListings::append(out, path, listed);
+  return err;
+}
+
+void CephfsBackend::adoptListings(std::string_view listings) { listings_.adopt(listings); }
+
 bool CephfsBackend::needsTypeCheck(DirHandle dir, const char* name) {
-  if (!batch_type_) return true;
-  auto it = listed_.find(dir.value);
-  if (it == listed_.end()) {
-    Listed listed;
-    listed.check_all = listSuspects(dirPath(dir), *batch_type_, listed.suspects) != 0;
-    it = listed_.emplace(dir.value, std::move(listed)).first;
-  }
-  return it->second.check_all || it->second.suspects.contains(name);
+  return listings_.needsCheck(
+      dir.value, name, [&] { return dirPath(dir); },
+      [&](EntryType type, TypeListings::Listed& listed) { return listSuspects(dirPath(dir), type, listed); });
 }
 
 int CephfsBackend::unlinkFile(DirHandle parent, const char* name) {

@@ -20,6 +20,7 @@
 #include "mdbench/model/ownership.hpp"
 #include "mdbench/util/errno_name.hpp"
 #include "mdbench/util/file_io.hpp"
+#include "mdbench/util/process.hpp"
 #include "posix_calls.hpp"
 
 namespace mdbench {
@@ -28,34 +29,6 @@ namespace {
 constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 
 int lastError() { return errno != 0 ? errno : EIO; }
-
-// An owned descriptor.
-class Fd {
- public:
-  explicit Fd(int fd = -1) : fd_(fd) {}
-  ~Fd() { reset(); }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  Fd(Fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-  Fd& operator=(Fd&& other) noexcept {
-    if (this != &other) {
-      reset();
-      fd_ = std::exchange(other.fd_, -1);
-    }
-    return *this;
-  }
-  int get() const { return fd_; }
-  bool valid() const { return fd_ >= 0; }
-  void reset(int fd = -1) {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = fd;
-  }
-
- private:
-  int fd_;
-};
-
-int listNames(int dir_fd, std::vector<std::string>& names) { return posix::listNames(dir_fd, names); }
 
 }  // namespace
 
@@ -133,7 +106,7 @@ MarkKind readMark(int dir_fd) {
   // O_NONBLOCK: a FIFO planted under the name must not hang the run; fstat then refuses it.
   const Fd fd(
       ::openat(dir_fd, std::string(kMarkName).c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
-  if (!fd.valid()) return errno == ENOENT ? MarkKind::kNone : MarkKind::kForeign;
+  if (fd.get() < 0) return errno == ENOENT ? MarkKind::kNone : MarkKind::kForeign;
   struct stat st {};
   struct stat dir_st {};
   if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) || ::fstat(dir_fd, &dir_st) != 0) {

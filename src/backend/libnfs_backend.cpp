@@ -21,8 +21,9 @@
 //   count     nfs_opendir (libnfs reads the whole directory), nfs_readdir until NULL, nfs_closedir.
 //   -Y        libnfs has no sync call (mdtest refuses -Y too); -y nfs_fsync before the close.
 // The type check: in a phase that brackets its calls (beginTypeChecks: read over v3, dir-remove,
-// file-remove, renames), each directory is listed once at its first call (nfs_opendir, READDIRPLUS's types)
-// and only a name listed with another type is checked by nfs_lstat64; elsewhere every name is. Errors are
+// file-remove, renames), each directory is listed once (nfs_opendir, READDIRPLUS's types), before the
+// phase's opening barrier in a file-remove or rename phase (listTypes), else at its first call, and only a
+// name listed with another type is checked by nfs_lstat64; elsewhere every name is. Errors are
 // libnfs's negative returns, negated into errno values; a call the server did not answer in time is
 // ETIMEDOUT, and after LibnfsOptions::kMaxTimeouts of them in a row every later call fails at once (a server
 // that is gone costs three timeouts, not one per item). A client idle long enough for its NFSv4 lease to
@@ -289,7 +290,7 @@ int LibnfsBackend::closeDir(DirHandle dir) {
     return EBADF;
   }
   dir_paths_[static_cast<std::size_t>(dir.value)].clear();
-  listed_.erase(dir.value);
+  listings_.forget(dir.value);
   return 0;
 }
 
@@ -377,30 +378,36 @@ int LibnfsBackend::readFile(DirHandle parent, const char* name, std::span<std::b
   return err != 0 ? err : close_err;
 }
 
-void LibnfsBackend::beginTypeChecks(EntryType type) {
-  batch_type_ = type;
-  listed_.clear();
+void LibnfsBackend::beginTypeChecks(EntryType type) { listings_.begin(type); }
+
+void LibnfsBackend::endTypeChecks() { listings_.end(); }
+
+int LibnfsBackend::listSuspects(const std::string& dir_path, EntryType type, TypeListings::Listed& listed) {
+  NfsDir list(nfs_, dir_path);
+  const unsigned want = type == EntryType::kDir ? S_IFDIR : S_IFREG;
+  while (const nfsdirent* entry = list.next()) {
+    if ((direntMode(*entry) & S_IFMT) != want) listed.suspects.emplace(entry->name);
+  }
+  return status(-list.error());
 }
 
-void LibnfsBackend::endTypeChecks() {
-  batch_type_.reset();
-  listed_.clear();
+// Keyed by the directory's path in the export, the same for every rank's client.
+int LibnfsBackend::listTypes(DirHandle dir, EntryType type, std::string& out) {
+  const std::string path = dirPath(dir);
+  if (path.empty()) return unusable();
+  TypeListings::Listed listed;
+  const int err = listSuspects(path, type, listed);
+  if (err != 0) listed.check_all = true;
+  TypeListings::append(out, path, listed);
+  return err;
 }
+
+void LibnfsBackend::adoptListings(std::string_view listings) { listings_.adopt(listings); }
 
 bool LibnfsBackend::needsTypeCheck(DirHandle dir, const char* name) {
-  if (!batch_type_) return true;
-  auto it = listed_.find(dir.value);
-  if (it == listed_.end()) {
-    Listed listed;
-    NfsDir list(nfs_, dirPath(dir));
-    const unsigned want = *batch_type_ == EntryType::kDir ? S_IFDIR : S_IFREG;
-    while (const nfsdirent* entry = list.next()) {
-      if ((direntMode(*entry) & S_IFMT) != want) listed.suspects.emplace(entry->name);
-    }
-    listed.check_all = status(-list.error()) != 0;
-    it = listed_.emplace(dir.value, std::move(listed)).first;
-  }
-  return it->second.check_all || it->second.suspects.contains(name);
+  return listings_.needsCheck(
+      dir.value, name, [&] { return dirPath(dir); },
+      [&](EntryType type, TypeListings::Listed& listed) { return listSuspects(dirPath(dir), type, listed); });
 }
 
 int LibnfsBackend::unlinkFile(DirHandle parent, const char* name) {

@@ -290,7 +290,7 @@ int PosixBackend::openDir(DirHandle parent, const char* name, DirHandle& out) {
 int PosixBackend::closeDir(DirHandle dir) {
   // The root descriptor belongs to the backend (closed by the destructor), not to the caller.
   if (!usable(dir) || dir.value == root_fd_) return EBADF;
-  listed_.erase(fdOf(dir));  // its number may come back for another directory
+  listings_.forget(fdOf(dir));
   if (static_cast<std::size_t>(dir.value) < dir_paths_.size())
     dir_paths_[static_cast<std::size_t>(dir.value)].clear();
   return ::close(fdOf(dir)) == 0 ? 0 : lastError();
@@ -456,16 +456,9 @@ int PosixBackend::countEntries(DirHandle dir, std::span<const std::string_view> 
   });
 }
 
-void PosixBackend::beginTypeChecks(EntryType type) {
-  batch_type_ = type;
-  listed_.clear();
-}
+void PosixBackend::beginTypeChecks(EntryType type) { listings_.begin(type); }
 
-void PosixBackend::endTypeChecks() {
-  batch_type_.reset();
-  listed_.clear();
-  adopted_.clear();
-}
+void PosixBackend::endTypeChecks() { listings_.end(); }
 
 namespace {
 
@@ -476,78 +469,41 @@ std::string dirKey(int dir_fd) {
   return std::to_string(st.st_dev) + ':' + std::to_string(st.st_ino);
 }
 
-// The names of `dir_fd` whose type is not `type`'s, or check_all (no types from the file system, or the
-// listing failed: its errno).
-int listSuspects(int dir_fd, EntryType type, bool& check_all, std::vector<std::string>& suspects) {
+// The names of `dir_fd` whose type is not `type`'s, or check_all when the file system gives no types.
+// Returns 0 or the errno of the listing.
+int listSuspects(int dir_fd, EntryType type, TypeListings::Listed& listed) {
   const unsigned char expected = type == EntryType::kDir ? DT_DIR : DT_REG;
-  check_all = false;
-  const int err = forEachEntry(dir_fd, [&](std::string_view entry, unsigned char found) {
-    if (check_all || found == expected) return;
+  return forEachEntry(dir_fd, [&](std::string_view entry, unsigned char found) {
+    if (listed.check_all || found == expected) return;
     if (found == DT_UNKNOWN) {  // a file system without d_type: every name is checked, as outside a batch
-      check_all = true;
-      suspects.clear();
+      listed.check_all = true;
+      listed.suspects.clear();
       return;
     }
-    suspects.emplace_back(entry);  // a link, FIFO, socket, device or entry of the other kind
+    listed.suspects.emplace(entry);  // a link, FIFO, socket, device or entry of the other kind
   });
-  if (err != 0) check_all = true;
-  return err;
 }
 
 }  // namespace
 
-// One record per directory: "dev:ino", '\0', "1" (check every name) or "0", '\0', the suspects' count,
-// '\0', then each suspect and a '\0' (a name holds no NUL).
+// Keyed by the directory's "dev:ino", the same on every node.
 int PosixBackend::listTypes(DirHandle dir, EntryType type, std::string& out) {
   if (!usable(dir)) return EBADF;
   const std::string key = dirKey(fdOf(dir));
   if (key.empty()) return lastError();
-  bool check_all = false;
-  std::vector<std::string> suspects;
-  const int err = listSuspects(fdOf(dir), type, check_all, suspects);
-  for (const std::string& field :
-       {key, std::string(check_all ? "1" : "0"), std::to_string(suspects.size())}) {
-    out += field;
-    out += '\0';
-  }
-  for (const std::string& name : suspects) {
-    out += name;
-    out += '\0';
-  }
+  TypeListings::Listed listed;
+  const int err = listSuspects(fdOf(dir), type, listed);
+  if (err != 0) listed.check_all = true;
+  TypeListings::append(out, key, listed);
   return err;
 }
 
-void PosixBackend::adoptListings(std::string_view listings) {
-  const auto next = [&listings]() {
-    const std::size_t end = listings.find('\0');
-    const std::string_view field = listings.substr(0, end);
-    listings.remove_prefix(end == std::string_view::npos ? listings.size() : end + 1);
-    return field;
-  };
-  while (!listings.empty()) {
-    ListedTypes& view = adopted_[std::string(next())];
-    view.check_all = view.check_all || next() == "1";
-    const std::uint64_t count = std::strtoull(std::string(next()).c_str(), nullptr, 10);
-    for (std::uint64_t k = 0; k < count && !listings.empty(); ++k) view.suspects.emplace(next());
-  }
-}
+void PosixBackend::adoptListings(std::string_view listings) { listings_.adopt(listings); }
 
 bool PosixBackend::needsTypeCheck(int dir_fd, const char* name) {
-  if (!batch_type_) return true;
-  auto [at, listed_now] = listed_.try_emplace(dir_fd);
-  ListedTypes& view = at->second;
-  if (listed_now) {
-    // A listing adopted for this directory (one fstat finds it), else this rank's own.
-    const auto adopted = adopted_.empty() ? adopted_.end() : adopted_.find(dirKey(dir_fd));
-    if (adopted != adopted_.end()) {
-      view = adopted->second;  // kept: the cursor may open the directory again
-    } else {
-      std::vector<std::string> suspects;
-      (void)listSuspects(dir_fd, *batch_type_, view.check_all, suspects);
-      view.suspects.insert(suspects.begin(), suspects.end());
-    }
-  }
-  return view.check_all || view.suspects.contains(name);
+  return listings_.needsCheck(
+      dir_fd, name, [dir_fd] { return dirKey(dir_fd); },
+      [dir_fd](EntryType type, TypeListings::Listed& listed) { return listSuspects(dir_fd, type, listed); });
 }
 
 // -Y: sync(2), as mdtest's POSIX backend (which runs the sync command: the same call, without the fork), or

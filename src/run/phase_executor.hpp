@@ -139,10 +139,10 @@ class PhaseExecutor {
                                    : stonewallIn(phase);
     if (config.write_bytes > 0) pattern_.fill(write_data_, owner);
 
-    if (info.renames() || phase == Phase::kFileRemove)
-      shareTypeListings(iteration_dir, owner, itemKindOf(phase));
     before_problem_ =
         config.cmd_before_phase.empty() ? std::string() : runCommand(config.cmd_before_phase, phase);
+    if (info.renames() || phase == Phase::kFileRemove)
+      shareTypeListings(iteration_dir, owner, itemKindOf(phase));
     const std::int64_t t_start = openPhase(phase, record.planned, rule);
     if (info.creates()) fates_.forget(itemKindOf(phase));  // this iteration's creates decide afresh
     std::uint64_t reached = 0;
@@ -444,15 +444,16 @@ class PhaseExecutor {
     return reached;
   }
 
-  // Before a file-remove or rename phase's opening barrier (outside its timing): one listing of each of its
-  // directories for the type checks (backend.hpp), directory d by rank d mod ranks in a shared tree (every
-  // rank receives the few names not of the items' type), by its owner in -u's. Collective.
+  // Before a file-remove or rename phase's opening barrier, after its hook (outside its timing): one listing
+  // of each of its directories for the type checks (backend.hpp), directory d by rank d mod ranks in a shared
+  // tree (every rank receives the few names not of the items' type), by its owner in -u's. Collective.
   void shareTypeListings(DirHandle iteration_dir, std::uint32_t owner, ItemKind kind) {
     const EntryType type = kind == ItemKind::kDir ? EntryType::kDir : EntryType::kFile;
     const Config& config = plan_.config();
     const bool shared = config.sharing != TreeSharing::kUnique;
     const std::uint32_t ranks = plan_.ranks();
     if (config.no_barriers) return;  // -B: no rank waits for another; each lists at its first remove there
+    if (!config.cmd_before_phase.empty()) parts_.comm.barrier();  // every rank's hook done: its work listed
     std::string mine;
     {
       DirCursor cursor(parts_.backend, iteration_dir, plan_.layout(), config.sharing, owner);
@@ -485,9 +486,8 @@ class PhaseExecutor {
     return joined;
   }
 
-  // Whether a remove or rename phase checks the types by one listing of each directory (backend.hpp) rather
-  // than before each call: where the listing is not much larger than this rank's share of it, its own tree
-  // or one shared by a few ranks.
+  // Whether a phase checks types by one listing of each directory (backend.hpp), not before each call: where
+  // the listing is not much larger than this rank's share of it (its own tree, or one shared by a few ranks).
   bool listsForTypeChecks() const {
     return plan_.config().sharing == TreeSharing::kUnique || plan_.ranks() <= kMaxRanksListingSharedDirs;
   }

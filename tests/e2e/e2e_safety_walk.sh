@@ -174,4 +174,30 @@ for spec in dirfd:tree full:tree dirfd:iter full:iter; do
 done
 
 expect_eq "$(fingerprint "$user")" "$user_before" "the user's directory untouched"
+
+# A --run-cmd-before-phase that swaps one of the run's files for a symlink to a user's file just before the
+# file remove, on rank 1 and a moment late: the type check's listing (rank 0 lists the shared directory)
+# comes after every rank's hook, so the link is caught: kept, its remove counted failed, the file it points
+# to untouched.
+hooked=$BASE/hookswap
+echo "the user's file" >"$BASE/hook-target.txt"
+cat >"$BASE/hookswap.sh" <<EOF
+#!/bin/sh
+[ "\$MDBENCH_PHASE" = file-remove ] && [ "\$MDBENCH_RANK" = 1 ] || exit 0
+sleep 0.5
+f=$hooked/mdbench.iter.0/mdbench_tree.0/file.mdbench.0.3
+rm "\$f" && ln -s "$BASE/hook-target.txt" "\$f"
+EOF
+chmod +x "$BASE/hookswap.sh"
+run 2 -F -n 10 -d "$hooked" --run-cmd-before-phase "$BASE/hookswap.sh" -o "$BASE/hookswap.h5"
+expect_rc 1 "a symlink swapped in by a hook before the file remove"
+expect_eq "$(readlink "$hooked/mdbench.iter.0/mdbench_tree.0/file.mdbench.0.3")" "$BASE/hook-target.txt" \
+  "the hook's symlink kept"
+expect_eq "$(cat "$BASE/hook-target.txt")" "the user's file" "the symlink's target untouched"
+"$MDBENCH" export "$BASE/hookswap.h5" --format json -o "$BASE/hookswap.json" >/dev/null 2>&1
+failed=$(python3 -c 'import json, sys
+print([p["ops_failed"] for p in json.load(open(sys.argv[1]))["runs"][0]["phases"] if p["phase"] == "file-remove"][0])' \
+  "$BASE/hookswap.json")
+expect_eq "$failed" 1 "one failed remove: the symlink"
+rm -rf "$hooked"
 finish

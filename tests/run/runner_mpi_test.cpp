@@ -301,7 +301,9 @@ TEST(RunnerMpi, StopBeforeTheFirstPhaseRecordsAndLeavesNothing) {
     EXPECT_FALSE(run.phases_began);
     EXPECT_TRUE(run.phases.empty());
     EXPECT_TRUE(run.cleanup_problems.empty());
-    if (comm.rank() == 0) EXPECT_TRUE(sink.phases.empty());
+    if (comm.rank() == 0) {
+      EXPECT_TRUE(sink.phases.empty());
+    }
     // Other ranks' fakes hold only what prepareFake made there (the lead's directory, seen from them).
     const std::vector<std::string> made =
         comm.rank() == 0 ? std::vector<std::string>{} : std::vector<std::string>{"mdbench.iter.0/"};

@@ -7,15 +7,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "mdbench/backend/backend.hpp"
+#include "mdbench/backend/type_listings.hpp"
 
 struct ceph_mount_info;
 
@@ -69,6 +67,8 @@ class CephfsBackend final : public Backend {
   int unlinkFile(DirHandle parent, const char* name) override;
   void beginTypeChecks(EntryType type) override;
   void endTypeChecks() override;
+  int listTypes(DirHandle dir, EntryType type, std::string& out) override;
+  void adoptListings(std::string_view listings) override;
   int moveEntry(DirHandle from_dir, const char* from, DirHandle to_dir, const char* to,
                 EntryType type) override;
   int countEntries(DirHandle dir, std::span<const std::string_view> prefixes, std::span<std::uint64_t> counts,
@@ -93,15 +93,10 @@ class CephfsBackend final : public Backend {
   int checkType(const char* path, EntryType want);
   // Whether unlinkFile or moveEntry must check `name`'s type first (see beginTypeChecks).
   bool needsTypeCheck(DirHandle dir, const char* name);
-  int listSuspects(const std::string& dir_path, EntryType type, std::unordered_set<std::string>& suspects);
+  int listSuspects(const std::string& dir_path, EntryType type, TypeListings::Listed& listed);
   int openFile(const char* path, int flags, int& fd);
   // A handle for the directory at `path` (inside the mount), already checked.
   int openPath(std::string path, DirHandle& out);
-
-  struct Listed {
-    bool check_all = false;
-    std::unordered_set<std::string> suspects;
-  };
 
   ceph_mount_info* cmount_;
   CephfsOptions options_;
@@ -109,8 +104,7 @@ class CephfsBackend final : public Backend {
   std::string path_;
   std::string path_to_;
   std::vector<std::byte> verify_buf_;  // --verify-write's read-back
-  std::optional<EntryType> batch_type_;
-  std::unordered_map<std::int64_t, Listed> listed_;
+  TypeListings listings_;              // the type checks' listings, by handle and by path (adopted)
 };
 
 }  // namespace mdbench

@@ -9,15 +9,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "mdbench/backend/backend.hpp"
+#include "mdbench/backend/type_listings.hpp"
 
 struct nfs_context;
 
@@ -64,6 +62,8 @@ class LibnfsBackend final : public Backend {
   int unlinkFile(DirHandle parent, const char* name) override;
   void beginTypeChecks(EntryType type) override;
   void endTypeChecks() override;
+  int listTypes(DirHandle dir, EntryType type, std::string& out) override;
+  void adoptListings(std::string_view listings) override;
   int moveEntry(DirHandle from_dir, const char* from, DirHandle to_dir, const char* to,
                 EntryType type) override;
   int countEntries(DirHandle dir, std::span<const std::string_view> prefixes, std::span<std::uint64_t> counts,
@@ -94,13 +94,9 @@ class LibnfsBackend final : public Backend {
   int checkType(const char* path, EntryType want);
   // Whether the call on `name` must check its type first (see beginTypeChecks).
   bool needsTypeCheck(DirHandle dir, const char* name);
+  int listSuspects(const std::string& dir_path, EntryType type, TypeListings::Listed& listed);
   // A libnfs return (0 or a negative errno) as an errno; kMaxTimeouts in a row make the client unusable.
   int status(int ret);
-
-  struct Listed {
-    bool check_all = false;
-    std::unordered_set<std::string> suspects;
-  };
 
   nfs_context* nfs_;
   LibnfsOptions options_;
@@ -109,9 +105,8 @@ class LibnfsBackend final : public Backend {
   std::string path_;
   std::string path_to_;
   std::vector<std::byte> verify_buf_;  // --verify-write's read-back
-  std::optional<EntryType> batch_type_;
-  std::unordered_map<std::int64_t, Listed> listed_;
-  int timeouts_ = 0;  // calls in a row that the server did not answer in time
+  TypeListings listings_;              // the type checks' listings, by handle and by path (adopted)
+  int timeouts_ = 0;                   // calls in a row that the server did not answer in time
   bool dead_ = false;
   bool open_refuses_types_;  // NFSv4: OPEN fails on anything but a regular file  // kMaxTimeouts of them:
                              // every later call fails with ETIMEDOUT at once

@@ -5,14 +5,12 @@
 #include <cstddef>
 #include <cstdlib>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
-#include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "mdbench/backend/backend.hpp"
+#include "mdbench/backend/type_listings.hpp"
 #include "mdbench/config/config.hpp"
 
 namespace mdbench {
@@ -111,31 +109,21 @@ class PosixBackend final : public Backend {
   // than the batch's (or when the listing failed, or the file system gives no types).
   bool needsTypeCheck(int dir_fd, const char* name);
 
-  // A directory's listing for a batch of type checks: the suspect names, or check_all.
-  struct ListedTypes {
-    bool check_all = false;
-    std::unordered_set<std::string> suspects;
-  };
-
   int root_fd_;
   PosixOptions options_;
   // The options of the run's own record files (layout.hpp kTakenName): --posix.* apply to the items' data
   // only, as mdtest has no such files; a record of a few bytes is no O_DIRECT transfer.
   PosixOptions record_options_;
   const PosixOptions& dataOptions(const char* name) const;
-  std::vector<std::string> dir_paths_;   // by descriptor: the path of each open directory ("" when none)
-  std::string path_;                     // full style: the operation's path
-  std::string path_to_;                  // full style: a rename's new path
-  posix::AlignedBuffer data_buf_;        // --posix.odirect's aligned copies, --verify-write's read-back
-  std::optional<EntryType> batch_type_;  // between beginTypeChecks and endTypeChecks: the items' type
-  std::unordered_map<int, ListedTypes> listed_;  // by descriptor, listed since beginTypeChecks
-  bool own_files_ = false;                       // ownFilesByDescriptor: every call by descriptor
+  std::vector<std::string> dir_paths_;  // by descriptor: the path of each open directory ("" when none)
+  std::string path_;                    // full style: the operation's path
+  std::string path_to_;                 // full style: a rename's new path
+  posix::AlignedBuffer data_buf_;       // --posix.odirect's aligned copies, --verify-write's read-back
+  TypeListings listings_;               // the type checks' listings, by descriptor and by "dev:ino" (adopted)
+  bool own_files_ = false;              // ownFilesByDescriptor: every call by descriptor
   // The file system refused renameat2's RENAME_NOREPLACE once (ceph-fuse, older NFS): moveEntry goes to its
   // look-up and renameat at once from then on.
   bool noreplace_refused_ = false;
-  // adoptListings: listings another rank (or this one) took, by the directory's "dev:ino", until the batch
-  // that uses them ends.
-  std::unordered_map<std::string, ListedTypes> adopted_;
 };
 
 }  // namespace mdbench
