@@ -19,7 +19,16 @@ bool startedByLauncher() {
 }
 
 MpiSession::MpiSession(int* argc, char*** argv) {
-  if (MPI_Init(argc, argv) != MPI_SUCCESS) throw std::runtime_error("MPI_Init failed");
+  // FUNNELED: the process has other threads (rank 0's fault injector, libcephfs's and libnfs's own), none
+  // of which calls MPI; only this thread does. MPICH provides it everywhere.
+  int provided = MPI_THREAD_SINGLE;
+  if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+    throw std::runtime_error("MPI_Init_thread failed");
+  }
+  if (provided < MPI_THREAD_FUNNELED) {
+    MPI_Finalize();
+    throw std::runtime_error("the MPI library gives no MPI_THREAD_FUNNELED, which mdbench's threads need");
+  }
   // Errors in collectives are bugs or dead peers; let MPI end the job rather than hang it.
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
