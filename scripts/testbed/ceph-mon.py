@@ -3,6 +3,7 @@
 
 usage: ceph-mon.py CONF create FS OSD_UUID   osd.0, the FS's two pools, the FS with max_mds 2
        ceph-mon.py CONF wait-active FS N SECONDS   waits until FS has N active MDS
+       ceph-mon.py CONF wait-standby FS N SECONDS  waits until N MDS daemons stand by (ceph fs dump)
 """
 import json
 import sys
@@ -42,6 +43,18 @@ def wait_active(cluster, fs, want, seconds):
         time.sleep(0.2)
 
 
+def standby_count(cluster):
+    return len(json.loads(command(cluster, prefix="fs dump", format="json")).get("standbys", []))
+
+
+def wait_standby(cluster, want, seconds):
+    deadline = time.monotonic() + seconds
+    while (have := standby_count(cluster)) < want:
+        if time.monotonic() > deadline:
+            sys.exit(f"ceph-mon.py: {have} standby MDS after {seconds} s, not {want}")
+        time.sleep(0.2)
+
+
 def main(argv):
     if len(argv) < 4:
         sys.exit(__doc__)
@@ -52,6 +65,8 @@ def main(argv):
             create(cluster, argv[3], argv[4])
         elif argv[2] == "wait-active" and len(argv) == 6:
             wait_active(cluster, argv[3], int(argv[4]), float(argv[5]))
+        elif argv[2] == "wait-standby" and len(argv) == 6:
+            wait_standby(cluster, int(argv[4]), float(argv[5]))
         else:
             sys.exit(__doc__)
     finally:

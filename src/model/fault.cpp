@@ -94,10 +94,15 @@ double recoverySeconds(const OpsSeries& series, double fault_s, double phase_s) 
   std::sort(before.begin(), before.end());
   const std::size_t n = before.size();
   const double median = n % 2 == 1 ? before[n / 2] : (before[n / 2 - 1] + before[n / 2]) / 2.0;
+  // The rate comes back once it has fallen: a window before the dip (a command that takes a moment to act)
+  // is no recovery. A rate that never falls below half is recovered at once (0).
+  bool fell = false;
   for (double k = 0.0; fault_s + k + 1.0 <= phase_s + 1e-9; k += 1.0) {
-    if (opsIn(series, fault_s + k, fault_s + k + 1.0) >= median / 2.0) return k;
+    const bool up = opsIn(series, fault_s + k, fault_s + k + 1.0) >= median / 2.0;
+    if (up && fell) return k;
+    fell = fell || !up;
   }
-  return FaultRecord::kNotRecovered;
+  return fell ? FaultRecord::kNotRecovered : 0.0;
 }
 
 std::string recoveryText(double recovery_s) {

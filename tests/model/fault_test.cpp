@@ -53,6 +53,14 @@ TEST(Recovery, FirstSecondAtHalfTheMedianRate) {
   s.intervals = static_cast<std::uint32_t>(s.total.size());
   EXPECT_DOUBLE_EQ(recoverySeconds(s, 3.0, 8.0), 2.0);
   EXPECT_TRUE(std::isnan(recoverySeconds(s, 0.5, 8.0)));  // no whole second before the fault
+  // A command that takes 0.5 s to act: the window [2.5, 3.5) still holds 100 ops (>= half of 200), then
+  // [3.5, 4.5) none, [4.5, 5.5) 100 again: recovery 2 s after the fault, not 0.
+  EXPECT_DOUBLE_EQ(recoverySeconds(s, 2.5, 8.0), 2.0);
+  // No dip at all: recovered at once.
+  std::vector<std::uint64_t> steady(16, 100);
+  OpsSeries flat = s;
+  flat.total = steady;
+  EXPECT_DOUBLE_EQ(recoverySeconds(flat, 3.0, 8.0), 0.0);
   std::fill(s.total.begin() + 6, s.total.end(), 0);
   EXPECT_DOUBLE_EQ(recoverySeconds(s, 3.0, 8.0), FaultRecord::kNotRecovered);
 }

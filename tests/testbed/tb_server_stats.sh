@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# --server-stats against the test bed's two real MDS (issue 20): 2 nodes x 2 ranks on CephFS.
-#  1. file-create: mds_server.req_create_latency.avgcount summed over both MDS equals the creates, exactly;
+# --server-stats against the test bed's real MDS (issue 20; two active and a standby): 2 nodes x 2 ranks on CephFS.
+#  1. file-create: mds_server.req_create_latency.avgcount summed over the MDS equals the creates, exactly;
 #  2. file-stat through the other rank's client (-N 1) makes the MDS answer more lookups and getattrs than the
 #     same stat without a shift (each client stats what it created itself: mostly from its cache);
 #  3. a directory pinned to MDS rank 1 (ceph.dir.pin) takes all its creates on that MDS.
@@ -8,7 +8,7 @@
 # shellcheck source=/dev/null
 source "$(dirname "$0")/lib.sh"
 read -r -a sources <<<"${MDBENCH_TESTBED_MDS_SOCKETS:-}"
-[ "${#sources[@]}" = 2 ] || tb_die "MDBENCH_TESTBED_MDS_SOCKETS has ${#sources[@]} sockets, expected 2"
+[ "${#sources[@]}" = 3 ] || tb_die "MDBENCH_TESTBED_MDS_SOCKETS has ${#sources[@]} sockets, expected 3 (two active, a standby)"
 ITEMS=500  # per rank: 2000 creates
 
 # The README's form: MDBENCH_TESTBED_SERVER_STATS unquoted on the command line, as written there (issue 29: it

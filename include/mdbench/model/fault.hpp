@@ -76,8 +76,9 @@ struct FaultRecord {
   std::string problem;  // "" when it exited 0; else what happened ("exit status 3", "killed by SIGTERM")
   std::string output;   // its stdout and stderr, at most kMaxOutput bytes (then "[... N bytes more]")
   // Seconds from t_start to the first whole second (windows counted from t_start) whose rate is at least
-  // half the median rate of the whole seconds before it; kNotRecovered, or NaN when it cannot be measured
-  // (not injected, no whole second before the fault, no series).
+  // half the median rate of the whole seconds before it, after one that was not (the dip); 0 when no whole
+  // second fell below half; kNotRecovered, or NaN when it cannot be measured (not injected, no whole second
+  // before the fault, no series).
   double recovery_s = std::numeric_limits<double>::quiet_NaN();
   bool failed() const { return !problem.empty(); }
   static constexpr std::size_t kMaxOutput = 4096;
@@ -86,8 +87,10 @@ struct FaultRecord {
 // The recovery of a fault started `fault_s` seconds after the phase's start, from the phase's series of
 // successful ops per interval (all ranks' totals) and the phase's length: the rate of a window [a, a + 1)
 // is the ops of the intervals in it (an interval partly in it counts in proportion). NaN when the series is
-// empty or no whole second precedes the fault; FaultRecord::kNotRecovered when no window after the fault
-// that ends within the phase reaches half the median.
+// empty or no whole second precedes the fault; 0 when no window after the fault falls below half the
+// median; else the start of the first window that reaches half the median after one that did not (a window
+// before the dip, while the fault's command had not yet acted, is no recovery), FaultRecord::kNotRecovered
+// when none does within the phase.
 double recoverySeconds(const OpsSeries& series, double fault_s, double phase_s);
 
 struct PhaseResult;

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Failover on the test bed (issue 34 §3): an active MDS is failed over while mdbench's ranks create files on
+# two nodes, through the nodes' ceph-fuse mounts (-a POSIX) and, given `cephfs`, through libcephfs
+# (-a CEPHFS). A fault command run by rank 0 five seconds into the create phase (`ceph mds fail 0`, from
+# rank 0's node with the job's environment) hands rank 0 to the standby MDS; the run must end with exit 0,
+# every file made exactly once (created without a failure, each removed again, none left), the stall
+# recorded, after the fault and within the MDS's beacon grace plus a margin, the fault's record (injected, exit status 0) and
+# another daemon instance holding rank 0 afterwards; `mdbench check` gates on the stall (a limit above it passes, one
+# below it fails with exit 3). Fails when the test bed is not up (lib.sh).
+#   tb_failover.sh [cephfs]
+# shellcheck source=/dev/null
+source "$(dirname "$0")/lib.sh"
+read -r _ node_b _ <<<"$MDBENCH_TESTBED_NODES"
+[ -n "$node_b" ] || tb_die "the test bed has fewer than 2 nodes ($MDBENCH_TESTBED_NODES)"
+FAULT_AT=5
+STONEWALL=20
+GRACE=15  # mds_beacon_grace, Ceph 16.2's default (the test bed does not change it)
+MARGIN=15 # for the replay, reconnect and rejoin of the new rank 0 on a busy 2-core machine
+
+# The MDS map: "RANK DAEMON GID" for each active rank, then "standby DAEMON GID" for each standby. A daemon
+# failed over respawns with a new gid (it may take its rank back as the standby's replacement).
+mds_map() {
+  ceph fs dump --format json 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+for fs in d["filesystems"]:
+    for info in fs["mdsmap"]["info"].values():
+        if info["state"] == "up:active":
+            print(info["rank"], info["name"], info["gid"])
+for info in d["standbys"]:
+    print("standby", info["name"], info["gid"])'
+}
+
+# wait_healthy SECONDS: two active ranks and one standby again (the failed daemon respawns as the standby).
+wait_healthy() {
+  local deadline=$((SECONDS + $1)) map=""
+  while [ $SECONDS -lt $deadline ]; do
+    map=$(mds_map)
+    if [ "$(grep -c '^[01] ' <<<"$map")" = 2 ] && [ "$(grep -c '^standby ' <<<"$map")" = 1 ]; then return 0; fi
+    sleep 1
+  done
+  echo "MDS map after $1 s: $map" >&2
+  return 1
+}
+
+# check.py JSON GRACE MARGIN: the create and remove phases of an exported run; prints the create's stall.
+cat >"$TB_TMP/check.py" <<'PY'
+import json, sys
+grace, margin = float(sys.argv[2]), float(sys.argv[3])
+phases = {p["phase"]: p for p in json.load(open(sys.argv[1]))["runs"][0]["phases"]}
+create, remove = phases["file-create"], phases["file-remove"]
+try:
+    assert create["ops_failed"] == 0 and remove["ops_failed"] == 0, ("failed ops", create["ops_failed"],
+                                                                      remove["ops_failed"])
+    assert create["ops_ok"] > 0 and remove["ops_ok"] == create["ops_ok"], ("made once, removed once",
+                                                                          create["ops_ok"], remove["ops_ok"])
+    stall = create["stall_s"]
+    assert 0.2 <= stall <= grace + margin, f"stall {stall} s, {create['stall_t_start']}-{create['stall_t_end']}"
+    faults = create["faults"]
+    assert len(faults) == 1 and faults[0]["injected"] and faults[0]["exit_status"] == 0, faults
+    assert create["stall_t_start"] >= faults[0]["t_start"] - 0.1, ("the stall began before the fault",
+                                                                 create["stall_t_start"], faults[0]["t_start"])
+except AssertionError as e:
+    print(e)
+    sys.exit(1)
+print(f"{stall:.3f}")
+print(f"created {create['ops_ok']}, stall {stall:.3f} s ({create['stall_t_start']:.3f}-"
+      f"{create['stall_t_end']:.3f} s), fault started at {faults[0]['t_start']:.3f} s, recovery "
+      f"{faults[0]['recovery_s']} s", file=sys.stderr)
+PY
+
+wait_healthy 60 || tb_die "the test bed has no standby MDS beside its two active ones (ceph fs dump)"
+tb_ok "two active MDS and a standby: $(mds_map | tr '\n' ' ')"
+
+# failover NAME BACKEND-OPTIONS...: 2 nodes, 1 rank each, a directory per rank, a failover 5 s into the create.
+failover() {
+  local name=$1 before after stall rc=0 dir=$TB_FS/$1 limit=$((GRACE + MARGIN))
+  shift
+  before=$(mds_map | awk '$1 == 0 { print "mds." $2 " (gid " $3 ")" }')
+  # shellcheck disable=SC2016  # the fault shell expands MDBENCH_PHASE
+  timeout 400 "$TB_SCRIPT" mpiexec -n 2 -ppn 1 "$MDBENCH" "$@" -F -C -r -u -n 1000000 -W $STONEWALL \
+    -d "$dir" --series-interval 0.05 --fault-at $FAULT_AT \
+    --fault-cmd '[ "$MDBENCH_PHASE" != file-create ] || ceph mds fail 0' \
+    -o "$TB_TMP/$name.h5" >"$TB_TMP/$name.out" 2>&1 || rc=$?
+  if [ "$rc" = 0 ]; then tb_ok "$name: exit 0 through the failover"; else
+    tb_fail "$name: exit $rc"; tail -n 30 "$TB_TMP/$name.out" >&2; fi
+  wait_healthy 90 || tb_fail "$name: the MDS map did not come back to two active and a standby"
+  after=$(mds_map | awk '$1 == 0 { print "mds." $2 " (gid " $3 ")" }')
+  if [ -n "$before" ] && [ -n "$after" ] && [ "$before" != "$after" ]; then
+    tb_ok "$name: rank 0 went from $before to $after"
+  else
+    tb_fail "$name: rank 0 was $before before and $after after: no failover"
+  fi
+  if [ -e "$dir" ]; then tb_fail "$name: $dir is left (head's ceph-fuse)"; else
+    tb_ok "$name: nothing left, as the head's ceph-fuse mount sees it"; fi
+  "$MDBENCH" export "$TB_TMP/$name.h5" --format json -o "$TB_TMP/$name.json" || tb_fail "$name: export"
+  if stall=$(python3 "$TB_TMP/check.py" "$TB_TMP/$name.json" "$GRACE" "$MARGIN"); then
+    tb_ok "$name: no op failed, every file made and removed once, a stall of $stall s"
+  else
+    tb_fail "$name: the results file: $stall"
+  fi
+  if "$MDBENCH" check "$TB_TMP/$name.h5" --require "file-create.stall<=${limit}s" >"$TB_TMP/$name.pass" 2>&1; then
+    tb_ok "$name: check file-create.stall<=${limit}s passes"
+  else
+    tb_fail "$name: check file-create.stall<=${limit}s: $(cat "$TB_TMP/$name.pass")"
+  fi
+  rc=0
+  "$MDBENCH" check "$TB_TMP/$name.h5" --require 'file-create.stall<=0.1s' >"$TB_TMP/$name.fail" 2>&1 || rc=$?
+  if [ "$rc" = 3 ]; then tb_ok "$name: check file-create.stall<=0.1s fails with exit 3"; else
+    tb_fail "$name: check file-create.stall<=0.1s: exit $rc: $(cat "$TB_TMP/$name.fail")"; fi
+}
+
+failover fuse -a POSIX
+if [ "${1:-}" = cephfs ]; then  # mdbench built with libcephfs (CMake passes it)
+  failover cephfs -a CEPHFS "--cephfs.conf=$CEPH_CONF" "--cephfs.user=$MDBENCH_TESTBED_CEPHFS_USER" \
+    "--cephfs.prefix=$MDBENCH_TESTBED_CEPHFS"
+fi
+
+[ "$(tb_entries "$TB_FS")" = 0 ] || tb_fail "entries left in $TB_FS: $(ls -A "$TB_FS")"
+[ "$TB_FAILED" = 0 ] && tb_ok "MDS failover measured on the test bed"
