@@ -25,6 +25,7 @@
 #include "mdbench/cli/version.hpp"
 #include "mdbench/config/config.hpp"
 #include "mdbench/config/option_docs.hpp"
+#include "mdbench/model/phase.hpp"
 #include "mdbench/model/layout.hpp"
 #include "mdbench/model/metrics.hpp"
 #include "mdbench/model/plan.hpp"
@@ -650,13 +651,26 @@ std::vector<std::string> runArgs(const std::vector<std::string>& args) {
   return explicit_run ? std::vector<std::string>(args.begin() + 1, args.end()) : args;
 }
 
+// The command line of a run: parseCommandLine's request, with what the config module cannot check alone:
+// --fault-phase's names are phases' (model/phase.hpp).
+CliRequest parseRun(const std::vector<std::string>& args) {
+  CliRequest request = parseCommandLine(runArgs(args));
+  for (const std::string& name : request.config.fault_phases) {
+    if (!parsePhaseName(name)) {
+      request.errors.push_back(fmt::format("{} {}: no such phase (file-create, file-stat, dir-remove, ...)",
+                                           optionLabel("fault-phase"), name));
+    }
+  }
+  return request;
+}
+
 }  // namespace
 
 std::optional<int> runWithoutMpi(const std::vector<std::string>& args) {
   if (const Subcommand* sub = args.empty() ? nullptr : findSubcommand(args[0])) {
     return sub->run(std::vector<std::string>(args.begin() + 1, args.end()));
   }
-  const CliRequest request = parseCommandLine(runArgs(args));
+  const CliRequest request = parseRun(args);
   switch (request.action) {
     case CliAction::kHelp:
       fmt::print("{}", helpText());
@@ -684,7 +698,7 @@ int runApp(const std::vector<std::string>& args, Comm& comm) {
     if (root) status = sub->run(rest);
     return static_cast<int>(comm.allreduceMax(static_cast<std::uint64_t>(status)));
   }
-  const CliRequest request = parseCommandLine(runArgs(args));
+  const CliRequest request = parseRun(args);
   if (request.action == CliAction::kHelp) {
     if (root) fmt::print("{}", helpText());
     return kExitOk;

@@ -107,10 +107,12 @@ void convertOutput(const std::vector<std::string>& values, Config& config, std::
   }
 }
 
-// --fault-at/--fault-cmd: pairs by position. Not with -B: the ranks' phases start apart, no common moment.
+// --fault-at/--fault-cmd: pairs by position, --fault-phase's names (the CLI checks them against the phases).
+// Not with -B: the ranks' phases start apart, no common moment.
 void convertFaults(const RawOptions& raw, Config& config, std::vector<std::string>& errors) {
   const std::vector<std::string>& times = raw[row("fault-at")].texts;
   const std::vector<std::string>& commands = raw[row("fault-cmd")].texts;
+  config.fault_phases = raw[row("fault-phase")].texts;
   if (times.size() != commands.size()) {
     errors.push_back(fmt::format("{} and {} go in pairs: {} times and {} commands given", label("fault-at"),
                                  label("fault-cmd"), times.size(), commands.size()));
@@ -127,10 +129,14 @@ void convertFaults(const RawOptions& raw, Config& config, std::vector<std::strin
     checkCommandValue(label("fault-cmd"), commands[i], errors);
     config.faults.push_back(FaultSpec{at.value, commands[i]});
   }
+  if (!config.fault_phases.empty() && times.empty()) {
+    errors.push_back(
+        fmt::format("{} without {}: no fault to place", label("fault-phase"), label("fault-at")));
+  }
   if (config.no_barriers && !times.empty()) {
     errors.push_back(
-        fmt::format("{} and {} exclude each other: without barriers the ranks start a phase "
-                    "at different times",
+        fmt::format("{} and {} exclude each other: without barriers the ranks start a phase at "
+                    "different times",
                     label("fault-at"), label("no-barriers")));
   }
 }
@@ -151,7 +157,7 @@ void convertTexts(const RawOptions& raw, Config& config, std::vector<std::string
       }
       continue;
     }
-    if (option == &row("fault-at") || option == &row("fault-cmd")) continue;  // convertFaults
+    if (option == &row("fault-at") || option == &row("fault-cmd") || option == &row("fault-phase")) continue;
     if (option->check != nullptr) option->check(shown(*option), *text, errors);
     if (option->land.text != nullptr) option->land.text(config, *text);
   }
@@ -741,38 +747,6 @@ std::vector<std::string> validate(const Config& config) {
   std::vector<std::string> errors;
   validateInto(config, Refused{}, errors);
   return errors;
-}
-
-std::string_view sweepPlacementName(SweepPlacement placement) {
-  switch (placement) {
-    case SweepPlacement::kNone:
-      return "none";
-    case SweepPlacement::kBlock:
-      return "block";
-    case SweepPlacement::kSpread:
-      return "spread";
-  }
-  return "?";
-}
-
-std::string_view apiName(Api api) { return backendRow(api).name; }
-
-std::string_view pathStyleName(PathStyle style) { return style == PathStyle::kDirfd ? "dirfd" : "full"; }
-
-std::string_view syncCallName(SyncCall call) { return call == SyncCall::kSyncfs ? "syncfs" : "sync"; }
-
-std::string_view dataPacketName(DataPacket packet) {
-  switch (packet) {
-    case DataPacket::kTimestamp:
-      return "timestamp";
-    case DataPacket::kOffset:
-      return "offset";
-    case DataPacket::kIncompressible:
-      return "incompressible";
-    case DataPacket::kRandom:
-      return "random";
-  }
-  return "?";
 }
 
 std::string nestedTargets(const std::vector<std::string>& given, const std::vector<std::string>& normal) {

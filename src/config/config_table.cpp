@@ -17,6 +17,7 @@
 
 #include "config_presets.hpp"
 #include "config_values.hpp"
+#include "mdbench/config/backends.hpp"
 
 namespace mdbench::config_detail {
 namespace {
@@ -61,7 +62,7 @@ po::value_semantic* semanticOf(const OptionRow& option, RawValue& slot) {
   }
   // -o: a results file and a console style (-o F --output mdtest); --server-stats: each source.
   if (option.long_name == "output" || option.long_name == "server-stats" || option.long_name == "fault-at" ||
-      option.long_name == "fault-cmd") {
+      option.long_name == "fault-cmd" || option.long_name == "fault-phase") {
     return po::value<std::string>()
         ->value_name(std::string(option.value_name))
         ->composing()
@@ -317,3 +318,40 @@ void checkServerStatsValue(const std::string& label, const std::string& value,
 }
 
 }  // namespace mdbench::config_detail
+
+namespace mdbench {
+
+// The enums' names, as the options take them and the results file records them.
+std::string_view sweepPlacementName(SweepPlacement placement) {
+  switch (placement) {
+    case SweepPlacement::kNone:
+      return "none";
+    case SweepPlacement::kBlock:
+      return "block";
+    case SweepPlacement::kSpread:
+      return "spread";
+  }
+  return "?";
+}
+
+std::string_view apiName(Api api) { return backendRow(api).name; }
+
+std::string_view pathStyleName(PathStyle style) { return style == PathStyle::kDirfd ? "dirfd" : "full"; }
+
+std::string_view syncCallName(SyncCall call) { return call == SyncCall::kSyncfs ? "syncfs" : "sync"; }
+
+std::string_view dataPacketName(DataPacket packet) {
+  switch (packet) {
+    case DataPacket::kTimestamp:
+      return "timestamp";
+    case DataPacket::kOffset:
+      return "offset";
+    case DataPacket::kIncompressible:
+      return "incompressible";
+    case DataPacket::kRandom:
+      return "random";
+  }
+  return "?";
+}
+
+}  // namespace mdbench

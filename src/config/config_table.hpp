@@ -175,7 +175,7 @@ using enum OptionKind;
 using enum OptionGroup;
 inline constexpr WithSteady kNot = WithSteady::kNo;
 // clang-format off
-inline constexpr std::array<OptionRow, 84> kOptionRows = {{
+inline constexpr std::array<OptionRow, 85> kOptionRows = {{
   {"items", 'n', "N", kWorkload, kCount, number<&Config::items>(),
    "items per rank, exact (default 1000; required with --preset)"},
   {"files-only", 'F', "", kWorkload, kSwitch, {.on = [](Config& c) { c.kinds = ItemKinds::kFilesOnly; }},
@@ -296,6 +296,9 @@ inline constexpr std::array<OptionRow, 84> kOptionRows = {{
   {"fault-cmd", 0, "CMD", kOutput, kText, {},
    "the fault command (sh -c, its own process group) of the --fault-at\n"
    "given in the same position; its start, status and output are recorded", kNot},
+  {"fault-phase", 0, "PHASE", kOutput, kText, {},
+   "repeatable: the phases the faults go into, e.g. file-create (default:\n"
+   "every phase)", kNot},
 
   {"posix.odirect", 0, "", kBackend, kSwitch, backendFlag<&Config::posix, &PosixBackendOptions::odirect>(),
    "-a POSIX: O_DIRECT on the files' opens (aligned buffers; -w, -e multiples\n"
@@ -419,7 +422,7 @@ inline std::string label(OptionRef option) { return shown(*option); }
 // The value options in the order their values are converted, and so the order of their messages: numbers,
 // then paths and names, then the sweep's (convertSweep). Help's order differs; this one is what job
 // scripts have always seen.
-inline constexpr std::array<const OptionRow*, 48> kConversionOrder = {&row("items"),
+inline constexpr std::array<const OptionRow*, 49> kConversionOrder = {&row("items"),
                                                                       &row("items-per-dir"),
                                                                       &row("depth"),
                                                                       &row("branching"),
@@ -458,6 +461,7 @@ inline constexpr std::array<const OptionRow*, 48> kConversionOrder = {&row("item
                                                                       &row("server-stats"),
                                                                       &row("fault-at"),
                                                                       &row("fault-cmd"),
+                                                                      &row("fault-phase"),
                                                                       &row("dummy.delay-create"),
                                                                       &row("dummy.delay-close"),
                                                                       &row("dummy.delay-sync"),

@@ -60,6 +60,7 @@ FaultInjector::~FaultInjector() {
 
 void FaultInjector::begin(std::string_view phase, std::uint32_t iteration) {
   records_.clear();
+  if (!phases_.empty() && std::find(phases_.begin(), phases_.end(), phase) == phases_.end()) return;
   for (const FaultSpec& f : faults_) {
     FaultRecord r;
     r.at_s = f.at_s;

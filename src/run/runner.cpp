@@ -62,7 +62,7 @@ class BenchmarkRun {
       setupStep("opening the --savePerOpDataCSV files", [&] { startPerOpLog(); });
     if (!config_.server_stats.empty()) setupStep("reading --server-stats", [&] { openServerStats(); });
     if (root_ && !config_.faults.empty()) {
-      faults_ = std::make_unique<FaultInjector>(config_.faults);
+      faults_ = std::make_unique<FaultInjector>(config_.faults, config_.fault_phases);
       executor_.setFaults(faults_.get());
     }
     parts_.comm.barrier();

@@ -284,7 +284,7 @@ def run(src, env, workdir, target, only, but, scale):
         body_lines = []
         for line in text.split("\n"):
             key = re.sub(r"\s+#.*$", "", line).strip()
-            if re.match(r"^(\w+=\S+ )*(sbatch|qsub) [^$`]*$", key):
+            if re.match(r"^(\w+=(?:'[^']*'|\S+) )*(sbatch|qsub) [^$`]*$", key):
                 if key in submitted:
                     body_lines.append(f": submitted already at {submitted[key]}")
                     continue

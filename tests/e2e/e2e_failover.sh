@@ -59,6 +59,16 @@ rows=$(faults "$BASE/failing.h5" file-create)
 expect_eq "$(echo "$rows" | sed -n 1p | awk '{ print $1, $2, $4 }')" "1 3 broken" "the failing fault's row"
 expect_eq "$(echo "$rows" | sed -n 2p | awk '{ print $1, $2 }')" "0 -1" "the fault not injected"
 
+# --fault-phase: the faults go into the phases named, and the others get no fault and no record.
+mkdir -p "$BASE/phased"
+run 1 -a DUMMY --dummy.delay-create 1000 -F -C -T -n 1000 -d "$BASE/phased" --fault-phase file-create \
+  --fault-at 0.2 --fault-cmd 'echo injected' -o "$BASE/phased.h5"
+expect_rc 0 "a fault in the create phase alone"
+expect_eq "$(faults "$BASE/phased.h5" file-create | sed -n 1p | awk '{ print $1, $2, $4 }')" "1 0 injected" \
+  "the create phase's fault"
+expect_eq "$(faults "$BASE/phased.h5" file-stat | grep -vc '^stall')" 0 "no fault in the stat phase"
+expect_eq "$(grep -c '^ *fault 1 at' "$OUT")" 1 "one fault line on the console"
+
 # Bad input: exit 2, nothing made.
 mkdir -p "$BASE/bad"
 run 0 -F -C -n 10 -d "$BASE/bad" --fault-at 1
@@ -70,4 +80,10 @@ expect_in "$ERR" "negative" "the negative time's message"
 run 0 -F -C -n 10 -d "$BASE/bad" -B --fault-at 1 --fault-cmd true
 expect_rc 2 "a fault with -B"
 expect_in "$ERR" "exclude each other" "the -B message"
+run 0 -F -C -n 10 -d "$BASE/bad" --fault-at 1 --fault-cmd true --fault-phase file-craete
+expect_rc 2 "--fault-phase with no such phase"
+expect_in "$ERR" "--fault-phase file-craete: no such phase" "the unknown phase's message"
+run 0 -F -C -n 10 -d "$BASE/bad" --fault-phase file-create
+expect_rc 2 "--fault-phase without a fault"
+expect_in "$ERR" "no fault to place" "the lone --fault-phase's message"
 finish

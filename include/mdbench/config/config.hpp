@@ -184,6 +184,8 @@ struct Config {
   std::vector<std::string> server_stats;
   // --fault-at SECONDS --fault-cmd CMD (pairs, repeatable): SECONDS into each phase, rank 0 starts CMD.
   std::vector<FaultSpec> faults;
+  // --fault-phase PHASE (repeatable): the phases the faults go into (names as phase.hpp's); empty: every one.
+  std::vector<std::string> fault_phases;
   // The backends' own options (backends.hpp): only the selected backend's may be given.
   PosixBackendOptions posix;
   DummyBackendOptions dummy;
