@@ -58,6 +58,7 @@ try:
     assert 0.2 <= stall <= grace + margin, f"stall {stall} s, {create['stall_t_start']}-{create['stall_t_end']}"
     faults = create["faults"]
     assert len(faults) == 1 and faults[0]["injected"] and faults[0]["exit_status"] == 0, faults
+    assert not remove.get("faults"), ("a fault in the remove phase", remove.get("faults"))
     assert create["stall_t_start"] >= faults[0]["t_start"] - 0.1, ("the stall began before the fault",
                                                                  create["stall_t_start"], faults[0]["t_start"])
 except AssertionError as e:
@@ -77,11 +78,9 @@ failover() {
   local name=$1 before after stall rc=0 dir=$TB_FS/$1 limit=$((GRACE + MARGIN))
   shift
   before=$(mds_map | awk '$1 == 0 { print "mds." $2 " (gid " $3 ")" }')
-  # shellcheck disable=SC2016  # the fault shell expands MDBENCH_PHASE
   timeout 400 "$TB_SCRIPT" mpiexec -n 2 -ppn 1 "$MDBENCH" "$@" -F -C -r -u -n 1000000 -W $STONEWALL \
-    -d "$dir" --series-interval 0.05 --fault-at $FAULT_AT \
-    --fault-cmd '[ "$MDBENCH_PHASE" != file-create ] || ceph mds fail 0' \
-    -o "$TB_TMP/$name.h5" >"$TB_TMP/$name.out" 2>&1 || rc=$?
+    -d "$dir" --series-interval 0.05 --fault-phase file-create --fault-at $FAULT_AT \
+    --fault-cmd 'ceph mds fail 0' -o "$TB_TMP/$name.h5" >"$TB_TMP/$name.out" 2>&1 || rc=$?
   if [ "$rc" = 0 ]; then tb_ok "$name: exit 0 through the failover"; else
     tb_fail "$name: exit $rc"; tail -n 30 "$TB_TMP/$name.out" >&2; fi
   wait_healthy 90 || tb_fail "$name: the MDS map did not come back to two active and a standby"
