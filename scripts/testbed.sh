@@ -679,7 +679,7 @@ run_exec() {
 }
 
 usage() {
-  echo "usage: $0 up|down|status|env | exec NODE CMD... | pids NODE | mpiexec ARGS...   (state in \$MDBENCH_TESTBED_DIR," \
+  echo "usage: $0 up|down|status|env | exec NODE CMD... | pids NODE | mpiexec ARGS... | nfs-restart   (state in \$MDBENCH_TESTBED_DIR," \
     "default /tmp/mdbench-testbed; see docs/testbed.md)" >&2
   exit 2
 }
@@ -705,6 +705,7 @@ case $sub in
     ip netns pids "$(netns_of "$1")"
     ;;
   mpiexec) run_mpiexec "$@" ;;
+  nfs-restart) nfs_restart ;;
   ssh-launch) ssh_launch "$@" ;;
   *) usage ;;
 esac

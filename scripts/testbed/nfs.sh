@@ -121,11 +121,44 @@ nfs_up() {
   echo $! >"$d/rpcbind.pid"
   wait_for 10 "the gateway's bus" test -S "$d/dbus.sock"
   wait_for 10 "rpcbind in the gateway" nfs_port_open 111
+  ganesha_start
+}
+
+ganesha_start() {
+  local d
+  d=$(nfs_dir)
   # Without -F ganesha forks and its parent exits 0 before it is ready (or has failed): wait for the port.
   in_node "$nfs_name" env DBUS_SYSTEM_BUS_ADDRESS="$(nfs_bus)" ganesha.nfsd -f "$d/ganesha.conf" \
     -L "$d/log/ganesha.log" -p "$d/ganesha.pid" -N NIV_EVENT </dev/null >>"$d/log/ganesha.out" 2>&1
   wait_for 20 "ganesha on $(nfs_ip):2049" nfs_port_open 2049 ||
     { log "ganesha: $(tail -5 "$d/log/ganesha.log" 2>/dev/null)"; return 1; }
+}
+
+# nfs_restart: ganesha killed (SIGKILL: a crash, as an HA NFS service's failover sees it) and started again;
+# its CephFS sessions from before are evicted, so that nothing waits for their caps (Graceless: the new one
+# serves at once). Prints the seconds the server was away.
+nfs_restart() {
+  local d pid t0 ids id
+  d=$(nfs_dir)
+  pid=$(pid_alive "$d/ganesha.pid") || die "ganesha is not running"
+  # The gateway's sessions (client_metadata.entity_id "nfs"), from every MDS's list (one JSON array each).
+  ids=$(ceph_cmd tell 'mds.*' client ls --format json 2>/dev/null | /usr/bin/python3 -c '
+import json, sys
+text, at, dec, ids = sys.stdin.read(), 0, json.JSONDecoder(), set()
+while (start := text.find("[", at)) >= 0:
+    try:
+        doc, at = dec.raw_decode(text, start)
+    except ValueError:
+        at = start + 1
+        continue
+    ids.update(str(s["id"]) for s in doc if s.get("client_metadata", {}).get("entity_id") == "nfs")
+print(" ".join(sorted(ids)))') || true  # the standby answers no client ls: the status is not 0
+  t0=${EPOCHREALTIME/./}
+  kill -KILL "$pid"
+  wait_gone "$pid" 10 || die "ganesha (pid $pid) survived SIGKILL"
+  ganesha_start || die "ganesha did not start again"
+  echo "ganesha away for $(((${EPOCHREALTIME/./} - t0) / 1000)) ms"
+  for id in $ids; do ceph_cmd tell 'mds.*' client evict "id=$id" >/dev/null 2>&1 || true; done
 }
 
 # nfs_down: before Ceph goes. Adds the daemons' pids to $stopping; the namespaces go with nfs_node_down. No

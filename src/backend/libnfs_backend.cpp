@@ -26,8 +26,10 @@
 // name listed with another type is checked by nfs_lstat64; elsewhere every name is. Errors are
 // libnfs's negative returns, negated into errno values; a call the server did not answer in time is
 // ETIMEDOUT, and after LibnfsOptions::kMaxTimeouts of them in a row every later call fails at once (a server
-// that is gone costs three timeouts, not one per item). A client idle long enough for its NFSv4 lease to
-// lapse is made anew before its next call (refresh).
+// that is gone costs three timeouts, not one per item); so after as many EIOs in a row (a server restarted
+// under the client: its NFSv4 session is gone). A lost client is made anew at most once a second, so that
+// a server that comes back (a failover) is used again; the calls that failed stay failed. A client idle long
+// enough for its NFSv4 lease to lapse is made anew before its next call (refresh).
 #include "mdbench/backend/libnfs_backend.hpp"
 
 #include <fcntl.h>
@@ -42,6 +44,7 @@
 #include <chrono>
 #include <cstring>
 #include <new>
+#include <thread>
 #include <utility>
 
 #include "libnfs_client.hpp"
@@ -241,7 +244,11 @@ int LibnfsBackend::status(int ret) {
   const int err = negated(ret);
   const bool timed_out = err == EINTR || err == ETIMEDOUT;  // libnfs's sync calls say EINTR at the bound
   timeouts_ = timed_out ? timeouts_ + 1 : 0;
-  if (timeouts_ >= LibnfsOptions::kMaxTimeouts) dead_ = true;
+  io_errors_ = err == EIO ? io_errors_ + 1 : 0;
+  if (timeouts_ >= LibnfsOptions::kMaxTimeouts || io_errors_ >= LibnfsOptions::kMaxTimeouts) {
+    dead_ = true;
+    lost_at_ = revive_at_ = std::chrono::steady_clock::now();  // the next call tries a new client
+  }
   return timed_out ? ETIMEDOUT : err;
 }
 
@@ -251,11 +258,26 @@ std::string LibnfsBackend::dirPath(DirHandle dir) const {
 }
 
 void LibnfsBackend::refresh() {
-  if (dead_ || !leaseLapsed(last_call_)) return;
-  unmountLibnfs(nfs_);
-  LibnfsOpenError error;
-  nfs_ = mountLibnfs(options_, error);
-  dead_ = nfs_ == nullptr;
+  using Clock = std::chrono::steady_clock;
+  const bool lapsed = leaseLapsed(last_call_);
+  if (!dead_ && !lapsed) return;
+  const auto revive =
+      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(LibnfsOptions::kRevive_s));
+  const auto wait = std::chrono::seconds(options_.timeout_s);
+  // Lost: the call waits for the server (a failover, a restart) up to the RPC bound from the loss, trying a
+  // new client once per kRevive_s, as a hard mount would; after that, one try per kRevive_s and the calls
+  // between fail at once (a server that is gone).
+  while (dead_ ? Clock::now() >= revive_at_ : lapsed) {
+    unmountLibnfs(nfs_);
+    LibnfsOpenError error;
+    nfs_ = mountLibnfs(options_, error);
+    timeouts_ = io_errors_ = 0;
+    revive_at_ = Clock::now() + revive;
+    const bool was_dead = dead_;
+    dead_ = nfs_ == nullptr;
+    if (!dead_ || !was_dead || Clock::now() - lost_at_ >= wait) return;
+    std::this_thread::sleep_until(revive_at_);
+  }
 }
 
 const char* LibnfsBackend::pathIn(DirHandle dir, const char* name, std::string& out) {
@@ -393,10 +415,11 @@ int LibnfsBackend::listSuspects(const std::string& dir_path, EntryType type, Typ
 
 // Keyed by the directory's path in the export, the same for every rank's client.
 int LibnfsBackend::listTypes(DirHandle dir, EntryType type, std::string& out) {
+  refresh();
   const std::string path = dirPath(dir);
-  if (path.empty()) return unusable();
+  if (path.empty()) return EBADF;
   TypeListings::Listed listed;
-  const int err = listSuspects(path, type, listed);
+  const int err = dead_ ? ETIMEDOUT : listSuspects(path, type, listed);
   if (err != 0) listed.check_all = true;
   TypeListings::append(out, path, listed);
   return err;

@@ -46,6 +46,9 @@ pid_t spawnProcess(const SpawnSpec& spec, int& err) {
   if (spec.stdin_fd >= 0) posix_spawn_file_actions_adddup2(&actions, spec.stdin_fd, STDIN_FILENO);
   if (spec.stdout_fd >= 0) posix_spawn_file_actions_adddup2(&actions, spec.stdout_fd, STDOUT_FILENO);
   if (spec.stderr_fd >= 0) posix_spawn_file_actions_adddup2(&actions, spec.stderr_fd, STDERR_FILENO);
+  // Nothing else of ours: a daemon the command starts (a failover that restarts a server) must not keep the
+  // results file, the MPI sockets or the backend's descriptors open after mdbench has gone.
+  posix_spawn_file_actions_addclosefrom_np(&actions, STDERR_FILENO + 1);
   if (spec.own_group) {
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
     posix_spawnattr_setpgroup(&attr, 0);

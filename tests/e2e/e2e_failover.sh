@@ -69,6 +69,15 @@ expect_eq "$(faults "$BASE/phased.h5" file-create | sed -n 1p | awk '{ print $1,
 expect_eq "$(faults "$BASE/phased.h5" file-stat | grep -vc '^stall')" 0 "no fault in the stat phase"
 expect_eq "$(grep -c '^ *fault 1 at' "$OUT")" 1 "one fault line on the console"
 
+# A fault command holds none of mdbench's descriptors (a daemon it starts would keep the results file open):
+# its shell has 0, 1 and 2 alone.
+mkdir -p "$BASE/fds"
+# shellcheck disable=SC2016  # the fault shell's own $$
+run 1 -a DUMMY --dummy.delay-create 1000 -F -C -n 1000 -d "$BASE/fds" --fault-at 0.1 \
+  --fault-cmd 'ls /proc/$$/fd | tr "\n" " "' -o "$BASE/fds.h5"
+expect_rc 0 "a fault command that lists its descriptors"
+expect_eq "$(faults "$BASE/fds.h5" file-create | sed -n 1p | cut -d' ' -f4-)" "0 1 2" "the fault command's descriptors"
+
 # Bad input: exit 2, nothing made.
 mkdir -p "$BASE/bad"
 run 0 -F -C -n 10 -d "$BASE/bad" --fault-at 1

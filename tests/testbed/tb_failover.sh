@@ -7,7 +7,7 @@
 # recorded, after the fault and within the MDS's beacon grace plus a margin, the fault's record (injected, exit status 0) and
 # another daemon instance holding rank 0 afterwards; `mdbench check` gates on the stall (a limit above it passes, one
 # below it fails with exit 3). Fails when the test bed is not up (lib.sh).
-#   tb_failover.sh [cephfs]
+#   tb_failover.sh [cephfs] [libnfs]   (the backends built in; CMake passes them)
 # shellcheck source=/dev/null
 source "$(dirname "$0")/lib.sh"
 read -r _ node_b _ <<<"$MDBENCH_TESTBED_NODES"
@@ -110,9 +110,43 @@ failover() {
 }
 
 failover fuse -a POSIX
-if [ "${1:-}" = cephfs ]; then  # mdbench built with libcephfs (CMake passes it)
+if [[ " $* " == *" cephfs "* ]]; then  # mdbench built with libcephfs (CMake passes it)
   failover cephfs -a CEPHFS "--cephfs.conf=$CEPH_CONF" "--cephfs.user=$MDBENCH_TESTBED_CEPHFS_USER" \
     "--cephfs.prefix=$MDBENCH_TESTBED_CEPHFS"
+fi
+
+# (c) The NFS server restarted mid-stat (`scripts/testbed.sh nfs-restart`: ganesha killed and started again,
+# about a second away), -a LIBNFS over v4 to the VFS export, one rank on the head: never a hang, every stat
+# counted, the few the restart cut off failed (EIO), the rest waiting for the server (a stall) and the
+# files all removed once it is back.
+if [[ " $* " == *" libnfs "* ]]; then
+  nfs_dir=tb-failover-$$
+  rc=0
+  timeout 240 "$MDBENCH" -a LIBNFS "--libnfs.url=$MDBENCH_TESTBED_NFS_VFS" -F -C -T -r -n 8000 -d "/$nfs_dir" \
+    --series-interval 0.05 --fault-phase file-stat --fault-at 1 --fault-cmd "$TB_SCRIPT nfs-restart" \
+    -o "$TB_TMP/nfs.h5" >"$TB_TMP/nfs.out" 2>&1 || rc=$?
+  if [ "$rc" = 0 ] || [ "$rc" = 1 ]; then tb_ok "nfs: exit $rc through the restart, no hang"; else
+    tb_fail "nfs: exit $rc"; tail -n 30 "$TB_TMP/nfs.out" >&2; fi
+  "$MDBENCH" export "$TB_TMP/nfs.h5" --format json -o "$TB_TMP/nfs.json" || tb_fail "nfs: export"
+  if python3 - "$TB_TMP/nfs.json" <<'PY'; then tb_ok "nfs: every stat counted, the restart recorded"; else
+import json, sys
+phases = {p["phase"]: p for p in json.load(open(sys.argv[1]))["runs"][0]["phases"]}
+stat, remove = phases["file-stat"], phases["file-remove"]
+print(f"file-stat: {stat['ops_ok']} ok, {stat['ops_failed']} failed, stall {stat['stall_s']:.3f} s, "
+      f"fault {stat['faults']}", file=sys.stderr)
+assert stat["ops_ok"] + stat["ops_failed"] == 8000, "every stat counted"
+# The calls the restart cut off fail (EIO, at most kMaxTimeouts in a row); then the client is made anew
+# once the server is back and the rest succeed: a stall, not a run of failures.
+assert stat["ops_failed"] <= 3, "more than the calls the restart cut off failed"
+assert stat["stall_s"] >= 0.3, "no stall"
+assert len(stat["faults"]) == 1 and stat["faults"][0]["injected"] and stat["faults"][0]["exit_status"] == 0
+assert "away for" in stat["faults"][0]["output"], stat["faults"][0]["output"]
+assert remove["ops_ok"] == 8000 and remove["ops_failed"] == 0, (remove["ops_ok"], remove["ops_failed"])
+PY
+    tb_fail "nfs: the results file (above)"
+  fi
+  [ ! -e "$MDBENCH_TESTBED_NFS_VFS_DIR/$nfs_dir" ] || tb_fail "nfs: $MDBENCH_TESTBED_NFS_VFS_DIR/$nfs_dir is left"
+  grep -E '^ *(stall|fault 1)' "$TB_TMP/nfs.out" | sed 's/^ */nfs: /'
 fi
 
 [ "$(tb_entries "$TB_FS")" = 0 ] || tb_fail "entries left in $TB_FS: $(ls -A "$TB_FS")"

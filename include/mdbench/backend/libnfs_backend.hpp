@@ -27,8 +27,10 @@ struct LibnfsOptions {
   bool verify_write = false;  // --verify-write: what a create wrote read back through its handle
   // Every RPC's bound (nfs_set_timeout): a call the server does not answer within it fails (libnfs says
   // EINTR), and libnfs reconnects for the next. After kMaxTimeouts such calls in a row the server is taken
-  // for gone: every later call fails at once with ETIMEDOUT instead of each waiting again.
+  // for gone: every later call fails at once with ETIMEDOUT instead of each waiting again, and the client is
+  // made anew at most once per kRevive_s until the server answers (it may come back: a failover).
   static constexpr int kMaxTimeouts = 3;
+  static constexpr double kRevive_s = 1.0;
   std::uint32_t timeout_s = 30;
 };
 
@@ -83,7 +85,8 @@ class LibnfsBackend final : public Backend {
  private:
   LibnfsBackend(nfs_context* nfs, std::string root_path, const LibnfsOptions& options);
   // Makes the client anew when it has been idle long enough for its NFSv4 lease to lapse (libnfs_client.hpp
-  // leaseLapsed); a client that cannot be made leaves the backend unusable (dead_).
+  // leaseLapsed), or when it is lost (dead_): the call waits for the server up to timeout_s from the loss,
+  // trying once per kRevive_s; after that one try per kRevive_s, the calls between failing at once.
   void refresh();
   // `name`'s path in the open directory `dir`, built in `out`; nullptr for a handle that is no open
   // directory of this backend, or once the client is unusable.
@@ -95,7 +98,8 @@ class LibnfsBackend final : public Backend {
   // Whether the call on `name` must check its type first (see beginTypeChecks).
   bool needsTypeCheck(DirHandle dir, const char* name);
   int listSuspects(const std::string& dir_path, EntryType type, TypeListings::Listed& listed);
-  // A libnfs return (0 or a negative errno) as an errno; kMaxTimeouts in a row make the client unusable.
+  // A libnfs return (0 or a negative errno) as an errno; kMaxTimeouts timeouts, or EIOs, in a row lose the
+  // client (dead_).
   int status(int ret);
 
   nfs_context* nfs_;
@@ -107,7 +111,11 @@ class LibnfsBackend final : public Backend {
   std::vector<std::byte> verify_buf_;  // --verify-write's read-back
   TypeListings listings_;              // the type checks' listings, by handle and by path (adopted)
   int timeouts_ = 0;                   // calls in a row that the server did not answer in time
-  bool dead_ = false;
+  int io_errors_ = 0;  // calls in a row that failed with EIO: a server restarted under the client (its
+                       // NFSv4 session is gone; libnfs 4.0 reconnects but every call then fails so)
+  bool dead_ = false;  // lost: every call fails at once (ETIMEDOUT) until refresh makes a client again
+  std::chrono::steady_clock::time_point revive_at_{};  // the next try at a new client, once lost
+  std::chrono::steady_clock::time_point lost_at_{};
   bool open_refuses_types_;  // NFSv4: OPEN fails on anything but a regular file  // kMaxTimeouts of them:
                              // every later call fails with ETIMEDOUT at once
 };

@@ -42,7 +42,7 @@ struct Pipe {
 };
 Pipe makePipe(bool nonblocking_read = false);
 
-// How to start a child process.
+// How to start a child process. It gets descriptors 0, 1 and 2 alone: none of mdbench's others.
 struct SpawnSpec {
   std::string program;            // without a slash it is looked for in PATH; "": argv[0]
   std::vector<std::string> argv;  // argv[0] is the name the program is given
