@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -13,15 +12,25 @@
 
 #include "mdbench/report/chart.hpp"
 #include "svg_dodge.hpp"
+#include "svg_style.hpp"
 #include "svg_writer.hpp"
 
 namespace mdbench {
 namespace {
 
 using svg::Box;
+using svg::kGrid;
+using svg::kInk;
+using svg::kMutedInk;
 using svg::LabelPlacer;
+using svg::Marker;
+using svg::marker;
 using svg::num;
 using svg::raw;
+using svg::strokeAttrs;
+using svg::strokeOf;
+using svg::Style;
+using svg::styleFor;
 
 constexpr double kMargin = 12.0;
 constexpr int kTitleSize = 16;
@@ -36,64 +45,6 @@ constexpr double kGlyphWidth = 0.6;
 constexpr double kMarkerRadius = 4.5;
 constexpr double kLegendRow = 20.0;
 constexpr std::size_t kMaxLegendChars = 28;
-constexpr std::string_view kInk = "#222222";
-constexpr std::string_view kMutedInk = "#555555";
-constexpr std::string_view kGrid = "#e3e3e3";
-
-// Okabe-Ito: distinguishable with the common colour vision deficiencies; yellow last, as it is faint on
-// white. Each series also gets its own marker shape, so the chart survives greyscale printing.
-constexpr std::array<std::string_view, 8> kPalette = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
-                                                      "#E69F00", "#56B4E9", "#000000", "#F0E442"};
-
-using svg::kMarkerCount;
-using svg::Marker;
-
-struct Style {
-  std::string_view colour;
-  Marker marker;
-  SeriesLook look = SeriesLook::kMarkers;
-  std::size_t round = 0;  // how often the palette has gone round before this series
-};
-
-// Past eight series the colours repeat, shifted against the shapes so no two series look the same.
-Style styleFor(std::size_t index, SeriesLook look = SeriesLook::kMarkers) {
-  return {kPalette[index % kPalette.size()],
-          static_cast<Marker>((index + index / kPalette.size()) % kMarkerCount), look,
-          index / kPalette.size()};
-}
-
-// The stroke of a series' line. Lines without markers tell repeated colours apart by their dashes.
-struct Stroke {
-  std::string colour;
-  std::string width;
-  std::string dash;  // "" for solid
-  std::string opacity;
-};
-
-Stroke strokeOf(const Style& style) {
-  constexpr std::array<std::string_view, 3> kDashes = {"", "6 3", "2 2"};
-  switch (style.look) {
-    case SeriesLook::kBoldLine:
-      return {std::string(kInk), "3", "", "1"};
-    case SeriesLook::kThinLine:
-      return {std::string(style.colour), "1.25", std::string(kDashes[style.round % kDashes.size()]), "0.85"};
-    case SeriesLook::kMarkers:
-      break;
-  }
-  return {std::string(style.colour), "2", "", "1"};
-}
-
-svg::Attrs strokeAttrs(const Stroke& stroke) {
-  svg::Attrs attrs = {{"stroke", stroke.colour}, {"stroke-width", stroke.width}};
-  if (!stroke.dash.empty()) attrs.emplace_back("stroke-dasharray", stroke.dash);
-  if (stroke.opacity != "1") attrs.emplace_back("stroke-opacity", stroke.opacity);
-  return attrs;
-}
-
-std::string_view lookName(SeriesLook look) {
-  return look == SeriesLook::kBoldLine ? "bold" : look == SeriesLook::kThinLine ? "thin" : "markers";
-}
-
 double textWidth(std::string_view s, int size) {
   return static_cast<double>(svg::codepoints(s)) * size * kGlyphWidth;
 }
@@ -276,21 +227,6 @@ std::size_t legendChars(int width) {
 }
 
 // --- Drawing ------------------------------------------------------------------------------------------
-
-// A marker of the series' shape; `extra` carries the class and data- attributes.
-void marker(svg::Writer& w, const Style& style, double x, double y, double r, svg::Attrs extra) {
-  extra.emplace_back("data-marker", std::string(svg::markerName(style.marker)));
-  extra.emplace_back("fill", std::string(style.colour));
-  extra.emplace_back("stroke", "#ffffff");
-  extra.emplace_back("stroke-width", "1");
-  if (style.marker == Marker::kCircle) {
-    extra.insert(extra.begin() + 1, {{"cx", num(x)}, {"cy", num(y)}, {"r", num(r)}});
-    w.leaf("circle", extra);
-  } else {
-    extra.insert(extra.begin() + 1, {"d", svg::markerPath(style.marker, x, y, r)});
-    w.leaf("path", extra);
-  }
-}
 
 // Places a note on the plot and draws it on a translucent white patch, so it stays legible over lines
 // and grid. A swatch (the series' marker) in front tells apart notes of several series at one place.
@@ -498,7 +434,7 @@ void drawSeries(svg::Writer& w, const ChartSpec& spec, const ChartSeries& series
                 XScale scale, const Frame& f, const std::vector<double>& dodge, LabelPlacer& placer) {
   svg::Attrs group = {{"class", "series"}, {"data-series", svg::sanitize(series.label)}};
   if (style.look != SeriesLook::kMarkers) {
-    group.emplace_back("data-look", std::string(lookName(style.look)));
+    group.emplace_back("data-look", std::string(svg::lookName(style.look)));
   } else {
     group.emplace_back("data-colour", std::string(style.colour));
     group.emplace_back("data-marker", std::string(svg::markerName(style.marker)));
