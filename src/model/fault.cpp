@@ -110,7 +110,7 @@ StallSpan stallIntoPhase(const PhaseStall& stall, double phase_t_start) {
   return {stall.t_start - phase_t_start, stall.t_end - phase_t_start};
 }
 
-bool hasStall(const PhaseStall& stall) { return stall.measured && stall.stall_s > 0; }
+bool hasStall(const PhaseStall& stall) { return stall.measured && stall.stall_s > stall.resolution_s; }
 
 std::string stallText(const PhaseStall& stall, double phase_t_start) {
   if (!stall.measured) return "not measured";

@@ -97,6 +97,10 @@ TEST(FailoverWords, StallFaultsAndRecoveryAsTheConsoleAndTheReportSayThem) {
   EXPECT_EQ(stallText(PhaseStall{}, 10.0), "not measured");
   EXPECT_TRUE(hasStall(r.stall));
   EXPECT_FALSE(hasStall({true, 0.0, 0.0, 0.0, 0.002}));
+  // Not longer than its resolution: the moments after a rank's last completion, not a stall to show.
+  EXPECT_FALSE(hasStall({true, 0.0004, 10.1, 10.1004, 0.001}));
+  EXPECT_EQ(stallText({true, 0.0004, 10.1, 10.1004, 0.001}, 10.0), "under 0.001 s");
+  EXPECT_FALSE(hasStall({false, 0.512, 11.234, 11.746, 0.001}));
   EXPECT_EQ(faultOutcomeText(r.faults[0]), "started at 1.203 s, exit status 0");
   EXPECT_EQ(faultOutcomeText(r.faults[1]), "the fault was not injected (the phase ended first)");
   FaultRecord failed = r.faults[0];

@@ -97,7 +97,9 @@ struct StallSpan {
   double to = 0.0;
 };
 StallSpan stallIntoPhase(const PhaseStall& stall, double phase_t_start);
-// Whether there is a stall to show: measured, and longer than its resolution (shorter ones read as 0).
+// Whether there is a stall to show: measured, and longer than its resolution. A shorter one is not exact (a
+// rank keeps only gaps longer than the resolution, and the open one after its last completion, so the few
+// microseconds between the last completion and the phase's end show as a stall), and reads as "under" it.
 bool hasStall(const PhaseStall& stall);
 
 struct PhaseResult;
