@@ -63,8 +63,10 @@ std::string formatX(double v) {
 
 // --- Data extent and scales ---------------------------------------------------------------------------
 
-bool drawable(const ChartPoint& p, XScale scale) {
-  return std::isfinite(p.x) && std::isfinite(p.y) && (scale != XScale::kLog2 || p.x > 0.0);
+bool drawableX(double x, XScale scale) { return std::isfinite(x) && (scale != XScale::kLog2 || x > 0.0); }
+bool drawable(const ChartPoint& p, XScale scale) { return drawableX(p.x, scale) && std::isfinite(p.y); }
+bool drawableBand(const ChartBand& b, XScale scale) {
+  return drawableX(b.from, scale) && drawableX(b.to, scale) && b.to > b.from;
 }
 bool hasErrorBar(const ChartPoint& p) {
   return std::isfinite(p.y_low) && std::isfinite(p.y_high) && p.y_low < p.y_high;
@@ -89,6 +91,14 @@ Extent extentOf(const ChartSpec& spec, XScale scale) {
         e.y_max = std::max(e.y_max, p.y_high);
       }
     }
+  }
+  // Bands and marks belong to the data drawn: on the axis, but no chart of them alone.
+  for (const ChartBand& b : spec.bands) {
+    if (e.xs.empty() || !drawableBand(b, scale)) continue;
+    e.xs.insert(e.xs.end(), {b.from, b.to});
+  }
+  for (const ChartMark& m : spec.marks) {
+    if (!e.xs.empty() && drawableX(m.x, scale)) e.xs.push_back(m.x);
   }
   if (spec.reference_y && std::isfinite(*spec.reference_y)) {
     e.y_min = std::min(e.y_min, *spec.reference_y);
@@ -347,21 +357,82 @@ void drawReference(svg::Writer& w, const ChartSpec& spec, const Frame& f, LabelP
   w.close();
 }
 
+// A dashed line over the plot's height at pixel x, and its label beside it: top down along the line, either
+// side (scaling curves rise, and a time series' line is mostly lower, so the top usually has room).
+struct Vertical {
+  double x = 0.0;
+  svg::Attrs head;  // class
+  std::string colour;
+  std::string_view dash;
+};
+void drawVertical(svg::Writer& w, const Vertical& v, const Frame& f, const std::string& text,
+                  std::string_view label_class, LabelPlacer& placer, const Style* swatch = nullptr) {
+  w.line(v.head, v.x, f.l.top, v.x, f.l.bottom,
+         {{"stroke", v.colour}, {"stroke-width", "1.5"}, {"stroke-dasharray", std::string(v.dash)}});
+  std::vector<LabelPlacer::Spot> spots;
+  for (double y = f.l.top + kNoteSize + 2; y <= f.l.bottom - 4; y += kNoteSize + 4) {
+    spots.push_back({v.x + 5, y, "start"});
+    spots.push_back({v.x - 5, y, "end"});
+  }
+  note(w, placer, spots, text, label_class, swatch);
+}
+
 void drawSaturation(svg::Writer& w, const ChartPoint& p, const Style& style, const Frame& f,
                     LabelPlacer& placer) {
-  const double x = f.x(p.x);
   w.open("g", {{"class", "saturation"}, {"data-x", raw(p.x)}});
-  w.line({}, x, f.l.top, x, f.l.bottom,
-         {{"stroke", std::string(style.colour)}, {"stroke-width", "1.5"}, {"stroke-dasharray", "5 4"}});
-  const std::string text = "saturates at " + formatX(p.x);
-  std::vector<LabelPlacer::Spot> spots;
-  // Top down along the line, either side: scaling curves rise, so the top usually has room.
-  for (double y = f.l.top + kNoteSize + 2; y <= f.l.bottom - 4; y += kNoteSize + 4) {
-    spots.push_back({x + 5, y, "start"});
-    spots.push_back({x - 5, y, "end"});
-  }
-  note(w, placer, spots, text, "saturation-label", &style);
+  drawVertical(w, {f.x(p.x), {}, std::string(style.colour), "5 4"}, f, "saturates at " + formatX(p.x),
+               "saturation-label", placer, &style);
   w.close();
+}
+
+// A band's pixels, clipped to the plot.
+std::pair<double, double> bandPixels(const ChartBand& b, const Frame& f) {
+  return {std::clamp(f.x(b.from), f.l.left, f.l.right), std::clamp(f.x(b.to), f.l.left, f.l.right)};
+}
+
+// Behind everything drawn from the data: a translucent grey, as where nothing happened.
+void drawBands(svg::Writer& w, const ChartSpec& spec, XScale scale, const Frame& f) {
+  for (const ChartBand& b : spec.bands) {
+    if (!drawableBand(b, scale)) continue;
+    const auto [x0, x1] = bandPixels(b, f);
+    w.open("g", {{"class", "band"}, {"data-from", raw(b.from)}, {"data-to", raw(b.to)}});
+    w.leaf("rect", {{"class", "band-area"},
+                    {"x", num(x0)},
+                    {"y", num(f.l.top)},
+                    {"width", num(x1 - x0)},
+                    {"height", num(f.l.bottom - f.l.top)},
+                    {"fill", std::string(kMutedInk)},
+                    {"fill-opacity", "0.18"}});
+    w.close();
+  }
+}
+
+// After the marks (whose labels sit at the line): within the band's top, else beside it.
+void labelBands(svg::Writer& w, const ChartSpec& spec, XScale scale, const Frame& f, LabelPlacer& placer) {
+  for (const ChartBand& b : spec.bands) {
+    if (!drawableBand(b, scale) || b.label.empty()) continue;
+    const auto [x0, x1] = bandPixels(b, f);
+    std::vector<LabelPlacer::Spot> spots;
+    for (double y = f.l.top + kNoteSize + 2; y <= f.l.bottom - 4; y += kNoteSize + 4) {
+      spots.push_back({(x0 + x1) / 2, y, "middle"});
+      spots.push_back({x1 + 5, y, "start"});
+      spots.push_back({x0 - 5, y, "end"});
+    }
+    w.open("g", {{"class", "band-note"}, {"data-from", raw(b.from)}});
+    note(w, placer, spots, svg::truncate(b.label, kMaxLegendChars), "band-label");
+    w.close();
+  }
+}
+
+void drawMarks(svg::Writer& w, const ChartSpec& spec, XScale scale, const Frame& f, LabelPlacer& placer) {
+  constexpr std::string_view kMarkColour = "#B2182B";  // a dark red none of the palette's is
+  for (const ChartMark& m : spec.marks) {
+    if (!drawableX(m.x, scale)) continue;
+    w.open("g", {{"class", "mark"}, {"data-x", raw(m.x)}});
+    drawVertical(w, {f.x(m.x), {{"class", "mark-line"}}, std::string(kMarkColour), "4 3"}, f,
+                 svg::truncate(m.label, kMaxLegendChars), "mark-label", placer);
+    w.close();
+  }
 }
 
 // `dx`: the peak's marker's dodge (dodgesOf).
@@ -582,6 +653,7 @@ void drawChart(svg::Writer& w, const ChartSpec& spec, const std::vector<std::siz
   drawAxes(w, spec, f, thin(x_ticks, x), y_ticks);
   const svg::Dodges dodges = dodgesOf(spec, scale, f);
   LabelPlacer placer({l.left, l.top, l.right, l.bottom}, kNoteSize, dataBoxes(spec, scale, f, dodges));
+  drawBands(w, spec, scale, f);
   drawReference(w, spec, f, placer);
   // Bold lines over the rest: a sum stays visible over its parts, whatever the legend's order.
   for (const bool bold : {false, true}) {
@@ -591,6 +663,8 @@ void drawChart(svg::Writer& w, const ChartSpec& spec, const std::vector<std::siz
                  placer);
     }
   }
+  drawMarks(w, spec, scale, f, placer);
+  labelBands(w, spec, scale, f, placer);
   if (extent.xs.empty()) {
     w.text({{"class", "no-data"},
             {"x", num((l.left + l.right) / 2)},
@@ -640,25 +714,7 @@ double drawLegendRows(svg::Writer& w, const std::vector<Entry>& entries, double 
 
 }  // namespace
 
-// --- Public helpers -----------------------------------------------------------------------------------
-
-XScale resolveXScale(const ChartSpec& spec) {
-  if (spec.x_scale == XScale::kLinear) return XScale::kLinear;
-  double lo = 0.0, hi = 0.0;
-  bool any = false, positive = true;
-  for (const auto& series : spec.series) {
-    for (const auto& p : series.points) {
-      if (!std::isfinite(p.x) || !std::isfinite(p.y)) continue;
-      lo = any ? std::min(lo, p.x) : p.x;
-      hi = any ? std::max(hi, p.x) : p.x;
-      any = true;
-      positive = positive && p.x > 0.0;
-    }
-  }
-  if (!any || !positive) return XScale::kLinear;
-  if (spec.x_scale == XScale::kLog2) return XScale::kLog2;
-  return hi / lo >= 4.0 ? XScale::kLog2 : XScale::kLinear;
-}
+// --- The renderers ------------------------------------------------------------------------------------
 
 std::string renderSvg(const ChartSpec& spec) {
   svg::Writer w;
