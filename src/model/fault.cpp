@@ -111,33 +111,43 @@ std::string recoveryText(double recovery_s) {
   return fmt::format("{:g} s", recovery_s);
 }
 
+StallSpan stallIntoPhase(const PhaseStall& stall, double phase_t_start) {
+  return {stall.t_start - phase_t_start, stall.t_end - phase_t_start};
+}
+
+bool hasStall(const PhaseStall& stall) { return stall.measured && stall.stall_s > stall.resolution_s; }
+
+std::string stallText(const PhaseStall& stall, double phase_t_start) {
+  if (!stall.measured) return "not measured";
+  if (!hasStall(stall)) return fmt::format("under {:g} s", stall.resolution_s);
+  const StallSpan span = stallIntoPhase(stall, phase_t_start);
+  return fmt::format("{:.3f} s ({:.3f}-{:.3f} s into the phase)", stall.stall_s, span.from, span.to);
+}
+
+std::string faultOutcomeText(const FaultRecord& fault) {
+  if (!fault.injected && fault.problem.empty()) return "the fault was not injected (the phase ended first)";
+  return fmt::format("started at {:.3f} s, {}", fault.t_start,
+                     fault.problem.empty() ? "exit status 0" : fault.problem);
+}
+
 std::vector<std::string> failoverLines(const PhaseResult& result) {
   std::vector<std::string> lines;
   if (result.faults.empty()) return lines;
   const PhaseAggregate agg = aggregate(result.ranks);
   const double t0 = result.ranks.empty() ? 0.0 : result.ranks.front().t_start;
-  const PhaseStall& s = result.stall;
+  const std::string stall = stallText(result.stall, t0);
   const std::string latency_max =
       fmt::format("latency max {:.3f} s", static_cast<double>(latencySummary(result.latency).max_ns) * 1e-9);
-  if (s.measured && s.stall_s > 0) {
-    lines.push_back(fmt::format("stall {:.3f} s ({:.3f} s to {:.3f} s into the phase), {} failed ops, {}",
-                                s.stall_s, s.t_start - t0, s.t_end - t0, agg.failed, latency_max));
-  } else {
-    lines.push_back(fmt::format("stall {} ({} failed ops, {})",
-                                s.measured ? fmt::format("under {:g} s", s.resolution_s) : "not measured",
-                                agg.failed, latency_max));
-  }
+  lines.push_back(hasStall(result.stall)
+                      ? fmt::format("stall {}, {} failed ops, {}", stall, agg.failed, latency_max)
+                      : fmt::format("stall {} ({} failed ops, {})", stall, agg.failed, latency_max));
   for (std::size_t i = 0; i < result.faults.size(); ++i) {
     const FaultRecord& f = result.faults[i];
-    if (!f.injected && f.problem.empty()) {
-      lines.push_back(
-          fmt::format("fault {} at {:g} s: the fault was not injected (the phase ended first): {}", i + 1,
-                      f.at_s, f.command));
-      continue;
-    }
-    lines.push_back(fmt::format("fault {} at {:g} s: started at {:.3f} s, {}, recovery {}: {}", i + 1, f.at_s,
-                                f.t_start, f.problem.empty() ? "exit status 0" : f.problem,
-                                recoveryText(f.recovery_s), f.command));
+    const std::string outcome = faultOutcomeText(f);
+    lines.push_back(f.injected || !f.problem.empty()
+                        ? fmt::format("fault {} at {:g} s: {}, recovery {}: {}", i + 1, f.at_s, outcome,
+                                      recoveryText(f.recovery_s), f.command)
+                        : fmt::format("fault {} at {:g} s: {}: {}", i + 1, f.at_s, outcome, f.command));
   }
   return lines;
 }

@@ -1,4 +1,5 @@
-// The numbers on a chart's axes (chart.hpp): tick values at round steps, and values in SI notation.
+// The numbers on a chart's axes (chart.hpp): tick values at round steps, values in SI notation, and which
+// x scale kAuto means for a chart's data.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -81,6 +82,24 @@ std::string formatPlain(double value) {
   while (digits.back() == '0') digits.pop_back();
   if (digits.back() == '.') digits.pop_back();
   return digits;
+}
+
+XScale resolveXScale(const ChartSpec& spec) {
+  if (spec.x_scale == XScale::kLinear) return XScale::kLinear;
+  double lo = 0.0, hi = 0.0;
+  bool any = false, positive = true;
+  for (const auto& series : spec.series) {
+    for (const auto& p : series.points) {
+      if (!std::isfinite(p.x) || !std::isfinite(p.y)) continue;
+      lo = any ? std::min(lo, p.x) : p.x;
+      hi = any ? std::max(hi, p.x) : p.x;
+      any = true;
+      positive = positive && p.x > 0.0;
+    }
+  }
+  if (!any || !positive) return XScale::kLinear;
+  if (spec.x_scale == XScale::kLog2) return XScale::kLog2;
+  return hi / lo >= 4.0 ? XScale::kLog2 : XScale::kLinear;
 }
 
 }  // namespace mdbench

@@ -23,6 +23,7 @@ namespace mdbench {
 namespace {
 
 using report_format::countOf;
+using report_format::formatLatency;
 using report_format::formatSeconds;
 
 // Thousands separators from the standard library's facet rather than a hand-made formatter.
@@ -40,15 +41,6 @@ const std::locale& groupedLocale() {
 std::string formatRate(double value, const std::string& unit) {
   if (unit == "ops/s" || value >= 10000.0) return fmt::format(groupedLocale(), "{:.0Lf}", value);
   return fmt::format(groupedLocale(), "{:.1Lf}", value);
-}
-
-// Three significant digits in the largest unit that keeps the number at least 1: 850 ns, 1.73 us, 12.5 ms.
-std::string formatLatency(std::uint64_t ns) {
-  const auto value = static_cast<double>(ns);
-  if (ns >= 1'000'000'000) return fmt::format("{:.3g} s", value / 1e9);
-  if (ns >= 1'000'000) return fmt::format("{:.3g} ms", value / 1e6);
-  if (ns >= 1'000) return fmt::format("{:.3g} us", value / 1e3);
-  return fmt::format("{} ns", ns);
 }
 
 // The first configuration's series of that name, for its kind and units.
@@ -232,10 +224,6 @@ bool hasDone(const std::vector<TimelineRun>& timelines) {
 }
 
 // ---- Throughput over time ----
-
-std::string runTitle(const TimelineRun& run) {
-  return fmt::format("{}: {} {} ({})", run.label, run.file, run.group, countOf(run.ranks, "ranks"));
-}
 
 // A file's runs without series are named once, not run by run (a sweep written before version 5 has many).
 std::vector<std::string> filesWithoutSeries(const std::vector<TimelineRun>& timelines) {
@@ -442,6 +430,10 @@ std::vector<DocNote> reportNotes(const std::vector<Configuration>& configs,
 
 }  // namespace
 
+std::string runTitle(const TimelineRun& run) {
+  return fmt::format("{}: {} {} ({})", run.label, run.file, run.group, countOf(run.ranks, "ranks"));
+}
+
 std::string chartStem(const std::string& series) {
   std::string stem;
   for (const char c : series) {
@@ -573,6 +565,8 @@ ReportDocument reportDocument(const std::vector<Configuration>& configs, const R
   for (const std::string& name : reportSeries(configs))
     doc.sections.push_back(seriesSection(configs, name, options, charts));
   if (hasDone(timelines)) doc.sections.push_back(doneSection(timelines, options, charts));
+  DocSection failover = failoverSection(timelines);
+  if (!failover.blocks.empty()) doc.sections.push_back(std::move(failover));
   if (hasSteady(timelines)) doc.sections.push_back(steadySection(timelines));
   DocSection server = serverStatsSection(timelines);
   if (!server.blocks.empty()) doc.sections.push_back(std::move(server));

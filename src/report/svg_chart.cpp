@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -13,15 +12,25 @@
 
 #include "mdbench/report/chart.hpp"
 #include "svg_dodge.hpp"
+#include "svg_style.hpp"
 #include "svg_writer.hpp"
 
 namespace mdbench {
 namespace {
 
 using svg::Box;
+using svg::kGrid;
+using svg::kInk;
+using svg::kMutedInk;
 using svg::LabelPlacer;
+using svg::Marker;
+using svg::marker;
 using svg::num;
 using svg::raw;
+using svg::strokeAttrs;
+using svg::strokeOf;
+using svg::Style;
+using svg::styleFor;
 
 constexpr double kMargin = 12.0;
 constexpr int kTitleSize = 16;
@@ -36,64 +45,6 @@ constexpr double kGlyphWidth = 0.6;
 constexpr double kMarkerRadius = 4.5;
 constexpr double kLegendRow = 20.0;
 constexpr std::size_t kMaxLegendChars = 28;
-constexpr std::string_view kInk = "#222222";
-constexpr std::string_view kMutedInk = "#555555";
-constexpr std::string_view kGrid = "#e3e3e3";
-
-// Okabe-Ito: distinguishable with the common colour vision deficiencies; yellow last, as it is faint on
-// white. Each series also gets its own marker shape, so the chart survives greyscale printing.
-constexpr std::array<std::string_view, 8> kPalette = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
-                                                      "#E69F00", "#56B4E9", "#000000", "#F0E442"};
-
-using svg::kMarkerCount;
-using svg::Marker;
-
-struct Style {
-  std::string_view colour;
-  Marker marker;
-  SeriesLook look = SeriesLook::kMarkers;
-  std::size_t round = 0;  // how often the palette has gone round before this series
-};
-
-// Past eight series the colours repeat, shifted against the shapes so no two series look the same.
-Style styleFor(std::size_t index, SeriesLook look = SeriesLook::kMarkers) {
-  return {kPalette[index % kPalette.size()],
-          static_cast<Marker>((index + index / kPalette.size()) % kMarkerCount), look,
-          index / kPalette.size()};
-}
-
-// The stroke of a series' line. Lines without markers tell repeated colours apart by their dashes.
-struct Stroke {
-  std::string colour;
-  std::string width;
-  std::string dash;  // "" for solid
-  std::string opacity;
-};
-
-Stroke strokeOf(const Style& style) {
-  constexpr std::array<std::string_view, 3> kDashes = {"", "6 3", "2 2"};
-  switch (style.look) {
-    case SeriesLook::kBoldLine:
-      return {std::string(kInk), "3", "", "1"};
-    case SeriesLook::kThinLine:
-      return {std::string(style.colour), "1.25", std::string(kDashes[style.round % kDashes.size()]), "0.85"};
-    case SeriesLook::kMarkers:
-      break;
-  }
-  return {std::string(style.colour), "2", "", "1"};
-}
-
-svg::Attrs strokeAttrs(const Stroke& stroke) {
-  svg::Attrs attrs = {{"stroke", stroke.colour}, {"stroke-width", stroke.width}};
-  if (!stroke.dash.empty()) attrs.emplace_back("stroke-dasharray", stroke.dash);
-  if (stroke.opacity != "1") attrs.emplace_back("stroke-opacity", stroke.opacity);
-  return attrs;
-}
-
-std::string_view lookName(SeriesLook look) {
-  return look == SeriesLook::kBoldLine ? "bold" : look == SeriesLook::kThinLine ? "thin" : "markers";
-}
-
 double textWidth(std::string_view s, int size) {
   return static_cast<double>(svg::codepoints(s)) * size * kGlyphWidth;
 }
@@ -112,8 +63,10 @@ std::string formatX(double v) {
 
 // --- Data extent and scales ---------------------------------------------------------------------------
 
-bool drawable(const ChartPoint& p, XScale scale) {
-  return std::isfinite(p.x) && std::isfinite(p.y) && (scale != XScale::kLog2 || p.x > 0.0);
+bool drawableX(double x, XScale scale) { return std::isfinite(x) && (scale != XScale::kLog2 || x > 0.0); }
+bool drawable(const ChartPoint& p, XScale scale) { return drawableX(p.x, scale) && std::isfinite(p.y); }
+bool drawableBand(const ChartBand& b, XScale scale) {
+  return drawableX(b.from, scale) && drawableX(b.to, scale) && b.to > b.from;
 }
 bool hasErrorBar(const ChartPoint& p) {
   return std::isfinite(p.y_low) && std::isfinite(p.y_high) && p.y_low < p.y_high;
@@ -138,6 +91,14 @@ Extent extentOf(const ChartSpec& spec, XScale scale) {
         e.y_max = std::max(e.y_max, p.y_high);
       }
     }
+  }
+  // Bands and marks belong to the data drawn: on the axis, but no chart of them alone.
+  for (const ChartBand& b : spec.bands) {
+    if (e.xs.empty() || !drawableBand(b, scale)) continue;
+    e.xs.insert(e.xs.end(), {b.from, b.to});
+  }
+  for (const ChartMark& m : spec.marks) {
+    if (!e.xs.empty() && drawableX(m.x, scale)) e.xs.push_back(m.x);
   }
   if (spec.reference_y && std::isfinite(*spec.reference_y)) {
     e.y_min = std::min(e.y_min, *spec.reference_y);
@@ -277,21 +238,6 @@ std::size_t legendChars(int width) {
 
 // --- Drawing ------------------------------------------------------------------------------------------
 
-// A marker of the series' shape; `extra` carries the class and data- attributes.
-void marker(svg::Writer& w, const Style& style, double x, double y, double r, svg::Attrs extra) {
-  extra.emplace_back("data-marker", std::string(svg::markerName(style.marker)));
-  extra.emplace_back("fill", std::string(style.colour));
-  extra.emplace_back("stroke", "#ffffff");
-  extra.emplace_back("stroke-width", "1");
-  if (style.marker == Marker::kCircle) {
-    extra.insert(extra.begin() + 1, {{"cx", num(x)}, {"cy", num(y)}, {"r", num(r)}});
-    w.leaf("circle", extra);
-  } else {
-    extra.insert(extra.begin() + 1, {"d", svg::markerPath(style.marker, x, y, r)});
-    w.leaf("path", extra);
-  }
-}
-
 // Places a note on the plot and draws it on a translucent white patch, so it stays legible over lines
 // and grid. A swatch (the series' marker) in front tells apart notes of several series at one place.
 void note(svg::Writer& w, LabelPlacer& placer, const std::vector<LabelPlacer::Spot>& spots,
@@ -411,21 +357,82 @@ void drawReference(svg::Writer& w, const ChartSpec& spec, const Frame& f, LabelP
   w.close();
 }
 
+// A dashed line over the plot's height at pixel x, and its label beside it: top down along the line, either
+// side (scaling curves rise, and a time series' line is mostly lower, so the top usually has room).
+struct Vertical {
+  double x = 0.0;
+  svg::Attrs head;  // class
+  std::string colour;
+  std::string_view dash;
+};
+void drawVertical(svg::Writer& w, const Vertical& v, const Frame& f, const std::string& text,
+                  std::string_view label_class, LabelPlacer& placer, const Style* swatch = nullptr) {
+  w.line(v.head, v.x, f.l.top, v.x, f.l.bottom,
+         {{"stroke", v.colour}, {"stroke-width", "1.5"}, {"stroke-dasharray", std::string(v.dash)}});
+  std::vector<LabelPlacer::Spot> spots;
+  for (double y = f.l.top + kNoteSize + 2; y <= f.l.bottom - 4; y += kNoteSize + 4) {
+    spots.push_back({v.x + 5, y, "start"});
+    spots.push_back({v.x - 5, y, "end"});
+  }
+  note(w, placer, spots, text, label_class, swatch);
+}
+
 void drawSaturation(svg::Writer& w, const ChartPoint& p, const Style& style, const Frame& f,
                     LabelPlacer& placer) {
-  const double x = f.x(p.x);
   w.open("g", {{"class", "saturation"}, {"data-x", raw(p.x)}});
-  w.line({}, x, f.l.top, x, f.l.bottom,
-         {{"stroke", std::string(style.colour)}, {"stroke-width", "1.5"}, {"stroke-dasharray", "5 4"}});
-  const std::string text = "saturates at " + formatX(p.x);
-  std::vector<LabelPlacer::Spot> spots;
-  // Top down along the line, either side: scaling curves rise, so the top usually has room.
-  for (double y = f.l.top + kNoteSize + 2; y <= f.l.bottom - 4; y += kNoteSize + 4) {
-    spots.push_back({x + 5, y, "start"});
-    spots.push_back({x - 5, y, "end"});
-  }
-  note(w, placer, spots, text, "saturation-label", &style);
+  drawVertical(w, {f.x(p.x), {}, std::string(style.colour), "5 4"}, f, "saturates at " + formatX(p.x),
+               "saturation-label", placer, &style);
   w.close();
+}
+
+// A band's pixels, clipped to the plot.
+std::pair<double, double> bandPixels(const ChartBand& b, const Frame& f) {
+  return {std::clamp(f.x(b.from), f.l.left, f.l.right), std::clamp(f.x(b.to), f.l.left, f.l.right)};
+}
+
+// Behind everything drawn from the data: a translucent grey, as where nothing happened.
+void drawBands(svg::Writer& w, const ChartSpec& spec, XScale scale, const Frame& f) {
+  for (const ChartBand& b : spec.bands) {
+    if (!drawableBand(b, scale)) continue;
+    const auto [x0, x1] = bandPixels(b, f);
+    w.open("g", {{"class", "band"}, {"data-from", raw(b.from)}, {"data-to", raw(b.to)}});
+    w.leaf("rect", {{"class", "band-area"},
+                    {"x", num(x0)},
+                    {"y", num(f.l.top)},
+                    {"width", num(x1 - x0)},
+                    {"height", num(f.l.bottom - f.l.top)},
+                    {"fill", std::string(kMutedInk)},
+                    {"fill-opacity", "0.18"}});
+    w.close();
+  }
+}
+
+// After the marks (whose labels sit at the line): within the band's top, else beside it.
+void labelBands(svg::Writer& w, const ChartSpec& spec, XScale scale, const Frame& f, LabelPlacer& placer) {
+  for (const ChartBand& b : spec.bands) {
+    if (!drawableBand(b, scale) || b.label.empty()) continue;
+    const auto [x0, x1] = bandPixels(b, f);
+    std::vector<LabelPlacer::Spot> spots;
+    for (double y = f.l.top + kNoteSize + 2; y <= f.l.bottom - 4; y += kNoteSize + 4) {
+      spots.push_back({(x0 + x1) / 2, y, "middle"});
+      spots.push_back({x1 + 5, y, "start"});
+      spots.push_back({x0 - 5, y, "end"});
+    }
+    w.open("g", {{"class", "band-note"}, {"data-from", raw(b.from)}});
+    note(w, placer, spots, svg::truncate(b.label, kMaxLegendChars), "band-label");
+    w.close();
+  }
+}
+
+void drawMarks(svg::Writer& w, const ChartSpec& spec, XScale scale, const Frame& f, LabelPlacer& placer) {
+  constexpr std::string_view kMarkColour = "#B2182B";  // a dark red none of the palette's is
+  for (const ChartMark& m : spec.marks) {
+    if (!drawableX(m.x, scale)) continue;
+    w.open("g", {{"class", "mark"}, {"data-x", raw(m.x)}});
+    drawVertical(w, {f.x(m.x), {{"class", "mark-line"}}, std::string(kMarkColour), "4 3"}, f,
+                 svg::truncate(m.label, kMaxLegendChars), "mark-label", placer);
+    w.close();
+  }
 }
 
 // `dx`: the peak's marker's dodge (dodgesOf).
@@ -498,7 +505,7 @@ void drawSeries(svg::Writer& w, const ChartSpec& spec, const ChartSeries& series
                 XScale scale, const Frame& f, const std::vector<double>& dodge, LabelPlacer& placer) {
   svg::Attrs group = {{"class", "series"}, {"data-series", svg::sanitize(series.label)}};
   if (style.look != SeriesLook::kMarkers) {
-    group.emplace_back("data-look", std::string(lookName(style.look)));
+    group.emplace_back("data-look", std::string(svg::lookName(style.look)));
   } else {
     group.emplace_back("data-colour", std::string(style.colour));
     group.emplace_back("data-marker", std::string(svg::markerName(style.marker)));
@@ -646,6 +653,7 @@ void drawChart(svg::Writer& w, const ChartSpec& spec, const std::vector<std::siz
   drawAxes(w, spec, f, thin(x_ticks, x), y_ticks);
   const svg::Dodges dodges = dodgesOf(spec, scale, f);
   LabelPlacer placer({l.left, l.top, l.right, l.bottom}, kNoteSize, dataBoxes(spec, scale, f, dodges));
+  drawBands(w, spec, scale, f);
   drawReference(w, spec, f, placer);
   // Bold lines over the rest: a sum stays visible over its parts, whatever the legend's order.
   for (const bool bold : {false, true}) {
@@ -655,6 +663,8 @@ void drawChart(svg::Writer& w, const ChartSpec& spec, const std::vector<std::siz
                  placer);
     }
   }
+  drawMarks(w, spec, scale, f, placer);
+  labelBands(w, spec, scale, f, placer);
   if (extent.xs.empty()) {
     w.text({{"class", "no-data"},
             {"x", num((l.left + l.right) / 2)},
@@ -704,25 +714,7 @@ double drawLegendRows(svg::Writer& w, const std::vector<Entry>& entries, double 
 
 }  // namespace
 
-// --- Public helpers -----------------------------------------------------------------------------------
-
-XScale resolveXScale(const ChartSpec& spec) {
-  if (spec.x_scale == XScale::kLinear) return XScale::kLinear;
-  double lo = 0.0, hi = 0.0;
-  bool any = false, positive = true;
-  for (const auto& series : spec.series) {
-    for (const auto& p : series.points) {
-      if (!std::isfinite(p.x) || !std::isfinite(p.y)) continue;
-      lo = any ? std::min(lo, p.x) : p.x;
-      hi = any ? std::max(hi, p.x) : p.x;
-      any = true;
-      positive = positive && p.x > 0.0;
-    }
-  }
-  if (!any || !positive) return XScale::kLinear;
-  if (spec.x_scale == XScale::kLog2) return XScale::kLog2;
-  return hi / lo >= 4.0 ? XScale::kLog2 : XScale::kLinear;
-}
+// --- The renderers ------------------------------------------------------------------------------------
 
 std::string renderSvg(const ChartSpec& spec) {
   svg::Writer w;

@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string_view>
 #include <utility>
 
+#include "mdbench/model/fault.hpp"
 #include "mdbench/report/report.hpp"
 #include "report_format.hpp"
 
@@ -95,6 +97,33 @@ TimelinePhase timelinePhase(const StoredPhase& p, std::uint32_t run_ranks) {
   return tp;
 }
 
+// A phase's failover record when --fault-at was given for it.
+std::optional<FailoverPhase> failoverPhase(const StoredPhase& p) {
+  if (p.faults.empty()) return std::nullopt;
+  FailoverPhase f;
+  f.phase = p.phase;
+  f.iteration = p.iteration;
+  f.t_start = p.ranks.empty() ? 0.0 : p.ranks.front().t_start;
+  f.stall = p.stall;
+  f.faults = p.faults;
+  f.failed = p.aggregate.failed;
+  f.latency_max_ns = p.latency_summary.max_ns;
+  return f;
+}
+
+// The stall as a band and each injected fault as a line at its start, in the chart's unit of time.
+void markFailover(ChartSpec& spec, const FailoverPhase& f, double seconds_per_unit) {
+  if (hasStall(f.stall)) {
+    const StallSpan span = stallIntoPhase(f.stall, f.t_start);
+    spec.bands.push_back({span.from / seconds_per_unit, span.to / seconds_per_unit,
+                          fmt::format("stall {}", formatSeconds(f.stall.stall_s))});
+  }
+  for (std::size_t i = 0; i < f.faults.size(); ++i) {
+    if (f.faults[i].injected)
+      spec.marks.push_back({f.faults[i].t_start / seconds_per_unit, fmt::format("fault {}", i + 1)});
+  }
+}
+
 }  // namespace
 
 std::vector<ChartPoint> sumOfSteps(const std::vector<std::vector<ChartPoint>>& lines, double interval_s) {
@@ -167,8 +196,11 @@ std::vector<TimelineRun> timelineRuns(const std::string& label, const std::vecto
       t.steady = run.steady;
       if (!run.phases.empty()) t.iteration = run.phases.front().iteration;  // by iteration, then order
       for (const StoredPhase& p : run.phases) {
-        if (run.has_series && p.has_series && p.iteration == t.iteration)
-          t.phases.push_back(timelinePhase(p, run.info.ranks));
+        std::optional<FailoverPhase> failover = failoverPhase(p);
+        if (failover) t.failover.push_back(*failover);
+        if (!run.has_series || !p.has_series || p.iteration != t.iteration) continue;
+        t.phases.push_back(timelinePhase(p, run.info.ranks));
+        t.phases.back().failover = std::move(failover);
       }
       out.push_back(std::move(t));
     }
@@ -202,6 +234,7 @@ std::vector<ChartSpec> timelineCharts(const TimelineRun& run) {
       rank.look = SeriesLook::kThinLine;
       spec.series.push_back(std::move(rank));
     }
+    if (p.failover) markFailover(spec, *p.failover, seconds_per_unit);
     charts.push_back(std::move(spec));
   }
   return charts;

@@ -88,8 +88,10 @@ void FaultInjector::start(std::size_t i, const std::vector<std::string>& env, st
   }
   std::vector<std::string> own = env;
   own.back() = fmt::format("MDBENCH_FAULT_AT={}", faults_[i].at_s);
-  const pid_t pid = spawnShellGroup(faults_[i].command, own, pipe.write_end.get(), r.problem);
+  // The time before the spawn: a command that stops this process (SIGSTOP to rank 0) would otherwise start
+  // when the process resumes, after the stall it caused.
   r.t_start = secondsBetween(start_, std::chrono::steady_clock::now());
+  const pid_t pid = spawnShellGroup(faults_[i].command, own, pipe.write_end.get(), r.problem);
   pipe.write_end.reset();
   if (pid < 0) return;
   r.injected = true;

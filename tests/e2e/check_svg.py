@@ -3,7 +3,8 @@
 
 usage: check_svg.py FILE.svg... [--series LABEL]... [--points LABEL=N]... [--text STRING]...
                     [--no-text STRING]... [--peak LABEL] [--saturation LABEL] [--panels N] [--reference]
-                    [--sum-of-ranks] [--same-looks] [--visible]
+                    [--sum-of-ranks] [--same-looks] [--visible] [--band FROM,TO,TOL]... [--mark X,TOL]...
+                    [--no-marks]
 
 Every check but --same-looks applies to each file given. Always checked: the file is XML with an <svg> root in the SVG namespace, a viewBox, and no non-finite
 number in any geometry attribute. Then, as asked:
@@ -25,6 +26,12 @@ number in any geometry attribute. Then, as asked:
                       (its centre inside that marker's bounding box)
   --same-looks        over all the files: every label's series groups have one colour and one marker, its
                       points are drawn in that colour and marker, and so are its legend markers
+  --band FROM,TO,TOL  a shaded band (g.band, a stall) whose data-from and data-to are within TOL of FROM and
+                      TO, and whose rect spans the plot's height from FROM's pixel to TO's on its chart's x
+                      axis (read from the axis line and the x tick labels)
+  --mark X,TOL        a mark (g.mark, a fault) whose data-x is within TOL of X, its line vertical over the
+                      plot's height at X's pixel on its chart's x axis
+  --no-marks          no band and no mark at all
 Prints one line per failed check and exits 1 if any failed, 0 otherwise.
 """
 import argparse
@@ -85,6 +92,69 @@ def check_sum(root):
                 failures.append(f"{name}: at {t:g} the sum line is {got:g}, the ranks add up to {want:g}")
                 break
     return failures
+
+
+def plot_of(chart):
+    """A chart's (or panel's) plot box (left, top, bottom, right) and its x axis as a function from a value
+    to its pixel, from the axis path "M left top V bottom H right" and the first and last x tick labels."""
+    axis = next(e for e in with_class(chart, "axis") if e.tag == SVG + "path")
+    left, top, bottom, right = map(float, re.fullmatch(r"M(\S+) (\S+) V(\S+) H(\S+)", axis.get("d")).groups())
+    ticks = [(float("".join(t.itertext())), float(t.get("x"))) for t in chart.iter(SVG + "text")
+             if classes(t) == ["tick-label", "x"]]
+    (v0, p0), (v1, p1) = ticks[0], ticks[-1]
+    return (left, top, bottom, right), lambda v: p0 + (v - v0) * (p1 - p0) / (v1 - v0)
+
+
+# Half a pixel: coordinates are written with two decimals, and tick labels round their values.
+PIXEL = 0.5
+
+
+def drawn(root, kind):
+    """Every band or mark ("band", "mark") of each chart or panel, with its chart's plot box and x axis."""
+    for chart in with_class(root, "panel") or [root]:
+        groups = with_class(chart, kind)
+        if not groups:
+            continue  # its axis need not have two x ticks to read a scale from
+        box, pixel = plot_of(chart)
+        for g in groups:
+            yield g, box, pixel
+
+
+def check_band(root, spec):
+    """A band near FROM and TO, drawn where its axis puts them, over the plot's height."""
+    want_from, want_to, tol = (float(v) for v in spec.split(","))
+    seen = []
+    for g, (_, top, bottom, _), pixel in drawn(root, "band"):
+        a, b = float(g.get("data-from")), float(g.get("data-to"))
+        seen.append(f"{a:g}-{b:g}")
+        if abs(a - want_from) > tol or abs(b - want_to) > tol:
+            continue
+        rect = next(e for e in g if "band-area" in classes(e))
+        x0, y0 = float(rect.get("x")), float(rect.get("y"))
+        x1, y1 = x0 + float(rect.get("width")), y0 + float(rect.get("height"))
+        if max(abs(x0 - pixel(a)), abs(x1 - pixel(b)), abs(y0 - top), abs(y1 - bottom)) > PIXEL:
+            return [f"band {a:g}-{b:g} is drawn over x {x0:g}-{x1:g}, y {y0:g}-{y1:g}; its axis puts it over "
+                    f"x {pixel(a):.2f}-{pixel(b):.2f}, y {top:g}-{bottom:g}"]
+        return []
+    return [f"no band {want_from:g}-{want_to:g} (+-{tol:g}); bands: {seen}"]
+
+
+def check_mark(root, spec):
+    """A mark near X, a vertical line where its axis puts X, over the plot's height."""
+    want, tol = (float(v) for v in spec.split(","))
+    seen = []
+    for g, (_, top, bottom, _), pixel in drawn(root, "mark"):
+        x = float(g.get("data-x"))
+        seen.append(f"{x:g}")
+        if abs(x - want) > tol:
+            continue
+        line = next(e for e in g if "mark-line" in classes(e))
+        x1, y1, x2, y2 = (float(line.get(k)) for k in ("x1", "y1", "x2", "y2"))
+        if x1 != x2 or max(abs(x1 - pixel(x)), abs(y1 - top), abs(y2 - bottom)) > PIXEL:
+            return [f"mark {x:g} is drawn from ({x1:g}, {y1:g}) to ({x2:g}, {y2:g}); its axis puts it at "
+                    f"x {pixel(x):.2f}, y {top:g} to {bottom:g}"]
+        return []
+    return [f"no mark at {want:g} (+-{tol:g}); marks: {seen}"]
 
 
 def marker_box(e):
@@ -202,6 +272,13 @@ def check(args, path):
         failures += check_sum(root)
     if args.visible:
         failures += check_visible(root)
+    for spec in args.band:
+        failures += check_band(root, spec)
+    for spec in args.mark:
+        failures += check_mark(root, spec)
+    if args.no_marks and (with_class(root, "band") or with_class(root, "mark")):
+        failures.append(f"{len(with_class(root, 'band'))} bands and {len(with_class(root, 'mark'))} marks, "
+                        "expected none")
     return [f"{path}: {f}" for f in failures], root
 
 
@@ -219,6 +296,9 @@ def main():
     parser.add_argument("--sum-of-ranks", action="store_true")
     parser.add_argument("--same-looks", action="store_true")
     parser.add_argument("--visible", action="store_true")
+    parser.add_argument("--band", action="append", default=[], metavar="FROM,TO,TOL")
+    parser.add_argument("--mark", action="append", default=[], metavar="X,TOL")
+    parser.add_argument("--no-marks", action="store_true")
     args = parser.parse_args()
     failures, roots = [], []
     for path in args.files:

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Issue 34: --fault-at/--fault-cmd and the stall. A fault command that freezes the only rank (SIGSTOP to
-# its parent, rank 0, for 0.5 s) gives a stall of 0.5 s within tolerance; a failing fault command is
-# recorded and the run's exit status is 1; a fault beyond the phase is "not injected"; bad pairs, a
-# negative time and -B are usage errors (exit 2). The results file is read back with h5py (the HDF5 C API).
+# its parent, rank 0, for 0.5 s) gives a stall of 0.5 s within tolerance, and `mdbench report` shades it
+# and draws the fault at its start in the throughput over time, and tables it; a failing fault command is
+# recorded and the run's exit status is 1; a fault beyond the phase is "not injected"; a run without faults
+# has no marks and no table; bad pairs, a negative time and -B are usage errors (exit 2). The results file
+# is read back with h5py (the HDF5 C API), the charts with check_svg.py.
 source "$(dirname "$0")/lib.sh" "$@"
 py=/usr/bin/python3
+SVG="$py $E2E_DIR/check_svg.py"
 
 # faults FILE PHASE: each fault row of the phase as "injected exit_status recovery_s output", then the stall.
 faults() {
@@ -30,6 +33,36 @@ if awk -v s="$stall" 'BEGIN { exit !(s >= 0.45 && s <= 0.6) }'; then pass; else 
 "$MDBENCH" validate "$BASE/freeze.h5" >"$OUT" 2>"$ERR"
 RC=$?
 expect_rc 0 "validate of the freeze's file"
+
+# The report: in the throughput over time the stall shaded from about 1.2 s to 1.7 s and the fault's line at
+# about 1.2 s (the freeze starts with the fault: 0.15 s allows for the fault's start and a loaded machine,
+# as the stall's 0.45-0.6 s above), each drawn where the panel's own axis puts those times; the failover
+# table in the text and the Markdown.
+run 0 report "$BASE/freeze.h5" -d "$BASE/freeze-report"
+expect_rc 0 "report on the freeze's file"
+chart=$BASE/freeze-report/timeline-freeze-run-0000.svg
+# shellcheck disable=SC2086  # $SVG is the interpreter and the script
+if $SVG "$chart" --band 1.2,1.7,0.15 --mark 1.2,0.15 --text "fault 1" --text "stall " >"$BASE/svg.txt"; then
+  pass
+else
+  fail "the stall and the fault in $chart: $(cat "$BASE/svg.txt")"
+fi
+expect_in "$OUT" "Failover (--fault-at):" "the text's failover section"
+if grep -qE '^  file-create +0\.[0-9]{3} s \(1\.[0-9]{3}-1\.[0-9]{3} s into the phase\) +started at 1\.[0-9]{3} s, exit status 0 .+ 0 +[0-9.]+ ms$' "$OUT"; then
+  pass
+else
+  fail "the text's file-create row: $(grep '^  file-create' "$OUT")"
+fi
+md=$BASE/freeze-report/report.md
+expect_in "$md" "## Failover (--fault-at)" "the Markdown's failover section"
+expect_in "$md" "| phase | stall | faults | recovery | failed ops | latency max |" "the Markdown's table"
+if grep -qE '^\| file-create \| 0\.[0-9]{3} s \(1\.[0-9]{3}-1\.[0-9]{3} s into the phase\) \| started at 1\.[0-9]{3} s, exit status 0 \| [^|]+ \| 0 \| [0-9.]+ ms \|$' "$md"; then
+  pass
+else
+  fail "the Markdown's file-create row: $(grep '^| file-create' "$md")"
+fi
+# shellcheck disable=SC2016  # the command as given, $PPID and all
+expect_in "$md" '- fault 1 at 1.2 s into each phase: kill -STOP $PPID; sleep 0.5; kill -CONT $PPID' "the fault's command"
 
 # check gates on the recorded stall: one that passes, one that fails (exit 3); the recovery (one whole second
 # before the fault gives the median); NO-DATA for a recovery where no fault was injected (tree-create).
@@ -58,6 +91,25 @@ expect_in "$OUT" "fault 2 at 100 s: the fault was not injected" "a fault beyond 
 rows=$(faults "$BASE/failing.h5" file-create)
 expect_eq "$(echo "$rows" | sed -n 1p | awk '{ print $1, $2, $4 }')" "1 3 broken" "the failing fault's row"
 expect_eq "$(echo "$rows" | sed -n 2p | awk '{ print $1, $2 }')" "0 -1" "the fault not injected"
+run 0 report "$BASE/failing.h5"
+expect_rc 0 "report on the failing command's file"
+expect_in "$OUT" "fault 1: started at 0." "the report's failing fault"
+expect_in "$OUT" "exit status 3; fault 2: the fault was not injected (the phase ended first)" "the report's faults"
+
+# Without --fault-at: no band, no line, no table (the stall is stored, but shown only with faults).
+mkdir -p "$BASE/calm"
+run 1 -a DUMMY --dummy.delay-create 200 -F -C -n 2000 -d "$BASE/calm" --series-interval 0.05 -o "$BASE/calm.h5"
+expect_rc 0 "a run without faults"
+run 0 report "$BASE/calm.h5" -d "$BASE/calm-report"
+expect_rc 0 "report on the run without faults"
+# shellcheck disable=SC2086
+if $SVG "$BASE/calm-report/timeline-calm-run-0000.svg" --no-marks >"$BASE/svg.txt"; then
+  pass
+else
+  fail "marks without faults: $(cat "$BASE/svg.txt")"
+fi
+expect_not_in "$OUT" "Failover" "no failover section in the text"
+expect_not_in "$BASE/calm-report/report.md" "Failover" "no failover section in the Markdown"
 
 # --fault-phase: the faults go into the phases named, and the others get no fault and no record.
 mkdir -p "$BASE/phased"

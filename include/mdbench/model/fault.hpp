@@ -93,12 +93,30 @@ struct FaultRecord {
 // when none does within the phase.
 double recoverySeconds(const OpsSeries& series, double fault_s, double phase_s);
 
+// Where a phase's stall lay, in seconds into the phase. Times into a phase count from rank 0's t_start (the
+// faults' t_start does too: rank 0 starts them), given as `phase_t_start`, seconds since the run's epoch.
+struct StallSpan {
+  double from = 0.0;
+  double to = 0.0;
+};
+StallSpan stallIntoPhase(const PhaseStall& stall, double phase_t_start);
+// Whether there is a stall to show: measured, and longer than its resolution. A shorter one is not exact (a
+// rank keeps only gaps longer than the resolution, and the open one after its last completion, so the few
+// microseconds between the last completion and the phase's end show as a stall), and reads as "under" it.
+bool hasStall(const PhaseStall& stall);
+
 struct PhaseResult;
-// The console's and the report's words for a phase's stall and faults: nothing when no fault was given.
-// "stall 0.512 s (1.234 s to 1.746 s into the phase), 0 failed ops, latency max 0.515 s", then per fault
+// The console's words for a phase's stall and faults: nothing when no fault was given.
+// "stall 0.512 s (1.234-1.746 s into the phase), 0 failed ops, latency max 0.515 s", then per fault
 // "fault 1 at 2 s: started at 2.003 s, exit status 0, recovery 1 s: CMD" or "... the fault was not
-// injected (the phase ended first): CMD".
+// injected (the phase ended first): CMD". The report's failover table says the same with these helpers.
 std::vector<std::string> failoverLines(const PhaseResult& result);
+// A stall in words: "0.512 s (1.234-1.746 s into the phase)", "under 0.001 s" (not longer than its
+// resolution), "not measured" (results older than version 9).
+std::string stallText(const PhaseStall& stall, double phase_t_start);
+// What became of one fault: "started at 2.003 s, exit status 0" (or its problem: "started at 2.003 s, exit
+// status 3"), or "the fault was not injected (the phase ended first)".
+std::string faultOutcomeText(const FaultRecord& fault);
 // One fault's recovery in words: "1 s", "not recovered within the phase", "not measured".
 std::string recoveryText(double recovery_s);
 

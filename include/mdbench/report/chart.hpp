@@ -46,6 +46,19 @@ struct ChartSeries {
   std::optional<std::size_t> style{};
 };
 
+// A stretch of the x axis shaded over the plot's height (a stall), labelled; from and to in x's units.
+struct ChartBand {
+  double from = 0.0;
+  double to = 0.0;
+  std::string label;
+};
+
+// A vertical line across the plot at x (a fault injected), labelled beside it.
+struct ChartMark {
+  double x = 0.0;
+  std::string label;
+};
+
 // How the y axis and the peak label write numbers.
 enum class YNumbers : std::uint8_t {
   kSi,     // formatSi: "50k", "1.5M" (decimal quantities: ops/s)
@@ -65,7 +78,9 @@ struct ChartSpec {
   std::string value_unit;             // "" or the unit of y, for the peak label
   YNumbers y_numbers = YNumbers::kSi;
   std::vector<ChartSeries> series;
-  int width = 800;  // pixels; at least 240 x 180 is used
+  std::vector<ChartBand> bands;  // behind the series; a band or mark outside the data widens the x axis
+  std::vector<ChartMark> marks;  // over the series
+  int width = 800;               // pixels; at least 240 x 180 is used
   int height = 500;
 };
 
@@ -76,6 +91,9 @@ struct ChartSpec {
 // .point[data-x][data-y], line.error-bar[data-x][data-low][data-high], g.peak, g.saturation, g.reference,
 // text.title, text.axis-label.x|y, text.tick-label.x|y, g.legend with text.legend-label. A series of a
 // line look has data-look="bold|thin", and its polyline.line data-values="x,y x,y ..." (data, not pixels).
+// A band is a g.band[data-from][data-to] holding rect.band-area (its label, text.band-label, follows in a
+// g.band-note[data-from] after the series); a mark a g.mark[data-x] holding line.mark-line and
+// text.mark-label.
 std::string renderSvg(const ChartSpec& spec);
 
 // Small multiples: the charts in a grid of `columns` (clamped to 1..charts) under one title, each in a

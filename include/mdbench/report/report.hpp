@@ -39,6 +39,18 @@ std::vector<std::string> reportSeries(const std::vector<Configuration>& configs)
 // Runs of more ranks get the summed line only: more thin lines could not be told apart.
 inline constexpr std::uint32_t kTimelineMaxRankLines = 16;
 
+// One phase, of any iteration, that had --fault-at given (results schema version 9), as stored: a row of the
+// failover table, and in the first iteration the stall and the faults marked in its throughput over time.
+struct FailoverPhase {
+  Phase phase = Phase::kTreeCreate;
+  std::uint32_t iteration = 0;
+  double t_start = 0.0;  // rank 0's: times into the phase count from it (model's stallIntoPhase)
+  PhaseStall stall;
+  std::vector<FaultRecord> faults;  // numbered from 1 in the order given, as the console numbers them
+  std::uint64_t failed = 0;
+  std::uint64_t latency_max_ns = 0;
+};
+
 // One phase of a run over time: ops/s per interval as steps (see ratesOverTime), x in seconds since the
 // phase started (on each rank's own clock, from its t_start).
 struct TimelinePhase {
@@ -54,6 +66,8 @@ struct TimelinePhase {
   std::vector<ServerStatsDelta> server_stats;  // --server-stats (schema version 7)
   // Too short to time (model's rate_timing.hpp): not charted over time, its rates marked in the tables.
   PhaseSize size;
+  // With --fault-at: its stall is shaded and each injected fault drawn at its start (timelineCharts).
+  std::optional<FailoverPhase> failover{};
 };
 
 // One run of a configuration, with the phases of its first iteration in execution order.
@@ -70,7 +84,12 @@ struct TimelineRun {
   // --steady: the run's steady state, every iteration (such a run has no phases); shown in the "Steady
   // state" section instead of the throughput over time.
   std::vector<StoredSteadyIteration> steady;
+  // --fault-at (schema version 9): every iteration's phases that had faults given, in the file's order.
+  std::vector<FailoverPhase> failover;
 };
+
+// A run's title in the report's sections and charts: "ssd: a.h5 /runs/run-0000 (4 ranks)".
+std::string runTitle(const TimelineRun& run);
 
 // The runs of one configuration's files (already read), in file and run order.
 std::vector<TimelineRun> timelineRuns(const std::string& label, const std::vector<std::string>& files,
@@ -99,6 +118,13 @@ std::vector<std::string> serverStatsRunLines(const ServerStatsRun& run);
 // The report's section: per run its title and its lines; no blocks when no run has counters.
 DocSection serverStatsSection(const std::vector<TimelineRun>& timelines);
 
+// Per run with faults given (--fault-at), a table with one row per phase of FailoverPhase: its stall and
+// where it lay, each fault's start and how its command ended, each fault's recovery, the failed ops and the
+// latency max, in model/fault.hpp's words; then each fault's time and command. No blocks when no run had
+// faults given.
+inline constexpr std::string_view kFailoverSection = "Failover (--fault-at)";
+DocSection failoverSection(const std::vector<TimelineRun>& timelines);
+
 // Ops/s of one row of per-interval counts whose last interval ends `end_s` seconds after the start, as
 // steps: each interval up to the one holding end_s (later ones are not drawn) gives two points, at its start
 // and its end, at count / its length. That last interval is as long as it really was; when it is shorter
@@ -112,7 +138,8 @@ std::vector<ChartPoint> ratesOverTime(std::span<const std::uint64_t> counts, dou
 std::vector<ChartPoint> sumOfSteps(const std::vector<std::vector<ChartPoint>>& lines, double interval_s);
 
 // One panel per phase: the summed rate bold, one thin line per rank; x in s, ms or us, whichever reads best
-// for the phase's length. Empty phases show "no data".
+// for the phase's length. Empty phases show "no data". With --fault-at, the phase's stall is a band labelled
+// "stall" and its length, and each injected fault a line at its start labelled "fault N".
 std::vector<ChartSpec> timelineCharts(const TimelineRun& run);
 
 // One chart of the report: its file name without extension ("file-create", "ior-write",
@@ -139,7 +166,8 @@ ChartSpec relativeChart(const std::vector<Configuration>& configs, const std::st
 // rates, the overview chart: prose, in the Markdown only); then the sections: per series its charts, a table
 // with one row per rank count and one column per configuration (mean +- stddev, and with a baseline the
 // ratio to it), then each configuration's peak and saturation point; per run its throughput over time (the
-// charts) and its phases' first-done and last-done rates (or why a run has none); per steady run (--steady)
+// charts) and its phases' first-done and last-done rates (or why a run has none); per run with faults given
+// (--fault-at) its failover table (failoverSection); per steady run (--steady)
 // a table of its steady state: per iteration, phase and op ops/s and p50/p99 latency, the mix's rounds/s
 // and objects/s, and each phase's time and rate balance; the server counters (--server-stats); the notes.
 // The charts are ReportChart stems + ".svg" beside the document.
