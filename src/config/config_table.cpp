@@ -60,9 +60,7 @@ po::value_semantic* semanticOf(const OptionRow& option, RawValue& slot) {
     case OptionKind::kText:
       break;
   }
-  // -o: a results file and a console style (-o F --output mdtest); --server-stats: each source.
-  if (option.long_name == "output" || option.long_name == "server-stats" || option.long_name == "fault-at" ||
-      option.long_name == "fault-cmd" || option.long_name == "fault-phase") {
+  if (std::find(kRepeatedTexts.begin(), kRepeatedTexts.end(), option.long_name) != kRepeatedTexts.end()) {
     return po::value<std::string>()
         ->value_name(std::string(option.value_name))
         ->composing()

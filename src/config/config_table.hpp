@@ -168,6 +168,12 @@ struct OptionRow {
   TextCheck check = nullptr;
 };
 
+// The text options given more than once, each occurrence a value of its own (RawOption::texts): -o (a
+// results file and a console style), --server-stats (a source each), --fault-at, --fault-cmd (a fault
+// each, in pairs) and --fault-phase (a phase each).
+inline constexpr std::array<std::string_view, 5> kRepeatedTexts = {"output", "server-stats", "fault-at",
+                                                                   "fault-cmd", "fault-phase"};
+
 // The rows, in --help's order within each group. In a namespace of their own, where the kinds and groups
 // need no qualification.
 namespace option_rows {

@@ -87,11 +87,12 @@ TEST(OptionRows, EveryRowIsInTheBoostTable) {
               option.kind == OptionKind::kOptionalCount)
         << option.long_name;
     // -o may be given twice: a results file and a console style (-o F --output mdtest); --server-stats
-    // once per source; --fault-at and --fault-cmd once per fault, in pairs.
+    // once per source; --fault-at and --fault-cmd once per fault, in pairs; --fault-phase once per phase.
+    const std::set<std::string_view> repeated = {"output", "server-stats", "fault-at", "fault-cmd",
+                                                 "fault-phase"};
+    EXPECT_EQ(std::set<std::string_view>(kRepeatedTexts.begin(), kRepeatedTexts.end()), repeated);
     EXPECT_EQ(found->semantic()->is_composing(),
-              option.kind == OptionKind::kCounter || option.long_name == "output" ||
-                  option.long_name == "server-stats" || option.long_name == "fault-at" ||
-                  option.long_name == "fault-cmd")
+              option.kind == OptionKind::kCounter || repeated.contains(option.long_name))
         << option.long_name;
   }
 }
@@ -133,8 +134,9 @@ TEST(OptionRows, EveryRowHasTheSetterItsKindNeeds) {
         break;
     }
   }
-  EXPECT_EQ(combined, (std::set<std::string>{"output", "sweep", "sweep-placement", "sweep-first",
-                                             "sweep-last", "sweep-stride", "fault-at", "fault-cmd"}));
+  EXPECT_EQ(combined,
+            (std::set<std::string>{"output", "sweep", "sweep-placement", "sweep-first", "sweep-last",
+                                   "sweep-stride", "fault-at", "fault-cmd", "fault-phase"}));
 }
 
 // --help shows every row the parser accepts, with its names, value and help: the main groups under their
