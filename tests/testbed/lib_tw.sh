@@ -109,13 +109,13 @@ tw_expect_absent() {  # tw_expect_absent PATH WHAT: gone, as seen through the he
 }
 
 # tw_mds_requests: client requests the metadata servers have handled so far (mds_server.handle_client_request
-# summed over the MDS admin sockets in MDBENCH_TESTBED_MDS_SOCKETS). Other clients add to it: compare only
-# with a lower bound.
+# summed over the MDS admin sockets in MDBENCH_TESTBED_MDS_SOCKETS; a standby has no mds_server section: 0).
+# Other clients add to it: compare only with a lower bound.
 tw_mds_requests() {
   local s total=0 n
   for s in $MDBENCH_TESTBED_MDS_SOCKETS; do
     n=$(ceph --admin-daemon "$s" perf dump 2>/dev/null |
-      /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["mds_server"]["handle_client_request"])') ||
+      /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin).get("mds_server", {}).get("handle_client_request", 0))') ||
       tw_die "cannot read the MDS counters at $s"
     total=$((total + n))
   done
