@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Failover on the test bed (issue 34 §3): an active MDS is failed over while mdbench's ranks create files on
 # two nodes, through the nodes' ceph-fuse mounts (-a POSIX) and, given `cephfs`, through libcephfs
-# (-a CEPHFS). A fault command run by rank 0 five seconds into the create phase (`ceph mds fail 0`, from
+# (-a CEPHFS). A fault command run by rank 0 three seconds into the create phase (`ceph mds fail 0`, from
 # rank 0's node with the job's environment) hands rank 0 to the standby MDS; the run must end with exit 0,
 # every file made exactly once (created without a failure, each removed again, none left), the stall
 # recorded, after the fault and within the MDS's beacon grace plus a margin, the fault's record (injected, exit status 0) and
@@ -12,8 +12,8 @@
 source "$(dirname "$0")/lib.sh"
 read -r _ node_b _ <<<"$MDBENCH_TESTBED_NODES"
 [ -n "$node_b" ] || tb_die "the test bed has fewer than 2 nodes ($MDBENCH_TESTBED_NODES)"
-FAULT_AT=5
-STONEWALL=20
+FAULT_AT=3
+STONEWALL=15
 GRACE=15  # mds_beacon_grace, Ceph 16.2's default (the test bed does not change it)
 MARGIN=15 # for the replay, reconnect and rejoin of the new rank 0 on a busy 2-core machine
 
@@ -73,7 +73,7 @@ PY
 wait_healthy 60 || tb_die "the test bed has no standby MDS beside its two active ones (ceph fs dump)"
 tb_ok "two active MDS and a standby: $(mds_map | tr '\n' ' ')"
 
-# failover NAME BACKEND-OPTIONS...: 2 nodes, 1 rank each, a directory per rank, a failover 5 s into the create.
+# failover NAME BACKEND-OPTIONS...: 2 nodes, 1 rank each, a directory per rank, a failover 3 s into the create.
 failover() {
   local name=$1 before after stall rc=0 dir=$TB_FS/$1 limit=$((GRACE + MARGIN))
   shift
@@ -122,8 +122,8 @@ fi
 if [[ " $* " == *" libnfs "* ]]; then
   nfs_dir=tb-failover-$$
   rc=0
-  timeout 240 "$MDBENCH" -a LIBNFS "--libnfs.url=$MDBENCH_TESTBED_NFS_VFS" -F -C -T -r -n 8000 -d "/$nfs_dir" \
-    --series-interval 0.05 --fault-phase file-stat --fault-at 1 --fault-cmd "$TB_SCRIPT nfs-restart" \
+  timeout 240 "$MDBENCH" -a LIBNFS "--libnfs.url=$MDBENCH_TESTBED_NFS_VFS" -F -C -T -r -n 4000 -d "/$nfs_dir" \
+    --series-interval 0.05 --fault-phase file-stat --fault-at 0.5 --fault-cmd "$TB_SCRIPT nfs-restart" \
     -o "$TB_TMP/nfs.h5" >"$TB_TMP/nfs.out" 2>&1 || rc=$?
   if [ "$rc" = 0 ] || [ "$rc" = 1 ]; then tb_ok "nfs: exit $rc through the restart, no hang"; else
     tb_fail "nfs: exit $rc"; tail -n 30 "$TB_TMP/nfs.out" >&2; fi
@@ -134,14 +134,14 @@ phases = {p["phase"]: p for p in json.load(open(sys.argv[1]))["runs"][0]["phases
 stat, remove = phases["file-stat"], phases["file-remove"]
 print(f"file-stat: {stat['ops_ok']} ok, {stat['ops_failed']} failed, stall {stat['stall_s']:.3f} s, "
       f"fault {stat['faults']}", file=sys.stderr)
-assert stat["ops_ok"] + stat["ops_failed"] == 8000, "every stat counted"
+assert stat["ops_ok"] + stat["ops_failed"] == 4000, "every stat counted"
 # The calls the restart cut off fail (EIO, at most kMaxTimeouts in a row); then the client is made anew
 # once the server is back and the rest succeed: a stall, not a run of failures.
 assert stat["ops_failed"] <= 3, "more than the calls the restart cut off failed"
 assert stat["stall_s"] >= 0.3, "no stall"
 assert len(stat["faults"]) == 1 and stat["faults"][0]["injected"] and stat["faults"][0]["exit_status"] == 0
 assert "away for" in stat["faults"][0]["output"], stat["faults"][0]["output"]
-assert remove["ops_ok"] == 8000 and remove["ops_failed"] == 0, (remove["ops_ok"], remove["ops_failed"])
+assert remove["ops_ok"] == 4000 and remove["ops_failed"] == 0, (remove["ops_ok"], remove["ops_failed"])
 PY
     tb_fail "nfs: the results file (above)"
   fi
