@@ -122,8 +122,8 @@ fi
 if [[ " $* " == *" libnfs "* ]]; then
   nfs_dir=tb-failover-$$
   rc=0
-  timeout 240 "$MDBENCH" -a LIBNFS "--libnfs.url=$MDBENCH_TESTBED_NFS_VFS" -F -C -T -r -n 4000 -d "/$nfs_dir" \
-    --series-interval 0.05 --fault-phase file-stat --fault-at 0.5 --fault-cmd "$TB_SCRIPT nfs-restart" \
+  timeout 240 "$MDBENCH" -a LIBNFS "--libnfs.url=$MDBENCH_TESTBED_NFS_VFS" -F -C -T -r -n 8000 -d "/$nfs_dir" \
+    --series-interval 0.05 --fault-phase file-stat --fault-at 1 --fault-cmd "$TB_SCRIPT nfs-restart" \
     -o "$TB_TMP/nfs.h5" >"$TB_TMP/nfs.out" 2>&1 || rc=$?
   if [ "$rc" = 0 ] || [ "$rc" = 1 ]; then tb_ok "nfs: exit $rc through the restart, no hang"; else
     tb_fail "nfs: exit $rc"; tail -n 30 "$TB_TMP/nfs.out" >&2; fi
@@ -134,14 +134,14 @@ phases = {p["phase"]: p for p in json.load(open(sys.argv[1]))["runs"][0]["phases
 stat, remove = phases["file-stat"], phases["file-remove"]
 print(f"file-stat: {stat['ops_ok']} ok, {stat['ops_failed']} failed, stall {stat['stall_s']:.3f} s, "
       f"fault {stat['faults']}", file=sys.stderr)
-assert stat["ops_ok"] + stat["ops_failed"] == 4000, "every stat counted"
+assert stat["ops_ok"] + stat["ops_failed"] == 8000, "every stat counted"
 # The calls the restart cut off fail (EIO, at most kMaxTimeouts in a row); then the client is made anew
 # once the server is back and the rest succeed: a stall, not a run of failures.
 assert stat["ops_failed"] <= 3, "more than the calls the restart cut off failed"
 assert stat["stall_s"] >= 0.3, "no stall"
 assert len(stat["faults"]) == 1 and stat["faults"][0]["injected"] and stat["faults"][0]["exit_status"] == 0
 assert "away for" in stat["faults"][0]["output"], stat["faults"][0]["output"]
-assert remove["ops_ok"] == 4000 and remove["ops_failed"] == 0, (remove["ops_ok"], remove["ops_failed"])
+assert remove["ops_ok"] == 8000 and remove["ops_failed"] == 0, (remove["ops_ok"], remove["ops_failed"])
 PY
     tb_fail "nfs: the results file (above)"
   fi
