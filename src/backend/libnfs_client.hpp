@@ -23,13 +23,20 @@ nfs_context* mountLibnfs(const LibnfsOptions& options, LibnfsOpenError& error);
 // (NFS4ERR_EXPIRED) at its next OPEN. A client idle for kLibnfsIdle is therefore made anew before its next
 // call (a mount costs a few round trips; path-based calls keep nothing else).
 inline constexpr std::chrono::seconds kLibnfsIdle{15};
-// Whether a client last used at `last` has been idle for kLibnfsIdle; `last` becomes now.
-inline bool leaseLapsed(std::chrono::steady_clock::time_point& last) {
+// A client that sat idle while the server restarted fails its next calls (libnfs 4.0: EIO; its NFSv4 state
+// is gone), however short the pause. Rank 0's storage client (the targets, their marks) is idle through the
+// phases and its calls are never timed: it is made anew before any call after kLibnfsStorageIdle without
+// one, so that a gateway restarted during the run does not leave the run's directory behind. The ranks'
+// clients are not (a mount inside a timed phase would be timed): they are revived after their failed calls.
+inline constexpr std::chrono::seconds kLibnfsStorageIdle{1};
+// Whether a client last used at `last` has been idle for `limit`; `last` becomes now.
+inline bool idleFor(std::chrono::steady_clock::time_point& last, std::chrono::steady_clock::duration limit) {
   const auto now = std::chrono::steady_clock::now();
-  const bool idle = now - last >= kLibnfsIdle;
+  const bool idle = now - last >= limit;
   last = now;
   return idle;
 }
+inline bool leaseLapsed(std::chrono::steady_clock::time_point& last) { return idleFor(last, kLibnfsIdle); }
 // Unmounts and frees a client mountLibnfs made (nullptr: nothing).
 void unmountLibnfs(nfs_context* nfs);
 // "NFSv4 (libnfs)": the version the URL asks for (libnfs's default, 3, when it names none).

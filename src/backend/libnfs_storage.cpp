@@ -36,8 +36,9 @@ LibnfsStorage::LibnfsStorage(const Config& config)
 LibnfsStorage::~LibnfsStorage() { unmountLibnfs(nfs_); }
 
 nfs_context* LibnfsStorage::mount(int& err) {
-  // Idle through the phases, the client's lease lapses (libnfs_client.hpp): a new one for what follows.
-  if (leaseLapsed(last_call_) && nfs_ != nullptr) {
+  // Idle through the phases, the client may have lost its server (a restart) or its lease
+  // (libnfs_client.hpp): a new one for what follows.
+  if (idleFor(last_call_, kLibnfsStorageIdle) && nfs_ != nullptr) {
     unmountLibnfs(nfs_);
     nfs_ = nullptr;
   }
