@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # -a LIBNFS against mdtest 4.1's -a LIBNFS on the test bed's NFS-Ganesha gateway (issue 32 §4). Each round runs
 # the two with the same `-F -u -n FILES` once per export and version (the CephFS export over v4, the local
-# directory export over v4 and v3), the order alternating from round to round; mdbench with --output mdtest,
+# directory export, each over v4 and v3), the order alternating from round to round; mdbench with --output mdtest,
 # so that one parser reads both SUMMARY tables (the Max column of one iteration). Prints per export and
 # phase the median ops/s of each and the median of the per-round ratios mdbench/mdtest. 2 ranks on one node.
 #   MDTEST=/path/to/mdtest bench/libnfs_api_compare.sh [-r ROUNDS] [--files N]     (defaults: 5, 1000)
+# MDBENCH=/path/to/mdbench compares another build (default: build/mdbench).
 # The test bed must be up (scripts/testbed.sh up); mdtest built outside the repository with libnfs
 # (hpc/ior: ./configure --with-libnfs). Exit 1 if a run failed.
 set -euo pipefail
@@ -18,7 +19,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 mdtest=${MDTEST:?set MDTEST to an mdtest binary built with libnfs}
-mdbench=$PWD/build/mdbench
+mdbench=${MDBENCH:-$PWD/build/mdbench}
 eval "$(scripts/testbed.sh env)"
 read -r node_a _ <<<"$MDBENCH_TESTBED_NODES"
 rates=$(mktemp)
@@ -47,7 +48,8 @@ one() {  # one EXPORT URL ROUND TOOL: a run; appends "EXPORT TOOL PHASE RATE" li
     on && /File removal/ { print e, t, "file-remove", $4; on = 0 }' <<<"$out" >>"$rates"
 }
 
-exports=("cephfs-v4 $MDBENCH_TESTBED_NFS" "vfs-v4 $MDBENCH_TESTBED_NFS_VFS" "vfs-v3 $MDBENCH_TESTBED_NFS_VFS_V3")
+exports=("cephfs-v4 $MDBENCH_TESTBED_NFS" "cephfs-v3 $MDBENCH_TESTBED_NFS_V3" "vfs-v4 $MDBENCH_TESTBED_NFS_VFS"
+  "vfs-v3 $MDBENCH_TESTBED_NFS_VFS_V3")
 tools=(mdtest mdbench)
 for ((r = 0; r < rounds; r++)); do
   for e in "${exports[@]}"; do
@@ -68,7 +70,7 @@ med = lambda v: statistics.median(v) if v else float("nan")
 print(f"-F -u -n {sys.argv[2]}, 2 ranks on one node, {sys.argv[3]} rounds: median ops/s; mdbench/mdtest: "
       "the median of the per-round ratios")
 print(f"{'export':10} {'phase':12} {'mdtest':>9} {'mdbench':>9} {'mdb/mdt':>8}")
-for export in ("cephfs-v4", "vfs-v4", "vfs-v3"):
+for export in ("cephfs-v4", "cephfs-v3", "vfs-v4", "vfs-v3"):
     for phase in ("file-create", "file-stat", "file-read", "file-remove"):
         a, b = rows[(export, "mdbench", phase)], rows[(export, "mdtest", phase)]
         ratio = med([x / y for x, y in zip(a, b) if y > 0])

@@ -2,7 +2,9 @@
 // LIBNFS_Create / _Open / _Xfer / _Close / _Remove / _MakeDirectory / _RemoveDirectory / _Stat, as mdtest.c
 // calls them) on the item's path inside the export, and what mdbench's promises add:
 //   create    nfs_open2(path, O_WRONLY|O_CREAT|O_EXCL, 0664) [nfs_write] [nfs_fsync] nfs_close (mdtest:
-//             no O_EXCL). v3 and v4 both refuse an existing name, a symlink included (EEXIST).
+//             no O_EXCL). v3 and v4 both refuse an existing name, a symlink included (EEXIST). Over v4
+//             libnfs sends EXCLUSIVE4 then a SETATTR of the mode (a compound mdtest's create, exclusive
+//             only by libnfs <= 5.0.3's bug, does not send; docs/libnfs.md); over v3 one GUARDED CREATE.
 //   -S open   nfs_open(path, O_WRONLY|O_NOFOLLOW), nfs_fstat64: a regular file, one link, the size
 //             written, or EINVAL / EMLINK / EBADMSG and nothing written (backend.hpp kOpenCreated).
 //   stat      nfs_lstat64(path) (mdtest: nfs_stat64, which follows a symlink), then the type must be the
