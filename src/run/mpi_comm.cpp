@@ -83,7 +83,9 @@ namespace {
 // with more ranks on a node than it has CPUs, a spinning rank holds a core until its time slice ends
 // while the rank it waits for cannot run, and each step of a barrier then costs milliseconds (4 ranks on 2
 // cores: 0.8 s per iteration of 12 short phases, against 0.02 s with 2 ranks). sched_yield returns at
-// once when nothing else wants the CPU, so a node with a core per rank waits as MPI_Wait would.
+// once when nothing else wants the CPU, so a node with a core per rank waits as MPI_Wait would. Spinning
+// 50 us before the first yield (for a busy node: a yield hands the core to any runnable process) measured
+// no better with two nice-19 loops beside 2 ranks, and 1.2x slower at 4 ranks on 2 cores (bench/README.md).
 void yieldingWait(MPI_Request& request) {
   for (int done = 0;;) {
     MPI_Test(&request, &done, MPI_STATUS_IGNORE);
