@@ -9,6 +9,7 @@
 #include <string_view>
 #include <utility>
 
+#include "mdbench/model/layout.hpp"
 #include "mdbench/util/clock.hpp"
 
 namespace mdbench {
@@ -107,6 +108,12 @@ int FakeBackend::enter(FakeOp op) {
 std::string FakeBackend::childPath(DirHandle parent, const char* name) const {
   const std::string& dir = handles_[static_cast<std::size_t>(parent.value)];
   return dir.empty() ? std::string(name) : dir + "/" + name;
+}
+
+void FakeBackend::prepareCreates(DirHandle marked_dir) {
+  const bool open = marked_dir.value >= 0 && static_cast<std::size_t>(marked_dir.value) < handles_.size();
+  const auto mark = open ? nodes_.find(childPath(marked_dir, std::string(kMarkName).c_str())) : nodes_.end();
+  ++(mark != nodes_.end() && !mark->second.is_dir ? prepared_marked_ : prepared_unmarked_);
 }
 
 // Every operation: count the call and spend its latency, then the injected fault (which changes nothing),

@@ -1,10 +1,11 @@
 // The NFS backend over libnfs (libnfs_backend.hpp). Per operation, mdtest 4.1's calls (aiori-LIBNFS.c
 // LIBNFS_Create / _Open / _Xfer / _Close / _Remove / _MakeDirectory / _RemoveDirectory / _Stat, as mdtest.c
 // calls them) on the item's path inside the export, and what mdbench's promises add:
-//   create    nfs_open2(path, O_WRONLY|O_CREAT|O_EXCL, 0664) [nfs_write] [nfs_fsync] nfs_close (mdtest:
-//             no O_EXCL). v3 and v4 both refuse an existing name, a symlink included (EEXIST). Over v4
-//             libnfs sends EXCLUSIVE4 then a SETATTR of the mode (a compound mdtest's create, exclusive
-//             only by libnfs <= 5.0.3's bug, does not send; docs/libnfs.md); over v3 one GUARDED CREATE.
+//   create    nfs_open2(path, O_WRONLY|O_CREAT|O_EXCL, 0664) [nfs_write] [nfs_fsync] nfs_close. v3 and
+//             v4 both refuse an existing name, a symlink included (EEXIST). Over v3 that is one GUARDED
+//             CREATE; over v4 libnfs sends EXCLUSIVE4 and then a SETATTR of the mode. Where libnfs makes a
+//             plain O_CREAT an EXCLUSIVE4 create too (<= 5.0.3; prepareCreates asks, on the run's mark),
+//             the v4 create is mdtest's call, O_CREAT alone: exclusive, no SETATTR (docs/libnfs.md).
 //   -S open   nfs_open(path, O_WRONLY|O_NOFOLLOW), nfs_fstat64: a regular file, one link, the size
 //             written, or EINVAL / EMLINK / EBADMSG and nothing written (backend.hpp kOpenCreated).
 //   stat      nfs_lstat64(path) (mdtest: nfs_stat64, which follows a symlink), then the type must be the
@@ -61,6 +62,7 @@ namespace {
 constexpr int kDirMode = 0775;   // mdtest's DIRMODE
 constexpr int kFileMode = 0664;  // mdtest's LIBNFS_Create mode
 constexpr int kCreateFlags = O_WRONLY | O_CREAT | O_EXCL;
+constexpr int kPlainCreateFlags = O_WRONLY | O_CREAT;  // mdtest's; exclusive only where prepareCreates says
 constexpr int kOpenCreatedFlags = O_WRONLY | O_NOFOLLOW;
 constexpr int kReadFlags = O_RDONLY | O_NOFOLLOW;
 
@@ -236,6 +238,7 @@ LibnfsBackend::LibnfsBackend(nfs_context* nfs, std::string root_path, const Libn
     : nfs_(nfs),
       options_(options),
       last_call_(std::chrono::steady_clock::now()),
+      create_flags_(kCreateFlags),
       open_refuses_types_(versionOf(options.url) == "4") {
   dir_paths_.push_back(std::move(root_path));
 }
@@ -347,7 +350,7 @@ int LibnfsBackend::createFile(DirHandle parent, const char* name, std::span<cons
   const bool verify = options_.verify_write && !data.empty();
   const auto flags = [verify](int base) { return verify ? readBackFlags(base) : base; };
   nfsfh* fh = nullptr;
-  const int open_err = status(created ? nfs_open2(nfs_, path, flags(kCreateFlags), kFileMode, &fh)
+  const int open_err = status(created ? nfs_open2(nfs_, path, flags(create_flags_), kFileMode, &fh)
                                       : nfs_open(nfs_, path, flags(kOpenCreatedFlags), &fh));
   if (open_err != 0) return open_err;
   int err = 0;
@@ -372,6 +375,22 @@ int LibnfsBackend::createFile(DirHandle parent, const char* name, std::span<cons
   }
   const int close_err = status(nfs_close(nfs_, fh));
   return err != 0 ? err : close_err;
+}
+
+void LibnfsBackend::prepareCreates(DirHandle marked_dir) {
+  // Over v3 an O_EXCL create is one GUARDED CREATE with the mode: nothing to learn.
+  if (create_probed_ || !open_refuses_types_) return;
+  std::string mark;
+  if (pathIn(marked_dir, std::string(kMarkName).c_str(), mark) == nullptr) return;
+  nfsfh* fh = nullptr;
+  const int ret = nfs_open2(nfs_, mark.c_str(), kPlainCreateFlags, kFileMode, &fh);
+  if (ret == -EEXIST) {
+    create_flags_ = kPlainCreateFlags;
+    create_probed_ = true;
+  } else if (ret == 0) {  // not exclusive: the mark was opened (without O_TRUNC: nothing changed)
+    (void)nfs_close(nfs_, fh);
+    create_probed_ = true;
+  }
 }
 
 int LibnfsBackend::statEntry(DirHandle parent, const char* name, bool is_dir) {

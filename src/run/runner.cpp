@@ -274,7 +274,11 @@ class BenchmarkRun {
     const PhaseInfo& info = phaseInfo(phase);
     // The intent record is written before --server-stats' first read, so that the server's counters for
     // the phase hold the phase's operations only.
-    if (info.creates()) recordIntent(phase, it);
+    // The backend's look before a create first: recordIntent's agreement then holds every rank's.
+    if (info.creates()) {
+      parts_.backend.prepareCreates(it.handle);
+      recordIntent(phase, it);
+    }
     // --server-stats on rank 0: right before the opening barrier and right after the closing one.
     if (!config_.server_stats.empty()) {  // on every rank: the agreement is collective
       if (server_stats_) server_stats_->before(secondsSinceEpoch());

@@ -111,6 +111,24 @@ TEST(RunnerMpi, ExactCountsInEveryPhase) {
   EXPECT_TRUE(fake.listAll().empty()) << "rank 0's fake still holds " << fake.listAll().front();
 }
 
+// The backend's look before each create phase (Backend::prepareCreates, LIBNFS's probe of its library's
+// create) gets the iteration's directory, which holds the run's mark by then.
+TEST(RunnerMpi, EveryCreatePhaseIsPreparedInTheMarkedDirectory) {
+  MpiComm comm;
+  ManualClock clock;
+  FakeBackend fake(&clock);
+  Config config = smallConfig();
+  config.iterations = 2;
+  const RunResult run = runFake(config, fake, clock, comm);
+  ASSERT_EQ(run.setup_error, "");
+  if (comm.rank() != 0) return;  // the other ranks' fakes hold no mark (prepareFake)
+  std::uint64_t creates = 0;
+  for (const Phase phase : selectPhases(config)) creates += phaseInfo(phase).creates() ? 1 : 0;
+  EXPECT_EQ(creates, 2u);  // directories and files
+  EXPECT_EQ(fake.prepareCreatesCalls(true), creates * config.iterations);
+  EXPECT_EQ(fake.prepareCreatesCalls(false), 0u);
+}
+
 TEST(RunnerMpi, InjectedFailuresAreCountedAndExcludedFromRates) {
   MpiComm comm;
   ManualClock clock;

@@ -2,8 +2,9 @@
 # -a LIBNFS end to end on the test bed (issue 32 §2, §4): mdbench's ranks as libnfs clients of their own of the
 # test bed's NFS-Ganesha gateway.
 #  1. 2 nodes x 2 ranks, NFSv4, the CephFS export, unique and shared trees: exit 0, every op ok; the MDS served
-#     one create per file created and one unlink per file removed, ganesha one v4 OPEN per file created; the
-#     run's tree is gone as the head's ceph-fuse mount sees it.
+#     one create per file created and one unlink per file removed, ganesha one v4 OPEN per file created and,
+#     with Debian's libnfs, no SETATTR (the create is mdtest's call); the run's tree is gone as the head's
+#     ceph-fuse mount sees it.
 #  2. NFSv3 to the VFS export, 1 rank, every phase (renames too, files and directories): exit 0, nothing left
 #     in the exported directory.
 #  3. What the run did not make survives (NFSv4 removes a directory by unlink and a file by rmdir without an
@@ -76,6 +77,28 @@ for layout in unique shared; do
     tb_ok "$layout: one MDS create and one v4 OPEN per file created, one MDS unlink per file removed"
   else
     tb_fail "$layout: the server counters: $(cat "$TB_TMP/$layout.check")"
+  fi
+  # The v4 create is mdtest's call (O_CREAT alone) where libnfs makes that exclusive (<= 5.0.3: every v4
+  # O_CREAT is EXCLUSIVE4): no SETATTR of the mode after it; with a later libnfs, O_EXCL and one SETATTR
+  # per file (docs/libnfs.md). The probe's OPEN on the mark comes before the phase's counters.
+  setattrs=0
+  if pkg-config --atleast-version=5.0.4 libnfs 2>/dev/null; then setattrs=$((4 * ITEMS)); fi
+  if /usr/bin/python3 - "$TB_TMP/$layout.h5" "$((4 * ITEMS))" "$setattrs" <<'PY'; then
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+ops, setattrs = int(sys.argv[2]), int(sys.argv[3])
+for name, g in f["runs/run-0000/iterations/iter-0000/file-create/server_stats"].items():
+    kind = g.attrs["kind"].decode() if isinstance(g.attrs["kind"], bytes) else g.attrs["kind"]
+    if kind != "ganesha":
+        continue
+    rows = {r["name"].decode(): r["delta"] for r in g["counters"][()]}
+    print(f"file-create: v4.OPEN {rows.get('v4.OPEN', 0):.0f}, v4.SETATTR {rows.get('v4.SETATTR', 0):.0f}")
+    sys.exit(0 if rows.get("v4.OPEN", 0) == ops and rows.get("v4.SETATTR", 0) == setattrs else 1)
+sys.exit(1)
+PY
+    tb_ok "$layout: one v4 OPEN and $((setattrs / (4 * ITEMS))) SETATTR per file created, as libnfs's plain create allows"
+  else
+    tb_fail "$layout: the v4 create's compounds (above)"
   fi
 done
 

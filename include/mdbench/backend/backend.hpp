@@ -94,6 +94,11 @@ class Backend {
   // a listed directory then lists nothing itself. Returns 0 or the errno of the listing. By default none.
   virtual int listTypes(DirHandle /*dir*/, EntryType /*type*/, std::string& /*out*/) { return 0; }
   virtual void adoptListings(std::string_view /*listings*/) {}
+  // Before each create phase on every rank, outside its timing and before --server-stats' read:
+  // `marked_dir` holds the run's mark (layout.hpp kMarkName), a file of the run's own. A backend may learn
+  // there how its creates can be both exclusive and cheap (LIBNFS: whether its library's plain O_CREAT is
+  // already exclusive). By default nothing.
+  virtual void prepareCreates(DirHandle /*marked_dir*/) {}
   // Renames `from` in `from_dir` to `to` in `to_dir` (the same directory or another of the run's), never
   // replacing an existing `to` (EEXIST), and only when `from` has the type mdbench made (ENOTDIR / EISDIR /
   // EINVAL otherwise, nothing renamed).

@@ -54,6 +54,8 @@ class FakeBackend final : public Backend {
   // Inspection for tests: entries below the root, as "a/b/c" paths, directories with a trailing '/'.
   std::vector<std::string> listAll() const;
   std::uint64_t calls(FakeOp op) const;
+  // The prepareCreates calls whose directory held the run's mark (layout.hpp kMarkName), or did not.
+  std::uint64_t prepareCreatesCalls(bool marked) const { return marked ? prepared_marked_ : prepared_unmarked_; }
 
   DirHandle root() const override;
   int openDir(DirHandle parent, const char* name, DirHandle& out) override;
@@ -65,6 +67,7 @@ class FakeBackend final : public Backend {
   int statEntry(DirHandle parent, const char* name, bool is_dir) override;
   int readFile(DirHandle parent, const char* name, std::span<std::byte> buf) override;
   int unlinkFile(DirHandle parent, const char* name) override;
+  void prepareCreates(DirHandle marked_dir) override;
   int moveEntry(DirHandle from_dir, const char* from, DirHandle to_dir, const char* to,
                 EntryType type) override;
   int countEntries(DirHandle dir, std::span<const std::string_view> prefixes, std::span<std::uint64_t> counts,
@@ -91,6 +94,8 @@ class FakeBackend final : public Backend {
   std::chrono::nanoseconds latency_[kFakeOpCount] = {};
   std::uint64_t calls_[kFakeOpCount] = {};
   std::vector<FakeFault> faults_;
+  std::uint64_t prepared_marked_ = 0;
+  std::uint64_t prepared_unmarked_ = 0;
 };
 
 }  // namespace mdbench

@@ -66,6 +66,11 @@ class LibnfsBackend final : public Backend {
   void endTypeChecks() override;
   int listTypes(DirHandle dir, EntryType type, std::string& out) override;
   void adoptListings(std::string_view listings) override;
+  // NFSv4: opens the run's mark with O_CREAT alone. Refused (EEXIST): this libnfs makes a plain O_CREAT an
+  // exclusive create (EXCLUSIVE4; libnfs <= 5.0.3), and the creates that follow pass O_CREAT alone, as
+  // mdtest does, without the SETATTR of the mode that libnfs sends after an O_EXCL create (the mode is then
+  // the server's). Opened: closed untouched, and creates keep O_EXCL. Once per backend, when answered.
+  void prepareCreates(DirHandle marked_dir) override;
   int moveEntry(DirHandle from_dir, const char* from, DirHandle to_dir, const char* to,
                 EntryType type) override;
   int countEntries(DirHandle dir, std::span<const std::string_view> prefixes, std::span<std::uint64_t> counts,
@@ -116,6 +121,8 @@ class LibnfsBackend final : public Backend {
   bool dead_ = false;  // lost: every call fails at once (ETIMEDOUT) until refresh makes a client again
   std::chrono::steady_clock::time_point revive_at_{};  // the next try at a new client, once lost
   std::chrono::steady_clock::time_point lost_at_{};
+  int create_flags_;          // O_WRONLY|O_CREAT|O_EXCL, or without O_EXCL when that is exclusive too
+  bool create_probed_ = false;  // prepareCreates has had its answer
   bool open_refuses_types_;  // NFSv4: OPEN fails on anything but a regular file  // kMaxTimeouts of them:
                              // every later call fails with ETIMEDOUT at once
 };
