@@ -55,7 +55,9 @@ class FakeBackend final : public Backend {
   std::vector<std::string> listAll() const;
   std::uint64_t calls(FakeOp op) const;
   // The prepareCreates calls whose directory held the run's mark (layout.hpp kMarkName), or did not.
-  std::uint64_t prepareCreatesCalls(bool marked) const { return marked ? prepared_marked_ : prepared_unmarked_; }
+  std::uint64_t prepareCreatesCalls(bool marked) const {
+    return marked ? prepared_marked_ : prepared_unmarked_;
+  }
 
   DirHandle root() const override;
   int openDir(DirHandle parent, const char* name, DirHandle& out) override;

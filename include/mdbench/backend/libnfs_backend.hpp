@@ -121,10 +121,9 @@ class LibnfsBackend final : public Backend {
   bool dead_ = false;  // lost: every call fails at once (ETIMEDOUT) until refresh makes a client again
   std::chrono::steady_clock::time_point revive_at_{};  // the next try at a new client, once lost
   std::chrono::steady_clock::time_point lost_at_{};
-  int create_flags_;          // O_WRONLY|O_CREAT|O_EXCL, or without O_EXCL when that is exclusive too
+  int create_flags_;            // O_WRONLY|O_CREAT|O_EXCL, or without O_EXCL where that is exclusive too
   bool create_probed_ = false;  // prepareCreates has had its answer
-  bool open_refuses_types_;  // NFSv4: OPEN fails on anything but a regular file  // kMaxTimeouts of them:
-                             // every later call fails with ETIMEDOUT at once
+  bool open_refuses_types_;     // NFSv4: OPEN fails on anything but a regular file
 };
 
 }  // namespace mdbench
