@@ -116,6 +116,16 @@ void FakeBackend::prepareCreates(DirHandle marked_dir) {
   ++(mark != nodes_.end() && !mark->second.is_dir ? prepared_marked_ : prepared_unmarked_);
 }
 
+int FakeBackend::listTypes(DirHandle /*dir*/, EntryType /*type*/, std::string& /*out*/) {
+  ++list_types_calls_;
+  return 0;
+}
+
+bool FakeBackend::checksTypesByListing(CheckedCall call) const {
+  return Backend::checksTypesByListing(call) ||
+         std::find(listed_calls_.begin(), listed_calls_.end(), call) != listed_calls_.end();
+}
+
 // Every operation: count the call and spend its latency, then the injected fault (which changes nothing),
 // then the handle and name checks, then the operation itself.
 int FakeBackend::openDir(DirHandle parent, const char* name, DirHandle& out) {

@@ -25,8 +25,8 @@
 //   -Y        libnfs has no sync call (mdtest refuses -Y too); -y nfs_fsync before the close.
 // The type check: in a phase that brackets its calls (beginTypeChecks: read over v3, dir-remove,
 // file-remove, renames), each directory is listed once (nfs_opendir, READDIRPLUS's types), before the
-// phase's opening barrier in a file-remove or rename phase (listTypes), else at its first call, and only a
-// name listed with another type is checked by nfs_lstat64; elsewhere every name is. Errors are
+// phase's opening barrier (listTypes; checksTypesByListing names these calls), and only a name listed with
+// another type is checked by nfs_lstat64; elsewhere every name is. Errors are
 // libnfs's negative returns, negated into errno values; a call the server did not answer in time is
 // ETIMEDOUT, and after LibnfsOptions::kMaxTimeouts of them in a row every later call fails at once (a server
 // that is gone costs three timeouts, not one per item); so after as many EIOs in a row (a server restarted

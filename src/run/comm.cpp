@@ -49,6 +49,24 @@ NodeMap gatherNodeMap(Comm& comm) {
   return map;
 }
 
+std::string gatherToAll(Comm& comm, const std::string& text) {
+  const std::uint64_t width = comm.allreduceMax(text.size()) + sizeof(std::uint64_t);
+  std::vector<std::byte> block(width);
+  const std::uint64_t size = text.size();
+  std::memcpy(block.data(), &size, sizeof size);
+  std::memcpy(block.data() + sizeof size, text.data(), text.size());
+  std::vector<std::byte> all;
+  comm.gatherBytes(block, all);
+  std::string joined;
+  for (std::size_t at = 0; at + width <= all.size(); at += width) {
+    std::uint64_t n = 0;
+    std::memcpy(&n, all.data() + at, sizeof n);
+    joined.append(reinterpret_cast<const char*>(all.data() + at + sizeof n), n);
+  }
+  comm.broadcast(joined);
+  return joined;
+}
+
 std::string agreeOnProblem(Comm& comm, const std::string& problem) {
   // Every rank passes its own text, so the message names the failing rank's own path, not rank 0's. One
   // reduction when all went well; a failure costs a gather of fixed-width records (the longest text).

@@ -141,8 +141,7 @@ class PhaseExecutor {
 
     before_problem_ =
         config.cmd_before_phase.empty() ? std::string() : runCommand(config.cmd_before_phase, phase);
-    if (info.renames() || phase == Phase::kFileRemove)
-      shareTypeListings(iteration_dir, owner, itemKindOf(phase));
+    if (listsBeforePhase(phase)) shareTypeListings(iteration_dir, owner, itemKindOf(phase));
     const std::int64_t t_start = openPhase(phase, record.planned, rule);
     if (info.creates()) fates_.forget(itemKindOf(phase));  // this iteration's creates decide afresh
     std::uint64_t reached = 0;
@@ -355,7 +354,7 @@ class PhaseExecutor {
           return name == nullptr ? names.error() : b.statEntry(dir, name, kind == ItemKind::kDir);
         });
       case Phase::kDirRemove: {
-        const TypeCheckBatch batch(b, EntryType::kDir, listsForTypeChecks());
+        const TypeCheckBatch batch(b, EntryType::kDir, listsBeforePhase(phase) || listsForTypeChecks());
         return itemLoop(phase, cursor, owner, from, to, 0, [&](DirHandle dir, std::uint64_t item) {
           const char* name = names(item);
           return name == nullptr ? names.error() : b.removeDir(dir, name);
@@ -388,7 +387,8 @@ class PhaseExecutor {
     Backend& b = parts_.backend;
     const std::span<std::byte> buf = read_buf_;
     const bool verify = plan_.config().verify_read;
-    const TypeCheckBatch batch(b, EntryType::kFile, listsForTypeChecks());
+    const TypeCheckBatch batch(b, EntryType::kFile,
+                               listsBeforePhase(Phase::kFileRead) || listsForTypeChecks());
     return itemLoop(Phase::kFileRead, cursor, owner, from, to, buf.size(),
                     [&](DirHandle dir, std::uint64_t item) {
                       const char* name = names(item);
@@ -444,9 +444,10 @@ class PhaseExecutor {
     return reached;
   }
 
-  // Before a file-remove or rename phase's opening barrier, after its hook (outside its timing): one listing
-  // of each of its directories for the type checks (backend.hpp), directory d by rank d mod ranks in a shared
-  // tree (every rank receives the few names not of the items' type), by its owner in -u's. Collective.
+  // Before the opening barrier of a phase whose calls check types by listings (listsBeforePhase), after its
+  // hook (outside its timing): one listing of each of its directories (backend.hpp), directory d by rank d
+  // mod ranks in a shared tree (every rank receives the few names not of the items' type), by its owner in
+  // -u's. Collective.
   void shareTypeListings(DirHandle iteration_dir, std::uint32_t owner, ItemKind kind) {
     const EntryType type = kind == ItemKind::kDir ? EntryType::kDir : EntryType::kFile;
     const Config& config = plan_.config();
@@ -463,27 +464,25 @@ class PhaseExecutor {
         if (cursor.open(d, dir) == 0) (void)parts_.backend.listTypes(dir, type, mine);
       }
     }
-    if (shared && ranks > 1) mine = gatherToAll(mine);
+    if (shared && ranks > 1) mine = gatherToAll(parts_.comm, mine);
     parts_.backend.adoptListings(mine);
   }
 
-  // Every rank's `text`, concatenated in rank order, on every rank (collective).
-  std::string gatherToAll(const std::string& text) {
-    const std::uint64_t width = parts_.comm.allreduceMax(text.size()) + sizeof(std::uint64_t);
-    std::vector<std::byte> block(width);
-    const std::uint64_t size = text.size();
-    std::memcpy(block.data(), &size, sizeof size);
-    std::memcpy(block.data() + sizeof size, text.data(), text.size());
-    std::vector<std::byte> all;
-    parts_.comm.gatherBytes(block, all);
-    std::string joined;
-    for (std::size_t at = 0; at + width <= all.size(); at += width) {
-      std::uint64_t n = 0;
-      std::memcpy(&n, all.data() + at, sizeof n);
-      joined.append(reinterpret_cast<const char*>(all.data() + at + sizeof n), n);
+  // Whether the phase's calls check types by listings that shareTypeListings takes before its opening
+  // barrier: file-remove and renames always, dir-remove and read when the backend's calls need them.
+  bool listsBeforePhase(Phase phase) const {
+    const Backend& b = parts_.backend;
+    if (phaseInfo(phase).renames()) return b.checksTypesByListing(CheckedCall::kRename);
+    switch (phase) {
+      case Phase::kFileRemove:
+        return b.checksTypesByListing(CheckedCall::kUnlink);
+      case Phase::kDirRemove:
+        return b.checksTypesByListing(CheckedCall::kRemoveDir);
+      case Phase::kFileRead:
+        return b.checksTypesByListing(CheckedCall::kRead);
+      default:
+        return false;
     }
-    parts_.comm.broadcast(joined);
-    return joined;
   }
 
   // Whether a phase checks types by one listing of each directory (backend.hpp), not before each call: where

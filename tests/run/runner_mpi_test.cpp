@@ -129,6 +129,23 @@ TEST(RunnerMpi, EveryCreatePhaseIsPreparedInTheMarkedDirectory) {
   EXPECT_EQ(fake.prepareCreatesCalls(false), 0u);
 }
 
+// A backend whose reads check types by listings (LIBNFS over NFSv3) gets its directories listed before the
+// read phase's opening barrier, outside the timing, as every backend's before a file-remove.
+TEST(RunnerMpi, ReadsThatCheckTypesAreListedBeforeThePhase) {
+  for (const bool reads : {false, true}) {
+    MpiComm comm;
+    ManualClock clock;
+    FakeBackend fake(&clock);
+    if (reads) fake.checkTypesByListing(CheckedCall::kRead);
+    Config config = smallConfig();  // unique trees: each rank lists its own 4 directories
+    config.iterations = 2;
+    const RunResult run = runFake(config, fake, clock, comm);
+    ASSERT_EQ(run.setup_error, "");
+    // file-remove's listing, and file-read's when the reads check types
+    EXPECT_EQ(fake.listTypesCalls(), (reads ? 2u : 1u) * 4u * config.iterations) << "reads " << reads;
+  }
+}
+
 TEST(RunnerMpi, InjectedFailuresAreCountedAndExcludedFromRates) {
   MpiComm comm;
   ManualClock clock;

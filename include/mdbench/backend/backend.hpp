@@ -50,6 +50,10 @@ struct CreateOptions {
   bool* made = nullptr;
 };
 
+// The calls a type-check batch brackets (Backend::beginTypeChecks): unlinkFile, moveEntry, removeDir,
+// readFile.
+enum class CheckedCall : std::uint8_t { kUnlink, kRename, kRemoveDir, kRead };
+
 // Every operation returns 0 on success or an errno value (EIO for failures without one); none throws.
 // Names are single path components, never containing '/'. Nothing ever follows a symbolic link.
 class Backend {
@@ -93,6 +97,12 @@ class Backend {
   // adoptListings reads back on any rank; adoptListings keeps them for the next batch, whose first call in
   // a listed directory then lists nothing itself. Returns 0 or the errno of the listing. By default none.
   virtual int listTypes(DirHandle /*dir*/, EntryType /*type*/, std::string& /*out*/) { return 0; }
+  // Whether this backend's `call` checks the item's type by its directory's listing inside a batch: then a
+  // phase of such calls lists each directory before its opening barrier (listTypes), outside its timing.
+  // By default unlinkFile and moveEntry (POSIX, CEPHFS: their rmdir and open refuse a wrong type).
+  virtual bool checksTypesByListing(CheckedCall call) const {
+    return call == CheckedCall::kUnlink || call == CheckedCall::kRename;
+  }
   virtual void adoptListings(std::string_view /*listings*/) {}
   // Before each create phase on every rank, outside its timing and before --server-stats' read:
   // `marked_dir` holds the run's mark (layout.hpp kMarkName), a file of the run's own. A backend may learn

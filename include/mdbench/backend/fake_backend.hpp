@@ -54,6 +54,10 @@ class FakeBackend final : public Backend {
   // Inspection for tests: entries below the root, as "a/b/c" paths, directories with a trailing '/'.
   std::vector<std::string> listAll() const;
   std::uint64_t calls(FakeOp op) const;
+  // Makes `call` check types by listings too (checksTypesByListing), as LIBNFS's rmdir and v3 read do.
+  void checkTypesByListing(CheckedCall call) { listed_calls_.push_back(call); }
+  // How many directories listTypes listed (each a no-op here: no entry has another type).
+  std::uint64_t listTypesCalls() const { return list_types_calls_; }
   // The prepareCreates calls whose directory held the run's mark (layout.hpp kMarkName), or did not.
   std::uint64_t prepareCreatesCalls(bool marked) const {
     return marked ? prepared_marked_ : prepared_unmarked_;
@@ -70,6 +74,8 @@ class FakeBackend final : public Backend {
   int readFile(DirHandle parent, const char* name, std::span<std::byte> buf) override;
   int unlinkFile(DirHandle parent, const char* name) override;
   void prepareCreates(DirHandle marked_dir) override;
+  int listTypes(DirHandle dir, EntryType type, std::string& out) override;
+  bool checksTypesByListing(CheckedCall call) const override;
   int moveEntry(DirHandle from_dir, const char* from, DirHandle to_dir, const char* to,
                 EntryType type) override;
   int countEntries(DirHandle dir, std::span<const std::string_view> prefixes, std::span<std::uint64_t> counts,
@@ -96,6 +102,8 @@ class FakeBackend final : public Backend {
   std::chrono::nanoseconds latency_[kFakeOpCount] = {};
   std::uint64_t calls_[kFakeOpCount] = {};
   std::vector<FakeFault> faults_;
+  std::vector<CheckedCall> listed_calls_;
+  std::uint64_t list_types_calls_ = 0;
   std::uint64_t prepared_marked_ = 0;
   std::uint64_t prepared_unmarked_ = 0;
 };

@@ -65,6 +65,11 @@ class LibnfsBackend final : public Backend {
   void beginTypeChecks(EntryType type) override;
   void endTypeChecks() override;
   int listTypes(DirHandle dir, EntryType type, std::string& out) override;
+  // Unlink, rename and rmdir (NFSv4 removes a file by rmdir and a directory by unlink), and over NFSv3 a
+  // read (it has no OPEN to refuse a wrong type).
+  bool checksTypesByListing(CheckedCall call) const override {
+    return call != CheckedCall::kRead || !open_refuses_types_;
+  }
   void adoptListings(std::string_view listings) override;
   // NFSv4: opens the run's mark with O_CREAT alone. Refused (EEXIST): this libnfs makes a plain O_CREAT an
   // exclusive create (EXCLUSIVE4; libnfs <= 5.0.3), and the creates that follow pass O_CREAT alone, as

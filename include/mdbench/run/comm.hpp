@@ -75,6 +75,8 @@ NodeMap gatherNodeMap(Comm& comm);
 // ranks learn whether any failed and none is left waiting in a barrier. Returns "" when all succeeded, else
 // (on every rank) the first failing rank's own text followed by " (rank R[ and N more])".
 std::string agreeOnProblem(Comm& comm, const std::string& problem);
+// Every rank's `text`, concatenated in rank order, on every rank (collective).
+std::string gatherToAll(Comm& comm, const std::string& text);
 
 // agreeOnProblem with "<what>: <errno>" from each failing rank (0: success); `what` names the rank's own
 // path.
