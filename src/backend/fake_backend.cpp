@@ -111,7 +111,7 @@ std::string FakeBackend::childPath(DirHandle parent, const char* name) const {
 }
 
 void FakeBackend::prepareCreates(DirHandle marked_dir) {
-  const bool open = marked_dir.value >= 0 && static_cast<std::size_t>(marked_dir.value) < handles_.size();
+  const bool open = parentDir(handles_, nodes_, marked_dir) == 0;
   const auto mark = open ? nodes_.find(childPath(marked_dir, std::string(kMarkName).c_str())) : nodes_.end();
   ++(mark != nodes_.end() && !mark->second.is_dir ? prepared_marked_ : prepared_unmarked_);
 }

@@ -384,13 +384,9 @@ void LibnfsBackend::prepareCreates(DirHandle marked_dir) {
   if (pathIn(marked_dir, std::string(kMarkName).c_str(), mark) == nullptr) return;
   nfsfh* fh = nullptr;
   const int ret = nfs_open2(nfs_, mark.c_str(), kPlainCreateFlags, kFileMode, &fh);
-  if (ret == -EEXIST) {
-    create_flags_ = kPlainCreateFlags;
-    create_probed_ = true;
-  } else if (ret == 0) {  // not exclusive: the mark was opened (without O_TRUNC: nothing changed)
-    (void)nfs_close(nfs_, fh);
-    create_probed_ = true;
-  }
+  if (ret == 0) (void)nfs_close(nfs_, fh);  // not exclusive: the mark was opened (no O_TRUNC: unchanged)
+  if (ret == -EEXIST) create_flags_ = kPlainCreateFlags;
+  create_probed_ = ret == 0 || ret == -EEXIST;  // another error (a server away): asked again next phase
 }
 
 int LibnfsBackend::statEntry(DirHandle parent, const char* name, bool is_dir) {
