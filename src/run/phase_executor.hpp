@@ -93,13 +93,15 @@ class PhaseExecutor {
 
  public:
   PhaseExecutor(const Plan& plan, RunParts parts)
-      : plan_(plan), parts_(parts), rank_(parts.comm.rank()), pattern_(DataPattern::of(plan.config())) {
-    const Config& config = plan.config();
-    write_data_.resize(config.write_bytes);
-    read_buf_.resize(config.read_bytes);
+      : plan_(plan),
+        settings_(plan.settings()),
+        parts_(parts),
+        rank_(parts.comm.rank()),
+        pattern_(settings_.pattern) {
+    write_data_.resize(settings_.write_bytes);
+    read_buf_.resize(settings_.read_bytes);
     create_options_.mode = CreateMode::kExclusive;
-    create_options_.fsync = config.fsync_writes;
-    series_interval_ns_ = std::max<std::int64_t>(1, std::llround(config.series_interval_s * 1e9));
+    create_options_.fsync = settings_.fsync_writes;
   }
 
   void setEpoch(std::int64_t epoch_ns) { epoch_ns_ = epoch_ns; }
@@ -123,24 +125,21 @@ class PhaseExecutor {
   RankPhaseRecord measure(Phase phase, DirHandle iteration_dir, ItemLimits& limits,
                           LatencyHistogram& latency) {
     RankPhaseRecord record;
-    const Config& config = plan_.config();
+    const PhaseSettings& settings = settings_;
     const PhaseInfo& info = phaseInfo(phase);
     const std::uint64_t limit = info.itemOps() ? limits.of(itemKindOf(phase)) : 0;
-    const bool collective = collectivePhase(config, phase);
+    const bool collective = plan_.collective(phase);
     record.planned = collective ? collectivePlanned(phase, limit) : plannedOps(phase, limit);
     latency = LatencyHistogram{};
     record_ = &record;
     latency_ = &latency;
     const std::uint32_t owner = plan_.owner(phase, rank_);
-    DirCursor cursor(parts_.backend, iteration_dir, plan_.layout(), config.sharing, owner);
-    // -c's phases note when the stonewall fires but do not stop: rank 0 alone works, nothing to agree.
-    const StonewallRule rule = collective && stonewallIn(phase) != StonewallRule::kNone
-                                   ? StonewallRule::kNoteOnly
-                                   : stonewallIn(phase);
-    if (config.write_bytes > 0) pattern_.fill(write_data_, owner);
+    DirCursor cursor(parts_.backend, iteration_dir, plan_.layout(), settings.sharing, owner);
+    const StonewallRule rule = plan_.stonewallIn(phase);
+    if (settings.write_bytes > 0) pattern_.fill(write_data_, owner);
 
     before_problem_ =
-        config.cmd_before_phase.empty() ? std::string() : runCommand(config.cmd_before_phase, phase);
+        settings.cmd_before_phase.empty() ? std::string() : runCommand(settings.cmd_before_phase, phase);
     if (listsBeforePhase(phase)) shareTypeListings(iteration_dir, owner, itemKindOf(phase));
     const std::int64_t t_start = openPhase(phase, record.planned, rule);
     if (info.creates()) fates_.forget(itemKindOf(phase));  // this iteration's creates decide afresh
@@ -176,10 +175,9 @@ class PhaseExecutor {
   // -c on rank 0: the phase's operations for every rank's items (or tree) in turn, as mdtest's
   // collective_create_remove, each with the data its owner would have written.
   void executeForEveryOwner(Phase phase, DirHandle iteration_dir, std::uint64_t limit) {
-    const Config& config = plan_.config();
     for (std::uint32_t owner = 0; owner < plan_.ranks() && !stopped_; ++owner) {
-      DirCursor cursor(parts_.backend, iteration_dir, plan_.layout(), config.sharing, owner);
-      if (config.write_bytes > 0) pattern_.fill(write_data_, owner);
+      DirCursor cursor(parts_.backend, iteration_dir, plan_.layout(), settings_.sharing, owner);
+      if (settings_.write_bytes > 0) pattern_.fill(write_data_, owner);
       noteReach(owner, execute(phase, cursor, owner, 0, limit));
     }
   }
@@ -195,35 +193,20 @@ class PhaseExecutor {
     std::fill(reach_.begin(), reach_.end(), reached);
   }
 
-  // -Y: at the end of every phase, or with sync_creates_only (the IO500 presets) of the item creates only.
-  bool syncsIn(Phase phase) const {
-    const Config& config = plan_.config();
-    return config.sync_phases && (!config.sync_creates_only || phaseInfo(phase).creates());
-  }
-
-  // The stonewall rule of `phase` in this run (kNone without -W). -S's create agrees between its two steps
-  // (a collective every rank reaches once), so it cannot stop at the stonewall and wear out later; it only
-  // notes when the stonewall fired, as renames do.
-  StonewallRule stonewallIn(Phase phase) const {
-    const StonewallRule rule = plan_.config().stonewall_s > 0 ? stonewallRule(phase) : StonewallRule::kNone;
-    return rule == StonewallRule::kStopAndWearOut && sharedCreate(phase) ? StonewallRule::kNoteOnly : rule;
-  }
-
   // The opening barrier and t_start; the series, progress line and stonewall deadline start from it.
   std::int64_t openPhase(Phase phase, std::uint64_t planned, StonewallRule rule) {
-    const Config& config = plan_.config();
-    if (!config.no_barriers) parts_.comm.barrier();
+    const PhaseSettings& settings = settings_;
+    if (!settings.no_barriers) parts_.comm.barrier();
     const std::int64_t t_start = parts_.clock.nowNs();
-    series_.begin(t_start, series_interval_ns_);
+    series_.begin(t_start, settings.series_interval_ns);
     gaps_.begin(t_start, epoch_ns_);
     if (faults_ != nullptr) faults_->begin(phaseName(phase), iteration_);
     if (per_op_ != nullptr) per_op_->begin(t_start, planned);
     if (parts_.progress != nullptr) {
-      parts_.progress->beginPhase(phaseName(phase), iteration_, config.iterations, planned, t_start);
+      parts_.progress->beginPhase(phaseName(phase), iteration_, settings.iterations, planned, t_start);
     }
     next_tick_ = nextTick();
-    deadline_ns_ =
-        rule == StonewallRule::kNone ? kNever : t_start + static_cast<std::int64_t>(config.stonewall_s * 1e9);
+    deadline_ns_ = rule == StonewallRule::kNone ? kNever : t_start + settings.stonewall_ns;
     stop_at_deadline_ = rule == StonewallRule::kStopAndWearOut;
     stopped_ = false;
     name_made_ = false;
@@ -252,22 +235,22 @@ class PhaseExecutor {
   // The counts' last word, -Y's sync, --run-cmd-after-phase, t_local_end, the closing barrier (not with -B)
   // and t_global_end.
   void closePhase(Phase phase, std::int64_t t_start) {
-    const Config& config = plan_.config();
+    const PhaseSettings& settings = settings_;
     RankPhaseRecord& record = *record_;
     // Stopped by a signal: the ops it did are what it planned (as after a stonewall), so counts stay exact.
     if (stopped_) record.planned = record.ok + record.failed;
     if (record.t_stonewall == 0.0) record.ops_at_stonewall = record.ok;
     // -Y: inside the timed region, as mdtest does; not an op of the phase, so a failure is reported apart.
-    sync_error_ = syncsIn(phase) ? parts_.backend.syncFileSystem() : 0;
+    sync_error_ = plan_.syncsAfter(phase) ? parts_.backend.syncFileSystem() : 0;
     // Inside the timing, as mdtest runs its epilogue before the closing barrier.
     after_problem_ =
-        config.cmd_after_phase.empty() ? std::string() : runCommand(config.cmd_after_phase, phase);
+        settings.cmd_after_phase.empty() ? std::string() : runCommand(settings.cmd_after_phase, phase);
     const std::int64_t t_local_end = parts_.clock.nowNs();
     series_.finish(t_local_end, record.ok);
     gaps_.finish();
     next_tick_ = kNever;
-    if (!config.no_barriers) closingBarrier(t_local_end, record.ok + record.failed);
-    const std::int64_t t_global_end = config.no_barriers ? t_local_end : parts_.clock.nowNs();
+    if (!settings.no_barriers) closingBarrier(t_local_end, record.ok + record.failed);
+    const std::int64_t t_global_end = settings.no_barriers ? t_local_end : parts_.clock.nowNs();
     if (parts_.progress != nullptr) parts_.progress->endPhase();
 
     record.t_start = seconds(t_start);
@@ -361,8 +344,8 @@ class PhaseExecutor {
         });
       }
       case Phase::kFileCreate:
-        return plan_.config().shared_files ? createShared(cursor, owner, from, to)
-                                           : createFiles(cursor, owner, from, to, Pick::kAll);
+        return settings_.shared_files ? createShared(cursor, owner, from, to)
+                                      : createFiles(cursor, owner, from, to, Pick::kAll);
       case Phase::kFileRead:
         return readFiles(cursor, owner, from, to, names);
       case Phase::kFileRemove: {  // listed before the phase (shareTypeListings), at any rank count
@@ -386,7 +369,7 @@ class PhaseExecutor {
                           PhaseNames& names) {
     Backend& b = parts_.backend;
     const std::span<std::byte> buf = read_buf_;
-    const bool verify = plan_.config().verify_read;
+    const bool verify = settings_.verify_read;
     const TypeCheckBatch batch(b, EntryType::kFile,
                                listsBeforePhase(Phase::kFileRead) || listsForTypeChecks());
     return itemLoop(Phase::kFileRead, cursor, owner, from, to, buf.size(),
@@ -425,7 +408,7 @@ class PhaseExecutor {
   std::uint64_t rotateDirs(DirCursor& cursor, std::uint32_t owner, std::uint64_t from, std::uint64_t to,
                            PhaseNames& names) {
     Backend& b = parts_.backend;
-    DirRotation rotation(b, cursor.base(), plan_.layout(), plan_.config().sharing, owner, to - 1);
+    DirRotation rotation(b, cursor.base(), plan_.layout(), settings_.sharing, owner, to - 1);
     const TypeCheckBatch batch(b, EntryType::kDir, true);  // listed before the phase (shareTypeListings)
     const std::uint64_t reached =
         itemLoop(Phase::kDirRename, cursor, owner, from, to, 0, [&](DirHandle dir, std::uint64_t item) {
@@ -450,14 +433,14 @@ class PhaseExecutor {
   // -u's. Collective.
   void shareTypeListings(DirHandle iteration_dir, std::uint32_t owner, ItemKind kind) {
     const EntryType type = kind == ItemKind::kDir ? EntryType::kDir : EntryType::kFile;
-    const Config& config = plan_.config();
-    const bool shared = config.sharing != TreeSharing::kUnique;
+    const PhaseSettings& settings = settings_;
+    const bool shared = settings.sharing != TreeSharing::kUnique;
     const std::uint32_t ranks = plan_.ranks();
-    if (config.no_barriers) return;  // -B: no rank waits for another; each lists at its first remove there
-    if (!config.cmd_before_phase.empty()) parts_.comm.barrier();  // every rank's hook done: its work listed
+    if (settings.no_barriers) return;  // -B: no rank waits for another; each lists at its first remove there
+    if (!settings.cmd_before_phase.empty()) parts_.comm.barrier();  // every rank's hook done: its work listed
     std::string mine;
     {
-      DirCursor cursor(parts_.backend, iteration_dir, plan_.layout(), config.sharing, owner);
+      DirCursor cursor(parts_.backend, iteration_dir, plan_.layout(), settings.sharing, owner);
       for (std::uint64_t d = 0; d < plan_.layout().dirCount(); ++d) {
         if (shared && d % ranks != rank_) continue;
         DirHandle dir;
@@ -488,10 +471,8 @@ class PhaseExecutor {
   // Whether a phase checks types by one listing of each directory (backend.hpp), not before each call: where
   // the listing is not much larger than this rank's share of it (its own tree, or one shared by a few ranks).
   bool listsForTypeChecks() const {
-    return plan_.config().sharing == TreeSharing::kUnique || plan_.ranks() <= kMaxRanksListingSharedDirs;
+    return settings_.sharing == TreeSharing::kUnique || plan_.ranks() <= kMaxRanksListingSharedDirs;
   }
-
-  bool sharedCreate(Phase phase) const { return phase == Phase::kFileCreate && plan_.config().shared_files; }
 
   // File creates of the items `pick` selects, with O_EXCL (`create_options_`) or, for -S's second step,
   // opening what their creators made (CreateMode::kOpenCreated); names this run does not own are skipped.
@@ -620,7 +601,7 @@ class PhaseExecutor {
     LatencyHistogram& latency = *latency_;
     PerOpLog* const per_op = per_op_;
     const bool random = plan_.randomOrder(phase);
-    const Permutation order(random ? to : 0, plan_.config().random_seed);
+    const Permutation order(random ? to : 0, settings_.random_seed);
     std::uint64_t dir = TreeLayout::kNone;
     std::uint64_t dir_first = 0;
     std::uint64_t dir_end = 0;
@@ -675,7 +656,7 @@ class PhaseExecutor {
   template <class Op>
   void treeLoop(DirCursor& cursor, std::uint32_t owner, TreeOrder order, Op op) {
     const TreeLayout& layout = plan_.layout();
-    const TreeSharing sharing = plan_.config().sharing;
+    const TreeSharing sharing = settings_.sharing;
     const bool pre = order == TreeOrder::kPreorder;
     Clock& clock = parts_.clock;
     for (std::uint64_t dir = pre ? layout.firstPreorder() : layout.firstPostorder(); dir != TreeLayout::kNone;
@@ -705,15 +686,15 @@ class PhaseExecutor {
     static constexpr std::array<std::string_view, 3> kPrefixes = {"dir.mdbench.", "file.mdbench.",
                                                                   "mdbench_tree."};
     const TreeLayout& layout = plan_.layout();
-    const Config& config = plan_.config();
+    const PhaseSettings& settings = settings_;
     const std::size_t kind_index = itemKindOf(phase) == ItemKind::kDir ? 0 : 1;
     const std::uint64_t limit = readdir_limit_;
     const std::uint64_t owners =
-        config.shared_files || config.sharing == TreeSharing::kUnique ? 1 : plan_.ranks();
+        settings.shared_files || settings.sharing == TreeSharing::kUnique ? 1 : plan_.ranks();
     Clock& clock = parts_.clock;
     std::array<std::uint64_t, 3> counts{};
     const bool random = plan_.randomOrder(phase);
-    const Permutation order(random ? layout.dirCount() : 0, config.random_seed);
+    const Permutation order(random ? layout.dirCount() : 0, settings.random_seed);
     for (std::uint64_t position = 0; position < layout.dirCount(); ++position) {
       if (stopSignal() != 0) {
         stopped_ = true;
@@ -762,6 +743,7 @@ class PhaseExecutor {
 
  private:
   const Plan& plan_;
+  const PhaseSettings& settings_;
   RunParts parts_;
   std::uint32_t rank_;
   DataPattern pattern_;  // -w's bytes: mdtest's --dataPacketType at -G
@@ -786,7 +768,6 @@ class PhaseExecutor {
   RankPhaseRecord* record_ = nullptr;
   LatencyHistogram* latency_ = nullptr;
   std::uint32_t iteration_ = 0;
-  std::int64_t series_interval_ns_ = 100'000'000;
   SeriesRecorder series_;
   GapRecorder gaps_;
   FaultInjector* faults_ = nullptr;
