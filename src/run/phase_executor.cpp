@@ -3,7 +3,7 @@
 
 #include <utility>
 
-#include "type_listings.hpp"
+#include "phase_listings.hpp"
 
 namespace mdbench {
 

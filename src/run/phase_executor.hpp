@@ -1,7 +1,7 @@
 // The phase loop of one rank (runner.cpp's steps run it): the barrier-timed measurement of a phase, put
 // together from its concerns: the timing and the stonewall's agreement (phase_timing.hpp), the hot loops
 // (item_loop.hpp), each phase's operations (phase_ops.hpp), the names' fates (name_fates.hpp), the data
-// (phase_data.hpp), the type checks' listings (type_listings.hpp) and the phase commands (phase_hooks.hpp).
+// (phase_data.hpp), the type checks' listings (phase_listings.hpp) and the phase commands (phase_hooks.hpp).
 // Private to the runner.
 #pragma once
 

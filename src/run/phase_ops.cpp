@@ -6,7 +6,7 @@
 
 #include "dir_rotation.hpp"
 #include "mdbench/model/ownership.hpp"
-#include "type_listings.hpp"
+#include "phase_listings.hpp"
 
 namespace mdbench {
 

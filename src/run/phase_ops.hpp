@@ -1,6 +1,6 @@
 // The operations of each phase (phase_executor.hpp): the backend call the loops (item_loop.hpp) make on each
 // item or tree directory, with the item's name by its fate (name_fates.hpp), the data (phase_data.hpp) and
-// the type checks' listings (type_listings.hpp). Private to the runner.
+// the type checks' listings (phase_listings.hpp). Private to the runner.
 #pragma once
 
 #include <cstdint>

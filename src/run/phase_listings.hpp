@@ -1,6 +1,6 @@
-// The listings a phase's type checks use (backend.hpp's checksTypesByListing), for phase_ops.cpp and the
-// executor: which phases list their directories before the opening barrier, and that listing shared
-// between the ranks. Private to the runner.
+// When a phase takes the listings its type checks use (backend.hpp's checksTypesByListing; the backend keeps
+// them, mdbench/backend/type_listings.hpp), for phase_ops.cpp and the executor: which phases list their
+// directories before the opening barrier, and that listing shared between the ranks. Private to the runner.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
-// The listings a phase's type checks use (type_listings.hpp).
-#include "type_listings.hpp"
+// The listings a phase's type checks use (phase_listings.hpp).
+#include "phase_listings.hpp"
 
 #include <string>
 
