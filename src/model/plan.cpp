@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <utility>
 
+#include "mdbench/model/metrics.hpp"
 #include "mdbench/model/result.hpp"
 
 namespace mdbench {
@@ -237,10 +239,30 @@ bool checkPattern(std::span<const std::byte> data, std::uint32_t owner, std::uin
   return true;
 }
 
+PhaseSettings PhaseSettings::of(const Config& config) {
+  PhaseSettings s;
+  s.sharing = config.sharing;
+  s.shared_files = config.shared_files;
+  s.no_barriers = config.no_barriers;
+  s.iterations = config.iterations;
+  s.write_bytes = config.write_bytes;
+  s.read_bytes = config.read_bytes;
+  s.fsync_writes = config.fsync_writes;
+  s.verify_read = config.verify_read;
+  s.pattern = DataPattern::of(config);
+  s.random_seed = config.random_seed;
+  s.stonewall_ns = static_cast<std::int64_t>(config.stonewall_s * 1e9);
+  s.series_interval_ns = std::max<std::int64_t>(1, std::llround(config.series_interval_s * 1e9));
+  s.cmd_before_phase = config.cmd_before_phase;
+  s.cmd_after_phase = config.cmd_after_phase;
+  return s;
+}
+
 Plan::Plan(const Config& config, std::uint32_t ranks) : Plan(config, std::vector<std::uint32_t>(ranks, 0)) {}
 
 Plan::Plan(const Config& config, std::vector<std::uint32_t> node_of_rank)
     : config_(config),
+      settings_(PhaseSettings::of(config)),
       layout_(config),
       phases_(selectPhases(config)),
       ranks_(checkedRankCount(node_of_rank)),
@@ -338,6 +360,18 @@ std::string errorPath(const Plan& plan, std::uint32_t iteration, Phase phase, co
     path += itemName(itemKindOf(phase), error.owner, error.item, plan.nameForm(phase));
   }
   return path;
+}
+
+bool Plan::collective(Phase phase) const { return collectivePhase(config_, phase); }
+
+bool Plan::syncsAfter(Phase phase) const {
+  return config_.sync_phases && (!config_.sync_creates_only || phaseInfo(phase).creates());
+}
+
+StonewallRule Plan::stonewallIn(Phase phase) const {
+  const StonewallRule rule = config_.stonewall_s > 0 ? stonewallRule(phase) : StonewallRule::kNone;
+  const bool agrees_inside = (phase == Phase::kFileCreate && config_.shared_files) || collective(phase);
+  return rule == StonewallRule::kStopAndWearOut && agrees_inside ? StonewallRule::kNoteOnly : rule;
 }
 
 }  // namespace mdbench

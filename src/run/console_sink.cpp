@@ -29,7 +29,7 @@ std::string humanBytes(std::uint64_t bytes) {
 }
 
 // -Y, in words: the call the backend makes (posix_backend's syncFileSystem), what it flushes and after which
-// phases (phase_executor's syncsIn: every phase, or under a preset the item creates only).
+// phases (Plan::syncsAfter: every phase, or under a preset the item creates only).
 std::string describeSync(const Config& c) {
   const std::string_view when = c.sync_creates_only ? "at the end of each item create phase (the preset's)"
                                                     : "at the end of each phase";

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace mdbench {
@@ -30,6 +31,31 @@ pid_t spawnShellGroup(const std::string& command, const std::vector<std::string>
 // /bin/sh: ENOENT ...", "stopped with the run: SIGTERM to its process group; killed by SIGTERM").
 std::string runPhaseCommand(const std::string& command, std::string_view phase, std::uint32_t iteration,
                             std::uint32_t rank);
+
+// --run-cmd-before-phase and --run-cmd-after-phase on one rank (runPhaseCommand, each when given), and what
+// each said in the last phase ("" when it succeeded or there was none).
+class PhaseCommands {
+ public:
+  PhaseCommands(std::string before, std::string after, std::uint32_t rank)
+      : before_(std::move(before)), after_(std::move(after)), rank_(rank) {}
+
+  bool hasBefore() const { return !before_.empty(); }
+  void runBefore(std::string_view phase, std::uint32_t iteration) {
+    before_problem_ = before_.empty() ? std::string() : runPhaseCommand(before_, phase, iteration, rank_);
+  }
+  void runAfter(std::string_view phase, std::uint32_t iteration) {
+    after_problem_ = after_.empty() ? std::string() : runPhaseCommand(after_, phase, iteration, rank_);
+  }
+  const std::string& beforeProblem() const { return before_problem_; }
+  const std::string& afterProblem() const { return after_problem_; }
+
+ private:
+  std::string before_;
+  std::string after_;
+  std::uint32_t rank_;
+  std::string before_problem_;
+  std::string after_problem_;
+};
 
 // --savePerOpDataCSV: one rank's file of every op it did (start relative to its phase's t_start, and
 // duration), written after each phase (outside the timing) into a new file that is put in place at the end

@@ -774,6 +774,77 @@ TEST(Plan, WithItemsReplacesTheItemCountOnly) {
   EXPECT_THROW(capped.withItems(53), std::logic_error);
 }
 
+TEST(Plan, SettingsAreTheOptionsThePhasesRead) {
+  Config config = treeConfig(TreeSharing::kUnique);
+  config.shared_files = true;
+  config.no_barriers = true;
+  config.iterations = 3;
+  config.write_bytes = 4096;
+  config.read_bytes = 100;
+  config.fsync_writes = true;
+  config.verify_read = true;
+  config.data_packet = DataPacket::kRandom;
+  config.buffer_offset = 7;
+  config.random_seed = 42;
+  config.stonewall_s = 1.5;
+  config.series_interval_s = 0.25;
+  config.cmd_before_phase = "before";
+  config.cmd_after_phase = "after";
+  const PhaseSettings s = Plan(config, 2).settings();
+  EXPECT_EQ(s.sharing, TreeSharing::kUnique);
+  EXPECT_TRUE(s.shared_files);
+  EXPECT_TRUE(s.no_barriers);
+  EXPECT_EQ(s.iterations, 3u);
+  EXPECT_EQ(s.write_bytes, 4096u);
+  EXPECT_EQ(s.read_bytes, 100u);
+  EXPECT_TRUE(s.fsync_writes);
+  EXPECT_TRUE(s.verify_read);
+  EXPECT_EQ(s.pattern.packet(), DataPacket::kRandom);
+  EXPECT_EQ(s.pattern.offset(), 7);
+  EXPECT_EQ(s.random_seed, 42u);
+  EXPECT_EQ(s.stonewall_ns, 1'500'000'000);
+  EXPECT_EQ(s.series_interval_ns, 250'000'000);
+  EXPECT_EQ(s.cmd_before_phase, "before");
+  EXPECT_EQ(s.cmd_after_phase, "after");
+  EXPECT_EQ(Plan(config, 2).withItems(10).settings().write_bytes, 4096u);  // kept by withItems
+
+  config.buffer_offset = -1;         // no -G: offset 0, as DataPattern::of
+  config.series_interval_s = 1e-12;  // at least 1 ns
+  EXPECT_EQ(Plan(config, 1).settings().pattern.offset(), 0);
+  EXPECT_EQ(Plan(config, 1).settings().series_interval_ns, 1);
+}
+
+TEST(Plan, SyncsAfterEveryPhaseOrTheItemCreatesOnly) {
+  Config config = treeConfig(TreeSharing::kShared);
+  for (Phase p : kAllPhases) EXPECT_FALSE(Plan(config, 1).syncsAfter(p)) << phaseName(p);
+  config.sync_phases = true;
+  for (Phase p : kAllPhases) EXPECT_TRUE(Plan(config, 1).syncsAfter(p)) << phaseName(p);
+  config.sync_creates_only = true;
+  const Plan plan(config, 1);
+  for (Phase p : kAllPhases) {
+    EXPECT_EQ(plan.syncsAfter(p), p == P::kDirCreate || p == P::kFileCreate) << phaseName(p);
+  }
+}
+
+TEST(Plan, StonewallInThisRun) {
+  Config config = treeConfig(TreeSharing::kShared);
+  for (Phase p : kAllPhases) EXPECT_EQ(Plan(config, 2).stonewallIn(p), StonewallRule::kNone) << phaseName(p);
+  config.stonewall_s = 2.0;
+  for (Phase p : kAllPhases) EXPECT_EQ(Plan(config, 2).stonewallIn(p), stonewallRule(p)) << phaseName(p);
+  config.shared_files = true;  // -S's create notes only
+  EXPECT_EQ(Plan(config, 2).stonewallIn(P::kFileCreate), StonewallRule::kNoteOnly);
+  EXPECT_EQ(Plan(config, 2).stonewallIn(P::kFileStat), StonewallRule::kStopAndWearOut);
+  config.shared_files = false;
+  config.collective_creates = true;  // -c's creates and removes note only
+  const Plan collective(config, 2);
+  EXPECT_TRUE(collective.collective(P::kFileCreate));
+  EXPECT_FALSE(collective.collective(P::kFileStat));
+  EXPECT_EQ(collective.stonewallIn(P::kDirCreate), StonewallRule::kNoteOnly);
+  EXPECT_EQ(collective.stonewallIn(P::kFileCreate), StonewallRule::kNoteOnly);
+  EXPECT_EQ(collective.stonewallIn(P::kFileStat), StonewallRule::kStopAndWearOut);
+  EXPECT_EQ(collective.stonewallIn(P::kFileRemove), StonewallRule::kNoteOnly);
+}
+
 TEST(Plan, NodePlacementPreconditions) {
   EXPECT_THROW(Plan(treeConfig(TreeSharing::kShared), std::vector<std::uint32_t>{}), std::logic_error);
   EXPECT_EQ(Plan(treeConfig(TreeSharing::kShared), std::vector<std::uint32_t>{3}).ranks(), 1u);

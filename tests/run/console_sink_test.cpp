@@ -539,7 +539,7 @@ TEST(ConsoleSink, HeaderNamesTheSyncCall) {
   EXPECT_EQ(options(with(SyncCall::kSyncfs)),
             "options:  syncfs(2) of the target's file system at the end of each phase, inside the timed "
             "region (-Y --sync-call syncfs)");
-  // Under a preset, only the item creates sync (phase_executor's syncsIn), and the header says so.
+  // Under a preset, only the item creates sync (Plan::syncsAfter), and the header says so.
   Config preset = with(SyncCall::kSync);
   preset.sync_creates_only = true;
   EXPECT_EQ(options(preset),

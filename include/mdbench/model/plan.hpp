@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "mdbench/config/config.hpp"
+#include "mdbench/model/data_pattern.hpp"
 #include "mdbench/model/layout.hpp"
 #include "mdbench/model/phase.hpp"
 
@@ -49,6 +50,27 @@ class Permutation {
 void fillPattern(std::span<std::byte> data, std::uint32_t owner, std::uint64_t item);
 bool checkPattern(std::span<const std::byte> data, std::uint32_t owner, std::uint64_t item);
 
+// What one rank's phases need of the options, taken from them once with the plan (Plan::settings), so that
+// the phase loop reads these and not the Config.
+struct PhaseSettings {
+  TreeSharing sharing = TreeSharing::kShared;      // -u
+  bool shared_files = false;                       // -S
+  bool no_barriers = false;                        // -B
+  std::uint32_t iterations = 1;                    // -i, for the progress line
+  std::uint64_t write_bytes = 0;                   // -w
+  std::uint64_t read_bytes = 0;                    // -e
+  bool fsync_writes = false;                       // -y
+  bool verify_read = false;                        // -X
+  DataPattern pattern{DataPacket::kTimestamp, 0};  // --dataPacketType and -G, at -w (DataPattern::of)
+  std::uint64_t random_seed = 0;                   // -R's order
+  std::int64_t stonewall_ns = 0;                   // -W, from t_start (Plan::stonewallIn says whether)
+  std::int64_t series_interval_ns = 100'000'000;   // --series-interval, at least 1
+  std::string cmd_before_phase;                    // --run-cmd-before-phase ("": none)
+  std::string cmd_after_phase;                     // --run-cmd-after-phase ("": none)
+
+  static PhaseSettings of(const Config& config);
+};
+
 class Plan {
  public:
   // All ranks on one node.
@@ -65,6 +87,8 @@ class Plan {
   // Whether `phase` is one of phases().
   bool runs(Phase phase) const;
   std::uint32_t ranks() const { return ranks_; }
+  // What the phases need of config(), read once.
+  const PhaseSettings& settings() const { return settings_; }
 
   // Whose items (and, with unique trees, whose tree) `rank` works on in `phase`: (rank + k * S) mod P with
   // k = 0 for create and tree phases, 1 for stat, readdir and the directory rename, 2 for read, 3 for
@@ -97,9 +121,20 @@ class Plan {
   // Operations `rank` is planned to do in `phase`: items for item phases (0 for ranks other than 0 in the
   // remove and rename phases with -S), tree directories for tree phases, directories listed for readdir.
   std::uint64_t plannedOps(Phase phase, std::uint32_t rank) const;
+  // -c: whether rank 0 does every rank's operations of `phase` (metrics.hpp's collectivePhase).
+  bool collective(Phase phase) const;
+  // -Y: whether `phase` ends with the sync: every phase, or with sync_creates_only (the IO500 presets) the
+  // item creates only.
+  bool syncsAfter(Phase phase) const;
+  // The stonewall rule of `phase` in this run: kNone without -W. -S's create agrees between its two steps
+  // (a collective every rank reaches once), so it cannot stop at the stonewall and wear out later; it only
+  // notes when the stonewall fired, as renames do. -c's phases note it too: rank 0 alone works, nothing to
+  // agree.
+  StonewallRule stonewallIn(Phase phase) const;
 
  private:
   Config config_;
+  PhaseSettings settings_;
   TreeLayout layout_;
   std::vector<Phase> phases_;
   std::uint32_t ranks_;
