@@ -231,7 +231,9 @@ std::string joinCommandLine(const std::vector<std::string>& args) {
 // --sweep-placement: both problems at once, a bad name is reported even when --sweep is missing too.
 void convertSweepPlacement(const std::string& placement, bool sweep_given, SweepSpec& sweep,
                            std::vector<std::string>& errors) {
-  const bool known = placement == "block" || placement == "spread";
+  // "none" names a run that is no sweep step; it is no placement to ask for.
+  const std::optional<SweepPlacement> chosen = valueOf(kSweepPlacementNames, placement);
+  const bool known = chosen && *chosen != SweepPlacement::kNone;
   if (!known) {
     errors.push_back(fmt::format("{}: unknown placement '{}' (expected block or spread)",
                                  label("sweep-placement"), placement));
@@ -239,7 +241,7 @@ void convertSweepPlacement(const std::string& placement, bool sweep_given, Sweep
   if (!sweep_given) {
     errors.push_back(fmt::format("{}: needs {} (or -f/-l/-s)", label("sweep-placement"), label("sweep")));
   } else if (known) {
-    sweep.placement = placement == "block" ? SweepPlacement::kBlock : SweepPlacement::kSpread;
+    sweep.placement = *chosen;
   }
 }
 

@@ -89,7 +89,7 @@ void checkPath(const std::string& label, const std::string& path, std::vector<st
 // The names a text option takes and what each means; `names` lists them for messages.
 template <typename Value, std::size_t kCount>
 struct Choices {
-  std::array<std::pair<std::string_view, Value>, kCount> values;
+  EnumNames<Value, kCount> values;
   std::string_view names;
   bool any_case = false;  // mdtest compares API names without regard to case
 };
@@ -102,8 +102,8 @@ std::optional<Value> choose(const Choices<Value, kCount>& choices, const std::st
       return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
     });
   };
-  for (const auto& [name, value] : choices.values) {
-    if (same(name)) return value;
+  for (const EnumName<Value>& choice : choices.values) {
+    if (same(choice.name)) return choice.value;
   }
   return std::nullopt;
 }
@@ -115,43 +115,40 @@ enum class IorApi : std::uint8_t {
   kMdtest,  // an ior backend mdtest runs
   kIorOnly  // an ior backend mdtest refuses ("Backend doesn't support MDTest")
 };
-constexpr Choices<IorApi, 19> kIorApis{{{{"AIO", IorApi::kMdtest},
-                                         {"CHFS", IorApi::kMdtest},
-                                         {"DFS", IorApi::kMdtest},
-                                         {"FINCHFS", IorApi::kMdtest},
-                                         {"Gfarm", IorApi::kMdtest},
-                                         {"HDFS", IorApi::kMdtest},
-                                         {"IME", IorApi::kMdtest},
-                                         {"IM", IorApi::kMdtest},
-                                         {"S3-4c", IorApi::kMdtest},
-                                         {"S3_plus", IorApi::kMdtest},
-                                         {"S3_EMC", IorApi::kMdtest},
-                                         {"S3-curl", IorApi::kMdtest},
-                                         {"S3-libs3", IorApi::kMdtest},
-                                         {"HDF5", IorApi::kIorOnly},
-                                         {"MMAP", IorApi::kIorOnly},
-                                         {"MPIIO", IorApi::kIorOnly},
-                                         {"NCMPI", IorApi::kIorOnly},
-                                         {"PMDK", IorApi::kIorOnly},
-                                         {"RADOS", IorApi::kIorOnly}}},
+constexpr Choices<IorApi, 19> kIorApis{{{{IorApi::kMdtest, "AIO"},
+                                         {IorApi::kMdtest, "CHFS"},
+                                         {IorApi::kMdtest, "DFS"},
+                                         {IorApi::kMdtest, "FINCHFS"},
+                                         {IorApi::kMdtest, "Gfarm"},
+                                         {IorApi::kMdtest, "HDFS"},
+                                         {IorApi::kMdtest, "IME"},
+                                         {IorApi::kMdtest, "IM"},
+                                         {IorApi::kMdtest, "S3-4c"},
+                                         {IorApi::kMdtest, "S3_plus"},
+                                         {IorApi::kMdtest, "S3_EMC"},
+                                         {IorApi::kMdtest, "S3-curl"},
+                                         {IorApi::kMdtest, "S3-libs3"},
+                                         {IorApi::kIorOnly, "HDF5"},
+                                         {IorApi::kIorOnly, "MMAP"},
+                                         {IorApi::kIorOnly, "MPIIO"},
+                                         {IorApi::kIorOnly, "NCMPI"},
+                                         {IorApi::kIorOnly, "PMDK"},
+                                         {IorApi::kIorOnly, "RADOS"}}},
                                        "",
                                        true};
-constexpr Choices<PathStyle, 2> kPathStyles{{{{"full", PathStyle::kFull}, {"dirfd", PathStyle::kDirfd}}},
-                                            "full or dirfd"};
-constexpr Choices<SyncCall, 2> kSyncCalls{{{{"sync", SyncCall::kSync}, {"syncfs", SyncCall::kSyncfs}}},
-                                          "sync or syncfs"};
+constexpr Choices<PathStyle, 2> kPathStyles{kPathStyleNames, "full or dirfd"};
+constexpr Choices<SyncCall, 2> kSyncCalls{kSyncCallNames, "sync or syncfs"};
 // mdtest's parsePacketType reads the first letter only; the whole names and the letters are accepted here.
-constexpr Choices<DataPacket, 8> kPackets{{{{"timestamp", DataPacket::kTimestamp},
-                                            {"offset", DataPacket::kOffset},
-                                            {"incompressible", DataPacket::kIncompressible},
-                                            {"random", DataPacket::kRandom},
-                                            {"t", DataPacket::kTimestamp},
-                                            {"o", DataPacket::kOffset},
-                                            {"i", DataPacket::kIncompressible},
-                                            {"r", DataPacket::kRandom}}},
+constexpr Choices<DataPacket, 8> kPackets{{{kDataPacketNames[0],
+                                            kDataPacketNames[1],
+                                            kDataPacketNames[2],
+                                            kDataPacketNames[3],
+                                            {DataPacket::kTimestamp, "t"},
+                                            {DataPacket::kOffset, "o"},
+                                            {DataPacket::kIncompressible, "i"},
+                                            {DataPacket::kRandom, "r"}}},
                                           "timestamp, offset, incompressible, random or t, o, i, r"};
-constexpr Choices<ConsoleStyle, 2> kConsoleStyles{
-    {{{"mdbench", ConsoleStyle::kMdbench}, {"mdtest", ConsoleStyle::kMdtest}}}, "mdbench or mdtest"};
+constexpr Choices<ConsoleStyle, 2> kConsoleStyles{kConsoleStyleNames, "mdbench or mdtest"};
 
 template <typename Value, std::size_t kCount>
 void checkChoice(const Choices<Value, kCount>& choices, std::string_view what, const std::string& label,
@@ -319,37 +316,6 @@ void checkServerStatsValue(const std::string& label, const std::string& value,
 
 namespace mdbench {
 
-// The enums' names, as the options take them and the results file records them.
-std::string_view sweepPlacementName(SweepPlacement placement) {
-  switch (placement) {
-    case SweepPlacement::kNone:
-      return "none";
-    case SweepPlacement::kBlock:
-      return "block";
-    case SweepPlacement::kSpread:
-      return "spread";
-  }
-  return "?";
-}
-
 std::string_view apiName(Api api) { return backendRow(api).name; }
-
-std::string_view pathStyleName(PathStyle style) { return style == PathStyle::kDirfd ? "dirfd" : "full"; }
-
-std::string_view syncCallName(SyncCall call) { return call == SyncCall::kSyncfs ? "syncfs" : "sync"; }
-
-std::string_view dataPacketName(DataPacket packet) {
-  switch (packet) {
-    case DataPacket::kTimestamp:
-      return "timestamp";
-    case DataPacket::kOffset:
-      return "offset";
-    case DataPacket::kIncompressible:
-      return "incompressible";
-    case DataPacket::kRandom:
-      return "random";
-  }
-  return "?";
-}
 
 }  // namespace mdbench

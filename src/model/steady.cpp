@@ -21,14 +21,10 @@ constexpr SteadyOp kMixOps[] = {SteadyOp::kStat, SteadyOp::kRead, SteadyOp::kDel
 constexpr SteadyOp kCleanupOps[] = {SteadyOp::kDelete, SteadyOp::kRmdir};
 
 // One row per steady phase, in enum order.
-struct SteadyPhaseInfo {
-  const char* name;
-  std::span<const SteadyOp> ops;
-};
-constexpr std::array<SteadyPhaseInfo, kSteadyPhaseCount> kSteadyPhases = {{
-    {"precreate", kPrecreateOps},
-    {"mix", kMixOps},
-    {"cleanup", kCleanupOps},
+constexpr std::array<std::span<const SteadyOp>, kSteadyPhaseCount> kSteadyPhaseOps = {{
+    kPrecreateOps,
+    kMixOps,
+    kCleanupOps,
 }};
 
 }  // namespace
@@ -49,22 +45,10 @@ std::vector<std::string> steadyConfigProblems(const SteadyConfig& config) {
   return problems;
 }
 
-const char* steadyPhaseName(SteadyPhase phase) {
-  const auto index = static_cast<std::size_t>(phase);
-  return index < kSteadyPhases.size() ? kSteadyPhases[index].name : "?";
-}
-
-const char* steadyOpName(SteadyOp op) {
-  static constexpr std::array<const char*, kSteadyOpCount> kNames = {"mkdir",  "stat",   "read",
-                                                                     "delete", "create", "rmdir"};
-  const std::size_t index = steadyOpIndex(op);
-  return index < kNames.size() ? kNames[index] : "?";
-}
-
 std::vector<SteadyOp> steadyOpsOf(SteadyPhase phase) {
   const auto index = static_cast<std::size_t>(phase);
-  if (index >= kSteadyPhases.size()) return {};
-  const std::span<const SteadyOp> ops = kSteadyPhases[index].ops;
+  if (index >= kSteadyPhaseOps.size()) return {};
+  const std::span<const SteadyOp> ops = kSteadyPhaseOps[index];
   return {ops.begin(), ops.end()};
 }
 

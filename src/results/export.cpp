@@ -26,6 +26,7 @@
 #include "mdbench/model/stats.hpp"
 #include "mdbench/model/steady.hpp"
 #include "results_attributes.hpp"
+#include "results_config.hpp"
 #include "results_faults.hpp"
 #include "results_layout.hpp"  // the strings and rows the results file holds for enums, joined values, imports
 
@@ -111,62 +112,6 @@ Json runAttributesJson(const StoredRun& run) {
     j["path_style"] = pathStyleName(run.config.path_style);
     j["api"] = apiName(run.config.api);
     j["barrier_timed"] = !run.config.no_barriers;
-  }
-  return j;
-}
-
-// Flags are uint8 0/1 in the file; JSON has booleans for that. `targets` stays the file's '@'-joined text,
-// so that every key holds the value the file holds.
-Json configJson(const StoredRun& run) {
-  const Config& c = run.config;
-  Json j;
-  j["items"] = c.items;
-  j["target"] = c.target;
-  j["targets"] = results::joinTargets(c.targets);
-  j["sharing"] = results::sharingName(c.sharing);
-  j["depth"] = c.depth;
-  j["branching"] = c.branching;
-  j["items_per_dir"] = c.items_per_dir;
-  j["leaf_only"] = c.leaf_only;
-  j["kinds"] = results::kindsName(c.kinds);
-  j["phase_create"] = c.phases.create;
-  j["phase_stat"] = c.phases.stat;
-  j["phase_read"] = c.phases.read;
-  j["phase_remove"] = c.phases.remove;
-  j["phase_rename"] = c.phases.rename;
-  j["phase_readdir"] = c.phases.readdir;
-  j["phase_file_rename"] = c.phases.file_rename;
-  j["iterations"] = c.iterations;
-  j["write_bytes"] = c.write_bytes;
-  j["read_bytes"] = c.read_bytes;
-  j["keep"] = c.keep;
-  j["shift"] = c.shift;
-  j["shift_used"] = run.shift_used;
-  j["random_order"] = c.random_order;
-  j["random_seed"] = c.random_seed;
-  j["stonewall_s"] = c.stonewall_s;
-  j["stonewall_file"] = c.stonewall_file;
-  j["renamed"] = c.renamed;
-  j["fsync_writes"] = c.fsync_writes;
-  j["sync_phases"] = c.sync_phases;
-  j["verify_read"] = c.verify_read;
-  j["shared_files"] = c.shared_files;
-  j["pre_delay_s"] = c.pre_delay_s;
-  j["preset"] = c.preset;
-  if (run.has_series) {  // absent, as in files before version 5
-    j["series_interval_s"] = c.series_interval_s;
-    j["steady_rounds"] = c.steady_rounds;
-    j["datasets"] = c.datasets;
-  }
-  if (run.has_mdtest_options) {  // absent, as in files before version 6
-    j["collective_creates"] = c.collective_creates;
-    j["sync_creates_only"] = c.sync_creates_only;
-    j["cmd_before_phase"] = c.cmd_before_phase;
-    j["cmd_after_phase"] = c.cmd_after_phase;
-    j["per_op_csv_prefix"] = c.per_op_csv_prefix;
-    for (const BackendOptionValue& option : backendOptionValues(c)) {
-      std::visit([&](const auto& value) { j[option.name] = value; }, option.value);
-    }
   }
   return j;
 }
@@ -277,13 +222,21 @@ Json steadyJson(const StoredSteadyIteration& it) {
   return {{"iteration", it.iteration}, {"rounds", it.rounds}, {"phases", std::move(phases)}};
 }
 
+// The newest schema version whose config attributes the run's group can hold, from the reader's record of
+// which versions' parts its file has (5: the series, 6: mdtest's options). Later rows say what an older
+// file implies (results_config.hpp), so their values are exported for every run.
+std::uint32_t configVersionOf(const StoredRun& run) {
+  if (run.has_mdtest_options) return kSchemaVersion;
+  return run.has_series ? kSeriesSchemaVersion : kOldestReadableSchemaVersion;
+}
+
 Json runJson(const StoredRun& run) {
   Json j;
   j["group"] = run.group;
   j["attributes"] = runAttributesJson(run);
   j["hosts"] = run.info.host_of_rank;
   j["node_of_rank"] = run.node_of_rank;
-  j["config"] = configJson(run);
+  j["config"] = results::configGroupJson({run.config, run.shift_used}, configVersionOf(run));
   Json phases = Json::array();
   for (const StoredPhase& p : run.phases) phases.push_back(phaseJson(p, run));
   j["phases"] = std::move(phases);

@@ -35,76 +35,26 @@ inline constexpr const char* kSteadyGroup = "steady";
 // "latency_stat": a steady phase's histogram of one op type.
 inline std::string steadyLatencyName(SteadyOp op) { return fmt::format("latency_{}", steadyOpName(op)); }
 
-// The value among `values` that `name_of` spells `name`: reads back what the writer stored with name_of.
-template <class E, std::size_t N, class NameOf>
-std::optional<E> parseName(std::string_view name, const std::array<E, N>& values, NameOf name_of) {
-  for (const E value : values) {
-    if (name_of(value) == name) return value;
-  }
-  return std::nullopt;
-}
-
 inline std::optional<SteadyPhase> parseSteadyPhase(std::string_view name) {
-  return parseName(name, std::array{SteadyPhase::kPrecreate, SteadyPhase::kMix, SteadyPhase::kCleanup},
-                   steadyPhaseName);
+  return valueOf(kSteadyPhaseNames, name);
 }
 
-inline std::optional<SteadyOp> parseSteadyOp(std::string_view name) {
-  std::array<SteadyOp, kSteadyOpCount> ops{};
-  for (std::size_t i = 0; i < kSteadyOpCount; ++i) ops[i] = static_cast<SteadyOp>(i);
-  return parseName(name, ops, steadyOpName);
-}
+inline std::optional<SteadyOp> parseSteadyOp(std::string_view name) { return valueOf(kSteadyOpNames, name); }
 
 inline std::optional<SweepPlacement> parseSweepPlacement(std::string_view name) {
-  return parseName(name, std::array{SweepPlacement::kNone, SweepPlacement::kBlock, SweepPlacement::kSpread},
-                   sweepPlacementName);
+  return valueOf(kSweepPlacementNames, name);
 }
 
 inline std::string iterationGroupName(std::uint32_t iteration) {
   return fmt::format("iter-{:04}", iteration);
 }
 
-// How the config attributes `sharing` and `kinds` spell their values: one table each for writing and
-// reading.
-template <class E>
-struct Spelling {
-  E value;
-  std::string_view name;
-};
-
-inline constexpr std::array<Spelling<TreeSharing>, 2> kSharingNames = {{
-    {TreeSharing::kShared, "shared"},
-    {TreeSharing::kUnique, "unique"},
-}};
-
-inline constexpr std::array<Spelling<ItemKinds>, 3> kKindsNames = {{
-    {ItemKinds::kBoth, "both"},
-    {ItemKinds::kFilesOnly, "files"},
-    {ItemKinds::kDirsOnly, "dirs"},
-}};
-
-template <class E, std::size_t N>
-std::string_view spell(const std::array<Spelling<E>, N>& names, E value) {
-  for (const Spelling<E>& s : names) {
-    if (s.value == value) return s.name;
-  }
-  return "?";
-}
-
-template <class E, std::size_t N>
-std::optional<E> parseSpelling(const std::array<Spelling<E>, N>& names, std::string_view name) {
-  for (const Spelling<E>& s : names) {
-    if (s.name == name) return s.value;
-  }
-  return std::nullopt;
-}
-
-inline std::string_view sharingName(TreeSharing sharing) { return spell(kSharingNames, sharing); }
+inline std::string_view sharingName(TreeSharing sharing) { return nameOf(kTreeSharingNames, sharing); }
 inline std::optional<TreeSharing> parseSharing(std::string_view name) {
-  return parseSpelling(kSharingNames, name);
+  return valueOf(kTreeSharingNames, name);
 }
-inline std::string_view kindsName(ItemKinds kinds) { return spell(kKindsNames, kinds); }
-inline std::optional<ItemKinds> parseKinds(std::string_view name) { return parseSpelling(kKindsNames, name); }
+inline std::string_view kindsName(ItemKinds kinds) { return nameOf(kItemKindsNames, kinds); }
+inline std::optional<ItemKinds> parseKinds(std::string_view name) { return valueOf(kItemKindsNames, name); }
 
 inline std::optional<Phase> parsePhase(std::string_view name) { return parsePhaseName(name); }
 

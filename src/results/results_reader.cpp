@@ -14,6 +14,7 @@
 #include "mdbench/model/steady.hpp"
 #include "mdbench/results/results_file.hpp"
 #include "results_attributes.hpp"
+#include "results_config.hpp"
 #include "results_faults.hpp"
 #include "results_files.hpp"
 #include "results_imports.hpp"
@@ -58,71 +59,6 @@ Phase readPhaseName(hid_t object) {
   if (!phase)
     throw h5::Error(fmt::format("{}: attribute 'phase' is '{}', not a phase name", h5::pathOf(object), name));
   return *phase;
-}
-
-// The config group: every resolved option into a Config, and the plan's shift into `shift_used`.
-Config readConfig(hid_t run, std::uint32_t version, std::uint32_t& shift_used) {
-  const h5::Handle group = h5::openGroup(run, "config");
-  const hid_t g = group.get();
-  const std::string path = h5::pathOf(g);
-  Config c;
-  c.items = attr<std::uint64_t>(g, "items");
-  c.target = attr<std::string>(g, "target");
-  c.targets = results::splitTargets(attr<std::string>(g, "targets"));
-  const auto sharing = attr<std::string>(g, "sharing");
-  const std::optional<TreeSharing> parsed_sharing = results::parseSharing(sharing);
-  if (!parsed_sharing) {
-    throw h5::Error(fmt::format("{}: attribute 'sharing' is '{}', expected shared or unique", path, sharing));
-  }
-  c.sharing = *parsed_sharing;
-  c.depth = attr<std::uint32_t>(g, "depth");
-  c.branching = attr<std::uint32_t>(g, "branching");
-  c.items_per_dir = attr<std::uint64_t>(g, "items_per_dir");
-  c.leaf_only = readFlag(g, "leaf_only");
-  const auto kinds = attr<std::string>(g, "kinds");
-  const std::optional<ItemKinds> parsed_kinds = results::parseKinds(kinds);
-  if (!parsed_kinds) {
-    throw h5::Error(fmt::format("{}: attribute 'kinds' is '{}', expected both, files or dirs", path, kinds));
-  }
-  c.kinds = *parsed_kinds;
-  c.phases.create = readFlag(g, "phase_create");
-  c.phases.stat = readFlag(g, "phase_stat");
-  c.phases.read = readFlag(g, "phase_read");
-  c.phases.remove = readFlag(g, "phase_remove");
-  c.phases.rename = readFlag(g, "phase_rename");
-  c.phases.readdir = readFlag(g, "phase_readdir");
-  c.phases.file_rename =
-      version >= kFileRenameSchemaVersion ? readFlag(g, "phase_file_rename") : c.phases.rename;
-  c.iterations = attr<std::uint32_t>(g, "iterations");
-  c.write_bytes = attr<std::uint64_t>(g, "write_bytes");
-  c.read_bytes = attr<std::uint64_t>(g, "read_bytes");
-  c.keep = readFlag(g, "keep");
-  c.shift = attr<std::uint32_t>(g, "shift");
-  shift_used = attr<std::uint32_t>(g, "shift_used");
-  c.random_order = readFlag(g, "random_order");
-  c.random_seed = attr<std::uint64_t>(g, "random_seed");
-  c.stonewall_s = attr<double>(g, "stonewall_s");
-  c.stonewall_file = attr<std::string>(g, "stonewall_file");
-  c.renamed = readFlag(g, "renamed");
-  c.fsync_writes = readFlag(g, "fsync_writes");
-  c.sync_phases = readFlag(g, "sync_phases");
-  c.verify_read = readFlag(g, "verify_read");
-  c.shared_files = readFlag(g, "shared_files");
-  c.pre_delay_s = attr<double>(g, "pre_delay_s");
-  c.preset = attr<std::string>(g, "preset");
-  if (version >= kSeriesSchemaVersion) {
-    c.series_interval_s = attr<double>(g, "series_interval_s");
-    c.steady_rounds = attr<std::uint64_t>(g, "steady_rounds");
-    c.datasets = attr<std::uint32_t>(g, "datasets");
-  }
-  if (version >= kMdtestSchemaVersion) {
-    c.collective_creates = readFlag(g, "collective_creates");
-    c.sync_creates_only = readFlag(g, "sync_creates_only");
-    c.cmd_before_phase = attr<std::string>(g, "cmd_before_phase");
-    c.cmd_after_phase = attr<std::string>(g, "cmd_after_phase");
-    c.per_op_csv_prefix = attr<std::string>(g, "per_op_csv_prefix");
-  }
-  return c;
 }
 
 // Version 5: ops per interval of every rank, their sums, and the first/last-done rates.
@@ -323,8 +259,7 @@ void readRunStyle(hid_t run, StoredRun& stored) {
     return;
   }
   const auto style = attr<std::string>(run, "path_style");
-  const auto parsed_style =
-      results::parseName(style, std::array{PathStyle::kFull, PathStyle::kDirfd}, pathStyleName);
+  const auto parsed_style = valueOf(kPathStyleNames, style);
   if (!parsed_style) {
     throw h5::Error(
         fmt::format("{}: attribute 'path_style' is '{}', expected full or dirfd", h5::pathOf(run), style));
@@ -343,15 +278,7 @@ void readRunStyle(hid_t run, StoredRun& stored) {
   c.no_barriers = !readFlag(run, "barrier_timed");
   // The backend's own options, where the file has them (config attributes named as the options).
   const h5::Handle config = h5::openGroup(run, "config");
-  for (const BackendOptionValue& option : backendOptionValues(c)) {
-    if (H5Aexists(config.get(), option.name.c_str()) > 0) {
-      if (std::holds_alternative<std::string>(option.value)) {
-        setBackendOption(c, option.name, attr<std::string>(config.get(), option.name));
-      } else {
-        setBackendOption(c, option.name, attr<std::uint64_t>(config.get(), option.name));
-      }
-    }
-  }
+  results::readBackendOptions(config.get(), c);
 }
 
 StoredRun readRun(hid_t runs, const std::string& name, std::uint32_t version) {
@@ -367,7 +294,12 @@ StoredRun readRun(hid_t runs, const std::string& name, std::uint32_t version) {
   run.node_of_rank = h5::readVector<std::uint32_t>(g, "node_of_rank");
   run.bucket_low = h5::readVector<std::uint64_t>(g, "latency_bucket_low");
   run.bucket_high = h5::readVector<std::uint64_t>(g, "latency_bucket_high");
-  run.config = readConfig(g, version, run.shift_used);
+  {
+    const h5::Handle config = h5::openGroup(g, "config");
+    results::ConfigRecord record = results::readConfigGroup(config.get(), version);
+    run.config = std::move(record.config);
+    run.shift_used = record.shift_used;
+  }
   run.config.command_line = run.info.command_line;  // stored once, as a run attribute
   run.has_mdtest_options = version >= kMdtestSchemaVersion;
   readRunStyle(g, run);

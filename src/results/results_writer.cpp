@@ -35,6 +35,7 @@
 #include "mdbench/util/errno_name.hpp"
 #include "mdbench/util/file_io.hpp"
 #include "results_attributes.hpp"
+#include "results_config.hpp"
 #include "results_faults.hpp"
 #include "results_files.hpp"
 #include "results_layout.hpp"
@@ -108,56 +109,6 @@ std::string nextRunName(hid_t file) {
   auto index = static_cast<std::uint32_t>(h5::childNames(runs.get()).size());
   while (h5::exists(runs.get(), runGroupName(index))) ++index;
   return runGroupName(index);
-}
-
-// Every resolved option, and the rank shift the plan settled on (-N can be raised on several nodes).
-void writeConfig(hid_t group, const Plan& plan) {
-  const Config& c = plan.config();
-  h5::writeAttribute(group, "items", c.items);
-  h5::writeAttribute(group, "target", c.target);
-  h5::writeAttribute(group, "targets", results::joinTargets(c.targets));
-  h5::writeAttribute(group, "sharing", results::sharingName(c.sharing));
-  h5::writeAttribute(group, "depth", c.depth);
-  h5::writeAttribute(group, "branching", c.branching);
-  h5::writeAttribute(group, "items_per_dir", c.items_per_dir);
-  h5::writeAttribute(group, "leaf_only", flag(c.leaf_only));
-  h5::writeAttribute(group, "kinds", results::kindsName(c.kinds));
-  h5::writeAttribute(group, "phase_create", flag(c.phases.create));
-  h5::writeAttribute(group, "phase_stat", flag(c.phases.stat));
-  h5::writeAttribute(group, "phase_read", flag(c.phases.read));
-  h5::writeAttribute(group, "phase_remove", flag(c.phases.remove));
-  h5::writeAttribute(group, "phase_rename", flag(c.phases.rename));
-  h5::writeAttribute(group, "phase_readdir", flag(c.phases.readdir));
-  h5::writeAttribute(group, "phase_file_rename", flag(c.phases.file_rename));
-  h5::writeAttribute(group, "iterations", c.iterations);
-  h5::writeAttribute(group, "write_bytes", c.write_bytes);
-  h5::writeAttribute(group, "read_bytes", c.read_bytes);
-  h5::writeAttribute(group, "keep", flag(c.keep));
-  h5::writeAttribute(group, "shift", c.shift);
-  h5::writeAttribute(group, "shift_used", plan.shift());
-  h5::writeAttribute(group, "random_order", flag(c.random_order));
-  h5::writeAttribute(group, "random_seed", c.random_seed);
-  h5::writeAttribute(group, "stonewall_s", c.stonewall_s);
-  h5::writeAttribute(group, "stonewall_file", c.stonewall_file);
-  h5::writeAttribute(group, "renamed", flag(c.renamed));
-  h5::writeAttribute(group, "fsync_writes", flag(c.fsync_writes));
-  h5::writeAttribute(group, "sync_phases", flag(c.sync_phases));
-  h5::writeAttribute(group, "verify_read", flag(c.verify_read));
-  h5::writeAttribute(group, "shared_files", flag(c.shared_files));
-  h5::writeAttribute(group, "pre_delay_s", c.pre_delay_s);
-  h5::writeAttribute(group, "preset", c.preset);
-  h5::writeAttribute(group, "series_interval_s", c.series_interval_s);
-  h5::writeAttribute(group, "steady_rounds", c.steady_rounds);
-  h5::writeAttribute(group, "datasets", c.datasets);
-  h5::writeAttribute(group, "collective_creates", flag(c.collective_creates));
-  h5::writeAttribute(group, "sync_creates_only", flag(c.sync_creates_only));
-  h5::writeAttribute(group, "cmd_before_phase", c.cmd_before_phase);
-  h5::writeAttribute(group, "cmd_after_phase", c.cmd_after_phase);
-  h5::writeAttribute(group, "per_op_csv_prefix", c.per_op_csv_prefix);
-  // The selected backend's own options, under their names (backends.hpp).
-  for (const BackendOptionValue& option : backendOptionValues(c)) {
-    std::visit([&](const auto& value) { h5::writeAttribute(group, option.name, value); }, option.value);
-  }
 }
 
 // Version 6: how the operations were made and timed (mdtest's -a, --path-style, -B).
@@ -436,7 +387,7 @@ struct Hdf5Sink::Impl {
     h5::writeStrings(run.get(), "hosts", hosts);
     h5::writeVector(run.get(), "node_of_rank", layout.node_of_rank);
     writeBucketBounds(run.get());
-    writeConfig(h5::createGroup(run.get(), "config").get(), plan);
+    results::writeConfigGroup(h5::createGroup(run.get(), "config").get(), {plan.config(), plan.shift()});
     iterations = h5::createGroup(run.get(), "iterations");
     node_of_rank = layout.node_of_rank;
     targets = results::splitTargets(info.target);

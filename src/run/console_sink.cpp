@@ -94,10 +94,10 @@ std::string describeWorkload(const Plan& plan) {
   const char* kinds = c.kinds == ItemKinds::kFilesOnly  ? "files"
                       : c.kinds == ItemKinds::kDirsOnly ? "directories"
                                                         : "files and directories";
-  std::string text = fmt::format("{} items per rank ({}), {} tree{}: depth {}, branching {}, {} director{}",
-                                 c.items, kinds, c.sharing == TreeSharing::kUnique ? "unique" : "shared",
-                                 c.sharing == TreeSharing::kUnique ? " per rank" : "", c.depth, c.branching,
-                                 layout.dirCount(), layout.dirCount() == 1 ? "y" : "ies");
+  std::string text =
+      fmt::format("{} items per rank ({}), {} tree{}: depth {}, branching {}, {} director{}", c.items, kinds,
+                  nameOf(kTreeSharingNames, c.sharing), c.sharing == TreeSharing::kUnique ? " per rank" : "",
+                  c.depth, c.branching, layout.dirCount(), layout.dirCount() == 1 ? "y" : "ies");
   text += fmt::format(", items in {} of them{}", layout.itemDirCount(), c.leaf_only ? " (leaves)" : "");
   if (c.write_bytes || c.read_bytes) {
     text += fmt::format("; write {} B, read {} B per file", c.write_bytes, c.read_bytes);

@@ -4,6 +4,7 @@
 // numbers that do not add up: validate_consistency_test.cpp.
 #include "mdbench/results/validate.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
@@ -16,6 +17,7 @@
 #include "mdbench/config/backends.hpp"
 #include "mdbench/model/phase.hpp"
 #include "mdbench/results/results_file.hpp"
+#include "results_config.hpp"
 #include "results_fixture.hpp"  // downgrade()
 #include "validate_fixture.hpp"
 
@@ -223,6 +225,32 @@ TEST(Schema, ApiValuesAndBackendOptionsAreTheRows) {
     for (const BackendOptionValue& option : backendOptionValues(config)) options.push_back(option.name);
   }
   EXPECT_EQ(config_optional, options);
+}
+
+// The config group is one table of rows (issue 33): the schema's non-optional config attributes are its
+// rows, in order, with each row's type and the version that added it.
+TEST(Schema, ConfigGroupIsTheRows) {
+  const nlohmann::json schema = nlohmann::json::parse(schemaJson());
+  std::vector<std::string> listed;
+  for (const nlohmann::json& object : schema.at("objects")) {
+    if (object.at("path") != "/runs/run-*/config") continue;
+    for (const nlohmann::json& attribute : object.at("attributes")) {
+      if (attribute.value("optional", false)) continue;
+      listed.push_back(fmt::format("{} {} {}", attribute.at("name").get<std::string>(),
+                                   attribute.at("type").get<std::string>(), attribute.value("since", 1)));
+    }
+  }
+  std::vector<std::string> rows;
+  for (const results::ConfigAttribute& row : results::configAttributes()) {
+    rows.push_back(fmt::format("{} {} {}", row.name, results::configTypeName(row), row.since));
+  }
+  EXPECT_EQ(rows, listed);
+  EXPECT_GT(rows.size(), 40U);
+  // A row added after mdtest's options (version 6) says what an older file implies, so that the export
+  // (which knows a run's parts up to version 6) never shows a default the file did not hold.
+  for (const results::ConfigAttribute& row : results::configAttributes()) {
+    if (row.since > kMdtestSchemaVersion) EXPECT_NE(row.absent, nullptr) << row.name;
+  }
 }
 
 // --steady: what the sink wrote, read back through the HDF5 C API and through the reader.

@@ -6,10 +6,21 @@
 #include <string_view>
 #include <vector>
 
+#include "mdbench/util/enum_names.hpp"
+
 namespace mdbench {
 
 enum class TreeSharing : std::uint8_t { kShared, kUnique };            // -u selects kUnique
 enum class ItemKinds : std::uint8_t { kBoth, kFilesOnly, kDirsOnly };  // -F / -D
+inline constexpr EnumNames<TreeSharing, 2> kTreeSharingNames{{
+    {TreeSharing::kShared, "shared"},
+    {TreeSharing::kUnique, "unique"},
+}};
+inline constexpr EnumNames<ItemKinds, 3> kItemKindsNames{{
+    {ItemKinds::kBoth, "both"},
+    {ItemKinds::kFilesOnly, "files"},
+    {ItemKinds::kDirsOnly, "dirs"},
+}};
 
 enum class OutputMode : std::uint8_t {
   kCreate,  // the results file must not exist
@@ -38,7 +49,14 @@ enum class SweepPlacement : std::uint8_t {
   kBlock,   // world ranks 0 .. k-1
   kSpread,  // round-robin across the nodes: the i-th participant from node i mod nodes
 };
-std::string_view sweepPlacementName(SweepPlacement placement);  // "none", "block", "spread"
+inline constexpr EnumNames<SweepPlacement, 3> kSweepPlacementNames{{
+    {SweepPlacement::kNone, "none"},
+    {SweepPlacement::kBlock, "block"},
+    {SweepPlacement::kSpread, "spread"},
+}};
+inline std::string_view sweepPlacementName(SweepPlacement placement) {
+  return nameOf(kSweepPlacementNames, placement);
+}
 
 // --sweep LIST|pow2, or mdtest's -f FIRST -l LAST -s STRIDE: run the whole workload once per step on that
 // many ranks. The steps are resolved against the job size at run time (sweep.hpp).
@@ -87,20 +105,32 @@ struct LibnfsBackendOptions {
 // calls mdtest 4.1's POSIX backend makes (rates comparable with mdtest's); kDirfd: one name relative to a
 // directory descriptor opened once (openat, fstatat, unlinkat), no path walk per operation.
 enum class PathStyle : std::uint8_t { kFull, kDirfd };
-std::string_view pathStyleName(PathStyle style);  // "full", "dirfd"
+inline constexpr EnumNames<PathStyle, 2> kPathStyleNames{
+    {{PathStyle::kFull, "full"}, {PathStyle::kDirfd, "dirfd"}}};
+inline std::string_view pathStyleName(PathStyle style) { return nameOf(kPathStyleNames, style); }
 
 // -Y's system call: sync(2), as mdtest's POSIX backend (every file system of the node), or syncfs(2) on the
 // target's file system only (--sync-call syncfs).
 enum class SyncCall : std::uint8_t { kSync, kSyncfs };
-std::string_view syncCallName(SyncCall call);  // "sync", "syncfs"
+inline constexpr EnumNames<SyncCall, 2> kSyncCallNames{
+    {{SyncCall::kSync, "sync"}, {SyncCall::kSyncfs, "syncfs"}}};
+inline std::string_view syncCallName(SyncCall call) { return nameOf(kSyncCallNames, call); }
 
 // The console's layout: mdbench's tables, or mdtest's (--output mdtest: its SUMMARY table, -P/-Z/
 // --showRankStatistics variants) for scripts that parse mdtest logs.
 enum class ConsoleStyle : std::uint8_t { kMdbench, kMdtest };
+inline constexpr EnumNames<ConsoleStyle, 2> kConsoleStyleNames{
+    {{ConsoleStyle::kMdbench, "mdbench"}, {ConsoleStyle::kMdtest, "mdtest"}}};
 
 // --dataPacketType: what the bytes written with -w hold (mdtest's packet types).
 enum class DataPacket : std::uint8_t { kTimestamp, kOffset, kIncompressible, kRandom };
-std::string_view dataPacketName(DataPacket packet);  // "timestamp", "offset", "incompressible", "random"
+inline constexpr EnumNames<DataPacket, 4> kDataPacketNames{{
+    {DataPacket::kTimestamp, "timestamp"},
+    {DataPacket::kOffset, "offset"},
+    {DataPacket::kIncompressible, "incompressible"},
+    {DataPacket::kRandom, "random"},
+}};
+inline std::string_view dataPacketName(DataPacket packet) { return nameOf(kDataPacketNames, packet); }
 
 // One --fault-at/--fault-cmd pair: `command` started through /bin/sh -c by rank 0 `at_s` seconds into each
 // phase, in a process group of its own, outside the timing (issue 34).

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "mdbench/model/phase.hpp"
+#include "mdbench/util/enum_names.hpp"
 
 namespace mdbench {
 
@@ -48,46 +49,29 @@ struct ServerStatsDelta {
   std::vector<ServerCounter> counters;  // those that moved, plus the source's primary ones; sorted by name
 };
 
+inline constexpr EnumNames<ServerSourceKind, 4> kServerSourceKindNames{{
+    {ServerSourceKind::kCephMds, "ceph-mds"},
+    {ServerSourceKind::kLustreMdt, "lustre-mdt"},
+    {ServerSourceKind::kCommand, "cmd"},
+    {ServerSourceKind::kGanesha, "ganesha"},
+}};
 inline std::string_view serverSourceKindName(ServerSourceKind kind) {
-  switch (kind) {
-    case ServerSourceKind::kCephMds:
-      return "ceph-mds";
-    case ServerSourceKind::kLustreMdt:
-      return "lustre-mdt";
-    case ServerSourceKind::kCommand:
-      return "cmd";
-    case ServerSourceKind::kGanesha:
-      return "ganesha";
-  }
-  return "?";
+  return nameOf(kServerSourceKindNames, kind);
 }
-
 inline std::optional<ServerSourceKind> parseServerSourceKind(std::string_view name) {
-  for (const ServerSourceKind kind : {ServerSourceKind::kCephMds, ServerSourceKind::kLustreMdt,
-                                      ServerSourceKind::kCommand, ServerSourceKind::kGanesha}) {
-    if (serverSourceKindName(kind) == name) return kind;
-  }
-  return std::nullopt;
+  return valueOf(kServerSourceKindNames, name);
 }
 
+inline constexpr EnumNames<ServerStatsStatus, 3> kServerStatsStatusNames{{
+    {ServerStatsStatus::kOk, "ok"},
+    {ServerStatsStatus::kFailed, "failed"},
+    {ServerStatsStatus::kWentBackwards, "went-backwards"},
+}};
 inline std::string_view serverStatsStatusName(ServerStatsStatus status) {
-  switch (status) {
-    case ServerStatsStatus::kOk:
-      return "ok";
-    case ServerStatsStatus::kFailed:
-      return "failed";
-    case ServerStatsStatus::kWentBackwards:
-      return "went-backwards";
-  }
-  return "?";
+  return nameOf(kServerStatsStatusNames, status);
 }
-
 inline std::optional<ServerStatsStatus> parseServerStatsStatus(std::string_view name) {
-  for (const ServerStatsStatus status :
-       {ServerStatsStatus::kOk, ServerStatsStatus::kFailed, ServerStatsStatus::kWentBackwards}) {
-    if (serverStatsStatusName(status) == name) return status;
-  }
-  return std::nullopt;
+  return valueOf(kServerStatsStatusNames, name);
 }
 
 // The Ceph MDS counter that counts client requests: one per request a client sent this MDS (forwards to

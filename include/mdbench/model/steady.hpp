@@ -66,6 +66,7 @@
 #include "mdbench/model/metrics.hpp"
 #include "mdbench/model/result.hpp"
 #include "mdbench/model/stats.hpp"
+#include "mdbench/util/enum_names.hpp"
 
 namespace mdbench {
 
@@ -86,13 +87,26 @@ std::vector<std::string> steadyConfigProblems(const SteadyConfig& config);
 
 enum class SteadyPhase : std::uint8_t { kPrecreate, kMix, kCleanup };
 inline constexpr std::size_t kSteadyPhaseCount = 3;
-const char* steadyPhaseName(SteadyPhase phase);  // "precreate", "mix", "cleanup"
+inline constexpr EnumNames<SteadyPhase, kSteadyPhaseCount> kSteadyPhaseNames{{
+    {SteadyPhase::kPrecreate, "precreate"},
+    {SteadyPhase::kMix, "mix"},
+    {SteadyPhase::kCleanup, "cleanup"},
+}};
+inline const char* steadyPhaseName(SteadyPhase phase) { return nameOf(kSteadyPhaseNames, phase).data(); }
 
 // The op types, each with its own counters and histogram: precreate has mkdir and create, the mix stat,
 // read, delete and create, cleanup delete and rmdir.
 enum class SteadyOp : std::uint8_t { kMkdir, kStat, kRead, kDelete, kCreate, kRmdir };
 inline constexpr std::size_t kSteadyOpCount = 6;
-const char* steadyOpName(SteadyOp op);  // "mkdir", "stat", "read", "delete", "create", "rmdir"
+inline constexpr EnumNames<SteadyOp, kSteadyOpCount> kSteadyOpNames{{
+    {SteadyOp::kMkdir, "mkdir"},
+    {SteadyOp::kStat, "stat"},
+    {SteadyOp::kRead, "read"},
+    {SteadyOp::kDelete, "delete"},
+    {SteadyOp::kCreate, "create"},
+    {SteadyOp::kRmdir, "rmdir"},
+}};
+inline const char* steadyOpName(SteadyOp op) { return nameOf(kSteadyOpNames, op).data(); }
 std::vector<SteadyOp> steadyOpsOf(SteadyPhase phase);
 constexpr std::size_t steadyOpIndex(SteadyOp op) { return static_cast<std::size_t>(op); }
 
