@@ -16,7 +16,9 @@
 
 #include "h5.hpp"
 #include "mdbench/config/config.hpp"
+#include "mdbench/model/metrics.hpp"
 #include "mdbench/model/phase.hpp"
+#include "mdbench/model/result.hpp"
 #include "mdbench/model/steady.hpp"
 #include "mdbench/results/results_file.hpp"
 
@@ -152,21 +154,39 @@ struct ErrorRow {
   const char* path = nullptr;
 };
 
-// The compound fields, in file order, exactly as results-schema/schema.json lists them.
+// A row of a phase's `ranks` table in memory: the rank's record, and the columns the writer derives from it
+// and stores beside it (the reader keeps the record only; validate compares the stored derived columns
+// with rankRowOf's).
+struct RankRow {
+  std::uint32_t rank = 0;
+  std::uint32_t node = 0;  // node_of_rank[rank]
+  double rate = 0.0;       // rankRate(record)
+  RankPhaseRecord record;
+};
+
+inline RankRow rankRowOf(std::uint32_t rank, std::uint32_t node, const RankPhaseRecord& record) {
+  return {rank, node, rankRate(record), record};
+}
+
+// Where a member of the record (offsetof(RankPhaseRecord, member)) lies in a RankRow.
+constexpr std::size_t inRecord(std::size_t member) { return offsetof(RankRow, record) + member; }
+
+// The compound fields, in file order, exactly as results-schema/schema.json lists them (the file's rows are
+// packed in this order, whatever the order in memory).
 // Fields added in version 2 come last, so the version 1 fields keep their offsets in the packed rows.
 inline constexpr std::array<h5::Field, 12> kRankFields = {{
-    {"rank", h5::Type::kUint32, offsetof(StoredRankRow, rank)},
-    {"node", h5::Type::kUint32, offsetof(StoredRankRow, node)},
-    {"planned", h5::Type::kUint64, offsetof(StoredRankRow, planned)},
-    {"ok", h5::Type::kUint64, offsetof(StoredRankRow, ok)},
-    {"failed", h5::Type::kUint64, offsetof(StoredRankRow, failed)},
-    {"bytes", h5::Type::kUint64, offsetof(StoredRankRow, bytes)},
-    {"t_start", h5::Type::kFloat64, offsetof(StoredRankRow, t_start)},
-    {"t_local_end", h5::Type::kFloat64, offsetof(StoredRankRow, t_local_end)},
-    {"t_global_end", h5::Type::kFloat64, offsetof(StoredRankRow, t_global_end)},
-    {"rate", h5::Type::kFloat64, offsetof(StoredRankRow, rate)},
-    {"ops_at_stonewall", h5::Type::kUint64, offsetof(StoredRankRow, ops_at_stonewall)},
-    {"t_stonewall", h5::Type::kFloat64, offsetof(StoredRankRow, t_stonewall)},
+    {"rank", h5::Type::kUint32, offsetof(RankRow, rank)},
+    {"node", h5::Type::kUint32, offsetof(RankRow, node)},
+    {"planned", h5::Type::kUint64, inRecord(offsetof(RankPhaseRecord, planned))},
+    {"ok", h5::Type::kUint64, inRecord(offsetof(RankPhaseRecord, ok))},
+    {"failed", h5::Type::kUint64, inRecord(offsetof(RankPhaseRecord, failed))},
+    {"bytes", h5::Type::kUint64, inRecord(offsetof(RankPhaseRecord, bytes))},
+    {"t_start", h5::Type::kFloat64, inRecord(offsetof(RankPhaseRecord, t_start))},
+    {"t_local_end", h5::Type::kFloat64, inRecord(offsetof(RankPhaseRecord, t_local_end))},
+    {"t_global_end", h5::Type::kFloat64, inRecord(offsetof(RankPhaseRecord, t_global_end))},
+    {"rate", h5::Type::kFloat64, offsetof(RankRow, rate)},
+    {"ops_at_stonewall", h5::Type::kUint64, inRecord(offsetof(RankPhaseRecord, ops_at_stonewall))},
+    {"t_stonewall", h5::Type::kFloat64, inRecord(offsetof(RankPhaseRecord, t_stonewall))},
 }};
 
 inline constexpr std::array<h5::Field, 4> kErrorFields = {{

@@ -148,6 +148,19 @@ void readSeries(hid_t g, StoredPhase& p) {
   p.has_series = true;
 }
 
+// A histogram dataset (latency, or a steady phase's latency_<op>): exactly the buckets of a
+// LatencyHistogram.
+LatencyHistogram readHistogram(hid_t g, const std::string& name) {
+  const std::vector<std::uint64_t> counts = h5::readVector<std::uint64_t>(g, name);
+  LatencyHistogram histogram;
+  if (counts.size() != LatencyHistogram::kBuckets) {
+    throw h5::Error(fmt::format("{}/{}: {} counts, expected {} (the histogram's buckets)", h5::pathOf(g),
+                                name, counts.size(), LatencyHistogram::kBuckets));
+  }
+  std::copy(counts.begin(), counts.end(), histogram.counts().begin());
+  return histogram;
+}
+
 StoredPhase readPhase(hid_t iteration, const std::string& name, std::uint32_t version) {
   const h5::Handle group = h5::openGroup(iteration, name);
   const hid_t g = group.get();
@@ -161,9 +174,10 @@ StoredPhase readPhase(hid_t iteration, const std::string& name, std::uint32_t ve
   results::readAttributes(g, results::kAggregateSpread, p.aggregate);
   p.rate_formula = attr<std::string>(g, "rate_formula");
   results::readAttributes(g, results::kLatencyAttributes, p.latency_summary);
-  p.ranks = h5::readCompound<StoredRankRow>(g, "ranks", results::kRankFields,
-                                            [](const StoredRankRow& row) { return row; });
-  p.latency = h5::readVector<std::uint64_t>(g, "latency");
+  // The derived columns (rank, node, rate) are not kept: validate checks them against the record.
+  p.ranks = h5::readCompound<results::RankRow>(g, "ranks", results::kRankFields,
+                                               [](const results::RankRow& row) { return row.record; });
+  p.latency = readHistogram(g, "latency");
   if (version >= kSeriesSchemaVersion) readSeries(g, p);
   if (h5::exists(g, "errors")) {
     p.errors = h5::readCompound<results::ErrorRow>(
@@ -381,16 +395,7 @@ StoredRun readRun(hid_t runs, const std::string& name, std::uint32_t version) {
 }  // namespace
 
 PhaseSize phaseSize(const StoredPhase& phase, std::uint32_t run_ranks) {
-  std::vector<RankPhaseRecord> ranks;
-  ranks.reserve(phase.ranks.size());
-  for (const StoredRankRow& row : phase.ranks) {
-    RankPhaseRecord r;
-    r.planned = row.planned;
-    r.t_start = row.t_start;
-    r.t_local_end = row.t_local_end;
-    ranks.push_back(r);
-  }
-  return phaseSize(phase.aggregate, slowestRankTime(ranks), run_ranks);
+  return phaseSize(phase.aggregate, slowestRankTime(phase.ranks), run_ranks);
 }
 
 SteadyPhaseResult steadyPhaseOf(const StoredSteadyPhase& phase) {

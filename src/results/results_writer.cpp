@@ -453,14 +453,12 @@ struct Hdf5Sink::Impl {
   }
 
   void writeRanks(hid_t group, const PhaseResult& result) const {
-    std::vector<StoredRankRow> rows;
+    std::vector<results::RankRow> rows;
     rows.reserve(result.ranks.size());
     for (std::uint32_t rank = 0; rank < result.ranks.size(); ++rank) {
-      const RankPhaseRecord& r = result.ranks[rank];
-      rows.push_back({rank, node_of_rank[rank], r.planned, r.ok, r.failed, r.bytes, r.t_start, r.t_local_end,
-                      r.t_global_end, rankRate(r), r.ops_at_stonewall, r.t_stonewall});
+      rows.push_back(results::rankRowOf(rank, node_of_rank[rank], result.ranks[rank]));
     }
-    h5::writeCompound<StoredRankRow>(group, "ranks", results::kRankFields, rows);
+    h5::writeCompound<results::RankRow>(group, "ranks", results::kRankFields, rows);
   }
 
   // The directory `rank` worked in: targets[rank mod the number of targets] (-d A@B@C).
