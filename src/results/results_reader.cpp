@@ -215,11 +215,12 @@ StoredSteadyPhase readSteadyPhase(hid_t steady, const std::string& name) {
   p.phase = *phase;
   p.summary.phase = p.phase;
   readSteadySummary(g, p.summary);
-  p.ranks = h5::readCompound<StoredSteadyRow>(g, "ranks", results::kSteadyRankFields,
-                                              [](const StoredSteadyRow& row) { return row; });
+  // The rank and node columns are not kept: validate checks them.
+  p.ranks = h5::readCompound<results::SteadyRankRow>(
+      g, "ranks", results::kSteadyRankFields, [](const results::SteadyRankRow& row) { return row.record; });
   p.summary.ranks = static_cast<std::uint32_t>(p.ranks.size());
   for (const SteadyOp op : steadyOpsOf(p.phase)) {
-    p.latency[steadyOpIndex(op)] = h5::readVector<std::uint64_t>(g, results::steadyLatencyName(op));
+    p.latency[steadyOpIndex(op)] = readHistogram(g, results::steadyLatencyName(op));
   }
   if (h5::exists(g, "errors")) {
     p.errors = h5::readCompound<results::SteadyErrorRow>(
@@ -396,29 +397,6 @@ StoredRun readRun(hid_t runs, const std::string& name, std::uint32_t version) {
 
 PhaseSize phaseSize(const StoredPhase& phase, std::uint32_t run_ranks) {
   return phaseSize(phase.aggregate, slowestRankTime(phase.ranks), run_ranks);
-}
-
-SteadyPhaseResult steadyPhaseOf(const StoredSteadyPhase& phase) {
-  SteadyPhaseResult result;
-  result.phase = phase.phase;
-  for (const StoredSteadyRow& row : phase.ranks) {
-    SteadyRankRecord r;
-    for (std::size_t op = 0; op < kSteadyOpCount; ++op) r.ops[op] = {row.ok[op], row.failed[op]};
-    r.bytes = row.bytes;
-    r.rounds = row.rounds;
-    r.rounds_at_stonewall = row.rounds_at_stonewall;
-    r.t_stonewall = row.t_stonewall;
-    r.t_start = row.t_start;
-    r.t_local_end = row.t_local_end;
-    r.t_global_end = row.t_global_end;
-    result.ranks.push_back(r);
-  }
-  for (std::size_t op = 0; op < kSteadyOpCount; ++op) {
-    const std::vector<std::uint64_t>& counts = phase.latency[op];
-    std::span<std::uint64_t, LatencyHistogram::kBuckets> into = result.latency[op].counts();
-    std::copy_n(counts.begin(), std::min(counts.size(), into.size()), into.begin());
-  }
-  return result;
 }
 
 std::string runGroupName(std::uint32_t index) { return fmt::format("run-{:04}", index); }

@@ -565,28 +565,12 @@ struct Hdf5Sink::Impl {
   }
 
   void writeSteadyRanks(hid_t group, const SteadyPhaseResult& result) const {
-    std::vector<StoredSteadyRow> rows;
+    std::vector<results::SteadyRankRow> rows;
     rows.reserve(result.ranks.size());
     for (std::uint32_t rank = 0; rank < result.ranks.size(); ++rank) {
-      const SteadyRankRecord& r = result.ranks[rank];
-      StoredSteadyRow row{rank,
-                          node_of_rank[rank],
-                          r.t_start,
-                          r.t_local_end,
-                          r.t_global_end,
-                          r.bytes,
-                          r.rounds,
-                          r.rounds_at_stonewall,
-                          r.t_stonewall,
-                          {},
-                          {}};
-      for (std::size_t op = 0; op < kSteadyOpCount; ++op) {
-        row.ok[op] = r.ops[op].ok;
-        row.failed[op] = r.ops[op].failed;
-      }
-      rows.push_back(row);
+      rows.push_back({rank, node_of_rank[rank], result.ranks[rank]});
     }
-    h5::writeCompound<StoredSteadyRow>(group, "ranks", results::kSteadyRankFields, rows);
+    h5::writeCompound<results::SteadyRankRow>(group, "ranks", results::kSteadyRankFields, rows);
   }
 
   void writeSteadyErrors(hid_t group, std::uint32_t iteration, const SteadyPhaseResult& result,

@@ -522,7 +522,7 @@ class RunChecker {
     }
     for (const StoredSteadyIteration& it : run_.steady) {
       const bool stopped = run_.status == "interrupted" && &it == &run_.steady.back();
-      checkSteadyIteration(it, run_.config, run_.node_of_rank, stopped);
+      checkSteadyIteration(file_, it, run_.config, run_.node_of_rank, stopped);
     }
   }
 

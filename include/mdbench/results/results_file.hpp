@@ -126,22 +126,6 @@ struct StoredSummary {
   IterationSummary summary;
 };
 
-// --steady (schema version 5): one row of a steady phase's `ranks` table. Every row has the counters of all
-// six op types (those the phase does not do are 0), so the table has one layout for every phase.
-struct StoredSteadyRow {
-  std::uint32_t rank = 0;
-  std::uint32_t node = 0;
-  double t_start = 0.0;
-  double t_local_end = 0.0;
-  double t_global_end = 0.0;
-  std::uint64_t bytes = 0;
-  std::uint64_t rounds = 0;
-  std::uint64_t rounds_at_stonewall = 0;
-  double t_stonewall = 0.0;
-  std::array<std::uint64_t, kSteadyOpCount> ok{};      // by steadyOpIndex
-  std::array<std::uint64_t, kSteadyOpCount> failed{};  // by steadyOpIndex
-};
-
 struct StoredSteadyError {
   std::uint32_t rank = 0;
   SteadyOp op = SteadyOp::kMkdir;
@@ -150,12 +134,13 @@ struct StoredSteadyError {
   std::string path;
 };
 
-struct StoredSteadyPhase {
+// --steady (schema version 5): a steady phase as stored: the SteadyPhaseResult the engine wrote, with the
+// summary and first errors stored beside it. Its ranks are the rows of `ranks` in rank order (every row has
+// the counters of all six op types, those the phase does not do 0; the derived columns rank and node are not
+// kept, `mdbench validate` checks them; a rank's first_error is not stored as numbers, `errors` holds its
+// text). Its latency holds the histograms latency_<op> of the phase's ops (steadyOpsOf); the others empty.
+struct StoredSteadyPhase : SteadyPhaseResult {
   std::string group;  // "/runs/run-0000/iterations/iter-0000/steady/mix"
-  SteadyPhase phase = SteadyPhase::kPrecreate;
-  std::vector<StoredSteadyRow> ranks;
-  // latency_<op> for the ops of the phase (steadyOpsOf); empty for the others.
-  std::array<std::vector<std::uint64_t>, kSteadyOpCount> latency;
   // As stored in the attributes. The mix-only fields (rounds ... rounds_per_s_at_stonewall) and the per-op
   // fields of ops the phase does not do are stored for the phases that have them only, and 0 here otherwise.
   SteadyPhaseSummary summary;
@@ -168,10 +153,6 @@ struct StoredSteadyIteration {
   std::uint64_t rounds = 0;               // the mix's agreed round count
   std::vector<StoredSteadyPhase> phases;  // in execution order, as many as were stored
 };
-
-// The records and histograms of a stored steady phase, to recompute summarizeSteadyPhase from (the first
-// errors are left out: they are not needed for any number).
-SteadyPhaseResult steadyPhaseOf(const StoredSteadyPhase& phase);
 
 struct StoredRun {
   std::string group;  // "/runs/run-0000"
