@@ -14,6 +14,7 @@
 #include "h5.hpp"
 #include "mdbench/model/metrics.hpp"
 #include "mdbench/results/results_file.hpp"
+#include "results_layout.hpp"
 
 namespace mdbench::bench {
 namespace {
@@ -59,7 +60,8 @@ void writeAttribute(hid_t object, const char* name, const std::string& value) {
   writeScalar(object, name, type.get(), type.get(), &pointer);
 }
 
-// The `ranks` row as results-schema/README.md lists it: packed in the file, StoredRankRow in memory.
+// The `ranks` row as results-schema/README.md lists it: packed in the file, the results module's RankRow in
+// memory.
 struct RankField {
   const char* name;
   hid_t file_type;
@@ -69,16 +71,18 @@ struct RankField {
 
 std::array<RankField, 10> rankFields() {
   return {{
-      {"rank", H5T_STD_U32LE, H5T_NATIVE_UINT32, offsetof(StoredRankRow, rank)},
-      {"node", H5T_STD_U32LE, H5T_NATIVE_UINT32, offsetof(StoredRankRow, node)},
-      {"planned", H5T_STD_U64LE, H5T_NATIVE_UINT64, offsetof(StoredRankRow, planned)},
-      {"ok", H5T_STD_U64LE, H5T_NATIVE_UINT64, offsetof(StoredRankRow, ok)},
-      {"failed", H5T_STD_U64LE, H5T_NATIVE_UINT64, offsetof(StoredRankRow, failed)},
-      {"bytes", H5T_STD_U64LE, H5T_NATIVE_UINT64, offsetof(StoredRankRow, bytes)},
-      {"t_start", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, offsetof(StoredRankRow, t_start)},
-      {"t_local_end", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, offsetof(StoredRankRow, t_local_end)},
-      {"t_global_end", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, offsetof(StoredRankRow, t_global_end)},
-      {"rate", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, offsetof(StoredRankRow, rate)},
+      {"rank", H5T_STD_U32LE, H5T_NATIVE_UINT32, offsetof(results::RankRow, rank)},
+      {"node", H5T_STD_U32LE, H5T_NATIVE_UINT32, offsetof(results::RankRow, node)},
+      {"planned", H5T_STD_U64LE, H5T_NATIVE_UINT64, results::inRecord(offsetof(RankPhaseRecord, planned))},
+      {"ok", H5T_STD_U64LE, H5T_NATIVE_UINT64, results::inRecord(offsetof(RankPhaseRecord, ok))},
+      {"failed", H5T_STD_U64LE, H5T_NATIVE_UINT64, results::inRecord(offsetof(RankPhaseRecord, failed))},
+      {"bytes", H5T_STD_U64LE, H5T_NATIVE_UINT64, results::inRecord(offsetof(RankPhaseRecord, bytes))},
+      {"t_start", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, results::inRecord(offsetof(RankPhaseRecord, t_start))},
+      {"t_local_end", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+       results::inRecord(offsetof(RankPhaseRecord, t_local_end))},
+      {"t_global_end", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+       results::inRecord(offsetof(RankPhaseRecord, t_global_end))},
+      {"rate", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, offsetof(results::RankRow, rate)},
   }};
 }
 
@@ -95,7 +99,7 @@ Id rankFileType() {
 }
 
 Id rankMemoryType() {
-  Id type(H5Tcreate(H5T_COMPOUND, sizeof(StoredRankRow)), "H5Tcreate");
+  Id type(H5Tcreate(H5T_COMPOUND, sizeof(results::RankRow)), "H5Tcreate");
   for (const RankField& f : rankFields())
     check(H5Tinsert(type.get(), f.name, f.offset, f.memory_type), "H5Tinsert");
   return type;
@@ -191,7 +195,7 @@ struct CollectivePhaseFile::Impl {
   }
 
   // Each rank writes row `rank` of the table: one hyperslab per rank, one collective write.
-  void writeRanks(hid_t group, const StoredRankRow& row) {
+  void writeRanks(hid_t group, const results::RankRow& row) {
     const hsize_t dims[1] = {static_cast<hsize_t>(size)};
     const Id file_space(H5Screate_simple(1, dims, nullptr), "H5Screate_simple");
     const Id dataset(H5Dcreate2(group, "ranks", rank_file_type.get(), file_space.get(), H5P_DEFAULT,
@@ -262,16 +266,7 @@ void CollectivePhaseFile::writePhase(const PhaseSlot& slot, const RankPhaseRecor
   writeAttribute(group.get(), "iteration", slot.iteration);
   writeAttribute(group.get(), "order", slot.order);
   m.writeAggregate(group.get(), reduced.aggregate, latencySummary(reduced.latency));
-  const StoredRankRow row{static_cast<std::uint32_t>(m.rank),
-                          node,
-                          mine.planned,
-                          mine.ok,
-                          mine.failed,
-                          mine.bytes,
-                          mine.t_start,
-                          mine.t_local_end,
-                          mine.t_global_end,
-                          rankRate(mine)};
+  const results::RankRow row = results::rankRowOf(static_cast<std::uint32_t>(m.rank), node, mine);
   m.writeRanks(group.get(), row);
   m.writeLatency(group.get(), reduced.latency);
   if (m.flush == PhaseFlush::kEveryPhase) check(H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL), "H5Fflush");

@@ -89,8 +89,7 @@ void addRun(const StoredRun& run, std::map<Key, Accumulator>& acc, std::map<std:
     a.ops_per_rank_sum += size.ops_per_rank;
     a.ops_sum += size.ops;
     a.timed += 1;
-    const std::size_t n = std::min(phase.latency.size(), LatencyHistogram::kBuckets);
-    for (std::size_t i = 0; i < n; ++i) a.latency.counts()[i] += phase.latency[i];
+    a.latency += phase.latency;
     if (!phase.server_stats.empty()) addServerStats(phase, a);
   }
 }

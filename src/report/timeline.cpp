@@ -62,7 +62,7 @@ PhaseLines rankLines(const StoredPhase& p) {
   const std::size_t n = p.series.intervals;
   lines.complete = p.series.per_rank.size() >= p.ranks.size() * n;
   for (std::size_t r = 0; r < p.ranks.size(); ++r) {
-    const StoredRankRow& row = p.ranks[r];
+    const RankPhaseRecord& row = p.ranks[r];
     std::vector<std::uint64_t> counts;
     if (row.planned > 0 && lines.complete) {
       const auto first = p.series.per_rank.begin() + static_cast<std::ptrdiff_t>(r * n);
@@ -76,7 +76,7 @@ PhaseLines rankLines(const StoredPhase& p) {
 // When the rows of the ranks were not stored: the stored totals, up to the slowest rank's end.
 std::vector<ChartPoint> totalOfCounts(const StoredPhase& p) {
   double end = 0.0;
-  for (const StoredRankRow& row : p.ranks) {
+  for (const RankPhaseRecord& row : p.ranks) {
     if (row.planned > 0) end = std::max(end, row.t_local_end - row.t_start);
   }
   return ratesOverTime(p.series.total, p.series.interval_s, end);

@@ -21,6 +21,7 @@
 #include "export_server_stats.hpp"
 #include "h5.hpp"
 #include "mdbench/config/backends.hpp"
+#include "mdbench/model/metrics.hpp"
 #include "mdbench/model/phase.hpp"
 #include "mdbench/model/rate_timing.hpp"
 #include "mdbench/model/stats.hpp"
@@ -126,7 +127,8 @@ Json errorJson(const StoredError& e) {
 // bounds come from the run's latency_bucket_low/_high datasets; should those not cover the histogram
 // (a hand-made file), they are the ones the schema defines (unchanged since version 1), which the writer
 // stores.
-Json latencyBucketsJson(const std::vector<std::uint64_t>& counts, const StoredRun& run) {
+Json latencyBucketsJson(const LatencyHistogram& histogram, const StoredRun& run) {
+  const std::span<const std::uint64_t, LatencyHistogram::kBuckets> counts = histogram.counts();
   Json buckets = Json::array();
   for (std::size_t b = 0; b < counts.size(); ++b) {
     if (counts[b] == 0) continue;
@@ -139,6 +141,12 @@ Json latencyBucketsJson(const std::vector<std::uint64_t>& counts, const StoredRu
     buckets.push_back(std::move(j));
   }
   return buckets;
+}
+
+// The node a rank ran on: the run's node_of_rank (0 past its end, which only a hand-made StoredRun has: a
+// file's is checked to have one per rank).
+std::uint32_t nodeOf(const StoredRun& run, std::uint32_t rank) {
+  return rank < run.node_of_rank.size() ? run.node_of_rank[rank] : 0;
 }
 
 Json phaseJson(const StoredPhase& p, const StoredRun& run) {
@@ -160,7 +168,9 @@ Json phaseJson(const StoredPhase& p, const StoredRun& run) {
     j[results::kOpsPerIntervalTotal] = p.series.total;
   }
   Json ranks = Json::array();
-  for (const StoredRankRow& r : p.ranks) ranks.push_back(rowJson(results::kRankFields, r));
+  for (std::uint32_t r = 0; r < p.ranks.size(); ++r) {
+    ranks.push_back(rowJson(results::kRankFields, results::rankRowOf(r, nodeOf(run, r), p.ranks[r])));
+  }
   j["ranks"] = std::move(ranks);
   j["latency_buckets"] = latencyBucketsJson(p.latency, run);
   Json errors = Json::array();
@@ -284,17 +294,18 @@ std::string steadyCsvRow(const StoredRun& run, const StoredSteadyIteration& it, 
 }
 
 // fmt's "{}" prints integers in decimal and doubles in the shortest form that reads back exactly.
-std::string csvRow(const StoredRun& run, const StoredPhase& p, const StoredRankRow& r) {
+std::string csvRow(const StoredRun& run, const StoredPhase& p, std::uint32_t rank) {
+  const RankPhaseRecord& r = p.ranks[rank];
   const std::vector<std::string>& hosts = run.info.host_of_rank;
-  const std::string_view host = r.rank < hosts.size() ? std::string_view(hosts[r.rank]) : std::string_view();
+  const std::string_view host = rank < hosts.size() ? std::string_view(hosts[rank]) : std::string_view();
   std::string line;
   appendCsvField(line, run.group);
-  fmt::format_to(std::back_inserter(line), ",{},{},{},{},{},", p.iteration, phaseName(p.phase), p.order,
-                 r.rank, r.node);
+  fmt::format_to(std::back_inserter(line), ",{},{},{},{},{},", p.iteration, phaseName(p.phase), p.order, rank,
+                 nodeOf(run, rank));
   appendCsvField(line, host);
   fmt::format_to(std::back_inserter(line), ",{},{},{},{},{},{},{},{},{},{},{},{},{},{}", r.planned, r.ok,
-                 r.failed, r.bytes, r.t_start, r.t_local_end, r.t_global_end, r.rate, p.aggregate.ops_per_s,
-                 p.aggregate.time_s, r.ops_at_stonewall, r.t_stonewall, p.items,
+                 r.failed, r.bytes, r.t_start, r.t_local_end, r.t_global_end, rankRate(r),
+                 p.aggregate.ops_per_s, p.aggregate.time_s, r.ops_at_stonewall, r.t_stonewall, p.items,
                  p.aggregate.ops_per_s_at_stonewall);
   // Empty where the file has no such numbers (before version 5): not a rate of 0.
   if (p.has_series) {
@@ -369,7 +380,7 @@ void exportCsv(const StoredResults& results, std::ostream& out) {
     out << kCsvHeader;
     for (const StoredRun& run : results.runs) {
       for (const StoredPhase& p : run.phases) {
-        for (const StoredRankRow& r : p.ranks) out << csvRow(run, p, r);
+        for (std::uint32_t r = 0; r < p.ranks.size(); ++r) out << csvRow(run, p, r);
       }
     }
   }

@@ -16,7 +16,9 @@
 
 #include "h5.hpp"
 #include "mdbench/config/config.hpp"
+#include "mdbench/model/metrics.hpp"
 #include "mdbench/model/phase.hpp"
+#include "mdbench/model/result.hpp"
 #include "mdbench/model/steady.hpp"
 #include "mdbench/results/results_file.hpp"
 
@@ -102,21 +104,39 @@ struct ErrorRow {
   const char* path = nullptr;
 };
 
-// The compound fields, in file order, exactly as results-schema/schema.json lists them.
+// A row of a phase's `ranks` table in memory: the rank's record, and the columns the writer derives from it
+// and stores beside it (the reader keeps the record only; validate compares the stored derived columns
+// with rankRowOf's).
+struct RankRow {
+  std::uint32_t rank = 0;
+  std::uint32_t node = 0;  // node_of_rank[rank]
+  double rate = 0.0;       // rankRate(record)
+  RankPhaseRecord record;
+};
+
+inline RankRow rankRowOf(std::uint32_t rank, std::uint32_t node, const RankPhaseRecord& record) {
+  return {rank, node, rankRate(record), record};
+}
+
+// Where a member of the record (offsetof(RankPhaseRecord, member)) lies in a RankRow.
+constexpr std::size_t inRecord(std::size_t member) { return offsetof(RankRow, record) + member; }
+
+// The compound fields, in file order, exactly as results-schema/schema.json lists them (the file's rows are
+// packed in this order, whatever the order in memory).
 // Fields added in version 2 come last, so the version 1 fields keep their offsets in the packed rows.
 inline constexpr std::array<h5::Field, 12> kRankFields = {{
-    {"rank", h5::Type::kUint32, offsetof(StoredRankRow, rank)},
-    {"node", h5::Type::kUint32, offsetof(StoredRankRow, node)},
-    {"planned", h5::Type::kUint64, offsetof(StoredRankRow, planned)},
-    {"ok", h5::Type::kUint64, offsetof(StoredRankRow, ok)},
-    {"failed", h5::Type::kUint64, offsetof(StoredRankRow, failed)},
-    {"bytes", h5::Type::kUint64, offsetof(StoredRankRow, bytes)},
-    {"t_start", h5::Type::kFloat64, offsetof(StoredRankRow, t_start)},
-    {"t_local_end", h5::Type::kFloat64, offsetof(StoredRankRow, t_local_end)},
-    {"t_global_end", h5::Type::kFloat64, offsetof(StoredRankRow, t_global_end)},
-    {"rate", h5::Type::kFloat64, offsetof(StoredRankRow, rate)},
-    {"ops_at_stonewall", h5::Type::kUint64, offsetof(StoredRankRow, ops_at_stonewall)},
-    {"t_stonewall", h5::Type::kFloat64, offsetof(StoredRankRow, t_stonewall)},
+    {"rank", h5::Type::kUint32, offsetof(RankRow, rank)},
+    {"node", h5::Type::kUint32, offsetof(RankRow, node)},
+    {"planned", h5::Type::kUint64, inRecord(offsetof(RankPhaseRecord, planned))},
+    {"ok", h5::Type::kUint64, inRecord(offsetof(RankPhaseRecord, ok))},
+    {"failed", h5::Type::kUint64, inRecord(offsetof(RankPhaseRecord, failed))},
+    {"bytes", h5::Type::kUint64, inRecord(offsetof(RankPhaseRecord, bytes))},
+    {"t_start", h5::Type::kFloat64, inRecord(offsetof(RankPhaseRecord, t_start))},
+    {"t_local_end", h5::Type::kFloat64, inRecord(offsetof(RankPhaseRecord, t_local_end))},
+    {"t_global_end", h5::Type::kFloat64, inRecord(offsetof(RankPhaseRecord, t_global_end))},
+    {"rate", h5::Type::kFloat64, offsetof(RankRow, rate)},
+    {"ops_at_stonewall", h5::Type::kUint64, inRecord(offsetof(RankPhaseRecord, ops_at_stonewall))},
+    {"t_stonewall", h5::Type::kFloat64, inRecord(offsetof(RankPhaseRecord, t_stonewall))},
 }};
 
 inline constexpr std::array<h5::Field, 4> kErrorFields = {{
@@ -126,33 +146,53 @@ inline constexpr std::array<h5::Field, 4> kErrorFields = {{
     {"path", h5::Type::kString, offsetof(ErrorRow, path)},
 }};
 
+// A row of a steady phase's `ranks` table in memory: the rank's record, with the rank and its node stored
+// beside it (the reader keeps the record only; validate compares the two with the row's index and
+// node_of_rank).
+struct SteadyRankRow {
+  std::uint32_t rank = 0;
+  std::uint32_t node = 0;
+  SteadyRankRecord record;
+};
+
+// Where a member of the record (offsetof(SteadyRankRecord, member)) lies in a SteadyRankRow.
+constexpr std::size_t inSteadyRecord(std::size_t member) { return offsetof(SteadyRankRow, record) + member; }
+
+// The ok and failed counters of the op type with index `op` (steadyOpIndex) in a SteadyRankRow.
+constexpr std::size_t steadyOkAt(std::size_t op) {
+  return inSteadyRecord(offsetof(SteadyRankRecord, ops)) + op * sizeof(SteadyOpCounts) +
+         offsetof(SteadyOpCounts, ok);
+}
+constexpr std::size_t steadyFailedAt(std::size_t op) {
+  return inSteadyRecord(offsetof(SteadyRankRecord, ops)) + op * sizeof(SteadyOpCounts) +
+         offsetof(SteadyOpCounts, failed);
+}
+
 // A steady phase's rows: the fixed fields, then <op>_ok and <op>_failed for all six op types in
 // SteadyOp order (the names must be literals, hence written out).
-inline constexpr std::size_t kSteadyOkAt = offsetof(StoredSteadyRow, ok);
-inline constexpr std::size_t kSteadyFailedAt = offsetof(StoredSteadyRow, failed);
-inline constexpr std::size_t kCounter = sizeof(std::uint64_t);
 inline constexpr std::array<h5::Field, 21> kSteadyRankFields = {{
-    {"rank", h5::Type::kUint32, offsetof(StoredSteadyRow, rank)},
-    {"node", h5::Type::kUint32, offsetof(StoredSteadyRow, node)},
-    {"t_start", h5::Type::kFloat64, offsetof(StoredSteadyRow, t_start)},
-    {"t_local_end", h5::Type::kFloat64, offsetof(StoredSteadyRow, t_local_end)},
-    {"t_global_end", h5::Type::kFloat64, offsetof(StoredSteadyRow, t_global_end)},
-    {"bytes", h5::Type::kUint64, offsetof(StoredSteadyRow, bytes)},
-    {"rounds", h5::Type::kUint64, offsetof(StoredSteadyRow, rounds)},
-    {"rounds_at_stonewall", h5::Type::kUint64, offsetof(StoredSteadyRow, rounds_at_stonewall)},
-    {"t_stonewall", h5::Type::kFloat64, offsetof(StoredSteadyRow, t_stonewall)},
-    {"mkdir_ok", h5::Type::kUint64, kSteadyOkAt + 0 * kCounter},
-    {"mkdir_failed", h5::Type::kUint64, kSteadyFailedAt + 0 * kCounter},
-    {"stat_ok", h5::Type::kUint64, kSteadyOkAt + 1 * kCounter},
-    {"stat_failed", h5::Type::kUint64, kSteadyFailedAt + 1 * kCounter},
-    {"read_ok", h5::Type::kUint64, kSteadyOkAt + 2 * kCounter},
-    {"read_failed", h5::Type::kUint64, kSteadyFailedAt + 2 * kCounter},
-    {"delete_ok", h5::Type::kUint64, kSteadyOkAt + 3 * kCounter},
-    {"delete_failed", h5::Type::kUint64, kSteadyFailedAt + 3 * kCounter},
-    {"create_ok", h5::Type::kUint64, kSteadyOkAt + 4 * kCounter},
-    {"create_failed", h5::Type::kUint64, kSteadyFailedAt + 4 * kCounter},
-    {"rmdir_ok", h5::Type::kUint64, kSteadyOkAt + 5 * kCounter},
-    {"rmdir_failed", h5::Type::kUint64, kSteadyFailedAt + 5 * kCounter},
+    {"rank", h5::Type::kUint32, offsetof(SteadyRankRow, rank)},
+    {"node", h5::Type::kUint32, offsetof(SteadyRankRow, node)},
+    {"t_start", h5::Type::kFloat64, inSteadyRecord(offsetof(SteadyRankRecord, t_start))},
+    {"t_local_end", h5::Type::kFloat64, inSteadyRecord(offsetof(SteadyRankRecord, t_local_end))},
+    {"t_global_end", h5::Type::kFloat64, inSteadyRecord(offsetof(SteadyRankRecord, t_global_end))},
+    {"bytes", h5::Type::kUint64, inSteadyRecord(offsetof(SteadyRankRecord, bytes))},
+    {"rounds", h5::Type::kUint64, inSteadyRecord(offsetof(SteadyRankRecord, rounds))},
+    {"rounds_at_stonewall", h5::Type::kUint64,
+     inSteadyRecord(offsetof(SteadyRankRecord, rounds_at_stonewall))},
+    {"t_stonewall", h5::Type::kFloat64, inSteadyRecord(offsetof(SteadyRankRecord, t_stonewall))},
+    {"mkdir_ok", h5::Type::kUint64, steadyOkAt(0)},
+    {"mkdir_failed", h5::Type::kUint64, steadyFailedAt(0)},
+    {"stat_ok", h5::Type::kUint64, steadyOkAt(1)},
+    {"stat_failed", h5::Type::kUint64, steadyFailedAt(1)},
+    {"read_ok", h5::Type::kUint64, steadyOkAt(2)},
+    {"read_failed", h5::Type::kUint64, steadyFailedAt(2)},
+    {"delete_ok", h5::Type::kUint64, steadyOkAt(3)},
+    {"delete_failed", h5::Type::kUint64, steadyFailedAt(3)},
+    {"create_ok", h5::Type::kUint64, steadyOkAt(4)},
+    {"create_failed", h5::Type::kUint64, steadyFailedAt(4)},
+    {"rmdir_ok", h5::Type::kUint64, steadyOkAt(5)},
+    {"rmdir_failed", h5::Type::kUint64, steadyFailedAt(5)},
 }};
 static_assert(kSteadyOpCount == 6 && static_cast<std::size_t>(SteadyOp::kRmdir) == 5,
               "kSteadyRankFields lists the op types in SteadyOp order");

@@ -84,6 +84,19 @@ void readSeries(hid_t g, StoredPhase& p) {
   p.has_series = true;
 }
 
+// A histogram dataset (latency, or a steady phase's latency_<op>): exactly the buckets of a
+// LatencyHistogram.
+LatencyHistogram readHistogram(hid_t g, const std::string& name) {
+  const std::vector<std::uint64_t> counts = h5::readVector<std::uint64_t>(g, name);
+  LatencyHistogram histogram;
+  if (counts.size() != LatencyHistogram::kBuckets) {
+    throw h5::Error(fmt::format("{}/{}: {} counts, expected {} (the histogram's buckets)", h5::pathOf(g),
+                                name, counts.size(), LatencyHistogram::kBuckets));
+  }
+  std::copy(counts.begin(), counts.end(), histogram.counts().begin());
+  return histogram;
+}
+
 StoredPhase readPhase(hid_t iteration, const std::string& name, std::uint32_t version) {
   const h5::Handle group = h5::openGroup(iteration, name);
   const hid_t g = group.get();
@@ -97,9 +110,10 @@ StoredPhase readPhase(hid_t iteration, const std::string& name, std::uint32_t ve
   results::readAttributes(g, results::kAggregateSpread, p.aggregate);
   p.rate_formula = attr<std::string>(g, "rate_formula");
   results::readAttributes(g, results::kLatencyAttributes, p.latency_summary);
-  p.ranks = h5::readCompound<StoredRankRow>(g, "ranks", results::kRankFields,
-                                            [](const StoredRankRow& row) { return row; });
-  p.latency = h5::readVector<std::uint64_t>(g, "latency");
+  // The derived columns (rank, node, rate) are not kept: validate checks them against the record.
+  p.ranks = h5::readCompound<results::RankRow>(g, "ranks", results::kRankFields,
+                                               [](const results::RankRow& row) { return row.record; });
+  p.latency = readHistogram(g, "latency");
   if (version >= kSeriesSchemaVersion) readSeries(g, p);
   if (h5::exists(g, "errors")) {
     p.errors = h5::readCompound<results::ErrorRow>(
@@ -137,11 +151,12 @@ StoredSteadyPhase readSteadyPhase(hid_t steady, const std::string& name) {
   p.phase = *phase;
   p.summary.phase = p.phase;
   readSteadySummary(g, p.summary);
-  p.ranks = h5::readCompound<StoredSteadyRow>(g, "ranks", results::kSteadyRankFields,
-                                              [](const StoredSteadyRow& row) { return row; });
+  // The rank and node columns are not kept: validate checks them.
+  p.ranks = h5::readCompound<results::SteadyRankRow>(
+      g, "ranks", results::kSteadyRankFields, [](const results::SteadyRankRow& row) { return row.record; });
   p.summary.ranks = static_cast<std::uint32_t>(p.ranks.size());
   for (const SteadyOp op : steadyOpsOf(p.phase)) {
-    p.latency[steadyOpIndex(op)] = h5::readVector<std::uint64_t>(g, results::steadyLatencyName(op));
+    p.latency[steadyOpIndex(op)] = readHistogram(g, results::steadyLatencyName(op));
   }
   if (h5::exists(g, "errors")) {
     p.errors = h5::readCompound<results::SteadyErrorRow>(
@@ -313,39 +328,7 @@ StoredRun readRun(hid_t runs, const std::string& name, std::uint32_t version) {
 }  // namespace
 
 PhaseSize phaseSize(const StoredPhase& phase, std::uint32_t run_ranks) {
-  std::vector<RankPhaseRecord> ranks;
-  ranks.reserve(phase.ranks.size());
-  for (const StoredRankRow& row : phase.ranks) {
-    RankPhaseRecord r;
-    r.planned = row.planned;
-    r.t_start = row.t_start;
-    r.t_local_end = row.t_local_end;
-    ranks.push_back(r);
-  }
-  return phaseSize(phase.aggregate, slowestRankTime(ranks), run_ranks);
-}
-
-SteadyPhaseResult steadyPhaseOf(const StoredSteadyPhase& phase) {
-  SteadyPhaseResult result;
-  result.phase = phase.phase;
-  for (const StoredSteadyRow& row : phase.ranks) {
-    SteadyRankRecord r;
-    for (std::size_t op = 0; op < kSteadyOpCount; ++op) r.ops[op] = {row.ok[op], row.failed[op]};
-    r.bytes = row.bytes;
-    r.rounds = row.rounds;
-    r.rounds_at_stonewall = row.rounds_at_stonewall;
-    r.t_stonewall = row.t_stonewall;
-    r.t_start = row.t_start;
-    r.t_local_end = row.t_local_end;
-    r.t_global_end = row.t_global_end;
-    result.ranks.push_back(r);
-  }
-  for (std::size_t op = 0; op < kSteadyOpCount; ++op) {
-    const std::vector<std::uint64_t>& counts = phase.latency[op];
-    std::span<std::uint64_t, LatencyHistogram::kBuckets> into = result.latency[op].counts();
-    std::copy_n(counts.begin(), std::min(counts.size(), into.size()), into.begin());
-  }
-  return result;
+  return phaseSize(phase.aggregate, slowestRankTime(phase.ranks), run_ranks);
 }
 
 std::string runGroupName(std::uint32_t index) { return fmt::format("run-{:04}", index); }

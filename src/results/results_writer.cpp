@@ -404,14 +404,12 @@ struct Hdf5Sink::Impl {
   }
 
   void writeRanks(hid_t group, const PhaseResult& result) const {
-    std::vector<StoredRankRow> rows;
+    std::vector<results::RankRow> rows;
     rows.reserve(result.ranks.size());
     for (std::uint32_t rank = 0; rank < result.ranks.size(); ++rank) {
-      const RankPhaseRecord& r = result.ranks[rank];
-      rows.push_back({rank, node_of_rank[rank], r.planned, r.ok, r.failed, r.bytes, r.t_start, r.t_local_end,
-                      r.t_global_end, rankRate(r), r.ops_at_stonewall, r.t_stonewall});
+      rows.push_back(results::rankRowOf(rank, node_of_rank[rank], result.ranks[rank]));
     }
-    h5::writeCompound<StoredRankRow>(group, "ranks", results::kRankFields, rows);
+    h5::writeCompound<results::RankRow>(group, "ranks", results::kRankFields, rows);
   }
 
   // The directory `rank` worked in: targets[rank mod the number of targets] (-d A@B@C).
@@ -518,28 +516,12 @@ struct Hdf5Sink::Impl {
   }
 
   void writeSteadyRanks(hid_t group, const SteadyPhaseResult& result) const {
-    std::vector<StoredSteadyRow> rows;
+    std::vector<results::SteadyRankRow> rows;
     rows.reserve(result.ranks.size());
     for (std::uint32_t rank = 0; rank < result.ranks.size(); ++rank) {
-      const SteadyRankRecord& r = result.ranks[rank];
-      StoredSteadyRow row{rank,
-                          node_of_rank[rank],
-                          r.t_start,
-                          r.t_local_end,
-                          r.t_global_end,
-                          r.bytes,
-                          r.rounds,
-                          r.rounds_at_stonewall,
-                          r.t_stonewall,
-                          {},
-                          {}};
-      for (std::size_t op = 0; op < kSteadyOpCount; ++op) {
-        row.ok[op] = r.ops[op].ok;
-        row.failed[op] = r.ops[op].failed;
-      }
-      rows.push_back(row);
+      rows.push_back({rank, node_of_rank[rank], result.ranks[rank]});
     }
-    h5::writeCompound<StoredSteadyRow>(group, "ranks", results::kSteadyRankFields, rows);
+    h5::writeCompound<results::SteadyRankRow>(group, "ranks", results::kSteadyRankFields, rows);
   }
 
   void writeSteadyErrors(hid_t group, std::uint32_t iteration, const SteadyPhaseResult& result,

@@ -1,11 +1,12 @@
 // `mdbench validate`: a results file is checked in two passes, and the first problem found ends the check.
 //
 // 1. Structure, driven by the compiled-in results-schema/schema.json: validate_structure.cpp.
-// 2. Consistency, on the file as read by readResultsFile(): every derived number is recomputed from the
-//    per-rank rows with the functions in metrics.hpp (the only place the formulas live) and compared, and
-//    every rank's planned ops from the plan (plan.hpp) of the stored config, node_of_rank and the phase's
-//    items; the items themselves and the stonewall fields follow the rules of results-schema/README.md;
-//    version 5's ops per interval add up to the rows' ok, and the first/last-done rates are recomputed.
+// 2. Consistency, on the file as read by readResultsFile() (and the rows' derived columns, which the
+//    reader does not keep): every derived number is recomputed from the per-rank rows with the functions in
+//    metrics.hpp (the only place the formulas live) and compared, and every rank's planned ops from the plan
+//    (plan.hpp) of the stored config, node_of_rank and the phase's items; the items themselves and the
+//    stonewall fields follow the rules of results-schema/README.md; version 5's ops per interval add up to
+//    the rows' ok, and the first/last-done rates are recomputed.
 //
 // Inside, a problem is thrown as a `Problem` so each check is one line; validateResultsFile catches it and
 // every other exception, so nothing escapes to the caller.
@@ -63,25 +64,12 @@ bool isIsoUtc(const std::string& text) {
   return true;
 }
 
-RankPhaseRecord toRecord(const StoredRankRow& row) {
-  RankPhaseRecord record;
-  record.planned = row.planned;
-  record.ok = row.ok;
-  record.failed = row.failed;
-  record.bytes = row.bytes;
-  record.t_start = row.t_start;
-  record.t_local_end = row.t_local_end;
-  record.t_global_end = row.t_global_end;
-  record.ops_at_stonewall = row.ops_at_stonewall;
-  record.t_stonewall = row.t_stonewall;
-  return record;
-}
-
-// The stored rows as the records the metrics (metrics.hpp) are computed from.
-std::vector<RankPhaseRecord> recordsOf(const StoredPhase& phase) {
-  std::vector<RankPhaseRecord> records;
-  for (const StoredRankRow& row : phase.ranks) records.push_back(toRecord(row));
-  return records;
+// The rows of a phase's `ranks` table with their derived columns (rank, node, rate), which the reader does
+// not keep: they are checked against their recomputation from the record.
+std::vector<results::RankRow> storedRankRows(hid_t file, const std::string& phase_group) {
+  const h5::Handle group = h5::openGroup(file, phase_group.substr(phase_group.starts_with('/') ? 1 : 0));
+  return h5::readCompound<results::RankRow>(group.get(), "ranks", results::kRankFields,
+                                            [](const results::RankRow& row) { return row; });
 }
 
 std::uint64_t failedOps(const StoredRun& run) {
@@ -94,19 +82,16 @@ std::uint64_t failedOps(const StoredRun& run) {
 }
 
 void checkAggregate(const StoredPhase& phase) {
-  const PhaseAggregate want = aggregate(recordsOf(phase));
+  const PhaseAggregate want = aggregate(phase.ranks);
   expectAttributes(phase.group, results::kAggregateTotals, want, phase.aggregate);
   expectAttributes(phase.group, results::kAggregateSpread, want, phase.aggregate);
 }
 
 void checkLatency(const StoredPhase& phase) {
+  // Its length is the structure's (a histogram's buckets, checked before the file is read).
   const std::string path = phase.group + "/latency";
-  expectEqual<std::size_t>(path, "length", LatencyHistogram::kBuckets, phase.latency.size(),
-                           "histogram buckets");
-  LatencyHistogram histogram;
-  std::copy(phase.latency.begin(), phase.latency.end(), histogram.counts().begin());
-  expectEqual(path, "sum of counts", phase.aggregate.ok, histogram.count(), "ops_ok");
-  const LatencySummary want = latencySummary(histogram);
+  expectEqual(path, "sum of counts", phase.aggregate.ok, phase.latency.count(), "ops_ok");
+  const LatencySummary want = latencySummary(phase.latency);
   expectAttributes(phase.group, results::kLatencyAttributes, want, phase.latency_summary);
 }
 
@@ -128,7 +113,7 @@ void checkSeries(const StoredPhase& phase) {
   constexpr double kClockSlack = 1e-6;
   std::vector<std::uint64_t> sums(n, 0);
   for (std::size_t r = 0; r < phase.ranks.size(); ++r) {
-    const StoredRankRow& row = phase.ranks[r];
+    const RankPhaseRecord& row = phase.ranks[r];
     std::uint64_t sum = 0;
     for (std::size_t k = 0; k < n; ++k) {
       const std::uint32_t count = s.per_rank[r * n + k];
@@ -178,7 +163,7 @@ void checkDoneRates(const StoredPhase& phase) {
     fail(g, fmt::format("first_done_ops: expected at most ops_ok = {}, found {}", phase.aggregate.ok,
                         got.first_done_ops));
   }
-  const DoneRates want = doneRates(recordsOf(phase), phase.series);
+  const DoneRates want = doneRates(phase.ranks, phase.series);
   expectAttributes(g, results::kDoneRateAttributes, want, got);
 }
 
@@ -197,7 +182,7 @@ void checkServerStats(const StoredPhase& phase) {
 void checkFailover(const StoredPhase& phase) {
   if (!phase.stall.measured || phase.ranks.empty()) return;
   double t_start = phase.ranks.front().t_start, t_end = phase.ranks.front().t_local_end;
-  for (const StoredRankRow& r : phase.ranks) {
+  for (const RankPhaseRecord& r : phase.ranks) {
     t_start = std::min(t_start, r.t_start);
     t_end = std::max(t_end, r.t_local_end);
   }
@@ -232,7 +217,9 @@ void checkErrors(const StoredPhase& phase) {
 
 class RunChecker {
  public:
-  RunChecker(const StoredRun& run, std::vector<std::string>& notes) : run_(run), notes_(notes) {}
+  // `file`: the open file `run` was read from, for the columns the reader does not keep.
+  RunChecker(hid_t file, const StoredRun& run, std::vector<std::string>& notes)
+      : file_(file), run_(run), notes_(notes) {}
 
   void check() {
     checkStatus();
@@ -446,11 +433,13 @@ class RunChecker {
   void checkRows(const StoredPhase& phase, const Plan& plan) const {
     const std::string path = phase.group + "/ranks";
     expectEqual<std::size_t>(path, "rows", run_.info.ranks, phase.ranks.size(), "ranks");
+    const std::vector<results::RankRow> stored = storedRankRows(file_, phase.group);
     for (std::uint32_t r = 0; r < phase.ranks.size(); ++r) {
-      const StoredRankRow& row = phase.ranks[r];
+      const RankPhaseRecord& row = phase.ranks[r];
+      const results::RankRow want = results::rankRowOf(r, run_.node_of_rank[r], row);
       const std::string at = fmt::format("row {}", r);
-      expectEqual(path, at + ": rank", r, row.rank, "rows are in rank order");
-      expectEqual(path, at + ": node", run_.node_of_rank[r], row.node, "node_of_rank");
+      expectEqual(path, at + ": rank", want.rank, stored[r].rank, "rows are in rank order");
+      expectEqual(path, at + ": node", want.node, stored[r].node, "node_of_rank");
       // A signal stops the phase it arrives in short: each rank then planned what it did (at most the plan).
       const bool stopped = run_.status == "interrupted" && &phase == &run_.phases.back();
       if (!stopped || row.planned > plannedOpsOf(plan, phase.phase, r)) {
@@ -470,14 +459,14 @@ class RunChecker {
         fail(path, fmt::format("{}: expected t_start <= t_local_end <= t_global_end, found {}, {}, {}", at,
                                row.t_start, row.t_local_end, row.t_global_end));
       }
-      expectNear(path, at + ": rate", rankRate(toRecord(row)), row.rate, "ok / (t_local_end - t_start)");
+      expectNear(path, at + ": rate", want.rate, stored[r].rate, "ok / (t_local_end - t_start)");
       checkStonewallRow(path, at, row, phase.phase);
     }
   }
 
   // A rank whose timer never fired (t_stonewall = 0) had done all its ops "at the stonewall"; one whose
   // timer fired had done at most all of them, at a time inside its own run of the phase.
-  void checkStonewallRow(const std::string& path, const std::string& at, const StoredRankRow& row,
+  void checkStonewallRow(const std::string& path, const std::string& at, const RankPhaseRecord& row,
                          Phase phase) const {
     if (row.t_stonewall == 0.0) {
       if (row.ops_at_stonewall != row.ok) {
@@ -511,10 +500,10 @@ class RunChecker {
   // largest count any rank reached: that is the phase's items.
   void checkWearOut(const StoredPhase& phase) const {
     if (stonewallRule(phase.phase) != StonewallRule::kStopAndWearOut) return;
-    const auto fired = [](const StoredRankRow& row) { return row.t_stonewall > 0.0; };
+    const auto fired = [](const RankPhaseRecord& row) { return row.t_stonewall > 0.0; };
     if (std::none_of(phase.ranks.begin(), phase.ranks.end(), fired)) return;
     std::uint64_t reached = 0;
-    for (const StoredRankRow& row : phase.ranks) reached = std::max(reached, row.ops_at_stonewall);
+    for (const RankPhaseRecord& row : phase.ranks) reached = std::max(reached, row.ops_at_stonewall);
     if (phase.items < reached) {
       fail(phase.group, fmt::format("items: expected at least the largest ranks.ops_at_stonewall = {} (every "
                                     "rank wears out to the furthest count), found {}",
@@ -533,7 +522,7 @@ class RunChecker {
     }
     for (const StoredSteadyIteration& it : run_.steady) {
       const bool stopped = run_.status == "interrupted" && &it == &run_.steady.back();
-      checkSteadyIteration(it, run_.config, run_.node_of_rank, stopped);
+      checkSteadyIteration(file_, it, run_.config, run_.node_of_rank, stopped);
     }
   }
 
@@ -587,6 +576,7 @@ class RunChecker {
     }
   }
 
+  hid_t file_;
   const StoredRun& run_;
   std::vector<std::string>& notes_;
   std::optional<Plan> plan_;
@@ -662,7 +652,7 @@ StoredResults checkFile(const std::string& path, std::vector<std::string>& notes
   if (results.runs.empty() && results.datapath.empty() && results.metadata_imports.empty()) {
     fail("/runs", "no group matching \"run-*\" and no imports: the file holds no results");
   }
-  for (const StoredRun& run : results.runs) RunChecker(run, notes).check();
+  for (const StoredRun& run : results.runs) RunChecker(file.get(), run, notes).check();
   checkImports(results);
   return results;
 }

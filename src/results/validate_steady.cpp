@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "h5.hpp"
 #include "mdbench/config/config.hpp"
 #include "mdbench/model/stats.hpp"
 #include "mdbench/model/steady.hpp"
@@ -25,7 +26,7 @@ namespace {
 // formulas). Only what the phase stores: per op its own op types, and the rounds and stonewall in the mix.
 void checkSteadySummary(const StoredSteadyPhase& phase) {
   const std::string& g = phase.group;
-  const SteadyPhaseSummary want = summarizeSteadyPhase(steadyPhaseOf(phase));
+  const SteadyPhaseSummary want = summarizeSteadyPhase(phase);
   const SteadyPhaseSummary& got = phase.summary;
   // The counts before the times and rates computed from them, so that a wrong count is the one named.
   expectAttributes(g, results::kSteadySummaryAttributes, want, got, {}, Rows::kExact);
@@ -39,17 +40,15 @@ void checkSteadySummary(const StoredSteadyPhase& phase) {
   if (phase.phase == SteadyPhase::kMix) expectAttributes(g, results::kSteadyMixAttributes, want, got);
 }
 
-// Each op type's histogram holds exactly its successful ops, and has the run's bucket count.
+// Each op type's histogram holds exactly its successful ops (its length is the structure's: a histogram's
+// buckets, checked before the file is read).
 void checkSteadyLatency(const StoredSteadyPhase& phase) {
   for (const SteadyOp op : steadyOpsOf(phase.phase)) {
     const std::string path = fmt::format("{}/{}", phase.group, results::steadyLatencyName(op));
-    const std::vector<std::uint64_t>& counts = phase.latency[steadyOpIndex(op)];
-    expectEqual<std::size_t>(path, "length", LatencyHistogram::kBuckets, counts.size(), "histogram buckets");
     std::uint64_t ok = 0;
-    for (const StoredSteadyRow& row : phase.ranks) ok += row.ok[steadyOpIndex(op)];
-    std::uint64_t sum = 0;
-    for (const std::uint64_t c : counts) sum += c;
-    expectEqual(path, "sum of counts", ok, sum, fmt::format("sum of ranks.{}_ok", steadyOpName(op)));
+    for (const SteadyRankRecord& row : phase.ranks) ok += row.ops[steadyOpIndex(op)].ok;
+    expectEqual(path, "sum of counts", ok, phase.latency[steadyOpIndex(op)].count(),
+                fmt::format("sum of ranks.{}_ok", steadyOpName(op)));
   }
 }
 
@@ -87,33 +86,42 @@ void checkSteadyCounts(const StoredSteadyPhase& phase, const Config& config, std
   }
   for (std::size_t op = 0; op < kSteadyOpCount; ++op) {
     std::uint64_t ok = 0;
-    for (const StoredSteadyRow& row : phase.ranks) ok += row.ok[op];
+    for (const SteadyRankRecord& row : phase.ranks) ok += row.ops[op].ok;
     expectEqual(phase.group + "/ranks", fmt::format("sum of {}_ok", steadyOpName(static_cast<SteadyOp>(op))),
                 want[op], ok, how);
   }
 }
 
-void checkSteadyRows(const StoredSteadyPhase& phase, const std::vector<std::uint32_t>& node_of_rank,
-                     std::uint64_t rounds) {
+// The rows of a steady phase's `ranks` table with their rank and node columns, which the reader does not
+// keep.
+std::vector<results::SteadyRankRow> storedSteadyRows(hid_t file, const std::string& phase_group) {
+  const h5::Handle group = h5::openGroup(file, phase_group.substr(phase_group.starts_with('/') ? 1 : 0));
+  return h5::readCompound<results::SteadyRankRow>(group.get(), "ranks", results::kSteadyRankFields,
+                                                  [](const results::SteadyRankRow& row) { return row; });
+}
+
+void checkSteadyRows(hid_t file, const StoredSteadyPhase& phase,
+                     const std::vector<std::uint32_t>& node_of_rank, std::uint64_t rounds) {
   const std::string path = phase.group + "/ranks";
   expectEqual<std::size_t>(path, "rows", node_of_rank.size(), phase.ranks.size(), "ranks");
+  const std::vector<results::SteadyRankRow> stored = storedSteadyRows(file, phase.group);
   const std::vector<SteadyOp> own = steadyOpsOf(phase.phase);
   for (std::uint32_t r = 0; r < phase.ranks.size(); ++r) {
-    const StoredSteadyRow& row = phase.ranks[r];
+    const SteadyRankRecord& row = phase.ranks[r];
     const std::string at = fmt::format("row {}", r);
-    expectEqual(path, at + ": rank", r, row.rank, "rows are in rank order");
-    expectEqual(path, at + ": node", node_of_rank[r], row.node, "node_of_rank");
+    expectEqual(path, at + ": rank", r, stored[r].rank, "rows are in rank order");
+    expectEqual(path, at + ": node", node_of_rank[r], stored[r].node, "node_of_rank");
     if (!(row.t_start <= row.t_local_end && row.t_local_end <= row.t_global_end)) {
       fail(path, fmt::format("{}: expected t_start <= t_local_end <= t_global_end, found {}, {}, {}", at,
                              row.t_start, row.t_local_end, row.t_global_end));
     }
     for (std::size_t op = 0; op < kSteadyOpCount; ++op) {
       const bool of_phase = std::find(own.begin(), own.end(), static_cast<SteadyOp>(op)) != own.end();
-      if (!of_phase && (row.ok[op] != 0 || row.failed[op] != 0)) {
+      if (!of_phase && (row.ops[op].ok != 0 || row.ops[op].failed != 0)) {
         fail(path, fmt::format("{}: {}_ok and {}_failed: expected 0 ({} does no {}), found {} and {}", at,
                                steadyOpName(static_cast<SteadyOp>(op)),
                                steadyOpName(static_cast<SteadyOp>(op)), steadyPhaseName(phase.phase),
-                               steadyOpName(static_cast<SteadyOp>(op)), row.ok[op], row.failed[op]));
+                               steadyOpName(static_cast<SteadyOp>(op)), row.ops[op].ok, row.ops[op].failed));
       }
     }
     if (phase.phase != SteadyPhase::kMix) continue;
@@ -139,8 +147,8 @@ void checkSteadyErrors(const StoredSteadyPhase& phase) {
       fail(path,
            fmt::format("rank {}: expected one row per failed rank below {}", e.rank, phase.ranks.size()));
     }
-    const StoredSteadyRow& row = phase.ranks[e.rank];
-    if (row.failed[steadyOpIndex(e.op)] == 0) {
+    const SteadyRankRecord& row = phase.ranks[e.rank];
+    if (row.ops[steadyOpIndex(e.op)].failed == 0) {
       fail(path, fmt::format("rank {}: its first error is a {}, but ranks.{}_failed is 0", e.rank,
                              steadyOpName(e.op), steadyOpName(e.op)));
     }
@@ -148,8 +156,7 @@ void checkSteadyErrors(const StoredSteadyPhase& phase) {
       fail(path, fmt::format("rank {}: errno: expected a positive errno, found {}", e.rank, e.err));
   }
   for (std::uint32_t r = 0; r < phase.ranks.size(); ++r) {
-    std::uint64_t failed = 0;
-    for (const std::uint64_t f : phase.ranks[r].failed) failed += f;
+    const std::uint64_t failed = phase.ranks[r].failed();
     if (failed > 0 && !seen.contains(r)) {
       fail(path, fmt::format("rank {} failed {} op(s) but has no first error row", r, failed));
     }
@@ -161,7 +168,7 @@ void checkSteadyErrors(const StoredSteadyPhase& phase) {
 // summary.
 }  // namespace
 
-void checkSteadyIteration(const StoredSteadyIteration& it, const Config& config,
+void checkSteadyIteration(hid_t file, const StoredSteadyIteration& it, const Config& config,
                           const std::vector<std::uint32_t>& node_of_rank, bool stopped) {
   if (it.iteration >= config.iterations) {
     fail(it.group, fmt::format("iteration: expected less than config iterations = {}, found {}",
@@ -184,15 +191,15 @@ void checkSteadyIteration(const StoredSteadyIteration& it, const Config& config,
   }
   std::uint64_t precreated = 0;
   if (!it.phases.empty() && it.phases.front().phase == SteadyPhase::kPrecreate) {
-    for (const StoredSteadyRow& row : it.phases.front().ranks)
-      precreated += row.ok[steadyOpIndex(SteadyOp::kCreate)];
+    for (const SteadyRankRecord& row : it.phases.front().ranks)
+      precreated += row.ops[steadyOpIndex(SteadyOp::kCreate)].ok;
   }
   if (stopped && precreated > config.items * node_of_rank.size()) {
     fail(it.group, fmt::format("precreate: expected at most config items x ranks = {} creates, found {}",
                                config.items * node_of_rank.size(), precreated));
   }
   for (const StoredSteadyPhase& phase : it.phases) {
-    checkSteadyRows(phase, node_of_rank, it.rounds);
+    checkSteadyRows(file, phase, node_of_rank, it.rounds);
     checkSteadyLatency(phase);
     checkSteadyCounts(phase, config, it.rounds, precreated, stopped);
     checkSteadySummary(phase);

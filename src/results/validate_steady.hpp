@@ -1,6 +1,8 @@
 // The --steady part of `mdbench validate`'s consistency pass. Private to src/validate*.cpp.
 #pragma once
 
+#include <hdf5.h>
+
 #include <cstdint>
 #include <vector>
 
@@ -11,8 +13,9 @@ namespace mdbench::validation {
 
 // One iteration's steady group: all three phases, the agreed rounds (at most --steady's; exactly that
 // without a stonewall, unless a signal stopped this iteration: `stopped`) and each phase's rows, histograms,
-// counts and summary. Throws a Problem at the first thing wrong.
-void checkSteadyIteration(const StoredSteadyIteration& it, const Config& config,
+// counts and summary. Throws a Problem at the first thing wrong. `file`: the open file `it` was read from,
+// for the rows' rank and node columns, which the reader does not keep.
+void checkSteadyIteration(hid_t file, const StoredSteadyIteration& it, const Config& config,
                           const std::vector<std::uint32_t>& node_of_rank, bool stopped);
 
 }  // namespace mdbench::validation

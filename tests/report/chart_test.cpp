@@ -601,8 +601,7 @@ StoredPhase timelinePhase(Phase phase, std::uint32_t iteration, std::uint32_t ra
   p.series.total.assign(n, 0);
   for (std::uint32_t r = 0; r < ranks; ++r) {
     const std::vector<std::uint32_t>& row = rows[r % rows.size()];
-    StoredRankRow rank;
-    rank.rank = r;
+    RankPhaseRecord rank;  // rank r: the r-th of p.ranks
     rank.t_start = 10.0;
     rank.t_local_end = 10.0 + 0.1 * static_cast<double>(row.size());
     for (std::size_t k = 0; k < n; ++k) {
@@ -616,16 +615,7 @@ StoredPhase timelinePhase(Phase phase, std::uint32_t iteration, std::uint32_t ra
     p.ranks.push_back(rank);
   }
   p.aggregate.ops_per_s = static_cast<double>(p.aggregate.ok) / 3.5;
-  std::vector<RankPhaseRecord> records;
-  for (const StoredRankRow& row : p.ranks) {
-    RankPhaseRecord r;
-    r.planned = row.planned;
-    r.ok = row.ok;
-    r.t_start = row.t_start;
-    r.t_local_end = row.t_local_end;
-    records.push_back(r);
-  }
-  p.done = doneRates(records, p.series);
+  p.done = doneRates(p.ranks, p.series);
   return p;
 }
 

@@ -222,7 +222,7 @@ StoredPhase createPhase(std::uint32_t iteration, std::vector<FaultRecord> faults
   p.series.intervals = 30;
   p.series.per_rank = counts;
   p.series.total.assign(counts.begin(), counts.end());
-  StoredRankRow rank;
+  RankPhaseRecord rank;
   rank.t_start = 10.0;
   rank.t_local_end = 10.0 + 3.0 * scale;
   rank.planned = rank.ok = 2500;
@@ -247,7 +247,7 @@ StoredPhase treePhase(std::uint32_t iteration, std::size_t faults) {
   p.series.intervals = 1;
   p.series.per_rank = {1};
   p.series.total = {1};
-  StoredRankRow rank;
+  RankPhaseRecord rank;
   rank.t_start = 9.9;
   rank.t_local_end = 9.9001;
   rank.planned = rank.ok = 1;

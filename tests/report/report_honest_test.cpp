@@ -72,8 +72,7 @@ StoredPhase phaseOfRows(const std::vector<std::vector<std::uint32_t>>& rows,
   p.series.intervals = static_cast<std::uint32_t>(n);
   p.series.total.assign(n, 0);
   for (std::size_t r = 0; r < rows.size(); ++r) {
-    StoredRankRow rank;
-    rank.rank = static_cast<std::uint32_t>(r);
+    RankPhaseRecord rank;  // rank r: the r-th of p.ranks
     rank.t_start = 5.0;
     rank.t_local_end = 5.0 + ends[r];
     for (std::size_t k = 0; k < n; ++k) {

@@ -20,8 +20,7 @@ StoredPhase phase(Phase which, std::uint32_t iteration, double ops_per_s, std::u
   p.iteration = iteration;
   p.aggregate.ok = ok;
   p.aggregate.ops_per_s = ops_per_s;
-  p.latency.assign(LatencyHistogram::kBuckets, 0);
-  p.latency[LatencyHistogram::bucketOf(latency_ns)] = ok;
+  p.latency.counts()[LatencyHistogram::bucketOf(latency_ns)] = ok;
   return p;
 }
 

@@ -107,16 +107,17 @@ TEST(ExportCsv, HeaderAndEveryFieldReadBackExactly) {
   std::size_t line = 1;
   for (const StoredRun& run : results.runs) {
     for (const StoredPhase& p : run.phases) {
-      for (const StoredRankRow& r : p.ranks) {
+      for (std::uint32_t rank = 0; rank < p.ranks.size(); ++rank) {
+        const RankPhaseRecord& r = p.ranks[rank];
         const std::vector<std::string>& f = (*records)[line++];
         ASSERT_EQ(f.size(), std::size(kCsvColumns)) << "line " << line;
         EXPECT_EQ(f[0], run.group);
         EXPECT_EQ(toUint(f[1]), p.iteration);
         EXPECT_EQ(f[2], phaseName(p.phase));
         EXPECT_EQ(toUint(f[3]), p.order);
-        EXPECT_EQ(toUint(f[4]), r.rank);
-        EXPECT_EQ(toUint(f[5]), r.node);
-        EXPECT_EQ(f[6], run.info.host_of_rank[r.rank]);
+        EXPECT_EQ(toUint(f[4]), rank);
+        EXPECT_EQ(toUint(f[5]), run.node_of_rank.at(rank));
+        EXPECT_EQ(f[6], run.info.host_of_rank[rank]);
         EXPECT_EQ(toUint(f[7]), r.planned);
         EXPECT_EQ(toUint(f[8]), r.ok);
         EXPECT_EQ(toUint(f[9]), r.failed);
@@ -124,7 +125,7 @@ TEST(ExportCsv, HeaderAndEveryFieldReadBackExactly) {
         expectSameDouble(f[11], r.t_start);
         expectSameDouble(f[12], r.t_local_end);
         expectSameDouble(f[13], r.t_global_end);
-        expectSameDouble(f[14], r.rate);
+        expectSameDouble(f[14], rankRate(r));
         expectSameDouble(f[15], p.aggregate.ops_per_s);
         expectSameDouble(f[16], p.aggregate.time_s);
         EXPECT_EQ(toUint(f[17]), r.ops_at_stonewall);
@@ -158,7 +159,17 @@ TEST(ExportCsv, QuotesOnlyWhatNeedsIt) {
   StoredResults results = makeResults();
   StoredPhase& p = results.runs[0].phases[0];
   p.ranks.resize(2);
-  p.ranks[1] = {1, 1, 10, 9, 1, 4096, 0.1, 1e-17, 123456789.123456789, 0.0, 7, 0.125};
+  // Rank 1, on node 1 (node_of_rank); its rate 0 (t_local_end before t_start).
+  RankPhaseRecord& r = p.ranks[1];
+  r.planned = 10;
+  r.ok = 9;
+  r.failed = 1;
+  r.bytes = 4096;
+  r.t_start = 0.1;
+  r.t_local_end = 1e-17;
+  r.t_global_end = 123456789.123456789;
+  r.ops_at_stonewall = 7;
+  r.t_stonewall = 0.125;
   p.aggregate.ops_per_s = 2.5;
   p.aggregate.time_s = 0.30000000000000004;
   p.items = 10;

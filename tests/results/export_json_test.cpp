@@ -89,9 +89,10 @@ void checkConfig(const json& j, const StoredRun& run, std::string_view sharing, 
   }
 }
 
-void checkRankRow(const json& j, const StoredRankRow& r) {
-  expectUint(j, "rank", r.rank);
-  expectUint(j, "node", r.node);
+// The row of rank `rank` (on `node`): its record, and the derived columns the file stores beside it.
+void checkRankRow(const json& j, std::uint32_t rank, std::uint32_t node, const RankPhaseRecord& r) {
+  expectUint(j, "rank", rank);
+  expectUint(j, "node", node);
   expectUint(j, "planned", r.planned);
   expectUint(j, "ok", r.ok);
   expectUint(j, "failed", r.failed);
@@ -99,7 +100,7 @@ void checkRankRow(const json& j, const StoredRankRow& r) {
   expectDouble(j, "t_start", r.t_start);
   expectDouble(j, "t_local_end", r.t_local_end);
   expectDouble(j, "t_global_end", r.t_global_end);
-  expectDouble(j, "rate", r.rate);
+  expectDouble(j, "rate", rankRate(r));
   expectUint(j, "ops_at_stonewall", r.ops_at_stonewall);
   expectDouble(j, "t_stonewall", r.t_stonewall);
 }
@@ -107,19 +108,20 @@ void checkRankRow(const json& j, const StoredRankRow& r) {
 void checkLatencyBuckets(const json& buckets, const StoredPhase& p) {
   ASSERT_TRUE(buckets.is_array());
   std::size_t next = 0;
-  for (std::size_t b = 0; b < p.latency.size(); ++b) {
-    if (p.latency[b] == 0) continue;
+  const auto counts = p.latency.counts();
+  for (std::size_t b = 0; b < counts.size(); ++b) {
+    if (counts[b] == 0) continue;
     ASSERT_LT(next, buckets.size()) << "bucket " << b << " missing";
     const json& j = buckets[next++];
     expectUint(j, "bucket", b);
     expectUint(j, "low", LatencyHistogram::bucketLow(b));
     expectUint(j, "high", LatencyHistogram::bucketHigh(b));
-    expectUint(j, "count", p.latency[b]);
+    expectUint(j, "count", counts[b]);
   }
   EXPECT_EQ(next, buckets.size()) << "empty buckets exported";
 }
 
-void checkPhase(const json& j, const StoredPhase& p) {
+void checkPhase(const json& j, const StoredPhase& p, const std::vector<std::uint32_t>& node_of_rank) {
   expectString(j, "group", p.group);
   expectUint(j, "iteration", p.iteration);
   expectString(j, "phase", phaseName(p.phase));
@@ -163,7 +165,8 @@ void checkPhase(const json& j, const StoredPhase& p) {
   }
   const json& ranks = field(j, "ranks");
   ASSERT_EQ(ranks.size(), p.ranks.size());
-  for (std::size_t r = 0; r < p.ranks.size(); ++r) checkRankRow(ranks[r], p.ranks[r]);
+  ASSERT_EQ(node_of_rank.size(), p.ranks.size());
+  for (std::uint32_t r = 0; r < p.ranks.size(); ++r) checkRankRow(ranks[r], r, node_of_rank[r], p.ranks[r]);
   checkLatencyBuckets(field(j, "latency_buckets"), p);
   const json& errors = field(j, "errors");
   ASSERT_TRUE(errors.is_array());
@@ -185,7 +188,7 @@ void checkRun(const json& j, const StoredRun& run, std::string_view sharing, std
   checkConfig(field(j, "config"), run, sharing, kinds, targets);
   const json& phases = field(j, "phases");
   ASSERT_EQ(phases.size(), run.phases.size());
-  for (std::size_t p = 0; p < run.phases.size(); ++p) checkPhase(phases[p], run.phases[p]);
+  for (std::size_t p = 0; p < run.phases.size(); ++p) checkPhase(phases[p], run.phases[p], run.node_of_rank);
   if (!run.has_summary) {
     EXPECT_FALSE(j.contains("summary"));
     return;
@@ -230,13 +233,20 @@ TEST(ExportJson, MarksPhasesTooShortToTime) {
     p.aggregate.active_ranks = 2;
     p.aggregate.time_s = 0.5;  // barrier to barrier: not what is judged
     p.ranks.resize(2);
-    for (StoredRankRow& r : p.ranks) r.planned = 20;
+    for (RankPhaseRecord& r : p.ranks) r.planned = 20;
   }
   // The slowest rank's time to its last op: iteration 0 too short (4 ms); iteration 1 timed (0.5 s).
-  run.phases[0].ranks[0] = {.planned = 20, .t_start = 10.0, .t_local_end = 10.003};
-  run.phases[0].ranks[1] = {.planned = 20, .t_start = 10.0, .t_local_end = 10.004};
-  run.phases[1].ranks[0] = {.planned = 20, .t_start = 20.0, .t_local_end = 20.5};
-  run.phases[1].ranks[1] = {.planned = 20, .t_start = 20.0, .t_local_end = 20.1};
+  const auto rank = [](double t_start, double t_local_end) {
+    RankPhaseRecord r;
+    r.planned = 20;
+    r.t_start = t_start;
+    r.t_local_end = t_local_end;
+    return r;
+  };
+  run.phases[0].ranks[0] = rank(10.0, 10.003);
+  run.phases[0].ranks[1] = rank(10.0, 10.004);
+  run.phases[1].ranks[0] = rank(20.0, 20.5);
+  run.phases[1].ranks[1] = rank(20.0, 20.1);
   json doc = json::parse(toJson(results));
   EXPECT_EQ(doc["runs"][0]["phases"][0]["too_short"], true);
   EXPECT_EQ(doc["runs"][0]["phases"][1]["too_short"], false);

@@ -14,6 +14,7 @@
 
 #include "mdbench/results/results_file.hpp"
 #include "results_fixture.hpp"
+#include "stored_rows.hpp"
 
 namespace mdbench::results_test {
 namespace {
@@ -170,7 +171,7 @@ TEST(ResultsFile, AppendAddsTheNextRunAndBothReadBack) {
   EXPECT_EQ(r.ranks_per_node_max, 3u);
   ASSERT_EQ(r.phases.size(), 6u);
   EXPECT_EQ(r.phases[0].group, "/runs/run-0001/iterations/iter-0000/file-create");
-  EXPECT_EQ(r.phases[0].ranks[1].node, 0u);
+  EXPECT_EQ(storedRankRows(path, r.phases[0].group).at(1).node, 0u);
   EXPECT_EQ(r.summaries.size(), 4u);
 }
 

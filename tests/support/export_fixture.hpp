@@ -72,14 +72,24 @@ inline StoredPhase makePhase(Values& v, const std::string& run_group, std::uint3
   p.rate_formula = "ops_ok / max(t_global_end - t_start)";
   p.latency_summary = {v.whole(), v.whole(), v.whole(), v.whole(), v.whole()};
   for (std::uint32_t r = 0; r < node_of_rank.size(); ++r) {
-    p.ranks.push_back({r, node_of_rank[r], v.whole(), v.whole(), v.whole(), v.whole(), v.real(), v.real(),
-                       v.real(), v.real(), v.whole(), v.real()});
+    RankPhaseRecord rank;  // rank r, on node_of_rank[r]
+    rank.planned = v.whole();
+    rank.ok = v.whole();
+    rank.failed = v.whole();
+    rank.bytes = v.whole();
+    rank.t_start = v.real();
+    rank.t_local_end = v.real();
+    rank.t_global_end = v.real();
+    v.real();  // the stored rate's value before it became rankRate's: the values after it stay as they were
+    rank.ops_at_stonewall = v.whole();
+    rank.t_stonewall = v.real();
+    p.ranks.push_back(rank);
   }
-  p.latency.assign(LatencyHistogram::kBuckets, 0);
-  p.latency[0] = 1;
-  p.latency[17] = 7 + iteration;
-  p.latency[300] = kNearMax;
-  p.latency[LatencyHistogram::kBuckets - 1] = 2;
+  const auto latency = p.latency.counts();
+  latency[0] = 1;
+  latency[17] = 7 + iteration;
+  latency[300] = kNearMax;
+  latency[LatencyHistogram::kBuckets - 1] = 2;
   // Version 5: the first/last-done rates and a series (the per-rank counts are not exported).
   p.has_series = true;
   p.done = {v.real(), v.whole(), v.real(), v.real(), v.real()};

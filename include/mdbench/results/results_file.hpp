@@ -87,22 +87,8 @@ class Hdf5Sink final : public Sink {
   std::unique_ptr<Impl> impl_;
 };
 
-// What a results file holds, as plain data.
-struct StoredRankRow {
-  std::uint32_t rank = 0;
-  std::uint32_t node = 0;
-  std::uint64_t planned = 0;
-  std::uint64_t ok = 0;
-  std::uint64_t failed = 0;
-  std::uint64_t bytes = 0;
-  double t_start = 0.0;
-  double t_local_end = 0.0;
-  double t_global_end = 0.0;
-  double rate = 0.0;
-  std::uint64_t ops_at_stonewall = 0;
-  double t_stonewall = 0.0;  // 0: the rank's stonewall timer did not fire
-};
-
+// What a results file holds, as plain data: the result types the runner made (model's result.hpp and
+// steady.hpp), written and read back as they are, with what the file stores beside them.
 struct StoredError {
   std::uint32_t rank = 0;
   std::int32_t err = 0;
@@ -110,30 +96,25 @@ struct StoredError {
   std::string path;
 };
 
-struct StoredPhase {
+// A phase as stored: the PhaseResult the runner wrote, with the phase group's own attributes beside it.
+// Its ranks are the rows of `ranks` in rank order (the row's derived columns rank, node and rate are not
+// kept: they are the index, the run's node_of_rank and rankRate(record), which `mdbench validate` checks;
+// a rank's first_error is not stored as numbers, `errors` holds its text). Its latency is the histogram
+// `latency`; series, server_stats, stall and faults are as stored (empty, or not measured, in files of
+// versions before theirs).
+struct StoredPhase : PhaseResult {
   std::string group;  // "/runs/run-0000/iterations/iter-0000/file-create"
-  Phase phase = Phase::kTreeCreate;
-  std::uint32_t iteration = 0;
   std::uint32_t order = 0;
-  std::uint64_t items = 0;   // items per rank the phase worked on (PhaseResult::items)
   PhaseAggregate aggregate;  // as stored in the attributes
   std::string rate_formula;
   LatencySummary latency_summary;
-  std::vector<StoredRankRow> ranks;
-  std::vector<std::uint64_t> latency;  // LatencyHistogram::kBuckets counts
   std::vector<StoredError> errors;
   // Throughput over time and the first/last-done rates (schema version 5). Files of earlier versions have
   // neither: has_series is false, the series empty and the rates 0. series.intervals is the column count
   // of ops_per_interval, per_rank its rows (one per rank) as stored, total ops_per_interval_total as stored
   // (its length is not checked here: `mdbench validate` does that).
   bool has_series = false;
-  OpsSeries series;
   DoneRates done;
-  // --server-stats (schema version 7): per source, in the order given; empty without the option.
-  std::vector<ServerStatsDelta> server_stats;
-  // Failover (schema version 9): the stall (measured false in older files) and --fault-at's records.
-  PhaseStall stall;
-  std::vector<FaultRecord> faults;
 };
 
 // A stored phase's size for the rule on phases too short to time (model's rate_timing.hpp): its ok, its
@@ -145,22 +126,6 @@ struct StoredSummary {
   IterationSummary summary;
 };
 
-// --steady (schema version 5): one row of a steady phase's `ranks` table. Every row has the counters of all
-// six op types (those the phase does not do are 0), so the table has one layout for every phase.
-struct StoredSteadyRow {
-  std::uint32_t rank = 0;
-  std::uint32_t node = 0;
-  double t_start = 0.0;
-  double t_local_end = 0.0;
-  double t_global_end = 0.0;
-  std::uint64_t bytes = 0;
-  std::uint64_t rounds = 0;
-  std::uint64_t rounds_at_stonewall = 0;
-  double t_stonewall = 0.0;
-  std::array<std::uint64_t, kSteadyOpCount> ok{};      // by steadyOpIndex
-  std::array<std::uint64_t, kSteadyOpCount> failed{};  // by steadyOpIndex
-};
-
 struct StoredSteadyError {
   std::uint32_t rank = 0;
   SteadyOp op = SteadyOp::kMkdir;
@@ -169,12 +134,13 @@ struct StoredSteadyError {
   std::string path;
 };
 
-struct StoredSteadyPhase {
+// --steady (schema version 5): a steady phase as stored: the SteadyPhaseResult the engine wrote, with the
+// summary and first errors stored beside it. Its ranks are the rows of `ranks` in rank order (every row has
+// the counters of all six op types, those the phase does not do 0; the derived columns rank and node are not
+// kept, `mdbench validate` checks them; a rank's first_error is not stored as numbers, `errors` holds its
+// text). Its latency holds the histograms latency_<op> of the phase's ops (steadyOpsOf); the others empty.
+struct StoredSteadyPhase : SteadyPhaseResult {
   std::string group;  // "/runs/run-0000/iterations/iter-0000/steady/mix"
-  SteadyPhase phase = SteadyPhase::kPrecreate;
-  std::vector<StoredSteadyRow> ranks;
-  // latency_<op> for the ops of the phase (steadyOpsOf); empty for the others.
-  std::array<std::vector<std::uint64_t>, kSteadyOpCount> latency;
   // As stored in the attributes. The mix-only fields (rounds ... rounds_per_s_at_stonewall) and the per-op
   // fields of ops the phase does not do are stored for the phases that have them only, and 0 here otherwise.
   SteadyPhaseSummary summary;
@@ -187,10 +153,6 @@ struct StoredSteadyIteration {
   std::uint64_t rounds = 0;               // the mix's agreed round count
   std::vector<StoredSteadyPhase> phases;  // in execution order, as many as were stored
 };
-
-// The records and histograms of a stored steady phase, to recompute summarizeSteadyPhase from (the first
-// errors are left out: they are not needed for any number).
-SteadyPhaseResult steadyPhaseOf(const StoredSteadyPhase& phase);
 
 struct StoredRun {
   std::string group;  // "/runs/run-0000"
