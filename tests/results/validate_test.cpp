@@ -250,7 +250,9 @@ TEST(Schema, ConfigGroupIsTheRows) {
   // A row added after mdtest's options (version 6) says what an older file implies, so that the export
   // (which knows a run's parts up to version 6) never shows a default the file did not hold.
   for (const results::ConfigAttribute& row : results::configAttributes()) {
-    if (row.since > kMdtestSchemaVersion) EXPECT_NE(row.absent, nullptr) << row.name;
+    if (row.since > kMdtestSchemaVersion) {
+      EXPECT_NE(row.absent, nullptr) << row.name;
+    }
   }
 }
 
