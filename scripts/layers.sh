@@ -3,7 +3,7 @@
 #   - src/ holds module folders and main.cpp only;
 #   - a module's sources include public headers of the modules it may use only (and private headers of its own);
 #   - every mdbench symbol a module's library needs is defined by the modules it may use;
-#   - the offline libraries (util, config, model, results, report) need no MPI symbol and nothing of Comm,
+#   - the offline libraries (util, config, model, console, results, report) need no MPI symbol and nothing of Comm,
 #     the backends, the runner, the steady-state engine or the stop signals;
 #   - no source file over 800 lines, no function over 80 (shared/STYLE.md), in sources and headers alike.
 # Usage: scripts/layers.sh BUILD_DIR
@@ -20,14 +20,15 @@ declare -A may_use=(
   [util]="util"
   [config]="util config"
   [model]="util config model"
+  [console]="util config model console"
   [backend]="util config model backend"
   [serverstats]="util config model serverstats"
   [results]="util config model results"
-  [report]="util config model results report"
+  [report]="util config model console results report"
   [run]="util config model serverstats backend run"
-  [cli]="util config model serverstats backend results run report cli"
+  [cli]="util config model console serverstats backend results run report cli"
 )
-offline="util config model results report"
+offline="util config model console results report"
 
 for entry in src/*; do
   name=$(basename "$entry")

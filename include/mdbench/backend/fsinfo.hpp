@@ -5,10 +5,9 @@
 #include <optional>
 #include <string>
 
-namespace mdbench {
+#include "mdbench/model/result.hpp"  // kUnknownCount
 
-// A statvfs count the file system does not give.
-inline constexpr std::uint64_t kUnknownCount = ~std::uint64_t{0};
+namespace mdbench {
 
 struct FsInfo {
   std::string type;  // "tmpfs", "ext4", "lustre", ... or "0x<magic>" when unknown

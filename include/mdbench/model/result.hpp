@@ -70,6 +70,10 @@ struct SweepStepInfo {
   std::uint32_t job_ranks = 0;  // ranks in the whole job; 0: the run's own ranks (not a sweep step)
 };
 
+// A file system count the file system does not give (statvfs's all ones, or more free than total, as
+// ceph-fuse reports): stored and shown as unknown, never as a number.
+inline constexpr std::uint64_t kUnknownCount = ~std::uint64_t{0};
+
 struct RunInfo {
   std::string version;
   std::string git_commit;
@@ -84,7 +88,8 @@ struct RunInfo {
   std::uint32_t nodes = 1;
   std::vector<std::string> host_of_rank;
   std::string fs_type;
-  std::uint64_t fs_total_bytes = 0, fs_free_bytes = 0, fs_total_inodes = 0, fs_free_inodes = 0;
+  std::uint64_t fs_total_bytes = 0, fs_free_bytes = 0, fs_total_inodes = 0,
+                fs_free_inodes = 0;  // or kUnknownCount
   std::string mpi_library;
   std::string hdf5_version;
   std::string scheduler = "none";  // "slurm", "pbs" or "none"

@@ -1,11 +1,10 @@
-#include "mdbench/run/console_sink.hpp"
+#include "mdbench/console/console_sink.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
 
-#include "mdbench/backend/fsinfo.hpp"
 #include "mdbench/config/backends.hpp"
 #include "mdbench/model/layout.hpp"
 #include "mdbench/model/metrics.hpp"
@@ -193,7 +192,7 @@ void ConsoleSink::begin(const RunInfo& info, const Plan& plan) {
   fmt::print(out_, "mdbench {} (commit {}) on {} rank{}, {} node{}\n", info.version, info.git_commit,
              info.ranks, info.ranks == 1 ? "" : "s", info.nodes, info.nodes == 1 ? "" : "s");
   fmt::print(out_, "command:  {}\n", info.command_line);
-  // What the file system does not count (fsinfo's kUnknownCount) is "unknown", never a number.
+  // What the file system does not count (kUnknownCount) is "unknown", never a number.
   const auto bytes = [](std::uint64_t v) {
     return v == kUnknownCount ? std::string("unknown") : humanBytes(v);
   };

@@ -14,10 +14,10 @@
 
 #include "import_fixture.hpp"
 #include "mdbench/config/config.hpp"
+#include "mdbench/console/mdtest_console_sink.hpp"
 #include "mdbench/model/imported.hpp"
 #include "mdbench/model/metrics.hpp"
 #include "mdbench/model/plan.hpp"
-#include "mdbench/run/mdtest_console_sink.hpp"
 #include "mdbench/util/file_io.hpp"
 #include "output_lines.hpp"
 

@@ -1,7 +1,7 @@
 // The console sink's output, pinned line by line (google/benchmark's output tests are the model): synthetic
 // runs fed through begin, phase (or steady) and end, the text captured and matched exactly. The numbers
 // are chosen so that every rate, time and balance shown can be worked out by hand (see each case).
-#include "mdbench/run/console_sink.hpp"
+#include "mdbench/console/console_sink.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // mdtest 4.1's console layout, line for line (mdtest_run, summarize_results_rank0 and ShowFileSystemSize in
 // ior's src/mdtest.c and src/utilities.c): the same words, the same printf widths, mdbench's numbers.
-#include "mdbench/run/mdtest_console_sink.hpp"
+#include "mdbench/console/mdtest_console_sink.hpp"
 
 #include <fmt/format.h>
 
