@@ -5,6 +5,7 @@
 #   - every mdbench symbol a module's library needs is defined by the modules it may use;
 #   - the offline libraries (util, config, model, console, results, report) need no MPI symbol and nothing of Comm,
 #     the backends, the runner, the steady-state engine or the stop signals;
+#   - one result family: a rank's record fields are declared in model only;
 #   - no source file over 800 lines, no function over 80 (shared/STYLE.md), in sources and headers alike.
 # Usage: scripts/layers.sh BUILD_DIR
 set -euo pipefail
@@ -65,6 +66,14 @@ disk_calls='(filesystem|fs)::(symlink_status|read_symlink|is_symlink|is_director
 while IFS= read -r hit; do
   problem "$hit: std::filesystem on the disk in cli or run: go through the backend's Storage"
 done < <(grep -rnE "$disk_calls" src/cli src/run | cut -d: -f1,2)
+
+# One result family (issue 33): a rank's record of a phase is model's RankPhaseRecord (steady:
+# SteadyRankRecord), written and read back as that type. No other module declares a record's own fields
+# again, as a struct's member (results' file rows embed the record).
+record_fields='^  (std::uint64_t|double) (t_local_end|t_global_end|t_stonewall) = 0(\.0)?;'
+while IFS= read -r hit; do
+  problem "$hit: a rank record's field declared outside model's result.hpp/steady.hpp (one result family)"
+done < <(grep -rnE "$record_fields" src include | grep -vE '^include/mdbench/model/(result|steady)\.hpp:' | cut -d: -f1,2)
 
 lib() { echo "$build/src/$1/libmdbench_$1.a"; }
 defined() {
