@@ -31,6 +31,7 @@
 #include "mdbench/model/metrics.hpp"
 #include "mdbench/model/phase.hpp"
 #include "mdbench/model/plan.hpp"
+#include "mdbench/model/steady.hpp"
 #include "mdbench/model/sweep.hpp"
 #include "mdbench/results/results_file.hpp"
 #include "mdbench/run/mpi_comm.hpp"
@@ -652,11 +653,15 @@ std::vector<std::string> runArgs(const std::vector<std::string>& args) {
 }
 
 // The command line of a run: parseCommandLine's request, with what the config module cannot check alone:
-// --fault-phase's names are phases' (model/phase.hpp).
+// --fault-phase's names are phases' (model/phase.hpp), or with --steady its phases' (model/steady.hpp).
 CliRequest parseRun(const std::vector<std::string>& args) {
   CliRequest request = parseCommandLine(runArgs(args));
+  const bool steady = request.config.steady_rounds > 0;
   for (const std::string& name : request.config.fault_phases) {
-    if (!parsePhaseName(name)) {
+    if (steady && !valueOf(kSteadyPhaseNames, name)) {
+      request.errors.push_back(fmt::format("{} {}: --steady's phases are {}", optionLabel("fault-phase"), name,
+                                           namesText(kSteadyPhaseNames)));
+    } else if (!steady && !parsePhaseName(name)) {
       request.errors.push_back(fmt::format("{} {}: no such phase (file-create, file-stat, dir-remove, ...)",
                                            optionLabel("fault-phase"), name));
     }

@@ -298,13 +298,13 @@ inline constexpr std::array<OptionRow, 85> kOptionRows = {{
    checkServerStatsValue},
   {"fault-at", 0, "SECONDS", kOutput, kText, {},
    "repeatable, paired with --fault-cmd: SECONDS into each phase, rank 0\n"
-   "starts the fault command (outside the timing, without waiting)", kNot},
+   "starts the fault command (outside the timing, without waiting)"},
   {"fault-cmd", 0, "CMD", kOutput, kText, {},
    "the fault command (sh -c, its own process group) of the --fault-at\n"
-   "given in the same position; its start, status and output are recorded", kNot},
+   "given in the same position; its start, status and output are recorded"},
   {"fault-phase", 0, "PHASE", kOutput, kText, {},
    "repeatable: the phases the faults go into, e.g. file-create (default:\n"
-   "every phase)", kNot},
+   "every phase; with --steady its mix: precreate, mix or cleanup)"},
 
   {"posix.odirect", 0, "", kBackend, kSwitch, backendFlag<&Config::posix, &PosixBackendOptions::odirect>(),
    "-a POSIX: O_DIRECT on the files' opens (aligned buffers; -w, -e multiples\n"

@@ -300,6 +300,9 @@ void ConsoleSink::steady(std::uint32_t iteration, const SteadyResult& result, co
                    s.stonewall_time_s, s.rounds_per_s_at_stonewall);
       }
     }
+    for (const std::string& line : failoverLines(phase)) {
+      fmt::print(out_, "{}: {}\n", steadyPhaseName(phase.phase), line);
+    }
     for (std::size_t r = 0; r < phase.ranks.size(); ++r) {
       if (const std::string e = describeSteadyError(phase.ranks[r]); !e.empty()) {
         steady_errors_.push_back(fmt::format("rank {}: {} ({})", r, e, steadyPhaseName(phase.phase)));

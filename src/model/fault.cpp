@@ -130,19 +130,17 @@ std::string faultOutcomeText(const FaultRecord& fault) {
                      fault.problem.empty() ? "exit status 0" : fault.problem);
 }
 
-std::vector<std::string> failoverLines(const PhaseResult& result) {
+std::vector<std::string> failoverLines(const PhaseTimeline& timeline, double t_start, std::uint64_t failed,
+                                       std::uint64_t latency_max_ns) {
   std::vector<std::string> lines;
-  if (result.faults.empty()) return lines;
-  const PhaseAggregate agg = aggregate(result.ranks);
-  const double t0 = result.ranks.empty() ? 0.0 : result.ranks.front().t_start;
-  const std::string stall = stallText(result.stall, t0);
-  const std::string latency_max =
-      fmt::format("latency max {:.3f} s", static_cast<double>(latencySummary(result.latency).max_ns) * 1e-9);
-  lines.push_back(hasStall(result.stall)
-                      ? fmt::format("stall {}, {} failed ops, {}", stall, agg.failed, latency_max)
-                      : fmt::format("stall {} ({} failed ops, {})", stall, agg.failed, latency_max));
-  for (std::size_t i = 0; i < result.faults.size(); ++i) {
-    const FaultRecord& f = result.faults[i];
+  if (timeline.faults.empty()) return lines;
+  const std::string stall = stallText(timeline.stall, t_start);
+  const std::string latency_max = fmt::format("latency max {:.3f} s", static_cast<double>(latency_max_ns) * 1e-9);
+  lines.push_back(hasStall(timeline.stall)
+                      ? fmt::format("stall {}, {} failed ops, {}", stall, failed, latency_max)
+                      : fmt::format("stall {} ({} failed ops, {})", stall, failed, latency_max));
+  for (std::size_t i = 0; i < timeline.faults.size(); ++i) {
+    const FaultRecord& f = timeline.faults[i];
     const std::string outcome = faultOutcomeText(f);
     lines.push_back(f.injected || !f.problem.empty()
                         ? fmt::format("fault {} at {:g} s: {}, recovery {}: {}", i + 1, f.at_s, outcome,
@@ -150,6 +148,12 @@ std::vector<std::string> failoverLines(const PhaseResult& result) {
                         : fmt::format("fault {} at {:g} s: {}: {}", i + 1, f.at_s, outcome, f.command));
   }
   return lines;
+}
+
+std::vector<std::string> failoverLines(const PhaseResult& result) {
+  if (result.faults.empty()) return {};
+  return failoverLines(result, result.ranks.empty() ? 0.0 : result.ranks.front().t_start,
+                       aggregate(result.ranks).failed, latencySummary(result.latency).max_ns);
 }
 
 }  // namespace mdbench

@@ -157,4 +157,18 @@ std::string describeSteadyError(const SteadyRankRecord& record) {
   return fmt::format("{} {}: {}", steadyOpName(record.first_error_op), where, describeErrno(e.err));
 }
 
+LatencyHistogram mergedLatency(const SteadyPhaseResult& phase) {
+  LatencyHistogram all;
+  for (const LatencyHistogram& h : phase.latency) all += h;
+  return all;
+}
+
+std::vector<std::string> failoverLines(const SteadyPhaseResult& result) {
+  if (result.faults.empty()) return {};
+  std::uint64_t failed = 0;
+  for (const SteadyRankRecord& r : result.ranks) failed += r.failed();
+  return failoverLines(result, result.ranks.empty() ? 0.0 : result.ranks.front().t_start, failed,
+                       latencySummary(mergedLatency(result)).max_ns);
+}
+
 }  // namespace mdbench

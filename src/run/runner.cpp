@@ -62,7 +62,10 @@ class BenchmarkRun {
       setupStep("opening the --savePerOpDataCSV files", [&] { startPerOpLog(); });
     if (!config_.server_stats.empty()) setupStep("reading --server-stats", [&] { openServerStats(); });
     if (root_ && !config_.faults.empty()) {
-      faults_ = std::make_unique<FaultInjector>(config_.faults, config_.fault_phases);
+      // --steady's faults go into its mix unless --fault-phase names its phases (precreate, mix, cleanup).
+      std::vector<std::string> phases = config_.fault_phases;
+      if (steady_ && phases.empty()) phases.emplace_back(steadyPhaseName(SteadyPhase::kMix));
+      faults_ = std::make_unique<FaultInjector>(config_.faults, std::move(phases));
       executor_.setFaults(faults_.get());
     }
     parts_.comm.barrier();
@@ -235,10 +238,16 @@ class BenchmarkRun {
   void runSteadyState(std::uint32_t iteration, const IterationDir& it) {
     Comm& comm = parts_.comm;
     result_.phases_began = true;
-    const SteadyResult measured =
-        runSteady(steadyConfigOf(config_), SteadyParts{comm, parts_.clock, parts_.backend, it.handle});
+    SteadyParts steady{comm, parts_.clock, parts_.backend, it.handle};
+    steady.series_interval_ns = plan_.settings().series_interval_ns;
+    steady.faults = faults_.get();
+    steady.iteration = iteration;
+    const SteadyResult measured = runSteady(steadyConfigOf(config_), steady);
     if (root_) {
       result_.steady_failed_ops += measured.failedOps();
+      for (const SteadyPhaseResult& p : measured.phases) {
+        for (const FaultRecord& f : p.faults) result_.fault_failed = result_.fault_failed || f.failed();
+      }
       for (Sink* sink : sinks_) sink->steady(iteration, measured, plan_);
     }
     result_.stop_signal = agreeOnStop(comm);

@@ -10,7 +10,10 @@
 #include <set>
 #include <tuple>
 
+#include "fault_injector.hpp"
+#include "mdbench/model/fault.hpp"
 #include "mdbench/model/plan.hpp"
+#include "mdbench/run/runner.hpp"
 #include "mdbench/run/signals.hpp"
 #include "mdbench/util/errno_name.hpp"
 
@@ -98,7 +101,13 @@ class SteadyEngine {
     const std::int64_t t_start = parts_.clock.nowNs();
     t_start_ns_ = t_start;
     previous_ = t_start;
+    ok_ = 0;
+    series_.begin(t_start, std::max<std::int64_t>(1, parts_.series_interval_ns));
+    gaps_.begin(t_start, epoch_ns_);
+    if (parts_.faults != nullptr) parts_.faults->begin(steadyPhaseName(phase), parts_.iteration);
     body();
+    series_.finish(previous_, ok_);
+    gaps_.finish();
     // The clock read after this rank's last op (or after the hook that followed it): the mix ends in a
     // collective agreement on the round count, and reading the clock after it would give every rank the same
     // end and hide the imbalance.
@@ -116,8 +125,11 @@ class SteadyEngine {
     return record;
   }
 
-  // Collective: one gather of the records and one reduction of all op types' histograms.
+  // Collective: one gather of the records and one reduction of all op types' histograms, then the series
+  // and the stall as the runner's phases collect them; rank 0 ends the phase's faults and measures each
+  // injected one's recovery.
   void keep(SteadyResult& result, SteadyPhase phase, const SteadyRankRecord& record) {
+    std::vector<FaultRecord> faults = parts_.faults != nullptr ? parts_.faults->end() : std::vector<FaultRecord>();
     std::vector<std::byte> all;
     parts_.comm.gatherBytes(std::as_bytes(std::span(&record, 1)), all);
     constexpr std::size_t kBuckets = LatencyHistogram::kBuckets;
@@ -126,7 +138,11 @@ class SteadyEngine {
       std::copy(latency_[op].counts().begin(), latency_[op].counts().end(), counts.begin() + op * kBuckets);
     }
     parts_.comm.reduceSumToRoot(counts);
-    if (parts_.comm.rank() != 0) return;
+    OpsSeries series = collectSeries(parts_.comm, series_);
+    if (parts_.comm.rank() != 0) {
+      (void)collectStall(parts_.comm, gaps_, std::vector<SteadyRankRecord>());
+      return;
+    }
     SteadyPhaseResult& p = result.phases.emplace_back();
     p.phase = phase;
     p.ranks.resize(size_);
@@ -135,6 +151,13 @@ class SteadyEngine {
       std::copy(counts.begin() + op * kBuckets, counts.begin() + (op + 1) * kBuckets,
                 p.latency[op].counts().begin());
     }
+    p.series = std::move(series);
+    p.stall = collectStall(parts_.comm, gaps_, p.ranks);
+    const double phase_s = summarizeSteadyPhase(p).time_s;
+    for (FaultRecord& f : faults) {
+      if (f.injected) f.recovery_s = recoverySeconds(p.series, f.t_start, phase_s);
+    }
+    p.faults = std::move(faults);
   }
 
   // Counts one op that ended at `now`: its latency runs from the previous clock read, so one read per op
@@ -144,6 +167,10 @@ class SteadyEngine {
     SteadyRankRecord& record = *record_;
     SteadyOpCounts& c = record.ops[steadyOpIndex(op)];
     if (err == 0) [[likely]] {
+      if (now >= series_.nextBoundary()) [[unlikely]]
+        series_.tick(now, ok_);
+      ++ok_;
+      gaps_.done(now);
       ++c.ok;
       record.bytes += bytes;
       latency_[steadyOpIndex(op)].add(static_cast<std::uint64_t>(now - previous_));
@@ -351,6 +378,9 @@ class SteadyEngine {
   std::vector<std::byte> read_buf_;
   std::array<char, 96> name_{};  // 12 + 10 + 1 + 10 + 1 + 20 + NUL fits
   std::array<LatencyHistogram, kSteadyOpCount> latency_{};
+  SeriesRecorder series_;  // the phase's successful ops of every type per interval
+  GapRecorder gaps_;       // and the gaps between them
+  std::uint64_t ok_ = 0;   // the phase's successful ops so far, of every type
   SteadyRankRecord* record_ = nullptr;
   std::int64_t epoch_ns_ = 0;
   std::int64_t t_start_ns_ = 0;

@@ -105,11 +105,15 @@ StallSpan stallIntoPhase(const PhaseStall& stall, double phase_t_start);
 // microseconds between the last completion and the phase's end show as a stall), and reads as "under" it.
 bool hasStall(const PhaseStall& stall);
 
+struct PhaseTimeline;
 struct PhaseResult;
-// The console's words for a phase's stall and faults: nothing when no fault was given.
+// The console's words for a phase's stall and faults: nothing when no fault was given. `t_start`: rank 0's
+// (model's stallIntoPhase), `failed` the phase's failed ops, `latency_max_ns` its slowest successful op.
 // "stall 0.512 s (1.234-1.746 s into the phase), 0 failed ops, latency max 0.515 s", then per fault
 // "fault 1 at 2 s: started at 2.003 s, exit status 0, recovery 1 s: CMD" or "... the fault was not
 // injected (the phase ended first): CMD". The report's failover table says the same with these helpers.
+std::vector<std::string> failoverLines(const PhaseTimeline& timeline, double t_start, std::uint64_t failed,
+                                       std::uint64_t latency_max_ns);
 std::vector<std::string> failoverLines(const PhaseResult& result);
 // A stall in words: "0.512 s (1.234-1.746 s into the phase)", "under 0.001 s" (not longer than its
 // resolution), "not measured" (results older than version 9).

@@ -46,21 +46,26 @@ struct RankPhaseRecord {
 };
 static_assert(std::is_trivially_copyable_v<RankPhaseRecord>);
 
-struct PhaseResult {
+// What a phase measured over time beside its counts, whatever the workload (the selected phases' and
+// --steady's precreate, mix and cleanup): written, read, validated, exported and shown once for both.
+struct PhaseTimeline {
+  // Successful ops per interval of every rank (--series-interval). The runner empties per_rank once the
+  // sinks have seen the phase (rank 0 would otherwise hold ranks x intervals counts for every phase run).
+  OpsSeries series;
+  // Issue 34 (schema version 9; --steady's phases from version 10): the longest interval no rank completed
+  // an op in, and each --fault-at/--fault-cmd pair's record in this phase (rank 0 only).
+  PhaseStall stall;
+  std::vector<FaultRecord> faults;
+};
+
+struct PhaseResult : PhaseTimeline {
   std::uint32_t iteration = 0;
   Phase phase = Phase::kTreeCreate;
   std::uint64_t items = 0;             // items per rank this phase worked on (-n, or a stonewall's count)
   std::vector<RankPhaseRecord> ranks;  // indexed by rank
   LatencyHistogram latency;            // every successful op of every rank
-  // Successful ops per interval of every rank (--series-interval). The runner empties per_rank once the
-  // sinks have seen the phase (rank 0 would otherwise hold ranks x intervals counts for every phase run).
-  OpsSeries series;
   // --server-stats: what the phase cost each metadata server source, in the order given (rank 0 only).
   std::vector<ServerStatsDelta> server_stats;
-  // Issue 34 (schema version 9): the longest interval no rank completed an op in, and each --fault-at/
-  // --fault-cmd pair's record in this phase (rank 0 only).
-  PhaseStall stall;
-  std::vector<FaultRecord> faults;
 };
 
 // A run that is one step of a sweep (--sweep): which step, how its ranks were picked, out of how many.

@@ -161,7 +161,9 @@ struct SteadyRankRecord {
 };
 static_assert(std::is_trivially_copyable_v<SteadyRankRecord>);
 
-struct SteadyPhaseResult {
+// The series, stall and faults (result.hpp's PhaseTimeline) as the runner's phases have them: the series
+// counts every op type's successes, a fault's time counts from the phase's t_start.
+struct SteadyPhaseResult : PhaseTimeline {
   SteadyPhase phase = SteadyPhase::kPrecreate;
   std::vector<SteadyRankRecord> ranks;                     // rank 0: indexed by rank; empty elsewhere
   std::array<LatencyHistogram, kSteadyOpCount> latency{};  // rank 0: successful ops of every rank, by op
@@ -227,5 +229,11 @@ SteadyPhaseSummary summarizeSteadyPhase(const SteadyPhaseResult& phase);
 // The path (relative to the run's directory) and op of a rank's first error, for messages:
 // "delete steady.mdbench.3.1/obj.mdbench.3.1.17: ENOENT (No such file or directory)". "" without error.
 std::string describeSteadyError(const SteadyRankRecord& record);
+
+// The phase's latency histograms of every op type merged: its successful ops, whatever their type.
+LatencyHistogram mergedLatency(const SteadyPhaseResult& phase);
+
+// fault.hpp's failoverLines for a steady phase: its failed ops of every type, the latency maximum of all.
+std::vector<std::string> failoverLines(const SteadyPhaseResult& result);
 
 }  // namespace mdbench

@@ -9,6 +9,7 @@
 #include "mdbench/model/plan.hpp"
 #include "mdbench/model/result.hpp"
 #include "mdbench/model/sink.hpp"
+#include "mdbench/model/steady.hpp"
 #include "mdbench/run/comm.hpp"
 #include "mdbench/run/progress.hpp"
 #include "mdbench/util/clock.hpp"
@@ -41,6 +42,8 @@ OpsSeries collectSeries(Comm& comm, SeriesRecorder& series);
 // gathered; rank 0 gets the phase's stall (fault.hpp's commonStall) between the earliest t_start and the
 // latest t_local_end of `ranks` (collectPhase's records; empty on the other ranks).
 PhaseStall collectStall(Comm& comm, const GapRecorder& gaps, const std::vector<RankPhaseRecord>& ranks);
+// The same for a --steady phase (steady_engine.hpp), between its records' times alike.
+PhaseStall collectStall(Comm& comm, const GapRecorder& gaps, const std::vector<SteadyRankRecord>& ranks);
 
 // Collective: every rank calls it. Per iteration the first rank of each target (rank t for target t)
 // makes the iteration directory (when creating) and removes it (when removing), untimed, after -p's delay.

@@ -19,12 +19,22 @@ namespace mdbench {
 // after that round, so there is no wear-out.
 using SteadyRoundHook = std::function<void(std::uint64_t rounds_done)>;
 
+class FaultInjector;  // the runner's (--fault-at)
+
 struct SteadyParts {
   Comm& comm;
   Clock& clock;
   Backend& backend;
   DirHandle dir;  // the run's directory: the same (new, empty) directory on every rank
   SteadyRoundHook after_round = {};
+  // Every rank: each phase's successful ops of every type are counted per interval of this many ns (the
+  // runner's --series-interval), its gaps kept for the stall (result.hpp's PhaseTimeline), as the runner's
+  // phases do. A hook's pause (after_round) is inside them: a test's, never a run's.
+  std::int64_t series_interval_ns = 100'000'000;
+  // Rank 0 with --fault-at (nullptr elsewhere and without): told each phase's t_start, it starts the faults
+  // of the phases it was given; each injected fault's recovery is measured from the phase's series.
+  FaultInjector* faults = nullptr;
+  std::uint32_t iteration = 0;  // the fault commands' MDBENCH_ITERATION
 };
 
 // Collective: every rank calls it with the same config, one that steadyConfigProblems accepts (the engine
