@@ -659,8 +659,8 @@ CliRequest parseRun(const std::vector<std::string>& args) {
   const bool steady = request.config.steady_rounds > 0;
   for (const std::string& name : request.config.fault_phases) {
     if (steady && !valueOf(kSteadyPhaseNames, name)) {
-      request.errors.push_back(fmt::format("{} {}: --steady's phases are {}", optionLabel("fault-phase"), name,
-                                           namesText(kSteadyPhaseNames)));
+      request.errors.push_back(fmt::format("{} {}: --steady's phases are {}", optionLabel("fault-phase"),
+                                           name, namesText(kSteadyPhaseNames)));
     } else if (!steady && !parsePhaseName(name)) {
       request.errors.push_back(fmt::format("{} {}: no such phase (file-create, file-stat, dir-remove, ...)",
                                            optionLabel("fault-phase"), name));

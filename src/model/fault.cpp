@@ -135,7 +135,8 @@ std::vector<std::string> failoverLines(const PhaseTimeline& timeline, double t_s
   std::vector<std::string> lines;
   if (timeline.faults.empty()) return lines;
   const std::string stall = stallText(timeline.stall, t_start);
-  const std::string latency_max = fmt::format("latency max {:.3f} s", static_cast<double>(latency_max_ns) * 1e-9);
+  const std::string latency_max =
+      fmt::format("latency max {:.3f} s", static_cast<double>(latency_max_ns) * 1e-9);
   lines.push_back(hasStall(timeline.stall)
                       ? fmt::format("stall {}, {} failed ops, {}", stall, failed, latency_max)
                       : fmt::format("stall {} ({} failed ops, {})", stall, failed, latency_max));

@@ -223,6 +223,12 @@ Json steadyPhaseJson(const StoredSteadyPhase& p) {
         results::SteadyErrorRow{e.rank, steadyOpName(e.op), e.err, e.errno_name.c_str(), e.path.c_str()}));
   }
   j["errors"] = std::move(errors);
+  // Version 10: the summed series and the failover fields, as a selected phase's.
+  if (p.has_series) {
+    j[results::kIntervalAttribute] = p.series.interval_s;
+    j[results::kOpsPerIntervalTotal] = p.series.total;
+    results::addFailoverJson(j, p.stall, p.faults);
+  }
   return j;
 }
 

@@ -61,18 +61,17 @@ Phase readPhaseName(hid_t object) {
   return *phase;
 }
 
-// Version 5: ops per interval of every rank, their sums, and the first/last-done rates.
-void readSeries(hid_t g, StoredPhase& p) {
+// Version 5 (--steady's phases: 10): ops per interval of every rank (`ranks` rows) and their sums.
+void readSeriesCounts(hid_t g, std::size_t ranks, OpsSeries& s) {
   h5::Matrix<std::uint32_t> counts = h5::readMatrix<std::uint32_t>(g, results::kOpsPerInterval);
-  if (counts.rows != p.ranks.size()) {
+  if (counts.rows != ranks) {
     throw h5::Error(fmt::format("{}/{}: {} rows, expected one per row of ranks ({})", h5::pathOf(g),
-                                results::kOpsPerInterval, counts.rows, p.ranks.size()));
+                                results::kOpsPerInterval, counts.rows, ranks));
   }
   if (counts.cols > std::numeric_limits<std::uint32_t>::max()) {
     throw h5::Error(fmt::format("{}/{}: {} intervals, more than a series holds", h5::pathOf(g),
                                 results::kOpsPerInterval, counts.cols));
   }
-  OpsSeries& s = p.series;
   {
     const h5::Handle dataset = h5::openDataset(g, results::kOpsPerInterval);
     s.interval_s = attr<double>(dataset.get(), results::kIntervalAttribute);
@@ -80,6 +79,11 @@ void readSeries(hid_t g, StoredPhase& p) {
   s.intervals = static_cast<std::uint32_t>(counts.cols);
   s.per_rank = std::move(counts.values);
   s.total = h5::readVector<std::uint64_t>(g, results::kOpsPerIntervalTotal);
+}
+
+// Version 5: the series and the first/last-done rates.
+void readSeries(hid_t g, StoredPhase& p) {
+  readSeriesCounts(g, p.ranks.size(), p.series);
   results::readAttributes(g, results::kDoneRateAttributes, p.done);
   p.has_series = true;
 }
@@ -137,7 +141,7 @@ void readSteadySummary(hid_t g, SteadyPhaseSummary& s) {
   if (s.phase == SteadyPhase::kMix) results::readAttributes(g, results::kSteadyMixAttributes, s);
 }
 
-StoredSteadyPhase readSteadyPhase(hid_t steady, const std::string& name) {
+StoredSteadyPhase readSteadyPhase(hid_t steady, const std::string& name, std::uint32_t version) {
   const h5::Handle group = h5::openGroup(steady, name);
   const hid_t g = group.get();
   StoredSteadyPhase p;
@@ -168,18 +172,23 @@ StoredSteadyPhase readSteadyPhase(hid_t steady, const std::string& name) {
                                    results::textOf(row.path)};
         });
   }
+  if (version >= kSteadyTimelineSchemaVersion) {
+    readSeriesCounts(g, p.ranks.size(), p.series);
+    p.has_series = true;
+    results::readFailover(g, p.stall, p.faults);
+  }
   return p;
 }
 
 // iterations/iter-NNNN/steady: its phases in execution order (those present; validate wants all three).
-StoredSteadyIteration readSteady(hid_t iteration, std::uint32_t number) {
+StoredSteadyIteration readSteady(hid_t iteration, std::uint32_t number, std::uint32_t version) {
   const h5::Handle group = h5::openGroup(iteration, results::kSteadyGroup);
   StoredSteadyIteration it;
   it.group = h5::pathOf(group.get());
   it.iteration = number;
   it.rounds = attr<std::uint64_t>(group.get(), "rounds");
   for (const std::string& name : h5::childNames(group.get())) {
-    it.phases.push_back(readSteadyPhase(group.get(), name));
+    it.phases.push_back(readSteadyPhase(group.get(), name, version));
   }
   std::stable_sort(it.phases.begin(), it.phases.end(),
                    [](const StoredSteadyPhase& a, const StoredSteadyPhase& b) {
@@ -200,7 +209,7 @@ std::vector<StoredPhase> readIterations(hid_t run, std::uint32_t version,
     std::vector<StoredPhase> in_iteration;
     for (const std::string& name : h5::childNames(iteration.get())) {
       if (name == results::kSteadyGroup) {
-        steady.push_back(readSteady(iteration.get(), number));
+        steady.push_back(readSteady(iteration.get(), number, version));
       } else {
         in_iteration.push_back(readPhase(iteration.get(), name, version));
       }

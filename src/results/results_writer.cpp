@@ -164,14 +164,33 @@ void writeAggregate(hid_t group, const PhaseAggregate& a, const LatencySummary& 
   results::writeAttributes(group, results::kLatencyAttributes, l);
 }
 
-// Version 5: every rank's ops per interval, their sum, and the first/last-done rates computed from them.
-void writeSeries(hid_t group, const PhaseResult& result) {
-  const OpsSeries& s = result.series;
-  const h5::Handle per_rank = h5::writeMatrix<std::uint32_t>(group, results::kOpsPerInterval,
-                                                             result.ranks.size(), s.intervals, s.per_rank);
+// Version 5 (--steady's phases: 10): every rank's ops per interval and their sum.
+void writeSeriesCounts(hid_t group, const OpsSeries& s, std::size_t ranks) {
+  const h5::Handle per_rank =
+      h5::writeMatrix<std::uint32_t>(group, results::kOpsPerInterval, ranks, s.intervals, s.per_rank);
   h5::writeAttribute(per_rank.get(), results::kIntervalAttribute, s.interval_s);
   h5::writeVector(group, results::kOpsPerIntervalTotal, s.total);
-  results::writeAttributes(group, results::kDoneRateAttributes, doneRates(result.ranks, s));
+}
+
+// The series, and a phase's first/last-done rates computed from it.
+void writeSeries(hid_t group, const PhaseResult& result) {
+  writeSeriesCounts(group, result.series, result.ranks.size());
+  results::writeAttributes(group, results::kDoneRateAttributes, doneRates(result.ranks, result.series));
+}
+
+// A series' size in the file: a uint32 per rank and interval, a uint64 total per interval.
+std::uint64_t seriesBytes(const OpsSeries& s, std::size_t ranks) {
+  return std::uint64_t{s.intervals} * (ranks * 4 + 8);
+}
+
+// Whether a series holds what it says (the runner empties per_rank once the sinks have seen the phase):
+// "" or what is wrong.
+std::string seriesProblem(const OpsSeries& s, std::size_t ranks) {
+  if (s.per_rank.size() == ranks * s.intervals && s.total.size() == s.intervals) return {};
+  return fmt::format(
+      "a series of {} intervals with {} per-rank counts and {} totals for {} ranks (its per-rank "
+      "counts were freed?)",
+      s.intervals, s.per_rank.size(), s.total.size(), ranks);
 }
 
 // --steady: summarizeSteadyPhase's numbers; per op only for the phase's own op types, and the rounds and
@@ -447,13 +466,8 @@ struct Hdf5Sink::Impl {
     if (std::find(plan.phases().begin(), plan.phases().end(), result.phase) == plan.phases().end()) {
       throw h5::Error(fmt::format("Hdf5Sink::phase: {} is not a phase of the plan", name));
     }
-    const OpsSeries& series = result.series;
-    if (series.per_rank.size() != result.ranks.size() * series.intervals ||
-        series.total.size() != series.intervals) {
-      throw h5::Error(fmt::format(
-          "Hdf5Sink::phase: {} has a series of {} intervals with {} per-rank counts "
-          "and {} totals for {} ranks (its per-rank counts were freed?)",
-          name, series.intervals, series.per_rank.size(), series.total.size(), result.ranks.size()));
+    if (const std::string problem = seriesProblem(result.series, result.ranks.size()); !problem.empty()) {
+      throw h5::Error(fmt::format("Hdf5Sink::phase: {} has {}", name, problem));
     }
     const std::string iteration = results::iterationGroupName(result.iteration);
     if (h5::exists(iterations.get(), iteration) &&
@@ -466,8 +480,7 @@ struct Hdf5Sink::Impl {
   void phase(const PhaseResult& result, const Plan& plan) {
     const std::string name(phaseName(result.phase));
     const std::uint64_t errors = failedRanks(result.ranks).size();
-    // The series: a uint32 per rank and interval, a uint64 total per interval.
-    const std::uint64_t series_bytes = std::uint64_t{result.series.intervals} * (result.ranks.size() * 4 + 8);
+    const std::uint64_t series_bytes = seriesBytes(result.series, result.ranks.size());
     reserve(fmt::format("iteration {} {}", result.iteration, name),
             kReserveFixed + result.ranks.size() * kReservePerRank + series_bytes + errorRoom(errors));
     const auto position = std::find(plan.phases().begin(), plan.phases().end(), result.phase);
@@ -506,6 +519,9 @@ struct Hdf5Sink::Impl {
         throw h5::Error(fmt::format("Hdf5Sink::steady: {} has {} rank records for a run of {} ranks",
                                     steadyPhaseName(p.phase), p.ranks.size(), node_of_rank.size()));
       }
+      if (const std::string problem = seriesProblem(p.series, p.ranks.size()); !problem.empty()) {
+        throw h5::Error(fmt::format("Hdf5Sink::steady: {} has {}", steadyPhaseName(p.phase), problem));
+      }
     }
     const std::string name = results::iterationGroupName(iteration);
     if (h5::exists(iterations.get(), name) &&
@@ -542,10 +558,15 @@ struct Hdf5Sink::Impl {
   // iterations/iter-NNNN/steady/<phase>: the same kind of data as a phase group, by op type.
   void steady(std::uint32_t iteration, const SteadyResult& result, const Plan& plan) {
     std::uint64_t errors = 0;
-    for (const SteadyPhaseResult& p : result.phases) errors += failedRanks(p.ranks).size();
+    std::uint64_t series_bytes = 0;
+    for (const SteadyPhaseResult& p : result.phases) {
+      errors += failedRanks(p.ranks).size();
+      series_bytes += seriesBytes(p.series, p.ranks.size());
+    }
     // Per phase up to four histograms of 592 counts, and a row of 21 numbers per rank.
     reserve(fmt::format("iteration {} steady", iteration),
-            kSteadyPhaseCount * (kReserveFixed + node_of_rank.size() * kReservePerRank) + errorRoom(errors));
+            kSteadyPhaseCount * (kReserveFixed + node_of_rank.size() * kReservePerRank) + series_bytes +
+                errorRoom(errors));
     const h5::Handle iteration_group = iterationGroup(iteration);
     const h5::Handle steady_group = h5::createGroup(iteration_group.get(), results::kSteadyGroup);
     h5::writeAttribute(steady_group.get(), "rounds", result.rounds);
@@ -558,6 +579,8 @@ struct Hdf5Sink::Impl {
         h5::writeVector(group.get(), results::steadyLatencyName(op), p.latency[steadyOpIndex(op)].counts());
       }
       writeSteadyErrors(group.get(), iteration, p, plan);
+      writeSeriesCounts(group.get(), p.series, p.ranks.size());
+      results::writeFailover(group.get(), p.stall, p.faults);
     }
     markIfStopped(stoppedShort(result, plan));
     h5::flush(file.get());

@@ -45,6 +45,7 @@
 #include "validate_checks.hpp"
 #include "validate_steady.hpp"
 #include "validate_structure.hpp"
+#include "validate_timeline.hpp"
 
 namespace mdbench {
 namespace validation {
@@ -95,50 +96,6 @@ void checkLatency(const StoredPhase& phase) {
   expectAttributes(phase.group, results::kLatencyAttributes, want, phase.latency_summary);
 }
 
-// Version 5's ops per interval: each rank's counts add up to its ok, the totals are the sums over ranks,
-// and no rank counts an op in an interval that starts after it finished.
-void checkSeries(const StoredPhase& phase) {
-  const OpsSeries& s = phase.series;
-  const std::string counts_path = fmt::format("{}/{}", phase.group, results::kOpsPerInterval);
-  const std::string totals_path = fmt::format("{}/{}", phase.group, results::kOpsPerIntervalTotal);
-  const std::size_t n = s.intervals;
-  if (!std::isfinite(s.interval_s) || s.interval_s < 0.0 || (n > 0 && s.interval_s == 0.0)) {
-    fail(counts_path, fmt::format("{}: expected a positive number of seconds, found {}",
-                                  results::kIntervalAttribute, s.interval_s));
-  }
-  expectEqual<std::size_t>(totals_path, "length", n, s.total.size(),
-                           "intervals: columns of ops_per_interval");
-  // A rank's last interval holds its t_local_end, so an op counted in a later one would have completed after
-  // the rank finished. Intervals start on the rank's clock in whole nanoseconds: 1 us of slack.
-  constexpr double kClockSlack = 1e-6;
-  std::vector<std::uint64_t> sums(n, 0);
-  for (std::size_t r = 0; r < phase.ranks.size(); ++r) {
-    const RankPhaseRecord& row = phase.ranks[r];
-    std::uint64_t sum = 0;
-    for (std::size_t k = 0; k < n; ++k) {
-      const std::uint32_t count = s.per_rank[r * n + k];
-      if (count == 0) continue;
-      sum += count;
-      sums[k] += count;
-      const double starts = static_cast<double>(k) * s.interval_s;
-      if (starts > row.t_local_end - row.t_start + kClockSlack) {
-        fail(counts_path,
-             fmt::format("row {}: {} ops in interval {}, which starts {} s into the phase, after "
-                         "the rank finished (t_local_end - t_start = {} s)",
-                         r, count, k, starts, row.t_local_end - row.t_start));
-      }
-    }
-    if (sum != row.ok) {
-      fail(counts_path, fmt::format("row {}: sum of counts: expected {} (ranks.ok of rank {}), found {}", r,
-                                    row.ok, r, sum));
-    }
-  }
-  for (std::size_t k = 0; k < n; ++k) {
-    expectEqual(totals_path, fmt::format("element {}", k), sums[k], s.total[k],
-                "sum over ranks of that ops_per_interval column");
-  }
-}
-
 // The first/last-done rates (version 5): plausible on their own first, so a damaged value gets a plain
 // message, then exactly what doneRates (metrics.hpp) gives for the stored rows and series.
 void checkDoneRates(const StoredPhase& phase) {
@@ -175,20 +132,6 @@ void checkServerStats(const StoredPhase& phase) {
           fmt::format("{}/{}/{}", phase.group, results::kServerStatsGroup, results::serverSourceGroupName(i)),
           problem);
     }
-  }
-}
-
-// Failover (version 9): the stall within the phase, each fault's recovery after it.
-void checkFailover(const StoredPhase& phase) {
-  if (!phase.stall.measured || phase.ranks.empty()) return;
-  double t_start = phase.ranks.front().t_start, t_end = phase.ranks.front().t_local_end;
-  for (const RankPhaseRecord& r : phase.ranks) {
-    t_start = std::min(t_start, r.t_start);
-    t_end = std::max(t_end, r.t_local_end);
-  }
-  if (const std::string problem = results::failoverProblem(phase.stall, phase.faults, t_start, t_end);
-      !problem.empty()) {
-    fail(phase.group, problem);
   }
 }
 
@@ -421,13 +364,14 @@ class RunChecker {
     checkWearOut(phase);
     checkAggregate(phase);
     checkLatency(phase);
+    const std::vector<RankSpan> spans = rankSpans(phase.ranks);
     if (phase.has_series) {
-      checkSeries(phase);
+      checkSeries(phase.group, phase.series, spans, "ranks.ok");
       checkDoneRates(phase);
     }
     checkErrors(phase);
     checkServerStats(phase);
-    checkFailover(phase);
+    checkFailover(phase.group, phase, spans);
   }
 
   void checkRows(const StoredPhase& phase, const Plan& plan) const {

@@ -18,6 +18,7 @@
 #include "mdbench/results/results_file.hpp"
 #include "results_layout.hpp"
 #include "validate_checks.hpp"
+#include "validate_timeline.hpp"
 
 namespace mdbench::validation {
 namespace {
@@ -204,6 +205,10 @@ void checkSteadyIteration(hid_t file, const StoredSteadyIteration& it, const Con
     checkSteadyCounts(phase, config, it.rounds, precreated, stopped);
     checkSteadySummary(phase);
     checkSteadyErrors(phase);
+    // Version 10: what the phase measured over time, checked as the selected phases' are.
+    const std::vector<RankSpan> spans = rankSpans(phase.ranks);
+    if (phase.has_series) checkSeries(phase.group, phase.series, spans, "the *_ok columns of ranks");
+    checkFailover(phase.group, phase, spans);
   }
 }
 

@@ -331,9 +331,18 @@ class StructureChecker {
     for (const AttributeSpec& attribute : spec.attributes) {
       checkAttribute(object.get(), path, attribute, file_version_);
     }
+    // An attribute is the schema's when any object entry matching this path lists it (a group's attributes
+    // may come in several entries: the steady phases' own and, since version 10, the stall's).
+    std::vector<const ObjectSpec*> specs;
+    for (const ObjectSpec& other : schema_.objects) {
+      if (matchesPath(other, path)) specs.push_back(&other);
+    }
     for (const std::string& name : attributeNames(object.get())) {
-      const auto listed = [&](const AttributeSpec& a) { return a.name == name; };
-      if (std::none_of(spec.attributes.begin(), spec.attributes.end(), listed)) {
+      const auto listed = [&](const ObjectSpec* s) {
+        return std::any_of(s->attributes.begin(), s->attributes.end(),
+                           [&](const AttributeSpec& a) { return a.name == name; });
+      };
+      if (std::none_of(specs.begin(), specs.end(), listed)) {
         notes_.push_back(fmt::format("{}: attribute {} is not in the schema", path, name));
       }
     }
@@ -388,15 +397,18 @@ class StructureChecker {
     }
   }
 
-  bool listed(const std::string& path) const {
+  static bool matchesPath(const ObjectSpec& spec, const std::string& path) {
     const std::vector<std::string> components = splitPath(path);
-    return std::any_of(schema_.objects.begin(), schema_.objects.end(), [&](const ObjectSpec& spec) {
-      if (spec.components.size() != components.size()) return false;
-      for (std::size_t i = 0; i < components.size(); ++i) {
-        if (!matchComponent(spec.components[i], components[i])) return false;
-      }
-      return true;
-    });
+    if (spec.components.size() != components.size()) return false;
+    for (std::size_t i = 0; i < components.size(); ++i) {
+      if (!matchComponent(spec.components[i], components[i])) return false;
+    }
+    return true;
+  }
+
+  bool listed(const std::string& path) const {
+    return std::any_of(schema_.objects.begin(), schema_.objects.end(),
+                       [&](const ObjectSpec& spec) { return matchesPath(spec, path); });
   }
 
   // Notes the topmost objects the schema does not list (newer minor additions are allowed). Only listed

@@ -129,7 +129,8 @@ class SteadyEngine {
   // and the stall as the runner's phases collect them; rank 0 ends the phase's faults and measures each
   // injected one's recovery.
   void keep(SteadyResult& result, SteadyPhase phase, const SteadyRankRecord& record) {
-    std::vector<FaultRecord> faults = parts_.faults != nullptr ? parts_.faults->end() : std::vector<FaultRecord>();
+    std::vector<FaultRecord> faults =
+        parts_.faults != nullptr ? parts_.faults->end() : std::vector<FaultRecord>();
     std::vector<std::byte> all;
     parts_.comm.gatherBytes(std::as_bytes(std::span(&record, 1)), all);
     constexpr std::size_t kBuckets = LatencyHistogram::kBuckets;

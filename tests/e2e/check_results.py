@@ -45,7 +45,7 @@ for line in stdout:
 
 f = h5py.File(path, "r")
 check(f.attrs["schema"] == "mdbench-results", "schema name")
-check(f.attrs["schema_version"] == 9, "schema version")
+check(f.attrs["schema_version"] == 10, "schema version")
 runs = sorted(f["runs"].keys())
 run = f["runs"][runs[-1]]
 a = run.attrs

@@ -132,6 +132,35 @@ run 1 -a DUMMY --dummy.delay-create 1000 -F -C -n 1000 -d "$BASE/fds" --fault-at
 expect_rc 0 "a fault command that lists its descriptors"
 expect_eq "$(tr '\n' ' ' <"$BASE/fds.list")" "0 1 2 " "the fault command's descriptors"
 
+# --steady (schema version 10): the same freeze in the steady mix, the faults' default phase there, gives
+# the same stall and fault rows in steady/mix; precreate and cleanup get none; validate checks them.
+mkdir -p "$BASE/steady"
+# shellcheck disable=SC2016  # $PPID is the fault shell's own: its parent, rank 0
+run 1 -a DUMMY --dummy.delay-create 200 --steady 5000 -n 200 --datasets 2 -d "$BASE/steady" \
+  --series-interval 0.05 --fault-at 1 --fault-cmd 'kill -STOP $PPID; sleep 0.5; kill -CONT $PPID' \
+  -o "$BASE/steady.h5"
+expect_rc 0 "a freeze of rank 0 in the steady mix"
+expect_in "$OUT" "mix: fault 1 at 1 s: started at" "the console's steady fault line"
+expect_in "$OUT" "mix: stall 0." "the console's steady stall line"
+stall=$(faults "$BASE/steady.h5" steady/mix | awk '/^stall/ { print $2 }')
+if awk -v s="$stall" 'BEGIN { exit !(s >= 0.45 && s <= 0.6) }'; then pass; else fail "steady stall $stall, expected 0.5 s"; fi
+expect_eq "$(faults "$BASE/steady.h5" steady/mix | sed -n 1p | awk '{ print $1, $2 }')" "1 0" "the mix's fault row"
+expect_eq "$(faults "$BASE/steady.h5" steady/precreate | grep -vc '^stall')" 0 "no fault in precreate"
+expect_eq "$(faults "$BASE/steady.h5" steady/cleanup | grep -vc '^stall')" 0 "no fault in cleanup"
+"$MDBENCH" validate "$BASE/steady.h5" >"$OUT" 2>"$ERR"
+RC=$?
+expect_rc 0 "validate of the steady freeze's file"
+# --fault-phase names the steady phases there; a selected phase's name is refused with --steady.
+run 1 -a DUMMY --dummy.delay-create 1000 --steady 10 -n 400 --datasets 2 -d "$BASE/steady" \
+  --fault-phase precreate --fault-at 0.05 --fault-cmd 'echo injected' -o "$BASE/steady-precreate.h5"
+expect_rc 0 "a fault in the steady precreate"
+expect_eq "$(faults "$BASE/steady-precreate.h5" steady/precreate | sed -n 1p | awk '{ print $1, $2, $4 }')" \
+  "1 0 injected" "the precreate's fault"
+expect_eq "$(faults "$BASE/steady-precreate.h5" steady/mix | grep -vc '^stall')" 0 "no fault in the mix"
+run 0 --steady 10 -n 20 -d "$BASE/steady" --fault-at 1 --fault-cmd true --fault-phase file-create
+expect_rc 2 "--fault-phase file-create with --steady"
+expect_in "$ERR" "--fault-phase file-create: --steady's phases are precreate, mix" "the steady phases' message"
+
 # Bad input: exit 2, nothing made.
 mkdir -p "$BASE/bad"
 run 0 -F -C -n 10 -d "$BASE/bad" --fault-at 1

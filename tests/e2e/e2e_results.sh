@@ -157,7 +157,7 @@ expect_eq "$(sed -n 2p "$BASE/v4.csv" | awk -F, '{ print NF, $22 $23 $24 $25 $26
 before=$(md5sum <"$v4")
 run 1 -d "$BASE/t" -n 10 -F -o "$v4" --append
 expect_rc 1 "append to a version 4 file"
-expect_in "$ERR" "has schema version 4, this mdbench writes 9: cannot append to it" "version 4: why not"
+expect_in "$ERR" "has schema version 4, this mdbench writes 10: cannot append to it" "version 4: why not"
 expect_eq "$(md5sum <"$v4")" "$before" "version 4 file untouched"
 
 # Validation failures are exit 1 and name the problem.

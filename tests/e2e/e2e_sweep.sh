@@ -15,7 +15,7 @@ check_sweep() {
 import sys, h5py
 path, steps, placement, hosts, items = sys.argv[1], [int(s) for s in sys.argv[2].split()], sys.argv[3], sys.argv[4].split(), int(sys.argv[5])
 f = h5py.File(path, "r")
-assert f.attrs["schema_version"] == 9, f.attrs["schema_version"]
+assert f.attrs["schema_version"] == 10, f.attrs["schema_version"]
 runs = sorted(f["runs"].keys())
 assert runs == [f"run-{i:04}" for i in range(len(steps))], runs
 text = lambda v: v.decode() if isinstance(v, bytes) else v
@@ -58,7 +58,7 @@ for placement in block spread; do
   check_sweep "$f" "1 2 4" "$placement" "$hosts" 300
   run 0 validate "$f"
   expect_rc 0 "$what: validate"
-  expect_in "$OUT" "$f: valid (mdbench-results schema version 9)" "$what: validate says valid"
+  expect_in "$OUT" "$f: valid (mdbench-results schema version 10)" "$what: validate says valid"
   MDBENCH_FAKE_HOSTS=n0,n0,n0,n1 run 4 --sweep 1,2,4 --sweep-placement "$placement" -F -n 300 -d "$BASE/t" -o "$f.again"
   expect_in "$OUT" "sweep:    3 steps (1, 2, 4 ranks) of the job's 4 ranks, placement $placement" "$what: header"
   for i in 0 1 2; do expect_in "$OUT" "results:  $f.again (/runs/run-000$i)" "$what: run-000$i printed"; done

@@ -129,7 +129,7 @@ TEST(ResultsFile, H5pyReadsTheFile) {
   ASSERT_EQ(status, 0) << out;
   EXPECT_EQ(
       out,
-      "mdbench-results 9 uint32\n"
+      "mdbench-results 10 uint32\n"
       "failed 1 int32\n"
       "md test files uint8\n"
       "88 [('rank', '<u4', 0), ('node', '<u4', 4), ('planned', '<u8', 8), ('ok', '<u8', 16), "

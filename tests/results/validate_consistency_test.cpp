@@ -456,6 +456,24 @@ TEST_F(Validate, SteadyHistogramSumDiffersFromOk) {
   EXPECT_TRUE(failsAt(kMix0 + "/latency_stat", "sum of counts: expected 18"));
 }
 
+// Schema version 10: a steady phase's series and stall are checked as a selected phase's.
+TEST_F(Validate, SteadySeriesRowDiffersFromOk) {
+  addToElement(validSteady(), kMix0 + "/ops_per_interval", 0, 1);  // row 0, interval 0
+  EXPECT_TRUE(failsAt(kMix0 + "/ops_per_interval",
+                      "row 0: sum of counts: expected 24 (the *_ok columns of ranks of rank 0), found 25"));
+}
+
+TEST_F(Validate, SteadyStallOutsideTheMix) {
+  setNumber<double>(validSteady(), kMix0, "stall_t_end", 100.0);
+  EXPECT_TRUE(failsAt(kMix0, "is not within the phase"));
+}
+
+TEST_F(Validate, SteadyFaultBeforeItsTime) {
+  validSteady();
+  changeField<double>(file_, kMix0 + "/faults", 0, "at_s", 1.0);
+  EXPECT_TRUE(failsAt(kMix0, "fault 0: started at"));
+}
+
 TEST_F(Validate, SteadyRankRoundsDisagree) {
   changeField<std::uint64_t>(validSteady(), kMix0 + "/ranks", 1, "rounds", 1);
   EXPECT_TRUE(failsAt(kMix0 + "/ranks", "row 1: rounds: expected 3"));

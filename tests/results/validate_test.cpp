@@ -169,7 +169,7 @@ TEST_F(Validate, WrongSchemaName) {
 TEST_F(Validate, UnknownSchemaVersion) {
   setNumber<std::uint64_t>(valid(), "/", "schema_version", 1);
   EXPECT_TRUE(
-      failsAt("/", "knows versions 3 to 9, found 1"));  // version 1 files: mdbench before readdir and rename
+      failsAt("/", "knows versions 3 to 10, found 1"));  // version 1 files: mdbench before readdir and rename
 }
 
 // ---- The schema itself ----
@@ -308,6 +308,22 @@ TEST_F(Validate, SteadyRunReadsBack) {
     }
   }
   EXPECT_EQ(it.phases[1].summary.rounds_per_s, summarizeSteadyPhase(written.phases[1]).rounds_per_s);
+  // Schema version 10: the series, the stall and the faults, as written.
+  for (std::size_t i = 0; i < kSteadyPhaseCount; ++i) {
+    const StoredSteadyPhase& p = it.phases[i];
+    const SteadyPhaseResult& w = written.phases[i];
+    EXPECT_TRUE(p.has_series);
+    EXPECT_EQ(p.series.intervals, w.series.intervals);
+    EXPECT_EQ(p.series.interval_s, w.series.interval_s);
+    EXPECT_EQ(p.series.per_rank, w.series.per_rank);
+    EXPECT_EQ(p.series.total, w.series.total);
+    EXPECT_TRUE(p.stall.measured) << steadyPhaseName(p.phase);  // stored in every phase from version 10
+    EXPECT_EQ(p.stall.stall_s, w.stall.stall_s);
+    EXPECT_EQ(p.faults.size(), w.faults.size());
+  }
+  ASSERT_EQ(it.phases[1].faults.size(), 1u);
+  EXPECT_EQ(it.phases[1].faults[0].command, "true");
+  EXPECT_TRUE(it.phases[1].faults[0].injected);
   ASSERT_EQ(it.phases[1].errors.size(), 1u);
   const StoredSteadyError& e = it.phases[1].errors[0];
   EXPECT_EQ(e.rank, 1u);

@@ -373,6 +373,48 @@ TEST(SteadyMpi, InjectedLatenciesGiveExactHistogramsAndRates) {
 // Test 3: counts are exact, and a fault injected on one rank (the last) is counted as failed, kept out of
 // the rates and the histograms, and shows in the balance. A failed read does not stop the delete and
 // create, so the working set stays intact and cleanup finds everything.
+// What each phase measured over time (result.hpp's PhaseTimeline), as the runner's phases have it: every
+// rank's series adds up to its ok of every op type, the totals to the sums over ranks; a create that takes 3
+// ms on every rank (every other op none, on the manual clock) is the precreate's and the mix's stall.
+TEST(SteadyMpi, SeriesAndStallAsTheRunnersPhasesHaveThem) {
+  MpiComm comm;
+  ManualClock clock;
+  FakeBackend fake(&clock);
+  fake.setLatency(FakeOp::kCreateFile, microseconds(3000));
+  SteadyConfig config = ownDatasetsConfig(comm);
+  config.datasets = 2;
+  config.working_set = 3;
+  config.rounds = 4;
+  SteadyParts parts{comm, clock, fake, fake.root()};
+  parts.series_interval_ns = 1'000'000;
+  const SteadyResult result = runSteady(config, parts);
+  if (comm.rank() != 0) return;
+  ASSERT_EQ(result.phases.size(), 3u);
+  for (const SteadyPhaseResult& p : result.phases) {
+    SCOPED_TRACE(steadyPhaseName(p.phase));
+    const OpsSeries& s = p.series;
+    EXPECT_DOUBLE_EQ(s.interval_s, 1e-3);
+    ASSERT_EQ(s.per_rank.size(), p.ranks.size() * s.intervals);
+    ASSERT_EQ(s.total.size(), s.intervals);
+    std::uint64_t all = 0;
+    for (std::size_t r = 0; r < p.ranks.size(); ++r) {
+      std::uint64_t sum = 0;
+      for (std::size_t k = 0; k < s.intervals; ++k) sum += s.per_rank[r * s.intervals + k];
+      EXPECT_EQ(sum, p.ranks[r].ok()) << "rank " << r;
+      all += sum;
+    }
+    std::uint64_t totals = 0;
+    for (const std::uint64_t t : s.total) totals += t;
+    EXPECT_EQ(totals, all);
+    EXPECT_TRUE(p.stall.measured);
+    EXPECT_TRUE(p.faults.empty());
+  }
+  EXPECT_NEAR(phaseOf(result, SteadyPhase::kPrecreate).stall.stall_s, 3e-3, 1e-6);
+  EXPECT_NEAR(phaseOf(result, SteadyPhase::kMix).stall.stall_s, 3e-3, 1e-6);
+  // Precreate: 2 datasets x 3 objects of 3 ms each, counted in the 1 ms intervals they completed in.
+  EXPECT_GE(phaseOf(result, SteadyPhase::kPrecreate).series.intervals, 18u);
+}
+
 TEST(SteadyMpi, FailedReadsAreCountedAndExcludedFromRates) {
   MpiComm comm;
   ManualClock clock;

@@ -295,6 +295,24 @@ inline SteadyResult steadyResult(std::uint32_t ranks, double t0, bool stat_fails
       }
       phase.ranks.push_back(r);
     }
+    // Every op type's successes per interval (schema version 10), at the times steadyRecord gives them.
+    std::vector<std::vector<std::int64_t>> done_ns(ranks);
+    for (std::uint32_t rank = 0; rank < ranks; ++rank) {
+      const std::uint64_t ok = phase.ranks[rank].ok();
+      for (std::uint64_t i = 1; i <= ok; ++i)
+        done_ns[rank].push_back(static_cast<std::int64_t>(i * (1000 + 100 * rank)));
+    }
+    phase.series = seriesOf(done_ns);
+    // The mix had a fault (--fault-at 0) and a stall of 10 us, 5 us into it (rank 0's t_start is t0).
+    if (phase.phase == SteadyPhase::kMix) {
+      phase.stall = PhaseStall{true, 1e-5, t0 + 5e-6, t0 + 1.5e-5, 1e-6};
+      FaultRecord fault;
+      fault.command = "true";
+      fault.injected = true;
+      fault.t_start = 2e-6;
+      fault.exit_status = 0;
+      phase.faults.push_back(fault);
+    }
     t0 += 2e-3;
     result.phases.push_back(std::move(phase));
   }

@@ -25,7 +25,7 @@
 namespace mdbench {
 
 inline constexpr std::string_view kSchemaName = "mdbench-results";
-inline constexpr std::uint32_t kSchemaVersion = 9;
+inline constexpr std::uint32_t kSchemaVersion = 10;
 // Readers accept every version from this one on: each later version only added objects, which the files of
 // an earlier version lack (version 5's throughput over time: StoredPhase::has_series is false then).
 inline constexpr std::uint32_t kOldestReadableSchemaVersion = 3;
@@ -38,6 +38,9 @@ inline constexpr std::uint32_t kMdtestSchemaVersion = 6;
 // The first version whose phase_rename is -U alone (mdtest's directory rename, rotating names) beside
 // phase_file_rename (--file-rename); earlier files' phase_rename selected both rename phases.
 inline constexpr std::uint32_t kFileRenameSchemaVersion = 8;
+// The first version whose --steady phases have what the selected phases have over time (model's
+// PhaseTimeline): ops_per_interval and its totals, the stall and the faults.
+inline constexpr std::uint32_t kSteadyTimelineSchemaVersion = 10;
 
 class ResultsFileError : public std::runtime_error {
  public:
@@ -139,8 +142,11 @@ struct StoredSteadyError {
 // the counters of all six op types, those the phase does not do 0; the derived columns rank and node are not
 // kept, `mdbench validate` checks them; a rank's first_error is not stored as numbers, `errors` holds its
 // text). Its latency holds the histograms latency_<op> of the phase's ops (steadyOpsOf); the others empty.
+// Its series, stall and faults are as stored from version 10 on (kSteadyTimelineSchemaVersion; has_series
+// false, the series empty and the stall not measured in older files).
 struct StoredSteadyPhase : SteadyPhaseResult {
   std::string group;  // "/runs/run-0000/iterations/iter-0000/steady/mix"
+  bool has_series = false;
   // As stored in the attributes. The mix-only fields (rounds ... rounds_per_s_at_stonewall) and the per-op
   // fields of ops the phase does not do are stored for the phases that have them only, and 0 here otherwise.
   SteadyPhaseSummary summary;

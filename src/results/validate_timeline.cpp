@@ -1,0 +1,86 @@
+// The checks of a phase's PhaseTimeline (validate_timeline.hpp).
+#include "validate_timeline.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "results_attributes.hpp"
+#include "results_faults.hpp"
+#include "results_layout.hpp"
+#include "validate_checks.hpp"
+
+namespace mdbench::validation {
+
+std::vector<RankSpan> rankSpans(const std::vector<RankPhaseRecord>& ranks) {
+  std::vector<RankSpan> spans;
+  spans.reserve(ranks.size());
+  for (const RankPhaseRecord& r : ranks) spans.push_back({r.t_start, r.t_local_end, r.ok});
+  return spans;
+}
+
+std::vector<RankSpan> rankSpans(const std::vector<SteadyRankRecord>& ranks) {
+  std::vector<RankSpan> spans;
+  spans.reserve(ranks.size());
+  for (const SteadyRankRecord& r : ranks) spans.push_back({r.t_start, r.t_local_end, r.ok()});
+  return spans;
+}
+
+void checkSeries(const std::string& group, const OpsSeries& s, const std::vector<RankSpan>& ranks,
+                 std::string_view ok_name) {
+  const std::string counts_path = fmt::format("{}/{}", group, results::kOpsPerInterval);
+  const std::string totals_path = fmt::format("{}/{}", group, results::kOpsPerIntervalTotal);
+  const std::size_t n = s.intervals;
+  if (!std::isfinite(s.interval_s) || s.interval_s < 0.0 || (n > 0 && s.interval_s == 0.0)) {
+    fail(counts_path, fmt::format("{}: expected a positive number of seconds, found {}",
+                                  results::kIntervalAttribute, s.interval_s));
+  }
+  expectEqual<std::size_t>(totals_path, "length", n, s.total.size(),
+                           "intervals: columns of ops_per_interval");
+  // A rank's last interval holds its t_local_end, so an op counted in a later one would have completed after
+  // the rank finished. Intervals start on the rank's clock in whole nanoseconds: 1 us of slack.
+  constexpr double kClockSlack = 1e-6;
+  std::vector<std::uint64_t> sums(n, 0);
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
+    const RankSpan& row = ranks[r];
+    std::uint64_t sum = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::uint32_t count = s.per_rank[r * n + k];
+      if (count == 0) continue;
+      sum += count;
+      sums[k] += count;
+      const double starts = static_cast<double>(k) * s.interval_s;
+      if (starts > row.end - row.start + kClockSlack) {
+        fail(counts_path,
+             fmt::format("row {}: {} ops in interval {}, which starts {} s into the phase, after "
+                         "the rank finished (t_local_end - t_start = {} s)",
+                         r, count, k, starts, row.end - row.start));
+      }
+    }
+    if (sum != row.ok) {
+      fail(counts_path, fmt::format("row {}: sum of counts: expected {} ({} of rank {}), found {}", r, row.ok,
+                                    ok_name, r, sum));
+    }
+  }
+  for (std::size_t k = 0; k < n; ++k) {
+    expectEqual(totals_path, fmt::format("element {}", k), sums[k], s.total[k],
+                "sum over ranks of that ops_per_interval column");
+  }
+}
+
+void checkFailover(const std::string& group, const PhaseTimeline& timeline,
+                   const std::vector<RankSpan>& ranks) {
+  if (!timeline.stall.measured || ranks.empty()) return;
+  double t_start = ranks.front().start, t_end = ranks.front().end;
+  for (const RankSpan& r : ranks) {
+    t_start = std::min(t_start, r.start);
+    t_end = std::max(t_end, r.end);
+  }
+  if (const std::string problem = results::failoverProblem(timeline.stall, timeline.faults, t_start, t_end);
+      !problem.empty()) {
+    fail(group, problem);
+  }
+}
+
+}  // namespace mdbench::validation
