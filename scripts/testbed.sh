@@ -351,6 +351,10 @@ osd pool default size = 1
 osd pool default min size = 1
 osd pool default pg autoscale mode = off
 mon allow pool size one = true
+# The monitor gathers changes for this long before it commits a map (default 1 s): every step of bring-up
+# (osd new, two pools, fs new, max_mds, each MDS's creating and active) waited up to a second for it. Once
+# up, ceph_up sets Ceph's 1 s back, so that a failover runs at Ceph's pace, as on a site's cluster.
+paxos propose interval = 0.1
 mon allow pool delete = true
 mon warn on pool no redundancy = false
 osd crush chooseleaf type = 0
@@ -358,6 +362,12 @@ osd objectstore = memstore
 memstore device bytes = 2147483648
 mds bal interval = 0
 mds early reply = false
+# A client that never answers a revoke of its caps (the NFS gateway's libcephfs, now and then, after
+# ceph mds fail 0: "isn't responding to mclientcaps(revoke), ino 0x1") holds up every request that needs
+# them (a mkdir or rmdir in the root) until the MDS evicts it: by default when its session has gone
+# session_autoclose (300 s) without a renewal. Evict it 30 s after the revoke instead (at the MDS's next
+# 5 s tick); a client that is alive answers within milliseconds.
+mds cap revoke eviction timeout = 30
 [client]
 admin socket = $c/run/\$name.\$pid.asok
 log file = $c/log/\$name.log
@@ -395,6 +405,9 @@ write_ceph_keys() {  # every key in one keyring, imported by the monitor at mkfs
   # section is [client] alone (a ceph-fuse id's carries that daemon's pid file). The keyring is [global]'s.
   ceph-authtool "$k" --gen-key -n client.mdbench --cap mon 'allow r' --cap mds 'allow rwp' \
     --cap osd "allow rw tag cephfs data=$fsname"
+  # The NFS gateway's (scripts/testbed/nfs.sh): here rather than by `ceph auth` later (1.5 s of `up`).
+  ceph-authtool "$k" --gen-key -n client.nfs --cap mon 'allow r' --cap mds 'allow rw' \
+    --cap osd "allow rw tag cephfs data=$fsname"
   chmod 600 "$k"
   exec >&3 3>&-
 }
@@ -420,6 +433,10 @@ ceph_up() {
   # failover tests: `ceph mds fail 0`, or killing an active MDS's pid).
   ceph-mds -c "$conf" -i c >/dev/null
   /usr/bin/python3 "$here/testbed/ceph-mon.py" "$conf" wait-standby "$fsname" 1 60
+  # Bring-up done: Ceph's own commit interval again (ceph.conf's 0.1 s is for bring-up; a runtime setting
+  # through the admin socket outranks the file). With 0.1 s a failover's stall was 0.6-1.4 s instead of 4-6,
+  # and the stonewalled failover runs made and removed that many more files: no time won.
+  ceph --admin-daemon "$c/run/mon.a.asok" config set paxos_propose_interval 1 >/dev/null
 }
 
 two_mds_active() { [ "$(ceph_cmd mds stat 2>/dev/null | grep -o 'up:active' | wc -l)" -eq 2 ]; }

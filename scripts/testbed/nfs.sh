@@ -112,8 +112,8 @@ nfs_up() {
   local d key
   d=$(nfs_dir)
   nfs_node_up
-  key=$(ceph_cmd auth get-or-create-key client.nfs mon 'allow r' mds 'allow rw' \
-    osd "allow rw tag cephfs data=$fsname") || { log "no cephx key for client.nfs"; return 1; }
+  # client.nfs's key is in the keyring the monitor imported at mkfs (write_ceph_keys).
+  key=$(ceph-authtool -p -n client.nfs "$dir/ceph/keyring") || { log "no cephx key for client.nfs"; return 1; }
   write_nfs_conf "$key"
   in_node "$nfs_name" dbus-daemon --config-file="$d/dbus.conf" --nofork </dev/null >>"$d/log/dbus.log" 2>&1 &
   echo $! >"$d/dbus.pid"

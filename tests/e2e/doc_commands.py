@@ -230,7 +230,8 @@ def wait_for_jobs(deadline):
             ids = [l.split()[0] for l in q.stdout.splitlines()]
             subprocess.run(["scancel"] + ids, capture_output=True)
             return "a job can never run on the test bed (cancelled): " + "; ".join(stuck)
-        time.sleep(1)
+        # A few tenths: the block's time is measured from its start, and a job ends at any moment.
+        time.sleep(0.2)
     return subprocess.run(["squeue"], capture_output=True, text=True).stdout
 
 
@@ -320,9 +321,9 @@ def run(src, env, workdir, target, only, but, scale):
             print(f"FAIL: {b.where()} ({time.time() - t0:.1f} s): {why}\n  block:\n    "
                   + text.replace("\n", "\n    "))
             print("  stdout (end):\n    " + "\n    ".join(proc.stdout.splitlines()[-15:]))
-            print("  stderr (end):\n    " + "\n    ".join(proc.stderr.splitlines()[-15:]))
+            print("  stderr (end):\n    " + "\n    ".join(proc.stderr.splitlines()[-15:]), flush=True)
         else:
-            print(f"ok: {b.where()} ({time.time() - t0:.1f} s): {first}")
+            print(f"ok: {b.where()} ({time.time() - t0:.1f} s): {first}", flush=True)
     print(f"doc commands in '{env}': {len(blocks) - failures} of {len(blocks)} blocks ran as written")
     return 1 if failures else 0
 

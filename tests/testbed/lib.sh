@@ -26,6 +26,8 @@ TB_FS=$(mktemp -d "$MDBENCH_TESTBED_CEPHFS/tb.XXXXXX") || tb_die "cannot create 
 tb_cleanup() {
   rm -rf "$TB_TMP"
   # Only what the test made; a non-empty directory means a run left something: the test already failed.
+  # Gone altogether after a down and up (tb_docs: the file system is in memory): nothing to remove.
+  [ -e "$TB_FS" ] || return 0
   rmdir "$TB_FS" 2>/dev/null || echo "note: $TB_FS kept (not empty)" >&2
 }
 trap tb_cleanup EXIT

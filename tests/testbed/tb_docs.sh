@@ -14,6 +14,14 @@ ln -s "$MDBENCH" "$top/build/mdbench"
 ln -s "$MDBENCH" "$top/.installed/mdbench"
 for d in docs tests jobscripts scripts results-schema; do ln -s "$src/$d" "$top/$d"; done
 
+# sudo resets the environment: docs/testbed.md's `sudo scripts/testbed.sh up|status|down` would act on the
+# default test bed (/tmp/mdbench-testbed) where MDBENCH_TESTBED_DIR names another one (a developer's beside
+# it). A sudo that keeps that one variable (root may: --preserve-env); the same test bed as before in CI.
+mkdir -p "$TB_TMP/bin"
+printf '#!/bin/sh\nexec /usr/bin/sudo --preserve-env=MDBENCH_TESTBED_DIR "$@"\n' >"$TB_TMP/bin/sudo"
+chmod 755 "$TB_TMP/bin/sudo"
+export PATH=$TB_TMP/bin:$PATH
+
 status=0
 "${docs[@]}" run "$src" testbed "$top" "$TB_FS" --scale --except docs/testbed.md || status=1
 "${docs[@]}" run "$src" testbed "$top" "$TB_FS" --scale --only docs/testbed.md || status=1
