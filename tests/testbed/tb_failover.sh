@@ -13,7 +13,7 @@ source "$(dirname "$0")/lib.sh"
 read -r _ node_b _ <<<"$MDBENCH_TESTBED_NODES"
 [ -n "$node_b" ] || tb_die "the test bed has fewer than 2 nodes ($MDBENCH_TESTBED_NODES)"
 FAULT_AT=3
-STONEWALL=15
+STONEWALL=12  # the stall (4-6 s from 3 s in) and a whole second of recovery fit
 GRACE=15  # mds_beacon_grace, Ceph 16.2's default (the test bed does not change it)
 MARGIN=15 # for the replay, reconnect and rejoin of the new rank 0 on a busy 2-core machine
 
@@ -114,6 +114,67 @@ if [[ " $* " == *" cephfs "* ]]; then  # mdbench built with libcephfs (CMake pas
   failover cephfs -a CEPHFS "--cephfs.conf=$CEPH_CONF" "--cephfs.user=$MDBENCH_TESTBED_CEPHFS_USER" \
     "--cephfs.prefix=$MDBENCH_TESTBED_CEPHFS"
 fi
+
+# (d) The steady state (--steady, schema version 10) through libcephfs where built, else ceph-fuse: the
+# same failover 3 s into the mix (the faults' default phase there): exit 0, no op failed in any steady phase,
+# the mix's stall recorded after the fault and within the grace plus the margin, the fault's record, and
+# `mdbench check`'s steady rules on it.
+cat >"$TB_TMP/check_steady.py" <<'PY'
+import json, sys
+grace, margin = float(sys.argv[2]), float(sys.argv[3])
+phases = {p["phase"]: p for p in json.load(open(sys.argv[1]))["runs"][0]["steady"][0]["phases"]}
+mix = phases["mix"]
+try:
+    for name, p in phases.items():
+        assert p["failed"] == 0, (name, "failed ops", p["failed"])
+        assert name == "mix" or not p.get("faults"), ("a fault outside the mix", name, p.get("faults"))
+    stall = mix["stall_s"]
+    assert 0.2 <= stall <= grace + margin, f"stall {stall} s, {mix['stall_t_start']}-{mix['stall_t_end']}"
+    faults = mix["faults"]
+    assert len(faults) == 1 and faults[0]["injected"] and faults[0]["exit_status"] == 0, faults
+    assert mix["stall_t_start"] >= faults[0]["t_start"] - 0.1, ("the stall began before the fault",
+                                                              mix["stall_t_start"], faults[0]["t_start"])
+except (AssertionError, KeyError) as e:
+    print(repr(e))
+    sys.exit(1)
+print(f"{stall:.3f}")
+print(f"mix: {mix['rounds']} rounds, {mix['ok_per_s']:.1f} ops/s, stall {stall:.3f} s "
+      f"({mix['stall_t_start']:.3f}-{mix['stall_t_end']:.3f} s), fault started at {faults[0]['t_start']:.3f} s, "
+      f"recovery {faults[0]['recovery_s']} s", file=sys.stderr)
+PY
+steady_options=(-a POSIX)
+if [[ " $* " == *" cephfs "* ]]; then
+  steady_options=(-a CEPHFS "--cephfs.conf=$CEPH_CONF" "--cephfs.user=$MDBENCH_TESTBED_CEPHFS_USER"
+    "--cephfs.prefix=$MDBENCH_TESTBED_CEPHFS")
+fi
+before=$(mds_map | awk '$1 == 0 { print "mds." $2 " (gid " $3 ")" }')
+rc=0
+timeout 400 "$TB_SCRIPT" mpiexec -n 2 -ppn 1 "$MDBENCH" "${steady_options[@]}" --steady 1000000000 -n 500 \
+  --datasets 5 -W 10 -d "$TB_FS/steady" --series-interval 0.05 --fault-at $FAULT_AT --fault-cmd 'ceph mds fail 0' \
+  -o "$TB_TMP/steady.h5" >"$TB_TMP/steady.out" 2>&1 || rc=$?
+if [ "$rc" = 0 ]; then tb_ok "steady: exit 0 through the failover"; else
+  tb_fail "steady: exit $rc"; tail -n 30 "$TB_TMP/steady.out" >&2; fi
+wait_healthy 90 || tb_fail "steady: the MDS map did not come back to two active and a standby"
+after=$(mds_map | awk '$1 == 0 { print "mds." $2 " (gid " $3 ")" }')
+if [ -z "$before" ] || [ "$before" = "$after" ]; then tb_fail "steady: rank 0 was $before before and $after after"; fi
+if [ -e "$TB_FS/steady" ]; then tb_fail "steady: $TB_FS/steady is left"; else tb_ok "steady: nothing left"; fi
+"$MDBENCH" export "$TB_TMP/steady.h5" --format json -o "$TB_TMP/steady.json" || tb_fail "steady: export"
+if stall=$(python3 "$TB_TMP/check_steady.py" "$TB_TMP/steady.json" "$GRACE" "$MARGIN"); then
+  tb_ok "steady (${steady_options[1]}): no op failed, a stall of $stall s in the mix"
+else
+  tb_fail "steady: the results file: $stall"
+fi
+limit=$((GRACE + MARGIN))
+if "$MDBENCH" check "$TB_TMP/steady.h5" --require "steady.stall<=${limit}s" --require 'steady.failed==0' \
+  >"$TB_TMP/steady.pass" 2>&1; then
+  tb_ok "steady: check steady.stall<=${limit}s and steady.failed==0 pass"
+else
+  tb_fail "steady: check steady.stall<=${limit}s: $(cat "$TB_TMP/steady.pass")"
+fi
+rc=0
+"$MDBENCH" check "$TB_TMP/steady.h5" --require 'steady.stall<=0.1s' >"$TB_TMP/steady.fail" 2>&1 || rc=$?
+if [ "$rc" = 3 ]; then tb_ok "steady: check steady.stall<=0.1s fails with exit 3"; else
+  tb_fail "steady: check steady.stall<=0.1s: exit $rc: $(cat "$TB_TMP/steady.fail")"; fi
 
 # (c) The NFS server restarted mid-stat (`scripts/testbed.sh nfs-restart`: ganesha killed and started again,
 # about a second away), -a LIBNFS over v4 to the VFS export, one rank on the head: never a hang, every stat
