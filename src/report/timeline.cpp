@@ -126,8 +126,8 @@ std::vector<RankPhaseRecord> rankRecords(const StoredSteadyPhase& p) {
   return out;
 }
 
-// A steady phase's series: stored from results schema version 10 on (older files: none, interval 0).
-bool hasSeries(const StoredSteadyPhase& p) { return p.series.interval_s > 0.0; }
+// A steady phase's series: stored from results schema version 10 on (kSteadyTimelineSchemaVersion).
+bool hasSeries(const StoredSteadyPhase& p) { return p.has_series; }
 
 TimelinePhase timelinePhase(const StoredSteadyPhase& p) {
   const std::vector<RankPhaseRecord> ranks = rankRecords(p);

@@ -83,6 +83,7 @@ StoredSteadyPhase steadyPhase(const SteadySpec& spec) {
   // Every interval outside the gap gets an equal share of a rank's successes.
   const std::uint64_t ok_per_rank = spec.per_op * ops.size();
   const std::uint32_t busy = spec.intervals - (spec.gap_to - spec.gap_from);
+  p.has_series = true;
   p.series.interval_s = kInterval;
   p.series.intervals = spec.intervals;
   p.series.total.assign(spec.intervals, 0);
@@ -149,10 +150,13 @@ StoredResults resultsOf(StoredRun run) {
 StoredResults olderFile() {
   StoredRun run = steadyRun({steadyIteration(0, 2.0)});
   for (StoredSteadyIteration& it : run.steady) {
-    for (StoredSteadyPhase& p : it.phases) static_cast<PhaseTimeline&>(p) = PhaseTimeline{};
+    for (StoredSteadyPhase& p : it.phases) {
+      static_cast<PhaseTimeline&>(p) = PhaseTimeline{};
+      p.has_series = false;
+    }
   }
   StoredResults results = resultsOf(std::move(run));
-  results.schema_version = 9;
+  results.schema_version = kSteadyTimelineSchemaVersion - 1;
   return results;
 }
 
