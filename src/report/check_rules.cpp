@@ -116,10 +116,11 @@ std::string checkSeries(std::string_view series) {
     if (isNamePart(series.substr(0, colon)) && isNamePart(series.substr(colon + 1))) return {};
     return fmt::format("'{}' is not a data-path series TOOL:OPERATION (\"ior:write\")", series);
   }
-  if (isPhaseName(series)) return {};
+  if (isPhaseName(series) || series == kSteadySeries) return {};
   std::string phases;
   for (Phase p : kAllPhases) phases += fmt::format("{}{}", phases.empty() ? "" : ", ", phaseName(p));
-  return fmt::format("unknown series '{}': a phase ({}) or TOOL:OPERATION", series, phases);
+  return fmt::format("unknown series '{}': a phase ({}), {} (--steady's mix) or TOOL:OPERATION", series,
+                     phases, kSteadySeries);
 }
 
 template <std::size_t N>
@@ -252,6 +253,9 @@ std::string parseMetric(std::string_view name, Rule& rule) {
   if (check_detail::isServerMetricText(name)) {
     if (isDataPath(rule.series))
       return fmt::format("server counters are recorded for metadata phases, not {}", rule.series);
+    if (rule.series == kSteadySeries)
+      return fmt::format("server counters are recorded for the selected phases, not {} (--steady)",
+                         rule.series);
     return check_detail::parseServerMetric(name, rule);
   }
   const auto* metric =
@@ -263,6 +267,10 @@ std::string parseMetric(std::string_view name, Rule& rule) {
   }
   if (metric->mdbench_only && isDataPath(rule.series)) {
     return fmt::format("{} is measured for metadata series only, not {}", name, rule.series);
+  }
+  if (metric->metric == Metric::kStonewallRate && rule.series == kSteadySeries) {
+    return fmt::format("{} is not measured for {}: --steady's stonewall counts rounds, not ops", name,
+                       rule.series);
   }
   rule.metric = metric->metric;
   return {};
@@ -386,7 +394,7 @@ Measured measure(const ScalingPoint& p, Metric metric) {
     const double s = metric == Metric::kStall ? p.stall_s : p.recovery_s;
     if (std::isnan(s)) {
       return {0.0, metric == Metric::kStall
-                       ? "no stall data (results of schema version 8 or older)"
+                       ? "no stall data (results of schema version 8 or older; of --steady runs, 9 or older)"
                        : "no fault was injected (--fault-at) with a measurable recovery"};
     }
     return {s * 1e9, {}};

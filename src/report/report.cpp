@@ -218,32 +218,45 @@ std::string seriesTitle(const Series& s) {
   return fmt::format("{}: {} against {}", s.name, s.unit, s.x_unit);
 }
 
-bool hasDone(const std::vector<TimelineRun>& timelines) {
-  return std::any_of(timelines.begin(), timelines.end(),
-                     [](const TimelineRun& run) { return run.steady.empty(); });
-}
-
 // ---- Throughput over time ----
 
-// A file's runs without series are named once, not run by run (a sweep written before version 5 has many).
-std::vector<std::string> filesWithoutSeries(const std::vector<TimelineRun>& timelines) {
-  std::vector<std::string> files;
-  for (const TimelineRun& run : timelines) {
-    const std::string name = fmt::format("{}: {}", run.label, run.file);
-    if (!run.has_series && std::find(files.begin(), files.end(), name) == files.end()) files.push_back(name);
-  }
-  return files;
+// A run's phases over time, with their first/last-done rates: a run with series, and a --steady run with its
+// phases' (a steady state given without them, as tests build it, has only its table).
+bool shownOverTime(const TimelineRun& run) {
+  return run.has_series && (run.steady.empty() || !run.phases.empty());
+}
+
+bool hasDone(const std::vector<TimelineRun>& timelines) {
+  // Runs shown over time, and those without series, which the section names.
+  return std::any_of(timelines.begin(), timelines.end(),
+                     [](const TimelineRun& run) { return shownOverTime(run) || !run.has_series; });
 }
 
 constexpr std::string_view kNoSeries =
     "written before results schema version 5: no throughput over time was stored";
+constexpr std::string_view kNoSteadySeries =
+    "--steady runs written before results schema version 10: no throughput over time, stall or faults were "
+    "stored";
+
+// A file's runs without series are named once, not run by run (a sweep written before version 5 has many):
+// "label: file: why".
+std::vector<std::string> filesWithoutSeries(const std::vector<TimelineRun>& timelines) {
+  std::vector<std::string> files;
+  for (const TimelineRun& run : timelines) {
+    if (run.has_series) continue;
+    const std::string line =
+        fmt::format("{}: {}: {}", run.label, run.file, run.steady.empty() ? kNoSeries : kNoSteadySeries);
+    if (std::find(files.begin(), files.end(), line) == files.end()) files.push_back(line);
+  }
+  return files;
+}
 
 Table doneTable(const TimelineRun& run) {
   Table t;
   t.header = {"phase", "ops/s", "first done", "first-done ops/s", "last done", "last-done ops/s"};
   for (const TimelinePhase& p : run.phases) {
     t.rows.push_back(
-        {std::string(phaseName(p.phase)),
+        {runPhaseName(p.phase),
          formatRate(p.ops_per_s, "ops/s") +
              (tooShortToTime(p.size) ? fmt::format(" ({}, not charted)", tooShortText(p.size)) : ""),
          formatSeconds(p.done.first_done_time_s), formatRate(p.done.first_done_ops_per_s, "ops/s"),
@@ -393,17 +406,14 @@ DocSection doneSection(const std::vector<TimelineRun>& timelines, const ReportOp
                {docParagraph({DocSpan{timelineIntro(timelines)}})}};
   for (std::size_t i = 0; i < timelines.size(); ++i) {
     const TimelineRun& run = timelines[i];
-    if (!run.has_series || !run.steady.empty()) continue;
+    if (!shownOverTime(run)) continue;
     s.blocks.push_back(docSubheading(runTitle(run)));
     for (const ReportChart& chart : charts) {
       if (chart.timeline == i) s.blocks.push_back(docChart(chart.stem, chart.stem, options.png));
     }
     s.blocks.push_back(docTable(doneTable(run)));
   }
-  std::vector<std::string> without;
-  for (const std::string& file : filesWithoutSeries(timelines))
-    without.push_back(fmt::format("{}: {}", file, kNoSeries));
-  s.blocks.push_back(docList(std::move(without)));
+  s.blocks.push_back(docList(filesWithoutSeries(timelines)));
   return s;
 }
 
@@ -452,6 +462,12 @@ std::vector<std::string> reportSeries(const std::vector<Configuration>& configs)
         names.push_back(name);
         break;
       }
+    }
+  }
+  for (const Configuration& c : configs) {
+    if (c.find(kSteadySeries)) {
+      names.emplace_back(kSteadySeries);
+      break;
     }
   }
   std::set<std::string> datapath;

@@ -42,7 +42,7 @@ DocTable failoverTable(const std::vector<FailoverPhase>& phases) {
   if (iterations) t.header.insert(t.header.begin() + 1, "iteration");
   for (const FailoverPhase& p : phases) {
     std::vector<std::string> row = {
-        std::string(phaseName(p.phase)),
+        runPhaseName(p.phase),
         stallText(p.stall, p.t_start),
         perFault(p.faults, faultOutcomeText),
         perFault(p.faults, [](const FaultRecord& f) { return recoveryText(f.recovery_s); }),

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <variant>
 
 #include "mdbench/model/rate_timing.hpp"
 #include "mdbench/model/server_stats.hpp"
@@ -18,11 +19,12 @@ std::vector<ServerStatsRun> serverStatsRuns(const std::vector<TimelineRun>& time
     ServerStatsRun out{
         fmt::format("{} {} ({})", run.file, run.group, report_format::countOf(run.ranks, "ranks")), {}};
     for (const TimelinePhase& p : run.phases) {
-      if (p.server_stats.empty()) continue;
+      const Phase* phase = std::get_if<Phase>(&p.phase);  // --steady samples no server counters
+      if (p.server_stats.empty() || !phase) continue;
       // The counters are per operation and hold; the rate beside them is marked as everywhere else.
       const std::string mark = tooShortToTime(p.size) ? "   " + tooShortText(p.size) : std::string();
       out.phases.push_back(
-          {p.phase, p.ops_per_s, p.ops, mark, serverStatsLines(p.server_stats, p.phase, p.ops)});
+          {*phase, p.ops_per_s, p.ops, mark, serverStatsLines(p.server_stats, *phase, p.ops)});
     }
     if (!out.phases.empty()) runs.push_back(std::move(out));
   }

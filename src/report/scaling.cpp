@@ -12,7 +12,9 @@
 #include <set>
 #include <utility>
 
+#include "mdbench/model/rate_timing.hpp"
 #include "mdbench/model/stats.hpp"
+#include "mdbench/model/steady.hpp"
 #include "mdbench/results/validate.hpp"
 
 namespace mdbench {
@@ -66,32 +68,58 @@ void addServerStats(const StoredPhase& phase, Accumulator& a) {
   a.server_ops += phase.aggregate.ok + phase.aggregate.failed;
 }
 
+// What every measured phase adds, a runner's phase or a steady mix: its rate, counts, latency, size, stall
+// (schema version 9; steady phases 10) and its injected faults' recoveries.
+void addMeasured(double ops_per_s, std::uint64_t ok, std::uint64_t failed, const LatencyHistogram& latency,
+                 const PhaseSize& size, const PhaseTimeline& timeline, Accumulator& a) {
+  a.measured = true;
+  a.rates.push_back(ops_per_s);
+  a.ok += ok;
+  a.failed += failed;
+  a.latency += latency;
+  a.time_sum += size.time_s;
+  a.ops_per_rank_sum += size.ops_per_rank;
+  a.ops_sum += size.ops;
+  a.timed += 1;
+  if (timeline.stall.measured) {
+    a.stall_s = std::isnan(a.stall_s) ? timeline.stall.stall_s : std::max(a.stall_s, timeline.stall.stall_s);
+  }
+  for (const FaultRecord& f : timeline.faults) {
+    if (!f.injected || std::isnan(f.recovery_s)) continue;
+    const double r = f.recovery_s < 0 ? std::numeric_limits<double>::infinity() : f.recovery_s;
+    a.recovery_s = std::isnan(a.recovery_s) ? r : std::max(a.recovery_s, r);
+  }
+}
+
+// --steady: each iteration's mix is a point of kSteadySeries (an iteration stopped before its mix was stored
+// has none). Its stonewall counts rounds, not ops: no stonewall rate.
+void addSteady(const StoredRun& run, std::map<Key, Accumulator>& acc,
+               std::map<std::string, SeriesInfo>& kinds) {
+  for (const StoredSteadyIteration& it : run.steady) {
+    for (const StoredSteadyPhase& phase : it.phases) {
+      if (phase.phase != SteadyPhase::kMix) continue;
+      const std::string name(kSteadySeries);
+      kinds.emplace(name, SeriesInfo{SeriesKind::kMetadata, kPhaseCount});
+      Accumulator& a = acc[{name, run.info.ranks}];
+      a.nodes = std::max(a.nodes, run.info.nodes);
+      const SteadyPhaseSummary& s = phase.summary;
+      addMeasured(s.ok_per_s, s.ok, s.failed, mergedLatency(phase), phaseSize(s), phase, a);
+    }
+  }
+}
+
 void addRun(const StoredRun& run, std::map<Key, Accumulator>& acc, std::map<std::string, SeriesInfo>& kinds) {
   for (const StoredPhase& phase : run.phases) {
     const std::string name(phaseName(phase.phase));
     kinds.emplace(name, SeriesInfo{SeriesKind::kMetadata, static_cast<std::size_t>(phase.phase)});
     Accumulator& a = acc[{name, run.info.ranks}];
     a.nodes = std::max(a.nodes, run.info.nodes);
-    a.measured = true;
-    a.rates.push_back(phase.aggregate.ops_per_s);
-    a.ok += phase.aggregate.ok;
-    a.failed += phase.aggregate.failed;
-    if (phase.stall.measured)
-      a.stall_s = std::isnan(a.stall_s) ? phase.stall.stall_s : std::max(a.stall_s, phase.stall.stall_s);
-    for (const FaultRecord& f : phase.faults) {
-      if (!f.injected || std::isnan(f.recovery_s)) continue;
-      const double r = f.recovery_s < 0 ? std::numeric_limits<double>::infinity() : f.recovery_s;
-      a.recovery_s = std::isnan(a.recovery_s) ? r : std::max(a.recovery_s, r);
-    }
+    addMeasured(phase.aggregate.ops_per_s, phase.aggregate.ok, phase.aggregate.failed, phase.latency,
+                phaseSize(phase, run.info.ranks), phase, a);
     if (phase.aggregate.stonewalled) a.stonewall.add(phase.aggregate.ops_per_s_at_stonewall);
-    const PhaseSize size = phaseSize(phase, run.info.ranks);
-    a.time_sum += size.time_s;
-    a.ops_per_rank_sum += size.ops_per_rank;
-    a.ops_sum += size.ops;
-    a.timed += 1;
-    a.latency += phase.latency;
     if (!phase.server_stats.empty()) addServerStats(phase, a);
   }
+  addSteady(run, acc, kinds);
 }
 
 // time_s: the import's mean phase time, 0 when the tool printed none.
@@ -289,7 +317,8 @@ void addDataPathImport(const std::string& file, const DataPathImport& imp, Build
   }
 }
 
-// The series from the accumulated points: metadata in phase order, then data path by name.
+// The series from the accumulated points: metadata in phase order (kSteadySeries after the phases), then data
+// path by name.
 void addSeries(Building& b) {
   std::vector<std::pair<std::string, SeriesInfo>> order(b.kinds.begin(), b.kinds.end());
   std::stable_sort(order.begin(), order.end(),

@@ -6,10 +6,15 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <utility>
+#include <variant>
 
 #include "mdbench/model/fault.hpp"
+#include "mdbench/model/metrics.hpp"
+#include "mdbench/model/rate_timing.hpp"
+#include "mdbench/model/steady.hpp"
 #include "mdbench/report/report.hpp"
 #include "report_format.hpp"
 
@@ -57,43 +62,82 @@ struct PhaseLines {
   bool complete = false;  // every rank's counts were stored
 };
 
-PhaseLines rankLines(const StoredPhase& p) {
+PhaseLines rankLines(const OpsSeries& series, std::span<const RankPhaseRecord> ranks) {
   PhaseLines lines;
-  const std::size_t n = p.series.intervals;
-  lines.complete = p.series.per_rank.size() >= p.ranks.size() * n;
-  for (std::size_t r = 0; r < p.ranks.size(); ++r) {
-    const RankPhaseRecord& row = p.ranks[r];
+  const std::size_t n = series.intervals;
+  lines.complete = series.per_rank.size() >= ranks.size() * n;
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
+    const RankPhaseRecord& row = ranks[r];
     std::vector<std::uint64_t> counts;
     if (row.planned > 0 && lines.complete) {
-      const auto first = p.series.per_rank.begin() + static_cast<std::ptrdiff_t>(r * n);
+      const auto first = series.per_rank.begin() + static_cast<std::ptrdiff_t>(r * n);
       counts.assign(first, first + static_cast<std::ptrdiff_t>(n));
     }
-    lines.ranks.push_back(ratesOverTime(counts, p.series.interval_s, row.t_local_end - row.t_start));
+    lines.ranks.push_back(ratesOverTime(counts, series.interval_s, row.t_local_end - row.t_start));
   }
   return lines;
 }
 
 // When the rows of the ranks were not stored: the stored totals, up to the slowest rank's end.
-std::vector<ChartPoint> totalOfCounts(const StoredPhase& p) {
+std::vector<ChartPoint> totalOfCounts(const OpsSeries& series, std::span<const RankPhaseRecord> ranks) {
   double end = 0.0;
-  for (const RankPhaseRecord& row : p.ranks) {
+  for (const RankPhaseRecord& row : ranks) {
     if (row.planned > 0) end = std::max(end, row.t_local_end - row.t_start);
   }
-  return ratesOverTime(p.series.total, p.series.interval_s, end);
+  return ratesOverTime(series.total, series.interval_s, end);
+}
+
+// The lines of a phase over time: the sum of its ranks', and theirs when there are few enough to draw.
+void drawLines(const OpsSeries& series, std::span<const RankPhaseRecord> ranks, TimelinePhase& tp) {
+  tp.interval_s = series.interval_s;
+  PhaseLines lines = rankLines(series, ranks);
+  tp.total = lines.complete ? sumOfSteps(lines.ranks, tp.interval_s) : totalOfCounts(series, ranks);
+  if (ranks.size() <= kTimelineMaxRankLines && lines.complete) tp.ranks = std::move(lines.ranks);
 }
 
 TimelinePhase timelinePhase(const StoredPhase& p, std::uint32_t run_ranks) {
   TimelinePhase tp;
   tp.phase = p.phase;
-  tp.interval_s = p.series.interval_s;
   tp.ops_per_s = p.aggregate.ops_per_s;
   tp.done = p.done;
   tp.ops = p.aggregate.ok + p.aggregate.failed;
   tp.server_stats = p.server_stats;
   tp.size = phaseSize(p, run_ranks);
-  PhaseLines lines = rankLines(p);
-  tp.total = lines.complete ? sumOfSteps(lines.ranks, tp.interval_s) : totalOfCounts(p);
-  if (p.ranks.size() <= kTimelineMaxRankLines && lines.complete) tp.ranks = std::move(lines.ranks);
+  drawLines(p.series, p.ranks, tp);
+  return tp;
+}
+
+// A steady phase's ranks as the runner's records: their times and ok, and every op as planned work (a rank
+// that did no op had none), so that its lines and done rates come from the same functions as a phase's.
+std::vector<RankPhaseRecord> rankRecords(const StoredSteadyPhase& p) {
+  std::vector<RankPhaseRecord> out;
+  out.reserve(p.ranks.size());
+  for (const SteadyRankRecord& row : p.ranks) {
+    RankPhaseRecord r;
+    r.ok = row.ok();
+    r.failed = row.failed();
+    r.planned = r.ok + r.failed;
+    r.bytes = row.bytes;
+    r.t_start = row.t_start;
+    r.t_local_end = row.t_local_end;
+    r.t_global_end = row.t_global_end;
+    out.push_back(r);
+  }
+  return out;
+}
+
+// A steady phase's series: stored from results schema version 10 on (kSteadyTimelineSchemaVersion).
+bool hasSeries(const StoredSteadyPhase& p) { return p.has_series; }
+
+TimelinePhase timelinePhase(const StoredSteadyPhase& p) {
+  const std::vector<RankPhaseRecord> ranks = rankRecords(p);
+  TimelinePhase tp;
+  tp.phase = p.phase;
+  tp.ops_per_s = p.summary.ok_per_s;
+  tp.done = doneRates(ranks, p.series);
+  tp.ops = p.summary.ok + p.summary.failed;
+  tp.size = phaseSize(p.summary);
+  drawLines(p.series, ranks, tp);
   return tp;
 }
 
@@ -111,6 +155,48 @@ std::optional<FailoverPhase> failoverPhase(const StoredPhase& p) {
   return f;
 }
 
+// A steady phase's, with its failed ops of every type and the longest latency of all (as the console's
+// failoverLines of a steady phase).
+std::optional<FailoverPhase> failoverPhase(const StoredSteadyPhase& p, std::uint32_t iteration) {
+  if (p.faults.empty()) return std::nullopt;
+  FailoverPhase f;
+  f.phase = p.phase;
+  f.iteration = iteration;
+  f.t_start = p.ranks.empty() ? 0.0 : p.ranks.front().t_start;
+  f.stall = p.stall;
+  f.faults = p.faults;
+  f.failed = p.summary.failed;
+  f.latency_max_ns = latencySummary(mergedLatency(p)).max_ns;
+  return f;
+}
+
+// The phases of a run over time and its failover records: the runner's phases, or --steady's.
+void addPhases(const StoredRun& run, TimelineRun& t) {
+  if (!run.phases.empty()) t.iteration = run.phases.front().iteration;  // by iteration, then order
+  for (const StoredPhase& p : run.phases) {
+    std::optional<FailoverPhase> failover = failoverPhase(p);
+    if (failover) t.failover.push_back(*failover);
+    if (!run.has_series || !p.has_series || p.iteration != t.iteration) continue;
+    t.phases.push_back(timelinePhase(p, run.info.ranks));
+    t.phases.back().failover = std::move(failover);
+  }
+}
+
+void addSteadyPhases(const StoredRun& run, TimelineRun& t) {
+  t.iteration = run.steady.front().iteration;
+  const std::vector<StoredSteadyPhase>& first = run.steady.front().phases;
+  t.has_series = run.has_series && std::any_of(first.begin(), first.end(), hasSeries);
+  for (const StoredSteadyIteration& it : run.steady) {
+    for (const StoredSteadyPhase& p : it.phases) {
+      std::optional<FailoverPhase> failover = failoverPhase(p, it.iteration);
+      if (failover) t.failover.push_back(*failover);
+      if (!t.has_series || !hasSeries(p) || it.iteration != t.iteration) continue;
+      t.phases.push_back(timelinePhase(p));
+      t.phases.back().failover = std::move(failover);
+    }
+  }
+}
+
 // The stall as a band and each injected fault as a line at its start, in the chart's unit of time.
 void markFailover(ChartSpec& spec, const FailoverPhase& f, double seconds_per_unit) {
   if (hasStall(f.stall)) {
@@ -125,6 +211,11 @@ void markFailover(ChartSpec& spec, const FailoverPhase& f, double seconds_per_un
 }
 
 }  // namespace
+
+std::string runPhaseName(const RunPhase& phase) {
+  if (const Phase* p = std::get_if<Phase>(&phase)) return std::string(phaseName(*p));
+  return fmt::format("steady {}", steadyPhaseName(std::get<SteadyPhase>(phase)));
+}
 
 std::vector<ChartPoint> sumOfSteps(const std::vector<std::vector<ChartPoint>>& lines, double interval_s) {
   const double tolerance = std::isfinite(interval_s) && interval_s > 0.0 ? interval_s * 1e-9 : 0.0;
@@ -194,13 +285,10 @@ std::vector<TimelineRun> timelineRuns(const std::string& label, const std::vecto
       t.has_series = run.has_series;
       t.path_style = run.config.path_style;
       t.steady = run.steady;
-      if (!run.phases.empty()) t.iteration = run.phases.front().iteration;  // by iteration, then order
-      for (const StoredPhase& p : run.phases) {
-        std::optional<FailoverPhase> failover = failoverPhase(p);
-        if (failover) t.failover.push_back(*failover);
-        if (!run.has_series || !p.has_series || p.iteration != t.iteration) continue;
-        t.phases.push_back(timelinePhase(p, run.info.ranks));
-        t.phases.back().failover = std::move(failover);
+      if (run.steady.empty()) {
+        addPhases(run, t);
+      } else {
+        addSteadyPhases(run, t);
       }
       out.push_back(std::move(t));
     }
@@ -217,7 +305,7 @@ std::vector<ChartSpec> timelineCharts(const TimelineRun& run) {
     for (const auto& rank : p.ranks) longest = std::max(longest, rank.empty() ? 0.0 : rank.back().x);
     const auto [unit, seconds_per_unit] = timeUnit(longest);
     ChartSpec spec;
-    spec.title = std::string(phaseName(p.phase));
+    spec.title = runPhaseName(p.phase);
     spec.subtitle = fmt::format("first done {}, last done {}", formatSeconds(p.done.first_done_time_s),
                                 formatSeconds(p.done.last_done_time_s));
     spec.x_label = fmt::format("{} since the phase started", unit);

@@ -71,9 +71,10 @@ TEST(CheckRule, EveryComparisonWithOrWithoutSpaces) {
 }
 
 TEST(CheckRule, EveryPhaseAndDataPathSeries) {
-  for (const char* name : {"tree-create", "dir-create", "dir-stat", "dir-readdir", "dir-rename", "dir-remove",
-                           "file-create", "file-stat", "file-readdir", "file-read", "file-rename",
-                           "file-remove", "tree-remove", "ior:write", "iozone:initial-write", "ior:read_2"}) {
+  for (const char* name :
+       {"tree-create", "dir-create", "dir-stat", "dir-readdir", "dir-rename", "dir-remove", "file-create",
+        "file-stat", "file-readdir", "file-read", "file-rename", "file-remove", "tree-remove", "steady",
+        "ior:write", "iozone:initial-write", "ior:read_2"}) {
     EXPECT_EQ(parsed(std::string(name) + " > 1").series, name);
   }
 }
@@ -168,7 +169,7 @@ TEST(CheckBadRule, EachKindWithItsMessage) {
       error("file-creat >= 5"),
       "rule 'file-creat >= 5': unknown series 'file-creat': a phase (tree-create, dir-create, dir-stat, "
       "dir-readdir, dir-rename, dir-remove, file-create, file-stat, file-readdir, file-read, file-rename, "
-      "file-remove, tree-remove) or TOOL:OPERATION");
+      "file-remove, tree-remove), steady (--steady's mix) or TOOL:OPERATION");
   EXPECT_EQ(error("ior: >= 5"),
             "rule 'ior: >= 5': 'ior:' is not a data-path series TOOL:OPERATION (\"ior:write\")");
   EXPECT_EQ(

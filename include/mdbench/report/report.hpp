@@ -9,10 +9,12 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "mdbench/model/metrics.hpp"
 #include "mdbench/model/phase.hpp"
+#include "mdbench/model/steady.hpp"
 #include "mdbench/report/chart.hpp"
 #include "mdbench/report/document.hpp"
 #include "mdbench/report/scaling.hpp"
@@ -31,7 +33,8 @@ struct ReportOptions {
   bool png = false;  // --png: report.md links each chart's PNG after its SVG
 };
 
-// Series names over all configurations: metadata phases in execution order, then data path by name.
+// Series names over all configurations: metadata phases in execution order, kSteadySeries, then data path by
+// name.
 std::vector<std::string> reportSeries(const std::vector<Configuration>& configs);
 
 // ---- Throughput over time (results schema version 5) ----
@@ -39,10 +42,17 @@ std::vector<std::string> reportSeries(const std::vector<Configuration>& configs)
 // Runs of more ranks get the summed line only: more thin lines could not be told apart.
 inline constexpr std::uint32_t kTimelineMaxRankLines = 16;
 
-// One phase, of any iteration, that had --fault-at given (results schema version 9), as stored: a row of the
-// failover table, and in the first iteration the stall and the faults marked in its throughput over time.
+// A phase of a run as the report names it: one of the runner's phases, or one of --steady's (precreate, mix,
+// cleanup), which is a phase over time like the others (results schema version 10).
+using RunPhase = std::variant<Phase, SteadyPhase>;
+// "file-create"; "steady mix".
+std::string runPhaseName(const RunPhase& phase);
+
+// One phase, of any iteration, that had --fault-at given (results schema version 9; --steady's phases 10), as
+// stored: a row of the failover table, and in the first iteration the stall and the faults marked in its
+// throughput over time.
 struct FailoverPhase {
-  Phase phase = Phase::kTreeCreate;
+  RunPhase phase = Phase::kTreeCreate;
   std::uint32_t iteration = 0;
   double t_start = 0.0;  // rank 0's: times into the phase count from it (model's stallIntoPhase)
   PhaseStall stall;
@@ -52,9 +62,10 @@ struct FailoverPhase {
 };
 
 // One phase of a run over time: ops/s per interval as steps (see ratesOverTime), x in seconds since the
-// phase started (on each rank's own clock, from its t_start).
+// phase started (on each rank's own clock, from its t_start). A steady phase counts every op type; its done
+// rates are metrics' doneRates of its ranks' times and counts.
 struct TimelinePhase {
-  Phase phase = Phase::kTreeCreate;
+  RunPhase phase = Phase::kTreeCreate;
   double interval_s = 0.0;
   // All ranks: sumOfSteps over every rank's line (also when there are too many ranks to draw their lines);
   // ratesOverTime of the stored totals only when the ranks' rows were not all stored.
@@ -63,14 +74,15 @@ struct TimelinePhase {
   double ops_per_s = 0.0;                      // the phase's aggregate, barrier to barrier
   DoneRates done;
   std::uint64_t ops = 0;                       // ok + failed, for server requests per op
-  std::vector<ServerStatsDelta> server_stats;  // --server-stats (schema version 7)
+  std::vector<ServerStatsDelta> server_stats;  // --server-stats (schema version 7; none in a steady phase)
   // Too short to time (model's rate_timing.hpp): not charted over time, its rates marked in the tables.
   PhaseSize size;
   // With --fault-at: its stall is shaded and each injected fault drawn at its start (timelineCharts).
   std::optional<FailoverPhase> failover{};
 };
 
-// One run of a configuration, with the phases of its first iteration in execution order.
+// One run of a configuration, with the phases of its first iteration in execution order (a --steady run's:
+// precreate, mix, cleanup).
 struct TimelineRun {
   std::string label;  // the configuration's
   std::string file;
@@ -78,11 +90,11 @@ struct TimelineRun {
   std::string stem;   // its chart's file name without extension: "timeline-ssd-run-0000"
   std::uint32_t ranks = 0;
   std::uint32_t iteration = 0;  // the first one stored
-  bool has_series = false;      // false: a file written before schema version 5, which has no series
+  // false: a file written before schema version 5, which has no series; a --steady run's before version 10.
+  bool has_series = false;
   PathStyle path_style = PathStyle::kFull;  // --path-style: dirfd rates are not comparable with mdtest's
   std::vector<TimelinePhase> phases;
-  // --steady: the run's steady state, every iteration (such a run has no phases); shown in the "Steady
-  // state" section instead of the throughput over time.
+  // --steady: the run's steady state, every iteration, also shown in the "Steady state" section.
   std::vector<StoredSteadyIteration> steady;
   // --fault-at (schema version 9): every iteration's phases that had faults given, in the file's order.
   std::vector<FailoverPhase> failover;
@@ -165,8 +177,9 @@ ChartSpec relativeChart(const std::vector<Configuration>& configs, const std::st
 // The report, built once for every rendering: a preface (the configurations, the baseline, how to read the
 // rates, the overview chart: prose, in the Markdown only); then the sections: per series its charts, a table
 // with one row per rank count and one column per configuration (mean +- stddev, and with a baseline the
-// ratio to it), then each configuration's peak and saturation point; per run its throughput over time (the
-// charts) and its phases' first-done and last-done rates (or why a run has none); per run with faults given
+// ratio to it), then each configuration's peak and saturation point (kSteadySeries after the phases); per
+// run its throughput over time (the charts; a --steady run's precreate, mix and cleanup) and its phases'
+// first-done and last-done rates (or why a run has none); per run with faults given
 // (--fault-at) its failover table (failoverSection); per steady run (--steady)
 // a table of its steady state: per iteration, phase and op ops/s and p50/p99 latency, the mix's rounds/s
 // and objects/s, and each phase's time and rate balance; the server counters (--server-stats); the notes.

@@ -37,8 +37,9 @@ struct ScalingPoint {
   std::uint64_t ok = 0;
   std::uint64_t failed = 0;
   double stonewall_mean = 0.0;
-  // Failover (schema version 9): the longest stall of any iteration (NaN: no stall data), and the slowest
-  // recovery of any injected fault (NaN: no fault measured; +infinity: one never recovered in its phase).
+  // Failover (schema version 9; --steady's from version 10): the longest stall of any iteration (NaN: no
+  // stall data), and the slowest recovery of any injected fault (NaN: no fault measured; +infinity: one never
+  // recovered in its phase).
   double stall_s = std::numeric_limits<double>::quiet_NaN();
   double recovery_s = std::numeric_limits<double>::quiet_NaN();
   // Means over the iterations that know them (model's PhaseSize, for tooFewForRate): the time the phase's
@@ -63,9 +64,14 @@ struct ScalingPoint {
 PhaseSize phaseSize(const ScalingPoint& point);
 bool tooFewForRate(const ScalingPoint& point);
 
+// The metadata series of --steady runs: per iteration its mix phase, every op type together (stat, read,
+// delete, create), its rate barrier to barrier, its latencies from the op types' merged histograms, and its
+// stall and faults (results schema version 10). Placed after every phase.
+inline constexpr std::string_view kSteadySeries = "steady";
+
 struct Series {
   SeriesKind kind = SeriesKind::kMetadata;
-  // Metadata: the phase name ("file-create"); data path: "TOOL:OPERATION" ("ior:write",
+  // Metadata: the phase name ("file-create") or kSteadySeries; data path: "TOOL:OPERATION" ("ior:write",
   // "iozone:initial-write"). The same name in two configurations is the same measurement.
   std::string name;
   std::string unit;                                   // "ops/s" or "MiB/s"
@@ -77,7 +83,7 @@ struct Series {
 struct Configuration {
   std::string label;
   std::vector<std::string> files;
-  std::vector<Series> series;      // metadata in phase order, then data path by name
+  std::vector<Series> series;      // metadata in phase order, then kSteadySeries, then data path by name
   std::vector<std::string> notes;  // what a reader should know: failed runs, killed runs, pooled tools
   const Series* find(std::string_view name) const;  // nullptr: no such series
 };
