@@ -22,10 +22,12 @@ constexpr std::string_view kCheckNotes = R"(
 Rules: SERIES[.METRIC][@RANKS] OP VALUE[UNIT], one per --require or one a line in a --rules file
 ('#' starts a comment). Examples: "file-create >= 50k ops/s", "file-stat.p99@8 < 2ms",
 "ior:write.rate-min >= 1.5 GiB/s", "ior:read@16 >= 2 GB/s", "file-create.failed == 0".
-  SERIES  a phase (tree-create, dir-create, ..., file-create, file-stat, ..., tree-remove) or a data-path
-          series TOOL:OPERATION (ior:write, iozone:initial-write)
+  SERIES  a phase (tree-create, dir-create, ..., file-create, file-stat, ..., tree-remove), steady (the
+          mix of --steady runs), or a data-path series TOOL:OPERATION (ior:write, iozone:initial-write)
   METRIC  rate (default: mean over iterations of the aggregate rate), rate-min, rate-max (worst and best
-          iteration), stonewall-rate, p50, p90, p99, p999, latency-max, failed (failed operations summed);
+          iteration), stonewall-rate, p50, p90, p99, p999, latency-max, failed (failed operations summed),
+          stall (the longest time no rank completed an operation), recovery (the slowest of the faults
+          --fault-at injected: "file-create.recovery <= 60s", "steady.stall <= 30s");
           all but the rates are measured by mdbench metadata runs only;
           server(COUNTER): a metadata server counter's delta over the phase, summed over the sources of
           --server-stats (mean over iterations), server(COUNTER)/op: that per client operation; VALUE a
