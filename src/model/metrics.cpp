@@ -69,7 +69,7 @@ namespace mdbench {
 namespace {
 
 // Rank r's successful ops completed within the first `t` seconds of its phase (t < its elapsed d).
-double doneBy(const RankPhaseRecord& r, std::size_t rank, const OpsSeries& series, double t) {
+double doneBy(const RankSpan& r, std::size_t rank, const OpsSeries& series, double t) {
   const double d = r.t_local_end - r.t_start;
   const std::size_t n = series.intervals;
   if (series.interval_s <= 0.0 || n == 0 || series.per_rank.size() < (rank + 1) * n) {
@@ -88,11 +88,22 @@ double doneBy(const RankPhaseRecord& r, std::size_t rank, const OpsSeries& serie
 
 }  // namespace
 
+std::vector<RankSpan> rankSpans(std::span<const RankPhaseRecord> ranks) {
+  std::vector<RankSpan> spans;
+  spans.reserve(ranks.size());
+  for (const RankPhaseRecord& r : ranks) spans.push_back({r.planned, r.ok, r.t_start, r.t_local_end});
+  return spans;
+}
+
 DoneRates doneRates(std::span<const RankPhaseRecord> ranks, const OpsSeries& series) {
+  return doneRates(rankSpans(ranks), series);
+}
+
+DoneRates doneRates(std::span<const RankSpan> ranks, const OpsSeries& series) {
   DoneRates rates;
   bool any = false;
   std::uint64_t ok = 0;
-  for (const RankPhaseRecord& r : ranks) {
+  for (const RankSpan& r : ranks) {
     ok += r.ok;
     if (r.planned == 0) continue;
     const double d = std::max(0.0, r.t_local_end - r.t_start);
@@ -104,7 +115,7 @@ DoneRates doneRates(std::span<const RankPhaseRecord> ranks, const OpsSeries& ser
   const double first = rates.first_done_time_s;
   double done = 0.0;
   for (std::size_t rank = 0; rank < ranks.size(); ++rank) {
-    const RankPhaseRecord& r = ranks[rank];
+    const RankSpan& r = ranks[rank];
     done += r.t_local_end - r.t_start <= first ? static_cast<double>(r.ok) : doneBy(r, rank, series, first);
   }
   rates.first_done_ops = static_cast<std::uint64_t>(std::llround(done));

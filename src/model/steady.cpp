@@ -157,6 +157,14 @@ std::string describeSteadyError(const SteadyRankRecord& record) {
   return fmt::format("{} {}: {}", steadyOpName(record.first_error_op), where, describeErrno(e.err));
 }
 
+std::vector<RankSpan> rankSpans(std::span<const SteadyRankRecord> ranks) {
+  std::vector<RankSpan> spans;
+  spans.reserve(ranks.size());
+  for (const SteadyRankRecord& r : ranks)
+    spans.push_back({r.ok() + r.failed(), r.ok(), r.t_start, r.t_local_end});
+  return spans;
+}
+
 LatencyHistogram mergedLatency(const SteadyPhaseResult& phase) {
   LatencyHistogram all;
   for (const LatencyHistogram& h : phase.latency) all += h;

@@ -62,12 +62,12 @@ struct PhaseLines {
   bool complete = false;  // every rank's counts were stored
 };
 
-PhaseLines rankLines(const OpsSeries& series, std::span<const RankPhaseRecord> ranks) {
+PhaseLines rankLines(const OpsSeries& series, std::span<const RankSpan> ranks) {
   PhaseLines lines;
   const std::size_t n = series.intervals;
   lines.complete = series.per_rank.size() >= ranks.size() * n;
   for (std::size_t r = 0; r < ranks.size(); ++r) {
-    const RankPhaseRecord& row = ranks[r];
+    const RankSpan& row = ranks[r];
     std::vector<std::uint64_t> counts;
     if (row.planned > 0 && lines.complete) {
       const auto first = series.per_rank.begin() + static_cast<std::ptrdiff_t>(r * n);
@@ -79,16 +79,16 @@ PhaseLines rankLines(const OpsSeries& series, std::span<const RankPhaseRecord> r
 }
 
 // When the rows of the ranks were not stored: the stored totals, up to the slowest rank's end.
-std::vector<ChartPoint> totalOfCounts(const OpsSeries& series, std::span<const RankPhaseRecord> ranks) {
+std::vector<ChartPoint> totalOfCounts(const OpsSeries& series, std::span<const RankSpan> ranks) {
   double end = 0.0;
-  for (const RankPhaseRecord& row : ranks) {
+  for (const RankSpan& row : ranks) {
     if (row.planned > 0) end = std::max(end, row.t_local_end - row.t_start);
   }
   return ratesOverTime(series.total, series.interval_s, end);
 }
 
 // The lines of a phase over time: the sum of its ranks', and theirs when there are few enough to draw.
-void drawLines(const OpsSeries& series, std::span<const RankPhaseRecord> ranks, TimelinePhase& tp) {
+void drawLines(const OpsSeries& series, std::span<const RankSpan> ranks, TimelinePhase& tp) {
   tp.interval_s = series.interval_s;
   PhaseLines lines = rankLines(series, ranks);
   tp.total = lines.complete ? sumOfSteps(lines.ranks, tp.interval_s) : totalOfCounts(series, ranks);
@@ -103,34 +103,15 @@ TimelinePhase timelinePhase(const StoredPhase& p, std::uint32_t run_ranks) {
   tp.ops = p.aggregate.ok + p.aggregate.failed;
   tp.server_stats = p.server_stats;
   tp.size = phaseSize(p, run_ranks);
-  drawLines(p.series, p.ranks, tp);
+  drawLines(p.series, rankSpans(p.ranks), tp);
   return tp;
-}
-
-// A steady phase's ranks as the runner's records: their times and ok, and every op as planned work (a rank
-// that did no op had none), so that its lines and done rates come from the same functions as a phase's.
-std::vector<RankPhaseRecord> rankRecords(const StoredSteadyPhase& p) {
-  std::vector<RankPhaseRecord> out;
-  out.reserve(p.ranks.size());
-  for (const SteadyRankRecord& row : p.ranks) {
-    RankPhaseRecord r;
-    r.ok = row.ok();
-    r.failed = row.failed();
-    r.planned = r.ok + r.failed;
-    r.bytes = row.bytes;
-    r.t_start = row.t_start;
-    r.t_local_end = row.t_local_end;
-    r.t_global_end = row.t_global_end;
-    out.push_back(r);
-  }
-  return out;
 }
 
 // A steady phase's series: stored from results schema version 10 on (kSteadyTimelineSchemaVersion).
 bool hasSeries(const StoredSteadyPhase& p) { return p.has_series; }
 
 TimelinePhase timelinePhase(const StoredSteadyPhase& p) {
-  const std::vector<RankPhaseRecord> ranks = rankRecords(p);
+  const std::vector<RankSpan> ranks = rankSpans(p.ranks);
   TimelinePhase tp;
   tp.phase = p.phase;
   tp.ops_per_s = p.summary.ok_per_s;

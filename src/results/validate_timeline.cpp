@@ -13,20 +13,6 @@
 
 namespace mdbench::validation {
 
-std::vector<RankSpan> rankSpans(const std::vector<RankPhaseRecord>& ranks) {
-  std::vector<RankSpan> spans;
-  spans.reserve(ranks.size());
-  for (const RankPhaseRecord& r : ranks) spans.push_back({r.t_start, r.t_local_end, r.ok});
-  return spans;
-}
-
-std::vector<RankSpan> rankSpans(const std::vector<SteadyRankRecord>& ranks) {
-  std::vector<RankSpan> spans;
-  spans.reserve(ranks.size());
-  for (const SteadyRankRecord& r : ranks) spans.push_back({r.t_start, r.t_local_end, r.ok()});
-  return spans;
-}
-
 void checkSeries(const std::string& group, const OpsSeries& s, const std::vector<RankSpan>& ranks,
                  std::string_view ok_name) {
   const std::string counts_path = fmt::format("{}/{}", group, results::kOpsPerInterval);
@@ -51,11 +37,11 @@ void checkSeries(const std::string& group, const OpsSeries& s, const std::vector
       sum += count;
       sums[k] += count;
       const double starts = static_cast<double>(k) * s.interval_s;
-      if (starts > row.end - row.start + kClockSlack) {
+      if (starts > row.t_local_end - row.t_start + kClockSlack) {
         fail(counts_path,
              fmt::format("row {}: {} ops in interval {}, which starts {} s into the phase, after "
                          "the rank finished (t_local_end - t_start = {} s)",
-                         r, count, k, starts, row.end - row.start));
+                         r, count, k, starts, row.t_local_end - row.t_start));
       }
     }
     if (sum != row.ok) {
@@ -72,10 +58,10 @@ void checkSeries(const std::string& group, const OpsSeries& s, const std::vector
 void checkFailover(const std::string& group, const PhaseTimeline& timeline,
                    const std::vector<RankSpan>& ranks) {
   if (!timeline.stall.measured || ranks.empty()) return;
-  double t_start = ranks.front().start, t_end = ranks.front().end;
+  double t_start = ranks.front().t_start, t_end = ranks.front().t_local_end;
   for (const RankSpan& r : ranks) {
-    t_start = std::min(t_start, r.start);
-    t_end = std::max(t_end, r.end);
+    t_start = std::min(t_start, r.t_start);
+    t_end = std::max(t_end, r.t_local_end);
   }
   if (const std::string problem = results::failoverProblem(timeline.stall, timeline.faults, t_start, t_end);
       !problem.empty()) {

@@ -13,15 +13,7 @@
 
 namespace mdbench::validation {
 
-// What the checks need of a rank's record, whichever workload's: its times and its successful ops.
-struct RankSpan {
-  double start = 0.0;  // the record's t_start
-  double end = 0.0;    // its t_local_end
-  std::uint64_t ok = 0;
-};
-std::vector<RankSpan> rankSpans(const std::vector<RankPhaseRecord>& ranks);
-std::vector<RankSpan> rankSpans(const std::vector<SteadyRankRecord>& ranks);
-
+// `ranks`: model's RankSpan of either workload's rank records (rankSpans).
 // The ops per interval of the phase group `group`: each rank's counts add up to its ok, the totals are the
 // sums over ranks, and no rank counts an op in an interval that starts after it finished. `ok_name` says
 // where a rank's ok was read in the messages: "ranks.ok".

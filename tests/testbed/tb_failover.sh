@@ -118,7 +118,10 @@ fi
 # (d) The steady state (--steady, schema version 10) through libcephfs where built, else ceph-fuse: the
 # same failover 3 s into the mix (the faults' default phase there): exit 0, no op failed in any steady phase,
 # the mix's stall recorded after the fault and within the grace plus the margin, the fault's record, and
-# `mdbench check`'s steady rules on it.
+# `mdbench check`'s steady rules on it. Each rank in its own datasets (-N 2 on 2 ranks: the ring's distance
+# is 0): with the ranks of two nodes reading and deleting each other's objects, a ceph-fuse client (Ceph
+# 16.2) was left waiting for caps after the failover, with no request at the MDS or the OSD, and the job hung
+# (2026-12-07, docs/failover.md).
 cat >"$TB_TMP/check_steady.py" <<'PY'
 import json, sys
 grace, margin = float(sys.argv[2]), float(sys.argv[3])
@@ -150,7 +153,7 @@ fi
 before=$(mds_map | awk '$1 == 0 { print "mds." $2 " (gid " $3 ")" }')
 rc=0
 timeout 400 "$TB_SCRIPT" mpiexec -n 2 -ppn 1 "$MDBENCH" "${steady_options[@]}" --steady 1000000000 -n 500 \
-  --datasets 5 -W 10 -d "$TB_FS/steady" --series-interval 0.05 --fault-at $FAULT_AT --fault-cmd 'ceph mds fail 0' \
+  --datasets 5 -N 2 -W 10 -d "$TB_FS/steady" --series-interval 0.05 --fault-at $FAULT_AT --fault-cmd 'ceph mds fail 0' \
   -o "$TB_TMP/steady.h5" >"$TB_TMP/steady.out" 2>&1 || rc=$?
 if [ "$rc" = 0 ]; then tb_ok "steady: exit 0 through the failover"; else
   tb_fail "steady: exit $rc"; tail -n 30 "$TB_TMP/steady.out" >&2; fi

@@ -65,6 +65,7 @@ struct DoneRates {
   double last_done_time_s = 0.0;
   double last_done_ops_per_s = 0.0;
 };
+DoneRates doneRates(std::span<const RankSpan> ranks, const OpsSeries& series);
 DoneRates doneRates(std::span<const RankPhaseRecord> ranks, const OpsSeries& series);
 
 // Over iterations of one phase: max, min, mean and sample standard deviation (n-1) of aggregate ops/s.

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -45,6 +46,17 @@ struct RankPhaseRecord {
   FirstError first_error;
 };
 static_assert(std::is_trivially_copyable_v<RankPhaseRecord>);
+
+// What a phase's measures over time (the series' checks and lines, the first/last-done rates) need of a
+// rank's record, whichever workload's: its planned ops (a --steady rank's: every op it did), its successes
+// and its times. Made from the records by rankSpans (here and in steady.hpp), never stored.
+struct RankSpan {
+  std::uint64_t planned = 0;
+  std::uint64_t ok = 0;
+  double t_start = 0.0;
+  double t_local_end = 0.0;
+};
+std::vector<RankSpan> rankSpans(std::span<const RankPhaseRecord> ranks);
 
 // What a phase measured over time beside its counts, whatever the workload (the selected phases' and
 // --steady's precreate, mix and cleanup): written, read, validated, exported and shown once for both.

@@ -59,6 +59,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -229,6 +230,9 @@ SteadyPhaseSummary summarizeSteadyPhase(const SteadyPhaseResult& phase);
 // The path (relative to the run's directory) and op of a rank's first error, for messages:
 // "delete steady.mdbench.3.1/obj.mdbench.3.1.17: ENOENT (No such file or directory)". "" without error.
 std::string describeSteadyError(const SteadyRankRecord& record);
+
+// A steady phase's ranks as result.hpp's RankSpan: every op a rank did as its planned work.
+std::vector<RankSpan> rankSpans(std::span<const SteadyRankRecord> ranks);
 
 // The phase's latency histograms of every op type merged: its successful ops, whatever their type.
 LatencyHistogram mergedLatency(const SteadyPhaseResult& phase);
