@@ -24,6 +24,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 self=$here/testbed.sh
 dir=${MDBENCH_TESTBED_DIR:-/tmp/mdbench-testbed}
 dir=${dir%/}
+case $dir in /*) ;; *) dir=$PWD/$dir ;; esac  # absolute: `up` leaves the caller's directory (detach)
 marker=$dir/.mdbench-testbed
 fsname=mdbfs
 
@@ -113,15 +114,19 @@ ceph_cmd() { timeout 30 ceph -c "$conf" --connect-timeout 20 "$@"; }
 # shellcheck source=scripts/testbed/nfs.sh
 . "$here/testbed/nfs.sh"
 
-# close_inherited: closes every descriptor above 2 this script was given, before `up` starts a daemon, so
-# that no daemon keeps the caller's open files (`flock LOCK testbed.sh up` would hold LOCK until `down`).
-# Bash's own descriptor of this script (255) is close-on-exec already.
-close_inherited() {
+# detach: what a daemon launcher owes its daemons, before `up` starts one. Closes every descriptor above 2
+# this script was given, so that no daemon keeps the caller's open files (`flock LOCK testbed.sh up` would
+# hold LOCK until `down`; Bash's own descriptor of this script, 255, is close-on-exec already), and works
+# from /, so that no daemon starts in the caller's directory: ceph-mgr aborted (SIGABRT in
+# Py_NewInterpreter, loading its Python modules 2-3 s after `up` returned) when that directory was removed,
+# as a test's temporary directory is when the test ends.
+detach() {
   local fd
   for fd in "/proc/$$/fd"/*; do
     fd=${fd##*/}
     if [ "$fd" -gt 2 ] && [ "$fd" -lt 255 ]; then eval "exec $fd>&-" 2>/dev/null || true; fi
   done
+  cd /
 }
 
 # ---------------------------------------------------------------------------------------------------- nodes
@@ -423,7 +428,7 @@ ceph_up() {
   uuid=$(cat /proc/sys/kernel/random/uuid)
   # The map first (osd.0, pools, the file system with max_mds 2), then the daemons that fill it in.
   /usr/bin/python3 "$here/testbed/ceph-mon.py" "$conf" create "$fsname" "$uuid"
-  ceph-mgr -c "$conf" -i x
+  ceph-mgr -c "$conf" -i x 2>>"$c/log/mgr.x.stderr"
   ceph-osd -c "$conf" -i 0 --mkfs --osd-uuid "$uuid" >/dev/null 2>&1
   ceph-osd -c "$conf" -i 0 2>>"$c/log/osd.0.stderr"
   ceph-mds -c "$conf" -i a >/dev/null
@@ -603,7 +608,7 @@ up() {
   rm -rf "$dir/ceph" "$dir/slurm" "$dir/munge" "$dir/ns" "$dir/hosts" "$dir/env" "$dir/nfs"
   printf 'nodes=%s\nnet=%s\ncpus=%s\ntag=%s\n' "$nodes" "$net" "$cpus" "$tag" >"$marker"
   trap 'log "bring-up failed: cleaning up (logs in $dir)"; down' EXIT
-  close_inherited
+  detach
   nodes_up
   log "nodes up ($((SECONDS - t0)) s)"
   slurm_up
@@ -722,7 +727,7 @@ case $sub in
     ip netns pids "$(netns_of "$1")"
     ;;
   mpiexec) run_mpiexec "$@" ;;
-  nfs-restart) nfs_restart ;;
+  nfs-restart) detach && nfs_restart ;;
   ssh-launch) ssh_launch "$@" ;;
   *) usage ;;
 esac

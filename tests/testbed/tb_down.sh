@@ -2,7 +2,7 @@
 # scripts/testbed.sh down while a job runs whose tasks ignore SIGTERM (issue 29: down took 20 s where the docs
 # said 2-8: 50 squeue tries for the job, 5 s for each slurmd in turn, munged's SIGTERM, zombies counted as
 # running): down within 12 s, exit 0, nothing left (no daemon, node, mount or task), then up again, so that
-# the tests after this one find the test bed as they expect. About 20 s.
+# the tests after this one find the test bed as they expect. About 26 s.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 script=${MDBENCH_TESTBED_SCRIPT:-$here/../../scripts/testbed.sh}  # another tree's, to compare
@@ -52,12 +52,23 @@ fi
 
 # Up again under a real flock (issue 32: munged kept the caller's descriptors, so the lock stayed held by the
 # test bed's daemons until down): once up has returned the lock is free.
+# From a directory removed as soon as up returns, as a test's temporary directory is (ceph-mgr, still loading
+# its Python modules then, aborted when the directory it had been started in went away): no process of the
+# test bed works in it, and every daemon still runs once the mgr has had the time to load its modules.
 lock=$(mktemp /tmp/mdbench-tb-lock.XXXXXX) || exit 1
-flock "$lock" "$script" up >"$out" 2>&1 || { cat "$out" >&2; rm -f "$lock"; die "up after down failed"; }
+wd=$(mktemp -d /tmp/mdbench-tb-cwd.XXXXXX) || exit 1
+(cd "$wd" && flock "$lock" "$script" up) >"$out" 2>&1 || { cat "$out" >&2; rm -f "$lock"; die "up after down failed"; }
 if flock -n "$lock" true; then echo "ok: the lock is free once up returned"; else
   fail "flock LOCK testbed.sh up: LOCK still held after up returned (a daemon kept the descriptor)"; fi
 rm -f "$lock"
-"$script" status >/dev/null 2>&1 || fail "status after up"
+for p in /proc/[0-9]*; do
+  case $(readlink "$p/cwd" 2>/dev/null) in
+    "$wd" | "$wd"/*) fail "pid ${p#/proc/} ($(cat "$p/comm" 2>/dev/null)) works in up's caller's directory" ;;
+  esac
+done
+rmdir "$wd"
+sleep 6
+"$script" status >/dev/null 2>&1 || { "$script" status >&2; fail "status 6 s after up (its caller's directory removed)"; }
 grep -q "^ganesha nfs: running" <("$script" status 2>&1) || fail "status shows no ganesha after up"
 echo "tb_down: down in $ms ms; $failed failure(s)"
 [ "$failed" = 0 ]
