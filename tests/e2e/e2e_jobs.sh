@@ -76,6 +76,15 @@ mkdir "$BASE/t.io500-pbs"
 submit io500 slurm/io500-md.sbatch "${io500_env[@]}"
 submit io500-pbs pbs/io500-md.pbs -n4 "${io500_env[@]}" MDBENCH_TARGET="$BASE/t.io500-pbs"
 submit io500-fail slurm/io500-md.sbatch "${io500_env[@]}" MDBENCH_TARGET="$BASE/afile"
+# The HA acceptance jobs on the DUMMY backend (no file system); the "failover" freezes the job's ranks for
+# 0.6 s (SIGSTOP to every child of rank 0's parent, slurmstepd or hydra's proxy: the 4 ranks on this node); a
+# bad MDBENCH_SHIFT.
+# shellcheck disable=SC2016  # the command's $PPID and $p are the job's to expand
+ha_env=(MDBENCH_DURATION=4 MDBENCH_FAULT_AT=2 MDBENCH_ITEMS=40 "MDBENCH_ARGS=-a DUMMY --dummy.delay-create 200"
+  'MDBENCH_FAULT_CMD=p=$(ps -o ppid= -p $PPID | tr -d " "); pkill -STOP -P $p; sleep 0.6; pkill -CONT -P $p')
+submit ha slurm/mdbench-ha.sbatch "${ha_env[@]}"
+submit ha-pbs pbs/mdbench-ha.pbs -n4 "${ha_env[@]}"
+submit ha-shift slurm/mdbench-ha.sbatch "${ha_env[@]}" MDBENCH_SHIFT=one
 
 # A job stopped mid-phase by SIGTERM to every process of it (`scancel --signal=TERM --full`: the batch shell,
 # its tee, mpiexec and the ranks at once, as at the time limit): the ranks clean up and report, the job
@@ -109,7 +118,7 @@ job_end() {
 results() {
   case $1 in
     slurm-mpiexec) echo "$BASE/results/${JOB[$1]}" ;;
-    pbs* | io500-pbs) echo "$WORK/mdbench-results/${JOB[$1]}.$host" ;;  # PBS_JOBID, as a PBS server would give it
+    pbs* | io500-pbs | ha-pbs) echo "$WORK/mdbench-results/${JOB[$1]}.$host" ;;  # PBS_JOBID, as a PBS server would give it
     *) echo "$WORK/mdbench-results/${JOB[$1]}" ;;
   esac
 }
@@ -117,8 +126,9 @@ results() {
 # job_output NAME: the job's stdout and stderr (#SBATCH --output; the PBS scripts leave Slurm's default).
 job_output() {
   case $1 in
-    pbs* | io500-pbs) echo "$WORK/slurm-${JOB[$1]}.out" ;;
+    pbs* | io500-pbs | ha-pbs) echo "$WORK/slurm-${JOB[$1]}.out" ;;
     io500*) echo "$WORK/io500-md-${JOB[$1]}.out" ;;
+    ha*) echo "$WORK/mdbench-ha-${JOB[$1]}.out" ;;
     *) echo "$WORK/mdbench-${JOB[$1]}.out" ;;
   esac
 }
@@ -234,6 +244,50 @@ else
   check_failed slurm-sweep 2 "unknown option '--sweep'"
   check_failed pbs-sweep 2 "unknown option '--sweep'"
 fi
+
+# The HA jobs: the steady state with each rank in its own datasets (-N the job's 4 ranks, from
+# SLURM_TASKS_PER_NODE or PBS_NP), the fault in the mix, the gate's three rules holding, the report's chart of
+# the mix over time; a bad MDBENCH_SHIFT fails the job before it runs anything.
+check_ha() {
+  if "$py" - "$@" <<'PY' >"$BASE/check.txt" 2>&1; then pass; else fail "$1: $(cat "$BASE/check.txt")"; fi
+import sys
+import h5py
+
+name, path = sys.argv[1], sys.argv[2]
+problems = []
+with h5py.File(path, "r") as f:
+    run = f["runs"][sorted(f["runs"])[-1]]
+    c = run["config"].attrs
+    if (int(run.attrs["ranks"]), int(c["steady_rounds"]) > 0, int(c["shift"])) != (4, True, 4):
+        problems.append(f"ranks {run.attrs['ranks']}, steady rounds {c['steady_rounds']}, -N {c['shift']}")
+    mix = run["iterations"]["iter-0000"]["steady"]["mix"]
+    faults = mix["faults"] if "faults" in mix else []
+    if len(faults) != 1:
+        problems.append(f"{len(faults)} faults recorded in the mix")
+    # pkill stops and continues the 4 busy ranks one by one on 2 cores: 0.45 s seen under srun, 0.61 under
+    # hydra, for the 0.6 s freeze; no stall at all is a few ms.
+    if float(mix.attrs["stall_s"]) < 0.3:
+        problems.append(f"the mix's stall {mix.attrs['stall_s']} s: the 0.6 s freeze not seen")
+print("\n".join(problems))
+sys.exit(1 if problems else 0)
+PY
+}
+for name in ha ha-pbs; do
+  dir=$(results "$name")
+  expect_eq "$(job_end "$name")" "COMPLETED 0:0" "$name: job state and exit code"
+  expect_eq "$(cat "$dir/exit-status" 2>&1)" 0 "$name: exit-status in $dir"
+  expect_in "$dir/mdbench.log" "--steady 1000000000 -n 40 --datasets 10 -N 4 -W 4" "$name: the steady state, -N 4"
+  for rule in "stall at 4 ranks: .* required <= 60 s" "recovery at 4 ranks: .* required <= 120 s" \
+    "failed at 4 ranks: 0 ops, required == 0 ops"; do
+    expect_eq "$(grep -c "^PASS .* steady $rule" "$dir/gate.txt")" 1 "$name: the gate's steady $rule"
+  done
+  expect_in "$dir/gate.xml" "<testsuite" "$name: JUnit gate"
+  expect_eq "$(find "$dir/report" -name 'timeline-*.svg' | wc -l | tr -d ' ')" 1 "$name: the mix over time charted"
+  check_ha "$name" "$dir/mdbench.h5"
+done
+expect_eq "$(job_end ha-shift)" "FAILED 2:0" "ha-shift: job state and exit code"
+expect_in "$(job_output ha-shift)" "MDBENCH_SHIFT must be a whole number (a rank distance), not 'one'" \
+  "ha-shift: job output says why"
 
 # The IO500 metadata jobs. Their runs pass IO500's mdtest options as IO500 does (-G, --dataPacketType,
 # --saveRankPerformanceDetails, -a POSIX): every run succeeds and the job prints the scores.
