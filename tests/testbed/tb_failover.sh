@@ -6,7 +6,8 @@
 # every file made exactly once (created without a failure, each removed again, none left), the stall
 # recorded, after the fault and within the MDS's beacon grace plus a margin, the fault's record (injected, exit status 0) and
 # another daemon instance holding rank 0 afterwards; `mdbench check` gates on the stall (a limit above it passes, one
-# below it fails with exit 3). Fails when the test bed is not up (lib.sh).
+# below it fails with exit 3). Then (d) the steady mix failed over, (c) the NFS gateway restarted mid-stat
+# over libnfs, and (e) the create again with standby-replay on. Fails when the test bed is not up (lib.sh).
 #   tb_failover.sh [cephfs] [libnfs]   (the backends built in; CMake passes them)
 # shellcheck source=/dev/null
 source "$(dirname "$0")/lib.sh"
@@ -17,8 +18,9 @@ STONEWALL=12  # the stall (4-6 s from 3 s in) and a whole second of recovery fit
 GRACE=15  # mds_beacon_grace, Ceph 16.2's default (the test bed does not change it)
 MARGIN=15 # for the replay, reconnect and rejoin of the new rank 0 on a busy 2-core machine
 
-# The MDS map: "RANK DAEMON GID" for each active rank, then "standby DAEMON GID" for each standby. A daemon
-# failed over respawns with a new gid (it may take its rank back as the standby's replacement).
+# The MDS map: "RANK DAEMON GID" for each active rank, "replay DAEMON GID RANK" for a standby-replay daemon
+# (the one following RANK's journal), then "standby DAEMON GID" for each standby. A daemon failed over
+# respawns with a new gid (it may take its rank back as the standby's replacement).
 mds_map() {
   ceph fs dump --format json 2>/dev/null | python3 -c '
 import json, sys
@@ -27,16 +29,20 @@ for fs in d["filesystems"]:
     for info in fs["mdsmap"]["info"].values():
         if info["state"] == "up:active":
             print(info["rank"], info["name"], info["gid"])
+        elif info["state"] == "up:standby-replay":
+            print("replay", info["name"], info["gid"], info["rank"])
 for info in d["standbys"]:
     print("standby", info["name"], info["gid"])'
 }
 
-# wait_healthy SECONDS: two active ranks and one standby again (the failed daemon respawns as the standby).
+# wait_healthy SECONDS [KIND]: two active ranks and one daemon waiting as KIND (standby, the default, or
+# replay) again: the failed daemon respawns as that.
 wait_healthy() {
-  local deadline=$((SECONDS + $1)) map=""
+  local deadline=$((SECONDS + $1)) map="" kind=${2:-standby}
   while [ $SECONDS -lt $deadline ]; do
     map=$(mds_map)
-    if [ "$(grep -c '^[01] ' <<<"$map")" = 2 ] && [ "$(grep -c '^standby ' <<<"$map")" = 1 ]; then return 0; fi
+    if [ "$(grep -c '^[01] ' <<<"$map")" = 2 ] && [ "$(grep -c "^$kind " <<<"$map")" = 1 ] &&
+      [ "$(grep -c '^\(standby\|replay\) ' <<<"$map")" = 1 ]; then return 0; fi
     sleep 1
   done
   echo "MDS map after $1 s: $map" >&2
@@ -83,7 +89,7 @@ failover() {
     --fault-cmd 'ceph mds fail 0' -o "$TB_TMP/$name.h5" >"$TB_TMP/$name.out" 2>&1 || rc=$?
   if [ "$rc" = 0 ]; then tb_ok "$name: exit 0 through the failover"; else
     tb_fail "$name: exit $rc"; tail -n 30 "$TB_TMP/$name.out" >&2; fi
-  wait_healthy 90 || tb_fail "$name: the MDS map did not come back to two active and a standby"
+  wait_healthy 90 "${WAITING:-standby}" || tb_fail "$name: the MDS map did not come back to two active and a ${WAITING:-standby}"
   after=$(mds_map | awk '$1 == 0 { print "mds." $2 " (gid " $3 ")" }')
   if [ -n "$before" ] && [ -n "$after" ] && [ "$before" != "$after" ]; then
     tb_ok "$name: rank 0 went from $before to $after"
@@ -212,6 +218,24 @@ PY
   [ ! -e "$MDBENCH_TESTBED_NFS_VFS_DIR/$nfs_dir" ] || tb_fail "nfs: $MDBENCH_TESTBED_NFS_VFS_DIR/$nfs_dir is left"
   grep -E '^ *(stall|fault 1)' "$TB_TMP/nfs.out" | sed 's/^ */nfs: /'
 fi
+
+# (e) Standby-replay (allow_standby_replay: the standby follows rank 0's journal, `ceph fs dump` lists it as
+# up:standby-replay): the same failover through ceph-fuse, the follower taking rank 0; then the file
+# system's setting back to a plain standby (what the other tests expect).
+replay_map() { mds_map | awk '$1 == "replay" && $4 == 0 { print "mds." $2 " (gid " $3 ")" }'; }
+fs=$(ceph fs ls --format json 2>/dev/null | python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["name"])')
+if ceph fs set "$fs" allow_standby_replay true >/dev/null 2>&1 && wait_healthy 60 replay &&
+  follower=$(replay_map) && [ -n "$follower" ]; then
+  tb_ok "standby-replay: $follower follows rank 0 ($(mds_map | tr '\n' ' '))"
+  WAITING=replay failover replay -a POSIX
+  now=$(mds_map | awk '$1 == 0 { print "mds." $2 }')
+  if [ "${follower%% *}" = "$now" ]; then tb_ok "standby-replay: the follower, $now, took rank 0"; else
+    tb_fail "standby-replay: rank 0 went to $now, not to its follower $follower"; fi
+else
+  tb_fail "standby-replay: no daemon follows rank 0 after allow_standby_replay true: $(mds_map | tr '\n' ' ')"
+fi
+ceph fs set "$fs" allow_standby_replay false >/dev/null 2>&1 || tb_fail "allow_standby_replay false"
+wait_healthy 60 || tb_fail "standby-replay off: no plain standby again"
 
 [ "$(tb_entries "$TB_FS")" = 0 ] || tb_fail "entries left in $TB_FS: $(ls -A "$TB_FS")"
 [ "$TB_FAILED" = 0 ] && tb_ok "MDS failover measured on the test bed"
