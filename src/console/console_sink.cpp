@@ -45,7 +45,9 @@ std::string describeSync(const Config& c) {
 std::string describeOptions(const Plan& plan) {
   const Config& c = plan.config();
   std::vector<std::string> parts;
-  if (c.shift > 0 || plan.shift() > 0) parts.push_back(fmt::format("rank shift {} (-N)", plan.shift()));
+  // Under --steady, -N is the ring's offset (the workload's line), not a rank shift.
+  if (c.steady_rounds == 0 && (c.shift > 0 || plan.shift() > 0))
+    parts.push_back(fmt::format("rank shift {} (-N)", plan.shift()));
   if (c.random_order) parts.push_back(fmt::format("random order, seed {} (-R)", c.random_seed));
   if (c.stonewall_s > 0) parts.push_back(fmt::format("stonewall {} s (-W)", c.stonewall_s));
   if (!c.stonewall_file.empty()) parts.push_back(fmt::format("stonewall file {} (-x)", c.stonewall_file));
@@ -83,10 +85,14 @@ std::string humanCount(std::uint64_t count) {
 std::string describeWorkload(const Plan& plan) {
   const Config& c = plan.config();
   if (c.steady_rounds > 0) {
+    const std::uint32_t offset = steadyRingOffset(c);
     return fmt::format(
         "steady state: {} objects per rank in {} datasets of {}, {} B each, {} rounds (stat, read, delete, "
-        "create one object per dataset), ring offset {}; {} iteration{}",
-        c.items, c.datasets, c.items / c.datasets, c.write_bytes, c.steady_rounds, c.shift > 0 ? c.shift : 1,
+        "create one object per dataset), ring offset {}{}; {} iteration{}",
+        c.items, c.datasets, c.items / c.datasets, c.write_bytes, c.steady_rounds, offset,
+        plan.ranks() > 1 && offset % plan.ranks() == 0
+            ? fmt::format(" (a multiple of the {} ranks: each rank in its own datasets)", plan.ranks())
+            : "",
         c.iterations, c.iterations == 1 ? "" : "s");
   }
   const TreeLayout& layout = plan.layout();
@@ -222,7 +228,8 @@ void ConsoleSink::begin(const RunInfo& info, const Plan& plan) {
   fmt::print(out_, "workload: {}\n", describeWorkload(plan));
   if (const std::string options = describeOptions(plan); !options.empty())
     fmt::print(out_, "options:  {}\n", options);
-  if (!plan.shiftNote().empty()) fmt::print(out_, "note:     {}\n", plan.shiftNote());
+  if (plan.config().steady_rounds == 0 && !plan.shiftNote().empty())
+    fmt::print(out_, "note:     {}\n", plan.shiftNote());
   if (const Config& c = plan.config(); c.steady_rounds > c.items / std::max<std::uint32_t>(1, c.datasets)) {
     fmt::print(out_,
                "note:     {} rounds > {} objects per dataset: a rank more rounds ahead than that of the rank "

@@ -47,7 +47,7 @@ SteadyConfig steadyConfigOf(const Config& config) {
   steady.datasets = config.datasets;
   steady.working_set = config.items / config.datasets;
   steady.rounds = config.steady_rounds;
-  steady.offset = config.shift > 0 ? config.shift : 1;
+  steady.offset = steadyRingOffset(config);
   steady.object_bytes = config.write_bytes;
   steady.stonewall_s = config.stonewall_s;
   return steady;

@@ -515,6 +515,42 @@ TEST(ConsoleSink, HeaderNamesPathStyleAndApi) {
   EXPECT_EQ(lines[4], "api:      DUMMY (-a): no file-system I/O; the rates measure mdbench itself");
 }
 
+// Under --steady, -N is the ring's offset and nothing else: on 4 ranks in blocks of 2 per node, -N 1 is the
+// ring offset 1 (the phase workload's node-aware shift, 2, and its note are not printed), and -N 4 keeps
+// each rank to its own datasets, which the workload line says.
+TEST(ConsoleSink, SteadyHeaderGivesTheRingOffsetNotARankShift) {
+  const auto header = [](std::uint32_t shift) {
+    Config c = filesConfig(20, 1);
+    c.steady_rounds = 5;
+    c.datasets = 2;
+    c.shift = shift;
+    const Plan plan(c, std::vector<std::uint32_t>{0, 0, 1, 1});
+    CapturedFile out;
+    ConsoleSink sink(out.file());
+    sink.begin(runInfo(4, "mdbench --steady 5 -n 20 --datasets 2"), plan);
+    std::vector<std::string> lines;
+    for (const std::string& line : output_test::splitLines(out.text())) {
+      if (line.starts_with("workload:") || line.starts_with("options:") || line.starts_with("note:"))
+        lines.push_back(line);
+    }
+    return lines;
+  };
+  EXPECT_EQ(Plan(filesConfig(20, 1), std::vector<std::uint32_t>{0, 0, 1, 1}).shift(), 0u);
+  Config phases = filesConfig(20, 1);
+  phases.shift = 1;
+  ASSERT_EQ(Plan(phases, std::vector<std::uint32_t>{0, 0, 1, 1}).shift(), 2u);  // what the phases would use
+  const std::string workload =
+      "workload: steady state: 20 objects per rank in 2 datasets of 10, 0 B each, 5 rounds (stat, read, "
+      "delete, create one object per dataset), ring offset ";
+  const std::string ending = "; 1 iteration";
+  EXPECT_EQ(header(1), std::vector<std::string>{workload + "1" + ending});
+  EXPECT_EQ(header(0), std::vector<std::string>{workload + "1" + ending});
+  EXPECT_EQ(header(4),
+            std::vector<std::string>{
+                workload + "4 (a multiple of the 4 ranks: each rank in its own datasets)" + ending});
+  EXPECT_EQ(header(3), std::vector<std::string>{workload + "3" + ending});
+}
+
 // -Y's header names the call the backend makes: sync(2) by default (as mdtest), syncfs(2) when asked.
 TEST(ConsoleSink, HeaderNamesTheSyncCall) {
   const auto with = [](SyncCall call) {

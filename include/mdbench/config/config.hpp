@@ -241,6 +241,11 @@ CliRequest parseCommandLine(const std::vector<std::string>& args);
 // Checks a resolved Config for contradictions and impossible values; returns every problem found.
 std::vector<std::string> validate(const Config& config);
 
+// --steady's ring offset (model's steady.hpp: dataset d of rank r is read by rank r + k_d, k_d = offset x
+// (d + 1) mod ranks): -N as given, 1 without it (md-workbench's default). Under --steady, -N is that offset
+// alone, not the phase workload's rank shift (Plan::shift(), node-aware, which does not apply there).
+inline std::uint32_t steadyRingOffset(const Config& config) { return config.shift > 0 ? config.shift : 1; }
+
 // Pure: the first pair of -d targets that are the same directory or one inside the other, as a usage
 // message naming both as given, or "". `normal` holds the same paths in the same order, absolute and
 // lexically normal (no "." or ".." components, no trailing '/').
