@@ -238,6 +238,9 @@ class BenchmarkRun {
   void runSteadyState(std::uint32_t iteration, const IterationDir& it) {
     Comm& comm = parts_.comm;
     result_.phases_began = true;
+    // The backend's look before creates, as before a create phase (LIBNFS's probe of its library's create):
+    // the precreate and the mix create in this iteration's directory, which holds the run's mark.
+    parts_.backend.prepareCreates(it.handle);
     SteadyParts steady{comm, parts_.clock, parts_.backend, it.handle};
     steady.series_interval_ns = plan_.settings().series_interval_ns;
     steady.faults = faults_.get();

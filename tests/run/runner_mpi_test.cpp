@@ -129,6 +129,26 @@ TEST(RunnerMpi, EveryCreatePhaseIsPreparedInTheMarkedDirectory) {
   EXPECT_EQ(fake.prepareCreatesCalls(false), 0u);
 }
 
+// --steady's creates get the same look, once per iteration, in the iteration's (marked) directory. Each
+// rank keeps to its own datasets (-N the ranks): each rank's fake is a file system of its own.
+TEST(RunnerMpi, SteadyCreatesArePreparedInTheMarkedDirectory) {
+  MpiComm comm;
+  ManualClock clock;
+  FakeBackend fake(&clock);
+  Config config;
+  config.items = 8;
+  config.datasets = 2;
+  config.steady_rounds = 3;
+  config.shift = comm.size();
+  config.iterations = 2;
+  const RunResult run = runFake(config, fake, clock, comm);
+  ASSERT_EQ(run.setup_error, "");
+  if (comm.rank() != 0) return;
+  EXPECT_EQ(run.steady_failed_ops, 0u);
+  EXPECT_EQ(fake.prepareCreatesCalls(true), config.iterations);
+  EXPECT_EQ(fake.prepareCreatesCalls(false), 0u);
+}
+
 // A backend whose reads check types by listings (LIBNFS over NFSv3) gets its directories listed before the
 // read phase's opening barrier, outside the timing, as every backend's before a file-remove.
 TEST(RunnerMpi, ReadsThatCheckTypesAreListedBeforeThePhase) {
