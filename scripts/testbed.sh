@@ -373,6 +373,11 @@ mds early reply = false
 # session_autoclose (300 s) without a renewal. Evict it 30 s after the revoke instead (at the MDS's next
 # 5 s tick); a client that is alive answers within milliseconds.
 mds cap revoke eviction timeout = 30
+# A new rank waits in up:reconnect for every client in its session table (45 s by default). A libcephfs
+# client that ended right after a failover sometimes left its session there (its close not taken by the new
+# rank 0; the process gone after libcephfs's own shutdown wait): the next failover then waited 45.9 s for it
+# ("evicting unresponsive client ... during MDS startup"). 15 s; a live client here reconnects within 13 ms.
+mds reconnect timeout = 15
 [client]
 admin socket = $c/run/\$name.\$pid.asok
 log file = $c/log/\$name.log
