@@ -253,8 +253,8 @@ TEST(SteadySeries, AfterThePhasesInTheReport) {
 }
 
 TEST(SteadySeries, AnOlderFileHasNoStallOrRecovery) {
-  const ScalingPoint& p =
-      buildConfiguration("old", {"old.h5"}, {olderFile()}).find(kSteadySeries)->points.at(0);
+  const Configuration config = buildConfiguration("old", {"old.h5"}, {olderFile()});
+  const ScalingPoint& p = config.find(kSteadySeries)->points.at(0);
   EXPECT_DOUBLE_EQ(p.mean, 750.0);
   EXPECT_TRUE(std::isnan(p.stall_s));
   EXPECT_TRUE(std::isnan(p.recovery_s));
