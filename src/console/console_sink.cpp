@@ -228,8 +228,7 @@ void ConsoleSink::begin(const RunInfo& info, const Plan& plan) {
   fmt::print(out_, "workload: {}\n", describeWorkload(plan));
   if (const std::string options = describeOptions(plan); !options.empty())
     fmt::print(out_, "options:  {}\n", options);
-  if (plan.config().steady_rounds == 0 && !plan.shiftNote().empty())
-    fmt::print(out_, "note:     {}\n", plan.shiftNote());
+  if (!plan.shiftNote().empty()) fmt::print(out_, "note:     {}\n", plan.shiftNote());
   if (const Config& c = plan.config(); c.steady_rounds > c.items / std::max<std::uint32_t>(1, c.datasets)) {
     fmt::print(out_,
                "note:     {} rounds > {} objects per dataset: a rank more rounds ahead than that of the rank "

@@ -344,10 +344,11 @@ void MdtestConsoleSink::begin(const RunInfo& info, const Plan& plan) {
   }
   fmt::print(out_, "Nodemap: {}\n", nodemap);
   printFileSystem(out_, info);
-  if (c.shift > 0) {  // mdtest's -N as given on one node; across nodes, the shift mdbench uses
-    verbose(out_, 2594,
-            fmt::format("Shifting ranks by {} for each phase.", info.nodes > 1 ? plan.shift() : c.shift), 0,
-            0);
+  // mdtest's -N as given on one node (and under --steady: the ring's offset); across nodes, the shift mdbench
+  // uses.
+  if (c.shift > 0) {
+    const std::uint32_t shift = info.nodes > 1 && c.steady_rounds == 0 ? plan.shift() : c.shift;
+    verbose(out_, 2594, fmt::format("Shifting ranks by {} for each phase.", shift), 0, 0);
   }
   if (c.random_order) fmt::print(out_, "random seed: {}\n", c.random_seed);
   fmt::print(out_, "{} tasks, {}\n", info.ranks, itemsWords(info, plan));

@@ -269,7 +269,7 @@ Plan::Plan(const Config& config, std::vector<std::uint32_t> node_of_rank)
       node_of_rank_(std::move(node_of_rank)) {
   ShiftChoice choice = chooseShift(config_.shift, node_of_rank_);
   shift_ = choice.shift;
-  shift_note_ = std::move(choice.note);
+  if (config_.steady_rounds == 0) shift_note_ = std::move(choice.note);
 }
 
 Plan Plan::withItems(std::uint64_t items) const {

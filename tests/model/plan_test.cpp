@@ -515,6 +515,13 @@ TEST(Plan, ShiftMovesOffBlockPlacedNodes) {
   EXPECT_EQ(uneven.shiftNote(),
             "-N 1 would leave ranks on their own node's items (ranks placed in blocks of 2 to 3 per node); "
             "using shift 3");
+  // Under --steady -N is the ring's offset as given: the shift the phases would use is kept (results'
+  // shift_used), with no note about it.
+  Config steady = shiftConfig(1);
+  steady.steady_rounds = 5;
+  steady.datasets = 2;
+  EXPECT_EQ(Plan(steady, blocks).shift(), 4u);
+  EXPECT_EQ(Plan(steady, blocks).shiftNote(), "");
 }
 
 TEST(Plan, ShiftIsKeptForRoundRobinAndSingleNodes) {

@@ -100,7 +100,8 @@ class Plan {
   // every rank's items to another node (e.g. the ranks per node), if one exists.
   std::uint32_t shift() const { return shift_; }
   // Why shift() differs from -N (it wrapped, to no shift or onto the same node, or moved off the node),
-  // for the console ("" when it does not).
+  // for the console ("" when it does not, and under --steady, whose ring takes -N as given:
+  // steadyRingOffset).
   const std::string& shiftNote() const { return shift_note_; }
   // The target directory index (into config().targets) of `rank`: rank mod the number of targets.
   std::uint32_t targetOf(std::uint32_t rank) const;
