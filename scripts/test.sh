@@ -8,7 +8,14 @@
 # down once its tests have run (only if this script brought it up). Needs root, as the test bed does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each stage's time, so that a slow CI says where its time went.
+stage_start=$SECONDS
+stage_done() {
+  echo "test: $1 took $((SECONDS - stage_start)) s (total $SECONDS s)"
+  stage_start=$SECONDS
+}
 scripts/deps.sh
+stage_done "installing the packages"
 
 build=${MDBENCH_BUILD_DIR:-build}
 mkdir -p "$build"
@@ -34,6 +41,7 @@ stop_background() {
 trap stop_background EXIT
 
 scripts/build.sh
+stage_done "the build"
 if [ "$started_testbed" = yes ] && ! wait "$testbed_pid"; then
   # Its tests fail below, naming it; the rest of the suite still runs.
   echo "test: the test bed did not come up: $testbed_log says:" >&2
@@ -55,15 +63,15 @@ fi
 # MPI_Init it otherwise opens every network device, and a device the test bed removes between the listing
 # and the opening aborts MPI_Init ("init_worker No such device"). Tests that want another transport set
 # UCX_TLS themselves.
+stage_done "waiting for the test bed"
 status=0
-started=$SECONDS
 (cd "$build" && UCX_TLS=${UCX_TLS:-self,sm} ctest --output-on-failure -j 2 -LE testbed "$@") || status=$?
-echo "test: the tests without the test bed took $((SECONDS - started)) s"
+stage_done "the tests without the test bed"
 testbed_status=0
-started=$SECONDS
 (cd "$build" && ctest --output-on-failure -L testbed "$@") || testbed_status=$?
-echo "test: the test bed's tests took $((SECONDS - started)) s"
+stage_done "the test bed's tests"
 testbed_down
+stage_done "taking the test bed down"
 if [ "$status" != 0 ] || [ "$testbed_status" != 0 ]; then
   echo "test: failed: the tests without the test bed exited $status, the test bed's $testbed_status" >&2
   exit 1
@@ -71,9 +79,12 @@ fi
 # The install test: cmake --install's layout, the .deb (dependencies, unpacked into a fresh directory and
 # run there: --version, a 2-rank workload, validate), the man page and the bash completion.
 scripts/package-test.sh
+stage_done "the package test"
 if [ -n "$sanitize_pid" ]; then
   # A failed background build is built again (and its errors shown) by sanitize.sh.
   wait "$sanitize_pid" || echo "test: the sanitized build in the background failed ($sanitize_log); again:" >&2
   sanitize_pid=
+  stage_done "waiting for the sanitized build"
   scripts/sanitize.sh "$sanitize_build"
+  stage_done "the sanitized tests and fuzzing"
 fi
