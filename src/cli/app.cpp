@@ -653,17 +653,30 @@ std::vector<std::string> runArgs(const std::vector<std::string>& args) {
 }
 
 // The command line of a run: parseCommandLine's request, with what the config module cannot check alone:
-// --fault-phase's names are phases' (model/phase.hpp), or with --steady its phases' (model/steady.hpp).
+// --fault-phase's names are phases' (model/phase.hpp), or with --steady its phases' (model/steady.hpp), and
+// each is a phase this run runs (plan.hpp's selection): a fault placed in a phase the job does not run would
+// never be injected, and a failover test would pass without its failover.
 CliRequest parseRun(const std::vector<std::string>& args) {
   CliRequest request = parseCommandLine(runArgs(args));
-  const bool steady = request.config.steady_rounds > 0;
-  for (const std::string& name : request.config.fault_phases) {
+  const Config& c = request.config;
+  const bool steady = c.steady_rounds > 0;
+  const std::vector<Phase> selected =
+      request.errors.empty() && !steady ? selectPhases(c) : std::vector<Phase>{};
+  for (const std::string& name : c.fault_phases) {
+    const std::optional<Phase> phase = parsePhaseName(name);
     if (steady && !valueOf(kSteadyPhaseNames, name)) {
       request.errors.push_back(fmt::format("{} {}: --steady's phases are {}", optionLabel("fault-phase"),
                                            name, namesText(kSteadyPhaseNames)));
-    } else if (!steady && !parsePhaseName(name)) {
+    } else if (!steady && !phase) {
       request.errors.push_back(fmt::format("{} {}: no such phase (file-create, file-stat, dir-remove, ...)",
                                            optionLabel("fault-phase"), name));
+    } else if (!steady && !selected.empty() && std::ranges::find(selected, *phase) == selected.end()) {
+      std::vector<std::string_view> runs;
+      for (const Phase p : selected) runs.push_back(phaseName(p));
+      request.errors.push_back(
+          fmt::format("{} {}: this run has no {} phase, so its fault would never be "
+                      "injected (the run's phases: {})",
+                      optionLabel("fault-phase"), name, name, fmt::join(runs, ", ")));
     }
   }
   return request;

@@ -178,4 +178,14 @@ expect_in "$ERR" "--fault-phase file-craete: no such phase" "the unknown phase's
 run 0 -F -C -n 10 -d "$BASE/bad" --fault-phase file-create
 expect_rc 2 "--fault-phase without a fault"
 expect_in "$ERR" "no fault to place" "the lone --fault-phase's message"
+# A phase the job does not run (a create job's stat; a selection without files): its fault would never be
+# injected, and a failover gate would pass without the failover. Refused, in any spelling of the selection.
+run 0 -F -C -n 10 -d "$BASE/bad" --fault-at 1 --fault-cmd true --fault-phase file-stat
+expect_rc 2 "--fault-phase of a phase the create job does not run"
+expect_in "$ERR" "--fault-phase file-stat: this run has no file-stat phase, so its fault would never be injected (the run's phases: tree-create, file-create)" \
+  "the missing phase's message names the run's phases"
+run 0 -D -n 10 -d "$BASE/bad" --fault-at 1 --fault-cmd true --fault-phase file-create --fault-phase dir-stat
+expect_rc 2 "--fault-phase file-create with -D"
+expect_in "$ERR" "this run has no file-create phase" "-D's runs have no file phases"
+expect_absent "$BASE/bad/mdbench.iter.0" "the refused runs made nothing"
 finish
