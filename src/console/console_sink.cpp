@@ -277,7 +277,6 @@ void ConsoleSink::phase(const PhaseResult& result, const Plan& plan) {
 // --steady: per phase of the iteration, one row per op type (rate over the phase's barrier-to-barrier time,
 // latency percentiles), then the mix's rounds, objects cycled and balance (steady.hpp's formulas).
 void ConsoleSink::steady(std::uint32_t iteration, const SteadyResult& result, const Plan& plan) {
-  ++steady_iterations_;
   fmt::print(out_, "{}steady state, iteration {}: {} rounds\n", iteration == 0 ? "" : "\n", iteration,
              result.rounds);
   fmt::print(out_, "{:<10} {:<7} {:>11} {:>8} {:>13} {:>10} {:>10} {:>10} {:>10}   latency in microseconds\n",
@@ -293,7 +292,6 @@ void ConsoleSink::steady(std::uint32_t iteration, const SteadyResult& result, co
     }
     fmt::print(out_, "{:<10} {:<7} {:>11} {:>8} {:>13.1f}   {:.3f} s barrier to barrier, balance {:.3f}\n",
                steadyPhaseName(phase.phase), "all", s.ok, s.failed, s.ok_per_s, s.time_s, s.time_balance);
-    if (tooShortToTime(phaseSize(s))) steady_short_ = true;
     printShortRow(out_, phaseSize(s));
     if (phase.phase == SteadyPhase::kMix) {
       fmt::print(out_,
@@ -309,11 +307,6 @@ void ConsoleSink::steady(std::uint32_t iteration, const SteadyResult& result, co
     for (const std::string& line : failoverLines(phase)) {
       fmt::print(out_, "{}: {}\n", steadyPhaseName(phase.phase), line);
     }
-    for (std::size_t r = 0; r < phase.ranks.size(); ++r) {
-      if (const std::string e = describeSteadyError(phase.ranks[r]); !e.empty()) {
-        steady_errors_.push_back(fmt::format("rank {}: {} ({})", r, e, steadyPhaseName(phase.phase)));
-      }
-    }
   }
   (void)plan;
   std::fflush(out_);
@@ -327,14 +320,26 @@ void ConsoleSink::printClosing(const RunResult& run) {
   std::fflush(out_);
 }
 
-// --steady: the tables were printed per iteration; the legend and each rank's first error.
+// --steady: the tables were printed per iteration; the legend and each rank's first error, from the run's
+// record of its iterations.
 void ConsoleSink::printSteadyEnd(const RunResult& run) {
   fmt::print(out_,
              "\nops/s: operations that succeeded, over all ranks, divided by the slowest rank's barrier-to-"
              "barrier time;\nbalance: fastest over slowest rank's time to its last op (md-workbench's); "
              "latency: upper bound of the histogram bucket holding the percentile.\n");
-  if (steady_short_) printShortLegendLine();
-  for (const std::string& e : steady_errors_) fmt::print(out_, "first error: {}\n", e);
+  bool too_short = false;
+  std::vector<std::string> errors;
+  for (const SteadyResult& iteration : run.steady) {
+    for (const SteadyPhaseResult& phase : iteration.phases) {
+      too_short = too_short || tooShortToTime(phaseSize(summarizeSteadyPhase(phase)));
+      for (std::size_t r = 0; r < phase.ranks.size(); ++r) {
+        if (const std::string e = describeSteadyError(phase.ranks[r]); !e.empty())
+          errors.push_back(fmt::format("rank {}: {} ({})", r, e, steadyPhaseName(phase.phase)));
+      }
+    }
+  }
+  if (too_short) printShortLegendLine();
+  for (const std::string& e : errors) fmt::print(out_, "first error: {}\n", e);
   printClosing(run);
 }
 
@@ -425,7 +430,7 @@ void ConsoleSink::printFirstErrors(const RunResult& run, const Plan& plan) {
 }
 
 void ConsoleSink::end(const RunResult& run, const Plan& plan) {
-  if (steady_iterations_ > 0) {
+  if (!run.steady.empty()) {
     printSteadyEnd(run);
     return;
   }

@@ -54,15 +54,17 @@
 // metrics.hpp, where each is defined next to its declaration.
 //
 // Per run (RunResult::failedOps):
-//   failed ops    = sum of failed over every phase, iteration and rank (non-zero makes the exit code
-//   non-zero)
+//   failed ops    = sum of failed over every phase (--steady's too), iteration and rank (non-zero makes the
+//   exit code non-zero)
 #include "mdbench/model/metrics.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 
+#include "mdbench/model/run_result.hpp"
 #include "mdbench/model/stats.hpp"
+#include "mdbench/model/steady.hpp"
 
 namespace mdbench {
 
@@ -229,10 +231,11 @@ bool ratioToBaseline(double value, double baseline, double& ratio) {
 }
 
 std::uint64_t RunResult::failedOps() const {
-  std::uint64_t failed = steady_failed_ops;
+  std::uint64_t failed = 0;
   for (const PhaseResult& p : phases) {
     for (const RankPhaseRecord& r : p.ranks) failed += r.failed;
   }
+  for (const SteadyResult& s : steady) failed += s.failedOps();
   return failed;
 }
 

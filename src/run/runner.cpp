@@ -245,9 +245,8 @@ class BenchmarkRun {
     steady.series_interval_ns = plan_.settings().series_interval_ns;
     steady.faults = faults_.get();
     steady.iteration = iteration;
-    const SteadyResult measured = runSteady(steadyConfigOf(config_), steady);
+    SteadyResult measured = runSteady(steadyConfigOf(config_), steady);
     if (root_) {
-      result_.steady_failed_ops += measured.failedOps();
       for (const SteadyPhaseResult& p : measured.phases) {
         for (const FaultRecord& f : p.faults) result_.fault_failed = result_.fault_failed || f.failed();
       }
@@ -261,6 +260,9 @@ class BenchmarkRun {
               : fmt::format("in the steady mix of iteration {} after {} of {} rounds", iteration,
                             measured.rounds, config_.steady_rounds);
     }
+    // Kept for the run's end as a selected phase is (publishPhase): the series' per-rank counts released.
+    for (SteadyPhaseResult& p : measured.phases) p.series.per_rank = std::vector<std::uint32_t>();
+    if (root_) result_.steady.push_back(std::move(measured));
   }
 
   // The plan's phases in order. A signal on any rank ends the run after the phase it arrived in (which is

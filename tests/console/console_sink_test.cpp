@@ -390,6 +390,7 @@ TEST(ConsoleSink, ASteadyRun) {
   RunResult run;
   run.info = runInfo(2, "mdbench -n 4 --steady 3 --datasets 2 -w 3 -d /scratch/t");
   run.config = c;
+  run.steady = {steady};  // the runner's record at the end: the first errors and the legend come from it
   CapturedFile out;
   ConsoleSink sink(out.file());
   sink.begin(run.info, plan);

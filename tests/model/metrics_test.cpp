@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "mdbench/model/result.hpp"
+#include "mdbench/model/run_result.hpp"
+#include "mdbench/model/steady.hpp"
 
 namespace mdbench {
 namespace {
@@ -307,6 +309,20 @@ TEST(RunResult, FailedOpsSumsAllPhasesAndRanks) {
   clean.ranks = {record(10, 10, 0, 0, 1, 1)};
   run.phases = {create, stat, clean};
   EXPECT_EQ(run.failedOps(), 9u);
+
+  // --steady's iterations count as the selected phases do: every op type of every phase and rank.
+  SteadyPhaseResult mix;
+  mix.phase = SteadyPhase::kMix;
+  mix.ranks.resize(2);
+  mix.ranks[0].ops[steadyOpIndex(SteadyOp::kStat)].failed = 2;
+  mix.ranks[1].ops[steadyOpIndex(SteadyOp::kCreate)].failed = 1;
+  SteadyPhaseResult cleanup;
+  cleanup.phase = SteadyPhase::kCleanup;
+  cleanup.ranks.resize(1);
+  cleanup.ranks[0].ops[steadyOpIndex(SteadyOp::kRmdir)].failed = 4;
+  run.steady.push_back(SteadyResult{.phases = {mix}});
+  run.steady.push_back(SteadyResult{.phases = {cleanup}});
+  EXPECT_EQ(run.failedOps(), 16u);
 }
 
 }  // namespace

@@ -144,7 +144,15 @@ TEST(RunnerMpi, SteadyCreatesArePreparedInTheMarkedDirectory) {
   const RunResult run = runFake(config, fake, clock, comm);
   ASSERT_EQ(run.setup_error, "");
   if (comm.rank() != 0) return;
-  EXPECT_EQ(run.steady_failed_ops, 0u);
+  // The run's result keeps every iteration's three phases, as it keeps the selected phases.
+  ASSERT_EQ(run.steady.size(), config.iterations);
+  for (const SteadyResult& iteration : run.steady) {
+    EXPECT_EQ(iteration.rounds, config.steady_rounds);
+    ASSERT_EQ(iteration.phases.size(), kSteadyPhaseCount);
+    EXPECT_EQ(iteration.phases[1].phase, SteadyPhase::kMix);
+    EXPECT_EQ(iteration.phases[1].ranks.size(), static_cast<std::size_t>(comm.size()));
+  }
+  EXPECT_EQ(run.failedOps(), 0u);
   EXPECT_EQ(fake.prepareCreatesCalls(true), config.iterations);
   EXPECT_EQ(fake.prepareCreatesCalls(false), 0u);
 }

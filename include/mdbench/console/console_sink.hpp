@@ -35,9 +35,6 @@ class ConsoleSink final : public Sink {
   // First-done and last-done rates of every phase run, computed when it was seen (the per-rank series they
   // need are freed before end()).
   std::vector<std::pair<Phase, DoneRates>> done_;
-  std::uint32_t steady_iterations_ = 0;     // --steady: iterations shown
-  std::vector<std::string> steady_errors_;  // each rank's first error in the steady state, once per rank
-  bool steady_short_ = false;               // --steady: some phase was too short to time (the legend)
 };
 
 // After a sweep (--sweep): one row per phase and step, in steps' order within each phase, with the mean

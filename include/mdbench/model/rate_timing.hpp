@@ -8,6 +8,7 @@
 #include <string>
 
 #include "mdbench/model/metrics.hpp"
+#include "mdbench/model/run_result.hpp"
 #include "mdbench/model/steady.hpp"
 
 namespace mdbench {

@@ -3,11 +3,9 @@
 #pragma once
 
 #include "mdbench/model/plan.hpp"
-#include "mdbench/model/result.hpp"
+#include "mdbench/model/run_result.hpp"
 
 namespace mdbench {
-
-struct SteadyResult;
 
 class Sink {
  public:

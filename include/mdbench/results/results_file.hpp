@@ -18,6 +18,7 @@
 #include "mdbench/model/phase.hpp"
 #include "mdbench/model/rate_timing.hpp"
 #include "mdbench/model/result.hpp"
+#include "mdbench/model/run_result.hpp"
 #include "mdbench/model/server_stats.hpp"
 #include "mdbench/model/sink.hpp"
 #include "mdbench/model/steady.hpp"
@@ -160,6 +161,10 @@ struct StoredSteadyIteration {
   std::vector<StoredSteadyPhase> phases;  // in execution order, as many as were stored
 };
 
+// A run as stored: the measured part of the runner's RunResult (run_result.hpp: info, config, phases, steady,
+// each as the same type or that type with the file's attributes beside it), with the run group's own
+// attributes (status, exit status, node map, latency buckets, summary). What only the runner has (its
+// problems, stop signal, setup error) is in the file as the status and exit status it led to.
 struct StoredRun {
   std::string group;  // "/runs/run-0000"
   RunInfo info;       // including host_of_rank

@@ -8,6 +8,7 @@
 #include "mdbench/backend/backend.hpp"
 #include "mdbench/model/plan.hpp"
 #include "mdbench/model/result.hpp"
+#include "mdbench/model/run_result.hpp"
 #include "mdbench/model/sink.hpp"
 #include "mdbench/model/steady.hpp"
 #include "mdbench/run/comm.hpp"
