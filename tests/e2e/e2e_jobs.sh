@@ -85,6 +85,7 @@ ha_env=(MDBENCH_DURATION=4 MDBENCH_FAULT_AT=2 MDBENCH_ITEMS=40 "MDBENCH_ARGS=-a 
 submit ha slurm/mdbench-ha.sbatch "${ha_env[@]}"
 submit ha-pbs pbs/mdbench-ha.pbs -n4 "${ha_env[@]}"
 submit ha-shift slurm/mdbench-ha.sbatch "${ha_env[@]}" MDBENCH_SHIFT=one
+submit ha-pbs-late pbs/mdbench-ha.pbs -n4 "${ha_env[@]}" MDBENCH_FAULT_AT=4
 
 # A job stopped mid-phase by SIGTERM to every process of it (`scancel --signal=TERM --full`: the batch shell,
 # its tee, mpiexec and the ranks at once, as at the time limit): the ranks clean up and report, the job
@@ -118,7 +119,7 @@ job_end() {
 results() {
   case $1 in
     slurm-mpiexec) echo "$BASE/results/${JOB[$1]}" ;;
-    pbs* | io500-pbs | ha-pbs) echo "$WORK/mdbench-results/${JOB[$1]}.$host" ;;  # PBS_JOBID, as a PBS server would give it
+    pbs* | io500-pbs | ha-pbs*) echo "$WORK/mdbench-results/${JOB[$1]}.$host" ;;  # PBS_JOBID, as a PBS server would give it
     *) echo "$WORK/mdbench-results/${JOB[$1]}" ;;
   esac
 }
@@ -126,7 +127,7 @@ results() {
 # job_output NAME: the job's stdout and stderr (#SBATCH --output; the PBS scripts leave Slurm's default).
 job_output() {
   case $1 in
-    pbs* | io500-pbs | ha-pbs) echo "$WORK/slurm-${JOB[$1]}.out" ;;
+    pbs* | io500-pbs | ha-pbs*) echo "$WORK/slurm-${JOB[$1]}.out" ;;
     io500*) echo "$WORK/io500-md-${JOB[$1]}.out" ;;
     ha*) echo "$WORK/mdbench-ha-${JOB[$1]}.out" ;;
     *) echo "$WORK/mdbench-${JOB[$1]}.out" ;;
@@ -288,6 +289,10 @@ done
 expect_eq "$(job_end ha-shift)" "FAILED 2:0" "ha-shift: job state and exit code"
 expect_in "$(job_output ha-shift)" "MDBENCH_SHIFT must be a whole number (a rank distance), not 'one'" \
   "ha-shift: job output says why"
+# A fault at the end of the mix (4 s of 4) would never be injected: refused before anything runs.
+expect_eq "$(job_end ha-pbs-late)" "FAILED 2:0" "ha-pbs-late: job state and exit code"
+expect_in "$(job_output ha-pbs-late)" "MDBENCH_FAULT_AT must be seconds into the mix, below MDBENCH_DURATION (4), not '4'" \
+  "ha-pbs-late: job output says why"
 
 # The IO500 metadata jobs. Their runs pass IO500's mdtest options as IO500 does (-G, --dataPacketType,
 # --saveRankPerformanceDetails, -a POSIX): every run succeeds and the job prints the scores.
