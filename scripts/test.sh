@@ -34,13 +34,8 @@ testbed_down() {
   fi
 }
 sanitize_pid=
-made_sanitize_dir=
 stop_background() {
-  if [ -n "$sanitize_pid" ]; then
-    kill -- "-$sanitize_pid" 2>/dev/null || true
-    wait "$sanitize_pid" 2>/dev/null || true
-  fi
-  if [ -n "$made_sanitize_dir" ]; then rm -rf -- "$made_sanitize_dir"; fi
+  if [ -n "$sanitize_pid" ]; then kill -- "-$sanitize_pid" 2>/dev/null || true; fi
   testbed_down
 }
 trap stop_background EXIT
@@ -54,18 +49,7 @@ if [ "$started_testbed" = yes ] && ! wait "$testbed_pid"; then
 fi
 # The sanitized build (scripts/sanitize.sh, below) compiles meanwhile at the lowest priority, on what the
 # tests leave of the CPU (they wait on barriers, sleeps and the test bed): the tests keep their speed.
-# It builds on a tmpfs of its own, removed at the end (MDBENCH_SANITIZE_BUILD_DIR=build-sanitize keeps one for
-# incremental rebuilds): its object files written to the disk beside the tests made the disk tests' fsyncs
-# wait for their writeback (ext4's ordered journal): e2e_basic.disk took 21.1 s beside it, 6.6 s alone, and
-# e2e_safety_items.disk 31.8 s against 10.0 s (2026-12-07), while the tmpfs tests took 1.3 times as long.
-if [ -n "${MDBENCH_SANITIZE_BUILD_DIR:-}" ]; then
-  sanitize_build=$MDBENCH_SANITIZE_BUILD_DIR
-elif made_sanitize_dir=$(mktemp -d /dev/shm/mdbench-sanitize.XXXXXX 2>/dev/null); then
-  sanitize_build=$made_sanitize_dir
-else
-  made_sanitize_dir=
-  sanitize_build="build-sanitize"
-fi
+sanitize_build=${MDBENCH_SANITIZE_BUILD_DIR:-build-sanitize}
 sanitize_log=$build/sanitized-build.log
 if [ "${MDBENCH_SANITIZE:-1}" != 0 ]; then
   # Its own session, so that a failure below can stop the whole build (compilers included). A new session is
