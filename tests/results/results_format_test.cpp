@@ -86,6 +86,65 @@ TEST(H5Helpers, CompoundRowsAreStoredPackedAndReadBack) {
             "/missing: dataset is missing");
 }
 
+// The conversion buffers are sized to each transfer (h5.hpp's sizeConversionBuffers): a single row of
+// strings and padding, and 100 000 of them (over 2 MiB to convert, so HDF5 goes through the 1 MiB buffer
+// in strips), written and read back as they were, numbers, vectors and matrices alike.
+struct NamedRow {
+  std::uint8_t flag = 0;
+  const char* name = nullptr;
+  double value = 0.0;
+  const char* note = nullptr;
+};
+constexpr std::array<h5::Field, 4> kNamedFields = {{
+    {"flag", h5::Type::kUint8, offsetof(NamedRow, flag)},
+    {"name", h5::Type::kString, offsetof(NamedRow, name)},
+    {"value", h5::Type::kFloat64, offsetof(NamedRow, value)},
+    {"note", h5::Type::kString, offsetof(NamedRow, note)},
+}};
+
+TEST(H5Helpers, TransfersOfOneRowAndOfManyStripsReadBackWhole) {
+  const TempDir dir;
+  const std::string path = dir.file("sizes.h5");
+  const h5::QuietErrors quiet;
+  for (const std::size_t count : {std::size_t{1}, std::size_t{100'000}}) {
+    SCOPED_TRACE(count);
+    std::vector<std::string> names;
+    std::vector<NamedRow> rows;
+    std::vector<std::uint64_t> numbers;
+    for (std::size_t i = 0; i < count; ++i) names.push_back(fmt::format("item.{}", i));
+    for (std::size_t i = 0; i < count; ++i) {
+      rows.push_back({static_cast<std::uint8_t>(i % 3), names[i].c_str(), 0.5 * static_cast<double>(i),
+                      i % 2 == 0 ? "even" : ""});
+      numbers.push_back(i * 7);
+    }
+    const std::string set = fmt::format("n{}", count);
+    {
+      const h5::Handle file(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+      ASSERT_TRUE(file.valid());
+      h5::writeCompound<NamedRow>(file.get(), set, kNamedFields, rows);
+      h5::writeStrings(file.get(), set + ".names", names);
+      h5::writeVector(file.get(), set + ".numbers", numbers);
+      h5::writeMatrix<std::uint64_t>(file.get(), set + ".matrix", count, 1, numbers);
+    }
+    const h5::Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+    ASSERT_TRUE(file.valid());
+    std::size_t i = 0;
+    std::size_t wrong = 0;
+    h5::readCompound<NamedRow>(file.get(), set, kNamedFields, [&](const NamedRow& r) {
+      const bool same = r.flag == i % 3 && names[i] == r.name && r.value == 0.5 * static_cast<double>(i) &&
+                        std::string(r.note) == (i % 2 == 0 ? "even" : "");
+      wrong += same ? 0 : 1;
+      ++i;
+      return 0;
+    });
+    EXPECT_EQ(i, count);
+    EXPECT_EQ(wrong, 0u);
+    EXPECT_EQ(h5::readStrings(file.get(), set + ".names"), names);
+    EXPECT_EQ(h5::readVector<std::uint64_t>(file.get(), set + ".numbers"), numbers);
+    EXPECT_EQ(h5::readMatrix<std::uint64_t>(file.get(), set + ".matrix").values, numbers);
+  }
+}
+
 TEST(ResultsFile, H5pyReadsTheFile) {
   const TempDir dir;
   const std::string path = dir.file("r.h5");
