@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <boost/program_options.hpp>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -75,6 +76,17 @@ std::string writeReport(const std::string& path, const JUnitReport& report, bool
 std::vector<std::string> usageProblems(const CheckArgs& a, std::vector<Rule>& rules) {
   std::vector<std::string> problems;
   if (a.specs.empty()) problems.emplace_back("no results file given");
+  // A rule given where the files go (`mdbench check run.h5 'file-create >= 50k'`) would be read as a file
+  // (its '=' even as a label's): say what it is, when nothing by that name exists and it reads as a rule.
+  for (const std::string& spec : a.specs) {
+    std::error_code ec;
+    const RuleParse parsed = parseRule(spec);
+    if (!std::filesystem::exists(std::filesystem::symlink_status(spec, ec)) && parsed.errors.empty() &&
+        !parsed.rules.empty()) {
+      problems.push_back(
+          fmt::format("'{}' is a rule, not a results file: give it as --require '{}'", spec, spec));
+    }
+  }
   std::vector<ConfigSpec> specs;
   if (std::string problem = parseConfigSpecs(a.specs, specs); !problem.empty()) {
     problems.push_back(std::move(problem));

@@ -471,6 +471,8 @@ run_tool_table <<'TABLE'
 1   | 1 | report plain                              | plain is not an mdbench results file
 1 2 | 2 | check                                     | mdbench check: error: no results file given
 1   | 2 | check plain                               | no rule given: --require RULE or --rules FILE
+1 2 | 2 | check plain 'file-create>=1'              | 'file-create>=1' is a rule, not a results file: give it as --require 'file-create>=1'
+1   | 2 | check plain -r 'file-create>=1' 'file-stat.p99 < 2ms' | 'file-stat.p99 < 2ms' is a rule, not a results file
 1   | 2 | check plain -r garbage                    | rule 'garbage': no comparison
 1   | 2 | check plain -r ''                         | rule '': no comparison
 1 2 | 2 | check plain --rules fifo                  | --rules: rules file fifo is a FIFO, not a file
