@@ -4,9 +4,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
-# The program only, as scripts/test.sh builds it (its tests are built by the sanitized build there): half
-# the build of everything, and test.sh afterwards finds it built.
-MDBENCH_DEBUG_INFO=lines MDBENCH_UNIT_TESTS=OFF MDBENCH_BENCH=OFF scripts/build.sh
+# A new build directory gets the program only, as scripts/test.sh builds it (the tests are built by the
+# sanitized build there): half the build of everything, and test.sh afterwards finds it built. An existing
+# one keeps its configuration (scripts/build.sh): a build test.sh made is not built again.
+if [ -e "${MDBENCH_BUILD_DIR:-build}/CMakeCache.txt" ]; then
+  scripts/build.sh
+else
+  MDBENCH_DEBUG_INFO=lines MDBENCH_UNIT_TESTS=OFF MDBENCH_BENCH=OFF scripts/build.sh
+fi
 mdbench=$PWD/${MDBENCH_BUILD_DIR:-build}/mdbench
 # The results file stays in the build directory (replaced by the next quick start); the rest goes.
 results=$PWD/${MDBENCH_BUILD_DIR:-build}/quickstart-results.h5
