@@ -447,6 +447,7 @@ ceph_up() {
   # through the admin socket outranks the file). With 0.1 s a failover's stall was 0.6-1.4 s instead of 4-6,
   # and the stonewalled failover runs made and removed that many more files: no time won.
   ceph --admin-daemon "$c/run/mon.a.asok" config set paxos_propose_interval 1 >/dev/null
+  mds_keeper_up
 }
 
 two_mds_active() { [ "$(ceph_cmd mds stat 2>/dev/null | grep -o 'up:active' | wc -l)" -eq 2 ]; }
@@ -482,8 +483,40 @@ unmount_client() {  # unmount_client NAME
   if pid=$(pid_alive "$dir/ceph/run/client.$name.pid"); then kill -KILL "$pid"; stopping+=("$pid"); fi
 }
 
+# The MDS keeper: what ceph-mds@.service (systemd, Restart=on-failure) does at a site. A failed MDS (`ceph
+# mds fail`) respawns itself (execv, the same pid), and Ceph 16.2's new process can crash as it starts
+# (2026-12-07, a CI's tb_failover: a segfault in msgr-worker-1, in libceph-common, right after the respawn);
+# nothing brought it back, and every test after that found the test bed one MDS short. The keeper looks at
+# each MDS's pid file once a second and starts an MDS that is gone again (logged in ceph/log/mds-keeper.log).
+# It runs in a session of its own (`testbed.sh __mds-keeper`); ceph_down stops it (SIGTERM: it finishes the
+# start under way, so no MDS is left without its pid file) before the daemons.
+keeper_pidfile=$dir/ceph/run/mds-keeper.pid
+mds_keeper() {
+  local n waited stop=no
+  trap 'stop=yes' TERM
+  while [ "$stop" = no ] && sleep 1 && [ "$stop" = no ]; do
+    for n in a b c; do
+      pid_alive "$dir/ceph/run/mds.$n.pid" >/dev/null && continue
+      echo "$(date -u +%FT%TZ) mds.$n is not running: starting it again" >>"$dir/ceph/log/mds-keeper.log"
+      rm -f "$dir/ceph/run/mds.$n.pid"
+      ceph-mds -c "$conf" -i "$n" >/dev/null 2>>"$dir/ceph/log/mds.$n.stderr" || true
+      # Its pid file before the next look: never two daemons of one name.
+      waited=0
+      while ! pid_alive "$dir/ceph/run/mds.$n.pid" >/dev/null && [ "$waited" -lt 100 ]; do
+        sleep 0.1
+        waited=$((waited + 1))
+      done
+    done
+  done
+}
+mds_keeper_up() {
+  setsid "$self" __mds-keeper </dev/null >>"$dir/ceph/log/mds-keeper.log" 2>&1 &
+  echo "$!" >"$keeper_pidfile"
+}
+
 ceph_down() {  # after every client has gone SIGKILL is safe (the OSD keeps nothing) and fast
   local n pid
+  if pid=$(pid_alive "$keeper_pidfile"); then kill -TERM "$pid"; wait_gone "$pid" 15 || kill -KILL "$pid" 2>/dev/null || true; fi
   for n in $(ceph_daemons); do
     if pid=$(pid_alive "$dir/ceph/run/$n.pid"); then kill -KILL "$pid"; stopping+=("$pid"); fi
   done
@@ -559,6 +592,7 @@ check_all() {  # prints one line per component and the daemons' memory; returns 
     check "slurmd $node" "$dir/slurm/run/slurmd.$node.pid"
   done
   for n in mon.a mgr.x osd.0 mds.a mds.b mds.c; do check "ceph $n" "$dir/ceph/run/$n.pid"; done
+  check "MDS keeper" "$keeper_pidfile"
   nfs_check
   for node in $(node_names) head; do
     check "ceph-fuse client.$node" "$dir/ceph/run/client.$node.pid"
@@ -733,6 +767,7 @@ case $sub in
     ;;
   mpiexec) run_mpiexec "$@" ;;
   nfs-restart) detach && nfs_restart ;;
+  __mds-keeper) mds_keeper ;;  # mds_keeper_up starts it
   ssh-launch) ssh_launch "$@" ;;
   *) usage ;;
 esac
