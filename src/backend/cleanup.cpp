@@ -26,8 +26,6 @@
 namespace mdbench {
 namespace {
 
-constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
-
 int lastError() { return errno != 0 ? errno : EIO; }
 
 }  // namespace
