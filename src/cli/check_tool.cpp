@@ -2,7 +2,6 @@
 #include <fmt/format.h>
 
 #include <boost/program_options.hpp>
-#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -79,10 +78,8 @@ std::vector<std::string> usageProblems(const CheckArgs& a, std::vector<Rule>& ru
   // A rule given where the files go (`mdbench check run.h5 'file-create >= 50k'`) would be read as a file
   // (its '=' even as a label's): say what it is, when nothing by that name exists and it reads as a rule.
   for (const std::string& spec : a.specs) {
-    std::error_code ec;
     const RuleParse parsed = parseRule(spec);
-    if (!std::filesystem::exists(std::filesystem::symlink_status(spec, ec)) && parsed.errors.empty() &&
-        !parsed.rules.empty()) {
+    if (!nameExists(spec) && parsed.errors.empty() && !parsed.rules.empty()) {
       problems.push_back(
           fmt::format("'{}' is a rule, not a results file: give it as --require '{}'", spec, spec));
     }
