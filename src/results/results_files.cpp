@@ -120,6 +120,14 @@ h5::Handle createFile(int fd, const std::string& path) {
   const h5::Handle fapl = h5::fileAccess();
   const hid_t id = H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get());
   if (id < 0) {
+    // The file made a moment ago, or its directory, removed or replaced before HDF5 opened it (HDF5 then
+    // says "can't retrieve real path for file"): the same words as when that happens later in the run.
+    struct stat now {};
+    if (::lstat(path.c_str(), &now) != 0 || now.st_dev != st.st_dev || now.st_ino != st.st_ino) {
+      throw ResultsFileError(fmt::format(
+          "{}: the results file is gone (it, or its directory, was removed or replaced as it was created)",
+          path));
+    }
     const std::string detail = detailFor(name, path);
     throw ResultsFileError(fmt::format("cannot create {}{}{}", path, detail.empty() ? "" : ": ", detail));
   }
