@@ -416,12 +416,13 @@ inline Handle createDataset(hid_t parent, const std::string& name, hid_t file_ty
   return createDataset(parent, name, file_type, dims);
 }
 
-// Sizes a transfer's type-conversion buffers to the transfer. HDF5's default is 1 MiB, allocated and
-// zeroed on every H5Dread and H5Dwrite that converts (a compound row's padding, a string, a byte order):
-// a results file is hundreds of small datasets, and clearing that memory took most of the time of
-// writing or validating one (2026-12-07: 69% of a Validate test's time, in H5FL_blk_calloc). A transfer
-// of more than 1 MiB still converts through 1 MiB, strip by strip, as before.
-inline void sizeConversionBuffers(hid_t transfer, hid_t dataset, hid_t memory_type, const std::string& path) {
+// A dataset transfer property list for moving the whole of `dataset` as memory_type, its type-conversion
+// buffers sized to the transfer. HDF5's default is 1 MiB, allocated and zeroed on every H5Dread and H5Dwrite
+// that converts (a compound row's padding, a string, a byte order): a results file is hundreds of small
+// datasets, and clearing that memory took most of the time of writing or validating one (2026-12-07: 69% of
+// a Validate test's time, in H5FL_blk_calloc). A transfer of more than 1 MiB still converts through 1 MiB,
+// strip by strip, as before.
+inline Handle transferOf(hid_t dataset, hid_t memory_type, const std::string& path) {
   constexpr hsize_t kMostBytes = hsize_t{1} << 20;
   const Handle space = make(H5Dget_space(dataset), path, "cannot read its dataspace");
   const Handle stored = make(H5Dget_type(dataset), path, "cannot read its type");
@@ -433,18 +434,12 @@ inline void sizeConversionBuffers(hid_t transfer, hid_t dataset, hid_t memory_ty
   const hsize_t fit = static_cast<hsize_t>(points) > kMostBytes / element
                           ? kMostBytes
                           : static_cast<hsize_t>(points) * element;
-  check(H5Pset_buffer(transfer, static_cast<std::size_t>(std::max(fit, element)), nullptr, nullptr), path,
-        "cannot size the conversion buffer");
-}
-
-// A dataset transfer property list for moving the whole of `dataset` as memory_type.
-inline Handle transferOf(hid_t dataset, hid_t memory_type, const std::string& path) {
   Handle transfer = make(H5Pcreate(H5P_DATASET_XFER), path, "cannot create a transfer property list");
-  sizeConversionBuffers(transfer.get(), dataset, memory_type, path);
+  check(H5Pset_buffer(transfer.get(), static_cast<std::size_t>(std::max(fit, element)), nullptr, nullptr),
+        path, "cannot size the conversion buffer");
   return transfer;
 }
 
-// The dimensions of a dataset of `rank` dimensions; throws for other shapes.
 // The size of the file that holds object (path names it in errors).
 inline hsize_t fileBytes(hid_t object, const std::string& path) {
   const Handle file = make(H5Iget_file_id(object), path, "cannot find its file");
@@ -453,6 +448,7 @@ inline hsize_t fileBytes(hid_t object, const std::string& path) {
   return bytes;
 }
 
+// The dimensions of a dataset of `Rank` dimensions; throws for other shapes.
 // A damaged dataspace can claim billions of elements, which would be allocated before the read fails.
 // mdbench writes every element it declares (no fill values, no compression), so a dataset's elements
 // cannot take more bytes than the whole file.

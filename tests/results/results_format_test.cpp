@@ -86,7 +86,7 @@ TEST(H5Helpers, CompoundRowsAreStoredPackedAndReadBack) {
             "/missing: dataset is missing");
 }
 
-// The conversion buffers are sized to each transfer (h5.hpp's sizeConversionBuffers): a single row of
+// The conversion buffers are sized to each transfer (h5.hpp's transferOf): a single row of
 // strings and padding, and 100 000 of them (over 2 MiB to convert, so HDF5 goes through the 1 MiB buffer
 // in strips), written and read back as they were, numbers, vectors and matrices alike.
 struct NamedRow {
