@@ -73,8 +73,9 @@ hdf5_leaks() {
     END { close_block(); exit other }'
 }
 
-status=0
-for target in "${targets[@]}"; do
+# One target's inputs, its lines on standard output and error. Exit 1 on a finding.
+fuzz_target() {  # fuzz_target TARGET
+  local target=$1 status=0 corpus binary executions set_aside runs started log rc n findings f note
   corpus="$work/corpus-$target"
   mkdir -p "$corpus" "$work/hdf5-internal"
   cp fuzz/corpus/"$target"/* "$corpus"/
@@ -125,7 +126,23 @@ for target in "${targets[@]}"; do
   [ "$set_aside" -eq 0 ] ||
     note=", $set_aside input(s) crashing or leaking inside libhdf5 (or leaking only after other inputs) set aside"
   echo "fuzz: $target: $executions inputs in $((SECONDS - started)) s$note"
+  return "$status"
+}
+
+# Two targets at a time (the machine's two CPUs; each target is one process), each one's lines printed
+# together once it is done, in the targets' order.
+status=0
+pids=()
+for target in "${targets[@]}"; do
+  fuzz_target "$target" >"$work/$target.out" 2>&1 &
+  pids+=($!)
+  if [ "${#pids[@]}" -ge 2 ]; then
+    wait "${pids[0]}" || status=1
+    pids=("${pids[@]:1}")
+  fi
 done
+for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+for target in "${targets[@]}"; do cat "$work/$target.out"; done
 
 if [ "$status" -eq 0 ]; then
   [ -n "${MDBENCH_FUZZ_KEEP:-}" ] || rm -rf "$work"
