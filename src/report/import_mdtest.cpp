@@ -38,6 +38,16 @@ std::string phaseOf(std::string_view label) {
   return "";
 }
 
+// Whether `text` is the beginning of an operation's row label, cut short ("Tre", "File cr").
+bool cutLabel(std::string_view text) {
+  if (text.empty()) return false;
+  for (const Phase phase : kAllPhases) {
+    const std::string_view label = phaseInfo(phase).mdtest_label;
+    if (text.size() < label.size() && label.starts_with(text)) return true;
+  }
+  return false;
+}
+
 enum class TableKind { kRate, kTime };
 
 // One row of a SUMMARY table: the last four numbers (the per-iteration Max, Min, Mean, Std Dev) and the
@@ -152,7 +162,14 @@ std::optional<TableRow> MdtestParser::readRow(const Line& line, std::size_t numb
     row.label += words[i];
   }
   if (!row.label.empty() && row.label.back() == ':') row.label.pop_back();  // 3.2: "Directory creation:"
-  if (first_value == words.size()) return std::nullopt;
+  if (first_value == words.size()) {
+    // An operation's row without its numbers was cut (or garbled), not the end of the table.
+    if (!phaseOf(row.label).empty()) {
+      fail(line.number, fmt::format("'{}' row has no numbers, expected {}: the output was cut short",
+                                    row.label, numbers_expected));
+    }
+    return std::nullopt;
+  }
   // A sweep prints its next "N tasks, M files" line right after the last table of the previous step.
   if (words.size() >= 2 && words[1] == "tasks,") return std::nullopt;
   if (row.label.empty()) fail(line.number, "SUMMARY row without an operation label");
@@ -257,8 +274,10 @@ std::size_t MdtestParser::readTable(const std::vector<Line>& lines, std::size_t 
     store(kind, *iterations, *row);
   }
   if (labels.empty()) fail(lines[std::min(at + 3, lines.size() - 1)].number, "SUMMARY table has no rows");
-  if (i == lines.size() && text_.back() != '\n') {
-    // mdtest ends every line; a last row without its end was cut, and a cut number reads as a smaller one.
+  // mdtest ends every line; a last row without its end was cut, and a cut number reads as a smaller one. A
+  // last line that is the start of an operation's label ("Tre") is a row cut in its label.
+  if (text_.back() != '\n' &&
+      (i == lines.size() || (i + 1 == lines.size() && cutLabel(trim(lines[i].text))))) {
     fail(lines.back().number, "the last SUMMARY row has no line end: the output was cut short");
   }
   return i - 1;

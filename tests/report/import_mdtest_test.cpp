@@ -236,6 +236,17 @@ TEST(ImportMdtest, CutShort) {
   EXPECT_EQ(mdtestError(cut).line(), 8u);
   const std::string whole_row = kGood.substr(0, kGood.find("   Bulk"));
   EXPECT_EQ(parseMdtest(whole_row, "x").rows.size(), 1u);  // cut between rows: nothing to tell it apart
+  // An operation's row cut before its numbers, with or without its line end, and a row cut in its label.
+  const std::string bare_label = kGood.substr(0, kGood.find("100.000"));
+  EXPECT_STREQ(mdtestError(bare_label).what(),
+               "md.txt:8: 'File creation' row has no numbers, expected 4: the output was cut short");
+  EXPECT_STREQ(mdtestError(bare_label + "\n").what(),
+               "md.txt:8: 'File creation' row has no numbers, expected 4: the output was cut short");
+  const std::string cut_label = kGood.substr(0, kGood.find("   Bulk")) + "   File st";  // "File stat"
+  EXPECT_STREQ(mdtestError(cut_label).what(),
+               "md.txt:9: the last SUMMARY row has no line end: the output was cut short");
+  // A last line that is not the start of an operation's label is not taken for a cut row.
+  EXPECT_EQ(parseMdtest(kGood.substr(0, kGood.find("   Bulk")) + "-- finished at x --", "x").rows.size(), 1u);
   const std::string no_summary = kGood.substr(0, kGood.find("SUMMARY"));
   EXPECT_STREQ(mdtestError(no_summary).what(),
                "md.txt:4: mdtest output without a SUMMARY table: the run ended before its summary");
