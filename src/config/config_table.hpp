@@ -380,7 +380,7 @@ inline constexpr std::array<OptionRow, 85> kOptionRows = {{
   {"showRankStatistics", 0, "", kMdtest, kSwitch, flag<&Config::show_rank_statistics>(),
    "per-rank max, min and mean columns", kNot},
   {"saveRankPerformanceDetails", 0, "FILE", kMdtest, kText, text<&Config::rank_details_csv>(),
-   "CSV: a row per rank, iteration and phase (items, rate, time)", kNot, checkFileValue},
+   "mdtest 4.1's per-rank CSV: an 'all' row, a row per iteration and rank", kNot, checkFileValue},
   {"savePerOpDataCSV", 0, "PREFIX", kMdtest, kText, text<&Config::per_op_csv_prefix>(),
    "each rank writes each op's start and duration to PREFIX<rank>.csv", kNot, checkFileValue},
   {"warningAsErrors", 0, "", kMdtest, kSwitch, flag<&Config::warnings_as_errors>(),
