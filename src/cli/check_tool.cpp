@@ -95,6 +95,11 @@ std::vector<std::string> usageProblems(const CheckArgs& a, std::vector<Rule>& ru
     if (std::string problem = checkReportPath(a.junit_path, a.force); !problem.empty()) {
       problems.push_back(std::move(problem));
     }
+    std::vector<std::string> inputs = a.rule_files;
+    for (const ConfigSpec& spec : specs) inputs.insert(inputs.end(), spec.files.begin(), spec.files.end());
+    if (std::string problem = outputIsAnInput(a.junit_path, inputs, kJUnitRole); !problem.empty()) {
+      problems.push_back(fmt::format("--junit: {}", problem));
+    }
   }
   if (a.force && a.junit_path.empty()) problems.emplace_back("--force without --junit: nothing to replace");
   return problems;

@@ -108,8 +108,10 @@ std::string absentDirProblem(const std::string& out_dir) {
 
 // Every name is looked at before the first file is written, so that bad usage writes nothing: nothing that
 // is not a regular file (a link, a FIFO, a directory) is ever written to, and without --force no file is
-// replaced. "" or the problem. `out_dir` has no trailing slash (an lstat of "LINK/" would follow the link).
-std::string checkReportFiles(const std::string& out_dir, const std::vector<ReportFile>& files, bool force) {
+// replaced, nor one of the `inputs`. "" or the problem. `out_dir` has no trailing slash (an lstat of "LINK/"
+// would follow the link).
+std::string checkReportFiles(const std::string& out_dir, const std::vector<ReportFile>& files, bool force,
+                             const std::vector<std::string>& inputs) {
   struct stat st {};
   if (::lstat(out_dir.c_str(), &st) != 0) {
     // Absent: made below, with nothing in it yet. An unusable name is refused now.
@@ -132,6 +134,7 @@ std::string checkReportFiles(const std::string& out_dir, const std::vector<Repor
       if (path.empty()) continue;
       const OutputCheck output = checkOutput(path, kReportRole);
       if (output.state == OutputState::kRefused) return output.problem;
+      if (std::string problem = outputIsAnInput(path, inputs, kReportRole); !problem.empty()) return problem;
       if (output.state == OutputState::kRegularFile && !force) existing.push_back(path);
     }
   }
@@ -456,11 +459,14 @@ int runReport(const std::vector<std::string>& args) {
   if (const std::string problem = reportUsageProblem(a, report, given); !problem.empty()) {
     return toolUsageError("report", problem);
   }
-  // What can be checked before any file is read (the directory, report.md) is: a report that cannot be
-  // written fails at once, whatever the size of its inputs.
+  std::vector<std::string> inputs;
+  for (const ConfigSpec& spec : given) inputs.insert(inputs.end(), spec.files.begin(), spec.files.end());
+  // What can be checked before any file is read (the directory, what report.md's name is) is: a report that
+  // cannot be written fails at once, whatever the size of its inputs. Files that exist without --force are
+  // named below, all in one message, once the charts' names are known.
   if (!a.out_dir.empty()) {
     if (const std::string problem =
-            checkReportFiles(a.out_dir, {{pathIn(a.out_dir, kReportName), {}}}, a.force);
+            checkReportFiles(a.out_dir, {{pathIn(a.out_dir, kReportName), {}}}, true, inputs);
         !problem.empty())
       return toolUsageError("report", problem);
   }
@@ -479,7 +485,7 @@ int runReport(const std::vector<std::string>& args) {
   const std::vector<ReportFile> files =
       a.out_dir.empty() ? std::vector<ReportFile>() : reportFiles(a, markdown, charts);
   if (const std::string problem =
-          a.out_dir.empty() ? std::string() : checkReportFiles(a.out_dir, files, a.force);
+          a.out_dir.empty() ? std::string() : checkReportFiles(a.out_dir, files, a.force, inputs);
       !problem.empty())
     return toolUsageError("report", problem);
   fmt::print("{}", a.markdown ? markdown : reportText(configs, report, timelines));

@@ -166,6 +166,9 @@ int runExport(const std::vector<std::string>& args) {
     if (output.state == OutputState::kRegularFile && !force) {
       return toolUsageError("export", fmt::format("{} exists: use --force to replace it", out_path));
     }
+    if (const std::string problem = outputIsAnInput(out_path, {file}, kExportRole); !problem.empty()) {
+      return toolUsageError("export", problem);
+    }
   }
   StoredResults results;
   try {

@@ -550,7 +550,17 @@ RuleParse parseRule(std::string_view text, const std::string& origin) {
 
 RuleParse parseRules(std::string_view contents, const std::string& file_name) {
   RuleParse result;
+  // A binary file (a results file given as --rules) is not a file of rules: one error, not its bytes
+  // quoted back line by line.
+  if (const auto nul = contents.find('\0'); nul != std::string_view::npos) {
+    const auto line = std::count(contents.begin(), contents.begin() + static_cast<std::ptrdiff_t>(nul), '\n');
+    result.errors.push_back(
+        fmt::format("{}: not a text file of rules (a NUL byte on line {})", file_name, line + 1));
+    return result;
+  }
+  constexpr std::size_t kMostErrorsShown = 20;
   std::size_t line_number = 0;
+  std::size_t bad_lines = 0;
   while (!contents.empty()) {
     ++line_number;
     const auto newline = contents.find('\n');
@@ -560,7 +570,17 @@ RuleParse parseRules(std::string_view contents, const std::string& file_name) {
     if (line.empty()) continue;
     RuleParse one = parseRule(line, fmt::format("{}:{}", file_name, line_number));
     result.rules.insert(result.rules.end(), one.rules.begin(), one.rules.end());
-    result.errors.insert(result.errors.end(), one.errors.begin(), one.errors.end());
+    if (one.errors.empty()) continue;
+    if (++bad_lines <= kMostErrorsShown) {
+      result.errors.insert(result.errors.end(), one.errors.begin(), one.errors.end());
+    }
+  }
+  if (bad_lines > kMostErrorsShown) {
+    result.errors.push_back(fmt::format("{}: {} more lines that are not rules (the first {} are above)",
+                                        file_name, bad_lines - kMostErrorsShown, kMostErrorsShown));
+  }
+  if (result.rules.empty() && result.errors.empty()) {
+    result.errors.push_back(fmt::format("{}: holds no rule (only blank lines and comments)", file_name));
   }
   return result;
 }

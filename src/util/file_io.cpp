@@ -179,6 +179,22 @@ std::string inputFileProblem(const std::string& path) {
                           : fmt::format("{}: no such file", path);
 }
 
+std::string outputIsAnInput(const std::string& output, const std::vector<std::string>& inputs,
+                            std::string_view role) {
+  struct stat out {};
+  if (::stat(output.c_str(), &out) != 0) return {};
+  for (const std::string& input : inputs) {
+    struct stat in {};
+    if (::stat(input.c_str(), &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
+      return fmt::format(
+          "{} {} is also an input ({}): writing it would replace what is read from it; give "
+          "another name",
+          role, output, input);
+    }
+  }
+  return {};
+}
+
 std::string makeDirectories(const std::string& path) {
   std::error_code ec;
   std::filesystem::create_directories(path, ec);

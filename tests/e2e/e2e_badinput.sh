@@ -21,6 +21,8 @@ printf 'mdbench stonewall 1\nfiles 5\n' >"$W/sw"
 printf 'mdbench stonewall 1\nfiles 12x\n' >"$W/badsw"
 : >"$W/emptyfile"
 printf 'file-create >= 1\n' >"$W/rules"
+printf 'file-create >= 1\n\0\001\n' >"$W/binary"
+printf '# only a comment\n\n' >"$W/norules"
 FINGERPRINT=$(fingerprint "$W")
 
 # Values the tables refer to.
@@ -447,6 +449,7 @@ run_tool_table <<'TABLE'
 1   | 2 | export plain --format ''                  | mdbench export: error: --format json
 1   | 2 | export plain sw --format json             | too many positional options
 1   | 2 | export plain --format csv -o plain        | mdbench export: error: plain exists: use --force to replace it
+1   | 2 | export plain --format csv -o plain --force | mdbench export: error: export file plain is also an input (plain)
 1 2 | 1 | export fifo --format json                 | mdbench export: error: fifo: not a regular file
 1   | 1 | export adir --format csv                  | mdbench export: error: adir: not a regular file
 1   | 1 | export plain --format json                | plain is not an mdbench results file
@@ -479,6 +482,10 @@ run_tool_table <<'TABLE'
 1   | 2 | check plain --rules adir                  | --rules: rules file adir is a directory, not a file
 1   | 2 | check plain --rules dangling              | --rules: cannot read rules file dangling: ENOENT (No such file or directory)
 1   | 2 | check plain --rules rules --junit plain   | --junit: plain exists: use --force to replace it
+1   | 2 | check plain --rules rules --junit plain --force | --junit: JUnit report plain is also an input (plain)
+1   | 2 | check plain --rules rules --junit rules --force | --junit: JUnit report rules is also an input (rules)
+1   | 2 | check plain --rules binary                | binary: not a text file of rules (a NUL byte on line 2)
+1   | 2 | check plain --rules norules               | norules: holds no rule (only blank lines and comments)
 1   | 2 | check plain --rules rules --force         | --force without --junit
 1 2 | 1 | check fifo --rules rules                  | mdbench check: error: fifo: not a regular file
 1   | 1 | check plain --rules rules                 | plain is not an mdbench results file

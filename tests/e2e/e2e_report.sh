@@ -188,7 +188,8 @@ expect_in "$BASE/out/report.md" "Ratios are to the baseline **sweep**" "Markdown
 before=$(fingerprint "$BASE/out")
 run 0 report "$BASE/sweep.h5" -d "$BASE/out"
 expect_rc 2 "report into a directory with a report"
-expect_in "$ERR" "exists: use --force to replace the report files" "says why"
+expect_in "$ERR" "report files exist in $BASE/out: report.md, file-create.svg," "names every file there, in one message"
+expect_in "$ERR" ": use --force to replace them" "says why"
 expect_eq "$(fingerprint "$BASE/out")" "$before" "existing report untouched"
 run 0 report "$BASE/sweep.h5" -d "$BASE/out" --force
 expect_rc 0 "report --force"

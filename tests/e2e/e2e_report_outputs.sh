@@ -73,7 +73,8 @@ for dir in "$BASE/out" "$BASE/out/" "$BASE/out//"; do
   run 0 report A="$BASE/a.h5" B="$BASE/b.h5" -d "$dir"
   expect_rc 2 "report -d $dir holding a report"
   expect_eq "$(wc -c <"$OUT")" 0 "report -d $dir: nothing printed before the error"
-  expect_in "$ERR" "$BASE/out/report.md exists" "report -d $dir: the existing path named"
+  expect_in "$ERR" "report files exist in $BASE/out: report.md, " "report -d $dir: the existing paths named"
+  expect_in "$ERR" "overview.svg" "report -d $dir: the charts named too"
   expect_not_in "$ERR" "//" "report -d $dir: no double slash"
   expect_eq "$(grep -c . "$ERR")" 2 "report -d $dir: one message (and the --help hint)"
 done

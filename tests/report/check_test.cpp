@@ -257,6 +257,28 @@ TEST(CheckBadRule, EveryBadLineOfAFileAtOnce) {
             "r.txt:4: rule 'file-stat@0 >= 1': '@0' is not a rank count (a whole number from 1)");
 }
 
+TEST(CheckBadRule, AFileThatIsNotRulesIsOneErrorNotItsBytes) {
+  // A binary file (a results file given as --rules): one error naming it, nothing of its bytes.
+  const RuleParse binary =
+      parseRules(std::string("file-stat >= 1\n\x89HDF\r\n\x1a\n\0\0\0bogus", 24), "run.h5");
+  EXPECT_TRUE(binary.rules.empty());
+  ASSERT_EQ(binary.errors.size(), 1u);
+  EXPECT_EQ(binary.errors[0], "run.h5: not a text file of rules (a NUL byte on line 4)");
+  // A long text file: the first 20 bad lines quoted, the rest counted.
+  std::string log;
+  for (int i = 0; i < 25; ++i) log += "a line of a log\n";
+  const RuleParse text = parseRules(log, "job.log");
+  ASSERT_EQ(text.errors.size(), 21u);
+  EXPECT_EQ(text.errors[0].rfind("job.log:1: rule 'a line of a log'", 0), 0u) << text.errors[0];
+  EXPECT_EQ(text.errors[20], "job.log: 5 more lines that are not rules (the first 20 are above)");
+  // No rule at all.
+  const RuleParse none = parseRules("# gates to come\n\n   \n", "gates.rules");
+  EXPECT_TRUE(none.rules.empty());
+  ASSERT_EQ(none.errors.size(), 1u);
+  EXPECT_EQ(none.errors[0], "gates.rules: holds no rule (only blank lines and comments)");
+  EXPECT_EQ(parseRules("", "empty.rules").errors.size(), 1u);
+}
+
 // --- Evaluation ---
 
 ScalingPoint point(std::uint32_t ranks, double mean) {

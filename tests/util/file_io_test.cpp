@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <string>
+#include <vector>
 
 namespace mdbench {
 namespace {
@@ -238,6 +240,26 @@ TEST_F(FileIoTest, LooksAtInputsBeforeTheyAreRead) {
   EXPECT_EQ(inputFileProblem(path("missing")), path("missing") + ": no such file");
   EXPECT_TRUE(nameExists(path("dangling")));
   EXPECT_FALSE(nameExists(path("missing")));
+}
+
+TEST_F(FileIoTest, AnOutputThatIsAnInputIsNamedHoweverItIsSpelled) {
+  put(path("run.h5"), "results");
+  put(path("other.h5"), "results");
+  ASSERT_EQ(::link(path("run.h5").c_str(), path("hard.h5").c_str()), 0);
+  ASSERT_EQ(::symlink(path("run.h5").c_str(), path("soft.h5").c_str()), 0);
+  const std::vector<std::string> inputs = {path("other.h5"), path("soft.h5")};
+  // The same file by its own name, a hard link, and a spelling with a dot: each is the input behind the link.
+  for (const std::string& output : {path("run.h5"), path("hard.h5"), dir_ + "/./run.h5"}) {
+    EXPECT_EQ(outputIsAnInput(output, inputs, "export file"),
+              "export file " + output + " is also an input (" + path("soft.h5") +
+                  "): writing it would replace what is read from it; give another name")
+        << output;
+  }
+  put(path("new.csv"), "");
+  EXPECT_EQ(outputIsAnInput(path("new.csv"), inputs, "export file"), "");
+  EXPECT_EQ(outputIsAnInput(path("absent.csv"), inputs, "export file"), "");
+  EXPECT_EQ(outputIsAnInput(path("run.h5"), {path("missing.h5")}, "export file"), "");
+  EXPECT_EQ(get(path("run.h5")), "results");  // only looked at
 }
 
 TEST_F(FileIoTest, MakesDirectoriesWithTheirParents) {

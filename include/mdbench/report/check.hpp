@@ -74,7 +74,9 @@ struct RuleParse {
 
 // One rule. origin ("FILE:LINE" or empty) prefixes its error message.
 RuleParse parseRule(std::string_view text, const std::string& origin = {});
-// A rules file's contents: one rule a line; '#' starts a comment; blank lines are ignored.
+// A rules file's contents: one rule a line; '#' starts a comment; blank lines are ignored. A file with a
+// NUL byte is one error (not a text file); past 20 bad lines the rest are counted, not quoted; a file with
+// no rule at all is an error.
 RuleParse parseRules(std::string_view contents, const std::string& file_name);
 
 std::string_view metricName(Metric metric);

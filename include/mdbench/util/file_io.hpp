@@ -11,6 +11,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mdbench {
 
@@ -38,6 +39,13 @@ bool nameExists(const std::string& path);
 // "PATH: no such file", "PATH: not a regular file" or "". The results tools' short messages; the read
 // itself (readRegularFile) checks again.
 std::string inputFileProblem(const std::string& path);
+
+// Whether the output name `output` is the same file as one of `inputs` (device and inode: through links
+// and hard links, whatever the spelling), which a forced write would replace with what was read from it.
+// "" or "<role> OUTPUT is also an input (INPUT): ...". An output that is absent, or an input that cannot be
+// looked at, is no match (the reads and writes say what is wrong with them).
+std::string outputIsAnInput(const std::string& output, const std::vector<std::string>& inputs,
+                            std::string_view role);
 
 // The directory `path` and its missing parents (mkdir -p): "" or "cannot create PATH: <strerror>".
 std::string makeDirectories(const std::string& path);
