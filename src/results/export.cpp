@@ -216,6 +216,7 @@ Json steadyPhaseJson(const StoredSteadyPhase& p) {
   }
   j["ops"] = std::move(ops);
   if (p.phase == SteadyPhase::kMix) addAttributes(j, results::kSteadyMixAttributes, s);
+  j["too_short"] = tooShortToTime(phaseSize(s));
   Json errors = Json::array();
   for (const StoredSteadyError& e : p.errors) {
     errors.push_back(rowJson(
@@ -284,7 +285,7 @@ constexpr std::string_view kCsvHeader =
 // --steady: one row per run, iteration, phase and op type of the phase (results-schema/README.md).
 constexpr std::string_view kSteadyCsvHeader =
     "run,iteration,phase,op,ok,failed,ops_per_s,p50_ns,p90_ns,p99_ns,max_ns,phase_time_s,phase_ok_per_s,"
-    "phase_time_balance,phase_rate_balance,rounds,rounds_per_s,objects_per_s\n";
+    "phase_time_balance,phase_rate_balance,rounds,rounds_per_s,objects_per_s,phase_too_short\n";
 
 std::string steadyCsvRow(const StoredRun& run, const StoredSteadyIteration& it, const StoredSteadyPhase& p,
                          SteadyOp op) {
@@ -292,10 +293,11 @@ std::string steadyCsvRow(const StoredRun& run, const StoredSteadyIteration& it, 
   const SteadyOpSummary& o = s.ops[steadyOpIndex(op)];
   std::string line;
   appendCsvField(line, run.group);
-  fmt::format_to(std::back_inserter(line), ",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+  fmt::format_to(std::back_inserter(line), ",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
                  it.iteration, steadyPhaseName(p.phase), steadyOpName(op), o.ok, o.failed, o.ops_per_s,
                  o.latency.p50_ns, o.latency.p90_ns, o.latency.p99_ns, o.latency.max_ns, s.time_s, s.ok_per_s,
-                 s.time_balance, s.rate_balance, it.rounds, s.rounds_per_s, s.objects_per_s);
+                 s.time_balance, s.rate_balance, it.rounds, s.rounds_per_s, s.objects_per_s,
+                 tooShortToTime(phaseSize(s)) ? 1 : 0);
   return line;
 }
 

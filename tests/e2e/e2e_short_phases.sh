@@ -122,6 +122,20 @@ expect_rc 0 "steady state"
 expect_match "$(awk 'f { print; exit } $1 == "mix" && $2 == "all" { f = 1 }' "$OUT")" "${MARK}80 ops \(40 per rank\) in " \
   "steady: the mark under the mix's all row"
 expect_in "$OUT" "$LEGEND" "steady: the legend"
+# The export marks the steady phases as it marks the others: the steady CSV table's last column, the JSON's
+# too_short in each steady phase (the mix here is too short: 40 ops per rank, far under 10 ms or not).
+run 0 export steady.h5 --format csv -o steady.csv
+expect_rc 0 "steady export csv"
+expect_eq "$(head -1 steady.csv | awk -F, '{ print $NF }')" phase_too_short "steady CSV header's last column"
+expect_eq "$(awk -F, '$3 == "mix" { print $NF }' steady.csv | sort -u)" 1 "steady CSV: the mix's rows marked"
+run 0 export steady.h5 --format json -o steady.json
+expect_rc 0 "steady export json"
+expect_eq "$(python3 -c '
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+marks = {p["phase"]: p["too_short"] for it in run["steady"] for p in it["phases"]}
+print(sorted(marks), marks["mix"], all(isinstance(m, bool) for m in marks.values()))' steady.json)" \
+  "['cleanup', 'mix', 'precreate'] True True" "steady JSON: too_short in every phase, the mix's true"
 
 # --- The mdtest console: mdtest's lines unchanged, then mdbench's note.
 run 2 --output mdtest -d "$BASE/mdtest" -z 1 -b 3 -I 2 -o mdtest.h5
