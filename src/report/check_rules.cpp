@@ -236,9 +236,12 @@ std::string parseValue(std::string_view text, const MetricInfo& metric, Rule& ru
   }
 
   if (metric.kind == ValueKind::kLatency) {
-    if (unit.empty()) return fmt::format("a latency needs a unit ({})", unitList(kLatencyUnits));
+    // The stall and the recovery are durations of a phase, not latencies of its ops: named so.
+    const std::string_view what =
+        metric.metric == Metric::kStall || metric.metric == Metric::kRecovery ? "duration" : "latency";
+    if (unit.empty()) return fmt::format("a {} needs a unit ({})", what, unitList(kLatencyUnits));
     const std::optional<Unit> u = findUnit(kLatencyUnits, unit);
-    if (!u) return fmt::format("unknown latency unit '{}' ({})", unit, unitList(kLatencyUnits));
+    if (!u) return fmt::format("unknown {} unit '{}' ({})", what, unit, unitList(kLatencyUnits));
     rule.limit = *number * u->scale;
     rule.display_unit = u->name;
     rule.display_scale = u->scale;

@@ -253,6 +253,10 @@ TEST(CheckBadRule, EveryBadLineOfAFileAtOnce) {
   ASSERT_EQ(p.errors.size(), 3u);
   EXPECT_EQ(p.errors[0].rfind("r.txt:2: rule 'bogus >= 1': unknown series 'bogus'", 0), 0u) << p.errors[0];
   EXPECT_EQ(p.errors[1], "r.txt:3: rule 'file-stat.p99 < 1': a latency needs a unit (ns, us, µs, ms, s)");
+  EXPECT_EQ(parseRule("file-create.stall <= 30").errors.at(0),
+            "rule 'file-create.stall <= 30': a duration needs a unit (ns, us, µs, ms, s)");
+  EXPECT_NE(parseRule("file-create.recovery <= 3 min").errors.at(0).find("unknown duration unit 'min'"),
+            std::string::npos);
   EXPECT_EQ(p.errors[2],
             "r.txt:4: rule 'file-stat@0 >= 1': '@0' is not a rank count (a whole number from 1)");
 }
