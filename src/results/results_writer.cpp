@@ -14,10 +14,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <span>
 #include <system_error>
 #include <utility>
@@ -252,6 +254,7 @@ struct Hdf5Sink::Impl {
   std::string run_name;  // of the run begin() writes next (or is writing)
   h5::Handle run;        // open from begin() to finish()
   h5::Handle iterations;
+  std::set<std::uint32_t> steady_done;  // the iterations of the run begin() began whose steady() is written
   std::vector<std::uint32_t> node_of_rank;
   std::vector<std::string> targets;  // RunInfo::target split at '@': rank r's error paths start with its own
   // "" while every write succeeded; else what went wrong: nothing more is written, finish() throws it.
@@ -408,6 +411,7 @@ struct Hdf5Sink::Impl {
     writeBucketBounds(run.get());
     results::writeConfigGroup(h5::createGroup(run.get(), "config").get(), {plan.config(), plan.shift()});
     iterations = h5::createGroup(run.get(), "iterations");
+    steady_done.clear();
     node_of_rank = layout.node_of_rank;
     targets = results::splitTargets(info.target);
     h5::flush(file.get());
@@ -501,6 +505,38 @@ struct Hdf5Sink::Impl {
     h5::flush(file.get());
   }
 
+  void checkSteadyPhase(const SteadyPhaseResult& p) const {
+    if (p.ranks.size() != node_of_rank.size()) {
+      throw h5::Error(fmt::format("Hdf5Sink::steady: {} has {} rank records for a run of {} ranks",
+                                  steadyPhaseName(p.phase), p.ranks.size(), node_of_rank.size()));
+    }
+    if (const std::string problem = seriesProblem(p.series, p.ranks.size()); !problem.empty()) {
+      throw h5::Error(fmt::format("Hdf5Sink::steady: {} has {}", steadyPhaseName(p.phase), problem));
+    }
+  }
+
+  // The steady group of `iteration` when it exists (a phase of it written already), else an invalid handle.
+  h5::Handle existingSteadyGroup(std::uint32_t iteration) const {
+    const std::string name = results::iterationGroupName(iteration);
+    if (!h5::exists(iterations.get(), name)) return {};
+    const h5::Handle group = h5::openGroup(iterations.get(), name);
+    return h5::exists(group.get(), results::kSteadyGroup) ? h5::openGroup(group.get(), results::kSteadyGroup)
+                                                          : h5::Handle();
+  }
+
+  // steadyPhase(): each phase once.
+  void checkSteadyPhaseIn(std::uint32_t iteration, const SteadyPhaseResult& p) const {
+    requireRun("steady");
+    checkSteadyPhase(p);
+    const h5::Handle group = existingSteadyGroup(iteration);
+    if (group.valid() && h5::exists(group.get(), steadyPhaseName(p.phase))) {
+      throw h5::Error(fmt::format("Hdf5Sink::steadyPhase: {} already holds {}", h5::pathOf(group.get()),
+                                  steadyPhaseName(p.phase)));
+    }
+  }
+
+  // steady(): the iteration's three phases; those steadyPhase() wrote already are the same phases (each
+  // phase's group is written once).
   void checkSteady(std::uint32_t iteration, const SteadyResult& result) const {
     requireRun("steady");
     if (result.phases.size() != kSteadyPhaseCount) {
@@ -515,19 +551,11 @@ struct Hdf5Sink::Impl {
         throw h5::Error(fmt::format("Hdf5Sink::steady: phase {} is {}, expected {}", i,
                                     steadyPhaseName(p.phase), steadyPhaseName(static_cast<SteadyPhase>(i))));
       }
-      if (p.ranks.size() != node_of_rank.size()) {
-        throw h5::Error(fmt::format("Hdf5Sink::steady: {} has {} rank records for a run of {} ranks",
-                                    steadyPhaseName(p.phase), p.ranks.size(), node_of_rank.size()));
-      }
-      if (const std::string problem = seriesProblem(p.series, p.ranks.size()); !problem.empty()) {
-        throw h5::Error(fmt::format("Hdf5Sink::steady: {} has {}", steadyPhaseName(p.phase), problem));
-      }
+      checkSteadyPhase(p);
     }
-    const std::string name = results::iterationGroupName(iteration);
-    if (h5::exists(iterations.get(), name) &&
-        h5::exists(h5::openGroup(iterations.get(), name).get(), results::kSteadyGroup)) {
+    if (steady_done.contains(iteration)) {
       throw h5::Error(fmt::format("Hdf5Sink::steady: {}/{} already holds {}", h5::pathOf(iterations.get()),
-                                  name, results::kSteadyGroup));
+                                  results::iterationGroupName(iteration), results::kSteadyGroup));
     }
   }
 
@@ -555,35 +583,60 @@ struct Hdf5Sink::Impl {
         });
   }
 
+  // iterations/iter-NNNN/steady, made with its first phase; rounds rewritten each time (0 before the mix).
+  h5::Handle steadyGroup(std::uint32_t iteration, std::uint64_t rounds) {
+    h5::Handle group = existingSteadyGroup(iteration);
+    if (!group.valid()) group = h5::createGroup(iterationGroup(iteration).get(), results::kSteadyGroup);
+    h5::writeAttribute(group.get(), "rounds", rounds);
+    return group;
+  }
+
+  // Room for steady phases: each up to four histograms, a row of 21 numbers per rank, series, first errors.
+  void reserveSteady(std::uint32_t iteration, std::span<const SteadyPhaseResult* const> phases) const {
+    std::uint64_t bytes = 0;
+    for (const SteadyPhaseResult* p : phases) {
+      bytes += kReserveFixed + node_of_rank.size() * kReservePerRank +
+               seriesBytes(p->series, p->ranks.size()) + errorRoom(failedRanks(p->ranks).size());
+    }
+    reserve(fmt::format("iteration {} steady", iteration), bytes);
+  }
+
   // iterations/iter-NNNN/steady/<phase>: the same kind of data as a phase group, by op type.
+  void writeSteadyPhase(hid_t steady_group, std::uint32_t iteration, const SteadyPhaseResult& p,
+                        const Plan& plan) {
+    const h5::Handle group = h5::createGroup(steady_group, steadyPhaseName(p.phase));
+    h5::writeAttribute(group.get(), "phase", steadyPhaseName(p.phase));
+    writeSteadySummary(group.get(), summarizeSteadyPhase(p));
+    writeSteadyRanks(group.get(), p);
+    for (const SteadyOp op : steadyOpsOf(p.phase)) {
+      h5::writeVector(group.get(), results::steadyLatencyName(op), p.latency[steadyOpIndex(op)].counts());
+    }
+    writeSteadyErrors(group.get(), iteration, p, plan);
+    writeSeriesCounts(group.get(), p.series, p.ranks.size());
+    results::writeFailover(group.get(), p.stall, p.faults);
+  }
+
+  void steadyPhase(std::uint32_t iteration, const SteadyPhaseResult& p, std::uint64_t rounds,
+                   const Plan& plan) {
+    reserveSteady(iteration, std::array{&p});
+    const h5::Handle group = steadyGroup(iteration, rounds);
+    writeSteadyPhase(group.get(), iteration, p, plan);
+    h5::flush(file.get());
+  }
+
+  // The iteration whole: the phases steadyPhase() has not written, the agreed rounds, the stop's mark.
   void steady(std::uint32_t iteration, const SteadyResult& result, const Plan& plan) {
-    std::uint64_t errors = 0;
-    std::uint64_t series_bytes = 0;
+    const h5::Handle existing = existingSteadyGroup(iteration);
+    std::vector<const SteadyPhaseResult*> missing;
     for (const SteadyPhaseResult& p : result.phases) {
-      errors += failedRanks(p.ranks).size();
-      series_bytes += seriesBytes(p.series, p.ranks.size());
+      if (!existing.valid() || !h5::exists(existing.get(), steadyPhaseName(p.phase))) missing.push_back(&p);
     }
-    // Per phase up to four histograms of 592 counts, and a row of 21 numbers per rank.
-    reserve(fmt::format("iteration {} steady", iteration),
-            kSteadyPhaseCount * (kReserveFixed + node_of_rank.size() * kReservePerRank) + series_bytes +
-                errorRoom(errors));
-    const h5::Handle iteration_group = iterationGroup(iteration);
-    const h5::Handle steady_group = h5::createGroup(iteration_group.get(), results::kSteadyGroup);
-    h5::writeAttribute(steady_group.get(), "rounds", result.rounds);
-    for (const SteadyPhaseResult& p : result.phases) {
-      const h5::Handle group = h5::createGroup(steady_group.get(), steadyPhaseName(p.phase));
-      h5::writeAttribute(group.get(), "phase", steadyPhaseName(p.phase));
-      writeSteadySummary(group.get(), summarizeSteadyPhase(p));
-      writeSteadyRanks(group.get(), p);
-      for (const SteadyOp op : steadyOpsOf(p.phase)) {
-        h5::writeVector(group.get(), results::steadyLatencyName(op), p.latency[steadyOpIndex(op)].counts());
-      }
-      writeSteadyErrors(group.get(), iteration, p, plan);
-      writeSeriesCounts(group.get(), p.series, p.ranks.size());
-      results::writeFailover(group.get(), p.stall, p.faults);
-    }
+    reserveSteady(iteration, missing);
+    const h5::Handle group = steadyGroup(iteration, result.rounds);
+    for (const SteadyPhaseResult* p : missing) writeSteadyPhase(group.get(), iteration, *p, plan);
     markIfStopped(stoppedShort(result, plan));
     h5::flush(file.get());
+    steady_done.insert(iteration);
   }
 
   void end(const RunResult& result, const Plan& plan) {
@@ -699,6 +752,13 @@ void Hdf5Sink::steady(std::uint32_t iteration, const SteadyResult& result, const
   if (!commit()) return;
   inFile(path_, [&] { impl_->checkSteady(iteration, result); });
   impl_->write([&] { impl_->steady(iteration, result, plan); });
+}
+
+void Hdf5Sink::steadyPhase(std::uint32_t iteration, const SteadyPhaseResult& phase, std::uint64_t rounds,
+                           const Plan& plan) {
+  if (!commit()) return;
+  inFile(path_, [&] { impl_->checkSteadyPhaseIn(iteration, phase); });
+  impl_->write([&] { impl_->steadyPhase(iteration, phase, rounds, plan); });
 }
 
 void Hdf5Sink::end(const RunResult& result, const Plan& plan) {

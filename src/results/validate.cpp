@@ -465,8 +465,11 @@ class RunChecker {
       fail(run_.steady.front().group, "a steady group in a run without --steady (config steady_rounds = 0)");
     }
     for (const StoredSteadyIteration& it : run_.steady) {
-      const bool stopped = run_.status == "interrupted" && &it == &run_.steady.back();
-      checkSteadyIteration(file_, it, run_.config, run_.node_of_rank, stopped);
+      const bool last = &it == &run_.steady.back();
+      const bool stopped = run_.status == "interrupted" && last;
+      // A job killed before the run ended (exit_status -1) may have written part of its last iteration.
+      const bool cut = !finished() && last;
+      checkSteadyIteration(file_, it, run_.config, run_.node_of_rank, stopped, cut);
     }
   }
 

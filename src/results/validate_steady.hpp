@@ -14,8 +14,10 @@ namespace mdbench::validation {
 // One iteration's steady group: all three phases, the agreed rounds (at most --steady's; exactly that
 // without a stonewall, unless a signal stopped this iteration: `stopped`) and each phase's rows, histograms,
 // counts and summary. Throws a Problem at the first thing wrong. `file`: the open file `it` was read from,
-// for the rows' rank and node columns, which the reader does not keep.
+// for the rows' rank and node columns, which the reader does not keep. `cut`: the job was killed before the
+// run ended and this is its last steady iteration, so its phases may stop after the first or the second
+// (each is written as it is done; rounds is 0 until the mix is).
 void checkSteadyIteration(hid_t file, const StoredSteadyIteration& it, const Config& config,
-                          const std::vector<std::uint32_t>& node_of_rank, bool stopped);
+                          const std::vector<std::uint32_t>& node_of_rank, bool stopped, bool cut);
 
 }  // namespace mdbench::validation

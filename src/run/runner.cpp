@@ -245,6 +245,11 @@ class BenchmarkRun {
     steady.series_interval_ns = plan_.settings().series_interval_ns;
     steady.faults = faults_.get();
     steady.iteration = iteration;
+    if (root_) {
+      steady.after_phase = [&](const SteadyPhaseResult& phase, std::uint64_t rounds) {
+        for (Sink* sink : sinks_) sink->steadyPhase(iteration, phase, rounds, plan_);
+      };
+    }
     SteadyResult measured = runSteady(steadyConfigOf(config_), steady);
     if (root_) {
       for (const SteadyPhaseResult& p : measured.phases) {

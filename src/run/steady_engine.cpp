@@ -159,6 +159,7 @@ class SteadyEngine {
       if (f.injected) f.recovery_s = recoverySeconds(p.series, f.t_start, phase_s);
     }
     p.faults = std::move(faults);
+    if (parts_.after_phase) parts_.after_phase(p, rounds_);
   }
 
   // Counts one op that ended at `now`: its latency runs from the previous clock read, so one read per op

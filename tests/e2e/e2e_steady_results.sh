@@ -101,4 +101,32 @@ expect_rc 0 "report"
 expect_in "$BASE/report/report.md" "## Steady state" "report has the steady section"
 expect_in "$BASE/report/report.md" "rounds/s" "report shows rounds/s"
 
+# A job killed in the mix (its time limit's SIGKILL) keeps the precreate it finished: each steady phase is
+# written and flushed as it is done, as the selected phases are. 10 creates of 20 ms, then a mix of 20 s.
+killed=$BASE/killed.h5
+"$MDBENCH" -a DUMMY --dummy.delay-create 20000 --steady 1000 --datasets 1 -n 10 -d "$BASE/killed" \
+  -o "$killed" >"$BASE/killed.out" 2>&1 &
+pid=$!
+sleep 3
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+run 0 validate "$killed"
+expect_rc 0 "a steady run killed in its mix: its file valid"
+if "$py" - "$killed" <<'PY' >"$BASE/check.txt" 2>&1; then
+import sys, h5py
+run = h5py.File(sys.argv[1], "r")["runs/run-0000"]
+assert run.attrs["status"] == "running", run.attrs["status"]
+steady = run["iterations/iter-0000/steady"]
+assert list(steady.keys()) == ["precreate"], list(steady.keys())
+assert int(steady.attrs["rounds"]) == 0, steady.attrs["rounds"]
+assert int(steady["precreate"]["ranks"]["create_ok"][0]) == 10
+PY
+  pass
+else
+  fail "a steady run killed in its mix keeps its precreate: $(cat "$BASE/check.txt")"
+fi
+run 0 export "$killed" --format json
+expect_rc 0 "the killed run's file exported"
+expect_in "$OUT" '"phase": "precreate"' "the export has the precreate"
+
 finish

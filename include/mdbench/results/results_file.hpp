@@ -67,6 +67,10 @@ class Hdf5Sink final : public Sink {
   void phase(const PhaseResult& result, const Plan& plan) override;
   // --steady (schema version 5): iterations/iter-NNNN/steady with the iteration's three phases.
   void steady(std::uint32_t iteration, const SteadyResult& result, const Plan& plan) override;
+  // Each steady phase as it is done (flushed, as a phase): steady() then writes only what is not there yet
+  // and the iteration's rounds. A job killed in the mix keeps its precreate.
+  void steadyPhase(std::uint32_t iteration, const SteadyPhaseResult& phase, std::uint64_t rounds,
+                   const Plan& plan) override;
   void end(const RunResult& result, const Plan& plan) override;  // summary and end_utc
   // With --force or --append onto an existing file, nothing is written before the run's first phase (or
   // steady iteration): commit() writes what begin() held back (phase() and steady() call it). False when

@@ -35,6 +35,9 @@ struct SteadyParts {
   // of the phases it was given; each injected fault's recovery is measured from the phase's series.
   FaultInjector* faults = nullptr;
   std::uint32_t iteration = 0;  // the fault commands' MDBENCH_ITERATION
+  // Rank 0: each phase's result as soon as it is collected, with the mix's agreed rounds (0 before the mix
+  // is done), e.g. for the sinks' steadyPhase.
+  std::function<void(const SteadyPhaseResult& phase, std::uint64_t rounds)> after_phase = {};
 };
 
 // Collective: every rank calls it with the same config, one that steadyConfigProblems accepts (the engine
