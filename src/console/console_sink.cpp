@@ -283,10 +283,10 @@ void ConsoleSink::steady(std::uint32_t iteration, const SteadyResult& result, co
              "phase", "op", "ok", "failed", "ops/s", "p50", "p90", "p99", "max");
   for (const SteadyPhaseResult& phase : result.phases) {
     const SteadyPhaseSummary s = summarizeSteadyPhase(phase);
-    for (const SteadyOp op : steadyOpsOf(phase.phase)) {
-      const SteadyOpSummary& o = s.ops[steadyOpIndex(op)];
+    for (const OpKind op : steadyOpsOf(phase.phase)) {
+      const SteadyOpSummary& o = s.ops[opKindIndex(op)];
       fmt::print(out_, "{:<10} {:<7} {:>11} {:>8} {:>13.1f} {:>10} {:>10} {:>10} {:>10}\n",
-                 steadyPhaseName(phase.phase), steadyOpName(op), o.ok, o.failed, o.ops_per_s,
+                 steadyPhaseName(phase.phase), opKindName(op), o.ok, o.failed, o.ops_per_s,
                  micros(o.latency.p50_ns), micros(o.latency.p90_ns), micros(o.latency.p99_ns),
                  micros(o.latency.max_ns));
     }

@@ -90,6 +90,16 @@ double doneBy(const RankSpan& r, std::size_t rank, const OpsSeries& series, doub
 
 }  // namespace
 
+void sumKinds(RankPhaseRecord& record) {
+  record.ok = 0;
+  record.failed = 0;
+  for (const OpCounts& c : record.kinds) {
+    record.ok += c.ok;
+    record.failed += c.failed;
+  }
+  record.planned = record.ok + record.failed;
+}
+
 std::vector<RankSpan> rankSpans(std::span<const RankPhaseRecord> ranks) {
   std::vector<RankSpan> spans;
   spans.reserve(ranks.size());

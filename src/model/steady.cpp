@@ -16,12 +16,12 @@ namespace {
 double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
 
 // The op types of each steady phase, in the order it does them.
-constexpr SteadyOp kPrecreateOps[] = {SteadyOp::kMkdir, SteadyOp::kCreate};
-constexpr SteadyOp kMixOps[] = {SteadyOp::kStat, SteadyOp::kRead, SteadyOp::kDelete, SteadyOp::kCreate};
-constexpr SteadyOp kCleanupOps[] = {SteadyOp::kDelete, SteadyOp::kRmdir};
+constexpr OpKind kPrecreateOps[] = {OpKind::kMkdir, OpKind::kCreate};
+constexpr OpKind kMixOps[] = {OpKind::kStat, OpKind::kRead, OpKind::kDelete, OpKind::kCreate};
+constexpr OpKind kCleanupOps[] = {OpKind::kDelete, OpKind::kRmdir};
 
 // One row per steady phase, in enum order.
-constexpr std::array<std::span<const SteadyOp>, kSteadyPhaseCount> kSteadyPhaseOps = {{
+constexpr std::array<std::span<const OpKind>, kSteadyPhaseCount> kSteadyPhaseOps = {{
     kPrecreateOps,
     kMixOps,
     kCleanupOps,
@@ -45,10 +45,10 @@ std::vector<std::string> steadyConfigProblems(const SteadyConfig& config) {
   return problems;
 }
 
-std::vector<SteadyOp> steadyOpsOf(SteadyPhase phase) {
+std::vector<OpKind> steadyOpsOf(SteadyPhase phase) {
   const auto index = static_cast<std::size_t>(phase);
   if (index >= kSteadyPhaseOps.size()) return {};
-  const std::span<const SteadyOp> ops = kSteadyPhaseOps[index];
+  const std::span<const OpKind> ops = kSteadyPhaseOps[index];
   return {ops.begin(), ops.end()};
 }
 
@@ -77,22 +77,10 @@ std::uint32_t steadyWriteOwner(std::uint32_t rank, std::uint32_t size, std::uint
   return static_cast<std::uint32_t>((rank + ringDistance(size, offset, dataset)) % size);
 }
 
-std::uint64_t SteadyRankRecord::ok() const {
-  std::uint64_t n = 0;
-  for (const SteadyOpCounts& c : ops) n += c.ok;
-  return n;
-}
-
-std::uint64_t SteadyRankRecord::failed() const {
-  std::uint64_t n = 0;
-  for (const SteadyOpCounts& c : ops) n += c.failed;
-  return n;
-}
-
 std::uint64_t SteadyResult::failedOps() const {
   std::uint64_t n = 0;
   for (const SteadyPhaseResult& p : phases) {
-    for (const SteadyRankRecord& r : p.ranks) n += r.failed();
+    for (const RankPhaseRecord& r : p.ranks) n += r.failed;
   }
   return n;
 }
@@ -105,37 +93,37 @@ SteadyPhaseSummary summarizeSteadyPhase(const SteadyPhaseResult& phase) {
   s.rank_time_min_s = std::numeric_limits<double>::infinity();
   s.rank_rate_min = std::numeric_limits<double>::infinity();
   double time_sum = 0.0;
-  for (const SteadyRankRecord& r : phase.ranks) {
+  for (const RankPhaseRecord& r : phase.ranks) {
     s.time_s = std::max(s.time_s, r.t_global_end - r.t_start);
-    for (std::size_t op = 0; op < kSteadyOpCount; ++op) {
-      s.ops[op].ok += r.ops[op].ok;
-      s.ops[op].failed += r.ops[op].failed;
+    for (std::size_t op = 0; op < kOpKindCount; ++op) {
+      s.ops[op].ok += r.kinds[op].ok;
+      s.ops[op].failed += r.kinds[op].failed;
     }
-    s.ok += r.ok();
-    s.failed += r.failed();
+    s.ok += r.ok;
+    s.failed += r.failed;
     s.bytes += r.bytes;
     s.rounds = std::max(s.rounds, r.rounds);
     const double rank_time = r.t_local_end - r.t_start;
-    const double rank_rate = ratio(static_cast<double>(r.ok()), rank_time);
+    const double rank_rate = ratio(static_cast<double>(r.ok), rank_time);
     time_sum += rank_time;
     s.rank_time_min_s = std::min(s.rank_time_min_s, rank_time);
     s.rank_time_max_s = std::max(s.rank_time_max_s, rank_time);
     s.rank_rate_min = std::min(s.rank_rate_min, rank_rate);
     s.rank_rate_max = std::max(s.rank_rate_max, rank_rate);
-    s.rounds_at_stonewall += r.rounds_at_stonewall;
+    s.rounds_at_stonewall += r.ops_at_stonewall;
     if (r.t_stonewall != 0.0) {
       s.stonewalled = true;
       s.stonewall_time_s = std::max(s.stonewall_time_s, r.t_stonewall - r.t_start);
     }
   }
-  for (std::size_t op = 0; op < kSteadyOpCount; ++op) {
+  for (std::size_t op = 0; op < kOpKindCount; ++op) {
     s.ops[op].ops_per_s = ratio(static_cast<double>(s.ops[op].ok), s.time_s);
     s.ops[op].latency = latencySummary(phase.latency[op]);
   }
   s.ok_per_s = ratio(static_cast<double>(s.ok), s.time_s);
   s.bytes_per_s = ratio(static_cast<double>(s.bytes), s.time_s);
   s.rounds_per_s = ratio(static_cast<double>(s.rounds), s.time_s);
-  s.objects_per_s = ratio(static_cast<double>(s.ops[steadyOpIndex(SteadyOp::kRead)].ok), s.time_s);
+  s.objects_per_s = ratio(static_cast<double>(s.ops[opKindIndex(OpKind::kRead)].ok), s.time_s);
   s.rank_time_mean_s = time_sum / static_cast<double>(phase.ranks.size());
   s.time_balance = ratio(s.rank_time_min_s, s.rank_time_max_s);
   s.rate_balance = ratio(s.rank_rate_min, s.rank_rate_max);
@@ -145,7 +133,7 @@ SteadyPhaseSummary summarizeSteadyPhase(const SteadyPhaseResult& phase) {
   return s;
 }
 
-std::string describeSteadyError(const SteadyRankRecord& record) {
+std::string describeSteadyError(const RankPhaseRecord& record) {
   const FirstError& e = record.first_error;
   if (!e.any()) return {};
   const auto owner = e.owner;
@@ -154,15 +142,7 @@ std::string describeSteadyError(const SteadyRankRecord& record) {
       e.item == kSteadyNoObject
           ? steadyDatasetName(owner, dataset)
           : fmt::format("{}/{}", steadyDatasetName(owner, dataset), steadyObjectName(owner, dataset, e.item));
-  return fmt::format("{} {}: {}", steadyOpName(record.first_error_op), where, describeErrno(e.err));
-}
-
-std::vector<RankSpan> rankSpans(std::span<const SteadyRankRecord> ranks) {
-  std::vector<RankSpan> spans;
-  spans.reserve(ranks.size());
-  for (const SteadyRankRecord& r : ranks)
-    spans.push_back({r.ok() + r.failed(), r.ok(), r.t_start, r.t_local_end});
-  return spans;
+  return fmt::format("{} {}: {}", opKindName(record.first_error_kind), where, describeErrno(e.err));
 }
 
 LatencyHistogram mergedLatency(const SteadyPhaseResult& phase) {
@@ -174,7 +154,7 @@ LatencyHistogram mergedLatency(const SteadyPhaseResult& phase) {
 std::vector<std::string> failoverLines(const SteadyPhaseResult& result) {
   if (result.faults.empty()) return {};
   std::uint64_t failed = 0;
-  for (const SteadyRankRecord& r : result.ranks) failed += r.failed();
+  for (const RankPhaseRecord& r : result.ranks) failed += r.failed;
   return failoverLines(result, result.ranks.empty() ? 0.0 : result.ranks.front().t_start, failed,
                        latencySummary(mergedLatency(result)).max_ns);
 }

@@ -283,10 +283,10 @@ Table steadyTable(const TimelineRun& run) {
     for (const StoredSteadyPhase& p : it.phases) {
       const SteadyPhaseSummary& s = p.summary;
       bool first = true;
-      for (const SteadyOp op : steadyOpsOf(p.phase)) {
-        const SteadyOpSummary& o = s.ops[steadyOpIndex(op)];
+      for (const OpKind op : steadyOpsOf(p.phase)) {
+        const SteadyOpSummary& o = s.ops[opKindIndex(op)];
         const bool mix = first && p.phase == SteadyPhase::kMix;
-        t.rows.push_back({std::to_string(it.iteration), steadyPhaseName(p.phase), steadyOpName(op),
+        t.rows.push_back({std::to_string(it.iteration), steadyPhaseName(p.phase), opKindName(op),
                           formatRate(o.ops_per_s, "ops/s"), formatLatency(o.latency.p50_ns),
                           formatLatency(o.latency.p99_ns), mix ? formatRate(s.rounds_per_s, "rounds/s") : "",
                           mix ? formatRate(s.objects_per_s, "objects/s") : "",

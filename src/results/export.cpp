@@ -208,9 +208,9 @@ Json steadyPhaseJson(const StoredSteadyPhase& p) {
   j["phase"] = steadyPhaseName(p.phase);
   addAttributes(j, results::kSteadySummaryAttributes, s);
   Json ops = Json::object();
-  for (const SteadyOp op : steadyOpsOf(p.phase)) {
-    const SteadyOpSummary& o = s.ops[steadyOpIndex(op)];
-    Json& of_op = ops[steadyOpName(op)];
+  for (const OpKind op : steadyOpsOf(p.phase)) {
+    const SteadyOpSummary& o = s.ops[opKindIndex(op)];
+    Json& of_op = ops[opKindName(op)];
     addAttributes(of_op, results::kSteadyOpAttributes, o);
     addAttributes(of_op, results::kSteadyLatencyAttributes, o.latency);
   }
@@ -221,7 +221,7 @@ Json steadyPhaseJson(const StoredSteadyPhase& p) {
   for (const StoredSteadyError& e : p.errors) {
     errors.push_back(rowJson(
         results::kSteadyErrorFields,
-        results::SteadyErrorRow{e.rank, steadyOpName(e.op), e.err, e.errno_name.c_str(), e.path.c_str()}));
+        results::SteadyErrorRow{e.rank, opKindName(e.op), e.err, e.errno_name.c_str(), e.path.c_str()}));
   }
   j["errors"] = std::move(errors);
   // Version 10: the summed series and the failover fields, as a selected phase's.
@@ -288,13 +288,13 @@ constexpr std::string_view kSteadyCsvHeader =
     "phase_time_balance,phase_rate_balance,rounds,rounds_per_s,objects_per_s,phase_too_short\n";
 
 std::string steadyCsvRow(const StoredRun& run, const StoredSteadyIteration& it, const StoredSteadyPhase& p,
-                         SteadyOp op) {
+                         OpKind op) {
   const SteadyPhaseSummary& s = p.summary;
-  const SteadyOpSummary& o = s.ops[steadyOpIndex(op)];
+  const SteadyOpSummary& o = s.ops[opKindIndex(op)];
   std::string line;
   appendCsvField(line, run.group);
   fmt::format_to(std::back_inserter(line), ",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-                 it.iteration, steadyPhaseName(p.phase), steadyOpName(op), o.ok, o.failed, o.ops_per_s,
+                 it.iteration, steadyPhaseName(p.phase), opKindName(op), o.ok, o.failed, o.ops_per_s,
                  o.latency.p50_ns, o.latency.p90_ns, o.latency.p99_ns, o.latency.max_ns, s.time_s, s.ok_per_s,
                  s.time_balance, s.rate_balance, it.rounds, s.rounds_per_s, s.objects_per_s,
                  tooShortToTime(phaseSize(s)) ? 1 : 0);
@@ -404,7 +404,7 @@ void exportCsv(const StoredResults& results, std::ostream& out) {
     for (const StoredRun& run : results.runs) {
       for (const StoredSteadyIteration& it : run.steady) {
         for (const StoredSteadyPhase& p : it.phases) {
-          for (const SteadyOp op : steadyOpsOf(p.phase)) out << steadyCsvRow(run, it, p, op);
+          for (const OpKind op : steadyOpsOf(p.phase)) out << steadyCsvRow(run, it, p, op);
         }
       }
     }

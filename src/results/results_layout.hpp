@@ -35,13 +35,13 @@ inline constexpr const char* kIntervalAttribute = "interval_s";                /
 inline constexpr const char* kSteadyGroup = "steady";
 
 // "latency_stat": a steady phase's histogram of one op type.
-inline std::string steadyLatencyName(SteadyOp op) { return fmt::format("latency_{}", steadyOpName(op)); }
+inline std::string steadyLatencyName(OpKind op) { return fmt::format("latency_{}", opKindName(op)); }
 
 inline std::optional<SteadyPhase> parseSteadyPhase(std::string_view name) {
   return valueOf(kSteadyPhaseNames, name);
 }
 
-inline std::optional<SteadyOp> parseSteadyOp(std::string_view name) { return valueOf(kSteadyOpNames, name); }
+inline std::optional<OpKind> parseOpKind(std::string_view name) { return valueOf(kOpKindNames, name); }
 
 inline std::optional<SweepPlacement> parseSweepPlacement(std::string_view name) {
   return valueOf(kSweepPlacementNames, name);
@@ -147,40 +147,38 @@ inline constexpr std::array<h5::Field, 4> kErrorFields = {{
 }};
 
 // A row of a steady phase's `ranks` table in memory: the rank's record, with the rank and its node stored
-// beside it (the reader keeps the record only; validate compares the two with the row's index and
-// node_of_rank).
+// beside it (the reader keeps the record only, its sums made by sumKinds; validate compares the two with the
+// row's index and node_of_rank). The file keeps the mix's rounds_at_stonewall as ops_at_stonewall.
 struct SteadyRankRow {
   std::uint32_t rank = 0;
   std::uint32_t node = 0;
-  SteadyRankRecord record;
+  RankPhaseRecord record;
 };
 
-// Where a member of the record (offsetof(SteadyRankRecord, member)) lies in a SteadyRankRow.
+// Where a member of the record (offsetof(RankPhaseRecord, member)) lies in a SteadyRankRow.
 constexpr std::size_t inSteadyRecord(std::size_t member) { return offsetof(SteadyRankRow, record) + member; }
 
-// The ok and failed counters of the op type with index `op` (steadyOpIndex) in a SteadyRankRow.
+// The ok and failed counters of the op type with index `op` (opKindIndex) in a SteadyRankRow.
 constexpr std::size_t steadyOkAt(std::size_t op) {
-  return inSteadyRecord(offsetof(SteadyRankRecord, ops)) + op * sizeof(SteadyOpCounts) +
-         offsetof(SteadyOpCounts, ok);
+  return inSteadyRecord(offsetof(RankPhaseRecord, kinds)) + op * sizeof(OpCounts) + offsetof(OpCounts, ok);
 }
 constexpr std::size_t steadyFailedAt(std::size_t op) {
-  return inSteadyRecord(offsetof(SteadyRankRecord, ops)) + op * sizeof(SteadyOpCounts) +
-         offsetof(SteadyOpCounts, failed);
+  return inSteadyRecord(offsetof(RankPhaseRecord, kinds)) + op * sizeof(OpCounts) +
+         offsetof(OpCounts, failed);
 }
 
 // A steady phase's rows: the fixed fields, then <op>_ok and <op>_failed for all six op types in
-// SteadyOp order (the names must be literals, hence written out).
+// OpKind order (the names must be literals, hence written out).
 inline constexpr std::array<h5::Field, 21> kSteadyRankFields = {{
     {"rank", h5::Type::kUint32, offsetof(SteadyRankRow, rank)},
     {"node", h5::Type::kUint32, offsetof(SteadyRankRow, node)},
-    {"t_start", h5::Type::kFloat64, inSteadyRecord(offsetof(SteadyRankRecord, t_start))},
-    {"t_local_end", h5::Type::kFloat64, inSteadyRecord(offsetof(SteadyRankRecord, t_local_end))},
-    {"t_global_end", h5::Type::kFloat64, inSteadyRecord(offsetof(SteadyRankRecord, t_global_end))},
-    {"bytes", h5::Type::kUint64, inSteadyRecord(offsetof(SteadyRankRecord, bytes))},
-    {"rounds", h5::Type::kUint64, inSteadyRecord(offsetof(SteadyRankRecord, rounds))},
-    {"rounds_at_stonewall", h5::Type::kUint64,
-     inSteadyRecord(offsetof(SteadyRankRecord, rounds_at_stonewall))},
-    {"t_stonewall", h5::Type::kFloat64, inSteadyRecord(offsetof(SteadyRankRecord, t_stonewall))},
+    {"t_start", h5::Type::kFloat64, inSteadyRecord(offsetof(RankPhaseRecord, t_start))},
+    {"t_local_end", h5::Type::kFloat64, inSteadyRecord(offsetof(RankPhaseRecord, t_local_end))},
+    {"t_global_end", h5::Type::kFloat64, inSteadyRecord(offsetof(RankPhaseRecord, t_global_end))},
+    {"bytes", h5::Type::kUint64, inSteadyRecord(offsetof(RankPhaseRecord, bytes))},
+    {"rounds", h5::Type::kUint64, inSteadyRecord(offsetof(RankPhaseRecord, rounds))},
+    {"rounds_at_stonewall", h5::Type::kUint64, inSteadyRecord(offsetof(RankPhaseRecord, ops_at_stonewall))},
+    {"t_stonewall", h5::Type::kFloat64, inSteadyRecord(offsetof(RankPhaseRecord, t_stonewall))},
     {"mkdir_ok", h5::Type::kUint64, steadyOkAt(0)},
     {"mkdir_failed", h5::Type::kUint64, steadyFailedAt(0)},
     {"stat_ok", h5::Type::kUint64, steadyOkAt(1)},
@@ -194,8 +192,8 @@ inline constexpr std::array<h5::Field, 21> kSteadyRankFields = {{
     {"rmdir_ok", h5::Type::kUint64, steadyOkAt(5)},
     {"rmdir_failed", h5::Type::kUint64, steadyFailedAt(5)},
 }};
-static_assert(kSteadyOpCount == 6 && static_cast<std::size_t>(SteadyOp::kRmdir) == 5,
-              "kSteadyRankFields lists the op types in SteadyOp order");
+static_assert(kOpKindCount == 6 && static_cast<std::size_t>(OpKind::kRmdir) == 5,
+              "kSteadyRankFields lists the op types in OpKind order");
 
 // A row of a steady phase's `errors` dataset in memory: the phases' errors plus the op that failed.
 struct SteadyErrorRow {

@@ -133,10 +133,10 @@ StoredPhase readPhase(hid_t iteration, const std::string& name, std::uint32_t ve
 // --steady: the summary attributes of a steady phase (what writeSteadySummary wrote for it).
 void readSteadySummary(hid_t g, SteadyPhaseSummary& s) {
   results::readAttributes(g, results::kSteadySummaryAttributes, s);
-  for (const SteadyOp op : steadyOpsOf(s.phase)) {
-    SteadyOpSummary& o = s.ops[steadyOpIndex(op)];
-    results::readAttributes(g, results::kSteadyOpAttributes, o, steadyOpName(op));
-    results::readAttributes(g, results::kSteadyLatencyAttributes, o.latency, steadyOpName(op));
+  for (const OpKind op : steadyOpsOf(s.phase)) {
+    SteadyOpSummary& o = s.ops[opKindIndex(op)];
+    results::readAttributes(g, results::kSteadyOpAttributes, o, opKindName(op));
+    results::readAttributes(g, results::kSteadyLatencyAttributes, o.latency, opKindName(op));
   }
   if (s.phase == SteadyPhase::kMix) results::readAttributes(g, results::kSteadyMixAttributes, s);
 }
@@ -156,17 +156,21 @@ StoredSteadyPhase readSteadyPhase(hid_t steady, const std::string& name, std::ui
   p.summary.phase = p.phase;
   readSteadySummary(g, p.summary);
   // The rank and node columns are not kept: validate checks them.
-  p.ranks = h5::readCompound<results::SteadyRankRow>(
-      g, "ranks", results::kSteadyRankFields, [](const results::SteadyRankRow& row) { return row.record; });
+  p.ranks = h5::readCompound<results::SteadyRankRow>(g, "ranks", results::kSteadyRankFields,
+                                                     [](const results::SteadyRankRow& row) {
+                                                       RankPhaseRecord record = row.record;
+                                                       sumKinds(record);
+                                                       return record;
+                                                     });
   p.summary.ranks = static_cast<std::uint32_t>(p.ranks.size());
-  for (const SteadyOp op : steadyOpsOf(p.phase)) {
-    p.latency[steadyOpIndex(op)] = readHistogram(g, results::steadyLatencyName(op));
+  for (const OpKind op : steadyOpsOf(p.phase)) {
+    p.latency[opKindIndex(op)] = readHistogram(g, results::steadyLatencyName(op));
   }
   if (h5::exists(g, "errors")) {
     p.errors = h5::readCompound<results::SteadyErrorRow>(
         g, "errors", results::kSteadyErrorFields, [&](const results::SteadyErrorRow& row) {
           const std::string op = results::textOf(row.op);
-          const std::optional<SteadyOp> parsed = results::parseSteadyOp(op);
+          const std::optional<OpKind> parsed = results::parseOpKind(op);
           if (!parsed) throw h5::Error(fmt::format("{}/errors: op '{}' is not an op type", p.group, op));
           return StoredSteadyError{row.rank, *parsed, row.err, results::textOf(row.errno_name),
                                    results::textOf(row.path)};

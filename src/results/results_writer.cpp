@@ -86,9 +86,9 @@ bool stoppedShort(const SteadyResult& result, const Plan& plan) {
   if (result.phases.empty() || result.rounds != 0) return false;
   std::uint64_t created = 0;
   std::uint64_t failed = 0;
-  for (const SteadyRankRecord& r : result.phases.front().ranks) {
-    for (const auto& op : r.ops) failed += op.failed;
-    created += r.ops[steadyOpIndex(SteadyOp::kCreate)].ok;
+  for (const RankPhaseRecord& r : result.phases.front().ranks) {
+    failed += r.failed;
+    created += r.kinds[opKindIndex(OpKind::kCreate)].ok;
   }
   return failed == 0 && created < c.items * result.phases.front().ranks.size();
 }
@@ -199,10 +199,10 @@ std::string seriesProblem(const OpsSeries& s, std::size_t ranks) {
 // the stonewall only for the mix (the other phases have neither).
 void writeSteadySummary(hid_t group, const SteadyPhaseSummary& s) {
   results::writeAttributes(group, results::kSteadySummaryAttributes, s);
-  for (const SteadyOp op : steadyOpsOf(s.phase)) {
-    const SteadyOpSummary& o = s.ops[steadyOpIndex(op)];
-    results::writeAttributes(group, results::kSteadyOpAttributes, o, steadyOpName(op));
-    results::writeAttributes(group, results::kSteadyLatencyAttributes, o.latency, steadyOpName(op));
+  for (const OpKind op : steadyOpsOf(s.phase)) {
+    const SteadyOpSummary& o = s.ops[opKindIndex(op)];
+    results::writeAttributes(group, results::kSteadyOpAttributes, o, opKindName(op));
+    results::writeAttributes(group, results::kSteadyLatencyAttributes, o.latency, opKindName(op));
   }
   if (s.phase == SteadyPhase::kMix) results::writeAttributes(group, results::kSteadyMixAttributes, s);
 }
@@ -577,8 +577,8 @@ struct Hdf5Sink::Impl {
                              steadyErrorPath(result.ranks[rank].first_error));
         },
         [&](std::uint32_t rank, const char* errno_name, const char* path) {
-          const SteadyRankRecord& r = result.ranks[rank];
-          return results::SteadyErrorRow{rank, steadyOpName(r.first_error_op), r.first_error.err, errno_name,
+          const RankPhaseRecord& r = result.ranks[rank];
+          return results::SteadyErrorRow{rank, opKindName(r.first_error_kind), r.first_error.err, errno_name,
                                          path};
         });
   }
@@ -608,8 +608,8 @@ struct Hdf5Sink::Impl {
     h5::writeAttribute(group.get(), "phase", steadyPhaseName(p.phase));
     writeSteadySummary(group.get(), summarizeSteadyPhase(p));
     writeSteadyRanks(group.get(), p);
-    for (const SteadyOp op : steadyOpsOf(p.phase)) {
-      h5::writeVector(group.get(), results::steadyLatencyName(op), p.latency[steadyOpIndex(op)].counts());
+    for (const OpKind op : steadyOpsOf(p.phase)) {
+      h5::writeVector(group.get(), results::steadyLatencyName(op), p.latency[opKindIndex(op)].counts());
     }
     writeSteadyErrors(group.get(), iteration, p, plan);
     writeSeriesCounts(group.get(), p.series, p.ranks.size());

@@ -32,11 +32,11 @@ void checkSteadySummary(const StoredSteadyPhase& phase) {
   // The counts before the times and rates computed from them, so that a wrong count is the one named.
   expectAttributes(g, results::kSteadySummaryAttributes, want, got, {}, Rows::kExact);
   expectAttributes(g, results::kSteadySummaryAttributes, want, got, {}, Rows::kNear);
-  for (const SteadyOp op : steadyOpsOf(phase.phase)) {
-    const SteadyOpSummary& w = want.ops[steadyOpIndex(op)];
-    const SteadyOpSummary& o = got.ops[steadyOpIndex(op)];
-    expectAttributes(g, results::kSteadyOpAttributes, w, o, steadyOpName(op));
-    expectAttributes(g, results::kSteadyLatencyAttributes, w.latency, o.latency, steadyOpName(op));
+  for (const OpKind op : steadyOpsOf(phase.phase)) {
+    const SteadyOpSummary& w = want.ops[opKindIndex(op)];
+    const SteadyOpSummary& o = got.ops[opKindIndex(op)];
+    expectAttributes(g, results::kSteadyOpAttributes, w, o, opKindName(op));
+    expectAttributes(g, results::kSteadyLatencyAttributes, w.latency, o.latency, opKindName(op));
   }
   if (phase.phase == SteadyPhase::kMix) expectAttributes(g, results::kSteadyMixAttributes, want, got);
 }
@@ -44,12 +44,12 @@ void checkSteadySummary(const StoredSteadyPhase& phase) {
 // Each op type's histogram holds exactly its successful ops (its length is the structure's: a histogram's
 // buckets, checked before the file is read).
 void checkSteadyLatency(const StoredSteadyPhase& phase) {
-  for (const SteadyOp op : steadyOpsOf(phase.phase)) {
+  for (const OpKind op : steadyOpsOf(phase.phase)) {
     const std::string path = fmt::format("{}/{}", phase.group, results::steadyLatencyName(op));
     std::uint64_t ok = 0;
-    for (const SteadyRankRecord& row : phase.ranks) ok += row.ops[steadyOpIndex(op)].ok;
-    expectEqual(path, "sum of counts", ok, phase.latency[steadyOpIndex(op)].count(),
-                fmt::format("sum of ranks.{}_ok", steadyOpName(op)));
+    for (const RankPhaseRecord& row : phase.ranks) ok += row.kinds[opKindIndex(op)].ok;
+    expectEqual(path, "sum of counts", ok, phase.latency[opKindIndex(op)].count(),
+                fmt::format("sum of ranks.{}_ok", opKindName(op)));
   }
 }
 
@@ -61,34 +61,34 @@ void checkSteadyCounts(const StoredSteadyPhase& phase, const Config& config, std
                        std::uint64_t precreated, bool stopped) {
   if (phase.summary.failed != 0) return;  // a failure skips later ops (steady.hpp): no exact counts
   const std::uint64_t ranks = phase.ranks.size();
-  std::array<std::uint64_t, kSteadyOpCount> want{};
+  std::array<std::uint64_t, kOpKindCount> want{};
   std::string how;
   switch (phase.phase) {
     case SteadyPhase::kPrecreate:
-      want[steadyOpIndex(SteadyOp::kMkdir)] = config.datasets * ranks;
-      want[steadyOpIndex(SteadyOp::kCreate)] = config.items * ranks;
+      want[opKindIndex(OpKind::kMkdir)] = config.datasets * ranks;
+      want[opKindIndex(OpKind::kCreate)] = config.items * ranks;
       how = "config datasets and items x ranks, nothing failed";
       if (stopped && precreated < config.items * ranks && rounds == 0) {
-        want[steadyOpIndex(SteadyOp::kCreate)] = precreated;  // checked against the limit below
+        want[opKindIndex(OpKind::kCreate)] = precreated;  // checked against the limit below
         how = "stopped by a signal: at most config items x ranks, and then no mix rounds";
       }
       break;
     case SteadyPhase::kMix:
-      for (const SteadyOp op : steadyOpsOf(SteadyPhase::kMix)) {
-        want[steadyOpIndex(op)] = rounds * config.datasets * ranks;
+      for (const OpKind op : steadyOpsOf(SteadyPhase::kMix)) {
+        want[opKindIndex(op)] = rounds * config.datasets * ranks;
       }
       how = "rounds x datasets x ranks, nothing failed";
       break;
     case SteadyPhase::kCleanup:
-      want[steadyOpIndex(SteadyOp::kDelete)] = precreated;
-      want[steadyOpIndex(SteadyOp::kRmdir)] = config.datasets * ranks;
+      want[opKindIndex(OpKind::kDelete)] = precreated;
+      want[opKindIndex(OpKind::kRmdir)] = config.datasets * ranks;
       how = "precreate's create_ok and config datasets x ranks, nothing failed";
       break;
   }
-  for (std::size_t op = 0; op < kSteadyOpCount; ++op) {
+  for (std::size_t op = 0; op < kOpKindCount; ++op) {
     std::uint64_t ok = 0;
-    for (const SteadyRankRecord& row : phase.ranks) ok += row.ops[op].ok;
-    expectEqual(phase.group + "/ranks", fmt::format("sum of {}_ok", steadyOpName(static_cast<SteadyOp>(op))),
+    for (const RankPhaseRecord& row : phase.ranks) ok += row.kinds[op].ok;
+    expectEqual(phase.group + "/ranks", fmt::format("sum of {}_ok", opKindName(static_cast<OpKind>(op))),
                 want[op], ok, how);
   }
 }
@@ -106,9 +106,9 @@ void checkSteadyRows(hid_t file, const StoredSteadyPhase& phase,
   const std::string path = phase.group + "/ranks";
   expectEqual<std::size_t>(path, "rows", node_of_rank.size(), phase.ranks.size(), "ranks");
   const std::vector<results::SteadyRankRow> stored = storedSteadyRows(file, phase.group);
-  const std::vector<SteadyOp> own = steadyOpsOf(phase.phase);
+  const std::vector<OpKind> own = steadyOpsOf(phase.phase);
   for (std::uint32_t r = 0; r < phase.ranks.size(); ++r) {
-    const SteadyRankRecord& row = phase.ranks[r];
+    const RankPhaseRecord& row = phase.ranks[r];
     const std::string at = fmt::format("row {}", r);
     expectEqual(path, at + ": rank", r, stored[r].rank, "rows are in rank order");
     expectEqual(path, at + ": node", node_of_rank[r], stored[r].node, "node_of_rank");
@@ -116,26 +116,26 @@ void checkSteadyRows(hid_t file, const StoredSteadyPhase& phase,
       fail(path, fmt::format("{}: expected t_start <= t_local_end <= t_global_end, found {}, {}, {}", at,
                              row.t_start, row.t_local_end, row.t_global_end));
     }
-    for (std::size_t op = 0; op < kSteadyOpCount; ++op) {
-      const bool of_phase = std::find(own.begin(), own.end(), static_cast<SteadyOp>(op)) != own.end();
-      if (!of_phase && (row.ops[op].ok != 0 || row.ops[op].failed != 0)) {
+    for (std::size_t op = 0; op < kOpKindCount; ++op) {
+      const bool of_phase = std::find(own.begin(), own.end(), static_cast<OpKind>(op)) != own.end();
+      if (!of_phase && (row.kinds[op].ok != 0 || row.kinds[op].failed != 0)) {
         fail(path, fmt::format("{}: {}_ok and {}_failed: expected 0 ({} does no {}), found {} and {}", at,
-                               steadyOpName(static_cast<SteadyOp>(op)),
-                               steadyOpName(static_cast<SteadyOp>(op)), steadyPhaseName(phase.phase),
-                               steadyOpName(static_cast<SteadyOp>(op)), row.ops[op].ok, row.ops[op].failed));
+                               opKindName(static_cast<OpKind>(op)), opKindName(static_cast<OpKind>(op)),
+                               steadyPhaseName(phase.phase), opKindName(static_cast<OpKind>(op)),
+                               row.kinds[op].ok, row.kinds[op].failed));
       }
     }
     if (phase.phase != SteadyPhase::kMix) continue;
     expectEqual(path, at + ": rounds", rounds, row.rounds, "the steady group's rounds: every rank agrees");
     if (row.t_stonewall == 0.0) {
-      expectEqual(path, at + ": rounds_at_stonewall", row.rounds, row.rounds_at_stonewall,
+      expectEqual(path, at + ": rounds_at_stonewall", row.rounds, row.ops_at_stonewall,
                   "rounds: t_stonewall = 0, the timer never fired");
-    } else if (row.rounds_at_stonewall > row.rounds ||
+    } else if (row.ops_at_stonewall > row.rounds ||
                !(row.t_start <= row.t_stonewall && row.t_stonewall <= row.t_local_end)) {
-      fail(path, fmt::format("{}: expected rounds_at_stonewall <= rounds and t_start <= t_stonewall <= "
-                             "t_local_end, found {} of {} rounds at {} (t_start {}, t_local_end {})",
-                             at, row.rounds_at_stonewall, row.rounds, row.t_stonewall, row.t_start,
-                             row.t_local_end));
+      fail(path,
+           fmt::format("{}: expected rounds_at_stonewall <= rounds and t_start <= t_stonewall <= "
+                       "t_local_end, found {} of {} rounds at {} (t_start {}, t_local_end {})",
+                       at, row.ops_at_stonewall, row.rounds, row.t_stonewall, row.t_start, row.t_local_end));
     }
   }
 }
@@ -148,16 +148,16 @@ void checkSteadyErrors(const StoredSteadyPhase& phase) {
       fail(path,
            fmt::format("rank {}: expected one row per failed rank below {}", e.rank, phase.ranks.size()));
     }
-    const SteadyRankRecord& row = phase.ranks[e.rank];
-    if (row.ops[steadyOpIndex(e.op)].failed == 0) {
+    const RankPhaseRecord& row = phase.ranks[e.rank];
+    if (row.kinds[opKindIndex(e.op)].failed == 0) {
       fail(path, fmt::format("rank {}: its first error is a {}, but ranks.{}_failed is 0", e.rank,
-                             steadyOpName(e.op), steadyOpName(e.op)));
+                             opKindName(e.op), opKindName(e.op)));
     }
     if (e.err <= 0)
       fail(path, fmt::format("rank {}: errno: expected a positive errno, found {}", e.rank, e.err));
   }
   for (std::uint32_t r = 0; r < phase.ranks.size(); ++r) {
-    const std::uint64_t failed = phase.ranks[r].failed();
+    const std::uint64_t failed = phase.ranks[r].failed;
     if (failed > 0 && !seen.contains(r)) {
       fail(path, fmt::format("rank {} failed {} op(s) but has no first error row", r, failed));
     }
@@ -202,8 +202,8 @@ void checkSteadyIteration(hid_t file, const StoredSteadyIteration& it, const Con
   }
   std::uint64_t precreated = 0;
   if (!it.phases.empty() && it.phases.front().phase == SteadyPhase::kPrecreate) {
-    for (const SteadyRankRecord& row : it.phases.front().ranks)
-      precreated += row.ops[steadyOpIndex(SteadyOp::kCreate)].ok;
+    for (const RankPhaseRecord& row : it.phases.front().ranks)
+      precreated += row.kinds[opKindIndex(OpKind::kCreate)].ok;
   }
   if (stopped && precreated > config.items * node_of_rank.size()) {
     fail(it.group, fmt::format("precreate: expected at most config items x ranks = {} creates, found {}",

@@ -72,12 +72,7 @@ OpsSeries collectSeries(Comm& comm, SeriesRecorder& series) {
   return result;
 }
 
-namespace {
-
-// The stall between the earliest t_start and the latest t_local_end of `ranks` (rank 0's records of either
-// workload; empty on the other ranks).
-template <class Record>
-PhaseStall collectStallOf(Comm& comm, const GapRecorder& gaps, const std::vector<Record>& ranks) {
+PhaseStall collectStall(Comm& comm, const GapRecorder& gaps, const std::vector<RankPhaseRecord>& ranks) {
   // Padding rows are empty gaps (from == to), which the sweep ignores.
   std::array<std::uint64_t, 2> agreed = {gaps.gaps().size(), static_cast<std::uint64_t>(gaps.thresholdNs())};
   comm.allreduceMaxEach(agreed);
@@ -94,21 +89,11 @@ PhaseStall collectStallOf(Comm& comm, const GapRecorder& gaps, const std::vector
   }
   double t_start = std::numeric_limits<double>::infinity();
   double t_end = -std::numeric_limits<double>::infinity();
-  for (const Record& r : ranks) {
+  for (const RankPhaseRecord& r : ranks) {
     t_start = std::min(t_start, r.t_start);
     t_end = std::max(t_end, r.t_local_end);
   }
   return commonStall(per_rank, t_start, t_end, static_cast<double>(agreed[1]) * 1e-9);
-}
-
-}  // namespace
-
-PhaseStall collectStall(Comm& comm, const GapRecorder& gaps, const std::vector<RankPhaseRecord>& ranks) {
-  return collectStallOf(comm, gaps, ranks);
-}
-
-PhaseStall collectStall(Comm& comm, const GapRecorder& gaps, const std::vector<SteadyRankRecord>& ranks) {
-  return collectStallOf(comm, gaps, ranks);
 }
 
 }  // namespace mdbench

@@ -64,7 +64,7 @@ class SteadyEngine {
     parts_.comm.barrier();
     epoch_ns_ = parts_.clock.nowNs();
 
-    SteadyRankRecord record = measure(SteadyPhase::kPrecreate, [this] { precreate(); });
+    RankPhaseRecord record = measure(SteadyPhase::kPrecreate, [this] { precreate(); });
     keep(result, SteadyPhase::kPrecreate, record);
     shareTaken();
     // A signal during precreate (on any rank) leaves the mix out: its rounds would read objects that a
@@ -92,8 +92,8 @@ class SteadyEngine {
   // Barrier, t_start, the phase's ops, t_local_end, barrier, t_global_end. The hook's time (paused_ns_)
   // is left out of both ends.
   template <class Body>
-  SteadyRankRecord measure(SteadyPhase phase, Body body) {
-    SteadyRankRecord record;
+  RankPhaseRecord measure(SteadyPhase phase, Body body) {
+    RankPhaseRecord record;
     latency_ = {};
     record_ = &record;
     paused_ns_ = 0;
@@ -117,9 +117,10 @@ class SteadyEngine {
     record.t_start = seconds(t_start);
     record.t_local_end = seconds(t_local_end - paused_ns_);
     record.t_global_end = seconds(t_global_end - paused_ns_);
+    sumKinds(record);
     if (phase == SteadyPhase::kMix) {
       record.rounds = rounds_;
-      if (record.t_stonewall == 0.0) record.rounds_at_stonewall = rounds_;
+      if (record.t_stonewall == 0.0) record.ops_at_stonewall = rounds_;
     }
     record_ = nullptr;
     return record;
@@ -128,27 +129,27 @@ class SteadyEngine {
   // Collective: one gather of the records and one reduction of all op types' histograms, then the series
   // and the stall as the runner's phases collect them; rank 0 ends the phase's faults and measures each
   // injected one's recovery.
-  void keep(SteadyResult& result, SteadyPhase phase, const SteadyRankRecord& record) {
+  void keep(SteadyResult& result, SteadyPhase phase, const RankPhaseRecord& record) {
     std::vector<FaultRecord> faults =
         parts_.faults != nullptr ? parts_.faults->end() : std::vector<FaultRecord>();
     std::vector<std::byte> all;
     parts_.comm.gatherBytes(std::as_bytes(std::span(&record, 1)), all);
     constexpr std::size_t kBuckets = LatencyHistogram::kBuckets;
-    std::vector<std::uint64_t> counts(kSteadyOpCount * kBuckets);
-    for (std::size_t op = 0; op < kSteadyOpCount; ++op) {
+    std::vector<std::uint64_t> counts(kOpKindCount * kBuckets);
+    for (std::size_t op = 0; op < kOpKindCount; ++op) {
       std::copy(latency_[op].counts().begin(), latency_[op].counts().end(), counts.begin() + op * kBuckets);
     }
     parts_.comm.reduceSumToRoot(counts);
     OpsSeries series = collectSeries(parts_.comm, series_);
     if (parts_.comm.rank() != 0) {
-      (void)collectStall(parts_.comm, gaps_, std::vector<SteadyRankRecord>());
+      (void)collectStall(parts_.comm, gaps_, std::vector<RankPhaseRecord>());
       return;
     }
     SteadyPhaseResult& p = result.phases.emplace_back();
     p.phase = phase;
     p.ranks.resize(size_);
     std::memcpy(p.ranks.data(), all.data(), all.size());
-    for (std::size_t op = 0; op < kSteadyOpCount; ++op) {
+    for (std::size_t op = 0; op < kOpKindCount; ++op) {
       std::copy(counts.begin() + op * kBuckets, counts.begin() + (op + 1) * kBuckets,
                 p.latency[op].counts().begin());
     }
@@ -164,10 +165,10 @@ class SteadyEngine {
 
   // Counts one op that ended at `now`: its latency runs from the previous clock read, so one read per op
   // (as the runner's hot loop; the few nanoseconds of naming the object are included).
-  void count(SteadyOp op, int err, std::int64_t now, const Dataset& dataset, std::uint64_t object,
+  void count(OpKind op, int err, std::int64_t now, const Dataset& dataset, std::uint64_t object,
              std::uint64_t bytes) {
-    SteadyRankRecord& record = *record_;
-    SteadyOpCounts& c = record.ops[steadyOpIndex(op)];
+    RankPhaseRecord& record = *record_;
+    OpCounts& c = record.kinds[opKindIndex(op)];
     if (err == 0) [[likely]] {
       if (now >= series_.nextBoundary()) [[unlikely]]
         series_.tick(now, ok_);
@@ -175,12 +176,12 @@ class SteadyEngine {
       gaps_.done(now);
       ++c.ok;
       record.bytes += bytes;
-      latency_[steadyOpIndex(op)].add(static_cast<std::uint64_t>(now - previous_));
+      latency_[opKindIndex(op)].add(static_cast<std::uint64_t>(now - previous_));
     } else {
       ++c.failed;
       if (!record.first_error.any()) {
         record.first_error = FirstError{err, dataset.owner, dataset.index, object};
-        record.first_error_op = op;
+        record.first_error_kind = op;
       }
     }
     previous_ = now;
@@ -263,7 +264,7 @@ class SteadyEngine {
     Backend& b = parts_.backend;
     for (Dataset& d : own_) {
       const int err = b.makeDir(parts_.dir, d.name.c_str());
-      count(SteadyOp::kMkdir, err, parts_.clock.nowNs(), d, kSteadyNoObject, 0);
+      count(OpKind::kMkdir, err, parts_.clock.nowNs(), d, kSteadyNoObject, 0);
       noteTaken(err, d, kSteadyNoObject);
       d.made = err == 0;
       d.open_error = err;  // a dataset this run could not make is never entered
@@ -277,7 +278,7 @@ class SteadyEngine {
       if (stopSignal() != 0) break;
       for (const Dataset& d : own_) {
         const int err = create(d, precreated_);
-        count(SteadyOp::kCreate, err, parts_.clock.nowNs(), d, precreated_, write_data_.size());
+        count(OpKind::kCreate, err, parts_.clock.nowNs(), d, precreated_, write_data_.size());
         if (d.made) noteTaken(err, d, precreated_);
       }
     }
@@ -295,21 +296,21 @@ class SteadyEngine {
       int err = in.open_error != 0  ? in.open_error
                 : taken(in, victim) ? EEXIST
                                     : b.statEntry(in.handle, objectName(in, victim), false);
-      count(SteadyOp::kStat, err, clock.nowNs(), in, victim, 0);
+      count(OpKind::kStat, err, clock.nowNs(), in, victim, 0);
       if (err != 0) continue;
       err = in.open_error != 0 ? in.open_error : b.readFile(in.handle, objectName(in, victim), read_buf_);
-      count(SteadyOp::kRead, err, clock.nowNs(), in, victim, read_buf_.size());
+      count(OpKind::kRead, err, clock.nowNs(), in, victim, read_buf_.size());
       err = in.open_error != 0 ? in.open_error : b.unlinkFile(in.handle, objectName(in, victim));
-      count(SteadyOp::kDelete, err, clock.nowNs(), in, victim, 0);
+      count(OpKind::kDelete, err, clock.nowNs(), in, victim, 0);
       if (err != 0) continue;
       const Dataset& out = write_[d];
       err = create(out, fresh);
-      count(SteadyOp::kCreate, err, clock.nowNs(), out, fresh, write_data_.size());
+      count(OpKind::kCreate, err, clock.nowNs(), out, fresh, write_data_.size());
     }
   }
 
   void mix() {
-    SteadyRankRecord& record = *record_;
+    RankPhaseRecord& record = *record_;
     const bool stonewall = config_.stonewall_s > 0;
     // Capped at about 30 years, so that the nanoseconds fit.
     const double stonewall_ns = std::min(config_.stonewall_s, 1e9) * 1e9;
@@ -322,7 +323,7 @@ class SteadyEngine {
       // previous_ is the clock read after the round's last op: no extra read per round.
       if (!fired && previous_ >= deadline) {
         fired = true;
-        record.rounds_at_stonewall = done;
+        record.ops_at_stonewall = done;
         record.t_stonewall = seconds(previous_ - paused_ns_);
       }
       if (parts_.after_round) {
@@ -360,12 +361,12 @@ class SteadyEngine {
         const int err = d.open_error != 0 ? d.open_error
                         : taken(d, i)     ? EEXIST
                                           : b.unlinkFile(d.handle, objectName(d, i));
-        count(SteadyOp::kDelete, err, parts_.clock.nowNs(), d, i, 0);
+        count(OpKind::kDelete, err, parts_.clock.nowNs(), d, i, 0);
       }
       close(d);
       untimed();
       const int err = d.made ? b.removeDir(parts_.dir, d.name.c_str()) : d.open_error;
-      count(SteadyOp::kRmdir, err, parts_.clock.nowNs(), d, kSteadyNoObject, 0);
+      count(OpKind::kRmdir, err, parts_.clock.nowNs(), d, kSteadyNoObject, 0);
     }
   }
 
@@ -379,11 +380,11 @@ class SteadyEngine {
   std::vector<std::byte> write_data_;
   std::vector<std::byte> read_buf_;
   std::array<char, 96> name_{};  // 12 + 10 + 1 + 10 + 1 + 20 + NUL fits
-  std::array<LatencyHistogram, kSteadyOpCount> latency_{};
+  std::array<LatencyHistogram, kOpKindCount> latency_{};
   SeriesRecorder series_;  // the phase's successful ops of every type per interval
   GapRecorder gaps_;       // and the gaps between them
   std::uint64_t ok_ = 0;   // the phase's successful ops so far, of every type
-  SteadyRankRecord* record_ = nullptr;
+  RankPhaseRecord* record_ = nullptr;
   std::int64_t epoch_ns_ = 0;
   std::int64_t t_start_ns_ = 0;
   std::int64_t previous_ = 0;

@@ -354,12 +354,13 @@ TEST(ConsoleSink, NoPhaseRan) {
 }
 
 // A rank that did `per_op_ok` of each op of the phase, 2 s barrier to barrier.
-SteadyRankRecord steadyRecord(SteadyPhase phase, double t_local_end, std::uint64_t per_op_ok) {
-  SteadyRankRecord r;
+RankPhaseRecord steadyRecord(SteadyPhase phase, double t_local_end, std::uint64_t per_op_ok) {
+  RankPhaseRecord r;
   r.t_start = 0.0;
   r.t_local_end = t_local_end;
   r.t_global_end = 2.0;
-  for (const SteadyOp op : steadyOpsOf(phase)) r.ops[steadyOpIndex(op)].ok = per_op_ok;
+  for (const OpKind op : steadyOpsOf(phase)) r.kinds[opKindIndex(op)].ok = per_op_ok;
+  sumKinds(r);
   return r;
 }
 
@@ -380,13 +381,14 @@ TEST(ConsoleSink, ASteadyRun) {
     p.phase = phase;
     p.ranks = {steadyRecord(phase, 1.0, 6), steadyRecord(phase, 2.0, 6)};
     p.ranks[0].rounds = p.ranks[1].rounds = phase == SteadyPhase::kMix ? 3 : 0;
-    p.ranks[0].rounds_at_stonewall = p.ranks[1].rounds_at_stonewall = p.ranks[0].rounds;
+    p.ranks[0].ops_at_stonewall = p.ranks[1].ops_at_stonewall = p.ranks[0].rounds;
     for (LatencyHistogram& h : p.latency) h = histogram({{2'000, 12}});
     steady.phases.push_back(std::move(p));
   }
-  steady.phases[1].ranks[1].ops[steadyOpIndex(SteadyOp::kRead)] = {5, 1};
+  steady.phases[1].ranks[1].kinds[opKindIndex(OpKind::kRead)] = {5, 1};
+  sumKinds(steady.phases[1].ranks[1]);
   steady.phases[1].ranks[1].first_error = {.err = ENOENT, .owner = 0, .dir = 1, .item = 2};
-  steady.phases[1].ranks[1].first_error_op = SteadyOp::kRead;
+  steady.phases[1].ranks[1].first_error_kind = OpKind::kRead;
   RunResult run;
   run.info = runInfo(2, "mdbench -n 4 --steady 3 --datasets 2 -w 3 -d /scratch/t");
   run.config = c;

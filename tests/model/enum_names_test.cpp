@@ -39,20 +39,20 @@ TEST(EnumNames, EveryTableReadsBothWays) {
   expectBothWays(kServerSourceKindNames);
   expectBothWays(kServerStatsStatusNames);
   expectBothWays(kSteadyPhaseNames);
-  expectBothWays(kSteadyOpNames);
+  expectBothWays(kOpKindNames);
 }
 
 TEST(EnumNames, NamesAsTheResultsFileAndOptionsSpellThem) {
   EXPECT_EQ(nameOf(kItemKindsNames, ItemKinds::kFilesOnly), "files");
   EXPECT_EQ(sweepPlacementName(SweepPlacement::kSpread), "spread");
   EXPECT_EQ(dataPacketName(DataPacket::kIncompressible), "incompressible");
-  EXPECT_STREQ(steadyOpName(SteadyOp::kDelete), "delete");
+  EXPECT_STREQ(opKindName(OpKind::kDelete), "delete");
   EXPECT_STREQ(steadyPhaseName(SteadyPhase::kMix), "mix");
   EXPECT_EQ(serverStatsStatusName(ServerStatsStatus::kWentBackwards), "went-backwards");
-  EXPECT_EQ(valueOf(kSteadyOpNames, "Delete"), std::nullopt);  // exact, case and all
+  EXPECT_EQ(valueOf(kOpKindNames, "Delete"), std::nullopt);  // exact, case and all
   // A value no row names (cast from a number) is "?", never another value's name.
   EXPECT_EQ(nameOf(kPathStyleNames, static_cast<PathStyle>(7)), "?");
-  EXPECT_STREQ(steadyOpName(static_cast<SteadyOp>(9)), "?");
+  EXPECT_STREQ(opKindName(static_cast<OpKind>(9)), "?");
 }
 
 TEST(EnumNames, NamesTextForMessages) {

@@ -314,12 +314,14 @@ TEST(RunResult, FailedOpsSumsAllPhasesAndRanks) {
   SteadyPhaseResult mix;
   mix.phase = SteadyPhase::kMix;
   mix.ranks.resize(2);
-  mix.ranks[0].ops[steadyOpIndex(SteadyOp::kStat)].failed = 2;
-  mix.ranks[1].ops[steadyOpIndex(SteadyOp::kCreate)].failed = 1;
+  mix.ranks[0].kinds[opKindIndex(OpKind::kStat)].failed = 2;
+  mix.ranks[1].kinds[opKindIndex(OpKind::kCreate)].failed = 1;
+  for (RankPhaseRecord& r : mix.ranks) sumKinds(r);
   SteadyPhaseResult cleanup;
   cleanup.phase = SteadyPhase::kCleanup;
   cleanup.ranks.resize(1);
-  cleanup.ranks[0].ops[steadyOpIndex(SteadyOp::kRmdir)].failed = 4;
+  cleanup.ranks[0].kinds[opKindIndex(OpKind::kRmdir)].failed = 4;
+  sumKinds(cleanup.ranks[0]);
   run.steady.push_back(SteadyResult{.phases = {mix}});
   run.steady.push_back(SteadyResult{.phases = {cleanup}});
   EXPECT_EQ(run.failedOps(), 16u);

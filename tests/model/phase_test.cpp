@@ -226,15 +226,15 @@ TEST(PhaseTable, NameFormAfterTheRename) {
 }
 
 TEST(SteadyTables, NamesAndOps) {
-  using Op = SteadyOp;
+  using Op = OpKind;
   EXPECT_STREQ(steadyPhaseName(SteadyPhase::kPrecreate), "precreate");
   EXPECT_STREQ(steadyPhaseName(SteadyPhase::kMix), "mix");
   EXPECT_STREQ(steadyPhaseName(SteadyPhase::kCleanup), "cleanup");
   EXPECT_STREQ(steadyPhaseName(static_cast<SteadyPhase>(kSteadyPhaseCount)), "?");
   const std::vector<const char*> ops = {"mkdir", "stat", "read", "delete", "create", "rmdir"};
-  ASSERT_EQ(ops.size(), kSteadyOpCount);
-  for (std::size_t i = 0; i < kSteadyOpCount; ++i) EXPECT_STREQ(steadyOpName(static_cast<Op>(i)), ops[i]);
-  EXPECT_STREQ(steadyOpName(static_cast<Op>(kSteadyOpCount)), "?");
+  ASSERT_EQ(ops.size(), kOpKindCount);
+  for (std::size_t i = 0; i < kOpKindCount; ++i) EXPECT_STREQ(opKindName(static_cast<Op>(i)), ops[i]);
+  EXPECT_STREQ(opKindName(static_cast<Op>(kOpKindCount)), "?");
   EXPECT_EQ(steadyOpsOf(SteadyPhase::kPrecreate), (std::vector<Op>{Op::kMkdir, Op::kCreate}));
   EXPECT_EQ(steadyOpsOf(SteadyPhase::kMix),
             (std::vector<Op>{Op::kStat, Op::kRead, Op::kDelete, Op::kCreate}));

@@ -366,8 +366,8 @@ StoredSteadyPhase steadyPhase(SteadyPhase phase, double ops_per_s, std::uint64_t
   StoredSteadyPhase p;
   p.phase = phase;
   p.summary.phase = phase;
-  for (const SteadyOp op : steadyOpsOf(phase)) {
-    SteadyOpSummary& o = p.summary.ops[steadyOpIndex(op)];
+  for (const OpKind op : steadyOpsOf(phase)) {
+    SteadyOpSummary& o = p.summary.ops[opKindIndex(op)];
     o.ops_per_s = ops_per_s;
     o.latency.p50_ns = p50_ns;
     o.latency.p99_ns = p99_ns;

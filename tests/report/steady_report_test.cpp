@@ -59,26 +59,27 @@ struct SteadySpec {
 StoredSteadyPhase steadyPhase(const SteadySpec& spec) {
   StoredSteadyPhase p;
   p.phase = spec.phase;
-  const std::vector<SteadyOp> ops = steadyOpsOf(spec.phase);
+  const std::vector<OpKind> ops = steadyOpsOf(spec.phase);
   for (std::uint32_t r = 0; r < kRanks; ++r) {
-    SteadyRankRecord row;
-    for (const SteadyOp op : ops) row.ops[steadyOpIndex(op)].ok = spec.per_op;
-    if (r == 1) row.ops[steadyOpIndex(ops.front())].failed = spec.failed;
-    row.rounds = row.rounds_at_stonewall = spec.phase == SteadyPhase::kMix ? spec.per_op : 0;
+    RankPhaseRecord row;
+    for (const OpKind op : ops) row.kinds[opKindIndex(op)].ok = spec.per_op;
+    if (r == 1) row.kinds[opKindIndex(ops.front())].failed = spec.failed;
+    sumKinds(row);
+    row.rounds = row.ops_at_stonewall = spec.phase == SteadyPhase::kMix ? spec.per_op : 0;
     row.t_start = spec.t_start;
     row.t_local_end = spec.t_start + spec.length;
     row.t_global_end = spec.t_start + spec.length;
     p.ranks.push_back(row);
   }
-  for (const SteadyOp op : ops) {
-    LatencyHistogram& h = p.latency[steadyOpIndex(op)];
+  for (const OpKind op : ops) {
+    LatencyHistogram& h = p.latency[opKindIndex(op)];
     for (std::uint64_t i = 0; i < spec.per_op * kRanks; ++i) h.add(spec.latency_ns);
   }
   if (spec.phase == SteadyPhase::kMix) {
-    p.latency[steadyOpIndex(SteadyOp::kCreate)] = LatencyHistogram{};
+    p.latency[opKindIndex(OpKind::kCreate)] = LatencyHistogram{};
     for (std::uint64_t i = 0; i + 1 < spec.per_op * kRanks; ++i)
-      p.latency[steadyOpIndex(SteadyOp::kCreate)].add(spec.latency_ns);
-    p.latency[steadyOpIndex(SteadyOp::kCreate)].add(spec.slowest_ns);
+      p.latency[opKindIndex(OpKind::kCreate)].add(spec.latency_ns);
+    p.latency[opKindIndex(OpKind::kCreate)].add(spec.slowest_ns);
   }
   // Every interval outside the gap gets an equal share of a rank's successes.
   const std::uint64_t ok_per_rank = spec.per_op * ops.size();

@@ -291,18 +291,18 @@ TEST_F(Validate, SteadyRunReadsBack) {
       EXPECT_EQ(fieldValue<std::uint64_t>(file_, p.group + "/ranks", r, "rank"), r);
       EXPECT_EQ(p.ranks[r].t_local_end, w.ranks[r].t_local_end);
       EXPECT_EQ(p.ranks[r].rounds, w.ranks[r].rounds);
-      for (std::size_t op = 0; op < kSteadyOpCount; ++op) {
-        EXPECT_EQ(p.ranks[r].ops[op].ok, w.ranks[r].ops[op].ok);
-        EXPECT_EQ(p.ranks[r].ops[op].failed, w.ranks[r].ops[op].failed);
+      for (std::size_t op = 0; op < kOpKindCount; ++op) {
+        EXPECT_EQ(p.ranks[r].kinds[op].ok, w.ranks[r].kinds[op].ok);
+        EXPECT_EQ(p.ranks[r].kinds[op].failed, w.ranks[r].kinds[op].failed);
       }
     }
     const SteadyPhaseSummary want = summarizeSteadyPhase(w);
     EXPECT_EQ(p.summary.ok, want.ok);
     EXPECT_EQ(p.summary.time_s, want.time_s);
     EXPECT_EQ(p.summary.rate_balance, want.rate_balance);
-    for (const SteadyOp op : steadyOpsOf(p.phase)) {
-      const std::size_t o = steadyOpIndex(op);
-      EXPECT_TRUE(std::ranges::equal(p.latency[o].counts(), w.latency[o].counts())) << steadyOpName(op);
+    for (const OpKind op : steadyOpsOf(p.phase)) {
+      const std::size_t o = opKindIndex(op);
+      EXPECT_TRUE(std::ranges::equal(p.latency[o].counts(), w.latency[o].counts())) << opKindName(op);
       EXPECT_EQ(p.summary.ops[o].ops_per_s, want.ops[o].ops_per_s);
       EXPECT_EQ(p.summary.ops[o].latency.p99_ns, want.ops[o].latency.p99_ns);
     }
@@ -327,7 +327,7 @@ TEST_F(Validate, SteadyRunReadsBack) {
   ASSERT_EQ(it.phases[1].errors.size(), 1u);
   const StoredSteadyError& e = it.phases[1].errors[0];
   EXPECT_EQ(e.rank, 1u);
-  EXPECT_EQ(e.op, SteadyOp::kStat);
+  EXPECT_EQ(e.op, OpKind::kStat);
   EXPECT_EQ(e.errno_name, "ENOENT");
   EXPECT_EQ(e.path, "/scratch/mdbench.test/mdbench.iter.1/steady.mdbench.0.1/obj.mdbench.0.1.0");
 }

@@ -28,12 +28,12 @@ namespace {
 
 using std::chrono::microseconds;
 
-constexpr std::size_t kStat = steadyOpIndex(SteadyOp::kStat);
-constexpr std::size_t kRead = steadyOpIndex(SteadyOp::kRead);
-constexpr std::size_t kDelete = steadyOpIndex(SteadyOp::kDelete);
-constexpr std::size_t kCreate = steadyOpIndex(SteadyOp::kCreate);
-constexpr std::size_t kMkdir = steadyOpIndex(SteadyOp::kMkdir);
-constexpr std::size_t kRmdir = steadyOpIndex(SteadyOp::kRmdir);
+constexpr std::size_t kStat = opKindIndex(OpKind::kStat);
+constexpr std::size_t kRead = opKindIndex(OpKind::kRead);
+constexpr std::size_t kDelete = opKindIndex(OpKind::kDelete);
+constexpr std::size_t kCreate = opKindIndex(OpKind::kCreate);
+constexpr std::size_t kMkdir = opKindIndex(OpKind::kMkdir);
+constexpr std::size_t kRmdir = opKindIndex(OpKind::kRmdir);
 
 const SteadyPhaseResult& phaseOf(const SteadyResult& result, SteadyPhase phase) {
   for (const SteadyPhaseResult& p : result.phases) {
@@ -125,12 +125,12 @@ TEST(SteadyConfigProblems, EveryProblemAtOnce) {
 }
 
 TEST(SteadyOps, PhasesHaveTheirOps) {
-  EXPECT_EQ(steadyOpsOf(SteadyPhase::kPrecreate), (std::vector{SteadyOp::kMkdir, SteadyOp::kCreate}));
+  EXPECT_EQ(steadyOpsOf(SteadyPhase::kPrecreate), (std::vector{OpKind::kMkdir, OpKind::kCreate}));
   EXPECT_EQ(steadyOpsOf(SteadyPhase::kMix),
-            (std::vector{SteadyOp::kStat, SteadyOp::kRead, SteadyOp::kDelete, SteadyOp::kCreate}));
-  EXPECT_EQ(steadyOpsOf(SteadyPhase::kCleanup), (std::vector{SteadyOp::kDelete, SteadyOp::kRmdir}));
+            (std::vector{OpKind::kStat, OpKind::kRead, OpKind::kDelete, OpKind::kCreate}));
+  EXPECT_EQ(steadyOpsOf(SteadyPhase::kCleanup), (std::vector{OpKind::kDelete, OpKind::kRmdir}));
   EXPECT_STREQ(steadyPhaseName(SteadyPhase::kMix), "mix");
-  EXPECT_STREQ(steadyOpName(SteadyOp::kDelete), "delete");
+  EXPECT_STREQ(opKindName(OpKind::kDelete), "delete");
 }
 
 TEST(SteadySummary, FormulasOnHandBuiltRecords) {
@@ -139,22 +139,23 @@ TEST(SteadySummary, FormulasOnHandBuiltRecords) {
   p.ranks.resize(2);
   // Rank 0: 10 stats and 10 creates in 2 s of its own, 4 s barrier to barrier; its timer fired after 3
   // rounds at 1.5 s. Rank 1: 8 stats (2 failed) and 8 creates in 4 s, 4.5 s barrier to barrier.
-  p.ranks[0].ops[kStat] = {10, 0};
-  p.ranks[0].ops[kCreate] = {10, 0};
+  p.ranks[0].kinds[kStat] = {10, 0};
+  p.ranks[0].kinds[kCreate] = {10, 0};
   p.ranks[0].bytes = 100;
   p.ranks[0].rounds = 5;
-  p.ranks[0].rounds_at_stonewall = 3;
+  p.ranks[0].ops_at_stonewall = 3;
   p.ranks[0].t_start = 1.0;
   p.ranks[0].t_stonewall = 2.5;
   p.ranks[0].t_local_end = 3.0;
   p.ranks[0].t_global_end = 5.0;
-  p.ranks[1].ops[kStat] = {8, 2};
-  p.ranks[1].ops[kCreate] = {8, 0};
+  p.ranks[1].kinds[kStat] = {8, 2};
+  p.ranks[1].kinds[kCreate] = {8, 0};
   p.ranks[1].rounds = 5;
-  p.ranks[1].rounds_at_stonewall = 5;
+  p.ranks[1].ops_at_stonewall = 5;
   p.ranks[1].t_start = 0.5;
   p.ranks[1].t_local_end = 4.5;
   p.ranks[1].t_global_end = 5.0;
+  for (RankPhaseRecord& r : p.ranks) sumKinds(r);
   p.latency[kStat].add(1000);
   p.latency[kStat].add(3000);
   const SteadyPhaseSummary s = summarizeSteadyPhase(p);
@@ -189,14 +190,14 @@ TEST(SteadySummary, FormulasOnHandBuiltRecords) {
 }
 
 TEST(SteadySummary, DescribeError) {
-  SteadyRankRecord r;
+  RankPhaseRecord r;
   EXPECT_EQ(describeSteadyError(r), "");
   r.first_error = FirstError{ENOENT, 3, 1, 17};
-  r.first_error_op = SteadyOp::kDelete;
+  r.first_error_kind = OpKind::kDelete;
   EXPECT_EQ(describeSteadyError(r).rfind("delete steady.mdbench.3.1/obj.mdbench.3.1.17: ENOENT", 0), 0u)
       << describeSteadyError(r);
   r.first_error = FirstError{ENOTEMPTY, 2, 0, ~std::uint64_t{0}};
-  r.first_error_op = SteadyOp::kRmdir;
+  r.first_error_kind = OpKind::kRmdir;
   EXPECT_EQ(describeSteadyError(r).rfind("rmdir steady.mdbench.2.0: ENOTEMPTY", 0), 0u);
 }
 
@@ -324,7 +325,7 @@ TEST(SteadyMpi, InjectedLatenciesGiveExactHistogramsAndRates) {
       {kStat, 1}, {kRead, 2}, {kDelete, 3}, {kCreate, 5}};
   for (const auto& [op, base] : mix_ops) {
     const LatencyHistogram want = expected(r * d, base, true);
-    EXPECT_EQ(bucketsOf(mix.latency[op]), bucketsOf(want)) << steadyOpName(static_cast<SteadyOp>(op));
+    EXPECT_EQ(bucketsOf(mix.latency[op]), bucketsOf(want)) << opKindName(static_cast<OpKind>(op));
     const LatencySummary got = latencySummary(mix.latency[op]);
     const LatencySummary exact = latencySummary(want);
     EXPECT_EQ(got.p50_ns, exact.p50_ns);
@@ -400,7 +401,7 @@ TEST(SteadyMpi, SeriesAndStallAsTheRunnersPhasesHaveThem) {
     for (std::size_t r = 0; r < p.ranks.size(); ++r) {
       std::uint64_t sum = 0;
       for (std::size_t k = 0; k < s.intervals; ++k) sum += s.per_rank[r * s.intervals + k];
-      EXPECT_EQ(sum, p.ranks[r].ok()) << "rank " << r;
+      EXPECT_EQ(sum, p.ranks[r].ok) << "rank " << r;
       all += sum;
     }
     std::uint64_t totals = 0;
@@ -435,18 +436,18 @@ TEST(SteadyMpi, FailedReadsAreCountedAndExcludedFromRates) {
   EXPECT_EQ(result.failedOps(), 7u);
   const SteadyPhaseResult& mix = phaseOf(result, SteadyPhase::kMix);
   for (std::uint32_t rank = 0; rank < n; ++rank) {
-    const SteadyRankRecord& rec = mix.ranks[rank];
+    const RankPhaseRecord& rec = mix.ranks[rank];
     const bool bad = rank == faulty;
-    EXPECT_EQ(rec.ops[kStat].ok, 30u);
-    EXPECT_EQ(rec.ops[kRead].ok, bad ? 23u : 30u);
-    EXPECT_EQ(rec.ops[kRead].failed, bad ? 7u : 0u);
-    EXPECT_EQ(rec.ops[kDelete].ok, 30u);
-    EXPECT_EQ(rec.ops[kCreate].ok, 30u);
+    EXPECT_EQ(rec.kinds[kStat].ok, 30u);
+    EXPECT_EQ(rec.kinds[kRead].ok, bad ? 23u : 30u);
+    EXPECT_EQ(rec.kinds[kRead].failed, bad ? 7u : 0u);
+    EXPECT_EQ(rec.kinds[kDelete].ok, 30u);
+    EXPECT_EQ(rec.kinds[kCreate].ok, 30u);
     EXPECT_EQ(rec.rounds, 10u);
     if (bad) {
       // The 4th read: round 1, dataset 0, object 1 (the victim of round 1), in the rank's own dataset.
       EXPECT_EQ(rec.first_error.err, EIO);
-      EXPECT_EQ(rec.first_error_op, SteadyOp::kRead);
+      EXPECT_EQ(rec.first_error_kind, OpKind::kRead);
       EXPECT_EQ(rec.first_error.owner, rank);
       EXPECT_EQ(rec.first_error.dir, 0u);
       EXPECT_EQ(rec.first_error.item, 1u);
@@ -497,19 +498,19 @@ TEST(SteadyMpi, FailedStatSkipsTheObjectAndCleanupReportsWhatIsLeft) {
   }
   if (comm.rank() != 0) return;
   EXPECT_EQ(result.failedOps(), 3u);
-  const SteadyRankRecord& mix = phaseOf(result, SteadyPhase::kMix).ranks[faulty];
-  EXPECT_EQ(mix.ops[kStat].ok, 7u);
-  EXPECT_EQ(mix.ops[kStat].failed, 1u);
+  const RankPhaseRecord& mix = phaseOf(result, SteadyPhase::kMix).ranks[faulty];
+  EXPECT_EQ(mix.kinds[kStat].ok, 7u);
+  EXPECT_EQ(mix.kinds[kStat].failed, 1u);
   for (const std::size_t op : {kRead, kDelete, kCreate}) {
-    EXPECT_EQ(mix.ops[op].ok, 7u);
-    EXPECT_EQ(mix.ops[op].failed, 0u);
+    EXPECT_EQ(mix.kinds[op].ok, 7u);
+    EXPECT_EQ(mix.kinds[op].failed, 0u);
   }
   EXPECT_EQ(mix.first_error.item, 2u);
-  const SteadyRankRecord& clean = phaseOf(result, SteadyPhase::kCleanup).ranks[faulty];
-  EXPECT_EQ(clean.ops[kDelete].ok, 7u);
-  EXPECT_EQ(clean.ops[kDelete].failed, 1u);
-  EXPECT_EQ(clean.ops[kRmdir].ok, 1u);
-  EXPECT_EQ(clean.ops[kRmdir].failed, 1u);
+  const RankPhaseRecord& clean = phaseOf(result, SteadyPhase::kCleanup).ranks[faulty];
+  EXPECT_EQ(clean.kinds[kDelete].ok, 7u);
+  EXPECT_EQ(clean.kinds[kDelete].failed, 1u);
+  EXPECT_EQ(clean.kinds[kRmdir].ok, 1u);
+  EXPECT_EQ(clean.kinds[kRmdir].failed, 1u);
   EXPECT_EQ(describeSteadyError(clean).rfind(fmt::format("delete {}/{}: ENOENT", steadyDatasetName(faulty, 0),
                                                          steadyObjectName(faulty, 0, 6)),
                                              0),
@@ -544,9 +545,9 @@ TEST(SteadyMpi, StonewallAgreesOnTheLargestRoundCountAndKeepsTheWorkingSet) {
   for (std::uint32_t rank = 0; rank < n; ++rank) {
     const bool is_slow = n > 1 && rank == n - 1;
     EXPECT_EQ(mix.ranks[rank].rounds, 119u);
-    EXPECT_EQ(mix.ranks[rank].ops[kStat].ok, 119u * 2);
-    EXPECT_EQ(mix.ranks[rank].ops[kCreate].ok, 119u * 2);
-    EXPECT_EQ(mix.ranks[rank].rounds_at_stonewall, is_slow ? 12u : 119u);
+    EXPECT_EQ(mix.ranks[rank].kinds[kStat].ok, 119u * 2);
+    EXPECT_EQ(mix.ranks[rank].kinds[kCreate].ok, 119u * 2);
+    EXPECT_EQ(mix.ranks[rank].ops_at_stonewall, is_slow ? 12u : 119u);
     EXPECT_NEAR(mix.ranks[rank].t_stonewall - mix.ranks[rank].t_start, is_slow ? 9.6e-3 : 9.52e-3, 1e-12);
   }
   const SteadyPhaseSummary s = summarizeSteadyPhase(mix);
@@ -588,7 +589,7 @@ TEST(SteadyMpi, StonewallWithAHookStopsEveryRankAfterTheSameRound) {
   if (comm.rank() != 0) return;
   EXPECT_EQ(result.failedOps(), 0u);
   const SteadyPhaseResult& mix = phaseOf(result, SteadyPhase::kMix);
-  for (const SteadyRankRecord& r : mix.ranks) {
+  for (const RankPhaseRecord& r : mix.ranks) {
     EXPECT_EQ(r.rounds, expected);
     // The rank's own ops only: 8 ops per round at 10 or 100 us, the hook's milliseconds left out.
     const double per_round = (&r == &mix.ranks.back() && comm.size() > 1) ? 800e-6 : 80e-6;
@@ -667,9 +668,9 @@ TEST(SteadyMpi, SignalOnOneRankInTheMixWearsOutToTheOthersRounds) {
   EXPECT_TRUE(fake.listAll().empty());
   if (comm.rank() != 0) return;
   EXPECT_EQ(result.failedOps(), 0u);
-  for (const SteadyRankRecord& r : phaseOf(result, SteadyPhase::kMix).ranks) {
+  for (const RankPhaseRecord& r : phaseOf(result, SteadyPhase::kMix).ranks) {
     EXPECT_EQ(r.rounds, result.rounds);
-    EXPECT_EQ(r.ops[kCreate].ok, result.rounds * 2);
+    EXPECT_EQ(r.kinds[kCreate].ok, result.rounds * 2);
   }
 }
 
@@ -702,10 +703,10 @@ TEST(SteadyMpi, SignalInPrecreateSkipsTheMixAndCleanupRemovesWhatWasMade) {
   const SteadyPhaseResult& clean = phaseOf(result, SteadyPhase::kCleanup);
   for (std::uint32_t rank = 0; rank < n; ++rank) {
     const std::uint64_t made = rank == n - 1 ? 3 * 2 : 10 * 2;
-    EXPECT_EQ(pre.ranks[rank].ops[kCreate].ok, made) << "rank " << rank;
-    EXPECT_EQ(mix.ranks[rank].ok(), 0u) << "rank " << rank;
-    EXPECT_EQ(clean.ranks[rank].ops[kDelete].ok, made) << "rank " << rank;
-    EXPECT_EQ(clean.ranks[rank].ops[kRmdir].ok, 2u) << "rank " << rank;
+    EXPECT_EQ(pre.ranks[rank].kinds[kCreate].ok, made) << "rank " << rank;
+    EXPECT_EQ(mix.ranks[rank].ok, 0u) << "rank " << rank;
+    EXPECT_EQ(clean.ranks[rank].kinds[kDelete].ok, made) << "rank " << rank;
+    EXPECT_EQ(clean.ranks[rank].kinds[kRmdir].ok, 2u) << "rank " << rank;
   }
 }
 }  // namespace

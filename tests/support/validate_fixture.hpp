@@ -237,21 +237,22 @@ inline Config steadyConfig() {
 
 // One rank's record of a phase that did `ok[op]` ops of each type, each taking 1 us + 100 ns x rank,
 // starting at `t0`; its latencies go into `latency`.
-inline SteadyRankRecord steadyRecord(std::uint32_t rank, double t0,
-                                     const std::array<std::uint64_t, kSteadyOpCount>& ok,
-                                     std::array<LatencyHistogram, kSteadyOpCount>& latency) {
-  SteadyRankRecord r;
+inline RankPhaseRecord steadyRecord(std::uint32_t rank, double t0,
+                                    const std::array<std::uint64_t, kOpKindCount>& ok,
+                                    std::array<LatencyHistogram, kOpKindCount>& latency) {
+  RankPhaseRecord r;
   std::uint64_t ops = 0;
-  for (std::size_t op = 0; op < kSteadyOpCount; ++op) {
-    r.ops[op].ok = ok[op];
+  for (std::size_t op = 0; op < kOpKindCount; ++op) {
+    r.kinds[op].ok = ok[op];
     for (std::uint64_t i = 0; i < ok[op]; ++i) latency[op].add(1000 + 100 * rank + i);
     ops += ok[op];
   }
-  const auto at = [](SteadyOp op) { return steadyOpIndex(op); };
-  r.bytes = (ok[at(SteadyOp::kCreate)] + ok[at(SteadyOp::kRead)]) * kSteadyBytes;
+  const auto at = [](OpKind op) { return opKindIndex(op); };
+  r.bytes = (ok[at(OpKind::kCreate)] + ok[at(OpKind::kRead)]) * kSteadyBytes;
   r.t_start = t0;
   r.t_local_end = t0 + static_cast<double>(ops) * (1e-6 + 1e-7 * rank);
   r.t_global_end = t0 + 1e-3;
+  sumKinds(r);
   return r;
 }
 
@@ -260,37 +261,37 @@ inline SteadyRankRecord steadyRecord(std::uint32_t rank, double t0,
 inline SteadyResult steadyResult(std::uint32_t ranks, double t0, bool stat_fails) {
   SteadyResult result;
   result.rounds = kSteadyRounds;
-  const auto at = [](SteadyOp op) { return steadyOpIndex(op); };
+  const auto at = [](OpKind op) { return opKindIndex(op); };
   for (std::size_t i = 0; i < kSteadyPhaseCount; ++i) {
     SteadyPhaseResult phase;
     phase.phase = static_cast<SteadyPhase>(i);
     for (std::uint32_t rank = 0; rank < ranks; ++rank) {
-      std::array<std::uint64_t, kSteadyOpCount> ok{};
+      std::array<std::uint64_t, kOpKindCount> ok{};
       switch (phase.phase) {
         case SteadyPhase::kPrecreate:
-          ok[at(SteadyOp::kMkdir)] = kSteadyDatasets;
-          ok[at(SteadyOp::kCreate)] = kSteadyItems;
+          ok[at(OpKind::kMkdir)] = kSteadyDatasets;
+          ok[at(OpKind::kCreate)] = kSteadyItems;
           break;
         case SteadyPhase::kMix:
-          for (const SteadyOp op : steadyOpsOf(SteadyPhase::kMix))
-            ok[at(op)] = kSteadyRounds * kSteadyDatasets;
+          for (const OpKind op : steadyOpsOf(SteadyPhase::kMix)) ok[at(op)] = kSteadyRounds * kSteadyDatasets;
           if (stat_fails && rank == 1) {
-            for (const SteadyOp op : steadyOpsOf(SteadyPhase::kMix)) ok[at(op)] -= 1;
+            for (const OpKind op : steadyOpsOf(SteadyPhase::kMix)) ok[at(op)] -= 1;
           }
           break;
         case SteadyPhase::kCleanup:
-          ok[at(SteadyOp::kDelete)] = kSteadyItems;
-          ok[at(SteadyOp::kRmdir)] = kSteadyDatasets;
+          ok[at(OpKind::kDelete)] = kSteadyItems;
+          ok[at(OpKind::kRmdir)] = kSteadyDatasets;
           break;
       }
-      SteadyRankRecord r = steadyRecord(rank, t0, ok, phase.latency);
+      RankPhaseRecord r = steadyRecord(rank, t0, ok, phase.latency);
       if (phase.phase == SteadyPhase::kMix) {
         r.rounds = kSteadyRounds;
-        r.rounds_at_stonewall = kSteadyRounds;
+        r.ops_at_stonewall = kSteadyRounds;
         if (stat_fails && rank == 1) {
-          r.ops[at(SteadyOp::kStat)].failed = 1;
+          r.kinds[at(OpKind::kStat)].failed = 1;
+          sumKinds(r);
           r.first_error = FirstError{ENOENT, 0, 1, 0};
-          r.first_error_op = SteadyOp::kStat;
+          r.first_error_kind = OpKind::kStat;
         }
       }
       phase.ranks.push_back(r);
@@ -298,7 +299,7 @@ inline SteadyResult steadyResult(std::uint32_t ranks, double t0, bool stat_fails
     // Every op type's successes per interval (schema version 10), at the times steadyRecord gives them.
     std::vector<std::vector<std::int64_t>> done_ns(ranks);
     for (std::uint32_t rank = 0; rank < ranks; ++rank) {
-      const std::uint64_t ok = phase.ranks[rank].ok();
+      const std::uint64_t ok = phase.ranks[rank].ok;
       for (std::uint64_t i = 1; i <= ok; ++i)
         done_ns[rank].push_back(static_cast<std::int64_t>(i * (1000 + 100 * rank)));
     }

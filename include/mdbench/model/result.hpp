@@ -1,6 +1,8 @@
 // Results as plain data: what every rank measured in every phase, and what the run was.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -13,6 +15,7 @@
 #include "mdbench/model/phase.hpp"
 #include "mdbench/model/server_stats.hpp"
 #include "mdbench/model/stats.hpp"
+#include "mdbench/util/enum_names.hpp"
 
 namespace mdbench {
 
@@ -24,6 +27,27 @@ struct FirstError {
   std::uint64_t dir = 0;                   // tree directory (breadth-first index)
   std::uint64_t item = ~std::uint64_t{0};  // item number, or ~0 when the op was on the directory itself
   bool any() const { return err != 0; }
+};
+
+// The kinds of op a phase does, each counted on its own: a selected phase does one kind (its action), counted
+// in RankPhaseRecord's ok and failed alone; --steady's phases several (steady.hpp's steadyOpsOf), counted per
+// kind in RankPhaseRecord::kinds, each with its own latency histogram. The names are the results file's.
+enum class OpKind : std::uint8_t { kMkdir, kStat, kRead, kDelete, kCreate, kRmdir };
+inline constexpr std::size_t kOpKindCount = 6;
+inline constexpr EnumNames<OpKind, kOpKindCount> kOpKindNames{{
+    {OpKind::kMkdir, "mkdir"},
+    {OpKind::kStat, "stat"},
+    {OpKind::kRead, "read"},
+    {OpKind::kDelete, "delete"},
+    {OpKind::kCreate, "create"},
+    {OpKind::kRmdir, "rmdir"},
+}};
+inline const char* opKindName(OpKind kind) { return nameOf(kOpKindNames, kind).data(); }
+constexpr std::size_t opKindIndex(OpKind kind) { return static_cast<std::size_t>(kind); }
+
+struct OpCounts {
+  std::uint64_t ok = 0;
+  std::uint64_t failed = 0;
 };
 
 // One rank's record of one phase. Trivially copyable: gathered to rank 0 as bytes (same binary on all
@@ -44,8 +68,18 @@ struct RankPhaseRecord {
   std::uint64_t ops_at_stonewall = 0;
   double t_stonewall = 0.0;
   FirstError first_error;
+  // A phase of several op kinds (--steady's): each kind's counts (OpKind order; ok and failed are their
+  // sums) and the kind of the first error. The mix's rounds this rank did (after the wear-out: the agreed
+  // count); its ops_at_stonewall then counts rounds. A selected phase leaves these 0.
+  std::array<OpCounts, kOpKindCount> kinds{};
+  OpKind first_error_kind = OpKind::kMkdir;
+  std::uint64_t rounds = 0;
 };
 static_assert(std::is_trivially_copyable_v<RankPhaseRecord>);
+
+// A phase of several op kinds: ok and failed from the record's kinds, and planned their sum (a --steady
+// rank's work is every op it did).
+void sumKinds(RankPhaseRecord& record);
 
 // What a phase's measures over time (the series' checks and lines, the first/last-done rates) need of a
 // rank's record, whichever workload's: its planned ops (a --steady rank's: every op it did), its successes

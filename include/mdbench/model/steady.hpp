@@ -95,21 +95,9 @@ inline constexpr EnumNames<SteadyPhase, kSteadyPhaseCount> kSteadyPhaseNames{{
 }};
 inline const char* steadyPhaseName(SteadyPhase phase) { return nameOf(kSteadyPhaseNames, phase).data(); }
 
-// The op types, each with its own counters and histogram: precreate has mkdir and create, the mix stat,
-// read, delete and create, cleanup delete and rmdir.
-enum class SteadyOp : std::uint8_t { kMkdir, kStat, kRead, kDelete, kCreate, kRmdir };
-inline constexpr std::size_t kSteadyOpCount = 6;
-inline constexpr EnumNames<SteadyOp, kSteadyOpCount> kSteadyOpNames{{
-    {SteadyOp::kMkdir, "mkdir"},
-    {SteadyOp::kStat, "stat"},
-    {SteadyOp::kRead, "read"},
-    {SteadyOp::kDelete, "delete"},
-    {SteadyOp::kCreate, "create"},
-    {SteadyOp::kRmdir, "rmdir"},
-}};
-inline const char* steadyOpName(SteadyOp op) { return nameOf(kSteadyOpNames, op).data(); }
-std::vector<SteadyOp> steadyOpsOf(SteadyPhase phase);
-constexpr std::size_t steadyOpIndex(SteadyOp op) { return static_cast<std::size_t>(op); }
+// The op kinds of each phase (result.hpp's OpKind), in the order it does them: precreate mkdir and create,
+// the mix stat, read, delete and create, cleanup delete and rmdir.
+std::vector<OpKind> steadyOpsOf(SteadyPhase phase);
 
 // Names, relative to the run's directory. <owner> is the rank whose dataset it is (not the rank that
 // created the object: creates land in other ranks' datasets).
@@ -131,43 +119,19 @@ constexpr std::uint64_t steadyNewObject(std::uint64_t working_set, std::uint64_t
 }
 constexpr std::uint64_t steadyFirstSurvivor(std::uint64_t rounds) { return rounds; }
 
-struct SteadyOpCounts {
-  std::uint64_t ok = 0;
-  std::uint64_t failed = 0;
-};
-
-// One rank's record of one phase. Trivially copyable: gathered to rank 0 as bytes. Times are seconds since
-// runSteady's epoch (right after its opening barrier) on the rank's own clock. first_error reuses the
-// runner's: owner = the dataset's owner rank, dir = the dataset index, item = the object number (~0 when
-// the op was on the dataset itself); first_error_op says which op.
 // FirstError::item of an op on a dataset itself (mkdir, rmdir, opening it), not on one of its objects.
 inline constexpr std::uint64_t kSteadyNoObject = ~std::uint64_t{0};
 
-struct SteadyRankRecord {
-  std::array<SteadyOpCounts, kSteadyOpCount> ops{};
-  std::uint64_t bytes = 0;  // written by successful creates plus read by successful reads
-  // Mix only: rounds done (after the wear-out: the agreed count), and those done when this rank's
-  // stonewall timer fired and when (never fired: rounds_at_stonewall = rounds, t_stonewall = 0).
-  std::uint64_t rounds = 0;
-  std::uint64_t rounds_at_stonewall = 0;
-  double t_stonewall = 0.0;
-  double t_start = 0.0;       // after the opening barrier
-  double t_local_end = 0.0;   // this rank's last op done
-  double t_global_end = 0.0;  // after the closing barrier
-  FirstError first_error;
-  SteadyOp first_error_op = SteadyOp::kMkdir;
-
-  std::uint64_t ok() const;
-  std::uint64_t failed() const;
-};
-static_assert(std::is_trivially_copyable_v<SteadyRankRecord>);
-
 // The series, stall and faults (result.hpp's PhaseTimeline) as the runner's phases have them: the series
-// counts every op type's successes, a fault's time counts from the phase's t_start.
+// counts every op kind's successes, a fault's time counts from the phase's t_start. The ranks' records are
+// the selected phases' (result.hpp's RankPhaseRecord: planned is every op the rank did, ok and failed sum
+// its kinds; the mix's rounds and ops_at_stonewall count rounds). Times are seconds since runSteady's epoch
+// (right after its opening barrier); first_error's owner is the dataset's owner rank, dir the dataset
+// index, item the object number (kSteadyNoObject when the op was on the dataset itself).
 struct SteadyPhaseResult : PhaseTimeline {
   SteadyPhase phase = SteadyPhase::kPrecreate;
-  std::vector<SteadyRankRecord> ranks;                     // rank 0: indexed by rank; empty elsewhere
-  std::array<LatencyHistogram, kSteadyOpCount> latency{};  // rank 0: successful ops of every rank, by op
+  std::vector<RankPhaseRecord> ranks;                    // rank 0: indexed by rank; empty elsewhere
+  std::array<LatencyHistogram, kOpKindCount> latency{};  // rank 0: successful ops of every rank, by op
 };
 
 struct SteadyResult {
@@ -204,7 +168,7 @@ struct SteadyPhaseSummary {
   SteadyPhase phase = SteadyPhase::kPrecreate;
   std::uint32_t ranks = 0;
   double time_s = 0.0;
-  std::array<SteadyOpSummary, kSteadyOpCount> ops{};
+  std::array<SteadyOpSummary, kOpKindCount> ops{};
   std::uint64_t ok = 0;
   std::uint64_t failed = 0;
   double ok_per_s = 0.0;
@@ -229,10 +193,7 @@ SteadyPhaseSummary summarizeSteadyPhase(const SteadyPhaseResult& phase);
 
 // The path (relative to the run's directory) and op of a rank's first error, for messages:
 // "delete steady.mdbench.3.1/obj.mdbench.3.1.17: ENOENT (No such file or directory)". "" without error.
-std::string describeSteadyError(const SteadyRankRecord& record);
-
-// A steady phase's ranks as result.hpp's RankSpan: every op a rank did as its planned work.
-std::vector<RankSpan> rankSpans(std::span<const SteadyRankRecord> ranks);
+std::string describeSteadyError(const RankPhaseRecord& record);
 
 // The phase's latency histograms of every op type merged: its successful ops, whatever their type.
 LatencyHistogram mergedLatency(const SteadyPhaseResult& phase);

@@ -136,7 +136,7 @@ struct StoredSummary {
 
 struct StoredSteadyError {
   std::uint32_t rank = 0;
-  SteadyOp op = SteadyOp::kMkdir;
+  OpKind op = OpKind::kMkdir;
   std::int32_t err = 0;
   std::string errno_name;
   std::string path;

@@ -41,10 +41,8 @@ PhaseResult collectPhase(Comm& comm, std::uint32_t iteration, Phase phase, std::
 OpsSeries collectSeries(Comm& comm, SeriesRecorder& series);
 // Collective, after each phase: every rank's gaps (padded to the most any rank kept) and threshold are
 // gathered; rank 0 gets the phase's stall (fault.hpp's commonStall) between the earliest t_start and the
-// latest t_local_end of `ranks` (collectPhase's records; empty on the other ranks).
+// latest t_local_end of `ranks` (the records of a selected or a --steady phase; empty on the other ranks).
 PhaseStall collectStall(Comm& comm, const GapRecorder& gaps, const std::vector<RankPhaseRecord>& ranks);
-// The same for a --steady phase (steady_engine.hpp), between its records' times alike.
-PhaseStall collectStall(Comm& comm, const GapRecorder& gaps, const std::vector<SteadyRankRecord>& ranks);
 
 // Collective: every rank calls it. Per iteration the first rank of each target (rank t for target t)
 // makes the iteration directory (when creating) and removes it (when removing), untimed, after -p's delay.
