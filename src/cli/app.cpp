@@ -653,7 +653,7 @@ std::vector<std::string> runArgs(const std::vector<std::string>& args) {
 }
 
 // The command line of a run: parseCommandLine's request, with what the config module cannot check alone:
-// --fault-phase's names are phases' (model/phase.hpp), or with --steady its phases' (model/steady.hpp), and
+// --fault-phase's names are selectable phases' (model/phase.hpp), or with --steady its phases', and
 // each is a phase this run runs (plan.hpp's selection): a fault placed in a phase the job does not run would
 // never be injected, and a failover test would pass without its failover.
 CliRequest parseRun(const std::vector<std::string>& args) {
@@ -664,9 +664,10 @@ CliRequest parseRun(const std::vector<std::string>& args) {
       request.errors.empty() && !steady ? selectPhases(c) : std::vector<Phase>{};
   for (const std::string& name : c.fault_phases) {
     const std::optional<Phase> phase = parsePhaseName(name);
-    if (steady && !valueOf(kSteadyPhaseNames, name)) {
-      request.errors.push_back(fmt::format("{} {}: --steady's phases are {}", optionLabel("fault-phase"),
-                                           name, namesText(kSteadyPhaseNames)));
+    if (steady && !parseSteadyPhaseName(name)) {
+      request.errors.push_back(fmt::format("{} {}: --steady's phases are {}, {} or {}",
+                                           optionLabel("fault-phase"), name, phaseName(kSteadyPhases[0]),
+                                           phaseName(kSteadyPhases[1]), phaseName(kSteadyPhases[2])));
     } else if (!steady && !phase) {
       request.errors.push_back(fmt::format("{} {}: no such phase (file-create, file-stat, dir-remove, ...)",
                                            optionLabel("fault-phase"), name));

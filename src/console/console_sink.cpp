@@ -256,6 +256,10 @@ void ConsoleSink::printRanks(const PhaseResult& result, std::uint32_t verbosity)
 }
 
 void ConsoleSink::phase(const PhaseResult& result, const Plan& plan) {
+  if (phaseInfo(result.phase).steady()) {
+    steadyPhase(result);
+    return;
+  }
   const PhaseAggregate agg = aggregate(result.ranks);
   done_.emplace_back(result.phase, doneRates(result.ranks, result.series));
   fmt::print(out_, "  done: iteration {} {:<12} {:>11} ops {:>13.1f} ops/s {:>10.3f} s {:>8} failed",
@@ -274,41 +278,40 @@ void ConsoleSink::phase(const PhaseResult& result, const Plan& plan) {
   std::fflush(out_);
 }
 
-// --steady: per phase of the iteration, one row per op type (rate over the phase's barrier-to-barrier time,
-// latency percentiles), then the mix's rounds, objects cycled and balance (steady.hpp's formulas).
-void ConsoleSink::steady(std::uint32_t iteration, const SteadyResult& result, const Plan& plan) {
-  fmt::print(out_, "{}steady state, iteration {}: {} rounds\n", iteration == 0 ? "" : "\n", iteration,
-             result.rounds);
-  fmt::print(out_, "{:<10} {:<7} {:>11} {:>8} {:>13} {:>10} {:>10} {:>10} {:>10}   latency in microseconds\n",
-             "phase", "op", "ok", "failed", "ops/s", "p50", "p90", "p99", "max");
-  for (const SteadyPhaseResult& phase : result.phases) {
-    const SteadyPhaseSummary s = summarizeSteadyPhase(phase);
-    for (const OpKind op : steadyOpsOf(phase.phase)) {
-      const SteadyOpSummary& o = s.ops[opKindIndex(op)];
-      fmt::print(out_, "{:<10} {:<7} {:>11} {:>8} {:>13.1f} {:>10} {:>10} {:>10} {:>10}\n",
-                 steadyPhaseName(phase.phase), opKindName(op), o.ok, o.failed, o.ops_per_s,
-                 micros(o.latency.p50_ns), micros(o.latency.p90_ns), micros(o.latency.p99_ns),
-                 micros(o.latency.max_ns));
-    }
-    fmt::print(out_, "{:<10} {:<7} {:>11} {:>8} {:>13.1f}   {:.3f} s barrier to barrier, balance {:.3f}\n",
-               steadyPhaseName(phase.phase), "all", s.ok, s.failed, s.ok_per_s, s.time_s, s.time_balance);
-    printShortRow(out_, phaseSize(s));
-    if (phase.phase == SteadyPhase::kMix) {
-      fmt::print(out_,
-                 "mix: {} rounds, {:.1f} rounds/s, {:.1f} objects/s cycled; rank time {:.3f}-{:.3f} s "
-                 "(balance {:.3f}), rank ops/s {:.1f}-{:.1f} (balance {:.3f})\n",
-                 s.rounds, s.rounds_per_s, s.objects_per_s, s.rank_time_min_s, s.rank_time_max_s,
-                 s.time_balance, s.rank_rate_min, s.rank_rate_max, s.rate_balance);
-      if (s.stonewalled) {
-        fmt::print(out_, "mix: stonewall after {:.3f} s: {:.1f} rounds/s per rank up to it\n",
-                   s.stonewall_time_s, s.rounds_per_s_at_stonewall);
-      }
-    }
-    for (const std::string& line : failoverLines(phase)) {
-      fmt::print(out_, "{}: {}\n", steadyPhaseName(phase.phase), line);
+// --steady: each phase as it is done (the iteration's header with its precreate), one row per op kind (rate
+// over the phase's barrier-to-barrier time, latency percentiles), then the mix's rounds, objects cycled and
+// balance (steady.hpp's formulas).
+void ConsoleSink::steadyPhase(const PhaseResult& phase) {
+  if (phase.phase == Phase::kSteadyPrecreate) {
+    fmt::print(out_, "{}steady state, iteration {}\n", phase.iteration == 0 ? "" : "\n", phase.iteration);
+    fmt::print(out_,
+               "{:<10} {:<7} {:>11} {:>8} {:>13} {:>10} {:>10} {:>10} {:>10}   latency in microseconds\n",
+               "phase", "op", "ok", "failed", "ops/s", "p50", "p90", "p99", "max");
+  }
+  const SteadyPhaseSummary s = summarizeSteadyPhase(phase);
+  for (const OpKind op : opKindsOf(phase.phase)) {
+    const SteadyOpSummary& o = s.ops[opKindIndex(op)];
+    fmt::print(out_, "{:<10} {:<7} {:>11} {:>8} {:>13.1f} {:>10} {:>10} {:>10} {:>10}\n",
+               phaseName(phase.phase), opKindName(op), o.ok, o.failed, o.ops_per_s, micros(o.latency.p50_ns),
+               micros(o.latency.p90_ns), micros(o.latency.p99_ns), micros(o.latency.max_ns));
+  }
+  fmt::print(out_, "{:<10} {:<7} {:>11} {:>8} {:>13.1f}   {:.3f} s barrier to barrier, balance {:.3f}\n",
+             phaseName(phase.phase), "all", s.ok, s.failed, s.ok_per_s, s.time_s, s.time_balance);
+  printShortRow(out_, phaseSize(s));
+  if (phase.phase == Phase::kSteadyMix) {
+    fmt::print(out_,
+               "mix: {} rounds, {:.1f} rounds/s, {:.1f} objects/s cycled; rank time {:.3f}-{:.3f} s "
+               "(balance {:.3f}), rank ops/s {:.1f}-{:.1f} (balance {:.3f})\n",
+               s.rounds, s.rounds_per_s, s.objects_per_s, s.rank_time_min_s, s.rank_time_max_s,
+               s.time_balance, s.rank_rate_min, s.rank_rate_max, s.rate_balance);
+    if (s.stonewalled) {
+      fmt::print(out_, "mix: stonewall after {:.3f} s: {:.1f} rounds/s per rank up to it\n",
+                 s.stonewall_time_s, s.rounds_per_s_at_stonewall);
     }
   }
-  (void)plan;
+  for (const std::string& line : failoverLines(phase)) {
+    fmt::print(out_, "{}: {}\n", phaseName(phase.phase), line);
+  }
   std::fflush(out_);
 }
 
@@ -330,11 +333,11 @@ void ConsoleSink::printSteadyEnd(const RunResult& run) {
   bool too_short = false;
   std::vector<std::string> errors;
   for (const SteadyResult& iteration : run.steady) {
-    for (const SteadyPhaseResult& phase : iteration.phases) {
+    for (const PhaseResult& phase : iteration.phases) {
       too_short = too_short || tooShortToTime(phaseSize(summarizeSteadyPhase(phase)));
       for (std::size_t r = 0; r < phase.ranks.size(); ++r) {
         if (const std::string e = describeSteadyError(phase.ranks[r]); !e.empty())
-          errors.push_back(fmt::format("rank {}: {} ({})", r, e, steadyPhaseName(phase.phase)));
+          errors.push_back(fmt::format("rank {}: {} ({})", r, e, phaseName(phase.phase)));
       }
     }
   }

@@ -361,6 +361,7 @@ void MdtestConsoleSink::begin(const RunInfo& info, const Plan& plan) {
 }
 
 void MdtestConsoleSink::phase(const PhaseResult& result, const Plan& plan) {
+  if (phaseInfo(result.phase).steady()) return;  // mdtest has no steady state to print
   const Config& c = plan.config();
   if (c.verbosity > 0 && (seen_.empty() || seen_.back().iteration != result.iteration)) {
     seen_.clear();

@@ -174,7 +174,7 @@ std::byte patternByte(const std::array<std::uint8_t, 8>& word, std::size_t index
 
 std::vector<Phase> selectPhases(const Config& config) {
   std::vector<Phase> phases;
-  for (Phase phase : kAllPhases) {  // kAllPhases is in execution order
+  for (Phase phase : kSelectablePhases) {  // kSelectablePhases is in execution order
     if (isSelected(phaseInfo(phase), config)) phases.push_back(phase);
   }
   return phases;

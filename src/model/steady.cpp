@@ -15,18 +15,6 @@ namespace {
 
 double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
 
-// The op types of each steady phase, in the order it does them.
-constexpr OpKind kPrecreateOps[] = {OpKind::kMkdir, OpKind::kCreate};
-constexpr OpKind kMixOps[] = {OpKind::kStat, OpKind::kRead, OpKind::kDelete, OpKind::kCreate};
-constexpr OpKind kCleanupOps[] = {OpKind::kDelete, OpKind::kRmdir};
-
-// One row per steady phase, in enum order.
-constexpr std::array<std::span<const OpKind>, kSteadyPhaseCount> kSteadyPhaseOps = {{
-    kPrecreateOps,
-    kMixOps,
-    kCleanupOps,
-}};
-
 }  // namespace
 
 std::vector<std::string> steadyConfigProblems(const SteadyConfig& config) {
@@ -43,13 +31,6 @@ std::vector<std::string> steadyConfigProblems(const SteadyConfig& config) {
                                    config.working_set, config.rounds));
   }
   return problems;
-}
-
-std::vector<OpKind> steadyOpsOf(SteadyPhase phase) {
-  const auto index = static_cast<std::size_t>(phase);
-  if (index >= kSteadyPhaseOps.size()) return {};
-  const std::span<const OpKind> ops = kSteadyPhaseOps[index];
-  return {ops.begin(), ops.end()};
 }
 
 std::string steadyDatasetName(std::uint32_t owner, std::uint32_t dataset) {
@@ -79,13 +60,13 @@ std::uint32_t steadyWriteOwner(std::uint32_t rank, std::uint32_t size, std::uint
 
 std::uint64_t SteadyResult::failedOps() const {
   std::uint64_t n = 0;
-  for (const SteadyPhaseResult& p : phases) {
+  for (const PhaseResult& p : phases) {
     for (const RankPhaseRecord& r : p.ranks) n += r.failed;
   }
   return n;
 }
 
-SteadyPhaseSummary summarizeSteadyPhase(const SteadyPhaseResult& phase) {
+SteadyPhaseSummary summarizeSteadyPhase(const PhaseResult& phase) {
   SteadyPhaseSummary s;
   s.phase = phase.phase;
   s.ranks = static_cast<std::uint32_t>(phase.ranks.size());
@@ -118,7 +99,7 @@ SteadyPhaseSummary summarizeSteadyPhase(const SteadyPhaseResult& phase) {
   }
   for (std::size_t op = 0; op < kOpKindCount; ++op) {
     s.ops[op].ops_per_s = ratio(static_cast<double>(s.ops[op].ok), s.time_s);
-    s.ops[op].latency = latencySummary(phase.latency[op]);
+    if (op < phase.kind_latency.size()) s.ops[op].latency = latencySummary(phase.kind_latency[op]);
   }
   s.ok_per_s = ratio(static_cast<double>(s.ok), s.time_s);
   s.bytes_per_s = ratio(static_cast<double>(s.bytes), s.time_s);
@@ -143,20 +124,6 @@ std::string describeSteadyError(const RankPhaseRecord& record) {
           ? steadyDatasetName(owner, dataset)
           : fmt::format("{}/{}", steadyDatasetName(owner, dataset), steadyObjectName(owner, dataset, e.item));
   return fmt::format("{} {}: {}", opKindName(record.first_error_kind), where, describeErrno(e.err));
-}
-
-LatencyHistogram mergedLatency(const SteadyPhaseResult& phase) {
-  LatencyHistogram all;
-  for (const LatencyHistogram& h : phase.latency) all += h;
-  return all;
-}
-
-std::vector<std::string> failoverLines(const SteadyPhaseResult& result) {
-  if (result.faults.empty()) return {};
-  std::uint64_t failed = 0;
-  for (const RankPhaseRecord& r : result.ranks) failed += r.failed;
-  return failoverLines(result, result.ranks.empty() ? 0.0 : result.ranks.front().t_start, failed,
-                       latencySummary(mergedLatency(result)).max_ns);
 }
 
 }  // namespace mdbench

@@ -100,7 +100,8 @@ std::string_view trim(std::string_view s) {
 bool isDataPath(std::string_view series) { return series.find(':') != std::string_view::npos; }
 
 bool isPhaseName(std::string_view name) {
-  return std::any_of(kAllPhases.begin(), kAllPhases.end(), [&](Phase p) { return phaseName(p) == name; });
+  return std::any_of(kSelectablePhases.begin(), kSelectablePhases.end(),
+                     [&](Phase p) { return phaseName(p) == name; });
 }
 
 bool isNamePart(std::string_view part) {
@@ -118,7 +119,7 @@ std::string checkSeries(std::string_view series) {
   }
   if (isPhaseName(series) || series == kSteadySeries) return {};
   std::string phases;
-  for (Phase p : kAllPhases) phases += fmt::format("{}{}", phases.empty() ? "" : ", ", phaseName(p));
+  for (Phase p : kSelectablePhases) phases += fmt::format("{}{}", phases.empty() ? "" : ", ", phaseName(p));
   return fmt::format("unknown series '{}': a phase ({}), {} (--steady's mix) or TOOL:OPERATION", series,
                      phases, kSteadySeries);
 }

@@ -31,7 +31,7 @@ constexpr std::string_view kExpected = "mdtest output";
 // "Directory read" times an empty loop in mdtest, not a directory read, and "File create (stonewall)" (3.3)
 // is not a phase: both keep "".
 std::string phaseOf(std::string_view label) {
-  for (const Phase phase : kAllPhases) {
+  for (const Phase phase : kSelectablePhases) {
     const PhaseInfo& info = phaseInfo(phase);
     if (!label.empty() && info.mdtest_label == label && !info.readdir()) return std::string(info.name);
   }
@@ -41,7 +41,7 @@ std::string phaseOf(std::string_view label) {
 // Whether `text` is the beginning of an operation's row label, cut short ("Tre", "File cr").
 bool cutLabel(std::string_view text) {
   if (text.empty()) return false;
-  for (const Phase phase : kAllPhases) {
+  for (const Phase phase : kSelectablePhases) {
     const std::string_view label = phaseInfo(phase).mdtest_label;
     if (text.size() < label.size() && label.starts_with(text)) return true;
   }

@@ -283,10 +283,10 @@ Table steadyTable(const TimelineRun& run) {
     for (const StoredSteadyPhase& p : it.phases) {
       const SteadyPhaseSummary& s = p.summary;
       bool first = true;
-      for (const OpKind op : steadyOpsOf(p.phase)) {
+      for (const OpKind op : opKindsOf(p.phase)) {
         const SteadyOpSummary& o = s.ops[opKindIndex(op)];
-        const bool mix = first && p.phase == SteadyPhase::kMix;
-        t.rows.push_back({std::to_string(it.iteration), steadyPhaseName(p.phase), opKindName(op),
+        const bool mix = first && p.phase == Phase::kSteadyMix;
+        t.rows.push_back({std::to_string(it.iteration), std::string(phaseName(p.phase)), opKindName(op),
                           formatRate(o.ops_per_s, "ops/s"), formatLatency(o.latency.p50_ns),
                           formatLatency(o.latency.p99_ns), mix ? formatRate(s.rounds_per_s, "rounds/s") : "",
                           mix ? formatRate(s.objects_per_s, "objects/s") : "",
@@ -455,7 +455,7 @@ std::string chartStem(const std::string& series) {
 
 std::vector<std::string> reportSeries(const std::vector<Configuration>& configs) {
   std::vector<std::string> names;
-  for (const Phase phase : kAllPhases) {
+  for (const Phase phase : kSelectablePhases) {
     const std::string name(phaseName(phase));
     for (const Configuration& c : configs) {
       if (c.find(name)) {

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <string>
-#include <variant>
 
 #include "mdbench/model/rate_timing.hpp"
 #include "mdbench/model/server_stats.hpp"
@@ -19,12 +18,11 @@ std::vector<ServerStatsRun> serverStatsRuns(const std::vector<TimelineRun>& time
     ServerStatsRun out{
         fmt::format("{} {} ({})", run.file, run.group, report_format::countOf(run.ranks, "ranks")), {}};
     for (const TimelinePhase& p : run.phases) {
-      const Phase* phase = std::get_if<Phase>(&p.phase);  // --steady samples no server counters
-      if (p.server_stats.empty() || !phase) continue;
+      if (p.server_stats.empty() || phaseInfo(p.phase).steady()) continue;  // --steady samples none
       // The counters are per operation and hold; the rate beside them is marked as everywhere else.
       const std::string mark = tooShortToTime(p.size) ? "   " + tooShortText(p.size) : std::string();
       out.phases.push_back(
-          {*phase, p.ops_per_s, p.ops, mark, serverStatsLines(p.server_stats, *phase, p.ops)});
+          {p.phase, p.ops_per_s, p.ops, mark, serverStatsLines(p.server_stats, p.phase, p.ops)});
     }
     if (!out.phases.empty()) runs.push_back(std::move(out));
   }

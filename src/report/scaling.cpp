@@ -97,13 +97,13 @@ void addSteady(const StoredRun& run, std::map<Key, Accumulator>& acc,
                std::map<std::string, SeriesInfo>& kinds) {
   for (const StoredSteadyIteration& it : run.steady) {
     for (const StoredSteadyPhase& phase : it.phases) {
-      if (phase.phase != SteadyPhase::kMix) continue;
+      if (phase.phase != Phase::kSteadyMix) continue;
       const std::string name(kSteadySeries);
       kinds.emplace(name, SeriesInfo{SeriesKind::kMetadata, kPhaseCount});
       Accumulator& a = acc[{name, run.info.ranks}];
       a.nodes = std::max(a.nodes, run.info.nodes);
       const SteadyPhaseSummary& s = phase.summary;
-      addMeasured(s.ok_per_s, s.ok, s.failed, mergedLatency(phase), phaseSize(s), phase, a);
+      addMeasured(s.ok_per_s, s.ok, s.failed, phase.latency, phaseSize(s), phase, a);
     }
   }
 }

@@ -9,7 +9,6 @@
 #include <span>
 #include <string_view>
 #include <utility>
-#include <variant>
 
 #include "mdbench/model/fault.hpp"
 #include "mdbench/model/metrics.hpp"
@@ -147,7 +146,7 @@ std::optional<FailoverPhase> failoverPhase(const StoredSteadyPhase& p, std::uint
   f.stall = p.stall;
   f.faults = p.faults;
   f.failed = p.summary.failed;
-  f.latency_max_ns = latencySummary(mergedLatency(p)).max_ns;
+  f.latency_max_ns = latencySummary(p.latency).max_ns;
   return f;
 }
 
@@ -193,9 +192,9 @@ void markFailover(ChartSpec& spec, const FailoverPhase& f, double seconds_per_un
 
 }  // namespace
 
-std::string runPhaseName(const RunPhase& phase) {
-  if (const Phase* p = std::get_if<Phase>(&phase)) return std::string(phaseName(*p));
-  return fmt::format("steady {}", steadyPhaseName(std::get<SteadyPhase>(phase)));
+std::string runPhaseName(Phase phase) {
+  return phaseInfo(phase).steady() ? fmt::format("steady {}", phaseName(phase))
+                                   : std::string(phaseName(phase));
 }
 
 std::vector<ChartPoint> sumOfSteps(const std::vector<std::vector<ChartPoint>>& lines, double interval_s) {

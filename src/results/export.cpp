@@ -205,17 +205,17 @@ Json summaryJson(const StoredSummary& s, const StoredRun& run) {
 Json steadyPhaseJson(const StoredSteadyPhase& p) {
   const SteadyPhaseSummary& s = p.summary;
   Json j;
-  j["phase"] = steadyPhaseName(p.phase);
+  j["phase"] = phaseName(p.phase);
   addAttributes(j, results::kSteadySummaryAttributes, s);
   Json ops = Json::object();
-  for (const OpKind op : steadyOpsOf(p.phase)) {
+  for (const OpKind op : opKindsOf(p.phase)) {
     const SteadyOpSummary& o = s.ops[opKindIndex(op)];
     Json& of_op = ops[opKindName(op)];
     addAttributes(of_op, results::kSteadyOpAttributes, o);
     addAttributes(of_op, results::kSteadyLatencyAttributes, o.latency);
   }
   j["ops"] = std::move(ops);
-  if (p.phase == SteadyPhase::kMix) addAttributes(j, results::kSteadyMixAttributes, s);
+  if (p.phase == Phase::kSteadyMix) addAttributes(j, results::kSteadyMixAttributes, s);
   j["too_short"] = tooShortToTime(phaseSize(s));
   Json errors = Json::array();
   for (const StoredSteadyError& e : p.errors) {
@@ -294,7 +294,7 @@ std::string steadyCsvRow(const StoredRun& run, const StoredSteadyIteration& it, 
   std::string line;
   appendCsvField(line, run.group);
   fmt::format_to(std::back_inserter(line), ",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-                 it.iteration, steadyPhaseName(p.phase), opKindName(op), o.ok, o.failed, o.ops_per_s,
+                 it.iteration, phaseName(p.phase), opKindName(op), o.ok, o.failed, o.ops_per_s,
                  o.latency.p50_ns, o.latency.p90_ns, o.latency.p99_ns, o.latency.max_ns, s.time_s, s.ok_per_s,
                  s.time_balance, s.rate_balance, it.rounds, s.rounds_per_s, s.objects_per_s,
                  tooShortToTime(phaseSize(s)) ? 1 : 0);
@@ -404,7 +404,7 @@ void exportCsv(const StoredResults& results, std::ostream& out) {
     for (const StoredRun& run : results.runs) {
       for (const StoredSteadyIteration& it : run.steady) {
         for (const StoredSteadyPhase& p : it.phases) {
-          for (const OpKind op : steadyOpsOf(p.phase)) out << steadyCsvRow(run, it, p, op);
+          for (const OpKind op : opKindsOf(p.phase)) out << steadyCsvRow(run, it, p, op);
         }
       }
     }

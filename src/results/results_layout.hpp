@@ -37,10 +37,6 @@ inline constexpr const char* kSteadyGroup = "steady";
 // "latency_stat": a steady phase's histogram of one op type.
 inline std::string steadyLatencyName(OpKind op) { return fmt::format("latency_{}", opKindName(op)); }
 
-inline std::optional<SteadyPhase> parseSteadyPhase(std::string_view name) {
-  return valueOf(kSteadyPhaseNames, name);
-}
-
 inline std::optional<OpKind> parseOpKind(std::string_view name) { return valueOf(kOpKindNames, name); }
 
 inline std::optional<SweepPlacement> parseSweepPlacement(std::string_view name) {

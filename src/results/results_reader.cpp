@@ -133,26 +133,28 @@ StoredPhase readPhase(hid_t iteration, const std::string& name, std::uint32_t ve
 // --steady: the summary attributes of a steady phase (what writeSteadySummary wrote for it).
 void readSteadySummary(hid_t g, SteadyPhaseSummary& s) {
   results::readAttributes(g, results::kSteadySummaryAttributes, s);
-  for (const OpKind op : steadyOpsOf(s.phase)) {
+  for (const OpKind op : opKindsOf(s.phase)) {
     SteadyOpSummary& o = s.ops[opKindIndex(op)];
     results::readAttributes(g, results::kSteadyOpAttributes, o, opKindName(op));
     results::readAttributes(g, results::kSteadyLatencyAttributes, o.latency, opKindName(op));
   }
-  if (s.phase == SteadyPhase::kMix) results::readAttributes(g, results::kSteadyMixAttributes, s);
+  if (s.phase == Phase::kSteadyMix) results::readAttributes(g, results::kSteadyMixAttributes, s);
 }
 
-StoredSteadyPhase readSteadyPhase(hid_t steady, const std::string& name, std::uint32_t version) {
+StoredSteadyPhase readSteadyPhase(hid_t steady, const std::string& name, std::uint32_t iteration,
+                                  std::uint32_t version) {
   const h5::Handle group = h5::openGroup(steady, name);
   const hid_t g = group.get();
   StoredSteadyPhase p;
   p.group = h5::pathOf(g);
   const auto phase_name = attr<std::string>(g, "phase");
-  const std::optional<SteadyPhase> phase = results::parseSteadyPhase(phase_name);
+  const std::optional<Phase> phase = parseSteadyPhaseName(phase_name);
   if (!phase || phase_name != name) {
     throw h5::Error(fmt::format("{}: attribute 'phase' is '{}', expected '{}' (precreate, mix or cleanup)",
                                 p.group, phase_name, name));
   }
   p.phase = *phase;
+  p.iteration = iteration;
   p.summary.phase = p.phase;
   readSteadySummary(g, p.summary);
   // The rank and node columns are not kept: validate checks them.
@@ -163,8 +165,10 @@ StoredSteadyPhase readSteadyPhase(hid_t steady, const std::string& name, std::ui
                                                        return record;
                                                      });
   p.summary.ranks = static_cast<std::uint32_t>(p.ranks.size());
-  for (const OpKind op : steadyOpsOf(p.phase)) {
-    p.latency[opKindIndex(op)] = readHistogram(g, results::steadyLatencyName(op));
+  p.kind_latency.resize(kOpKindCount);
+  for (const OpKind op : opKindsOf(p.phase)) {
+    p.kind_latency[opKindIndex(op)] = readHistogram(g, results::steadyLatencyName(op));
+    p.latency += p.kind_latency[opKindIndex(op)];
   }
   if (h5::exists(g, "errors")) {
     p.errors = h5::readCompound<results::SteadyErrorRow>(
@@ -192,7 +196,10 @@ StoredSteadyIteration readSteady(hid_t iteration, std::uint32_t number, std::uin
   it.iteration = number;
   it.rounds = attr<std::uint64_t>(group.get(), "rounds");
   for (const std::string& name : h5::childNames(group.get())) {
-    it.phases.push_back(readSteadyPhase(group.get(), name, version));
+    it.phases.push_back(readSteadyPhase(group.get(), name, number, version));
+  }
+  for (StoredSteadyPhase& p : it.phases) {
+    if (p.phase == Phase::kSteadyMix) p.items = it.rounds;
   }
   std::stable_sort(it.phases.begin(), it.phases.end(),
                    [](const StoredSteadyPhase& a, const StoredSteadyPhase& b) {

@@ -78,19 +78,24 @@ bool stoppedShort(const PhaseResult& result, const Plan& plan) {
   return shortOf(plan.withItems(result.items));
 }
 
-// --steady: a stop ends the mix before its rounds, or precreate early (and then the mix runs no round); a
-// precreate that failed also ends early, but its counts are not checked against the config.
-bool stoppedShort(const SteadyResult& result, const Plan& plan) {
-  const Config& c = plan.config();
-  if (c.stonewall_s == 0.0 && result.rounds < c.steady_rounds) return true;
-  if (result.phases.empty() || result.rounds != 0) return false;
+// --steady: whether a precreate stopped early (a signal; one that failed also ends early, but its counts are
+// not checked against the config).
+bool precreateShort(const PhaseResult& precreate, const Plan& plan) {
   std::uint64_t created = 0;
   std::uint64_t failed = 0;
-  for (const RankPhaseRecord& r : result.phases.front().ranks) {
+  for (const RankPhaseRecord& r : precreate.ranks) {
     failed += r.failed;
     created += r.kinds[opKindIndex(OpKind::kCreate)].ok;
   }
-  return failed == 0 && created < c.items * result.phases.front().ranks.size();
+  return failed == 0 && created < plan.config().items * precreate.ranks.size();
+}
+
+// --steady: a stop ends the mix before its rounds (`items`), or precreate early (and then the mix runs no
+// round).
+bool mixStoppedShort(const PhaseResult& mix, bool precreate_short, const Plan& plan) {
+  const Config& c = plan.config();
+  if (c.stonewall_s == 0.0 && mix.items < c.steady_rounds) return true;
+  return mix.items == 0 && precreate_short;
 }
 
 // Runs `body` with HDF5's error printing off, adding the file name to h5::Error messages (object-level
@@ -199,12 +204,12 @@ std::string seriesProblem(const OpsSeries& s, std::size_t ranks) {
 // the stonewall only for the mix (the other phases have neither).
 void writeSteadySummary(hid_t group, const SteadyPhaseSummary& s) {
   results::writeAttributes(group, results::kSteadySummaryAttributes, s);
-  for (const OpKind op : steadyOpsOf(s.phase)) {
+  for (const OpKind op : opKindsOf(s.phase)) {
     const SteadyOpSummary& o = s.ops[opKindIndex(op)];
     results::writeAttributes(group, results::kSteadyOpAttributes, o, opKindName(op));
     results::writeAttributes(group, results::kSteadyLatencyAttributes, o.latency, opKindName(op));
   }
-  if (s.phase == SteadyPhase::kMix) results::writeAttributes(group, results::kSteadyMixAttributes, s);
+  if (s.phase == Phase::kSteadyMix) results::writeAttributes(group, results::kSteadyMixAttributes, s);
 }
 
 // The path, relative to the iteration's directory, of the object a steady rank's first error was on.
@@ -215,7 +220,7 @@ std::string steadyErrorPath(const FirstError& e) {
   return fmt::format("{}/{}", set, steadyObjectName(e.owner, dataset, e.item));
 }
 
-// The ranks whose record holds a first error, in rank order (PhaseResult and SteadyPhaseResult ranks).
+// The ranks whose record holds a first error, in rank order (PhaseResult and PhaseResult ranks).
 template <class Record>
 std::vector<std::uint32_t> failedRanks(const std::vector<Record>& ranks) {
   std::vector<std::uint32_t> failed;
@@ -254,7 +259,7 @@ struct Hdf5Sink::Impl {
   std::string run_name;  // of the run begin() writes next (or is writing)
   h5::Handle run;        // open from begin() to finish()
   h5::Handle iterations;
-  std::set<std::uint32_t> steady_done;  // the iterations of the run begin() began whose steady() is written
+  bool steady_precreate_short = false;  // --steady: the last precreate written stopped early
   std::vector<std::uint32_t> node_of_rank;
   std::vector<std::string> targets;  // RunInfo::target split at '@': rank r's error paths start with its own
   // "" while every write succeeded; else what went wrong: nothing more is written, finish() throws it.
@@ -411,7 +416,7 @@ struct Hdf5Sink::Impl {
     writeBucketBounds(run.get());
     results::writeConfigGroup(h5::createGroup(run.get(), "config").get(), {plan.config(), plan.shift()});
     iterations = h5::createGroup(run.get(), "iterations");
-    steady_done.clear();
+    steady_precreate_short = false;
     node_of_rank = layout.node_of_rank;
     targets = results::splitTargets(info.target);
     h5::flush(file.get());
@@ -505,16 +510,6 @@ struct Hdf5Sink::Impl {
     h5::flush(file.get());
   }
 
-  void checkSteadyPhase(const SteadyPhaseResult& p) const {
-    if (p.ranks.size() != node_of_rank.size()) {
-      throw h5::Error(fmt::format("Hdf5Sink::steady: {} has {} rank records for a run of {} ranks",
-                                  steadyPhaseName(p.phase), p.ranks.size(), node_of_rank.size()));
-    }
-    if (const std::string problem = seriesProblem(p.series, p.ranks.size()); !problem.empty()) {
-      throw h5::Error(fmt::format("Hdf5Sink::steady: {} has {}", steadyPhaseName(p.phase), problem));
-    }
-  }
-
   // The steady group of `iteration` when it exists (a phase of it written already), else an invalid handle.
   h5::Handle existingSteadyGroup(std::uint32_t iteration) const {
     const std::string name = results::iterationGroupName(iteration);
@@ -524,42 +519,32 @@ struct Hdf5Sink::Impl {
                                                           : h5::Handle();
   }
 
-  // steadyPhase(): each phase once.
-  void checkSteadyPhaseIn(std::uint32_t iteration, const SteadyPhaseResult& p) const {
-    requireRun("steady");
-    checkSteadyPhase(p);
-    const h5::Handle group = existingSteadyGroup(iteration);
-    if (group.valid() && h5::exists(group.get(), steadyPhaseName(p.phase))) {
-      throw h5::Error(fmt::format("Hdf5Sink::steadyPhase: {} already holds {}", h5::pathOf(group.get()),
-                                  steadyPhaseName(p.phase)));
+  // A steady phase: records that fit the run, and the next of its iteration (precreate, mix, cleanup, each
+  // once).
+  void checkSteadyPhase(const PhaseResult& p) const {
+    const std::string name(phaseName(p.phase));
+    if (p.ranks.size() != node_of_rank.size()) {
+      throw h5::Error(fmt::format("Hdf5Sink::phase: {} has {} rank records for a run of {} ranks", name,
+                                  p.ranks.size(), node_of_rank.size()));
     }
-  }
-
-  // steady(): the iteration's three phases; those steadyPhase() wrote already are the same phases (each
-  // phase's group is written once).
-  void checkSteady(std::uint32_t iteration, const SteadyResult& result) const {
-    requireRun("steady");
-    if (result.phases.size() != kSteadyPhaseCount) {
+    if (const std::string problem = seriesProblem(p.series, p.ranks.size()); !problem.empty()) {
+      throw h5::Error(fmt::format("Hdf5Sink::phase: {} has {}", name, problem));
+    }
+    const h5::Handle group = existingSteadyGroup(p.iteration);
+    std::size_t written = 0;
+    while (group.valid() && written < kSteadyPhaseCount &&
+           h5::exists(group.get(), std::string(phaseName(kSteadyPhases[written])))) {
+      ++written;
+    }
+    if (written == kSteadyPhaseCount || kSteadyPhases[written] != p.phase) {
       throw h5::Error(
-          fmt::format("Hdf5Sink::steady: {} phases, expected precreate, mix and cleanup (called "
-                      "on a rank other than 0?)",
-                      result.phases.size()));
-    }
-    for (std::size_t i = 0; i < result.phases.size(); ++i) {
-      const SteadyPhaseResult& p = result.phases[i];
-      if (p.phase != static_cast<SteadyPhase>(i)) {
-        throw h5::Error(fmt::format("Hdf5Sink::steady: phase {} is {}, expected {}", i,
-                                    steadyPhaseName(p.phase), steadyPhaseName(static_cast<SteadyPhase>(i))));
-      }
-      checkSteadyPhase(p);
-    }
-    if (steady_done.contains(iteration)) {
-      throw h5::Error(fmt::format("Hdf5Sink::steady: {}/{} already holds {}", h5::pathOf(iterations.get()),
-                                  results::iterationGroupName(iteration), results::kSteadyGroup));
+          fmt::format("Hdf5Sink::phase: steady {} of iteration {} out of order ({} of its phases "
+                      "written; they come as precreate, mix, cleanup, each once)",
+                      name, p.iteration, written));
     }
   }
 
-  void writeSteadyRanks(hid_t group, const SteadyPhaseResult& result) const {
+  void writeSteadyRanks(hid_t group, const PhaseResult& result) const {
     std::vector<results::SteadyRankRow> rows;
     rows.reserve(result.ranks.size());
     for (std::uint32_t rank = 0; rank < result.ranks.size(); ++rank) {
@@ -568,7 +553,7 @@ struct Hdf5Sink::Impl {
     h5::writeCompound<results::SteadyRankRow>(group, "ranks", results::kSteadyRankFields, rows);
   }
 
-  void writeSteadyErrors(hid_t group, std::uint32_t iteration, const SteadyPhaseResult& result,
+  void writeSteadyErrors(hid_t group, std::uint32_t iteration, const PhaseResult& result,
                          const Plan& plan) const {
     writeFirstErrors<results::SteadyErrorRow>(
         group, results::kSteadyErrorFields, result.ranks,
@@ -583,60 +568,38 @@ struct Hdf5Sink::Impl {
         });
   }
 
-  // iterations/iter-NNNN/steady, made with its first phase; rounds rewritten each time (0 before the mix).
-  h5::Handle steadyGroup(std::uint32_t iteration, std::uint64_t rounds) {
+  // iterations/iter-NNNN/steady, made with its first phase (rounds 0 until the mix is written).
+  h5::Handle steadyGroup(std::uint32_t iteration) {
     h5::Handle group = existingSteadyGroup(iteration);
-    if (!group.valid()) group = h5::createGroup(iterationGroup(iteration).get(), results::kSteadyGroup);
-    h5::writeAttribute(group.get(), "rounds", rounds);
+    if (group.valid()) return group;
+    group = h5::createGroup(iterationGroup(iteration).get(), results::kSteadyGroup);
+    h5::writeAttribute(group.get(), "rounds", std::uint64_t{0});
     return group;
   }
 
-  // Room for steady phases: each up to four histograms, a row of 21 numbers per rank, series, first errors.
-  void reserveSteady(std::uint32_t iteration, std::span<const SteadyPhaseResult* const> phases) const {
-    std::uint64_t bytes = 0;
-    for (const SteadyPhaseResult* p : phases) {
-      bytes += kReserveFixed + node_of_rank.size() * kReservePerRank +
-               seriesBytes(p->series, p->ranks.size()) + errorRoom(failedRanks(p->ranks).size());
-    }
-    reserve(fmt::format("iteration {} steady", iteration), bytes);
-  }
-
-  // iterations/iter-NNNN/steady/<phase>: the same kind of data as a phase group, by op type.
-  void writeSteadyPhase(hid_t steady_group, std::uint32_t iteration, const SteadyPhaseResult& p,
-                        const Plan& plan) {
-    const h5::Handle group = h5::createGroup(steady_group, steadyPhaseName(p.phase));
-    h5::writeAttribute(group.get(), "phase", steadyPhaseName(p.phase));
+  // iterations/iter-NNNN/steady/<phase>: the same kind of data as a phase group, by op kind; flushed as a
+  // phase is. The mix writes the iteration's agreed rounds and the stop's mark.
+  void steadyPhase(const PhaseResult& p, const Plan& plan) {
+    reserve(fmt::format("iteration {} steady {}", p.iteration, phaseName(p.phase)),
+            kReserveFixed + node_of_rank.size() * kReservePerRank + seriesBytes(p.series, p.ranks.size()) +
+                errorRoom(failedRanks(p.ranks).size()));
+    const h5::Handle steady = steadyGroup(p.iteration);
+    const h5::Handle group = h5::createGroup(steady.get(), std::string(phaseName(p.phase)));
+    h5::writeAttribute(group.get(), "phase", std::string(phaseName(p.phase)));
     writeSteadySummary(group.get(), summarizeSteadyPhase(p));
     writeSteadyRanks(group.get(), p);
-    for (const OpKind op : steadyOpsOf(p.phase)) {
-      h5::writeVector(group.get(), results::steadyLatencyName(op), p.latency[opKindIndex(op)].counts());
+    for (const OpKind op : opKindsOf(p.phase)) {
+      h5::writeVector(group.get(), results::steadyLatencyName(op), p.kind_latency[opKindIndex(op)].counts());
     }
-    writeSteadyErrors(group.get(), iteration, p, plan);
+    writeSteadyErrors(group.get(), p.iteration, p, plan);
     writeSeriesCounts(group.get(), p.series, p.ranks.size());
     results::writeFailover(group.get(), p.stall, p.faults);
-  }
-
-  void steadyPhase(std::uint32_t iteration, const SteadyPhaseResult& p, std::uint64_t rounds,
-                   const Plan& plan) {
-    reserveSteady(iteration, std::array{&p});
-    const h5::Handle group = steadyGroup(iteration, rounds);
-    writeSteadyPhase(group.get(), iteration, p, plan);
-    h5::flush(file.get());
-  }
-
-  // The iteration whole: the phases steadyPhase() has not written, the agreed rounds, the stop's mark.
-  void steady(std::uint32_t iteration, const SteadyResult& result, const Plan& plan) {
-    const h5::Handle existing = existingSteadyGroup(iteration);
-    std::vector<const SteadyPhaseResult*> missing;
-    for (const SteadyPhaseResult& p : result.phases) {
-      if (!existing.valid() || !h5::exists(existing.get(), steadyPhaseName(p.phase))) missing.push_back(&p);
+    if (p.phase == Phase::kSteadyPrecreate) steady_precreate_short = precreateShort(p, plan);
+    if (p.phase == Phase::kSteadyMix) {
+      h5::writeAttribute(steady.get(), "rounds", p.items);
+      markIfStopped(mixStoppedShort(p, steady_precreate_short, plan));
     }
-    reserveSteady(iteration, missing);
-    const h5::Handle group = steadyGroup(iteration, result.rounds);
-    for (const SteadyPhaseResult* p : missing) writeSteadyPhase(group.get(), iteration, *p, plan);
-    markIfStopped(stoppedShort(result, plan));
     h5::flush(file.get());
-    steady_done.insert(iteration);
   }
 
   void end(const RunResult& result, const Plan& plan) {
@@ -744,21 +707,16 @@ bool Hdf5Sink::commit() {
 
 void Hdf5Sink::phase(const PhaseResult& result, const Plan& plan) {
   if (!commit()) return;
+  if (phaseInfo(result.phase).steady()) {
+    inFile(path_, [&] {
+      impl_->requireRun("phase");
+      impl_->checkSteadyPhase(result);
+    });
+    impl_->write([&] { impl_->steadyPhase(result, plan); });
+    return;
+  }
   inFile(path_, [&] { impl_->checkPhase(result, plan); });
   impl_->write([&] { impl_->phase(result, plan); });
-}
-
-void Hdf5Sink::steady(std::uint32_t iteration, const SteadyResult& result, const Plan& plan) {
-  if (!commit()) return;
-  inFile(path_, [&] { impl_->checkSteady(iteration, result); });
-  impl_->write([&] { impl_->steady(iteration, result, plan); });
-}
-
-void Hdf5Sink::steadyPhase(std::uint32_t iteration, const SteadyPhaseResult& phase, std::uint64_t rounds,
-                           const Plan& plan) {
-  if (!commit()) return;
-  inFile(path_, [&] { impl_->checkSteadyPhaseIn(iteration, phase); });
-  impl_->write([&] { impl_->steadyPhase(iteration, phase, rounds, plan); });
 }
 
 void Hdf5Sink::end(const RunResult& result, const Plan& plan) {

@@ -32,23 +32,23 @@ void checkSteadySummary(const StoredSteadyPhase& phase) {
   // The counts before the times and rates computed from them, so that a wrong count is the one named.
   expectAttributes(g, results::kSteadySummaryAttributes, want, got, {}, Rows::kExact);
   expectAttributes(g, results::kSteadySummaryAttributes, want, got, {}, Rows::kNear);
-  for (const OpKind op : steadyOpsOf(phase.phase)) {
+  for (const OpKind op : opKindsOf(phase.phase)) {
     const SteadyOpSummary& w = want.ops[opKindIndex(op)];
     const SteadyOpSummary& o = got.ops[opKindIndex(op)];
     expectAttributes(g, results::kSteadyOpAttributes, w, o, opKindName(op));
     expectAttributes(g, results::kSteadyLatencyAttributes, w.latency, o.latency, opKindName(op));
   }
-  if (phase.phase == SteadyPhase::kMix) expectAttributes(g, results::kSteadyMixAttributes, want, got);
+  if (phase.phase == Phase::kSteadyMix) expectAttributes(g, results::kSteadyMixAttributes, want, got);
 }
 
 // Each op type's histogram holds exactly its successful ops (its length is the structure's: a histogram's
 // buckets, checked before the file is read).
 void checkSteadyLatency(const StoredSteadyPhase& phase) {
-  for (const OpKind op : steadyOpsOf(phase.phase)) {
+  for (const OpKind op : opKindsOf(phase.phase)) {
     const std::string path = fmt::format("{}/{}", phase.group, results::steadyLatencyName(op));
     std::uint64_t ok = 0;
     for (const RankPhaseRecord& row : phase.ranks) ok += row.kinds[opKindIndex(op)].ok;
-    expectEqual(path, "sum of counts", ok, phase.latency[opKindIndex(op)].count(),
+    expectEqual(path, "sum of counts", ok, phase.kind_latency[opKindIndex(op)].count(),
                 fmt::format("sum of ranks.{}_ok", opKindName(op)));
   }
 }
@@ -64,7 +64,7 @@ void checkSteadyCounts(const StoredSteadyPhase& phase, const Config& config, std
   std::array<std::uint64_t, kOpKindCount> want{};
   std::string how;
   switch (phase.phase) {
-    case SteadyPhase::kPrecreate:
+    case Phase::kSteadyPrecreate:
       want[opKindIndex(OpKind::kMkdir)] = config.datasets * ranks;
       want[opKindIndex(OpKind::kCreate)] = config.items * ranks;
       how = "config datasets and items x ranks, nothing failed";
@@ -73,13 +73,13 @@ void checkSteadyCounts(const StoredSteadyPhase& phase, const Config& config, std
         how = "stopped by a signal: at most config items x ranks, and then no mix rounds";
       }
       break;
-    case SteadyPhase::kMix:
-      for (const OpKind op : steadyOpsOf(SteadyPhase::kMix)) {
+    case Phase::kSteadyMix:
+      for (const OpKind op : opKindsOf(Phase::kSteadyMix)) {
         want[opKindIndex(op)] = rounds * config.datasets * ranks;
       }
       how = "rounds x datasets x ranks, nothing failed";
       break;
-    case SteadyPhase::kCleanup:
+    case Phase::kSteadyCleanup:
       want[opKindIndex(OpKind::kDelete)] = precreated;
       want[opKindIndex(OpKind::kRmdir)] = config.datasets * ranks;
       how = "precreate's create_ok and config datasets x ranks, nothing failed";
@@ -106,7 +106,7 @@ void checkSteadyRows(hid_t file, const StoredSteadyPhase& phase,
   const std::string path = phase.group + "/ranks";
   expectEqual<std::size_t>(path, "rows", node_of_rank.size(), phase.ranks.size(), "ranks");
   const std::vector<results::SteadyRankRow> stored = storedSteadyRows(file, phase.group);
-  const std::vector<OpKind> own = steadyOpsOf(phase.phase);
+  const std::span<const OpKind> own = opKindsOf(phase.phase);
   for (std::uint32_t r = 0; r < phase.ranks.size(); ++r) {
     const RankPhaseRecord& row = phase.ranks[r];
     const std::string at = fmt::format("row {}", r);
@@ -121,11 +121,11 @@ void checkSteadyRows(hid_t file, const StoredSteadyPhase& phase,
       if (!of_phase && (row.kinds[op].ok != 0 || row.kinds[op].failed != 0)) {
         fail(path, fmt::format("{}: {}_ok and {}_failed: expected 0 ({} does no {}), found {} and {}", at,
                                opKindName(static_cast<OpKind>(op)), opKindName(static_cast<OpKind>(op)),
-                               steadyPhaseName(phase.phase), opKindName(static_cast<OpKind>(op)),
-                               row.kinds[op].ok, row.kinds[op].failed));
+                               phaseName(phase.phase), opKindName(static_cast<OpKind>(op)), row.kinds[op].ok,
+                               row.kinds[op].failed));
       }
     }
-    if (phase.phase != SteadyPhase::kMix) continue;
+    if (phase.phase != Phase::kSteadyMix) continue;
     expectEqual(path, at + ": rounds", rounds, row.rounds, "the steady group's rounds: every rank agrees");
     if (row.t_stonewall == 0.0) {
       expectEqual(path, at + ": rounds_at_stonewall", row.rounds, row.ops_at_stonewall,
@@ -175,12 +175,12 @@ void checkSteadyIteration(hid_t file, const StoredSteadyIteration& it, const Con
     fail(it.group, fmt::format("iteration: expected less than config iterations = {}, found {}",
                                config.iterations, it.iteration));
   }
-  const auto has = [&](SteadyPhase phase) {
+  const auto has = [&](Phase phase) {
     return std::any_of(it.phases.begin(), it.phases.end(),
                        [&](const StoredSteadyPhase& p) { return p.phase == phase; });
   };
   // Killed before the mix was written: its rounds are not known yet.
-  const bool before_mix = cut && !has(SteadyPhase::kMix);
+  const bool before_mix = cut && !has(Phase::kSteadyMix);
   if (before_mix) {
     expectEqual<std::uint64_t>(it.group, "rounds", 0, it.rounds, "0 until the mix is written");
   } else if (config.stonewall_s == 0.0 && !stopped && !cut) {
@@ -192,16 +192,16 @@ void checkSteadyIteration(hid_t file, const StoredSteadyIteration& it, const Con
   }
   // The phases in order from the precreate; a killed job's last iteration may stop after any of them.
   for (std::size_t i = 0; i < kSteadyPhaseCount; ++i) {
-    const auto phase = static_cast<SteadyPhase>(i);
+    const auto phase = kSteadyPhases[i];
     if (cut && i == it.phases.size() && i > 0) break;
     if (i >= it.phases.size() || it.phases[i].phase != phase) {
-      fail(fmt::format("{}/{}", it.group, steadyPhaseName(phase)),
+      fail(fmt::format("{}/{}", it.group, phaseName(phase)),
            cut ? "missing (a steady group's phases are written in order, from the precreate)"
                : "missing (every steady group has precreate, mix and cleanup)");
     }
   }
   std::uint64_t precreated = 0;
-  if (!it.phases.empty() && it.phases.front().phase == SteadyPhase::kPrecreate) {
+  if (!it.phases.empty() && it.phases.front().phase == Phase::kSteadyPrecreate) {
     for (const RankPhaseRecord& row : it.phases.front().ranks)
       precreated += row.kinds[opKindIndex(OpKind::kCreate)].ok;
   }

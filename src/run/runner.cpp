@@ -64,7 +64,7 @@ class BenchmarkRun {
     if (root_ && !config_.faults.empty()) {
       // --steady's faults go into its mix unless --fault-phase names its phases (precreate, mix, cleanup).
       std::vector<std::string> phases = config_.fault_phases;
-      if (steady_ && phases.empty()) phases.emplace_back(steadyPhaseName(SteadyPhase::kMix));
+      if (steady_ && phases.empty()) phases.emplace_back(phaseName(Phase::kSteadyMix));
       faults_ = std::make_unique<FaultInjector>(config_.faults, std::move(phases));
       executor_.setFaults(faults_.get());
     }
@@ -246,16 +246,15 @@ class BenchmarkRun {
     steady.faults = faults_.get();
     steady.iteration = iteration;
     if (root_) {
-      steady.after_phase = [&](const SteadyPhaseResult& phase, std::uint64_t rounds) {
-        for (Sink* sink : sinks_) sink->steadyPhase(iteration, phase, rounds, plan_);
+      steady.after_phase = [&](const PhaseResult& phase) {
+        for (Sink* sink : sinks_) sink->phase(phase, plan_);
       };
     }
     SteadyResult measured = runSteady(steadyConfigOf(config_), steady);
     if (root_) {
-      for (const SteadyPhaseResult& p : measured.phases) {
+      for (const PhaseResult& p : measured.phases) {
         for (const FaultRecord& f : p.faults) result_.fault_failed = result_.fault_failed || f.failed();
       }
-      for (Sink* sink : sinks_) sink->steady(iteration, measured, plan_);
     }
     result_.stop_signal = agreeOnStop(comm);
     if (root_ && stopped()) {
@@ -266,7 +265,7 @@ class BenchmarkRun {
                             measured.rounds, config_.steady_rounds);
     }
     // Kept for the run's end as a selected phase is (publishPhase): the series' per-rank counts released.
-    for (SteadyPhaseResult& p : measured.phases) p.series.per_rank = std::vector<std::uint32_t>();
+    for (PhaseResult& p : measured.phases) p.series.per_rank = std::vector<std::uint32_t>();
     if (root_) result_.steady.push_back(std::move(measured));
   }
 

@@ -64,8 +64,8 @@ class SteadyEngine {
     parts_.comm.barrier();
     epoch_ns_ = parts_.clock.nowNs();
 
-    RankPhaseRecord record = measure(SteadyPhase::kPrecreate, [this] { precreate(); });
-    keep(result, SteadyPhase::kPrecreate, record);
+    RankPhaseRecord record = measure(Phase::kSteadyPrecreate, [this] { precreate(); });
+    keep(result, Phase::kSteadyPrecreate, record);
     shareTaken();
     // A signal during precreate (on any rank) leaves the mix out: its rounds would read objects that a
     // stopped rank never made.
@@ -75,14 +75,14 @@ class SteadyEngine {
     // Every dataset exists now (or never will): open the ones the mix reads and writes, untimed.
     for (Dataset& d : read_) openIfOurs(d);
     for (Dataset& d : write_) openIfOurs(d);
-    record = measure(SteadyPhase::kMix, [this] { mix(); });
+    record = measure(Phase::kSteadyMix, [this] { mix(); });
     result.rounds = rounds_;
-    keep(result, SteadyPhase::kMix, record);
+    keep(result, Phase::kSteadyMix, record);
     for (Dataset& d : read_) close(d);
     for (Dataset& d : write_) close(d);
 
-    record = measure(SteadyPhase::kCleanup, [this] { cleanup(); });
-    keep(result, SteadyPhase::kCleanup, record);
+    record = measure(Phase::kSteadyCleanup, [this] { cleanup(); });
+    keep(result, Phase::kSteadyCleanup, record);
     return result;
   }
 
@@ -92,7 +92,7 @@ class SteadyEngine {
   // Barrier, t_start, the phase's ops, t_local_end, barrier, t_global_end. The hook's time (paused_ns_)
   // is left out of both ends.
   template <class Body>
-  RankPhaseRecord measure(SteadyPhase phase, Body body) {
+  RankPhaseRecord measure(Phase phase, Body body) {
     RankPhaseRecord record;
     latency_ = {};
     record_ = &record;
@@ -104,7 +104,7 @@ class SteadyEngine {
     ok_ = 0;
     series_.begin(t_start, std::max<std::int64_t>(1, parts_.series_interval_ns));
     gaps_.begin(t_start, epoch_ns_);
-    if (parts_.faults != nullptr) parts_.faults->begin(steadyPhaseName(phase), parts_.iteration);
+    if (parts_.faults != nullptr) parts_.faults->begin(phaseName(phase), parts_.iteration);
     body();
     series_.finish(previous_, ok_);
     gaps_.finish();
@@ -118,7 +118,7 @@ class SteadyEngine {
     record.t_local_end = seconds(t_local_end - paused_ns_);
     record.t_global_end = seconds(t_global_end - paused_ns_);
     sumKinds(record);
-    if (phase == SteadyPhase::kMix) {
+    if (phase == Phase::kSteadyMix) {
       record.rounds = rounds_;
       if (record.t_stonewall == 0.0) record.ops_at_stonewall = rounds_;
     }
@@ -129,7 +129,7 @@ class SteadyEngine {
   // Collective: one gather of the records and one reduction of all op types' histograms, then the series
   // and the stall as the runner's phases collect them; rank 0 ends the phase's faults and measures each
   // injected one's recovery.
-  void keep(SteadyResult& result, SteadyPhase phase, const RankPhaseRecord& record) {
+  void keep(SteadyResult& result, Phase phase, const RankPhaseRecord& record) {
     std::vector<FaultRecord> faults =
         parts_.faults != nullptr ? parts_.faults->end() : std::vector<FaultRecord>();
     std::vector<std::byte> all;
@@ -145,13 +145,17 @@ class SteadyEngine {
       (void)collectStall(parts_.comm, gaps_, std::vector<RankPhaseRecord>());
       return;
     }
-    SteadyPhaseResult& p = result.phases.emplace_back();
+    PhaseResult& p = result.phases.emplace_back();
+    p.iteration = parts_.iteration;
     p.phase = phase;
+    p.items = phase == Phase::kSteadyMix ? rounds_ : 0;
     p.ranks.resize(size_);
     std::memcpy(p.ranks.data(), all.data(), all.size());
+    p.kind_latency.resize(kOpKindCount);
     for (std::size_t op = 0; op < kOpKindCount; ++op) {
       std::copy(counts.begin() + op * kBuckets, counts.begin() + (op + 1) * kBuckets,
-                p.latency[op].counts().begin());
+                p.kind_latency[op].counts().begin());
+      p.latency += p.kind_latency[op];
     }
     p.series = std::move(series);
     p.stall = collectStall(parts_.comm, gaps_, p.ranks);
@@ -160,7 +164,7 @@ class SteadyEngine {
       if (f.injected) f.recovery_s = recoverySeconds(p.series, f.t_start, phase_s);
     }
     p.faults = std::move(faults);
-    if (parts_.after_phase) parts_.after_phase(p, rounds_);
+    if (parts_.after_phase) parts_.after_phase(p);
   }
 
   // Counts one op that ended at `now`: its latency runs from the previous clock read, so one read per op

@@ -354,12 +354,12 @@ TEST(ConsoleSink, NoPhaseRan) {
 }
 
 // A rank that did `per_op_ok` of each op of the phase, 2 s barrier to barrier.
-RankPhaseRecord steadyRecord(SteadyPhase phase, double t_local_end, std::uint64_t per_op_ok) {
+RankPhaseRecord steadyRecord(Phase phase, double t_local_end, std::uint64_t per_op_ok) {
   RankPhaseRecord r;
   r.t_start = 0.0;
   r.t_local_end = t_local_end;
   r.t_global_end = 2.0;
-  for (const OpKind op : steadyOpsOf(phase)) r.kinds[opKindIndex(op)].ok = per_op_ok;
+  for (const OpKind op : opKindsOf(phase)) r.kinds[opKindIndex(op)].ok = per_op_ok;
   sumKinds(r);
   return r;
 }
@@ -376,13 +376,14 @@ TEST(ConsoleSink, ASteadyRun) {
   const Plan plan(c, 2);
   SteadyResult steady;
   steady.rounds = 3;
-  for (const SteadyPhase phase : {SteadyPhase::kPrecreate, SteadyPhase::kMix, SteadyPhase::kCleanup}) {
-    SteadyPhaseResult p;
+  for (const Phase phase : {Phase::kSteadyPrecreate, Phase::kSteadyMix, Phase::kSteadyCleanup}) {
+    PhaseResult p;
     p.phase = phase;
+    p.items = phase == Phase::kSteadyMix ? 3 : 0;
     p.ranks = {steadyRecord(phase, 1.0, 6), steadyRecord(phase, 2.0, 6)};
-    p.ranks[0].rounds = p.ranks[1].rounds = phase == SteadyPhase::kMix ? 3 : 0;
+    p.ranks[0].rounds = p.ranks[1].rounds = phase == Phase::kSteadyMix ? 3 : 0;
     p.ranks[0].ops_at_stonewall = p.ranks[1].ops_at_stonewall = p.ranks[0].rounds;
-    for (LatencyHistogram& h : p.latency) h = histogram({{2'000, 12}});
+    p.kind_latency.assign(kOpKindCount, histogram({{2'000, 12}}));
     steady.phases.push_back(std::move(p));
   }
   steady.phases[1].ranks[1].kinds[opKindIndex(OpKind::kRead)] = {5, 1};
@@ -396,7 +397,7 @@ TEST(ConsoleSink, ASteadyRun) {
   CapturedFile out;
   ConsoleSink sink(out.file());
   sink.begin(run.info, plan);
-  sink.steady(0, steady, plan);
+  for (const PhaseResult& p : steady.phases) sink.phase(p, plan);
   sink.end(run, plan);
   const std::vector<std::string> expected = {
       "mdbench 0.1.0 (commit abc1234) on 2 ranks, 1 node",
@@ -410,7 +411,7 @@ TEST(ConsoleSink, ASteadyRun) {
       "the dataset it reads finds its objects missing (ENOENT), as in md-workbench",
       "started:  2026-11-30T13:23:06Z",
       "",
-      "steady state, iteration 0: 3 rounds",
+      "steady state, iteration 0",
       "phase      op               ok   failed         ops/s        p50        p90        p99        max   "
       "latency in microseconds",
       "precreate  mkdir            12        0           6.0        2.0        2.0        2.0        2.0",

@@ -38,7 +38,6 @@ TEST(EnumNames, EveryTableReadsBothWays) {
   expectBothWays(kDataPacketNames);
   expectBothWays(kServerSourceKindNames);
   expectBothWays(kServerStatsStatusNames);
-  expectBothWays(kSteadyPhaseNames);
   expectBothWays(kOpKindNames);
 }
 
@@ -47,7 +46,7 @@ TEST(EnumNames, NamesAsTheResultsFileAndOptionsSpellThem) {
   EXPECT_EQ(sweepPlacementName(SweepPlacement::kSpread), "spread");
   EXPECT_EQ(dataPacketName(DataPacket::kIncompressible), "incompressible");
   EXPECT_STREQ(opKindName(OpKind::kDelete), "delete");
-  EXPECT_STREQ(steadyPhaseName(SteadyPhase::kMix), "mix");
+  EXPECT_EQ(phaseName(Phase::kSteadyMix), "mix");
   EXPECT_EQ(serverStatsStatusName(ServerStatsStatus::kWentBackwards), "went-backwards");
   EXPECT_EQ(valueOf(kOpKindNames, "Delete"), std::nullopt);  // exact, case and all
   // A value no row names (cast from a number) is "?", never another value's name.

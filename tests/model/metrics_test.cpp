@@ -311,14 +311,14 @@ TEST(RunResult, FailedOpsSumsAllPhasesAndRanks) {
   EXPECT_EQ(run.failedOps(), 9u);
 
   // --steady's iterations count as the selected phases do: every op type of every phase and rank.
-  SteadyPhaseResult mix;
-  mix.phase = SteadyPhase::kMix;
+  PhaseResult mix;
+  mix.phase = Phase::kSteadyMix;
   mix.ranks.resize(2);
   mix.ranks[0].kinds[opKindIndex(OpKind::kStat)].failed = 2;
   mix.ranks[1].kinds[opKindIndex(OpKind::kCreate)].failed = 1;
   for (RankPhaseRecord& r : mix.ranks) sumKinds(r);
-  SteadyPhaseResult cleanup;
-  cleanup.phase = SteadyPhase::kCleanup;
+  PhaseResult cleanup;
+  cleanup.phase = Phase::kSteadyCleanup;
   cleanup.ranks.resize(1);
   cleanup.ranks[0].kinds[opKindIndex(OpKind::kRmdir)].failed = 4;
   sumKinds(cleanup.ranks[0]);

@@ -53,7 +53,7 @@ const std::vector<Row> kExpected = {
 
 std::set<Phase> phasesWhere(bool (PhaseInfo::*flag)() const) {
   std::set<Phase> phases;
-  for (const Phase p : kAllPhases) {
+  for (const Phase p : kSelectablePhases) {
     if ((phaseInfo(p).*flag)()) phases.insert(p);
   }
   return phases;
@@ -70,10 +70,11 @@ Config everythingConfig() {
 }
 
 TEST(PhaseTable, EveryPhaseHasItsRowInOrder) {
-  ASSERT_EQ(kExpected.size(), kPhaseCount);
-  for (std::size_t i = 0; i < kPhaseCount; ++i) {
+  ASSERT_EQ(kExpected.size(), kSelectablePhases.size());
+  ASSERT_EQ(kSelectablePhases.size() + kSteadyPhaseCount, kPhaseCount);
+  for (std::size_t i = 0; i < kSelectablePhases.size(); ++i) {
     const Row& want = kExpected[i];
-    ASSERT_EQ(kAllPhases[i], want.phase);
+    ASSERT_EQ(kSelectablePhases[i], want.phase);
     const PhaseInfo& got = phaseInfo(want.phase);
     SCOPED_TRACE(want.name);
     EXPECT_EQ(got.phase, want.phase);
@@ -91,11 +92,12 @@ TEST(PhaseTable, EveryPhaseHasItsRowInOrder) {
 
 TEST(PhaseTable, NamesRoundTripAndAreUnique) {
   std::set<std::string_view> names;
-  for (const Phase p : kAllPhases) {
+  for (const Phase p : kSelectablePhases) {
     EXPECT_EQ(phaseName(p), phaseInfo(p).name);
     EXPECT_EQ(parsePhaseName(phaseName(p)), p) << phaseName(p);
     names.insert(phaseName(p));
   }
+  for (const Phase p : kSteadyPhases) names.insert(phaseName(p));
   EXPECT_EQ(names.size(), kPhaseCount);
   for (const char* other : {"", "tree", "Tree-create", "tree-create ", "file-creates", "dir-read", "mix"}) {
     EXPECT_EQ(parsePhaseName(other), std::nullopt) << other;
@@ -127,7 +129,7 @@ TEST(PhaseTable, FindPhase) {
 }
 
 TEST(PhaseTable, ReadersOfTheTableAgreeWithIt) {
-  for (const Phase p : kAllPhases) {
+  for (const Phase p : kSelectablePhases) {
     const PhaseInfo& info = phaseInfo(p);
     EXPECT_EQ(isTreePhase(p), info.tree()) << info.name;
     EXPECT_EQ(stonewallRule(p), info.stonewall) << info.name;
@@ -151,7 +153,7 @@ TEST(PhaseTable, SelectionFollowsTheAction) {
     Config config;
     config.phases.*option = true;
     std::vector<Phase> want;
-    for (const Phase p : kAllPhases) {
+    for (const Phase p : kSelectablePhases) {
       if (phaseInfo(p).action != action) continue;
       if (action == A::kRename && (p == P::kFileRename) != (option == &PhaseSelection::file_rename)) continue;
       want.push_back(p);
@@ -165,8 +167,8 @@ TEST(PhaseTable, PlanFollowsTheRows) {
   config.shift = 2;
   config.random_order = true;
   const Plan plan(config, 7);
-  EXPECT_EQ(plan.phases(), std::vector<Phase>(kAllPhases.begin(), kAllPhases.end()));
-  for (const Phase p : kAllPhases) {
+  EXPECT_EQ(plan.phases(), std::vector<Phase>(kSelectablePhases.begin(), kSelectablePhases.end()));
+  for (const Phase p : kSelectablePhases) {
     const PhaseInfo& info = phaseInfo(p);
     SCOPED_TRACE(info.name);
     EXPECT_TRUE(plan.runs(p));
@@ -186,7 +188,7 @@ TEST(PhaseTable, PlanFollowsTheRows) {
   }
   config.random_order = false;
   const Plan in_order(config, 7);
-  for (const Phase p : kAllPhases) EXPECT_FALSE(in_order.randomOrder(p)) << phaseName(p);
+  for (const Phase p : kSelectablePhases) EXPECT_FALSE(in_order.randomOrder(p)) << phaseName(p);
 }
 
 // -S: rank 0 alone removes and renames each shared name; every rank creates, stats, reads and lists.
@@ -208,7 +210,7 @@ TEST(PhaseTable, SharedFilesOnceForShared) {
 TEST(PhaseTable, NameFormAfterTheRename) {
   Config config = everythingConfig();
   const Plan plan(config, 2);
-  for (const Phase p : kAllPhases) {
+  for (const Phase p : kSelectablePhases) {
     const PhaseInfo& info = phaseInfo(p);
     if (info.tree()) continue;
     const bool after = info.action == A::kRemove && info.scope == S::kFiles;  // only remove follows a rename
@@ -225,21 +227,34 @@ TEST(PhaseTable, NameFormAfterTheRename) {
   for (const Phase p : {P::kDirStat, P::kDirRemove}) EXPECT_EQ(renamed.nameForm(p), NameForm::kOriginal);
 }
 
+// --steady's phases are rows of the phase table: their names (the results groups'), never a selectable
+// phase's (-x, rules and --fault-phase without --steady refuse them), and their op kinds.
 TEST(SteadyTables, NamesAndOps) {
   using Op = OpKind;
-  EXPECT_STREQ(steadyPhaseName(SteadyPhase::kPrecreate), "precreate");
-  EXPECT_STREQ(steadyPhaseName(SteadyPhase::kMix), "mix");
-  EXPECT_STREQ(steadyPhaseName(SteadyPhase::kCleanup), "cleanup");
-  EXPECT_STREQ(steadyPhaseName(static_cast<SteadyPhase>(kSteadyPhaseCount)), "?");
+  const std::vector<std::string_view> names = {"precreate", "mix", "cleanup"};
+  for (std::size_t i = 0; i < kSteadyPhaseCount; ++i) {
+    const Phase p = kSteadyPhases[i];
+    EXPECT_EQ(phaseName(p), names[i]);
+    EXPECT_TRUE(phaseInfo(p).steady());
+    EXPECT_EQ(phaseInfo(p).mdtest_label, "");
+    EXPECT_EQ(parseSteadyPhaseName(names[i]), p);
+    EXPECT_EQ(parsePhaseName(names[i]), std::nullopt);
+  }
+  for (const Phase p : kSelectablePhases) {
+    EXPECT_FALSE(phaseInfo(p).steady());
+    EXPECT_TRUE(opKindsOf(p).empty());
+    EXPECT_EQ(parseSteadyPhaseName(phaseName(p)), std::nullopt);
+  }
+  EXPECT_EQ(findPhase(PhaseScope::kFiles, PhaseAction::kCreate), Phase::kFileCreate);
+  EXPECT_THROW((void)phaseInfo(static_cast<Phase>(kPhaseCount)), std::logic_error);
   const std::vector<const char*> ops = {"mkdir", "stat", "read", "delete", "create", "rmdir"};
   ASSERT_EQ(ops.size(), kOpKindCount);
   for (std::size_t i = 0; i < kOpKindCount; ++i) EXPECT_STREQ(opKindName(static_cast<Op>(i)), ops[i]);
   EXPECT_STREQ(opKindName(static_cast<Op>(kOpKindCount)), "?");
-  EXPECT_EQ(steadyOpsOf(SteadyPhase::kPrecreate), (std::vector<Op>{Op::kMkdir, Op::kCreate}));
-  EXPECT_EQ(steadyOpsOf(SteadyPhase::kMix),
-            (std::vector<Op>{Op::kStat, Op::kRead, Op::kDelete, Op::kCreate}));
-  EXPECT_EQ(steadyOpsOf(SteadyPhase::kCleanup), (std::vector<Op>{Op::kDelete, Op::kRmdir}));
-  EXPECT_EQ(steadyOpsOf(static_cast<SteadyPhase>(kSteadyPhaseCount)), std::vector<Op>{});
+  const auto kinds = [](Phase p) { return std::vector<Op>(opKindsOf(p).begin(), opKindsOf(p).end()); };
+  EXPECT_EQ(kinds(Phase::kSteadyPrecreate), (std::vector<Op>{Op::kMkdir, Op::kCreate}));
+  EXPECT_EQ(kinds(Phase::kSteadyMix), (std::vector<Op>{Op::kStat, Op::kRead, Op::kDelete, Op::kCreate}));
+  EXPECT_EQ(kinds(Phase::kSteadyCleanup), (std::vector<Op>{Op::kDelete, Op::kRmdir}));
 }
 
 }  // namespace

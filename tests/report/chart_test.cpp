@@ -660,7 +660,7 @@ TEST(Timeline, RunsOfAConfiguration) {
   EXPECT_TRUE(t.has_series);
   ASSERT_EQ(t.phases.size(), 2u);  // the first iteration's
   const TimelinePhase& create = t.phases[0];
-  EXPECT_EQ(create.phase, RunPhase(Phase::kFileCreate));
+  EXPECT_EQ(create.phase, Phase::kFileCreate);
   EXPECT_EQ(create.interval_s, 0.1);
   EXPECT_EQ(create.done.first_done_ops, 7200u);  // ranks 0 to 2 all 6000, rank 3 its first 20 intervals
   // Every rank: 2 points per interval up to its end; the sum up to the slowest rank's, one step for as long

@@ -361,12 +361,11 @@ TEST(ReportMarkdown, ThroughputOverTime) {
 }
 
 // One summarised steady phase: `ok` of each of its ops at `ops_per_s`, p50 and p99 latency.
-StoredSteadyPhase steadyPhase(SteadyPhase phase, double ops_per_s, std::uint64_t p50_ns,
-                              std::uint64_t p99_ns) {
+StoredSteadyPhase steadyPhase(Phase phase, double ops_per_s, std::uint64_t p50_ns, std::uint64_t p99_ns) {
   StoredSteadyPhase p;
   p.phase = phase;
   p.summary.phase = phase;
-  for (const OpKind op : steadyOpsOf(phase)) {
+  for (const OpKind op : opKindsOf(phase)) {
     SteadyOpSummary& o = p.summary.ops[opKindIndex(op)];
     o.ops_per_s = ops_per_s;
     o.latency.p50_ns = p50_ns;
@@ -389,9 +388,9 @@ TimelineRun steadyRun() {
   StoredSteadyIteration it;
   it.iteration = 0;
   it.rounds = 3;
-  it.phases = {steadyPhase(SteadyPhase::kPrecreate, 6, 2'000, 9'500),
-               steadyPhase(SteadyPhase::kMix, 5.6, 1'500, 1'250'000),
-               steadyPhase(SteadyPhase::kCleanup, 12345.6, 700, 800)};
+  it.phases = {steadyPhase(Phase::kSteadyPrecreate, 6, 2'000, 9'500),
+               steadyPhase(Phase::kSteadyMix, 5.6, 1'500, 1'250'000),
+               steadyPhase(Phase::kSteadyCleanup, 12345.6, 700, 800)};
   it.phases[1].summary.rounds_per_s = 1.5;
   it.phases[1].summary.objects_per_s = 5.5;
   run.steady = {it};

@@ -44,7 +44,7 @@ FaultRecord freeze(double recovery_s) {
 // intervals [gap_from, gap_to), where none completed; every op's latency `latency_ns`, and in the mix one
 // create of `slowest_ns`. The summary as summarizeSteadyPhase gives it.
 struct SteadySpec {
-  SteadyPhase phase = SteadyPhase::kMix;
+  Phase phase = Phase::kSteadyMix;
   double t_start = 5.0;
   double length = 4.0;
   std::uint64_t per_op = 375;
@@ -59,28 +59,30 @@ struct SteadySpec {
 StoredSteadyPhase steadyPhase(const SteadySpec& spec) {
   StoredSteadyPhase p;
   p.phase = spec.phase;
-  const std::vector<OpKind> ops = steadyOpsOf(spec.phase);
+  const std::span<const OpKind> ops = opKindsOf(spec.phase);
   for (std::uint32_t r = 0; r < kRanks; ++r) {
     RankPhaseRecord row;
     for (const OpKind op : ops) row.kinds[opKindIndex(op)].ok = spec.per_op;
     if (r == 1) row.kinds[opKindIndex(ops.front())].failed = spec.failed;
     sumKinds(row);
-    row.rounds = row.ops_at_stonewall = spec.phase == SteadyPhase::kMix ? spec.per_op : 0;
+    row.rounds = row.ops_at_stonewall = spec.phase == Phase::kSteadyMix ? spec.per_op : 0;
     row.t_start = spec.t_start;
     row.t_local_end = spec.t_start + spec.length;
     row.t_global_end = spec.t_start + spec.length;
     p.ranks.push_back(row);
   }
+  p.kind_latency.resize(kOpKindCount);
   for (const OpKind op : ops) {
-    LatencyHistogram& h = p.latency[opKindIndex(op)];
+    LatencyHistogram& h = p.kind_latency[opKindIndex(op)];
     for (std::uint64_t i = 0; i < spec.per_op * kRanks; ++i) h.add(spec.latency_ns);
   }
-  if (spec.phase == SteadyPhase::kMix) {
-    p.latency[opKindIndex(OpKind::kCreate)] = LatencyHistogram{};
+  if (spec.phase == Phase::kSteadyMix) {
+    p.kind_latency[opKindIndex(OpKind::kCreate)] = LatencyHistogram{};
     for (std::uint64_t i = 0; i + 1 < spec.per_op * kRanks; ++i)
-      p.latency[opKindIndex(OpKind::kCreate)].add(spec.latency_ns);
-    p.latency[opKindIndex(OpKind::kCreate)].add(spec.slowest_ns);
+      p.kind_latency[opKindIndex(OpKind::kCreate)].add(spec.latency_ns);
+    p.kind_latency[opKindIndex(OpKind::kCreate)].add(spec.slowest_ns);
   }
+  for (const LatencyHistogram& h : p.kind_latency) p.latency += h;
   // Every interval outside the gap gets an equal share of a rank's successes.
   const std::uint64_t ok_per_rank = spec.per_op * ops.size();
   const std::uint32_t busy = spec.intervals - (spec.gap_to - spec.gap_from);
@@ -109,7 +111,7 @@ StoredSteadyIteration steadyIteration(std::uint32_t iteration, double recovery_s
   it.iteration = iteration;
   it.rounds = 375;
   SteadySpec pre;
-  pre.phase = SteadyPhase::kPrecreate;
+  pre.phase = Phase::kSteadyPrecreate;
   pre.t_start = 4.9;
   pre.length = 0.005;
   pre.per_op = 11;
@@ -118,7 +120,7 @@ StoredSteadyIteration steadyIteration(std::uint32_t iteration, double recovery_s
   SteadySpec mix;
   mix.failed = 2;
   SteadySpec cleanup = pre;
-  cleanup.phase = SteadyPhase::kCleanup;
+  cleanup.phase = Phase::kSteadyCleanup;
   cleanup.t_start = 9.1;
   it.phases = {steadyPhase(pre), steadyPhase(mix), steadyPhase(cleanup)};
   StoredSteadyPhase& m = it.phases[1];
@@ -204,7 +206,7 @@ TEST(SteadySeries, EachIterationsMixIsAPointWithItsStallAndRecovery) {
   // Every op type's latency merged: the one slow create is its maximum.
   EXPECT_TRUE(p.has_latency);
   const StoredSteadyPhase& mix = results.runs[0].steady[0].phases[1];
-  EXPECT_EQ(p.latency.max_ns, latencySummary(mergedLatency(mix)).max_ns);
+  EXPECT_EQ(p.latency.max_ns, latencySummary(mix.latency).max_ns);
   EXPECT_GE(p.latency.max_ns, 1'000'000'000u);
   EXPECT_LT(p.latency.p50_ns, 1'000'000u);
   // Sized for the rule on phases too short to time: the mix's successes and its slowest rank's time.

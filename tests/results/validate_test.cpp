@@ -185,7 +185,7 @@ TEST(Schema, CompiledInSchemaParsesAndNamesItself) {
 TEST(Schema, PhaseNamesAreThePrograms) {
   const nlohmann::json schema = nlohmann::json::parse(schemaJson());
   std::vector<std::string> names;
-  for (const Phase phase : kAllPhases) names.emplace_back(phaseName(phase));
+  for (const Phase phase : kSelectablePhases) names.emplace_back(phaseName(phase));
   int lists = 0;
   for (const nlohmann::json& object : schema.at("objects")) {
     // The steady phases (precreate, mix, cleanup) name themselves with a fixed value instead.
@@ -276,7 +276,7 @@ TEST_F(Validate, SteadyRunReadsBack) {
   EXPECT_EQ(run.config.steady_rounds, kSteadyRounds);
   EXPECT_EQ(run.config.datasets, kSteadyDatasets);
   ASSERT_EQ(run.steady.size(), 2u);
-  const SteadyResult written = steadyResult(3, 2.0, true);  // iteration 1, as writeSteadyRun made it
+  const SteadyResult written = steadyResult(1, 3, 2.0, true);  // iteration 1, as writeSteadyRun made it
   const StoredSteadyIteration& it = run.steady[1];
   EXPECT_EQ(it.group, kSteady1);
   EXPECT_EQ(it.iteration, 1u);
@@ -284,7 +284,7 @@ TEST_F(Validate, SteadyRunReadsBack) {
   ASSERT_EQ(it.phases.size(), kSteadyPhaseCount);
   for (std::size_t i = 0; i < kSteadyPhaseCount; ++i) {
     const StoredSteadyPhase& p = it.phases[i];
-    const SteadyPhaseResult& w = written.phases[i];
+    const PhaseResult& w = written.phases[i];
     EXPECT_EQ(p.phase, w.phase);
     ASSERT_EQ(p.ranks.size(), w.ranks.size());
     for (std::size_t r = 0; r < p.ranks.size(); ++r) {
@@ -300,9 +300,10 @@ TEST_F(Validate, SteadyRunReadsBack) {
     EXPECT_EQ(p.summary.ok, want.ok);
     EXPECT_EQ(p.summary.time_s, want.time_s);
     EXPECT_EQ(p.summary.rate_balance, want.rate_balance);
-    for (const OpKind op : steadyOpsOf(p.phase)) {
+    for (const OpKind op : opKindsOf(p.phase)) {
       const std::size_t o = opKindIndex(op);
-      EXPECT_TRUE(std::ranges::equal(p.latency[o].counts(), w.latency[o].counts())) << opKindName(op);
+      EXPECT_TRUE(std::ranges::equal(p.kind_latency[o].counts(), w.kind_latency[o].counts()))
+          << opKindName(op);
       EXPECT_EQ(p.summary.ops[o].ops_per_s, want.ops[o].ops_per_s);
       EXPECT_EQ(p.summary.ops[o].latency.p99_ns, want.ops[o].latency.p99_ns);
     }
@@ -311,13 +312,13 @@ TEST_F(Validate, SteadyRunReadsBack) {
   // Schema version 10: the series, the stall and the faults, as written.
   for (std::size_t i = 0; i < kSteadyPhaseCount; ++i) {
     const StoredSteadyPhase& p = it.phases[i];
-    const SteadyPhaseResult& w = written.phases[i];
+    const PhaseResult& w = written.phases[i];
     EXPECT_TRUE(p.has_series);
     EXPECT_EQ(p.series.intervals, w.series.intervals);
     EXPECT_EQ(p.series.interval_s, w.series.interval_s);
     EXPECT_EQ(p.series.per_rank, w.series.per_rank);
     EXPECT_EQ(p.series.total, w.series.total);
-    EXPECT_TRUE(p.stall.measured) << steadyPhaseName(p.phase);  // stored in every phase from version 10
+    EXPECT_TRUE(p.stall.measured) << phaseName(p.phase);  // stored in every phase from version 10
     EXPECT_EQ(p.stall.stall_s, w.stall.stall_s);
     EXPECT_EQ(p.faults.size(), w.faults.size());
   }

@@ -149,7 +149,7 @@ TEST(RunnerMpi, SteadyCreatesArePreparedInTheMarkedDirectory) {
   for (const SteadyResult& iteration : run.steady) {
     EXPECT_EQ(iteration.rounds, config.steady_rounds);
     ASSERT_EQ(iteration.phases.size(), kSteadyPhaseCount);
-    EXPECT_EQ(iteration.phases[1].phase, SteadyPhase::kMix);
+    EXPECT_EQ(iteration.phases[1].phase, Phase::kSteadyMix);
     EXPECT_EQ(iteration.phases[1].ranks.size(), static_cast<std::size_t>(comm.size()));
   }
   EXPECT_EQ(run.failedOps(), 0u);

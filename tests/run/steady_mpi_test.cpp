@@ -35,8 +35,8 @@ constexpr std::size_t kCreate = opKindIndex(OpKind::kCreate);
 constexpr std::size_t kMkdir = opKindIndex(OpKind::kMkdir);
 constexpr std::size_t kRmdir = opKindIndex(OpKind::kRmdir);
 
-const SteadyPhaseResult& phaseOf(const SteadyResult& result, SteadyPhase phase) {
-  for (const SteadyPhaseResult& p : result.phases) {
+const PhaseResult& phaseOf(const SteadyResult& result, Phase phase) {
+  for (const PhaseResult& p : result.phases) {
     if (p.phase == phase) return p;
   }
   throw std::logic_error("phase not in result");
@@ -125,17 +125,18 @@ TEST(SteadyConfigProblems, EveryProblemAtOnce) {
 }
 
 TEST(SteadyOps, PhasesHaveTheirOps) {
-  EXPECT_EQ(steadyOpsOf(SteadyPhase::kPrecreate), (std::vector{OpKind::kMkdir, OpKind::kCreate}));
-  EXPECT_EQ(steadyOpsOf(SteadyPhase::kMix),
+  const auto kinds = [](Phase p) { return std::vector<OpKind>(opKindsOf(p).begin(), opKindsOf(p).end()); };
+  EXPECT_EQ(kinds(Phase::kSteadyPrecreate), (std::vector{OpKind::kMkdir, OpKind::kCreate}));
+  EXPECT_EQ(kinds(Phase::kSteadyMix),
             (std::vector{OpKind::kStat, OpKind::kRead, OpKind::kDelete, OpKind::kCreate}));
-  EXPECT_EQ(steadyOpsOf(SteadyPhase::kCleanup), (std::vector{OpKind::kDelete, OpKind::kRmdir}));
-  EXPECT_STREQ(steadyPhaseName(SteadyPhase::kMix), "mix");
+  EXPECT_EQ(kinds(Phase::kSteadyCleanup), (std::vector{OpKind::kDelete, OpKind::kRmdir}));
+  EXPECT_EQ(phaseName(Phase::kSteadyMix), "mix");
   EXPECT_STREQ(opKindName(OpKind::kDelete), "delete");
 }
 
 TEST(SteadySummary, FormulasOnHandBuiltRecords) {
-  SteadyPhaseResult p;
-  p.phase = SteadyPhase::kMix;
+  PhaseResult p;
+  p.phase = Phase::kSteadyMix;
   p.ranks.resize(2);
   // Rank 0: 10 stats and 10 creates in 2 s of its own, 4 s barrier to barrier; its timer fired after 3
   // rounds at 1.5 s. Rank 1: 8 stats (2 failed) and 8 creates in 4 s, 4.5 s barrier to barrier.
@@ -156,8 +157,9 @@ TEST(SteadySummary, FormulasOnHandBuiltRecords) {
   p.ranks[1].t_local_end = 4.5;
   p.ranks[1].t_global_end = 5.0;
   for (RankPhaseRecord& r : p.ranks) sumKinds(r);
-  p.latency[kStat].add(1000);
-  p.latency[kStat].add(3000);
+  p.kind_latency.resize(kOpKindCount);
+  p.kind_latency[kStat].add(1000);
+  p.kind_latency[kStat].add(3000);
   const SteadyPhaseSummary s = summarizeSteadyPhase(p);
   EXPECT_EQ(s.ranks, 2u);
   EXPECT_DOUBLE_EQ(s.time_s, 4.5);
@@ -165,8 +167,8 @@ TEST(SteadySummary, FormulasOnHandBuiltRecords) {
   EXPECT_EQ(s.ops[kStat].failed, 2u);
   EXPECT_DOUBLE_EQ(s.ops[kStat].ops_per_s, 18 / 4.5);
   EXPECT_DOUBLE_EQ(s.ops[kCreate].ops_per_s, 18 / 4.5);
-  EXPECT_EQ(s.ops[kStat].latency.max_ns, p.latency[kStat].maxBound());
-  EXPECT_EQ(s.ops[kStat].latency.p50_ns, p.latency[kStat].quantile(0.5));
+  EXPECT_EQ(s.ops[kStat].latency.max_ns, p.kind_latency[kStat].maxBound());
+  EXPECT_EQ(s.ops[kStat].latency.p50_ns, p.kind_latency[kStat].quantile(0.5));
   EXPECT_EQ(s.ok, 36u);
   EXPECT_EQ(s.failed, 2u);
   EXPECT_DOUBLE_EQ(s.ok_per_s, 36 / 4.5);
@@ -186,7 +188,7 @@ TEST(SteadySummary, FormulasOnHandBuiltRecords) {
   EXPECT_EQ(s.rounds_at_stonewall, 8u);
   EXPECT_DOUBLE_EQ(s.rounds_per_s_at_stonewall, 8 / 2.0 / 1.5);
 
-  EXPECT_DOUBLE_EQ(summarizeSteadyPhase(SteadyPhaseResult{}).time_balance, 0.0);
+  EXPECT_DOUBLE_EQ(summarizeSteadyPhase(PhaseResult{}).time_balance, 0.0);
 }
 
 TEST(SteadySummary, DescribeError) {
@@ -268,17 +270,17 @@ TEST(SteadyMpi, WorkingSetStaysExactOnDiskAndNothingIsLeft) {
   EXPECT_EQ(result.failedOps(), 0u);
   const std::uint64_t n = comm.size();
   const std::uint64_t mix_ops = n * config.rounds * config.datasets;
-  const SteadyPhaseSummary pre = summarizeSteadyPhase(phaseOf(result, SteadyPhase::kPrecreate));
+  const SteadyPhaseSummary pre = summarizeSteadyPhase(phaseOf(result, Phase::kSteadyPrecreate));
   EXPECT_EQ(pre.ops[kMkdir].ok, n * config.datasets);
   EXPECT_EQ(pre.ops[kCreate].ok, n * config.datasets * config.working_set);
-  const SteadyPhaseSummary mix = summarizeSteadyPhase(phaseOf(result, SteadyPhase::kMix));
+  const SteadyPhaseSummary mix = summarizeSteadyPhase(phaseOf(result, Phase::kSteadyMix));
   for (const std::size_t op : {kStat, kRead, kDelete, kCreate}) EXPECT_EQ(mix.ops[op].ok, mix_ops);
   EXPECT_EQ(mix.bytes, 2 * mix_ops * config.object_bytes);
   EXPECT_EQ(mix.rounds, config.rounds);
   for (const std::size_t op : {kStat, kRead, kDelete, kCreate}) {
-    EXPECT_EQ(phaseOf(result, SteadyPhase::kMix).latency[op].count(), mix_ops);
+    EXPECT_EQ(phaseOf(result, Phase::kSteadyMix).kind_latency[op].count(), mix_ops);
   }
-  const SteadyPhaseSummary clean = summarizeSteadyPhase(phaseOf(result, SteadyPhase::kCleanup));
+  const SteadyPhaseSummary clean = summarizeSteadyPhase(phaseOf(result, Phase::kSteadyCleanup));
   EXPECT_EQ(clean.ops[kDelete].ok, n * config.datasets * config.working_set);
   EXPECT_EQ(clean.ops[kRmdir].ok, n * config.datasets);
   EXPECT_TRUE(std::filesystem::is_empty(dir));
@@ -320,13 +322,13 @@ TEST(SteadyMpi, InjectedLatenciesGiveExactHistogramsAndRates) {
     }
     return h;
   };
-  const SteadyPhaseResult& mix = phaseOf(result, SteadyPhase::kMix);
+  const PhaseResult& mix = phaseOf(result, Phase::kSteadyMix);
   const std::pair<std::size_t, std::uint64_t> mix_ops[] = {
       {kStat, 1}, {kRead, 2}, {kDelete, 3}, {kCreate, 5}};
   for (const auto& [op, base] : mix_ops) {
     const LatencyHistogram want = expected(r * d, base, true);
-    EXPECT_EQ(bucketsOf(mix.latency[op]), bucketsOf(want)) << opKindName(static_cast<OpKind>(op));
-    const LatencySummary got = latencySummary(mix.latency[op]);
+    EXPECT_EQ(bucketsOf(mix.kind_latency[op]), bucketsOf(want)) << opKindName(static_cast<OpKind>(op));
+    const LatencySummary got = latencySummary(mix.kind_latency[op]);
     const LatencySummary exact = latencySummary(want);
     EXPECT_EQ(got.p50_ns, exact.p50_ns);
     EXPECT_EQ(got.p90_ns, exact.p90_ns);
@@ -336,8 +338,15 @@ TEST(SteadyMpi, InjectedLatenciesGiveExactHistogramsAndRates) {
     EXPECT_GE(got.max_ns, base * 1000 * n);
     EXPECT_LE(LatencyHistogram::bucketLow(LatencyHistogram::bucketOf(got.max_ns)), base * 1000 * n);
   }
-  EXPECT_EQ(mix.latency[kMkdir].count(), 0u);
-  EXPECT_EQ(mix.latency[kRmdir].count(), 0u);
+  EXPECT_EQ(mix.kind_latency[kMkdir].count(), 0u);
+  EXPECT_EQ(mix.kind_latency[kRmdir].count(), 0u);
+  // The phase's latency holds every kind's ops, as a selected phase's holds its one kind's.
+  LatencyHistogram all;
+  for (const LatencyHistogram& h : mix.kind_latency) all += h;
+  EXPECT_EQ(bucketsOf(mix.latency), bucketsOf(all));
+  EXPECT_EQ(mix.latency.count(), 4 * r * d * n);
+  EXPECT_EQ(mix.items, r);
+  EXPECT_EQ(phaseOf(result, Phase::kSteadyPrecreate).items, 0u);
 
   // Rank r's mix takes R * D * (1 + 2 + 3 + 5) * (r + 1) us; the last rank is the slowest.
   const double mix_time = static_cast<double>(r * d * 11 * n) * 1e-6;
@@ -355,18 +364,18 @@ TEST(SteadyMpi, InjectedLatenciesGiveExactHistogramsAndRates) {
   EXPECT_NEAR(s.rank_time_min_s, static_cast<double>(r * d * 11) * 1e-6, 1e-12);
   EXPECT_FALSE(s.stonewalled);
 
-  const SteadyPhaseResult& pre = phaseOf(result, SteadyPhase::kPrecreate);
-  EXPECT_EQ(bucketsOf(pre.latency[kMkdir]), bucketsOf(expected(d, 7, false)));
-  EXPECT_EQ(bucketsOf(pre.latency[kCreate]), bucketsOf(expected(p * d, 5, true)));
+  const PhaseResult& pre = phaseOf(result, Phase::kSteadyPrecreate);
+  EXPECT_EQ(bucketsOf(pre.kind_latency[kMkdir]), bucketsOf(expected(d, 7, false)));
+  EXPECT_EQ(bucketsOf(pre.kind_latency[kCreate]), bucketsOf(expected(p * d, 5, true)));
   const double pre_time = static_cast<double>(d * 7 + p * d * 5 * n) * 1e-6;
   const SteadyPhaseSummary ps = summarizeSteadyPhase(pre);
   EXPECT_NEAR(ps.time_s, pre_time, 1e-12);
   EXPECT_NEAR(ps.ops[kCreate].ops_per_s, static_cast<double>(n * p * d) / pre_time, 1e-6);
   EXPECT_NEAR(ps.ops[kMkdir].ops_per_s, static_cast<double>(n * d) / pre_time, 1e-9);
 
-  const SteadyPhaseResult& clean = phaseOf(result, SteadyPhase::kCleanup);
-  EXPECT_EQ(bucketsOf(clean.latency[kDelete]), bucketsOf(expected(p * d, 3, true)));
-  EXPECT_EQ(bucketsOf(clean.latency[kRmdir]), bucketsOf(expected(d, 11, false)));
+  const PhaseResult& clean = phaseOf(result, Phase::kSteadyCleanup);
+  EXPECT_EQ(bucketsOf(clean.kind_latency[kDelete]), bucketsOf(expected(p * d, 3, true)));
+  EXPECT_EQ(bucketsOf(clean.kind_latency[kRmdir]), bucketsOf(expected(d, 11, false)));
   const double clean_time = static_cast<double>(p * d * 3 * n + d * 11) * 1e-6;
   EXPECT_NEAR(summarizeSteadyPhase(clean).time_s, clean_time, 1e-12);
 }
@@ -391,8 +400,8 @@ TEST(SteadyMpi, SeriesAndStallAsTheRunnersPhasesHaveThem) {
   const SteadyResult result = runSteady(config, parts);
   if (comm.rank() != 0) return;
   ASSERT_EQ(result.phases.size(), 3u);
-  for (const SteadyPhaseResult& p : result.phases) {
-    SCOPED_TRACE(steadyPhaseName(p.phase));
+  for (const PhaseResult& p : result.phases) {
+    SCOPED_TRACE(phaseName(p.phase));
     const OpsSeries& s = p.series;
     EXPECT_DOUBLE_EQ(s.interval_s, 1e-3);
     ASSERT_EQ(s.per_rank.size(), p.ranks.size() * s.intervals);
@@ -410,10 +419,10 @@ TEST(SteadyMpi, SeriesAndStallAsTheRunnersPhasesHaveThem) {
     EXPECT_TRUE(p.stall.measured);
     EXPECT_TRUE(p.faults.empty());
   }
-  EXPECT_NEAR(phaseOf(result, SteadyPhase::kPrecreate).stall.stall_s, 3e-3, 1e-6);
-  EXPECT_NEAR(phaseOf(result, SteadyPhase::kMix).stall.stall_s, 3e-3, 1e-6);
+  EXPECT_NEAR(phaseOf(result, Phase::kSteadyPrecreate).stall.stall_s, 3e-3, 1e-6);
+  EXPECT_NEAR(phaseOf(result, Phase::kSteadyMix).stall.stall_s, 3e-3, 1e-6);
   // Precreate: 2 datasets x 3 objects of 3 ms each, counted in the 1 ms intervals they completed in.
-  EXPECT_GE(phaseOf(result, SteadyPhase::kPrecreate).series.intervals, 18u);
+  EXPECT_GE(phaseOf(result, Phase::kSteadyPrecreate).series.intervals, 18u);
 }
 
 TEST(SteadyMpi, FailedReadsAreCountedAndExcludedFromRates) {
@@ -434,7 +443,7 @@ TEST(SteadyMpi, FailedReadsAreCountedAndExcludedFromRates) {
   if (comm.rank() != 0) return;
   const std::uint64_t n = comm.size();
   EXPECT_EQ(result.failedOps(), 7u);
-  const SteadyPhaseResult& mix = phaseOf(result, SteadyPhase::kMix);
+  const PhaseResult& mix = phaseOf(result, Phase::kSteadyMix);
   for (std::uint32_t rank = 0; rank < n; ++rank) {
     const RankPhaseRecord& rec = mix.ranks[rank];
     const bool bad = rank == faulty;
@@ -459,7 +468,7 @@ TEST(SteadyMpi, FailedReadsAreCountedAndExcludedFromRates) {
   EXPECT_EQ(s.ops[kStat].ok, n * 30);
   EXPECT_EQ(s.ops[kRead].ok, n * 30 - 7);
   EXPECT_EQ(s.ops[kRead].failed, 7u);
-  EXPECT_EQ(mix.latency[kRead].count(), n * 30 - 7);
+  EXPECT_EQ(mix.kind_latency[kRead].count(), n * 30 - 7);
   // Failed reads take their microsecond too: every rank's mix is 30 * 4 us.
   const double time = 120e-6;
   EXPECT_NEAR(s.time_s, time, 1e-12);
@@ -468,8 +477,8 @@ TEST(SteadyMpi, FailedReadsAreCountedAndExcludedFromRates) {
   EXPECT_NEAR(s.time_balance, 1.0, 1e-12);
   // The faulty rank did 113 ops in the time the others did 120 (one rank alone: balance 1).
   EXPECT_NEAR(s.rate_balance, n > 1 ? 113.0 / 120.0 : 1.0, 1e-12);
-  for (const SteadyPhaseResult& p : result.phases) {
-    if (p.phase != SteadyPhase::kMix) {
+  for (const PhaseResult& p : result.phases) {
+    if (p.phase != Phase::kSteadyMix) {
       EXPECT_EQ(summarizeSteadyPhase(p).failed, 0u);
     }
   }
@@ -498,7 +507,7 @@ TEST(SteadyMpi, FailedStatSkipsTheObjectAndCleanupReportsWhatIsLeft) {
   }
   if (comm.rank() != 0) return;
   EXPECT_EQ(result.failedOps(), 3u);
-  const RankPhaseRecord& mix = phaseOf(result, SteadyPhase::kMix).ranks[faulty];
+  const RankPhaseRecord& mix = phaseOf(result, Phase::kSteadyMix).ranks[faulty];
   EXPECT_EQ(mix.kinds[kStat].ok, 7u);
   EXPECT_EQ(mix.kinds[kStat].failed, 1u);
   for (const std::size_t op : {kRead, kDelete, kCreate}) {
@@ -506,7 +515,7 @@ TEST(SteadyMpi, FailedStatSkipsTheObjectAndCleanupReportsWhatIsLeft) {
     EXPECT_EQ(mix.kinds[op].failed, 0u);
   }
   EXPECT_EQ(mix.first_error.item, 2u);
-  const RankPhaseRecord& clean = phaseOf(result, SteadyPhase::kCleanup).ranks[faulty];
+  const RankPhaseRecord& clean = phaseOf(result, Phase::kSteadyCleanup).ranks[faulty];
   EXPECT_EQ(clean.kinds[kDelete].ok, 7u);
   EXPECT_EQ(clean.kinds[kDelete].failed, 1u);
   EXPECT_EQ(clean.kinds[kRmdir].ok, 1u);
@@ -540,7 +549,7 @@ TEST(SteadyMpi, StonewallAgreesOnTheLargestRoundCountAndKeepsTheWorkingSet) {
   EXPECT_TRUE(fake.listAll().empty());
   if (comm.rank() != 0) return;
   EXPECT_EQ(result.failedOps(), 0u);
-  const SteadyPhaseResult& mix = phaseOf(result, SteadyPhase::kMix);
+  const PhaseResult& mix = phaseOf(result, Phase::kSteadyMix);
   const std::uint32_t n = comm.size();
   for (std::uint32_t rank = 0; rank < n; ++rank) {
     const bool is_slow = n > 1 && rank == n - 1;
@@ -555,7 +564,7 @@ TEST(SteadyMpi, StonewallAgreesOnTheLargestRoundCountAndKeepsTheWorkingSet) {
   EXPECT_EQ(s.rounds, 119u);
   EXPECT_NEAR(s.stonewall_time_s, n > 1 ? 9.6e-3 : 9.52e-3, 1e-12);
   EXPECT_EQ(s.rounds_at_stonewall, n > 1 ? 119u * (n - 1) + 12 : 119u);
-  const SteadyPhaseSummary clean = summarizeSteadyPhase(phaseOf(result, SteadyPhase::kCleanup));
+  const SteadyPhaseSummary clean = summarizeSteadyPhase(phaseOf(result, Phase::kSteadyCleanup));
   EXPECT_EQ(clean.ops[kDelete].ok, n * 2u * 3u);
   EXPECT_EQ(clean.ops[kRmdir].ok, n * 2u);
   EXPECT_EQ(clean.failed, 0u);
@@ -588,7 +597,7 @@ TEST(SteadyMpi, StonewallWithAHookStopsEveryRankAfterTheSameRound) {
   EXPECT_TRUE(fake.listAll().empty());
   if (comm.rank() != 0) return;
   EXPECT_EQ(result.failedOps(), 0u);
-  const SteadyPhaseResult& mix = phaseOf(result, SteadyPhase::kMix);
+  const PhaseResult& mix = phaseOf(result, Phase::kSteadyMix);
   for (const RankPhaseRecord& r : mix.ranks) {
     EXPECT_EQ(r.rounds, expected);
     // The rank's own ops only: 8 ops per round at 10 or 100 us, the hook's milliseconds left out.
@@ -645,9 +654,9 @@ TEST(SteadyMpi, SignalInTheMixStopsAfterTheRoundAndCleansUp) {
   if (comm.rank() != 0) return;
   EXPECT_EQ(result.failedOps(), 0u);
   const std::uint64_t n = comm.size();
-  const SteadyPhaseSummary mix = summarizeSteadyPhase(phaseOf(result, SteadyPhase::kMix));
+  const SteadyPhaseSummary mix = summarizeSteadyPhase(phaseOf(result, Phase::kSteadyMix));
   for (const std::size_t op : {kStat, kRead, kDelete, kCreate}) EXPECT_EQ(mix.ops[op].ok, n * 5 * 2);
-  const SteadyPhaseSummary clean = summarizeSteadyPhase(phaseOf(result, SteadyPhase::kCleanup));
+  const SteadyPhaseSummary clean = summarizeSteadyPhase(phaseOf(result, Phase::kSteadyCleanup));
   EXPECT_EQ(clean.ops[kDelete].ok, n * 2 * 3);
   EXPECT_EQ(clean.ops[kRmdir].ok, n * 2);
 }
@@ -668,7 +677,7 @@ TEST(SteadyMpi, SignalOnOneRankInTheMixWearsOutToTheOthersRounds) {
   EXPECT_TRUE(fake.listAll().empty());
   if (comm.rank() != 0) return;
   EXPECT_EQ(result.failedOps(), 0u);
-  for (const RankPhaseRecord& r : phaseOf(result, SteadyPhase::kMix).ranks) {
+  for (const RankPhaseRecord& r : phaseOf(result, Phase::kSteadyMix).ranks) {
     EXPECT_EQ(r.rounds, result.rounds);
     EXPECT_EQ(r.kinds[kCreate].ok, result.rounds * 2);
   }
@@ -698,9 +707,9 @@ TEST(SteadyMpi, SignalInPrecreateSkipsTheMixAndCleanupRemovesWhatWasMade) {
   if (comm.rank() != 0) return;
   EXPECT_EQ(result.failedOps(), 0u);
   const std::uint32_t n = comm.size();
-  const SteadyPhaseResult& pre = phaseOf(result, SteadyPhase::kPrecreate);
-  const SteadyPhaseResult& mix = phaseOf(result, SteadyPhase::kMix);
-  const SteadyPhaseResult& clean = phaseOf(result, SteadyPhase::kCleanup);
+  const PhaseResult& pre = phaseOf(result, Phase::kSteadyPrecreate);
+  const PhaseResult& mix = phaseOf(result, Phase::kSteadyMix);
+  const PhaseResult& clean = phaseOf(result, Phase::kSteadyCleanup);
   for (std::uint32_t rank = 0; rank < n; ++rank) {
     const std::uint64_t made = rank == n - 1 ? 3 * 2 : 10 * 2;
     EXPECT_EQ(pre.ranks[rank].kinds[kCreate].ok, made) << "rank " << rank;

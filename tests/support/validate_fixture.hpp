@@ -239,7 +239,7 @@ inline Config steadyConfig() {
 // starting at `t0`; its latencies go into `latency`.
 inline RankPhaseRecord steadyRecord(std::uint32_t rank, double t0,
                                     const std::array<std::uint64_t, kOpKindCount>& ok,
-                                    std::array<LatencyHistogram, kOpKindCount>& latency) {
+                                    std::vector<LatencyHistogram>& latency) {
   RankPhaseRecord r;
   std::uint64_t ops = 0;
   for (std::size_t op = 0; op < kOpKindCount; ++op) {
@@ -258,33 +258,36 @@ inline RankPhaseRecord steadyRecord(std::uint32_t rank, double t0,
 
 // The three phases of one iteration on `ranks` ranks, every op succeeding; with `stat_fails`, rank 1's
 // first stat of the mix fails (ENOENT), which skips that object's read, delete and create.
-inline SteadyResult steadyResult(std::uint32_t ranks, double t0, bool stat_fails) {
+inline SteadyResult steadyResult(std::uint32_t iteration, std::uint32_t ranks, double t0, bool stat_fails) {
   SteadyResult result;
   result.rounds = kSteadyRounds;
   const auto at = [](OpKind op) { return opKindIndex(op); };
   for (std::size_t i = 0; i < kSteadyPhaseCount; ++i) {
-    SteadyPhaseResult phase;
-    phase.phase = static_cast<SteadyPhase>(i);
+    PhaseResult phase;
+    phase.iteration = iteration;
+    phase.phase = kSteadyPhases[i];
+    phase.items = phase.phase == Phase::kSteadyMix ? kSteadyRounds : 0;
+    phase.kind_latency.resize(kOpKindCount);
     for (std::uint32_t rank = 0; rank < ranks; ++rank) {
       std::array<std::uint64_t, kOpKindCount> ok{};
       switch (phase.phase) {
-        case SteadyPhase::kPrecreate:
+        case Phase::kSteadyPrecreate:
           ok[at(OpKind::kMkdir)] = kSteadyDatasets;
           ok[at(OpKind::kCreate)] = kSteadyItems;
           break;
-        case SteadyPhase::kMix:
-          for (const OpKind op : steadyOpsOf(SteadyPhase::kMix)) ok[at(op)] = kSteadyRounds * kSteadyDatasets;
+        case Phase::kSteadyMix:
+          for (const OpKind op : opKindsOf(Phase::kSteadyMix)) ok[at(op)] = kSteadyRounds * kSteadyDatasets;
           if (stat_fails && rank == 1) {
-            for (const OpKind op : steadyOpsOf(SteadyPhase::kMix)) ok[at(op)] -= 1;
+            for (const OpKind op : opKindsOf(Phase::kSteadyMix)) ok[at(op)] -= 1;
           }
           break;
-        case SteadyPhase::kCleanup:
+        case Phase::kSteadyCleanup:
           ok[at(OpKind::kDelete)] = kSteadyItems;
           ok[at(OpKind::kRmdir)] = kSteadyDatasets;
           break;
       }
-      RankPhaseRecord r = steadyRecord(rank, t0, ok, phase.latency);
-      if (phase.phase == SteadyPhase::kMix) {
+      RankPhaseRecord r = steadyRecord(rank, t0, ok, phase.kind_latency);
+      if (phase.phase == Phase::kSteadyMix) {
         r.rounds = kSteadyRounds;
         r.ops_at_stonewall = kSteadyRounds;
         if (stat_fails && rank == 1) {
@@ -303,9 +306,10 @@ inline SteadyResult steadyResult(std::uint32_t ranks, double t0, bool stat_fails
       for (std::uint64_t i = 1; i <= ok; ++i)
         done_ns[rank].push_back(static_cast<std::int64_t>(i * (1000 + 100 * rank)));
     }
+    for (const LatencyHistogram& h : phase.kind_latency) phase.latency += h;
     phase.series = seriesOf(done_ns);
     // The mix had a fault (--fault-at 0) and a stall of 10 us, 5 us into it (rank 0's t_start is t0).
-    if (phase.phase == SteadyPhase::kMix) {
+    if (phase.phase == Phase::kSteadyMix) {
       phase.stall = PhaseStall{true, 1e-5, t0 + 5e-6, t0 + 1.5e-5, 1e-6};
       FaultRecord fault;
       fault.command = "true";
@@ -333,7 +337,8 @@ inline void writeSteadyRun(const std::string& path, Outcome outcome, const RunSh
   sink->begin(run.info, plan);
   for (std::uint32_t iteration = 0; iteration < config.iterations; ++iteration) {
     const bool fails = outcome == Outcome::kFailed && iteration == 1;
-    sink->steady(iteration, steadyResult(run.info.ranks, 1.0 + iteration, fails), plan);
+    for (const PhaseResult& p : steadyResult(iteration, run.info.ranks, 1.0 + iteration, fails).phases)
+      sink->phase(p, plan);
   }
   run.info.end_utc = "2026-11-30T13:23:09Z";
   sink->end(run, plan);

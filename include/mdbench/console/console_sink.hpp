@@ -17,7 +17,6 @@ class ConsoleSink final : public Sink {
   explicit ConsoleSink(std::FILE* out) : out_(out) {}
   void begin(const RunInfo& info, const Plan& plan) override;
   void phase(const PhaseResult& result, const Plan& plan) override;
-  void steady(std::uint32_t iteration, const SteadyResult& result, const Plan& plan) override;
   void end(const RunResult& result, const Plan& plan) override;
 
  private:
@@ -29,6 +28,7 @@ class ConsoleSink final : public Sink {
   void printRanks(const PhaseResult& result, std::uint32_t verbosity);
   void printSummaryTable(const RunResult& run, const Plan& plan);
   void printFirstErrors(const RunResult& run, const Plan& plan);
+  void steadyPhase(const PhaseResult& phase);
   void printSteadyEnd(const RunResult& run);
   void printClosing(const RunResult& run);
   std::FILE* out_;

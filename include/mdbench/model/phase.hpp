@@ -1,13 +1,17 @@
 // The benchmark's phases: one enum, and one table row per phase with everything the plan, the runner and the
 // console need to know about it (its stable name, what it works on and does, the stonewall and rank-shift
-// rules, the op it reports). Code asks the table (phaseInfo) instead of switching on the phase.
+// rules, the op it reports, the op kinds it counts apart). Code asks the table (phaseInfo) instead of
+// switching on the phase. The selected phases (-C, -T, -E, ...) and --steady's three are rows of one table.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
+
+#include "mdbench/util/enum_names.hpp"
 
 namespace mdbench {
 
@@ -26,13 +30,42 @@ enum class Phase : std::uint8_t {
   kFileRename,
   kFileRemove,
   kTreeRemove,
+  // --steady's (steady.hpp): never selected by -C/-T/-E/-r, never in mdtest's tables.
+  kSteadyPrecreate,
+  kSteadyMix,
+  kSteadyCleanup,
 };
-inline constexpr std::size_t kPhaseCount = 13;
+inline constexpr std::size_t kPhaseCount = 16;
 
-inline constexpr std::array<Phase, kPhaseCount> kAllPhases = {
+// The phases the options select, in execution order.
+inline constexpr std::array<Phase, 13> kSelectablePhases = {
     Phase::kTreeCreate, Phase::kDirCreate,  Phase::kDirStat,   Phase::kDirReaddir,  Phase::kDirRename,
     Phase::kDirRemove,  Phase::kFileCreate, Phase::kFileStat,  Phase::kFileReaddir, Phase::kFileRead,
     Phase::kFileRename, Phase::kFileRemove, Phase::kTreeRemove};
+// --steady's phases, in execution order.
+inline constexpr std::size_t kSteadyPhaseCount = 3;
+inline constexpr std::array<Phase, kSteadyPhaseCount> kSteadyPhases = {
+    Phase::kSteadyPrecreate, Phase::kSteadyMix, Phase::kSteadyCleanup};
+
+// The kinds of op a phase counts apart: a selected phase does one (its action) and counts it in
+// RankPhaseRecord's ok and failed alone; --steady's phases several, counted per kind in
+// RankPhaseRecord::kinds, each with its own latency histogram (PhaseResult::kind_latency). The names are the
+// results file's.
+enum class OpKind : std::uint8_t { kMkdir, kStat, kRead, kDelete, kCreate, kRmdir };
+inline constexpr std::size_t kOpKindCount = 6;
+inline constexpr EnumNames<OpKind, kOpKindCount> kOpKindNames{{
+    {OpKind::kMkdir, "mkdir"},
+    {OpKind::kStat, "stat"},
+    {OpKind::kRead, "read"},
+    {OpKind::kDelete, "delete"},
+    {OpKind::kCreate, "create"},
+    {OpKind::kRmdir, "rmdir"},
+}};
+inline const char* opKindName(OpKind kind) { return nameOf(kOpKindNames, kind).data(); }
+constexpr std::size_t opKindIndex(OpKind kind) { return static_cast<std::size_t>(kind); }
+
+// Which workload a phase belongs to.
+enum class PhaseWorkload : std::uint8_t { kSelected, kSteady };
 
 // What a phase works on: the tree directories themselves, or the directory or file items in them.
 enum class PhaseScope : std::uint8_t { kTree, kDirs, kFiles };
@@ -64,7 +97,11 @@ struct PhaseInfo {
   std::string_view verb;
   // mdtest's label of the phase in its tables ("File creation"); "" where mdtest has none.
   std::string_view mdtest_label;
+  PhaseWorkload workload;
+  // The op kinds it counts apart, in the order it does them (empty for a selected phase).
+  std::span<const OpKind> kinds;
 
+  constexpr bool steady() const { return workload == PhaseWorkload::kSteady; }
   constexpr bool tree() const { return scope == PhaseScope::kTree; }
   constexpr bool readdir() const { return action == PhaseAction::kReaddir; }
   // An op per item (and -n, -x, a stonewall limit its count); tree and readdir phases have one per directory.
@@ -84,12 +121,17 @@ struct PhaseInfo {
 const PhaseInfo& phaseInfo(Phase phase);
 
 // The stable name: "tree-create", "dir-create", "dir-stat", "dir-readdir", "dir-rename", "dir-remove",
-// "file-create", "file-stat", "file-readdir", "file-read", "file-rename", "file-remove", "tree-remove".
+// "file-create", "file-stat", "file-readdir", "file-read", "file-rename", "file-remove", "tree-remove";
+// --steady's "precreate", "mix", "cleanup" (its results groups', export's and --fault-phase's names).
 std::string_view phaseName(Phase phase);
-// The phase with that stable name; nullopt for any other text.
+// The selectable phase with that stable name; nullopt for any other text (a steady phase's name too).
 std::optional<Phase> parsePhaseName(std::string_view name);
-// The item phase of `scope` (kDirs or kFiles) that does `action`; nullopt when there is none (a directory
-// read, or scope kTree for anything but create and remove).
+// The steady phase with that name ("precreate", "mix", "cleanup"); nullopt for any other text.
+std::optional<Phase> parseSteadyPhaseName(std::string_view name);
+// The op kinds `phase` counts apart (PhaseInfo::kinds).
+std::span<const OpKind> opKindsOf(Phase phase);
+// The selectable item phase of `scope` (kDirs or kFiles) that does `action`; nullopt when there is none (a
+// directory read, or scope kTree for anything but create and remove).
 std::optional<Phase> findPhase(PhaseScope scope, PhaseAction action);
 
 }  // namespace mdbench

@@ -15,7 +15,6 @@
 #include "mdbench/model/phase.hpp"
 #include "mdbench/model/server_stats.hpp"
 #include "mdbench/model/stats.hpp"
-#include "mdbench/util/enum_names.hpp"
 
 namespace mdbench {
 
@@ -28,22 +27,6 @@ struct FirstError {
   std::uint64_t item = ~std::uint64_t{0};  // item number, or ~0 when the op was on the directory itself
   bool any() const { return err != 0; }
 };
-
-// The kinds of op a phase does, each counted on its own: a selected phase does one kind (its action), counted
-// in RankPhaseRecord's ok and failed alone; --steady's phases several (steady.hpp's steadyOpsOf), counted per
-// kind in RankPhaseRecord::kinds, each with its own latency histogram. The names are the results file's.
-enum class OpKind : std::uint8_t { kMkdir, kStat, kRead, kDelete, kCreate, kRmdir };
-inline constexpr std::size_t kOpKindCount = 6;
-inline constexpr EnumNames<OpKind, kOpKindCount> kOpKindNames{{
-    {OpKind::kMkdir, "mkdir"},
-    {OpKind::kStat, "stat"},
-    {OpKind::kRead, "read"},
-    {OpKind::kDelete, "delete"},
-    {OpKind::kCreate, "create"},
-    {OpKind::kRmdir, "rmdir"},
-}};
-inline const char* opKindName(OpKind kind) { return nameOf(kOpKindNames, kind).data(); }
-constexpr std::size_t opKindIndex(OpKind kind) { return static_cast<std::size_t>(kind); }
 
 struct OpCounts {
   std::uint64_t ok = 0;
@@ -107,9 +90,13 @@ struct PhaseTimeline {
 struct PhaseResult : PhaseTimeline {
   std::uint32_t iteration = 0;
   Phase phase = Phase::kTreeCreate;
-  std::uint64_t items = 0;             // items per rank this phase worked on (-n, or a stonewall's count)
+  std::uint64_t items =
+      0;  // items per rank this phase worked on (-n, or a stonewall's count; --steady's mix: its rounds)
   std::vector<RankPhaseRecord> ranks;  // indexed by rank
   LatencyHistogram latency;            // every successful op of every rank
+  // A phase of several op kinds (--steady's): each kind's successful ops, indexed by opKindIndex
+  // (kOpKindCount histograms, whose sum is `latency`); empty for a selected phase.
+  std::vector<LatencyHistogram> kind_latency;
   // --server-stats: what the phase cost each metadata server source, in the order given (rank 0 only).
   std::vector<ServerStatsDelta> server_stats;
 };

@@ -86,18 +86,9 @@ struct SteadyConfig {
 // working_set >= 1, stonewall_s finite and >= 0, working_set + rounds below 2^63 (object numbers).
 std::vector<std::string> steadyConfigProblems(const SteadyConfig& config);
 
-enum class SteadyPhase : std::uint8_t { kPrecreate, kMix, kCleanup };
-inline constexpr std::size_t kSteadyPhaseCount = 3;
-inline constexpr EnumNames<SteadyPhase, kSteadyPhaseCount> kSteadyPhaseNames{{
-    {SteadyPhase::kPrecreate, "precreate"},
-    {SteadyPhase::kMix, "mix"},
-    {SteadyPhase::kCleanup, "cleanup"},
-}};
-inline const char* steadyPhaseName(SteadyPhase phase) { return nameOf(kSteadyPhaseNames, phase).data(); }
-
-// The op kinds of each phase (result.hpp's OpKind), in the order it does them: precreate mkdir and create,
-// the mix stat, read, delete and create, cleanup delete and rmdir.
-std::vector<OpKind> steadyOpsOf(SteadyPhase phase);
+// The phases are rows of the phase table (phase.hpp: kSteadyPhases, "precreate", "mix" and "cleanup"), which
+// also gives each one's op kinds (opKindsOf): precreate mkdir and create, the mix stat, read, delete and
+// create, cleanup delete and rmdir.
 
 // Names, relative to the run's directory. <owner> is the rank whose dataset it is (not the rank that
 // created the object: creates land in other ranks' datasets).
@@ -122,30 +113,25 @@ constexpr std::uint64_t steadyFirstSurvivor(std::uint64_t rounds) { return round
 // FirstError::item of an op on a dataset itself (mkdir, rmdir, opening it), not on one of its objects.
 inline constexpr std::uint64_t kSteadyNoObject = ~std::uint64_t{0};
 
-// The series, stall and faults (result.hpp's PhaseTimeline) as the runner's phases have them: the series
-// counts every op kind's successes, a fault's time counts from the phase's t_start. The ranks' records are
-// the selected phases' (result.hpp's RankPhaseRecord: planned is every op the rank did, ok and failed sum
-// its kinds; the mix's rounds and ops_at_stonewall count rounds). Times are seconds since runSteady's epoch
+// A steady phase's result is result.hpp's PhaseResult, as a selected phase's: its series counts every op
+// kind's successes, a fault's time counts from the phase's t_start; `items` is the mix's agreed round count
+// (0 in precreate and cleanup); `latency` holds every successful op, kind_latency each kind's. The ranks'
+// records count each kind (RankPhaseRecord::kinds: planned is every op the rank did, ok and failed their
+// sums; the mix's rounds and ops_at_stonewall count rounds). Times are seconds since runSteady's epoch
 // (right after its opening barrier); first_error's owner is the dataset's owner rank, dir the dataset
 // index, item the object number (kSteadyNoObject when the op was on the dataset itself).
-struct SteadyPhaseResult : PhaseTimeline {
-  SteadyPhase phase = SteadyPhase::kPrecreate;
-  std::vector<RankPhaseRecord> ranks;                    // rank 0: indexed by rank; empty elsewhere
-  std::array<LatencyHistogram, kOpKindCount> latency{};  // rank 0: successful ops of every rank, by op
-};
-
 struct SteadyResult {
-  std::vector<SteadyPhaseResult> phases;  // rank 0: precreate, mix, cleanup; empty elsewhere
-  std::uint64_t rounds = 0;               // every rank: the mix's agreed round count
+  std::vector<PhaseResult> phases;  // rank 0: precreate, mix, cleanup; empty elsewhere
+  std::uint64_t rounds = 0;         // every rank: the mix's agreed round count
   // Every rank: a signal stopped precreate short on some rank, so the mix ran no round (see above).
   bool stopped_in_precreate = false;
   std::uint64_t failedOps() const;  // rank 0: over every phase, rank and op
 };
 
-// Derived numbers of one phase (rank 0, from its SteadyPhaseResult). No I/O; formulas:
+// Derived numbers of one phase (rank 0, from its PhaseResult). No I/O; formulas:
 //   time_s            slowest rank's t_global_end - t_start (barrier to barrier)
 //   ops[o].ops_per_s  ok of op o over all ranks / time_s (failed ops never in a rate)
-//   ops[o].latency    latencySummary (metrics.hpp) of op o's merged histogram
+//   ops[o].latency    latencySummary (metrics.hpp) of op o's merged histogram (kind_latency)
 //   ok_per_s          ok of all op types / time_s; bytes_per_s likewise
 //   rounds            mix: the agreed round count; rounds_per_s = rounds / time_s (the rounds every rank
 //                     went through per second, set by the slowest); objects_per_s = successful reads /
@@ -165,7 +151,7 @@ struct SteadyOpSummary {
   LatencySummary latency;
 };
 struct SteadyPhaseSummary {
-  SteadyPhase phase = SteadyPhase::kPrecreate;
+  Phase phase = Phase::kSteadyPrecreate;
   std::uint32_t ranks = 0;
   double time_s = 0.0;
   std::array<SteadyOpSummary, kOpKindCount> ops{};
@@ -189,16 +175,10 @@ struct SteadyPhaseSummary {
   std::uint64_t rounds_at_stonewall = 0;
   double rounds_per_s_at_stonewall = 0.0;
 };
-SteadyPhaseSummary summarizeSteadyPhase(const SteadyPhaseResult& phase);
+SteadyPhaseSummary summarizeSteadyPhase(const PhaseResult& phase);
 
 // The path (relative to the run's directory) and op of a rank's first error, for messages:
 // "delete steady.mdbench.3.1/obj.mdbench.3.1.17: ENOENT (No such file or directory)". "" without error.
 std::string describeSteadyError(const RankPhaseRecord& record);
-
-// The phase's latency histograms of every op type merged: its successful ops, whatever their type.
-LatencyHistogram mergedLatency(const SteadyPhaseResult& phase);
-
-// fault.hpp's failoverLines for a steady phase: its failed ops of every type, the latency maximum of all.
-std::vector<std::string> failoverLines(const SteadyPhaseResult& result);
 
 }  // namespace mdbench

@@ -9,7 +9,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
 #include "mdbench/model/metrics.hpp"
@@ -42,17 +41,15 @@ std::vector<std::string> reportSeries(const std::vector<Configuration>& configs)
 // Runs of more ranks get the summed line only: more thin lines could not be told apart.
 inline constexpr std::uint32_t kTimelineMaxRankLines = 16;
 
-// A phase of a run as the report names it: one of the runner's phases, or one of --steady's (precreate, mix,
-// cleanup), which is a phase over time like the others (results schema version 10).
-using RunPhase = std::variant<Phase, SteadyPhase>;
-// "file-create"; "steady mix".
-std::string runPhaseName(const RunPhase& phase);
+// A phase of a run as the report names it: "file-create"; --steady's (a phase over time like the others from
+// results schema version 10) "steady mix".
+std::string runPhaseName(Phase phase);
 
 // One phase, of any iteration, that had --fault-at given (results schema version 9; --steady's phases 10), as
 // stored: a row of the failover table, and in the first iteration the stall and the faults marked in its
 // throughput over time.
 struct FailoverPhase {
-  RunPhase phase = Phase::kTreeCreate;
+  Phase phase = Phase::kTreeCreate;
   std::uint32_t iteration = 0;
   double t_start = 0.0;  // rank 0's: times into the phase count from it (model's stallIntoPhase)
   PhaseStall stall;
@@ -65,7 +62,7 @@ struct FailoverPhase {
 // phase started (on each rank's own clock, from its t_start). A steady phase counts every op type; its done
 // rates are metrics' doneRates of its ranks' times and counts.
 struct TimelinePhase {
-  RunPhase phase = Phase::kTreeCreate;
+  Phase phase = Phase::kTreeCreate;
   double interval_s = 0.0;
   // All ranks: sumOfSteps over every rank's line (also when there are too many ranks to draw their lines);
   // ratesOverTime of the stored totals only when the ranks' rows were not all stored.

@@ -64,16 +64,13 @@ class Hdf5Sink final : public Sink {
 
   // The run group, status "running"; after finish(), the file is reopened and the next group begun.
   void begin(const RunInfo& info, const Plan& plan) override;
+  // A phase group, flushed; --steady's phases (schema version 5) go to iterations/iter-NNNN/steady/<phase>,
+  // each flushed as it is done (a job killed in the mix keeps its precreate), the mix with the iteration's
+  // agreed rounds.
   void phase(const PhaseResult& result, const Plan& plan) override;
-  // --steady (schema version 5): iterations/iter-NNNN/steady with the iteration's three phases.
-  void steady(std::uint32_t iteration, const SteadyResult& result, const Plan& plan) override;
-  // Each steady phase as it is done (flushed, as a phase): steady() then writes only what is not there yet
-  // and the iteration's rounds. A job killed in the mix keeps its precreate.
-  void steadyPhase(std::uint32_t iteration, const SteadyPhaseResult& phase, std::uint64_t rounds,
-                   const Plan& plan) override;
   void end(const RunResult& result, const Plan& plan) override;  // summary and end_utc
   // With --force or --append onto an existing file, nothing is written before the run's first phase (or
-  // steady iteration): commit() writes what begin() held back (phase() and steady() call it). False when
+  // steady iteration): commit() writes what begin() held back (phase() calls it). False when
   // the results could not be written (reported once, as every write failure).
   bool commit();
   // Whether the file holds this run: false while --force or --append still hold back (no phase ran:
@@ -142,14 +139,14 @@ struct StoredSteadyError {
   std::string path;
 };
 
-// --steady (schema version 5): a steady phase as stored: the SteadyPhaseResult the engine wrote, with the
+// --steady (schema version 5): a steady phase as stored: the PhaseResult the engine wrote, with the
 // summary and first errors stored beside it. Its ranks are the rows of `ranks` in rank order (every row has
 // the counters of all six op types, those the phase does not do 0; the derived columns rank and node are not
 // kept, `mdbench validate` checks them; a rank's first_error is not stored as numbers, `errors` holds its
-// text). Its latency holds the histograms latency_<op> of the phase's ops (steadyOpsOf); the others empty.
+// text). Its latency holds the histograms latency_<op> of the phase's ops (opKindsOf); the others empty.
 // Its series, stall and faults are as stored from version 10 on (kSteadyTimelineSchemaVersion; has_series
 // false, the series empty and the stall not measured in older files).
-struct StoredSteadyPhase : SteadyPhaseResult {
+struct StoredSteadyPhase : PhaseResult {
   std::string group;  // "/runs/run-0000/iterations/iter-0000/steady/mix"
   bool has_series = false;
   // As stored in the attributes. The mix-only fields (rounds ... rounds_per_s_at_stonewall) and the per-op

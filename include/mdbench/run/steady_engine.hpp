@@ -34,10 +34,10 @@ struct SteadyParts {
   // Rank 0 with --fault-at (nullptr elsewhere and without): told each phase's t_start, it starts the faults
   // of the phases it was given; each injected fault's recovery is measured from the phase's series.
   FaultInjector* faults = nullptr;
-  std::uint32_t iteration = 0;  // the fault commands' MDBENCH_ITERATION
-  // Rank 0: each phase's result as soon as it is collected, with the mix's agreed rounds (0 before the mix
-  // is done), e.g. for the sinks' steadyPhase.
-  std::function<void(const SteadyPhaseResult& phase, std::uint64_t rounds)> after_phase = {};
+  std::uint32_t iteration = 0;  // the phases' iteration, and the fault commands' MDBENCH_ITERATION
+  // Rank 0: each phase's result as soon as it is collected (the mix's holds its agreed rounds as its items),
+  // e.g. for the sinks' phase().
+  std::function<void(const PhaseResult& phase)> after_phase = {};
 };
 
 // Collective: every rank calls it with the same config, one that steadyConfigProblems accepts (the engine
