@@ -66,51 +66,49 @@ std::uint64_t SteadyResult::failedOps() const {
   return n;
 }
 
+// The counts, times, rank rates and stonewall are metrics' aggregate of the records, as a selected phase's
+// (a steady rank's planned ops are every op it did, so every rank with an op is active); the op kinds, the
+// rounds and the ranks' times to their last op are the steady state's own.
 SteadyPhaseSummary summarizeSteadyPhase(const PhaseResult& phase) {
   SteadyPhaseSummary s;
   s.phase = phase.phase;
   s.ranks = static_cast<std::uint32_t>(phase.ranks.size());
   if (phase.ranks.empty()) return s;
+  const PhaseAggregate a = aggregate(phase.ranks);
+  s.time_s = a.time_s;
+  s.ok = a.ok;
+  s.failed = a.failed;
+  s.ok_per_s = a.ops_per_s;
+  s.bytes = a.bytes;
+  s.bytes_per_s = ratio(static_cast<double>(a.bytes), a.time_s);
+  s.rank_rate_min = a.rank_rate_min;
+  s.rank_rate_max = a.rank_rate_max;
+  s.rate_balance = a.balance;
+  s.stonewalled = a.stonewalled;
+  s.stonewall_time_s = a.stonewall_time_s;
+  s.rounds_at_stonewall = a.ops_at_stonewall;  // the mix's ops_at_stonewall count rounds
+  s.rounds_per_s_at_stonewall = ratio(a.ops_per_s_at_stonewall, s.ranks);
   s.rank_time_min_s = std::numeric_limits<double>::infinity();
-  s.rank_rate_min = std::numeric_limits<double>::infinity();
   double time_sum = 0.0;
   for (const RankPhaseRecord& r : phase.ranks) {
-    s.time_s = std::max(s.time_s, r.t_global_end - r.t_start);
     for (std::size_t op = 0; op < kOpKindCount; ++op) {
       s.ops[op].ok += r.kinds[op].ok;
       s.ops[op].failed += r.kinds[op].failed;
     }
-    s.ok += r.ok;
-    s.failed += r.failed;
-    s.bytes += r.bytes;
     s.rounds = std::max(s.rounds, r.rounds);
     const double rank_time = r.t_local_end - r.t_start;
-    const double rank_rate = ratio(static_cast<double>(r.ok), rank_time);
     time_sum += rank_time;
     s.rank_time_min_s = std::min(s.rank_time_min_s, rank_time);
     s.rank_time_max_s = std::max(s.rank_time_max_s, rank_time);
-    s.rank_rate_min = std::min(s.rank_rate_min, rank_rate);
-    s.rank_rate_max = std::max(s.rank_rate_max, rank_rate);
-    s.rounds_at_stonewall += r.ops_at_stonewall;
-    if (r.t_stonewall != 0.0) {
-      s.stonewalled = true;
-      s.stonewall_time_s = std::max(s.stonewall_time_s, r.t_stonewall - r.t_start);
-    }
   }
   for (std::size_t op = 0; op < kOpKindCount; ++op) {
     s.ops[op].ops_per_s = ratio(static_cast<double>(s.ops[op].ok), s.time_s);
     if (op < phase.kind_latency.size()) s.ops[op].latency = latencySummary(phase.kind_latency[op]);
   }
-  s.ok_per_s = ratio(static_cast<double>(s.ok), s.time_s);
-  s.bytes_per_s = ratio(static_cast<double>(s.bytes), s.time_s);
   s.rounds_per_s = ratio(static_cast<double>(s.rounds), s.time_s);
   s.objects_per_s = ratio(static_cast<double>(s.ops[opKindIndex(OpKind::kRead)].ok), s.time_s);
   s.rank_time_mean_s = time_sum / static_cast<double>(phase.ranks.size());
   s.time_balance = ratio(s.rank_time_min_s, s.rank_time_max_s);
-  s.rate_balance = ratio(s.rank_rate_min, s.rank_rate_max);
-  if (!s.stonewalled) s.rounds_at_stonewall = 0;
-  s.rounds_per_s_at_stonewall =
-      ratio(ratio(static_cast<double>(s.rounds_at_stonewall), s.ranks), s.stonewall_time_s);
   return s;
 }
 

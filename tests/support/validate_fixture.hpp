@@ -285,6 +285,8 @@ inline SteadyResult steadyResult(std::uint32_t iteration, std::uint32_t ranks, d
           ok[at(OpKind::kDelete)] = kSteadyItems;
           ok[at(OpKind::kRmdir)] = kSteadyDatasets;
           break;
+        default:
+          break;
       }
       RankPhaseRecord r = steadyRecord(rank, t0, ok, phase.kind_latency);
       if (phase.phase == Phase::kSteadyMix) {

@@ -128,7 +128,8 @@ struct SteadyResult {
   std::uint64_t failedOps() const;  // rank 0: over every phase, rank and op
 };
 
-// Derived numbers of one phase (rank 0, from its PhaseResult). No I/O; formulas:
+// Derived numbers of one phase (rank 0, from its PhaseResult). No I/O. Its time, counts, rank rates and
+// stonewall are metrics.hpp's aggregate of the phase's records (one formula for both workloads); formulas:
 //   time_s            slowest rank's t_global_end - t_start (barrier to barrier)
 //   ops[o].ops_per_s  ok of op o over all ranks / time_s (failed ops never in a rate)
 //   ops[o].latency    latencySummary (metrics.hpp) of op o's merged histogram (kind_latency)
