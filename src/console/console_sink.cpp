@@ -297,7 +297,7 @@ void ConsoleSink::steadyPhase(const PhaseResult& phase) {
   }
   fmt::print(out_, "{:<10} {:<7} {:>11} {:>8} {:>13.1f}   {:.3f} s barrier to barrier, balance {:.3f}\n",
              phaseName(phase.phase), "all", s.ok, s.failed, s.ok_per_s, s.time_s, s.time_balance);
-  printShortRow(out_, phaseSize(s));
+  printShortRow(out_, phaseSize(phase));
   if (phase.phase == Phase::kSteadyMix) {
     fmt::print(out_,
                "mix: {} rounds, {:.1f} rounds/s, {:.1f} objects/s cycled; rank time {:.3f}-{:.3f} s "
@@ -334,7 +334,7 @@ void ConsoleSink::printSteadyEnd(const RunResult& run) {
   std::vector<std::string> errors;
   for (const SteadyResult& iteration : run.steady) {
     for (const PhaseResult& phase : iteration.phases) {
-      too_short = too_short || tooShortToTime(phaseSize(summarizeSteadyPhase(phase)));
+      too_short = too_short || tooShortToTime(phaseSize(phase));
       for (std::size_t r = 0; r < phase.ranks.size(); ++r) {
         if (const std::string e = describeSteadyError(phase.ranks[r]); !e.empty())
           errors.push_back(fmt::format("rank {}: {} ({})", r, e, phaseName(phase.phase)));

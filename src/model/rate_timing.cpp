@@ -49,13 +49,6 @@ PhaseSize meanPhaseSize(const RunResult& run, Phase phase) {
   return sizes.mean();
 }
 
-PhaseSize phaseSize(const SteadyPhaseSummary& summary) {
-  const double ok = static_cast<double>(summary.ok);
-  return {.ops = ok,
-          .ops_per_rank = ok / std::max(summary.ranks, 1u),
-          .time_s = summary.rank_time_max_s > 0.0 ? summary.rank_time_max_s : summary.time_s};
-}
-
 bool tooShortToTime(const PhaseSize& size) {
   return (size.ops_per_rank > 0.0 && size.ops_per_rank < kMinOpsPerRankForRate) ||
          (size.time_s > 0.0 && size.time_s < kMinSecondsForRate);

@@ -280,7 +280,7 @@ Table steadyTable(const TimelineRun& run) {
   t.header = {"iteration", "phase",    "op",        "ops/s",        "p50",
               "p99",       "rounds/s", "objects/s", "time balance", "rate balance"};
   for (const StoredSteadyIteration& it : run.steady) {
-    for (const StoredSteadyPhase& p : it.phases) {
+    for (const StoredPhase& p : it.phases) {
       const SteadyPhaseSummary& s = p.summary;
       bool first = true;
       for (const OpKind op : opKindsOf(p.phase)) {

@@ -70,13 +70,14 @@ void addServerStats(const StoredPhase& phase, Accumulator& a) {
 
 // What every measured phase adds, a runner's phase or a steady mix: its rate, counts, latency, size, stall
 // (schema version 9; steady phases 10) and its injected faults' recoveries.
-void addMeasured(double ops_per_s, std::uint64_t ok, std::uint64_t failed, const LatencyHistogram& latency,
-                 const PhaseSize& size, const PhaseTimeline& timeline, Accumulator& a) {
+void addMeasured(const StoredPhase& phase, std::uint32_t run_ranks, Accumulator& a) {
+  const PhaseSize size = phaseSize(phase, run_ranks);
+  const PhaseTimeline& timeline = phase;
   a.measured = true;
-  a.rates.push_back(ops_per_s);
-  a.ok += ok;
-  a.failed += failed;
-  a.latency += latency;
+  a.rates.push_back(phase.aggregate.ops_per_s);
+  a.ok += phase.aggregate.ok;
+  a.failed += phase.aggregate.failed;
+  a.latency += phase.latency;
   a.time_sum += size.time_s;
   a.ops_per_rank_sum += size.ops_per_rank;
   a.ops_sum += size.ops;
@@ -96,14 +97,13 @@ void addMeasured(double ops_per_s, std::uint64_t ok, std::uint64_t failed, const
 void addSteady(const StoredRun& run, std::map<Key, Accumulator>& acc,
                std::map<std::string, SeriesInfo>& kinds) {
   for (const StoredSteadyIteration& it : run.steady) {
-    for (const StoredSteadyPhase& phase : it.phases) {
+    for (const StoredPhase& phase : it.phases) {
       if (phase.phase != Phase::kSteadyMix) continue;
       const std::string name(kSteadySeries);
       kinds.emplace(name, SeriesInfo{SeriesKind::kMetadata, kPhaseCount});
       Accumulator& a = acc[{name, run.info.ranks}];
       a.nodes = std::max(a.nodes, run.info.nodes);
-      const SteadyPhaseSummary& s = phase.summary;
-      addMeasured(s.ok_per_s, s.ok, s.failed, phase.latency, phaseSize(s), phase, a);
+      addMeasured(phase, run.info.ranks, a);
     }
   }
 }
@@ -114,8 +114,7 @@ void addRun(const StoredRun& run, std::map<Key, Accumulator>& acc, std::map<std:
     kinds.emplace(name, SeriesInfo{SeriesKind::kMetadata, static_cast<std::size_t>(phase.phase)});
     Accumulator& a = acc[{name, run.info.ranks}];
     a.nodes = std::max(a.nodes, run.info.nodes);
-    addMeasured(phase.aggregate.ops_per_s, phase.aggregate.ok, phase.aggregate.failed, phase.latency,
-                phaseSize(phase, run.info.ranks), phase, a);
+    addMeasured(phase, run.info.ranks, a);
     if (phase.aggregate.stonewalled) a.stonewall.add(phase.aggregate.ops_per_s_at_stonewall);
     if (!phase.server_stats.empty()) addServerStats(phase, a);
   }

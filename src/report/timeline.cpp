@@ -106,22 +106,8 @@ TimelinePhase timelinePhase(const StoredPhase& p, std::uint32_t run_ranks) {
   return tp;
 }
 
-// A steady phase's series: stored from results schema version 10 on (kSteadyTimelineSchemaVersion).
-bool hasSeries(const StoredSteadyPhase& p) { return p.has_series; }
-
-TimelinePhase timelinePhase(const StoredSteadyPhase& p) {
-  const std::vector<RankSpan> ranks = rankSpans(p.ranks);
-  TimelinePhase tp;
-  tp.phase = p.phase;
-  tp.ops_per_s = p.summary.ok_per_s;
-  tp.done = doneRates(ranks, p.series);
-  tp.ops = p.summary.ok + p.summary.failed;
-  tp.size = phaseSize(p.summary);
-  drawLines(p.series, ranks, tp);
-  return tp;
-}
-
-// A phase's failover record when --fault-at was given for it.
+// A phase's failover record when --fault-at was given for it (a steady phase's with its failed ops of every
+// kind and the longest latency of all, as the console's failoverLines).
 std::optional<FailoverPhase> failoverPhase(const StoredPhase& p) {
   if (p.faults.empty()) return std::nullopt;
   FailoverPhase f;
@@ -135,45 +121,29 @@ std::optional<FailoverPhase> failoverPhase(const StoredPhase& p) {
   return f;
 }
 
-// A steady phase's, with its failed ops of every type and the longest latency of all (as the console's
-// failoverLines of a steady phase).
-std::optional<FailoverPhase> failoverPhase(const StoredSteadyPhase& p, std::uint32_t iteration) {
-  if (p.faults.empty()) return std::nullopt;
-  FailoverPhase f;
-  f.phase = p.phase;
-  f.iteration = iteration;
-  f.t_start = p.ranks.empty() ? 0.0 : p.ranks.front().t_start;
-  f.stall = p.stall;
-  f.faults = p.faults;
-  f.failed = p.summary.failed;
-  f.latency_max_ns = latencySummary(p.latency).max_ns;
-  return f;
+// A phase of the run over time (of its first iteration) and its failover record.
+void addPhase(const StoredRun& run, const StoredPhase& p, TimelineRun& t) {
+  std::optional<FailoverPhase> failover = failoverPhase(p);
+  if (failover) t.failover.push_back(*failover);
+  if (!t.has_series || !p.has_series || p.iteration != t.iteration) return;
+  t.phases.push_back(timelinePhase(p, run.info.ranks));
+  t.phases.back().failover = std::move(failover);
 }
 
-// The phases of a run over time and its failover records: the runner's phases, or --steady's.
+// The phases of a run over time and its failover records: the runner's phases, or --steady's (whose series
+// are stored from results schema version 10 on: kSteadyTimelineSchemaVersion).
 void addPhases(const StoredRun& run, TimelineRun& t) {
   if (!run.phases.empty()) t.iteration = run.phases.front().iteration;  // by iteration, then order
-  for (const StoredPhase& p : run.phases) {
-    std::optional<FailoverPhase> failover = failoverPhase(p);
-    if (failover) t.failover.push_back(*failover);
-    if (!run.has_series || !p.has_series || p.iteration != t.iteration) continue;
-    t.phases.push_back(timelinePhase(p, run.info.ranks));
-    t.phases.back().failover = std::move(failover);
-  }
+  for (const StoredPhase& p : run.phases) addPhase(run, p, t);
 }
 
 void addSteadyPhases(const StoredRun& run, TimelineRun& t) {
   t.iteration = run.steady.front().iteration;
-  const std::vector<StoredSteadyPhase>& first = run.steady.front().phases;
-  t.has_series = run.has_series && std::any_of(first.begin(), first.end(), hasSeries);
+  const std::vector<StoredPhase>& first = run.steady.front().phases;
+  t.has_series = t.has_series &&
+                 std::any_of(first.begin(), first.end(), [](const StoredPhase& p) { return p.has_series; });
   for (const StoredSteadyIteration& it : run.steady) {
-    for (const StoredSteadyPhase& p : it.phases) {
-      std::optional<FailoverPhase> failover = failoverPhase(p, it.iteration);
-      if (failover) t.failover.push_back(*failover);
-      if (!t.has_series || !hasSeries(p) || it.iteration != t.iteration) continue;
-      t.phases.push_back(timelinePhase(p));
-      t.phases.back().failover = std::move(failover);
-    }
+    for (const StoredPhase& p : it.phases) addPhase(run, p, t);
   }
 }
 

@@ -202,7 +202,7 @@ Json summaryJson(const StoredSummary& s, const StoredRun& run) {
 
 // --steady: an iteration's steady group, its phases' summaries by op (the per-rank rows and histograms stay
 // in the HDF5 file).
-Json steadyPhaseJson(const StoredSteadyPhase& p) {
+Json steadyPhaseJson(const StoredPhase& p, std::uint32_t run_ranks) {
   const SteadyPhaseSummary& s = p.summary;
   Json j;
   j["phase"] = phaseName(p.phase);
@@ -216,12 +216,12 @@ Json steadyPhaseJson(const StoredSteadyPhase& p) {
   }
   j["ops"] = std::move(ops);
   if (p.phase == Phase::kSteadyMix) addAttributes(j, results::kSteadyMixAttributes, s);
-  j["too_short"] = tooShortToTime(phaseSize(s));
+  j["too_short"] = tooShortToTime(phaseSize(p, run_ranks));
   Json errors = Json::array();
-  for (const StoredSteadyError& e : p.errors) {
+  for (const StoredError& e : p.errors) {
     errors.push_back(rowJson(
         results::kSteadyErrorFields,
-        results::SteadyErrorRow{e.rank, opKindName(e.op), e.err, e.errno_name.c_str(), e.path.c_str()}));
+        results::SteadyErrorRow{e.rank, opKindName(e.kind), e.err, e.errno_name.c_str(), e.path.c_str()}));
   }
   j["errors"] = std::move(errors);
   // Version 10: the summed series and the failover fields, as a selected phase's.
@@ -233,9 +233,9 @@ Json steadyPhaseJson(const StoredSteadyPhase& p) {
   return j;
 }
 
-Json steadyJson(const StoredSteadyIteration& it) {
+Json steadyJson(const StoredSteadyIteration& it, std::uint32_t run_ranks) {
   Json phases = Json::array();
-  for (const StoredSteadyPhase& p : it.phases) phases.push_back(steadyPhaseJson(p));
+  for (const StoredPhase& p : it.phases) phases.push_back(steadyPhaseJson(p, run_ranks));
   return {{"iteration", it.iteration}, {"rounds", it.rounds}, {"phases", std::move(phases)}};
 }
 
@@ -260,7 +260,7 @@ Json runJson(const StoredRun& run) {
   // Only in runs that have it (--steady), so that other runs' JSON stays as it was.
   if (!run.steady.empty()) {
     Json steady = Json::array();
-    for (const StoredSteadyIteration& it : run.steady) steady.push_back(steadyJson(it));
+    for (const StoredSteadyIteration& it : run.steady) steady.push_back(steadyJson(it, run.info.ranks));
     j["steady"] = std::move(steady);
   }
   // Absent, like the file's summary group, while the run is running or was killed.
@@ -287,7 +287,7 @@ constexpr std::string_view kSteadyCsvHeader =
     "run,iteration,phase,op,ok,failed,ops_per_s,p50_ns,p90_ns,p99_ns,max_ns,phase_time_s,phase_ok_per_s,"
     "phase_time_balance,phase_rate_balance,rounds,rounds_per_s,objects_per_s,phase_too_short\n";
 
-std::string steadyCsvRow(const StoredRun& run, const StoredSteadyIteration& it, const StoredSteadyPhase& p,
+std::string steadyCsvRow(const StoredRun& run, const StoredSteadyIteration& it, const StoredPhase& p,
                          OpKind op) {
   const SteadyPhaseSummary& s = p.summary;
   const SteadyOpSummary& o = s.ops[opKindIndex(op)];
@@ -297,7 +297,7 @@ std::string steadyCsvRow(const StoredRun& run, const StoredSteadyIteration& it, 
                  it.iteration, phaseName(p.phase), opKindName(op), o.ok, o.failed, o.ops_per_s,
                  o.latency.p50_ns, o.latency.p90_ns, o.latency.p99_ns, o.latency.max_ns, s.time_s, s.ok_per_s,
                  s.time_balance, s.rate_balance, it.rounds, s.rounds_per_s, s.objects_per_s,
-                 tooShortToTime(phaseSize(s)) ? 1 : 0);
+                 tooShortToTime(phaseSize(p, run.info.ranks)) ? 1 : 0);
   return line;
 }
 
@@ -403,7 +403,7 @@ void exportCsv(const StoredResults& results, std::ostream& out) {
     out << kSteadyCsvHeader;
     for (const StoredRun& run : results.runs) {
       for (const StoredSteadyIteration& it : run.steady) {
-        for (const StoredSteadyPhase& p : it.phases) {
+        for (const StoredPhase& p : it.phases) {
           for (const OpKind op : opKindsOf(p.phase)) out << steadyCsvRow(run, it, p, op);
         }
       }

@@ -141,11 +141,11 @@ void readSteadySummary(hid_t g, SteadyPhaseSummary& s) {
   if (s.phase == Phase::kSteadyMix) results::readAttributes(g, results::kSteadyMixAttributes, s);
 }
 
-StoredSteadyPhase readSteadyPhase(hid_t steady, const std::string& name, std::uint32_t iteration,
-                                  std::uint32_t version) {
+StoredPhase readSteadyPhase(hid_t steady, const std::string& name, std::uint32_t iteration,
+                            std::uint32_t version) {
   const h5::Handle group = h5::openGroup(steady, name);
   const hid_t g = group.get();
-  StoredSteadyPhase p;
+  StoredPhase p;
   p.group = h5::pathOf(g);
   const auto phase_name = attr<std::string>(g, "phase");
   const std::optional<Phase> phase = parseSteadyPhaseName(phase_name);
@@ -176,8 +176,8 @@ StoredSteadyPhase readSteadyPhase(hid_t steady, const std::string& name, std::ui
           const std::string op = results::textOf(row.op);
           const std::optional<OpKind> parsed = results::parseOpKind(op);
           if (!parsed) throw h5::Error(fmt::format("{}/errors: op '{}' is not an op type", p.group, op));
-          return StoredSteadyError{row.rank, *parsed, row.err, results::textOf(row.errno_name),
-                                   results::textOf(row.path)};
+          return StoredError{row.rank, row.err, results::textOf(row.errno_name), results::textOf(row.path),
+                             *parsed};
         });
   }
   if (version >= kSteadyTimelineSchemaVersion) {
@@ -185,6 +185,7 @@ StoredSteadyPhase readSteadyPhase(hid_t steady, const std::string& name, std::ui
     p.has_series = true;
     results::readFailover(g, p.stall, p.faults);
   }
+  deriveFromRows(p);
   return p;
 }
 
@@ -198,13 +199,12 @@ StoredSteadyIteration readSteady(hid_t iteration, std::uint32_t number, std::uin
   for (const std::string& name : h5::childNames(group.get())) {
     it.phases.push_back(readSteadyPhase(group.get(), name, number, version));
   }
-  for (StoredSteadyPhase& p : it.phases) {
+  for (StoredPhase& p : it.phases) {
     if (p.phase == Phase::kSteadyMix) p.items = it.rounds;
   }
-  std::stable_sort(it.phases.begin(), it.phases.end(),
-                   [](const StoredSteadyPhase& a, const StoredSteadyPhase& b) {
-                     return static_cast<int>(a.phase) < static_cast<int>(b.phase);
-                   });
+  std::stable_sort(it.phases.begin(), it.phases.end(), [](const StoredPhase& a, const StoredPhase& b) {
+    return static_cast<int>(a.phase) < static_cast<int>(b.phase);
+  });
   return it;
 }
 
@@ -346,6 +346,12 @@ StoredRun readRun(hid_t runs, const std::string& name, std::uint32_t version) {
 }
 
 }  // namespace
+
+void deriveFromRows(StoredPhase& phase) {
+  phase.aggregate = aggregate(phase.ranks);
+  phase.latency_summary = latencySummary(phase.latency);
+  phase.done = doneRates(phase.ranks, phase.series);
+}
 
 PhaseSize phaseSize(const StoredPhase& phase, std::uint32_t run_ranks) {
   return phaseSize(phase.aggregate, slowestRankTime(phase.ranks), run_ranks);

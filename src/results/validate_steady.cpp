@@ -25,7 +25,7 @@ namespace {
 
 // The stored summary against summarizeSteadyPhase of the stored rows and histograms (steady.hpp holds the
 // formulas). Only what the phase stores: per op its own op types, and the rounds and stonewall in the mix.
-void checkSteadySummary(const StoredSteadyPhase& phase) {
+void checkSteadySummary(const StoredPhase& phase) {
   const std::string& g = phase.group;
   const SteadyPhaseSummary want = summarizeSteadyPhase(phase);
   const SteadyPhaseSummary& got = phase.summary;
@@ -43,7 +43,7 @@ void checkSteadySummary(const StoredSteadyPhase& phase) {
 
 // Each op type's histogram holds exactly its successful ops (its length is the structure's: a histogram's
 // buckets, checked before the file is read).
-void checkSteadyLatency(const StoredSteadyPhase& phase) {
+void checkSteadyLatency(const StoredPhase& phase) {
   for (const OpKind op : opKindsOf(phase.phase)) {
     const std::string path = fmt::format("{}/{}", phase.group, results::steadyLatencyName(op));
     std::uint64_t ok = 0;
@@ -57,7 +57,7 @@ void checkSteadyLatency(const StoredSteadyPhase& phase) {
 // rank, every mix round stats, reads, deletes and creates one object per dataset, cleanup removes what
 // precreate made and the datasets. In the iteration a signal stopped (`stopped`), precreate may have made
 // fewer objects (at most -n per rank, and then the mix ran no round); cleanup still removes all it made.
-void checkSteadyCounts(const StoredSteadyPhase& phase, const Config& config, std::uint64_t rounds,
+void checkSteadyCounts(const StoredPhase& phase, const Config& config, std::uint64_t rounds,
                        std::uint64_t precreated, bool stopped) {
   if (phase.summary.failed != 0) return;  // a failure skips later ops (steady.hpp): no exact counts
   const std::uint64_t ranks = phase.ranks.size();
@@ -103,8 +103,8 @@ std::vector<results::SteadyRankRow> storedSteadyRows(hid_t file, const std::stri
                                                   [](const results::SteadyRankRow& row) { return row; });
 }
 
-void checkSteadyRows(hid_t file, const StoredSteadyPhase& phase,
-                     const std::vector<std::uint32_t>& node_of_rank, std::uint64_t rounds) {
+void checkSteadyRows(hid_t file, const StoredPhase& phase, const std::vector<std::uint32_t>& node_of_rank,
+                     std::uint64_t rounds) {
   const std::string path = phase.group + "/ranks";
   expectEqual<std::size_t>(path, "rows", node_of_rank.size(), phase.ranks.size(), "ranks");
   const std::vector<results::SteadyRankRow> stored = storedSteadyRows(file, phase.group);
@@ -142,18 +142,18 @@ void checkSteadyRows(hid_t file, const StoredSteadyPhase& phase,
   }
 }
 
-void checkSteadyErrors(const StoredSteadyPhase& phase) {
+void checkSteadyErrors(const StoredPhase& phase) {
   const std::string path = phase.group + "/errors";
   std::set<std::uint32_t> seen;
-  for (const StoredSteadyError& e : phase.errors) {
+  for (const StoredError& e : phase.errors) {
     if (e.rank >= phase.ranks.size() || !seen.insert(e.rank).second) {
       fail(path,
            fmt::format("rank {}: expected one row per failed rank below {}", e.rank, phase.ranks.size()));
     }
     const RankPhaseRecord& row = phase.ranks[e.rank];
-    if (row.kinds[opKindIndex(e.op)].failed == 0) {
+    if (row.kinds[opKindIndex(e.kind)].failed == 0) {
       fail(path, fmt::format("rank {}: its first error is a {}, but ranks.{}_failed is 0", e.rank,
-                             opKindName(e.op), opKindName(e.op)));
+                             opKindName(e.kind), opKindName(e.kind)));
     }
     if (e.err <= 0)
       fail(path, fmt::format("rank {}: errno: expected a positive errno, found {}", e.rank, e.err));
@@ -179,7 +179,7 @@ void checkSteadyIteration(hid_t file, const StoredSteadyIteration& it, const Con
   }
   const auto has = [&](Phase phase) {
     return std::any_of(it.phases.begin(), it.phases.end(),
-                       [&](const StoredSteadyPhase& p) { return p.phase == phase; });
+                       [&](const StoredPhase& p) { return p.phase == phase; });
   };
   // Killed before the mix was written: its rounds are not known yet.
   const bool before_mix = cut && !has(Phase::kSteadyMix);
@@ -211,7 +211,7 @@ void checkSteadyIteration(hid_t file, const StoredSteadyIteration& it, const Con
     fail(it.group, fmt::format("precreate: expected at most config items x ranks = {} creates, found {}",
                                config.items * node_of_rank.size(), precreated));
   }
-  for (const StoredSteadyPhase& phase : it.phases) {
+  for (const StoredPhase& phase : it.phases) {
     checkSteadyRows(file, phase, node_of_rank, it.rounds);
     checkSteadyLatency(phase);
     checkSteadyCounts(phase, config, it.rounds, precreated, stopped);

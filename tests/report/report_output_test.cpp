@@ -361,8 +361,8 @@ TEST(ReportMarkdown, ThroughputOverTime) {
 }
 
 // One summarised steady phase: `ok` of each of its ops at `ops_per_s`, p50 and p99 latency.
-StoredSteadyPhase steadyPhase(Phase phase, double ops_per_s, std::uint64_t p50_ns, std::uint64_t p99_ns) {
-  StoredSteadyPhase p;
+StoredPhase steadyPhase(Phase phase, double ops_per_s, std::uint64_t p50_ns, std::uint64_t p99_ns) {
+  StoredPhase p;
   p.phase = phase;
   p.summary.phase = phase;
   for (const OpKind op : opKindsOf(phase)) {

@@ -56,8 +56,8 @@ struct SteadySpec {
   std::uint64_t slowest_ns = 1'000'000'000;
 };
 
-StoredSteadyPhase steadyPhase(const SteadySpec& spec) {
-  StoredSteadyPhase p;
+StoredPhase steadyPhase(const SteadySpec& spec) {
+  StoredPhase p;
   p.phase = spec.phase;
   const std::span<const OpKind> ops = opKindsOf(spec.phase);
   for (std::uint32_t r = 0; r < kRanks; ++r) {
@@ -99,6 +99,7 @@ StoredSteadyPhase steadyPhase(const SteadySpec& spec) {
     }
   }
   p.summary = summarizeSteadyPhase(p);
+  deriveFromRows(p);
   return p;
 }
 
@@ -123,7 +124,8 @@ StoredSteadyIteration steadyIteration(std::uint32_t iteration, double recovery_s
   cleanup.phase = Phase::kSteadyCleanup;
   cleanup.t_start = 9.1;
   it.phases = {steadyPhase(pre), steadyPhase(mix), steadyPhase(cleanup)};
-  StoredSteadyPhase& m = it.phases[1];
+  for (StoredPhase& p : it.phases) p.iteration = iteration;
+  StoredPhase& m = it.phases[1];
   m.stall = {true, 1.0, 6.5, 7.5, 0.001};
   m.faults = {freeze(recovery_s)};
   return it;
@@ -153,7 +155,7 @@ StoredResults resultsOf(StoredRun run) {
 StoredResults olderFile() {
   StoredRun run = steadyRun({steadyIteration(0, 2.0)});
   for (StoredSteadyIteration& it : run.steady) {
-    for (StoredSteadyPhase& p : it.phases) {
+    for (StoredPhase& p : it.phases) {
       static_cast<PhaseTimeline&>(p) = PhaseTimeline{};
       p.has_series = false;
     }
@@ -205,7 +207,7 @@ TEST(SteadySeries, EachIterationsMixIsAPointWithItsStallAndRecovery) {
   EXPECT_DOUBLE_EQ(p.recovery_s, 2.0);
   // Every op type's latency merged: the one slow create is its maximum.
   EXPECT_TRUE(p.has_latency);
-  const StoredSteadyPhase& mix = results.runs[0].steady[0].phases[1];
+  const StoredPhase& mix = results.runs[0].steady[0].phases[1];
   EXPECT_EQ(p.latency.max_ns, latencySummary(mix.latency).max_ns);
   EXPECT_GE(p.latency.max_ns, 1'000'000'000u);
   EXPECT_LT(p.latency.p50_ns, 1'000'000u);

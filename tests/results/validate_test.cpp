@@ -283,7 +283,7 @@ TEST_F(Validate, SteadyRunReadsBack) {
   EXPECT_EQ(it.rounds, kSteadyRounds);
   ASSERT_EQ(it.phases.size(), kSteadyPhaseCount);
   for (std::size_t i = 0; i < kSteadyPhaseCount; ++i) {
-    const StoredSteadyPhase& p = it.phases[i];
+    const StoredPhase& p = it.phases[i];
     const PhaseResult& w = written.phases[i];
     EXPECT_EQ(p.phase, w.phase);
     ASSERT_EQ(p.ranks.size(), w.ranks.size());
@@ -311,7 +311,7 @@ TEST_F(Validate, SteadyRunReadsBack) {
   EXPECT_EQ(it.phases[1].summary.rounds_per_s, summarizeSteadyPhase(written.phases[1]).rounds_per_s);
   // Schema version 10: the series, the stall and the faults, as written.
   for (std::size_t i = 0; i < kSteadyPhaseCount; ++i) {
-    const StoredSteadyPhase& p = it.phases[i];
+    const StoredPhase& p = it.phases[i];
     const PhaseResult& w = written.phases[i];
     EXPECT_TRUE(p.has_series);
     EXPECT_EQ(p.series.intervals, w.series.intervals);
@@ -326,9 +326,9 @@ TEST_F(Validate, SteadyRunReadsBack) {
   EXPECT_EQ(it.phases[1].faults[0].command, "true");
   EXPECT_TRUE(it.phases[1].faults[0].injected);
   ASSERT_EQ(it.phases[1].errors.size(), 1u);
-  const StoredSteadyError& e = it.phases[1].errors[0];
+  const StoredError& e = it.phases[1].errors[0];
   EXPECT_EQ(e.rank, 1u);
-  EXPECT_EQ(e.op, OpKind::kStat);
+  EXPECT_EQ(e.kind, OpKind::kStat);
   EXPECT_EQ(e.errno_name, "ENOENT");
   EXPECT_EQ(e.path, "/scratch/mdbench.test/mdbench.iter.1/steady.mdbench.0.1/obj.mdbench.0.1.0");
 }

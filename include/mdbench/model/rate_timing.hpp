@@ -9,7 +9,6 @@
 
 #include "mdbench/model/metrics.hpp"
 #include "mdbench/model/run_result.hpp"
-#include "mdbench/model/steady.hpp"
 
 namespace mdbench {
 
@@ -48,8 +47,6 @@ class PhaseSizeMean {
 // One measured phase; a phase of a run over its iterations (what a summary row of it shows).
 PhaseSize phaseSize(const PhaseResult& result);
 PhaseSize meanPhaseSize(const RunResult& run, Phase phase);
-// A steady-state phase (--steady): its ok over all ranks and per rank, its slowest rank's time.
-PhaseSize phaseSize(const SteadyPhaseSummary& summary);
 
 // True when the op count per rank or the time is known and below the thresholds above.
 bool tooShortToTime(const PhaseSize& size);

@@ -99,28 +99,42 @@ struct StoredError {
   std::int32_t err = 0;
   std::string errno_name;
   std::string path;
+  OpKind kind = OpKind::kMkdir;  // a --steady phase's: the kind of op that failed (its `op` column)
 };
 
-// A phase as stored: the PhaseResult the runner wrote, with the phase group's own attributes beside it.
-// Its ranks are the rows of `ranks` in rank order (the row's derived columns rank, node and rate are not
-// kept: they are the index, the run's node_of_rank and rankRate(record), which `mdbench validate` checks;
-// a rank's first_error is not stored as numbers, `errors` holds its text). Its latency is the histogram
-// `latency`; series, server_stats, stall and faults are as stored (empty, or not measured, in files of
-// versions before theirs).
+// A phase as stored, of either workload: the PhaseResult the runner wrote, with the phase group's own
+// attributes beside it. Its ranks are the rows of `ranks` in rank order (the row's derived columns rank,
+// node and rate are not kept: they are the index, the run's node_of_rank and rankRate(record), which
+// `mdbench validate` checks; a rank's first_error is not stored as numbers, `errors` holds its text). Its
+// latency is the histogram `latency`; series, server_stats, stall and faults are as stored (empty, or not
+// measured, in files of versions before theirs).
+// A --steady phase (schema version 5; iterations/iter-NNNN/steady/<phase>) is read into the same type: its
+// rows hold the counters of all six op kinds (those the phase does not do 0), its kind_latency the
+// histograms latency_<op> of its kinds and latency their sum, its items the iteration's rounds (the mix) or
+// 0; its attributes are `summary` (summarizeSteadyPhase's numbers as stored; the mix-only fields and the
+// per-kind fields of kinds it does not do are 0), and aggregate, latency_summary and done are computed from
+// its rows, histograms and series (metrics' aggregate, latencySummary, doneRates: what a selected phase
+// stores), so that what is shown of any phase (its timeline, failover, size) is read one way. Its series,
+// stall and faults are stored from version 10 on (kSteadyTimelineSchemaVersion).
 struct StoredPhase : PhaseResult {
-  std::string group;  // "/runs/run-0000/iterations/iter-0000/file-create"
+  std::string group;  // "/runs/run-0000/iterations/iter-0000/file-create", ".../iter-0000/steady/mix"
   std::uint32_t order = 0;
-  PhaseAggregate aggregate;  // as stored in the attributes
+  PhaseAggregate aggregate;  // as stored in the attributes (a steady phase's: computed, see above)
   std::string rate_formula;
   LatencySummary latency_summary;
+  SteadyPhaseSummary summary;  // a steady phase's attributes as stored
   std::vector<StoredError> errors;
-  // Throughput over time and the first/last-done rates (schema version 5). Files of earlier versions have
-  // neither: has_series is false, the series empty and the rates 0. series.intervals is the column count
-  // of ops_per_interval, per_rank its rows (one per rank) as stored, total ops_per_interval_total as stored
-  // (its length is not checked here: `mdbench validate` does that).
+  // Throughput over time and the first/last-done rates (schema version 5; a steady phase's 10). Files of
+  // earlier versions have neither: has_series is false, the series empty and the rates 0.
+  // series.intervals is the column count of ops_per_interval, per_rank its rows (one per rank) as stored,
+  // total ops_per_interval_total as stored (its length is not checked here: `mdbench validate` does that).
   bool has_series = false;
   DoneRates done;
 };
+
+// A steady phase's aggregate, latency_summary and done from its rows, histograms and series, as the reader
+// fills them (what a selected phase stores).
+void deriveFromRows(StoredPhase& phase);
 
 // A stored phase's size for the rule on phases too short to time (model's rate_timing.hpp): its ok, its
 // ranks with work (all `run_ranks` when none had), the slowest rank's time to its last op from its rows.
@@ -131,35 +145,11 @@ struct StoredSummary {
   IterationSummary summary;
 };
 
-struct StoredSteadyError {
-  std::uint32_t rank = 0;
-  OpKind op = OpKind::kMkdir;
-  std::int32_t err = 0;
-  std::string errno_name;
-  std::string path;
-};
-
-// --steady (schema version 5): a steady phase as stored: the PhaseResult the engine wrote, with the
-// summary and first errors stored beside it. Its ranks are the rows of `ranks` in rank order (every row has
-// the counters of all six op types, those the phase does not do 0; the derived columns rank and node are not
-// kept, `mdbench validate` checks them; a rank's first_error is not stored as numbers, `errors` holds its
-// text). Its latency holds the histograms latency_<op> of the phase's ops (opKindsOf); the others empty.
-// Its series, stall and faults are as stored from version 10 on (kSteadyTimelineSchemaVersion; has_series
-// false, the series empty and the stall not measured in older files).
-struct StoredSteadyPhase : PhaseResult {
-  std::string group;  // "/runs/run-0000/iterations/iter-0000/steady/mix"
-  bool has_series = false;
-  // As stored in the attributes. The mix-only fields (rounds ... rounds_per_s_at_stonewall) and the per-op
-  // fields of ops the phase does not do are stored for the phases that have them only, and 0 here otherwise.
-  SteadyPhaseSummary summary;
-  std::vector<StoredSteadyError> errors;
-};
-
 struct StoredSteadyIteration {
   std::string group;  // "/runs/run-0000/iterations/iter-0000/steady"
   std::uint32_t iteration = 0;
-  std::uint64_t rounds = 0;               // the mix's agreed round count
-  std::vector<StoredSteadyPhase> phases;  // in execution order, as many as were stored
+  std::uint64_t rounds = 0;         // the mix's agreed round count
+  std::vector<StoredPhase> phases;  // in execution order, as many as were stored
 };
 
 // A run as stored: the measured part of the runner's RunResult (run_result.hpp: info, config, phases, steady,
