@@ -74,6 +74,13 @@ record_fields='^  (std::uint64_t|double) (t_local_end|t_global_end|t_stonewall) 
 while IFS= read -r hit; do
   problem "$hit: a rank record's field declared outside model's result.hpp (one result family)"
 done < <(grep -rnE "$record_fields" src include | grep -vE '^include/mdbench/model/result\.hpp:' | cut -d: -f1,2)
+# And a phase's result is model's PhaseResult, whichever workload's (--steady's phases too): only it derives
+# from PhaseTimeline, and only results' StoredPhase (the file's attributes beside it) from PhaseResult.
+while IFS= read -r hit; do
+  problem "$hit: a second phase result type (one result family: PhaseResult, and StoredPhase as stored)"
+done < <(grep -rnE '^(struct|class) [A-Za-z_]+ (final )?: (public )?(PhaseTimeline|PhaseResult)\b' src include |
+  grep -vE '^include/mdbench/model/result\.hpp:[0-9]+:struct PhaseResult : PhaseTimeline|^include/mdbench/results/results_file\.hpp:[0-9]+:struct StoredPhase : PhaseResult' |
+  cut -d: -f1,2)
 
 lib() { echo "$build/src/$1/libmdbench_$1.a"; }
 defined() {
