@@ -135,29 +135,6 @@ void checkServerStats(const StoredPhase& phase) {
   }
 }
 
-void checkErrors(const StoredPhase& phase) {
-  const std::string path = phase.group + "/errors";
-  std::vector<bool> has_row(phase.ranks.size(), false);
-  for (std::size_t i = 0; i < phase.errors.size(); ++i) {
-    const StoredError& e = phase.errors[i];
-    if (e.rank >= phase.ranks.size()) {
-      fail(path, fmt::format("row {}: rank {} is not a rank of the run", i, e.rank));
-    }
-    if (has_row[e.rank]) fail(path, fmt::format("row {}: a second row for rank {}", i, e.rank));
-    has_row[e.rank] = true;
-    if (phase.ranks[e.rank].failed == 0) {
-      fail(path, fmt::format("row {}: rank {} has no failed operation in this phase", i, e.rank));
-    }
-    if (e.err == 0) fail(path, fmt::format("row {}: errno: expected an error number, found 0", i));
-    if (e.errno_name.empty()) fail(path, fmt::format("row {}: errno_name is empty", i));
-  }
-  for (std::size_t r = 0; r < phase.ranks.size(); ++r) {
-    if (phase.ranks[r].failed > 0 && !has_row[r]) {
-      fail(path, fmt::format("no row for rank {}, which failed {} operation(s)", r, phase.ranks[r].failed));
-    }
-  }
-}
-
 class RunChecker {
  public:
   // `file`: the open file `run` was read from, for the columns the reader does not keep.

@@ -142,30 +142,6 @@ void checkSteadyRows(hid_t file, const StoredPhase& phase, const std::vector<std
   }
 }
 
-void checkSteadyErrors(const StoredPhase& phase) {
-  const std::string path = phase.group + "/errors";
-  std::set<std::uint32_t> seen;
-  for (const StoredError& e : phase.errors) {
-    if (e.rank >= phase.ranks.size() || !seen.insert(e.rank).second) {
-      fail(path,
-           fmt::format("rank {}: expected one row per failed rank below {}", e.rank, phase.ranks.size()));
-    }
-    const RankPhaseRecord& row = phase.ranks[e.rank];
-    if (row.kinds[opKindIndex(e.kind)].failed == 0) {
-      fail(path, fmt::format("rank {}: its first error is a {}, but ranks.{}_failed is 0", e.rank,
-                             opKindName(e.kind), opKindName(e.kind)));
-    }
-    if (e.err <= 0)
-      fail(path, fmt::format("rank {}: errno: expected a positive errno, found {}", e.rank, e.err));
-  }
-  for (std::uint32_t r = 0; r < phase.ranks.size(); ++r) {
-    const std::uint64_t failed = phase.ranks[r].failed;
-    if (failed > 0 && !seen.contains(r)) {
-      fail(path, fmt::format("rank {} failed {} op(s) but has no first error row", r, failed));
-    }
-  }
-}
-
 // One iteration's steady group: all three phases, the agreed rounds (at most --steady's; exactly that
 // without a stonewall, unless a signal stopped this iteration) and each phase's rows, histograms, counts and
 // summary.
@@ -216,7 +192,7 @@ void checkSteadyIteration(hid_t file, const StoredSteadyIteration& it, const Con
     checkSteadyLatency(phase);
     checkSteadyCounts(phase, config, it.rounds, precreated, stopped);
     checkSteadySummary(phase);
-    checkSteadyErrors(phase);
+    checkErrors(phase);
     // Version 10: what the phase measured over time, checked as the selected phases' are.
     const std::vector<RankSpan> spans = rankSpans(phase.ranks);
     if (phase.has_series) checkSeries(phase.group, phase.series, spans, "the *_ok columns of ranks");

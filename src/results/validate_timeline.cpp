@@ -1,4 +1,4 @@
-// The checks of a phase's PhaseTimeline (validate_timeline.hpp).
+// The checks of a phase that are the same for both workloads (validate_timeline.hpp).
 #include "validate_timeline.hpp"
 
 #include <fmt/format.h>
@@ -66,6 +66,35 @@ void checkFailover(const std::string& group, const PhaseTimeline& timeline,
   if (const std::string problem = results::failoverProblem(timeline.stall, timeline.faults, t_start, t_end);
       !problem.empty()) {
     fail(group, problem);
+  }
+}
+
+void checkErrors(const StoredPhase& phase) {
+  const std::string path = phase.group + "/errors";
+  const bool kinds = phaseInfo(phase.phase).steady();
+  std::vector<bool> has_row(phase.ranks.size(), false);
+  for (std::size_t i = 0; i < phase.errors.size(); ++i) {
+    const StoredError& e = phase.errors[i];
+    if (e.rank >= phase.ranks.size()) {
+      fail(path, fmt::format("row {}: rank {} is not a rank of the run", i, e.rank));
+    }
+    if (has_row[e.rank]) fail(path, fmt::format("row {}: a second row for rank {}", i, e.rank));
+    has_row[e.rank] = true;
+    const RankPhaseRecord& row = phase.ranks[e.rank];
+    if (row.failed == 0) {
+      fail(path, fmt::format("row {}: rank {} has no failed operation in this phase", i, e.rank));
+    }
+    if (kinds && row.kinds[opKindIndex(e.kind)].failed == 0) {
+      fail(path, fmt::format("row {}: rank {}'s first error is a {}, but ranks.{}_failed is 0", i, e.rank,
+                             opKindName(e.kind), opKindName(e.kind)));
+    }
+    if (e.err <= 0) fail(path, fmt::format("row {}: errno: expected an error number, found {}", i, e.err));
+    if (e.errno_name.empty()) fail(path, fmt::format("row {}: errno_name is empty", i));
+  }
+  for (std::size_t r = 0; r < phase.ranks.size(); ++r) {
+    if (phase.ranks[r].failed > 0 && !has_row[r]) {
+      fail(path, fmt::format("no row for rank {}, which failed {} operation(s)", r, phase.ranks[r].failed));
+    }
   }
 }
 

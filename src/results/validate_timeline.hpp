@@ -1,6 +1,6 @@
-// The checks of what a phase measured over time (model's PhaseTimeline: the series, the stall, the faults),
-// the same for the selected phases and --steady's (validate.cpp, validate_steady.cpp). Private to
-// src/validate*.cpp.
+// The checks of a phase that are the same for the selected phases and --steady's (validate.cpp,
+// validate_steady.cpp): what it measured over time (model's PhaseTimeline: the series, the stall, the
+// faults) and its first errors. Private to src/validate*.cpp.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +10,7 @@
 
 #include "mdbench/model/result.hpp"
 #include "mdbench/model/steady.hpp"
+#include "mdbench/results/results_file.hpp"
 
 namespace mdbench::validation {
 
@@ -23,5 +24,8 @@ void checkSeries(const std::string& group, const OpsSeries& series, const std::v
 // it (results_faults.hpp's failoverProblem).
 void checkFailover(const std::string& group, const PhaseTimeline& timeline,
                    const std::vector<RankSpan>& ranks);
+// The `errors` rows: at most one per rank, each of a rank of the run that failed an op in the phase (in a
+// steady phase, an op of the row's kind), with an error number; and one for every rank that failed.
+void checkErrors(const StoredPhase& phase);
 
 }  // namespace mdbench::validation

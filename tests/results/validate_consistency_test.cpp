@@ -519,7 +519,8 @@ TEST_F(Validate, SteadyRoundsDifferFromTheConfig) {
 
 TEST_F(Validate, SteadyFirstErrorOfAnOpThatDidNotFail) {
   setStringField(validSteady(), kMix1 + "/errors", "op", "read");
-  EXPECT_TRUE(failsAt(kMix1 + "/errors", "rank 1: its first error is a read, but ranks.read_failed is 0"));
+  EXPECT_TRUE(
+      failsAt(kMix1 + "/errors", "row 0: rank 1's first error is a read, but ranks.read_failed is 0"));
 }
 
 TEST_F(Validate, SteadyFailedRunCannotBeComplete) {
