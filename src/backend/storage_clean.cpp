@@ -70,10 +70,9 @@ void logDir(const std::string& path, const CleanTally& tally, bool dry_run, bool
             std::vector<std::string>& log) {
   const std::string counts = fmt::format("{} files, {} directories", tally.files, tally.dirs);
   if (dry_run) {
-    log.push_back(tally.kept == 0
-                      ? fmt::format("would remove {} ({})", path, counts)
-                      : fmt::format("would empty {} of {}, keeping {} entries mdbench did not make", path,
-                                    counts, tally.kept));
+    log.push_back(tally.kept == 0 ? fmt::format("would remove {} ({})", path, counts)
+                                  : fmt::format("would keep {}: would remove {}, {} entries left", path,
+                                                counts, tally.kept));
   } else {
     log.push_back(removed ? fmt::format("removed {} ({})", path, counts)
                           : fmt::format("kept {}: removed {}, {} entries left", path, counts, tally.kept));
@@ -82,11 +81,12 @@ void logDir(const std::string& path, const CleanTally& tally, bool dry_run, bool
 
 // A marked directory `name` in `parent`: an iteration directory (emptied of what its record says the run
 // made) or a target mdbench created (holding iteration directories). Removed with its mark when nothing
-// else is left.
-void cleanMarked(Backend& backend, DirHandle parent, const std::string& name, const std::string& path,
+// else is left. Returns whether it is gone (a dry run: whether it would be), so that a target keeps an
+// iteration directory that stays, in a dry run as in a real one.
+bool cleanMarked(Backend& backend, DirHandle parent, const std::string& name, const std::string& path,
                  bool dry_run, CleanSummary& summary, std::vector<std::string>& log) {
   DirHandle handle;
-  if (backend.walkInto(parent, name.c_str(), handle) != 0) return;  // not a directory, or a link
+  if (backend.walkInto(parent, name.c_str(), handle) != 0) return false;  // not a directory, or a link
   const OpenDir dir(backend, handle);
   if (const MarkKind kind = backend.readMark(dir.get()); kind != MarkKind::kOurs) {
     if (isIterationDirName(name) || name.starts_with("mdbench.")) {
@@ -94,7 +94,7 @@ void cleanMarked(Backend& backend, DirHandle parent, const std::string& name, co
                         ? fmt::format("left {}: it has no mark, so mdbench did not make it", path)
                         : "left " + markRefusal(path, kind));
     }
-    return;
+    return false;
   }
   ++summary.run_dirs;
   CleanTally tally;
@@ -117,10 +117,13 @@ void cleanMarked(Backend& backend, DirHandle parent, const std::string& name, co
     for (const std::string& child : names) {
       if (child == kMarkName) continue;
       const std::uint64_t before = summary.run_dirs;
-      if (isIterationDirName(child)) {
-        cleanMarked(backend, dir.get(), child, path + "/" + child, dry_run, summary, log);
+      const bool gone = isIterationDirName(child) &&
+                        cleanMarked(backend, dir.get(), child, path + "/" + child, dry_run, summary, log);
+      if (summary.run_dirs == before) {
+        tally.keep(path + "/" + child, "not made by mdbench; left alone");
+      } else if (!gone) {
+        ++tally.kept;  // an iteration directory that stays: its own line says why
       }
-      if (summary.run_dirs == before) tally.keep(path + "/" + child, "not made by mdbench; left alone");
     }
   }
   bool removed = false;
@@ -140,6 +143,7 @@ void cleanMarked(Backend& backend, DirHandle parent, const std::string& name, co
   if (removed) ++summary.removed_run_dirs;
   logDir(path, tally, dry_run, removed, log);
   summary.tally += tally;
+  return dry_run ? tally.kept == 0 : removed;
 }
 
 std::unique_ptr<Backend> openAt(Storage& storage, const std::string& path, CleanSummary& summary) {

@@ -315,6 +315,31 @@ TEST_F(CleanupTest, DryRunCountsAndChangesNothing) {
   EXPECT_EQ(log[0], "would remove " + at("t") + "/mdbench.iter.0 (3 files, 5 directories)");
 }
 
+// A target mdbench made whose iteration directory holds a user's file: the iteration directory stays, so the
+// target does too, and the dry run says so as the real clean then does (it said "would remove" the target).
+TEST_F(CleanupTest, DryRunAndCleanAgreeOnATargetWhoseRunDirectoryStays) {
+  mark("t");
+  runLeftovers("t/mdbench.iter.0");
+  file("t/mdbench.iter.0/mdbench_tree.0.0/mine.txt", "user");
+  const std::set<std::string> before = tree();
+  std::vector<std::string> dry;
+  const CleanSummary d = cleanPosix(at("t"), true, dry);
+  EXPECT_EQ(tree(), before);
+  ASSERT_EQ(dry.size(), 2u) << ::testing::PrintToString(dry);
+  EXPECT_EQ(dry[0],
+            "would keep " + at("t") + "/mdbench.iter.0: would remove 3 files, 4 directories, 1 entries left");
+  EXPECT_EQ(dry[1], "would keep " + at("t") + ": would remove 0 files, 0 directories, 1 entries left");
+  std::vector<std::string> real;
+  const CleanSummary r = cleanPosix(at("t"), false, real);
+  ASSERT_EQ(real.size(), 2u) << ::testing::PrintToString(real);
+  EXPECT_EQ(real[0], "kept " + at("t") + "/mdbench.iter.0: removed 3 files, 4 directories, 1 entries left");
+  EXPECT_EQ(real[1], "kept " + at("t") + ": removed 0 files, 0 directories, 1 entries left");
+  EXPECT_EQ(d.tally.kept, r.tally.kept);
+  EXPECT_EQ(r.removed_run_dirs, 0u);
+  EXPECT_TRUE(tree().count("t/mdbench.iter.0/mdbench_tree.0.0/mine.txt"));
+  EXPECT_TRUE(tree().count("t/.mdbench-run"));
+}
+
 TEST_F(CleanupTest, MarkedTargetWithIterationsAndTheRunDirectoryGivenDirectly) {
   mark("cwd/mdbench.20261130-120000.42");
   runLeftovers("cwd/mdbench.20261130-120000.42/mdbench.iter.0");
