@@ -252,6 +252,12 @@ std::string parseIo500Dir(const std::string& dir, ParsedImports& parsed) {
 std::string parseImport(const std::string& input, const std::string& format, ParsedImports& parsed) {
   if ((format == "auto" || format == "io500") && isIo500Dir(input)) return parseIo500Dir(input, parsed);
   if (format == "io500") return fmt::format("{}: not a directory holding result_summary.txt", input);
+  if (struct stat st{}; format == "auto" && ::stat(input.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    return fmt::format(
+        "{}: a directory, and not an IO500 result directory (no regular file result_summary.txt in it); "
+        "give a tool's output file, or the directory IO500 wrote",
+        input);
+  }
   std::string text, error;
   if (!readInput(input, text, error)) return error;
   // --format picks the tool; of its formats (IOR's JSON and text), the one the text looks like.

@@ -459,7 +459,7 @@ run_tool_table <<'TABLE'
 1   | 2 | import plain -o sw                        | mdbench import: error: sw exists: use --append to add to it
 1   | 2 | import plain -o new.h5 --format xls       | --format: 'xls' is not auto, ior, iozone, mdtest, md-workbench or io500
 1 2 | 1 | import fifo -o new.h5                     | mdbench import: error: fifo: not a regular file
-1   | 1 | import adir -o new.h5                     | mdbench import: error: adir: not a regular file
+1   | 1 | import adir -o new.h5                     | mdbench import: error: adir: a directory, and not an IO500 result directory
 1   | 1 | import missing -o new.h5                  | mdbench import: error: missing: no such file
 1   | 1 | import plain -o new.h5                    | plain: not recognised as IOR JSON
 1   | 1 | import plain -o new.h5 --format ior       | plain

@@ -84,5 +84,13 @@ mkdir "$BASE/linked"
 ln -s "$FIX/io500-real-logs-dir/result_summary.txt" "$BASE/linked/result_summary.txt"
 run 0 import "$BASE/linked" -o "$BASE/l.h5"
 expect_rc 1 "summary through a link"
-expect_in "$ERR" "linked: not a regular file" "the directory refused"
+expect_in "$ERR" "linked: a directory, and not an IO500 result directory (no regular file result_summary.txt in it)" \
+  "the directory refused"
+expect_absent "$BASE/l.h5" "nothing written"
+# Any other directory is named as one, with what an IO500 directory needs.
+mkdir "$BASE/empty"
+run 0 import "$BASE/empty" -o "$BASE/e.h5"
+expect_rc 1 "an empty directory"
+expect_in "$ERR" "empty: a directory, and not an IO500 result directory" "says what it is"
+expect_absent "$BASE/e.h5" "nothing written"
 finish
