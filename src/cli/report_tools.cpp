@@ -409,7 +409,7 @@ po::options_description importOptions(ImportArgs* bind) {
       "output,o", po::value(bound(bind, &ImportArgs::out))->value_name("FILE.h5"),
       "the results file to write (required)")(
       "append", po::bool_switch(bound(bind, &ImportArgs::append)),
-      "add to an existing results file (an existing FILE is an error otherwise)")(
+      "add to an existing results file, made when absent (an existing FILE is an error otherwise)")(
       "input", po::value(bound(bind, &ImportArgs::inputs)), "a tool's output, or an IO500 result directory");
   return options;
 }

@@ -281,7 +281,7 @@ inline constexpr std::array<OptionRow, 85> kOptionRows = {{
   {"force", 0, "", kOutput, kSwitch, {.on = [](Config& c) { c.output_mode = OutputMode::kForce; }},
    "replace an existing results file"},
   {"append", 0, "", kOutput, kSwitch, {.on = [](Config& c) { c.output_mode = OutputMode::kAppend; }},
-   "add this run to an existing results file"},
+   "add this run to an existing results file (made when absent)"},
   {"sweep", 0, "STEPS", kOutput, kText, {},
    "the whole run once per step of 1,2,4,.. ranks or pow2 (or mdtest's -f -l -s)"},
   {"sweep-placement", 0, "P", kOutput, kText, {},

@@ -143,6 +143,12 @@ echo "not hdf5" >"$BASE/text.h5"
 run 1 -d "$BASE/t" -n 10 -o "$BASE/text.h5" --append
 expect_rc 1 "append to a non-results file"
 expect_eq "$(cat "$BASE/text.h5")" "not hdf5" "non-results file untouched"
+# --append onto a file that is not there yet makes it (every job of a series can give --append).
+run 1 -d "$BASE/t" -n 10 -F -o "$BASE/first.h5" --append
+expect_rc 0 "append to an absent file"
+expect_in "$OUT" "(/runs/run-0000)" "absent file: made with run-0000"
+run 0 validate "$BASE/first.h5"
+expect_rc 0 "the file --append made validates"
 
 # A file of schema version 4 (a real run, docs/example-report/, made before throughput over time) is read,
 # validated and exported as it is (the new CSV columns empty), but never appended to.
