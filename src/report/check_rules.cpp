@@ -1,5 +1,6 @@
 // Acceptance rules: the grammar, the units, and evaluation against a configuration.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
@@ -8,6 +9,7 @@
 #include <optional>
 
 #include "check_server.hpp"
+#include "mdbench/model/imported.hpp"
 #include "mdbench/model/phase.hpp"
 #include "mdbench/report/check.hpp"
 
@@ -114,8 +116,15 @@ std::string checkSeries(std::string_view series) {
   if (series.empty()) return "no series before the comparison";
   if (isDataPath(series)) {
     const auto colon = series.find(':');
-    if (isNamePart(series.substr(0, colon)) && isNamePart(series.substr(colon + 1))) return {};
-    return fmt::format("'{}' is not a data-path series TOOL:OPERATION (\"ior:write\")", series);
+    const std::string_view tool = series.substr(0, colon);
+    if (!isNamePart(tool) || !isNamePart(series.substr(colon + 1)))
+      return fmt::format("'{}' is not a data-path series TOOL:OPERATION (\"ior:write\")", series);
+    const std::vector<std::string_view> tools = dataPathTools();
+    if (std::find(tools.begin(), tools.end(), tool) != tools.end()) return {};
+    return fmt::format(
+        "unknown tool '{}' in '{}': a data-path series is {}:OPERATION (the tools whose results "
+        "mdbench import reads)",
+        tool, series, fmt::join(tools, ":OPERATION, "));
   }
   if (isPhaseName(series) || series == kSteadySeries) return {};
   std::string phases;

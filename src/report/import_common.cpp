@@ -74,6 +74,16 @@ constexpr TextFormat kTextFormats[] = {
 
 std::span<const TextFormat> textFormats() { return kTextFormats; }
 
+std::vector<std::string_view> dataPathTools() {
+  std::vector<std::string_view> tools;
+  for (const TextFormat& format : kTextFormats) {
+    if (format.datapath != nullptr && std::find(tools.begin(), tools.end(), format.option) == tools.end())
+      tools.push_back(format.option);
+  }
+  tools.push_back(kIo500Tool);
+  return tools;
+}
+
 const TextFormat* findTextFormat(std::string_view name) {
   for (const TextFormat& format : kTextFormats) {
     if (format.name == name) return &format;

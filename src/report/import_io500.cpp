@@ -123,7 +123,7 @@ Io500Import parseIo500(std::string_view summary, const std::string& summary_path
   }
   DataPathImport bandwidth;
   MetadataImport metadata;
-  bandwidth.tool = metadata.tool = "io500";
+  bandwidth.tool = metadata.tool = std::string(kIo500Tool);
   bandwidth.tool_version = metadata.tool_version = versionOf(summary);
   bandwidth.source = metadata.source = summary_path;
   bandwidth.command_line = metadata.command_line = "io500";

@@ -172,6 +172,14 @@ TEST(CheckBadRule, EachKindWithItsMessage) {
       "file-remove, tree-remove), steady (--steady's mix) or TOOL:OPERATION");
   EXPECT_EQ(error("ior: >= 5"),
             "rule 'ior: >= 5': 'ior:' is not a data-path series TOOL:OPERATION (\"ior:write\")");
+  // A tool mdbench import never writes is a bad rule (exit 2), as an unknown phase is, not a rule without
+  // data.
+  EXPECT_EQ(error("foo:bar >= 1"),
+            "rule 'foo:bar >= 1': unknown tool 'foo' in 'foo:bar': a data-path series is ior:OPERATION, "
+            "iozone:OPERATION, io500:OPERATION (the tools whose results mdbench import reads)");
+  for (const char* rule :
+       {"ior:write >= 1MB/s", "iozone:initial-write >= 1MB/s", "io500:ior-easy-write >= 1MB/s"})
+    EXPECT_TRUE(parseRule(rule).errors.empty()) << rule;
   EXPECT_EQ(
       error("file-create.speed >= 5"),
       "rule 'file-create.speed >= 5': unknown metric 'speed' (rate, rate-min, rate-max, stonewall-rate, "

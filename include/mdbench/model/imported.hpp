@@ -116,6 +116,8 @@ struct Io500Import {
 };
 // The phase logs a summary names, in its order (the caller reads those that exist).
 std::vector<std::string> io500Phases(std::string_view summary);
+// The tool name of an IO500 import (its data-path and metadata rows alike).
+inline constexpr std::string_view kIo500Tool = "io500";
 Io500Import parseIo500(std::string_view summary, const std::string& summary_path,
                        const std::vector<Io500Log>& logs);
 
@@ -132,6 +134,9 @@ struct TextFormat {
 std::span<const TextFormat> textFormats();
 // The row of that name, or nullptr.
 const TextFormat* findTextFormat(std::string_view name);
+// The tools whose data-path rows an import writes (the TOOL of a series TOOL:OPERATION): those of the
+// data-path formats, and IO500's.
+std::vector<std::string_view> dataPathTools();
 
 // Sniffs which tool wrote text: the name of one of textFormats() or "" (unknown).
 std::string detectImportFormat(std::string_view text);
