@@ -263,8 +263,8 @@ inline constexpr std::array<OptionRow, 85> kOptionRows = {{
   {"fsync", 'y', "", kData, kSwitch, flag<&Config::fsync_writes>(),
    "fsync each file after writing it (nothing to do without -w)", kNot},
   {"sync", 'Y', "", kData, kSwitch, flag<&Config::sync_phases>(),
-   "sync at the end of each phase, inside its timed region (a preset:\n"
-   "the create phase only, as IO500)", kNot},
+   "sync at the end of each item phase, inside its timed region (not the\n"
+   "tree's, as mdtest; a preset: the create phase only, as IO500)", kNot},
   {"sync-call", 0, "CALL", kData, kText, {.text = landSyncCall},
    "what -Y calls: sync (default, as mdtest) or syncfs (the target's only)", kNot, checkSyncCallValue},
   {"verify", 'X', "", kData, kSwitch, flag<&Config::verify_read>(),

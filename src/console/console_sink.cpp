@@ -31,7 +31,7 @@ std::string humanBytes(std::uint64_t bytes) {
 // phases (Plan::syncsAfter: every phase, or under a preset the item creates only).
 std::string describeSync(const Config& c) {
   const std::string_view when = c.sync_creates_only ? "at the end of each item create phase (the preset's)"
-                                                    : "at the end of each phase";
+                                                    : "at the end of each item phase";
   return c.sync_call == SyncCall::kSyncfs
              ? fmt::format(
                    "{}(2) of the target's file system {}, inside the timed region (-Y --sync-call {})",

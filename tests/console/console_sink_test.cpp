@@ -573,11 +573,12 @@ TEST(ConsoleSink, HeaderNamesTheSyncCall) {
     }
     return std::string();
   };
-  EXPECT_EQ(options(with(SyncCall::kSync)),
-            "options:  sync(2) of every file system of the node at the end of each phase, inside the timed "
-            "region (-Y, as mdtest)");
+  EXPECT_EQ(
+      options(with(SyncCall::kSync)),
+      "options:  sync(2) of every file system of the node at the end of each item phase, inside the timed "
+      "region (-Y, as mdtest)");
   EXPECT_EQ(options(with(SyncCall::kSyncfs)),
-            "options:  syncfs(2) of the target's file system at the end of each phase, inside the timed "
+            "options:  syncfs(2) of the target's file system at the end of each item phase, inside the timed "
             "region (-Y --sync-call syncfs)");
   // Under a preset, only the item creates sync (Plan::syncsAfter), and the header says so.
   Config preset = with(SyncCall::kSync);

@@ -21,11 +21,11 @@ svg_ok() {  # svg_ok WHAT FILE CHECKS...
 files_src="cmd:printf 'files %s\n' \$(find $target -type f | wc -l)"
 run 2 -d "$target" -n 20000 -F -u -Y --server-stats "$files_src" -o "$BASE/a.h5"
 expect_rc 0 "run with -Y and --server-stats"
-expect_in "$OUT" "sync(2) of every file system of the node at the end of each phase" "-Y header: sync(2)"
+expect_in "$OUT" "sync(2) of every file system of the node at the end of each item phase" "-Y header: sync(2)"
 expect_not_in "$OUT" "syncfs" "-Y header: no syncfs when sync is called"
 run 1 -d "$target" -n 10 -F -u -Y --sync-call syncfs -o "$BASE/syncfs.h5"
 expect_rc 0 "run with -Y --sync-call syncfs"
-expect_in "$OUT" "syncfs(2) of the target's file system at the end of each phase" "-Y header: syncfs(2)"
+expect_in "$OUT" "syncfs(2) of the target's file system at the end of each item phase" "-Y header: syncfs(2)"
 
 # ---- Two configurations of identical values: both drawn, neither hidden ----
 cp "$BASE/a.h5" "$BASE/b.h5"

@@ -822,11 +822,13 @@ TEST(Plan, SettingsAreTheOptionsThePhasesRead) {
   EXPECT_EQ(Plan(config, 1).settings().series_interval_ns, 1);
 }
 
-TEST(Plan, SyncsAfterEveryPhaseOrTheItemCreatesOnly) {
+// -Y: after every item phase, as mdtest's phase_end (never after the tree's), or the item creates only.
+TEST(Plan, SyncsAfterEveryItemPhaseOrTheItemCreatesOnly) {
   Config config = treeConfig(TreeSharing::kShared);
   for (Phase p : kSelectablePhases) EXPECT_FALSE(Plan(config, 1).syncsAfter(p)) << phaseName(p);
   config.sync_phases = true;
-  for (Phase p : kSelectablePhases) EXPECT_TRUE(Plan(config, 1).syncsAfter(p)) << phaseName(p);
+  for (Phase p : kSelectablePhases)
+    EXPECT_EQ(Plan(config, 1).syncsAfter(p), !phaseInfo(p).tree()) << phaseName(p);
   config.sync_creates_only = true;
   const Plan plan(config, 1);
   for (Phase p : kSelectablePhases) {

@@ -124,8 +124,8 @@ class Plan {
   std::uint64_t plannedOps(Phase phase, std::uint32_t rank) const;
   // -c: whether rank 0 does every rank's operations of `phase` (metrics.hpp's collectivePhase).
   bool collective(Phase phase) const;
-  // -Y: whether `phase` ends with the sync: every phase, or with sync_creates_only (the IO500 presets) the
-  // item creates only.
+  // -Y: whether `phase` ends with the sync: every item phase (mdtest's phase_end: not the tree phases), or
+  // with sync_creates_only (the IO500 presets) the item creates only.
   bool syncsAfter(Phase phase) const;
   // The stonewall rule of `phase` in this run: kNone without -W. -S's create agrees between its two steps
   // (a collective every rank reaches once), so it cannot stop at the stonewall and wear out later; it only
