@@ -220,9 +220,8 @@ std::string steadyErrorPath(const FirstError& e) {
   return fmt::format("{}/{}", set, steadyObjectName(e.owner, dataset, e.item));
 }
 
-// The ranks whose record holds a first error, in rank order (PhaseResult and PhaseResult ranks).
-template <class Record>
-std::vector<std::uint32_t> failedRanks(const std::vector<Record>& ranks) {
+// The ranks whose record holds a first error, in rank order.
+std::vector<std::uint32_t> failedRanks(const std::vector<RankPhaseRecord>& ranks) {
   std::vector<std::uint32_t> failed;
   for (std::uint32_t rank = 0; rank < ranks.size(); ++rank) {
     if (ranks[rank].first_error.any()) failed.push_back(rank);
@@ -232,9 +231,9 @@ std::vector<std::uint32_t> failedRanks(const std::vector<Record>& ranks) {
 
 // A phase's `errors` dataset, a row per failed rank: `path_of(rank)` names the object its first error was
 // on, `make_row(rank, errno_name, path)` makes its row. No dataset when no rank failed.
-template <class Row, class Record, class PathOf, class MakeRow>
-void writeFirstErrors(hid_t group, std::span<const h5::Field> fields, const std::vector<Record>& ranks,
-                      PathOf path_of, MakeRow make_row) {
+template <class Row, class PathOf, class MakeRow>
+void writeFirstErrors(hid_t group, std::span<const h5::Field> fields,
+                      const std::vector<RankPhaseRecord>& ranks, PathOf path_of, MakeRow make_row) {
   const std::vector<std::uint32_t> failed = failedRanks(ranks);
   if (failed.empty()) return;
   // The strings must outlive the rows pointing into them.

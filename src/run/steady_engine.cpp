@@ -159,7 +159,7 @@ class SteadyEngine {
     }
     p.series = std::move(series);
     p.stall = collectStall(parts_.comm, gaps_, p.ranks);
-    const double phase_s = summarizeSteadyPhase(p).time_s;
+    const double phase_s = aggregate(p.ranks).time_s;
     for (FaultRecord& f : faults) {
       if (f.injected) f.recovery_s = recoverySeconds(p.series, f.t_start, phase_s);
     }
