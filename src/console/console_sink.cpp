@@ -296,17 +296,18 @@ void ConsoleSink::steadyPhase(const PhaseResult& phase) {
                micros(o.latency.p90_ns), micros(o.latency.p99_ns), micros(o.latency.max_ns));
   }
   fmt::print(out_, "{:<10} {:<7} {:>11} {:>8} {:>13.1f}   {:.3f} s barrier to barrier, balance {:.3f}\n",
-             phaseName(phase.phase), "all", s.ok, s.failed, s.ok_per_s, s.time_s, s.time_balance);
+             phaseName(phase.phase), "all", s.aggregate.ok, s.aggregate.failed, s.aggregate.ops_per_s,
+             s.aggregate.time_s, s.time_balance);
   printShortRow(out_, phaseSize(phase));
   if (phase.phase == Phase::kSteadyMix) {
     fmt::print(out_,
                "mix: {} rounds, {:.1f} rounds/s, {:.1f} objects/s cycled; rank time {:.3f}-{:.3f} s "
                "(balance {:.3f}), rank ops/s {:.1f}-{:.1f} (balance {:.3f})\n",
                s.rounds, s.rounds_per_s, s.objects_per_s, s.rank_time_min_s, s.rank_time_max_s,
-               s.time_balance, s.rank_rate_min, s.rank_rate_max, s.rate_balance);
-    if (s.stonewalled) {
+               s.time_balance, s.aggregate.rank_rate_min, s.aggregate.rank_rate_max, s.aggregate.balance);
+    if (s.aggregate.stonewalled) {
       fmt::print(out_, "mix: stonewall after {:.3f} s: {:.1f} rounds/s per rank up to it\n",
-                 s.stonewall_time_s, s.rounds_per_s_at_stonewall);
+                 s.aggregate.stonewall_time_s, s.rounds_per_s_at_stonewall);
     }
   }
   for (const std::string& line : failoverLines(phase)) {

@@ -71,23 +71,12 @@ std::uint64_t SteadyResult::failedOps() const {
 // rounds and the ranks' times to their last op are the steady state's own.
 SteadyPhaseSummary summarizeSteadyPhase(const PhaseResult& phase) {
   SteadyPhaseSummary s;
-  s.phase = phase.phase;
-  s.ranks = static_cast<std::uint32_t>(phase.ranks.size());
   if (phase.ranks.empty()) return s;
-  const PhaseAggregate a = aggregate(phase.ranks);
-  s.time_s = a.time_s;
-  s.ok = a.ok;
-  s.failed = a.failed;
-  s.ok_per_s = a.ops_per_s;
-  s.bytes = a.bytes;
-  s.bytes_per_s = ratio(static_cast<double>(a.bytes), a.time_s);
-  s.rank_rate_min = a.rank_rate_min;
-  s.rank_rate_max = a.rank_rate_max;
-  s.rate_balance = a.balance;
-  s.stonewalled = a.stonewalled;
-  s.stonewall_time_s = a.stonewall_time_s;
-  s.rounds_at_stonewall = a.ops_at_stonewall;  // the mix's ops_at_stonewall count rounds
-  s.rounds_per_s_at_stonewall = ratio(a.ops_per_s_at_stonewall, s.ranks);
+  s.aggregate = aggregate(phase.ranks);
+  const double time_s = s.aggregate.time_s;
+  s.bytes_per_s = ratio(static_cast<double>(s.aggregate.bytes), time_s);
+  s.rounds_per_s_at_stonewall =
+      ratio(s.aggregate.ops_per_s_at_stonewall, static_cast<double>(phase.ranks.size()));
   s.rank_time_min_s = std::numeric_limits<double>::infinity();
   double time_sum = 0.0;
   for (const RankPhaseRecord& r : phase.ranks) {
@@ -102,11 +91,11 @@ SteadyPhaseSummary summarizeSteadyPhase(const PhaseResult& phase) {
     s.rank_time_max_s = std::max(s.rank_time_max_s, rank_time);
   }
   for (std::size_t op = 0; op < kOpKindCount; ++op) {
-    s.ops[op].ops_per_s = ratio(static_cast<double>(s.ops[op].ok), s.time_s);
+    s.ops[op].ops_per_s = ratio(static_cast<double>(s.ops[op].ok), time_s);
     if (op < phase.kind_latency.size()) s.ops[op].latency = latencySummary(phase.kind_latency[op]);
   }
-  s.rounds_per_s = ratio(static_cast<double>(s.rounds), s.time_s);
-  s.objects_per_s = ratio(static_cast<double>(s.ops[opKindIndex(OpKind::kRead)].ok), s.time_s);
+  s.rounds_per_s = ratio(static_cast<double>(s.rounds), time_s);
+  s.objects_per_s = ratio(static_cast<double>(s.ops[opKindIndex(OpKind::kRead)].ok), time_s);
   s.rank_time_mean_s = time_sum / static_cast<double>(phase.ranks.size());
   s.time_balance = ratio(s.rank_time_min_s, s.rank_time_max_s);
   return s;

@@ -291,7 +291,7 @@ Table steadyTable(const TimelineRun& run) {
                           formatLatency(o.latency.p99_ns), mix ? formatRate(s.rounds_per_s, "rounds/s") : "",
                           mix ? formatRate(s.objects_per_s, "objects/s") : "",
                           first ? formatBalance(s.time_balance) : "",
-                          first ? formatBalance(s.rate_balance) : ""});
+                          first ? formatBalance(s.aggregate.balance) : ""});
         first = false;
       }
     }

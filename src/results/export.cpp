@@ -203,19 +203,16 @@ Json summaryJson(const StoredSummary& s, const StoredRun& run) {
 // --steady: an iteration's steady group, its phases' summaries by op (the per-rank rows and histograms stay
 // in the HDF5 file).
 Json steadyPhaseJson(const StoredPhase& p, std::uint32_t run_ranks) {
-  const SteadyPhaseSummary& s = p.summary;
   Json j;
   j["phase"] = phaseName(p.phase);
-  addAttributes(j, results::kSteadySummaryAttributes, s);
   Json ops = Json::object();
-  for (const OpKind op : opKindsOf(p.phase)) {
-    const SteadyOpSummary& o = s.ops[opKindIndex(op)];
-    Json& of_op = ops[opKindName(op)];
-    addAttributes(of_op, results::kSteadyOpAttributes, o);
-    addAttributes(of_op, results::kSteadyLatencyAttributes, o.latency);
-  }
+  results::forSteadyTables(
+      p.phase,
+      [&](const auto& table, std::string_view op, const auto& part) {
+        addAttributes(op.empty() ? j : ops[std::string(op)], table, part);
+      },
+      p.summary);
   j["ops"] = std::move(ops);
-  if (p.phase == Phase::kSteadyMix) addAttributes(j, results::kSteadyMixAttributes, s);
   j["too_short"] = tooShortToTime(phaseSize(p, run_ranks));
   Json errors = Json::array();
   for (const StoredError& e : p.errors) {
@@ -295,9 +292,9 @@ std::string steadyCsvRow(const StoredRun& run, const StoredSteadyIteration& it, 
   appendCsvField(line, run.group);
   fmt::format_to(std::back_inserter(line), ",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
                  it.iteration, phaseName(p.phase), opKindName(op), o.ok, o.failed, o.ops_per_s,
-                 o.latency.p50_ns, o.latency.p90_ns, o.latency.p99_ns, o.latency.max_ns, s.time_s, s.ok_per_s,
-                 s.time_balance, s.rate_balance, it.rounds, s.rounds_per_s, s.objects_per_s,
-                 tooShortToTime(phaseSize(p, run.info.ranks)) ? 1 : 0);
+                 o.latency.p50_ns, o.latency.p90_ns, o.latency.p99_ns, o.latency.max_ns, s.aggregate.time_s,
+                 s.aggregate.ops_per_s, s.time_balance, s.aggregate.balance, it.rounds, s.rounds_per_s,
+                 s.objects_per_s, tooShortToTime(phaseSize(p, run.info.ranks)) ? 1 : 0);
   return line;
 }
 

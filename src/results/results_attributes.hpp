@@ -84,23 +84,27 @@ inline constexpr std::array<Attribute<IterationSummary, std::uint32_t, double>, 
         {"ops_per_s_stddev", &IterationSummary::stddev, {}},
     }};
 
-// --steady: what every steady phase stores of summarizeSteadyPhase.
-inline constexpr std::array<Attribute<SteadyPhaseSummary, double, std::uint64_t>, 13>
-    kSteadySummaryAttributes = {{
-        {"time_s", &SteadyPhaseSummary::time_s, "max of t_global_end - t_start"},
-        {"ok", &SteadyPhaseSummary::ok, "sum of the rows' ok over all op types"},
-        {"failed", &SteadyPhaseSummary::failed, "sum of the rows' failed over all op types"},
-        {"ok_per_s", &SteadyPhaseSummary::ok_per_s, "ok / time_s"},
-        {"bytes", &SteadyPhaseSummary::bytes, "sum of ranks.bytes"},
-        {"bytes_per_s", &SteadyPhaseSummary::bytes_per_s, "bytes / time_s"},
-        {"rank_time_min_s", &SteadyPhaseSummary::rank_time_min_s, "min of t_local_end - t_start"},
-        {"rank_time_max_s", &SteadyPhaseSummary::rank_time_max_s, "max of t_local_end - t_start"},
-        {"rank_time_mean_s", &SteadyPhaseSummary::rank_time_mean_s, "mean of t_local_end - t_start"},
-        {"time_balance", &SteadyPhaseSummary::time_balance, "rank_time_min_s / rank_time_max_s"},
-        {"rank_rate_min", &SteadyPhaseSummary::rank_rate_min, "min of the ranks' ok per second"},
-        {"rank_rate_max", &SteadyPhaseSummary::rank_rate_max, "max of the ranks' ok per second"},
-        {"rate_balance", &SteadyPhaseSummary::rate_balance, "rank_rate_min / rank_rate_max"},
+// --steady (schema version 5): what every steady phase stores of summarizeSteadyPhase. Its aggregate under
+// the steady group's names, then what a steady phase has beside it.
+inline constexpr std::array<Attribute<PhaseAggregate, double, std::uint64_t>, 8> kSteadyAggregateAttributes =
+    {{
+        {"time_s", &PhaseAggregate::time_s, "max of t_global_end - t_start"},
+        {"ok", &PhaseAggregate::ok, "sum of the rows' ok over all op types"},
+        {"failed", &PhaseAggregate::failed, "sum of the rows' failed over all op types"},
+        {"ok_per_s", &PhaseAggregate::ops_per_s, "ok / time_s"},
+        {"bytes", &PhaseAggregate::bytes, "sum of ranks.bytes"},
+        {"rank_rate_min", &PhaseAggregate::rank_rate_min, "min of the ranks' ok per second"},
+        {"rank_rate_max", &PhaseAggregate::rank_rate_max, "max of the ranks' ok per second"},
+        {"rate_balance", &PhaseAggregate::balance, "rank_rate_min / rank_rate_max"},
     }};
+
+inline constexpr std::array<Attribute<SteadyPhaseSummary, double>, 5> kSteadySummaryAttributes = {{
+    {"bytes_per_s", &SteadyPhaseSummary::bytes_per_s, "bytes / time_s"},
+    {"rank_time_min_s", &SteadyPhaseSummary::rank_time_min_s, "min of t_local_end - t_start"},
+    {"rank_time_max_s", &SteadyPhaseSummary::rank_time_max_s, "max of t_local_end - t_start"},
+    {"rank_time_mean_s", &SteadyPhaseSummary::rank_time_mean_s, "mean of t_local_end - t_start"},
+    {"time_balance", &SteadyPhaseSummary::time_balance, "rank_time_min_s / rank_time_max_s"},
+}};
 
 // Per op type of the phase, named <op>_<name> ("mkdir_ok"): its counts and rate, then its latencies.
 inline constexpr std::array<Attribute<SteadyOpSummary, std::uint64_t, double>, 3> kSteadyOpAttributes = {{
@@ -116,20 +120,41 @@ inline constexpr std::array<Attribute<LatencySummary, std::uint64_t>, 4> kSteady
     {"max_ns", &LatencySummary::max_ns, "from latency_{}"},
 }};
 
-// The mix only: its rounds and its stonewall.
-inline constexpr std::array<Attribute<SteadyPhaseSummary, std::uint64_t, double, bool>, 7>
-    kSteadyMixAttributes = {{
-        {"rounds", &SteadyPhaseSummary::rounds, "max of ranks.rounds"},
-        {"rounds_per_s", &SteadyPhaseSummary::rounds_per_s, "rounds / time_s"},
-        {"objects_per_s", &SteadyPhaseSummary::objects_per_s, "read_ok / time_s"},
-        {"stonewalled", &SteadyPhaseSummary::stonewalled, "some row has t_stonewall > 0"},
-        {"stonewall_time_s", &SteadyPhaseSummary::stonewall_time_s,
+// The mix only: its rounds, and its stonewall (the aggregate's, in rounds).
+inline constexpr std::array<Attribute<SteadyPhaseSummary, std::uint64_t, double>, 4> kSteadyMixAttributes = {{
+    {"rounds", &SteadyPhaseSummary::rounds, "max of ranks.rounds"},
+    {"rounds_per_s", &SteadyPhaseSummary::rounds_per_s, "rounds / time_s"},
+    {"objects_per_s", &SteadyPhaseSummary::objects_per_s, "read_ok / time_s"},
+    {"rounds_per_s_at_stonewall", &SteadyPhaseSummary::rounds_per_s_at_stonewall,
+     "rounds_at_stonewall / ranks / stonewall_time_s"},
+}};
+inline constexpr std::array<Attribute<PhaseAggregate, bool, double, std::uint64_t>, 3>
+    kSteadyMixStonewallAttributes = {{
+        {"stonewalled", &PhaseAggregate::stonewalled, "some row has t_stonewall > 0"},
+        {"stonewall_time_s", &PhaseAggregate::stonewall_time_s,
          "max of t_stonewall - t_start over the rows whose timer fired"},
-        {"rounds_at_stonewall", &SteadyPhaseSummary::rounds_at_stonewall,
+        {"rounds_at_stonewall", &PhaseAggregate::ops_at_stonewall,
          "sum of ranks.rounds_at_stonewall when stonewalled, else 0"},
-        {"rounds_per_s_at_stonewall", &SteadyPhaseSummary::rounds_per_s_at_stonewall,
-         "rounds_at_stonewall / ranks / stonewall_time_s"},
     }};
+
+// Every table of a steady phase's summary, in the group's order, with the part of each summary in `s` it
+// holds: f(table, op, part...), op the op type of a per-op table ("" for the others). Only what the phase
+// stores: the per-op tables of its own op types, the rounds and stonewall in the mix. The writer, the
+// reader, validate and export go through this, so the parts are listed once.
+template <class F, class... S>
+void forSteadyTables(Phase phase, F&& f, S&... s) {
+  f(kSteadyAggregateAttributes, std::string_view{}, s.aggregate...);
+  f(kSteadySummaryAttributes, std::string_view{}, s...);
+  for (const OpKind op : opKindsOf(phase)) {
+    const std::size_t i = opKindIndex(op);
+    f(kSteadyOpAttributes, std::string_view(opKindName(op)), s.ops[i]...);
+    f(kSteadyLatencyAttributes, std::string_view(opKindName(op)), s.ops[i].latency...);
+  }
+  if (phase == Phase::kSteadyMix) {
+    f(kSteadyMixAttributes, std::string_view{}, s...);
+    f(kSteadyMixStonewallAttributes, std::string_view{}, s.aggregate...);
+  }
+}
 
 // The attribute's name in the group: <op>_<name> for a steady op's, else the row's.
 inline std::string attributeName(std::string_view op, std::string_view name) {

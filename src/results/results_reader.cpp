@@ -131,14 +131,13 @@ StoredPhase readPhase(hid_t iteration, const std::string& name, std::uint32_t ve
 }
 
 // --steady: the summary attributes of a steady phase (what writeSteadySummary wrote for it).
-void readSteadySummary(hid_t g, SteadyPhaseSummary& s) {
-  results::readAttributes(g, results::kSteadySummaryAttributes, s);
-  for (const OpKind op : opKindsOf(s.phase)) {
-    SteadyOpSummary& o = s.ops[opKindIndex(op)];
-    results::readAttributes(g, results::kSteadyOpAttributes, o, opKindName(op));
-    results::readAttributes(g, results::kSteadyLatencyAttributes, o.latency, opKindName(op));
-  }
-  if (s.phase == Phase::kSteadyMix) results::readAttributes(g, results::kSteadyMixAttributes, s);
+void readSteadySummary(hid_t g, Phase phase, SteadyPhaseSummary& s) {
+  results::forSteadyTables(
+      phase,
+      [&](const auto& table, std::string_view op, auto& part) {
+        results::readAttributes(g, table, part, op);
+      },
+      s);
 }
 
 StoredPhase readSteadyPhase(hid_t steady, const std::string& name, std::uint32_t iteration,
@@ -155,8 +154,7 @@ StoredPhase readSteadyPhase(hid_t steady, const std::string& name, std::uint32_t
   }
   p.phase = *phase;
   p.iteration = iteration;
-  p.summary.phase = p.phase;
-  readSteadySummary(g, p.summary);
+  readSteadySummary(g, p.phase, p.summary);
   // The rank and node columns are not kept: validate checks them.
   p.ranks = h5::readCompound<results::SteadyRankRow>(g, "ranks", results::kSteadyRankFields,
                                                      [](const results::SteadyRankRow& row) {
@@ -164,7 +162,6 @@ StoredPhase readSteadyPhase(hid_t steady, const std::string& name, std::uint32_t
                                                        sumKinds(record);
                                                        return record;
                                                      });
-  p.summary.ranks = static_cast<std::uint32_t>(p.ranks.size());
   p.kind_latency.resize(kOpKindCount);
   for (const OpKind op : opKindsOf(p.phase)) {
     p.kind_latency[opKindIndex(op)] = readHistogram(g, results::steadyLatencyName(op));

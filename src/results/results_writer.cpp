@@ -202,14 +202,13 @@ std::string seriesProblem(const OpsSeries& s, std::size_t ranks) {
 
 // --steady: summarizeSteadyPhase's numbers; per op only for the phase's own op types, and the rounds and
 // the stonewall only for the mix (the other phases have neither).
-void writeSteadySummary(hid_t group, const SteadyPhaseSummary& s) {
-  results::writeAttributes(group, results::kSteadySummaryAttributes, s);
-  for (const OpKind op : opKindsOf(s.phase)) {
-    const SteadyOpSummary& o = s.ops[opKindIndex(op)];
-    results::writeAttributes(group, results::kSteadyOpAttributes, o, opKindName(op));
-    results::writeAttributes(group, results::kSteadyLatencyAttributes, o.latency, opKindName(op));
-  }
-  if (s.phase == Phase::kSteadyMix) results::writeAttributes(group, results::kSteadyMixAttributes, s);
+void writeSteadySummary(hid_t group, Phase phase, const SteadyPhaseSummary& s) {
+  results::forSteadyTables(
+      phase,
+      [&](const auto& table, std::string_view op, const auto& part) {
+        results::writeAttributes(group, table, part, op);
+      },
+      s);
 }
 
 // The path, relative to the iteration's directory, of the object a steady rank's first error was on.
@@ -585,7 +584,7 @@ struct Hdf5Sink::Impl {
     const h5::Handle steady = steadyGroup(p.iteration);
     const h5::Handle group = h5::createGroup(steady.get(), std::string(phaseName(p.phase)));
     h5::writeAttribute(group.get(), "phase", std::string(phaseName(p.phase)));
-    writeSteadySummary(group.get(), summarizeSteadyPhase(p));
+    writeSteadySummary(group.get(), p.phase, summarizeSteadyPhase(p));
     writeSteadyRanks(group.get(), p);
     for (const OpKind op : opKindsOf(p.phase)) {
       h5::writeVector(group.get(), results::steadyLatencyName(op), p.kind_latency[opKindIndex(op)].counts());

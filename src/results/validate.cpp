@@ -77,7 +77,7 @@ std::uint64_t failedOps(const StoredRun& run) {
   std::uint64_t failed = 0;
   for (const StoredPhase& phase : run.phases) failed += phase.aggregate.failed;
   for (const StoredSteadyIteration& it : run.steady) {
-    for (const StoredPhase& phase : it.phases) failed += phase.summary.failed;
+    for (const StoredPhase& phase : it.phases) failed += phase.aggregate.failed;
   }
   return failed;
 }

@@ -28,17 +28,15 @@ namespace {
 void checkSteadySummary(const StoredPhase& phase) {
   const std::string& g = phase.group;
   const SteadyPhaseSummary want = summarizeSteadyPhase(phase);
-  const SteadyPhaseSummary& got = phase.summary;
   // The counts before the times and rates computed from them, so that a wrong count is the one named.
-  expectAttributes(g, results::kSteadySummaryAttributes, want, got, {}, Rows::kExact);
-  expectAttributes(g, results::kSteadySummaryAttributes, want, got, {}, Rows::kNear);
-  for (const OpKind op : opKindsOf(phase.phase)) {
-    const SteadyOpSummary& w = want.ops[opKindIndex(op)];
-    const SteadyOpSummary& o = got.ops[opKindIndex(op)];
-    expectAttributes(g, results::kSteadyOpAttributes, w, o, opKindName(op));
-    expectAttributes(g, results::kSteadyLatencyAttributes, w.latency, o.latency, opKindName(op));
+  for (const Rows rows : {Rows::kExact, Rows::kNear}) {
+    results::forSteadyTables(
+        phase.phase,
+        [&](const auto& table, std::string_view op, const auto& w, const auto& got) {
+          expectAttributes(g, table, w, got, op, rows);
+        },
+        want, phase.summary);
   }
-  if (phase.phase == Phase::kSteadyMix) expectAttributes(g, results::kSteadyMixAttributes, want, got);
 }
 
 // Each op type's histogram holds exactly its successful ops (its length is the structure's: a histogram's
@@ -59,7 +57,7 @@ void checkSteadyLatency(const StoredPhase& phase) {
 // fewer objects (at most -n per rank, and then the mix ran no round); cleanup still removes all it made.
 void checkSteadyCounts(const StoredPhase& phase, const Config& config, std::uint64_t rounds,
                        std::uint64_t precreated, bool stopped) {
-  if (phase.summary.failed != 0) return;  // a failure skips later ops (steady.hpp): no exact counts
+  if (phase.summary.aggregate.failed != 0) return;  // a failure skips later ops (steady.hpp): no exact counts
   const std::uint64_t ranks = phase.ranks.size();
   std::array<std::uint64_t, kOpKindCount> want{};
   std::string how;

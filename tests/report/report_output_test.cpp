@@ -364,7 +364,6 @@ TEST(ReportMarkdown, ThroughputOverTime) {
 StoredPhase steadyPhase(Phase phase, double ops_per_s, std::uint64_t p50_ns, std::uint64_t p99_ns) {
   StoredPhase p;
   p.phase = phase;
-  p.summary.phase = phase;
   for (const OpKind op : opKindsOf(phase)) {
     SteadyOpSummary& o = p.summary.ops[opKindIndex(op)];
     o.ops_per_s = ops_per_s;
@@ -372,7 +371,7 @@ StoredPhase steadyPhase(Phase phase, double ops_per_s, std::uint64_t p50_ns, std
     o.latency.p99_ns = p99_ns;
   }
   p.summary.time_balance = 0.5;
-  p.summary.rate_balance = 0.479;
+  p.summary.aggregate.balance = 0.479;
   return p;
 }
 

@@ -297,9 +297,9 @@ TEST_F(Validate, SteadyRunReadsBack) {
       }
     }
     const SteadyPhaseSummary want = summarizeSteadyPhase(w);
-    EXPECT_EQ(p.summary.ok, want.ok);
-    EXPECT_EQ(p.summary.time_s, want.time_s);
-    EXPECT_EQ(p.summary.rate_balance, want.rate_balance);
+    EXPECT_EQ(p.summary.aggregate.ok, want.aggregate.ok);
+    EXPECT_EQ(p.summary.aggregate.time_s, want.aggregate.time_s);
+    EXPECT_EQ(p.summary.aggregate.balance, want.aggregate.balance);
     for (const OpKind op : opKindsOf(p.phase)) {
       const std::size_t o = opKindIndex(op);
       EXPECT_TRUE(std::ranges::equal(p.kind_latency[o].counts(), w.kind_latency[o].counts()))

@@ -161,17 +161,17 @@ TEST(SteadySummary, FormulasOnHandBuiltRecords) {
   p.kind_latency[kStat].add(1000);
   p.kind_latency[kStat].add(3000);
   const SteadyPhaseSummary s = summarizeSteadyPhase(p);
-  EXPECT_EQ(s.ranks, 2u);
-  EXPECT_DOUBLE_EQ(s.time_s, 4.5);
+  EXPECT_EQ(s.aggregate.active_ranks, 2u);
+  EXPECT_DOUBLE_EQ(s.aggregate.time_s, 4.5);
   EXPECT_EQ(s.ops[kStat].ok, 18u);
   EXPECT_EQ(s.ops[kStat].failed, 2u);
   EXPECT_DOUBLE_EQ(s.ops[kStat].ops_per_s, 18 / 4.5);
   EXPECT_DOUBLE_EQ(s.ops[kCreate].ops_per_s, 18 / 4.5);
   EXPECT_EQ(s.ops[kStat].latency.max_ns, p.kind_latency[kStat].maxBound());
   EXPECT_EQ(s.ops[kStat].latency.p50_ns, p.kind_latency[kStat].quantile(0.5));
-  EXPECT_EQ(s.ok, 36u);
-  EXPECT_EQ(s.failed, 2u);
-  EXPECT_DOUBLE_EQ(s.ok_per_s, 36 / 4.5);
+  EXPECT_EQ(s.aggregate.ok, 36u);
+  EXPECT_EQ(s.aggregate.failed, 2u);
+  EXPECT_DOUBLE_EQ(s.aggregate.ops_per_s, 36 / 4.5);
   EXPECT_DOUBLE_EQ(s.bytes_per_s, 100 / 4.5);
   EXPECT_EQ(s.rounds, 5u);
   EXPECT_DOUBLE_EQ(s.rounds_per_s, 5 / 4.5);
@@ -180,12 +180,12 @@ TEST(SteadySummary, FormulasOnHandBuiltRecords) {
   EXPECT_DOUBLE_EQ(s.rank_time_max_s, 4.0);
   EXPECT_DOUBLE_EQ(s.rank_time_mean_s, 3.0);
   EXPECT_DOUBLE_EQ(s.time_balance, 0.5);
-  EXPECT_DOUBLE_EQ(s.rank_rate_min, 16 / 4.0);
-  EXPECT_DOUBLE_EQ(s.rank_rate_max, 20 / 2.0);
-  EXPECT_DOUBLE_EQ(s.rate_balance, 0.4);
-  EXPECT_TRUE(s.stonewalled);
-  EXPECT_DOUBLE_EQ(s.stonewall_time_s, 1.5);
-  EXPECT_EQ(s.rounds_at_stonewall, 8u);
+  EXPECT_DOUBLE_EQ(s.aggregate.rank_rate_min, 16 / 4.0);
+  EXPECT_DOUBLE_EQ(s.aggregate.rank_rate_max, 20 / 2.0);
+  EXPECT_DOUBLE_EQ(s.aggregate.balance, 0.4);
+  EXPECT_TRUE(s.aggregate.stonewalled);
+  EXPECT_DOUBLE_EQ(s.aggregate.stonewall_time_s, 1.5);
+  EXPECT_EQ(s.aggregate.ops_at_stonewall, 8u);
   EXPECT_DOUBLE_EQ(s.rounds_per_s_at_stonewall, 8 / 2.0 / 1.5);
 
   EXPECT_DOUBLE_EQ(summarizeSteadyPhase(PhaseResult{}).time_balance, 0.0);
@@ -275,7 +275,7 @@ TEST(SteadyMpi, WorkingSetStaysExactOnDiskAndNothingIsLeft) {
   EXPECT_EQ(pre.ops[kCreate].ok, n * config.datasets * config.working_set);
   const SteadyPhaseSummary mix = summarizeSteadyPhase(phaseOf(result, Phase::kSteadyMix));
   for (const std::size_t op : {kStat, kRead, kDelete, kCreate}) EXPECT_EQ(mix.ops[op].ok, mix_ops);
-  EXPECT_EQ(mix.bytes, 2 * mix_ops * config.object_bytes);
+  EXPECT_EQ(mix.aggregate.bytes, 2 * mix_ops * config.object_bytes);
   EXPECT_EQ(mix.rounds, config.rounds);
   for (const std::size_t op : {kStat, kRead, kDelete, kCreate}) {
     EXPECT_EQ(phaseOf(result, Phase::kSteadyMix).kind_latency[op].count(), mix_ops);
@@ -351,25 +351,25 @@ TEST(SteadyMpi, InjectedLatenciesGiveExactHistogramsAndRates) {
   // Rank r's mix takes R * D * (1 + 2 + 3 + 5) * (r + 1) us; the last rank is the slowest.
   const double mix_time = static_cast<double>(r * d * 11 * n) * 1e-6;
   const SteadyPhaseSummary s = summarizeSteadyPhase(mix);
-  EXPECT_NEAR(s.time_s, mix_time, 1e-12);
+  EXPECT_NEAR(s.aggregate.time_s, mix_time, 1e-12);
   for (const std::size_t op : {kStat, kRead, kDelete, kCreate}) {
     EXPECT_EQ(s.ops[op].ok, n * r * d);
     EXPECT_NEAR(s.ops[op].ops_per_s, static_cast<double>(n * r * d) / mix_time, 1e-6);
   }
   EXPECT_NEAR(s.rounds_per_s, static_cast<double>(r) / mix_time, 1e-9);
   EXPECT_NEAR(s.objects_per_s, static_cast<double>(n * r * d) / mix_time, 1e-6);
-  EXPECT_EQ(s.bytes, 2 * n * r * d * 32);
+  EXPECT_EQ(s.aggregate.bytes, 2 * n * r * d * 32);
   EXPECT_NEAR(s.time_balance, 1.0 / static_cast<double>(n), 1e-12);
-  EXPECT_NEAR(s.rate_balance, 1.0 / static_cast<double>(n), 1e-12);
+  EXPECT_NEAR(s.aggregate.balance, 1.0 / static_cast<double>(n), 1e-12);
   EXPECT_NEAR(s.rank_time_min_s, static_cast<double>(r * d * 11) * 1e-6, 1e-12);
-  EXPECT_FALSE(s.stonewalled);
+  EXPECT_FALSE(s.aggregate.stonewalled);
 
   const PhaseResult& pre = phaseOf(result, Phase::kSteadyPrecreate);
   EXPECT_EQ(bucketsOf(pre.kind_latency[kMkdir]), bucketsOf(expected(d, 7, false)));
   EXPECT_EQ(bucketsOf(pre.kind_latency[kCreate]), bucketsOf(expected(p * d, 5, true)));
   const double pre_time = static_cast<double>(d * 7 + p * d * 5 * n) * 1e-6;
   const SteadyPhaseSummary ps = summarizeSteadyPhase(pre);
-  EXPECT_NEAR(ps.time_s, pre_time, 1e-12);
+  EXPECT_NEAR(ps.aggregate.time_s, pre_time, 1e-12);
   EXPECT_NEAR(ps.ops[kCreate].ops_per_s, static_cast<double>(n * p * d) / pre_time, 1e-6);
   EXPECT_NEAR(ps.ops[kMkdir].ops_per_s, static_cast<double>(n * d) / pre_time, 1e-9);
 
@@ -377,7 +377,7 @@ TEST(SteadyMpi, InjectedLatenciesGiveExactHistogramsAndRates) {
   EXPECT_EQ(bucketsOf(clean.kind_latency[kDelete]), bucketsOf(expected(p * d, 3, true)));
   EXPECT_EQ(bucketsOf(clean.kind_latency[kRmdir]), bucketsOf(expected(d, 11, false)));
   const double clean_time = static_cast<double>(p * d * 3 * n + d * 11) * 1e-6;
-  EXPECT_NEAR(summarizeSteadyPhase(clean).time_s, clean_time, 1e-12);
+  EXPECT_NEAR(summarizeSteadyPhase(clean).aggregate.time_s, clean_time, 1e-12);
 }
 
 // Test 3: counts are exact, and a fault injected on one rank (the last) is counted as failed, kept out of
@@ -471,15 +471,15 @@ TEST(SteadyMpi, FailedReadsAreCountedAndExcludedFromRates) {
   EXPECT_EQ(mix.kind_latency[kRead].count(), n * 30 - 7);
   // Failed reads take their microsecond too: every rank's mix is 30 * 4 us.
   const double time = 120e-6;
-  EXPECT_NEAR(s.time_s, time, 1e-12);
+  EXPECT_NEAR(s.aggregate.time_s, time, 1e-12);
   EXPECT_NEAR(s.ops[kRead].ops_per_s, static_cast<double>(n * 30 - 7) / time, 1e-6);
   EXPECT_NEAR(s.ops[kStat].ops_per_s, static_cast<double>(n * 30) / time, 1e-6);
   EXPECT_NEAR(s.time_balance, 1.0, 1e-12);
   // The faulty rank did 113 ops in the time the others did 120 (one rank alone: balance 1).
-  EXPECT_NEAR(s.rate_balance, n > 1 ? 113.0 / 120.0 : 1.0, 1e-12);
+  EXPECT_NEAR(s.aggregate.balance, n > 1 ? 113.0 / 120.0 : 1.0, 1e-12);
   for (const PhaseResult& p : result.phases) {
     if (p.phase != Phase::kSteadyMix) {
-      EXPECT_EQ(summarizeSteadyPhase(p).failed, 0u);
+      EXPECT_EQ(summarizeSteadyPhase(p).aggregate.failed, 0u);
     }
   }
 }
@@ -560,14 +560,14 @@ TEST(SteadyMpi, StonewallAgreesOnTheLargestRoundCountAndKeepsTheWorkingSet) {
     EXPECT_NEAR(mix.ranks[rank].t_stonewall - mix.ranks[rank].t_start, is_slow ? 9.6e-3 : 9.52e-3, 1e-12);
   }
   const SteadyPhaseSummary s = summarizeSteadyPhase(mix);
-  EXPECT_TRUE(s.stonewalled);
+  EXPECT_TRUE(s.aggregate.stonewalled);
   EXPECT_EQ(s.rounds, 119u);
-  EXPECT_NEAR(s.stonewall_time_s, n > 1 ? 9.6e-3 : 9.52e-3, 1e-12);
-  EXPECT_EQ(s.rounds_at_stonewall, n > 1 ? 119u * (n - 1) + 12 : 119u);
+  EXPECT_NEAR(s.aggregate.stonewall_time_s, n > 1 ? 9.6e-3 : 9.52e-3, 1e-12);
+  EXPECT_EQ(s.aggregate.ops_at_stonewall, n > 1 ? 119u * (n - 1) + 12 : 119u);
   const SteadyPhaseSummary clean = summarizeSteadyPhase(phaseOf(result, Phase::kSteadyCleanup));
   EXPECT_EQ(clean.ops[kDelete].ok, n * 2u * 3u);
   EXPECT_EQ(clean.ops[kRmdir].ok, n * 2u);
-  EXPECT_EQ(clean.failed, 0u);
+  EXPECT_EQ(clean.aggregate.failed, 0u);
 }
 
 // With a round hook the ranks agree after every round whether any timer fired, so all stop after the
@@ -749,7 +749,7 @@ TEST(SteadyMpi, ASlowRankShowsInTheMixBalanceOnTheRealClock) {
   }
   // 160 ops of 200 us against 160 of 20 us: about 0.1; far below 1 in any case.
   EXPECT_LT(mix.time_balance, 0.5);
-  EXPECT_LT(mix.rate_balance, 0.5);
+  EXPECT_LT(mix.aggregate.balance, 0.5);
   EXPECT_GE(mix.rank_time_max_s, 160 * 200e-6);
 }
 

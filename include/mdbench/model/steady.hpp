@@ -129,21 +129,19 @@ struct SteadyResult {
 };
 
 // Derived numbers of one phase (rank 0, from its PhaseResult). No I/O. Its time, counts, rank rates and
-// stonewall are metrics.hpp's aggregate of the phase's records (one formula for both workloads); formulas:
-//   time_s            slowest rank's t_global_end - t_start (barrier to barrier)
+// stonewall are `aggregate`: metrics.hpp's aggregate of the phase's records, one formula for both workloads
+// (its ops_per_s is the phase's ok of all op kinds per second; in the mix its ops_at_stonewall counts
+// rounds). What a steady phase has beside that:
 //   ops[o].ops_per_s  ok of op o over all ranks / time_s (failed ops never in a rate)
 //   ops[o].latency    latencySummary (metrics.hpp) of op o's merged histogram (kind_latency)
-//   ok_per_s          ok of all op types / time_s; bytes_per_s likewise
+//   bytes_per_s       bytes / time_s
 //   rounds            mix: the agreed round count; rounds_per_s = rounds / time_s (the rounds every rank
 //                     went through per second, set by the slowest); objects_per_s = successful reads /
 //                     time_s (md-workbench's obj/s: objects cycled through the working sets per second)
 //   rank time         t_local_end - t_start per rank: min, max, mean, and time_balance = min / max
 //                     (md-workbench's balance, as a fraction; md-workbench prints it in percent)
-//   rank rate         a rank's ok of all op types / its rank time: min, max, and rate_balance = min / max
-//   stonewall         stonewalled when any rank's timer fired; stonewall_time_s = max over those of
-//                     t_stonewall - t_start; rounds_at_stonewall = sum over ranks of the rounds done when
-//                     their timers fired (their full count where it never fired), 0 when none fired;
-//                     rounds_per_s_at_stonewall = rounds_at_stonewall / ranks / stonewall_time_s
+//   rounds_per_s_at_stonewall = aggregate's ops_per_s_at_stonewall / ranks (rounds per rank and second up
+//                     to the slowest timer)
 // A ratio or rate whose denominator is 0 is 0.
 struct SteadyOpSummary {
   std::uint64_t ok = 0;
@@ -152,14 +150,8 @@ struct SteadyOpSummary {
   LatencySummary latency;
 };
 struct SteadyPhaseSummary {
-  Phase phase = Phase::kSteadyPrecreate;
-  std::uint32_t ranks = 0;
-  double time_s = 0.0;
+  PhaseAggregate aggregate;
   std::array<SteadyOpSummary, kOpKindCount> ops{};
-  std::uint64_t ok = 0;
-  std::uint64_t failed = 0;
-  double ok_per_s = 0.0;
-  std::uint64_t bytes = 0;
   double bytes_per_s = 0.0;
   std::uint64_t rounds = 0;
   double rounds_per_s = 0.0;
@@ -168,12 +160,6 @@ struct SteadyPhaseSummary {
   double rank_time_max_s = 0.0;
   double rank_time_mean_s = 0.0;
   double time_balance = 0.0;
-  double rank_rate_min = 0.0;
-  double rank_rate_max = 0.0;
-  double rate_balance = 0.0;
-  bool stonewalled = false;
-  double stonewall_time_s = 0.0;
-  std::uint64_t rounds_at_stonewall = 0;
   double rounds_per_s_at_stonewall = 0.0;
 };
 SteadyPhaseSummary summarizeSteadyPhase(const PhaseResult& phase);
