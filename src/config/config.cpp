@@ -651,6 +651,13 @@ void checkSteady(const RawOptions& raw, const std::vector<Given>& given, const C
                     "not with {}",
                     label("steady"), fmt::join(excluded, ", ")));
   }
+  // mdtest's output has a line per mdtest phase and none of the steady state's (md-workbench's workload):
+  // its tables would show zeros for a run that measured.
+  if (config.console == ConsoleStyle::kMdtest) {
+    errors.push_back(
+        fmt::format("{}: mdtest's output has no steady-state phases to print; not with {} mdtest",
+                    label("steady"), label("output")));
+  }
   if (raw["datasets"].given && config.datasets == 0) {
     errors.push_back(fmt::format("{}: must be at least 1, got 0", label("datasets")));
   } else if (config.datasets > kMaxDatasets) {

@@ -872,6 +872,10 @@ TEST(ConfigSteady, RoundsDatasetsAndWhatTheyExclude) {
             "--steady runs its own phases (precreate, mix, cleanup) in its own directories: not with "
             "-u/--unique-dir, -C/--create");
   EXPECT_EQ(configOf({"--steady", "5", "-u", "-u=0"}).steady_rounds, 5u);
+  // mdtest's console has no steady phases (it printed a table of zeros); mdbench's and a results file do.
+  EXPECT_EQ(errorOf({"--steady", "5", "-o", "mdtest"}),
+            "--steady: mdtest's output has no steady-state phases to print; not with -o/--output mdtest");
+  EXPECT_EQ(configOf({"--steady", "5", "-o", "mdbench", "-o", "r.h5"}).output, "r.h5");
 }
 
 TEST(ConfigNumbers, ShiftAndStonewallFile) {
