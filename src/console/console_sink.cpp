@@ -333,13 +333,11 @@ void ConsoleSink::printSteadyEnd(const RunResult& run) {
              "latency: upper bound of the histogram bucket holding the percentile.\n");
   bool too_short = false;
   std::vector<std::string> errors;
-  for (const SteadyResult& iteration : run.steady) {
-    for (const PhaseResult& phase : iteration.phases) {
-      too_short = too_short || tooShortToTime(phaseSize(phase));
-      for (std::size_t r = 0; r < phase.ranks.size(); ++r) {
-        if (const std::string e = describeSteadyError(phase.ranks[r]); !e.empty())
-          errors.push_back(fmt::format("rank {}: {} ({})", r, e, phaseName(phase.phase)));
-      }
+  for (const PhaseResult& phase : run.phases) {
+    too_short = too_short || tooShortToTime(phaseSize(phase));
+    for (std::size_t r = 0; r < phase.ranks.size(); ++r) {
+      if (const std::string e = describeSteadyError(phase.ranks[r]); !e.empty())
+        errors.push_back(fmt::format("rank {}: {} ({})", r, e, phaseName(phase.phase)));
     }
   }
   if (too_short) printShortLegendLine();
@@ -434,14 +432,14 @@ void ConsoleSink::printFirstErrors(const RunResult& run, const Plan& plan) {
 }
 
 void ConsoleSink::end(const RunResult& run, const Plan& plan) {
-  if (!run.steady.empty()) {
-    printSteadyEnd(run);
-    return;
-  }
   if (run.phases.empty()) {
     // A setup error (reported by the caller) stopped the run before its first phase: no empty tables.
     fmt::print(out_, "no phase ran\n");
     printClosing(run);
+    return;
+  }
+  if (run.config.steady_rounds > 0) {
+    printSteadyEnd(run);
     return;
   }
   printSummaryTable(run, plan);
@@ -468,7 +466,15 @@ void printSweepTable(std::FILE* out, std::span<const RunResult> steps) {
              sweepPlacementName(first_info.sweep.placement));
   fmt::print(out, "{:<12} {:>5} {:>6} {:>6} {:>14} {:>15} {:>11} {:>8}\n", "phase", "step", "ranks", "nodes",
              "mean ops/s", "ops/s per rank", "efficiency", "failed");
-  for (const Phase phase : selectPhases(steps.front().config)) {
+  // The phases any step measured (a steady run's too), in execution order: the phase table's.
+  std::vector<Phase> phases;
+  for (const RunResult& step : steps) {
+    for (const PhaseResult& measured : step.phases) {
+      if (std::ranges::find(phases, measured.phase) == phases.end()) phases.push_back(measured.phase);
+    }
+  }
+  std::ranges::sort(phases);
+  for (const Phase phase : phases) {
     double first_per_rank = -1.0;
     bool first_short = false;
     for (const RunResult& step : steps) {

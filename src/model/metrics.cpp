@@ -245,7 +245,6 @@ std::uint64_t RunResult::failedOps() const {
   for (const PhaseResult& p : phases) {
     for (const RankPhaseRecord& r : p.ranks) failed += r.failed;
   }
-  for (const SteadyResult& s : steady) failed += s.failedOps();
   return failed;
 }
 

@@ -58,14 +58,6 @@ std::uint32_t steadyWriteOwner(std::uint32_t rank, std::uint32_t size, std::uint
   return static_cast<std::uint32_t>((rank + ringDistance(size, offset, dataset)) % size);
 }
 
-std::uint64_t SteadyResult::failedOps() const {
-  std::uint64_t n = 0;
-  for (const PhaseResult& p : phases) {
-    for (const RankPhaseRecord& r : p.ranks) n += r.failed;
-  }
-  return n;
-}
-
 // The counts, times, rank rates and stonewall are metrics' aggregate of the records, as a selected phase's
 // (a steady rank's planned ops are every op it did, so every rank with an op is active); the op kinds, the
 // rounds and the ranks' times to their last op are the steady state's own.

@@ -279,28 +279,31 @@ Table steadyTable(const TimelineRun& run) {
   Table t;
   t.header = {"iteration", "phase",    "op",        "ops/s",        "p50",
               "p99",       "rounds/s", "objects/s", "time balance", "rate balance"};
-  for (const StoredSteadyIteration& it : run.steady) {
-    for (const StoredPhase& p : it.phases) {
-      const SteadyPhaseSummary& s = p.summary;
-      bool first = true;
-      for (const OpKind op : opKindsOf(p.phase)) {
-        const SteadyOpSummary& o = s.ops[opKindIndex(op)];
-        const bool mix = first && p.phase == Phase::kSteadyMix;
-        t.rows.push_back({std::to_string(it.iteration), std::string(phaseName(p.phase)), opKindName(op),
-                          formatRate(o.ops_per_s, "ops/s"), formatLatency(o.latency.p50_ns),
-                          formatLatency(o.latency.p99_ns), mix ? formatRate(s.rounds_per_s, "rounds/s") : "",
-                          mix ? formatRate(s.objects_per_s, "objects/s") : "",
-                          first ? formatBalance(s.time_balance) : "",
-                          first ? formatBalance(s.aggregate.balance) : ""});
-        first = false;
-      }
+  for (const StoredPhase& p : run.steady) {
+    const SteadyPhaseSummary& s = p.summary;
+    bool first = true;
+    for (const OpKind op : opKindsOf(p.phase)) {
+      const SteadyOpSummary& o = s.ops[opKindIndex(op)];
+      const bool mix = first && p.phase == Phase::kSteadyMix;
+      t.rows.push_back({std::to_string(p.iteration), std::string(phaseName(p.phase)), opKindName(op),
+                        formatRate(o.ops_per_s, "ops/s"), formatLatency(o.latency.p50_ns),
+                        formatLatency(o.latency.p99_ns), mix ? formatRate(s.rounds_per_s, "rounds/s") : "",
+                        mix ? formatRate(s.objects_per_s, "objects/s") : "",
+                        first ? formatBalance(s.time_balance) : "",
+                        first ? formatBalance(s.aggregate.balance) : ""});
+      first = false;
     }
   }
   return t;
 }
 
+// The first iteration's rounds: its mix's items (0 when it was stopped before its mix was stored).
 std::string steadyTitle(const TimelineRun& run) {
-  const std::uint64_t rounds = run.steady.empty() ? 0 : run.steady.front().rounds;
+  std::uint64_t rounds = 0;
+  for (const StoredPhase& p : run.steady) {
+    if (p.iteration != run.steady.front().iteration) break;
+    if (p.phase == Phase::kSteadyMix) rounds = p.items;
+  }
   return fmt::format("{}: {} rounds", runTitle(run), rounds);
 }
 

@@ -92,33 +92,22 @@ void addMeasured(const StoredPhase& phase, std::uint32_t run_ranks, Accumulator&
   }
 }
 
-// --steady: each iteration's mix is a point of kSteadySeries (an iteration stopped before its mix was stored
-// has none). Its stonewall counts rounds, not ops: no stonewall rate.
-void addSteady(const StoredRun& run, std::map<Key, Accumulator>& acc,
-               std::map<std::string, SeriesInfo>& kinds) {
-  for (const StoredSteadyIteration& it : run.steady) {
-    for (const StoredPhase& phase : it.phases) {
-      if (phase.phase != Phase::kSteadyMix) continue;
-      const std::string name(kSteadySeries);
-      kinds.emplace(name, SeriesInfo{SeriesKind::kMetadata, kPhaseCount});
-      Accumulator& a = acc[{name, run.info.ranks}];
-      a.nodes = std::max(a.nodes, run.info.nodes);
-      addMeasured(phase, run.info.ranks, a);
-    }
-  }
-}
-
+// Each phase of each iteration is a point of its phase's series. --steady's mix is a point of kSteadySeries
+// (an iteration stopped before its mix was stored has none; its precreate and cleanup are none): its
+// stonewall counts rounds, not ops, so it has no stonewall rate.
 void addRun(const StoredRun& run, std::map<Key, Accumulator>& acc, std::map<std::string, SeriesInfo>& kinds) {
   for (const StoredPhase& phase : run.phases) {
-    const std::string name(phaseName(phase.phase));
-    kinds.emplace(name, SeriesInfo{SeriesKind::kMetadata, static_cast<std::size_t>(phase.phase)});
+    const bool steady = phaseInfo(phase.phase).steady();
+    if (steady && phase.phase != Phase::kSteadyMix) continue;
+    const std::string name = steady ? std::string(kSteadySeries) : std::string(phaseName(phase.phase));
+    kinds.emplace(name, SeriesInfo{SeriesKind::kMetadata,
+                                   steady ? kPhaseCount : static_cast<std::size_t>(phase.phase)});
     Accumulator& a = acc[{name, run.info.ranks}];
     a.nodes = std::max(a.nodes, run.info.nodes);
     addMeasured(phase, run.info.ranks, a);
-    if (phase.aggregate.stonewalled) a.stonewall.add(phase.aggregate.ops_per_s_at_stonewall);
+    if (!steady && phase.aggregate.stonewalled) a.stonewall.add(phase.aggregate.ops_per_s_at_stonewall);
     if (!phase.server_stats.empty()) addServerStats(phase, a);
   }
-  addSteady(run, acc, kinds);
 }
 
 // time_s: the import's mean phase time, 0 when the tool printed none.

@@ -130,21 +130,21 @@ void addPhase(const StoredRun& run, const StoredPhase& p, TimelineRun& t) {
   t.phases.back().failover = std::move(failover);
 }
 
-// The phases of a run over time and its failover records: the runner's phases, or --steady's (whose series
-// are stored from results schema version 10 on: kSteadyTimelineSchemaVersion).
+// The phases of a run over time and its failover records: the selected phases, or --steady's (whose series
+// are stored from results schema version 10 on: kSteadyTimelineSchemaVersion, so a steady run's first
+// iteration decides whether it has series).
 void addPhases(const StoredRun& run, TimelineRun& t) {
-  if (!run.phases.empty()) t.iteration = run.phases.front().iteration;  // by iteration, then order
-  for (const StoredPhase& p : run.phases) addPhase(run, p, t);
-}
-
-void addSteadyPhases(const StoredRun& run, TimelineRun& t) {
-  t.iteration = run.steady.front().iteration;
-  const std::vector<StoredPhase>& first = run.steady.front().phases;
-  t.has_series = t.has_series &&
-                 std::any_of(first.begin(), first.end(), [](const StoredPhase& p) { return p.has_series; });
-  for (const StoredSteadyIteration& it : run.steady) {
-    for (const StoredPhase& p : it.phases) addPhase(run, p, t);
+  if (run.phases.empty()) return;
+  t.iteration = run.phases.front().iteration;  // by iteration, then order
+  for (const StoredPhase& p : run.phases) {
+    if (phaseInfo(p.phase).steady()) t.steady.push_back(p);
   }
+  if (!t.steady.empty()) {
+    t.has_series = t.has_series && std::ranges::any_of(run.phases, [&](const StoredPhase& p) {
+                     return p.iteration == t.iteration && p.has_series;
+                   });
+  }
+  for (const StoredPhase& p : run.phases) addPhase(run, p, t);
 }
 
 // The stall as a band and each injected fault as a line at its start, in the chart's unit of time.
@@ -234,12 +234,7 @@ std::vector<TimelineRun> timelineRuns(const std::string& label, const std::vecto
       t.ranks = run.info.ranks;
       t.has_series = run.has_series;
       t.path_style = run.config.path_style;
-      t.steady = run.steady;
-      if (run.steady.empty()) {
-        addPhases(run, t);
-      } else {
-        addSteadyPhases(run, t);
-      }
+      addPhases(run, t);
       out.push_back(std::move(t));
     }
   }

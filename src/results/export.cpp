@@ -205,14 +205,13 @@ Json summaryJson(const StoredSummary& s, const StoredRun& run) {
 Json steadyPhaseJson(const StoredPhase& p, std::uint32_t run_ranks) {
   Json j;
   j["phase"] = phaseName(p.phase);
-  Json ops = Json::object();
+  // "ops" (by op type) where the per-op tables come: after the phase's own numbers, before the mix's.
   results::forSteadyTables(
       p.phase,
       [&](const auto& table, std::string_view op, const auto& part) {
-        addAttributes(op.empty() ? j : ops[std::string(op)], table, part);
+        addAttributes(op.empty() ? j : j["ops"][std::string(op)], table, part);
       },
       p.summary);
-  j["ops"] = std::move(ops);
   j["too_short"] = tooShortToTime(phaseSize(p, run_ranks));
   Json errors = Json::array();
   for (const StoredError& e : p.errors) {
@@ -230,10 +229,31 @@ Json steadyPhaseJson(const StoredPhase& p, std::uint32_t run_ranks) {
   return j;
 }
 
-Json steadyJson(const StoredSteadyIteration& it, std::uint32_t run_ranks) {
-  Json phases = Json::array();
-  for (const StoredPhase& p : it.phases) phases.push_back(steadyPhaseJson(p, run_ranks));
-  return {{"iteration", it.iteration}, {"rounds", it.rounds}, {"phases", std::move(phases)}};
+bool isSteady(const StoredPhase& p) { return phaseInfo(p.phase).steady(); }
+
+bool hasSteady(const StoredRun& run) { return std::ranges::any_of(run.phases, isSteady); }
+
+// An iteration's agreed rounds: its mix's items (0 while no mix is stored, as its steady group's rounds).
+std::uint64_t steadyRounds(const StoredRun& run, std::uint32_t iteration) {
+  for (const StoredPhase& p : run.phases) {
+    if (p.iteration == iteration && p.phase == Phase::kSteadyMix) return p.items;
+  }
+  return 0;
+}
+
+// --steady: the run's steady phases by iteration, as the file groups them (one steady group each).
+Json steadyJson(const StoredRun& run) {
+  Json steady = Json::array();
+  for (const StoredPhase& p : run.phases) {
+    if (!isSteady(p)) continue;
+    if (steady.empty() || steady.back()["iteration"] != p.iteration) {
+      steady.push_back({{"iteration", p.iteration},
+                        {"rounds", steadyRounds(run, p.iteration)},
+                        {"phases", Json::array()}});
+    }
+    steady.back()["phases"].push_back(steadyPhaseJson(p, run.info.ranks));
+  }
+  return steady;
 }
 
 // The newest schema version whose config attributes the run's group can hold, from the reader's record of
@@ -252,14 +272,12 @@ Json runJson(const StoredRun& run) {
   j["node_of_rank"] = run.node_of_rank;
   j["config"] = results::configGroupJson({run.config, run.shift_used}, configVersionOf(run));
   Json phases = Json::array();
-  for (const StoredPhase& p : run.phases) phases.push_back(phaseJson(p, run));
+  for (const StoredPhase& p : run.phases) {
+    if (!isSteady(p)) phases.push_back(phaseJson(p, run));
+  }
   j["phases"] = std::move(phases);
   // Only in runs that have it (--steady), so that other runs' JSON stays as it was.
-  if (!run.steady.empty()) {
-    Json steady = Json::array();
-    for (const StoredSteadyIteration& it : run.steady) steady.push_back(steadyJson(it, run.info.ranks));
-    j["steady"] = std::move(steady);
-  }
+  if (hasSteady(run)) j["steady"] = steadyJson(run);
   // Absent, like the file's summary group, while the run is running or was killed.
   if (run.has_summary) {
     Json summary = Json::array();
@@ -284,17 +302,16 @@ constexpr std::string_view kSteadyCsvHeader =
     "run,iteration,phase,op,ok,failed,ops_per_s,p50_ns,p90_ns,p99_ns,max_ns,phase_time_s,phase_ok_per_s,"
     "phase_time_balance,phase_rate_balance,rounds,rounds_per_s,objects_per_s,phase_too_short\n";
 
-std::string steadyCsvRow(const StoredRun& run, const StoredSteadyIteration& it, const StoredPhase& p,
-                         OpKind op) {
+std::string steadyCsvRow(const StoredRun& run, const StoredPhase& p, OpKind op) {
   const SteadyPhaseSummary& s = p.summary;
   const SteadyOpSummary& o = s.ops[opKindIndex(op)];
   std::string line;
   appendCsvField(line, run.group);
   fmt::format_to(std::back_inserter(line), ",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-                 it.iteration, phaseName(p.phase), opKindName(op), o.ok, o.failed, o.ops_per_s,
+                 p.iteration, phaseName(p.phase), opKindName(op), o.ok, o.failed, o.ops_per_s,
                  o.latency.p50_ns, o.latency.p90_ns, o.latency.p99_ns, o.latency.max_ns, s.aggregate.time_s,
-                 s.aggregate.ops_per_s, s.time_balance, s.aggregate.balance, it.rounds, s.rounds_per_s,
-                 s.objects_per_s, tooShortToTime(phaseSize(p, run.info.ranks)) ? 1 : 0);
+                 s.aggregate.ops_per_s, s.time_balance, s.aggregate.balance, steadyRounds(run, p.iteration),
+                 s.rounds_per_s, s.objects_per_s, tooShortToTime(phaseSize(p, run.info.ranks)) ? 1 : 0);
   return line;
 }
 
@@ -371,9 +388,7 @@ void exportJson(const StoredResults& results, std::ostream& out) {
 }
 
 void exportCsv(const StoredResults& results, std::ostream& out) {
-  const auto has_steady = [](const StoredRun& run) { return !run.steady.empty(); };
-  const bool all_steady =
-      !results.runs.empty() && std::all_of(results.runs.begin(), results.runs.end(), has_steady);
+  const bool all_steady = !results.runs.empty() && std::ranges::all_of(results.runs, hasSteady);
   const bool imports = !results.datapath.empty() || !results.metadata_imports.empty();
   // Imports have a table of their own, last, after a blank line when run rows came first; a file of
   // imports only has that table alone.
@@ -385,6 +400,7 @@ void exportCsv(const StoredResults& results, std::ostream& out) {
     out << kCsvHeader;
     for (const StoredRun& run : results.runs) {
       for (const StoredPhase& p : run.phases) {
+        if (isSteady(p)) continue;
         for (std::uint32_t r = 0; r < p.ranks.size(); ++r) out << csvRow(run, p, r);
       }
     }
@@ -394,15 +410,13 @@ void exportCsv(const StoredResults& results, std::ostream& out) {
     out << '\n';
     results::serverStatsCsv(results, out);
   }
-  if (std::any_of(results.runs.begin(), results.runs.end(), has_steady)) {
+  if (std::ranges::any_of(results.runs, hasSteady)) {
     // The steady state has other columns: its own table, after a blank line when phase rows came first.
     if (!all_steady) out << '\n';
     out << kSteadyCsvHeader;
     for (const StoredRun& run : results.runs) {
-      for (const StoredSteadyIteration& it : run.steady) {
-        for (const StoredPhase& p : it.phases) {
-          for (const OpKind op : opKindsOf(p.phase)) out << steadyCsvRow(run, it, p, op);
-        }
+      for (const StoredPhase& p : run.phases) {
+        for (const OpKind op : opKindsOf(p.phase)) out << steadyCsvRow(run, p, op);
       }
     }
   }

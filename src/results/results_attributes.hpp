@@ -84,19 +84,15 @@ inline constexpr std::array<Attribute<IterationSummary, std::uint32_t, double>, 
         {"ops_per_s_stddev", &IterationSummary::stddev, {}},
     }};
 
-// --steady (schema version 5): what every steady phase stores of summarizeSteadyPhase. Its aggregate under
-// the steady group's names, then what a steady phase has beside it.
-inline constexpr std::array<Attribute<PhaseAggregate, double, std::uint64_t>, 8> kSteadyAggregateAttributes =
-    {{
-        {"time_s", &PhaseAggregate::time_s, "max of t_global_end - t_start"},
-        {"ok", &PhaseAggregate::ok, "sum of the rows' ok over all op types"},
-        {"failed", &PhaseAggregate::failed, "sum of the rows' failed over all op types"},
-        {"ok_per_s", &PhaseAggregate::ops_per_s, "ok / time_s"},
-        {"bytes", &PhaseAggregate::bytes, "sum of ranks.bytes"},
-        {"rank_rate_min", &PhaseAggregate::rank_rate_min, "min of the ranks' ok per second"},
-        {"rank_rate_max", &PhaseAggregate::rank_rate_max, "max of the ranks' ok per second"},
-        {"rate_balance", &PhaseAggregate::balance, "rank_rate_min / rank_rate_max"},
-    }};
+// --steady (schema version 5): what every steady phase stores of summarizeSteadyPhase: its aggregate under
+// the steady group's names, and what only a steady phase has, in the order export gives them.
+inline constexpr std::array<Attribute<PhaseAggregate, double, std::uint64_t>, 5> kSteadyTotalAttributes = {{
+    {"time_s", &PhaseAggregate::time_s, "max of t_global_end - t_start"},
+    {"ok", &PhaseAggregate::ok, "sum of the rows' ok over all op types"},
+    {"failed", &PhaseAggregate::failed, "sum of the rows' failed over all op types"},
+    {"ok_per_s", &PhaseAggregate::ops_per_s, "ok / time_s"},
+    {"bytes", &PhaseAggregate::bytes, "sum of ranks.bytes"},
+}};
 
 inline constexpr std::array<Attribute<SteadyPhaseSummary, double>, 5> kSteadySummaryAttributes = {{
     {"bytes_per_s", &SteadyPhaseSummary::bytes_per_s, "bytes / time_s"},
@@ -104,6 +100,12 @@ inline constexpr std::array<Attribute<SteadyPhaseSummary, double>, 5> kSteadySum
     {"rank_time_max_s", &SteadyPhaseSummary::rank_time_max_s, "max of t_local_end - t_start"},
     {"rank_time_mean_s", &SteadyPhaseSummary::rank_time_mean_s, "mean of t_local_end - t_start"},
     {"time_balance", &SteadyPhaseSummary::time_balance, "rank_time_min_s / rank_time_max_s"},
+}};
+
+inline constexpr std::array<Attribute<PhaseAggregate, double>, 3> kSteadyRateAttributes = {{
+    {"rank_rate_min", &PhaseAggregate::rank_rate_min, "min of the ranks' ok per second"},
+    {"rank_rate_max", &PhaseAggregate::rank_rate_max, "max of the ranks' ok per second"},
+    {"rate_balance", &PhaseAggregate::balance, "rank_rate_min / rank_rate_max"},
 }};
 
 // Per op type of the phase, named <op>_<name> ("mkdir_ok"): its counts and rate, then its latencies.
@@ -120,16 +122,15 @@ inline constexpr std::array<Attribute<LatencySummary, std::uint64_t>, 4> kSteady
     {"max_ns", &LatencySummary::max_ns, "from latency_{}"},
 }};
 
-// The mix only: its rounds, and its stonewall (the aggregate's, in rounds).
-inline constexpr std::array<Attribute<SteadyPhaseSummary, std::uint64_t, double>, 4> kSteadyMixAttributes = {{
+// The mix only: its rounds, then its stonewall (the aggregate's, in rounds).
+inline constexpr std::array<Attribute<SteadyPhaseSummary, std::uint64_t, double>, 3> kSteadyMixAttributes = {{
     {"rounds", &SteadyPhaseSummary::rounds, "max of ranks.rounds"},
     {"rounds_per_s", &SteadyPhaseSummary::rounds_per_s, "rounds / time_s"},
     {"objects_per_s", &SteadyPhaseSummary::objects_per_s, "read_ok / time_s"},
-    {"rounds_per_s_at_stonewall", &SteadyPhaseSummary::rounds_per_s_at_stonewall,
-     "rounds_at_stonewall / ranks / stonewall_time_s"},
 }};
+
 inline constexpr std::array<Attribute<PhaseAggregate, bool, double, std::uint64_t>, 3>
-    kSteadyMixStonewallAttributes = {{
+    kSteadyStonewallAttributes = {{
         {"stonewalled", &PhaseAggregate::stonewalled, "some row has t_stonewall > 0"},
         {"stonewall_time_s", &PhaseAggregate::stonewall_time_s,
          "max of t_stonewall - t_start over the rows whose timer fired"},
@@ -137,14 +138,20 @@ inline constexpr std::array<Attribute<PhaseAggregate, bool, double, std::uint64_
          "sum of ranks.rounds_at_stonewall when stonewalled, else 0"},
     }};
 
-// Every table of a steady phase's summary, in the group's order, with the part of each summary in `s` it
-// holds: f(table, op, part...), op the op type of a per-op table ("" for the others). Only what the phase
-// stores: the per-op tables of its own op types, the rounds and stonewall in the mix. The writer, the
-// reader, validate and export go through this, so the parts are listed once.
+inline constexpr std::array<Attribute<SteadyPhaseSummary, double>, 1> kSteadyStonewallRate = {{
+    {"rounds_per_s_at_stonewall", &SteadyPhaseSummary::rounds_per_s_at_stonewall,
+     "rounds_at_stonewall / ranks / stonewall_time_s"},
+}};
+
+// Every table of a steady phase's summary, in order, with the part of each summary in `s` it holds:
+// f(table, op, part...), op the op type of a per-op table ("" for the others). Only what the phase stores:
+// the per-op tables of its own op types, the rounds and stonewall in the mix. The writer, the reader,
+// validate and export go through this, so the parts are listed once.
 template <class F, class... S>
 void forSteadyTables(Phase phase, F&& f, S&... s) {
-  f(kSteadyAggregateAttributes, std::string_view{}, s.aggregate...);
+  f(kSteadyTotalAttributes, std::string_view{}, s.aggregate...);
   f(kSteadySummaryAttributes, std::string_view{}, s...);
+  f(kSteadyRateAttributes, std::string_view{}, s.aggregate...);
   for (const OpKind op : opKindsOf(phase)) {
     const std::size_t i = opKindIndex(op);
     f(kSteadyOpAttributes, std::string_view(opKindName(op)), s.ops[i]...);
@@ -152,7 +159,8 @@ void forSteadyTables(Phase phase, F&& f, S&... s) {
   }
   if (phase == Phase::kSteadyMix) {
     f(kSteadyMixAttributes, std::string_view{}, s...);
-    f(kSteadyMixStonewallAttributes, std::string_view{}, s.aggregate...);
+    f(kSteadyStonewallAttributes, std::string_view{}, s.aggregate...);
+    f(kSteadyStonewallRate, std::string_view{}, s...);
   }
 }
 

@@ -186,29 +186,23 @@ StoredPhase readSteadyPhase(hid_t steady, const std::string& name, std::uint32_t
   return p;
 }
 
-// iterations/iter-NNNN/steady: its phases in execution order (those present; validate wants all three).
-StoredSteadyIteration readSteady(hid_t iteration, std::uint32_t number, std::uint32_t version) {
+// iterations/iter-NNNN/steady: its phases (those present; validate wants all three) in execution order,
+// the mix's items its rounds.
+void readSteady(hid_t iteration, std::uint32_t number, std::uint32_t version, std::vector<StoredPhase>& out) {
   const h5::Handle group = h5::openGroup(iteration, results::kSteadyGroup);
-  StoredSteadyIteration it;
-  it.group = h5::pathOf(group.get());
-  it.iteration = number;
-  it.rounds = attr<std::uint64_t>(group.get(), "rounds");
+  const auto rounds = attr<std::uint64_t>(group.get(), "rounds");
   for (const std::string& name : h5::childNames(group.get())) {
-    it.phases.push_back(readSteadyPhase(group.get(), name, number, version));
+    StoredPhase p = readSteadyPhase(group.get(), name, number, version);
+    const auto* at = std::find(kSteadyPhases.begin(), kSteadyPhases.end(), p.phase);
+    p.order = static_cast<std::uint32_t>(at - kSteadyPhases.begin());
+    if (p.phase == Phase::kSteadyMix) p.items = rounds;
+    out.push_back(std::move(p));
   }
-  for (StoredPhase& p : it.phases) {
-    if (p.phase == Phase::kSteadyMix) p.items = it.rounds;
-  }
-  std::stable_sort(it.phases.begin(), it.phases.end(), [](const StoredPhase& a, const StoredPhase& b) {
-    return static_cast<int>(a.phase) < static_cast<int>(b.phase);
-  });
-  return it;
 }
 
-// The phases of every iteration: iterations in number order, phases in execution order within each; and
-// the steady groups (--steady) into `steady`, in iteration order.
-std::vector<StoredPhase> readIterations(hid_t run, std::uint32_t version,
-                                        std::vector<StoredSteadyIteration>& steady) {
+// The phases of every iteration (a steady group's too): iterations in number order, phases in execution
+// order within each.
+std::vector<StoredPhase> readIterations(hid_t run, std::uint32_t version) {
   const h5::Handle iterations = h5::openGroup(run, "iterations");
   std::vector<StoredPhase> phases;
   for (const std::string& iteration_name : numberedChildren(iterations.get(), "iter-")) {
@@ -217,7 +211,7 @@ std::vector<StoredPhase> readIterations(hid_t run, std::uint32_t version,
     std::vector<StoredPhase> in_iteration;
     for (const std::string& name : h5::childNames(iteration.get())) {
       if (name == results::kSteadyGroup) {
-        steady.push_back(readSteady(iteration.get(), number, version));
+        readSteady(iteration.get(), number, version, in_iteration);
       } else {
         in_iteration.push_back(readPhase(iteration.get(), name, version));
       }
@@ -336,7 +330,7 @@ StoredRun readRun(hid_t runs, const std::string& name, std::uint32_t version) {
   run.has_mdtest_options = version >= kMdtestSchemaVersion;
   readRunStyle(g, run);
   run.has_series = version >= kSeriesSchemaVersion;
-  run.phases = readIterations(g, version, run.steady);
+  run.phases = readIterations(g, version);
   run.has_summary = h5::exists(g, "summary");
   if (run.has_summary) run.summaries = readSummary(g);
   return run;

@@ -76,9 +76,6 @@ std::vector<results::RankRow> storedRankRows(hid_t file, const std::string& phas
 std::uint64_t failedOps(const StoredRun& run) {
   std::uint64_t failed = 0;
   for (const StoredPhase& phase : run.phases) failed += phase.aggregate.failed;
-  for (const StoredSteadyIteration& it : run.steady) {
-    for (const StoredPhase& phase : it.phases) failed += phase.aggregate.failed;
-  }
   return failed;
 }
 
@@ -147,7 +144,9 @@ class RunChecker {
     checkSweep();
     checkBuckets();
     makePlan();
-    for (const StoredPhase& phase : run_.phases) checkPhase(phase);
+    for (const StoredPhase& phase : run_.phases) {
+      if (!phaseInfo(phase.phase).steady()) checkPhase(phase);
+    }
     checkSteady();
     checkCompleteness();
     if (finished() || run_.has_summary) {
@@ -435,14 +434,17 @@ class RunChecker {
   // A steady run (config steady_rounds > 0) has a steady group per iteration instead of phase groups.
   void checkSteady() const {
     const bool steady = run_.config.steady_rounds > 0;
-    if (steady && !run_.phases.empty()) {
-      fail(run_.phases.front().group, "a phase group in a steady run (config steady_rounds > 0)");
+    const std::vector<SteadyIteration> iterations = steadyIterations(run_);
+    for (const StoredPhase& phase : run_.phases) {
+      if (steady && !phaseInfo(phase.phase).steady()) {
+        fail(phase.group, "a phase group in a steady run (config steady_rounds > 0)");
+      }
     }
-    if (!steady && !run_.steady.empty()) {
-      fail(run_.steady.front().group, "a steady group in a run without --steady (config steady_rounds = 0)");
+    if (!steady && !iterations.empty()) {
+      fail(iterations.front().group, "a steady group in a run without --steady (config steady_rounds = 0)");
     }
-    for (const StoredSteadyIteration& it : run_.steady) {
-      const bool last = &it == &run_.steady.back();
+    for (const SteadyIteration& it : iterations) {
+      const bool last = &it == &iterations.back();
       const bool stopped = run_.status == "interrupted" && last;
       // A job killed before the run ended (exit_status -1) may have written part of its last iteration.
       const bool cut = !finished() && last;
@@ -455,8 +457,8 @@ class RunChecker {
     if (run_.status != "complete") return;
     if (run_.config.steady_rounds > 0) {
       for (std::uint32_t i = 0; i < run_.config.iterations; ++i) {
-        const auto same = [&](const StoredSteadyIteration& s) { return s.iteration == i; };
-        if (std::none_of(run_.steady.begin(), run_.steady.end(), same)) {
+        const auto same = [&](const StoredPhase& s) { return s.iteration == i; };
+        if (std::none_of(run_.phases.begin(), run_.phases.end(), same)) {
           fail(fmt::format("{}/iterations/{}/{}", run_.group, results::iterationGroupName(i),
                            results::kSteadyGroup),
                "missing: the run is complete and its config has --steady");
@@ -477,7 +479,10 @@ class RunChecker {
 
   void checkSummary() const {
     std::map<Phase, std::vector<double>> ops_per_s;  // iteration order: the reader's order
-    for (const StoredPhase& phase : run_.phases) ops_per_s[phase.phase].push_back(phase.aggregate.ops_per_s);
+    for (const StoredPhase& phase : run_.phases) {
+      // A steady run's phases have no summary group (its steady groups hold their own numbers).
+      if (!phaseInfo(phase.phase).steady()) ops_per_s[phase.phase].push_back(phase.aggregate.ops_per_s);
+    }
     std::set<Phase> summarized;
     for (const StoredSummary& s : run_.summaries) {
       const std::string path = fmt::format("{}/summary/{}", run_.group, phaseName(s.phase));

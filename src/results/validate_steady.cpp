@@ -145,7 +145,18 @@ void checkSteadyRows(hid_t file, const StoredPhase& phase, const std::vector<std
 // summary.
 }  // namespace
 
-void checkSteadyIteration(hid_t file, const StoredSteadyIteration& it, const Config& config,
+std::vector<SteadyIteration> steadyIterations(const StoredRun& run) {
+  std::vector<SteadyIteration> out;
+  for (const StoredPhase& phase : run.phases) {
+    if (!phaseInfo(phase.phase).steady()) continue;
+    const std::string group = phase.group.substr(0, phase.group.rfind('/'));
+    if (out.empty() || out.back().group != group) out.push_back({group, phase.iteration, {}});
+    out.back().phases.push_back(&phase);
+  }
+  return out;
+}
+
+void checkSteadyIteration(hid_t file, const SteadyIteration& it, const Config& config,
                           const std::vector<std::uint32_t>& node_of_rank, bool stopped, bool cut) {
   if (it.iteration >= config.iterations) {
     fail(it.group, fmt::format("iteration: expected less than config iterations = {}, found {}",
@@ -153,42 +164,46 @@ void checkSteadyIteration(hid_t file, const StoredSteadyIteration& it, const Con
   }
   const auto has = [&](Phase phase) {
     return std::any_of(it.phases.begin(), it.phases.end(),
-                       [&](const StoredPhase& p) { return p.phase == phase; });
+                       [&](const StoredPhase* p) { return p->phase == phase; });
   };
+  // The group's own attribute (the reader gives it to the mix as its items).
+  const h5::Handle group = h5::openGroup(file, it.group.substr(it.group.starts_with('/') ? 1 : 0));
+  const auto rounds = h5::readAttribute<std::uint64_t>(group.get(), "rounds");
   // Killed before the mix was written: its rounds are not known yet.
   const bool before_mix = cut && !has(Phase::kSteadyMix);
   if (before_mix) {
-    expectEqual<std::uint64_t>(it.group, "rounds", 0, it.rounds, "0 until the mix is written");
+    expectEqual<std::uint64_t>(it.group, "rounds", 0, rounds, "0 until the mix is written");
   } else if (config.stonewall_s == 0.0 && !stopped && !cut) {
-    expectEqual(it.group, "rounds", config.steady_rounds, it.rounds, "config steady_rounds, no stonewall");
-  } else if (it.rounds > config.steady_rounds) {
+    expectEqual(it.group, "rounds", config.steady_rounds, rounds, "config steady_rounds, no stonewall");
+  } else if (rounds > config.steady_rounds) {
     fail(it.group, fmt::format("rounds: expected at most config steady_rounds = {} (a stonewall or a signal "
                                "only stops early), found {}",
-                               config.steady_rounds, it.rounds));
+                               config.steady_rounds, rounds));
   }
   // The phases in order from the precreate; a killed job's last iteration may stop after any of them.
   for (std::size_t i = 0; i < kSteadyPhaseCount; ++i) {
     const auto phase = kSteadyPhases[i];
     if (cut && i == it.phases.size() && i > 0) break;
-    if (i >= it.phases.size() || it.phases[i].phase != phase) {
+    if (i >= it.phases.size() || it.phases[i]->phase != phase) {
       fail(fmt::format("{}/{}", it.group, phaseName(phase)),
            cut ? "missing (a steady group's phases are written in order, from the precreate)"
                : "missing (every steady group has precreate, mix and cleanup)");
     }
   }
   std::uint64_t precreated = 0;
-  if (!it.phases.empty() && it.phases.front().phase == Phase::kSteadyPrecreate) {
-    for (const RankPhaseRecord& row : it.phases.front().ranks)
+  if (!it.phases.empty() && it.phases.front()->phase == Phase::kSteadyPrecreate) {
+    for (const RankPhaseRecord& row : it.phases.front()->ranks)
       precreated += row.kinds[opKindIndex(OpKind::kCreate)].ok;
   }
   if (stopped && precreated > config.items * node_of_rank.size()) {
     fail(it.group, fmt::format("precreate: expected at most config items x ranks = {} creates, found {}",
                                config.items * node_of_rank.size(), precreated));
   }
-  for (const StoredPhase& phase : it.phases) {
-    checkSteadyRows(file, phase, node_of_rank, it.rounds);
+  for (const StoredPhase* stored : it.phases) {
+    const StoredPhase& phase = *stored;
+    checkSteadyRows(file, phase, node_of_rank, rounds);
     checkSteadyLatency(phase);
-    checkSteadyCounts(phase, config, it.rounds, precreated, stopped);
+    checkSteadyCounts(phase, config, rounds, precreated, stopped);
     checkSteadySummary(phase);
     checkErrors(phase);
     // Version 10: what the phase measured over time, checked as the selected phases' are.

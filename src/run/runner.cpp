@@ -265,8 +265,10 @@ class BenchmarkRun {
                             measured.rounds, config_.steady_rounds);
     }
     // Kept for the run's end as a selected phase is (publishPhase): the series' per-rank counts released.
-    for (PhaseResult& p : measured.phases) p.series.per_rank = std::vector<std::uint32_t>();
-    if (root_) result_.steady.push_back(std::move(measured));
+    for (PhaseResult& p : measured.phases) {
+      p.series.per_rank = std::vector<std::uint32_t>();
+      result_.phases.push_back(std::move(p));
+    }
   }
 
   // The plan's phases in order. A signal on any rank ends the run after the phase it arrived in (which is

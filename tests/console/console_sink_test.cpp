@@ -374,8 +374,7 @@ TEST(ConsoleSink, ASteadyRun) {
   c.datasets = 2;
   c.write_bytes = 3;
   const Plan plan(c, 2);
-  SteadyResult steady;
-  steady.rounds = 3;
+  std::vector<PhaseResult> steady;
   for (const Phase phase : {Phase::kSteadyPrecreate, Phase::kSteadyMix, Phase::kSteadyCleanup}) {
     PhaseResult p;
     p.phase = phase;
@@ -384,20 +383,20 @@ TEST(ConsoleSink, ASteadyRun) {
     p.ranks[0].rounds = p.ranks[1].rounds = phase == Phase::kSteadyMix ? 3 : 0;
     p.ranks[0].ops_at_stonewall = p.ranks[1].ops_at_stonewall = p.ranks[0].rounds;
     p.kind_latency.assign(kOpKindCount, histogram({{2'000, 12}}));
-    steady.phases.push_back(std::move(p));
+    steady.push_back(std::move(p));
   }
-  steady.phases[1].ranks[1].kinds[opKindIndex(OpKind::kRead)] = {5, 1};
-  sumKinds(steady.phases[1].ranks[1]);
-  steady.phases[1].ranks[1].first_error = {.err = ENOENT, .owner = 0, .dir = 1, .item = 2};
-  steady.phases[1].ranks[1].first_error_kind = OpKind::kRead;
+  steady[1].ranks[1].kinds[opKindIndex(OpKind::kRead)] = {5, 1};
+  sumKinds(steady[1].ranks[1]);
+  steady[1].ranks[1].first_error = {.err = ENOENT, .owner = 0, .dir = 1, .item = 2};
+  steady[1].ranks[1].first_error_kind = OpKind::kRead;
   RunResult run;
   run.info = runInfo(2, "mdbench -n 4 --steady 3 --datasets 2 -w 3 -d /scratch/t");
   run.config = c;
-  run.steady = {steady};  // the runner's record at the end: the first errors and the legend come from it
+  run.phases = steady;  // the runner's record at the end: the first errors and the legend come from it
   CapturedFile out;
   ConsoleSink sink(out.file());
   sink.begin(run.info, plan);
-  for (const PhaseResult& p : steady.phases) sink.phase(p, plan);
+  for (const PhaseResult& p : steady) sink.phase(p, plan);
   sink.end(run, plan);
   const std::vector<std::string> expected = {
       "mdbench 0.1.0 (commit abc1234) on 2 ranks, 1 node",
@@ -500,6 +499,31 @@ TEST(ConsoleSink, TheSweepTableMarksStepsTooShortToTime) {
                "             too short: 40 ops in 5 ms",
                "file-create      2      2      1           50.0            25.0           -        0"},
               kSweepFootnotes})));
+}
+
+// A steady run's sweep has a row per step for each of its phases, in execution order (its config selects
+// none of the phase workload's: the table was empty).
+TEST(ConsoleSink, TheSweepTableOfASteadyRun) {
+  std::vector<RunResult> steps = sweepSteps(40);
+  for (RunResult& step : steps) {
+    step.config.steady_rounds = 3;
+    const std::vector<RankPhaseRecord> ranks = step.phases.front().ranks;
+    step.phases.clear();
+    for (const Phase phase : kSteadyPhases) step.phases.push_back(phaseResult(phase, 0, ranks));
+  }
+  CapturedFile out;
+  printSweepTable(out.file(), steps);
+  const std::vector<std::string> expected =
+      concat({{"", "sweep: 2 steps of the job's 2 ranks, placement block",
+               "phase         step  ranks  nodes     mean ops/s  ops/s per rank  efficiency   failed",
+               "precreate        1      1      1           40.0            40.0      100.0%        0",
+               "precreate        2      2      1           50.0            25.0       62.5%        0",
+               "mix              1      1      1           40.0            40.0      100.0%        0",
+               "mix              2      2      1           50.0            25.0       62.5%        0",
+               "cleanup          1      1      1           40.0            40.0      100.0%        0",
+               "cleanup          2      2      1           50.0            25.0       62.5%        0"},
+              kSweepFootnotes});
+  EXPECT_TRUE(linesAre(out.text(), expected));
 }
 
 // The header names the path style (what a rate can be compared with) and, when it is not POSIX, the API.

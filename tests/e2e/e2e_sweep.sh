@@ -85,6 +85,18 @@ for placement in block spread; do
 done
 expect_eq "$("$py" -c 'import h5py,sys; print(set(h.decode() for h in h5py.File(sys.argv[1],"r")["runs/run-0002/hosts"]))' "$BASE/real.spread.h5")" "{'$host'}" "one node: the real host name"
 
+# --steady: a step per rank count, each with its steady phases; the sweep table has their rows (it had none).
+# -N 2 keeps each rank in its own datasets (an offset of a multiple of the ranks): nothing can fail.
+run 2 --sweep 1,2 --steady 3 -n 20 --datasets 2 -N 2 -d "$BASE/t" -o "$BASE/steady.h5"
+expect_rc 0 "steady sweep 1,2"
+for phase in precreate mix cleanup; do
+  expect_eq "$(table_row "$phase" 1)" "1 1 1 0" "steady sweep: $phase row of step 1"
+  expect_eq "$(table_row "$phase" 2)" "2 2 1 0" "steady sweep: $phase row of step 2"
+done
+run 0 validate "$BASE/steady.h5"
+expect_rc 0 "steady sweep: validate"
+expect_absent "$BASE/t" "steady sweep: the target it made is gone again"
+
 # pow2 ends with the job size; mdtest's -f/-l/-s give the arithmetic list; the default placement is block.
 run 3 --sweep pow2 -F -n 40 -d "$BASE/t" -o "$BASE/pow2.h5"
 expect_rc 0 "pow2 on 3 ranks"

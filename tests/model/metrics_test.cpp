@@ -310,7 +310,7 @@ TEST(RunResult, FailedOpsSumsAllPhasesAndRanks) {
   run.phases = {create, stat, clean};
   EXPECT_EQ(run.failedOps(), 9u);
 
-  // --steady's iterations count as the selected phases do: every op type of every phase and rank.
+  // --steady's phases count as the selected phases do: every op type of every phase and rank.
   PhaseResult mix;
   mix.phase = Phase::kSteadyMix;
   mix.ranks.resize(2);
@@ -322,8 +322,7 @@ TEST(RunResult, FailedOpsSumsAllPhasesAndRanks) {
   cleanup.ranks.resize(1);
   cleanup.ranks[0].kinds[opKindIndex(OpKind::kRmdir)].failed = 4;
   sumKinds(cleanup.ranks[0]);
-  run.steady.push_back(SteadyResult{.phases = {mix}});
-  run.steady.push_back(SteadyResult{.phases = {cleanup}});
+  run.phases = {create, stat, clean, mix, cleanup};
   EXPECT_EQ(run.failedOps(), 16u);
 }
 

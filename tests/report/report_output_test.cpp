@@ -384,15 +384,12 @@ TimelineRun steadyRun() {
   run.stem = "timeline-steady-run-0000";
   run.ranks = 2;
   run.has_series = true;
-  StoredSteadyIteration it;
-  it.iteration = 0;
-  it.rounds = 3;
-  it.phases = {steadyPhase(Phase::kSteadyPrecreate, 6, 2'000, 9'500),
-               steadyPhase(Phase::kSteadyMix, 5.6, 1'500, 1'250'000),
-               steadyPhase(Phase::kSteadyCleanup, 12345.6, 700, 800)};
-  it.phases[1].summary.rounds_per_s = 1.5;
-  it.phases[1].summary.objects_per_s = 5.5;
-  run.steady = {it};
+  run.steady = {steadyPhase(Phase::kSteadyPrecreate, 6, 2'000, 9'500),
+                steadyPhase(Phase::kSteadyMix, 5.6, 1'500, 1'250'000),
+                steadyPhase(Phase::kSteadyCleanup, 12345.6, 700, 800)};
+  run.steady[1].items = 3;  // the mix's: its rounds
+  run.steady[1].summary.rounds_per_s = 1.5;
+  run.steady[1].summary.objects_per_s = 5.5;
   return run;
 }
 

@@ -106,11 +106,8 @@ StoredPhase steadyPhase(const SteadySpec& spec) {
 // One iteration of --steady on 2 ranks: a 5 ms precreate and cleanup (too short to chart), and a mix of 4 s
 // at 750 ops/s in which no rank completed an op from 1.5 s to 2.5 s into it (the stall, 1 s) after a fault
 // at 1.5 s, recovered `recovery_s` later; 2 stats failed.
-StoredSteadyIteration steadyIteration(std::uint32_t iteration, double recovery_s) {
-  StoredSteadyIteration it;
-  it.group = fmt::format("/runs/run-0000/iterations/iter-{:04}/steady", iteration);
-  it.iteration = iteration;
-  it.rounds = 375;
+// Its phases as the reader gives them: in order, the mix's items its rounds.
+std::vector<StoredPhase> steadyIteration(std::uint32_t iteration, double recovery_s) {
   SteadySpec pre;
   pre.phase = Phase::kSteadyPrecreate;
   pre.t_start = 4.9;
@@ -123,15 +120,19 @@ StoredSteadyIteration steadyIteration(std::uint32_t iteration, double recovery_s
   SteadySpec cleanup = pre;
   cleanup.phase = Phase::kSteadyCleanup;
   cleanup.t_start = 9.1;
-  it.phases = {steadyPhase(pre), steadyPhase(mix), steadyPhase(cleanup)};
-  for (StoredPhase& p : it.phases) p.iteration = iteration;
-  StoredPhase& m = it.phases[1];
+  std::vector<StoredPhase> phases = {steadyPhase(pre), steadyPhase(mix), steadyPhase(cleanup)};
+  for (StoredPhase& p : phases) {
+    p.iteration = iteration;
+    p.group = fmt::format("/runs/run-0000/iterations/iter-{:04}/steady/{}", iteration, phaseName(p.phase));
+  }
+  StoredPhase& m = phases[1];
+  m.items = 375;
   m.stall = {true, 1.0, 6.5, 7.5, 0.001};
   m.faults = {freeze(recovery_s)};
-  return it;
+  return phases;
 }
 
-StoredRun steadyRun(std::vector<StoredSteadyIteration> iterations) {
+StoredRun steadyRun(const std::vector<std::vector<StoredPhase>>& iterations) {
   StoredRun run;
   run.group = "/runs/run-0000";
   run.info.ranks = kRanks;
@@ -140,7 +141,8 @@ StoredRun steadyRun(std::vector<StoredSteadyIteration> iterations) {
   run.status = "complete";
   run.exit_status = 0;
   run.config.steady_rounds = 375;
-  run.steady = std::move(iterations);
+  for (const std::vector<StoredPhase>& it : iterations)
+    run.phases.insert(run.phases.end(), it.begin(), it.end());
   return run;
 }
 
@@ -154,11 +156,9 @@ StoredResults resultsOf(StoredRun run) {
 // The same run as a file of schema version 9 or older holds it: no series, stall or faults.
 StoredResults olderFile() {
   StoredRun run = steadyRun({steadyIteration(0, 2.0)});
-  for (StoredSteadyIteration& it : run.steady) {
-    for (StoredPhase& p : it.phases) {
-      static_cast<PhaseTimeline&>(p) = PhaseTimeline{};
-      p.has_series = false;
-    }
+  for (StoredPhase& p : run.phases) {
+    static_cast<PhaseTimeline&>(p) = PhaseTimeline{};
+    p.has_series = false;
   }
   StoredResults results = resultsOf(std::move(run));
   results.schema_version = kSteadyTimelineSchemaVersion - 1;
@@ -207,7 +207,7 @@ TEST(SteadySeries, EachIterationsMixIsAPointWithItsStallAndRecovery) {
   EXPECT_DOUBLE_EQ(p.recovery_s, 2.0);
   // Every op type's latency merged: the one slow create is its maximum.
   EXPECT_TRUE(p.has_latency);
-  const StoredPhase& mix = results.runs[0].steady[0].phases[1];
+  const StoredPhase& mix = results.runs[0].phases[1];
   EXPECT_EQ(p.latency.max_ns, latencySummary(mix.latency).max_ns);
   EXPECT_GE(p.latency.max_ns, 1'000'000'000u);
   EXPECT_LT(p.latency.p50_ns, 1'000'000u);
@@ -330,12 +330,11 @@ TEST(SteadyCheck, NoDataWithoutAFaultOrStallDataOrASteadyRun) {
   }
   // A version-10 run without --fault-at: the stall is judged, the recovery has no data.
   StoredRun quiet = steadyRun({steadyIteration(0, 2.0)});
-  quiet.steady[0].phases[1].faults.clear();
+  quiet.phases[1].faults.clear();
   EXPECT_EQ(check("steady.stall<=30s", resultsOf(quiet)).at(0).verdict, Verdict::kPass);
   EXPECT_EQ(check("steady.recovery<=60s", resultsOf(quiet)).at(0).verdict, Verdict::kNoData);
   // Files without a steady run: no steady results.
   StoredRun phases = quiet;
-  phases.steady.clear();
   phases.phases = {createPhase()};
   const std::vector<Outcome> none = check("steady.recovery<=60s", resultsOf(phases));
   ASSERT_EQ(none.size(), 1u);

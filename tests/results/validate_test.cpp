@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -272,18 +273,22 @@ TEST_F(Validate, SteadyRunReadsBack) {
   const StoredResults results = readResultsFile(file_);
   ASSERT_EQ(results.runs.size(), 1u);
   const StoredRun& run = results.runs[0];
-  EXPECT_TRUE(run.phases.empty());
   EXPECT_EQ(run.config.steady_rounds, kSteadyRounds);
   EXPECT_EQ(run.config.datasets, kSteadyDatasets);
-  ASSERT_EQ(run.steady.size(), 2u);
+  // Both iterations' steady phases, in order, as the run's phases; the mix's items are its rounds.
+  ASSERT_EQ(run.phases.size(), 2 * kSteadyPhaseCount);
+  for (std::size_t i = 0; i < run.phases.size(); ++i) {
+    const StoredPhase& p = run.phases[i];
+    EXPECT_EQ(p.iteration, i / kSteadyPhaseCount);
+    EXPECT_EQ(p.phase, kSteadyPhases[i % kSteadyPhaseCount]);
+    EXPECT_EQ(p.order, i % kSteadyPhaseCount);
+    EXPECT_EQ(p.items, p.phase == Phase::kSteadyMix ? kSteadyRounds : 0u);
+  }
   const SteadyResult written = steadyResult(1, 3, 2.0, true);  // iteration 1, as writeSteadyRun made it
-  const StoredSteadyIteration& it = run.steady[1];
-  EXPECT_EQ(it.group, kSteady1);
-  EXPECT_EQ(it.iteration, 1u);
-  EXPECT_EQ(it.rounds, kSteadyRounds);
-  ASSERT_EQ(it.phases.size(), kSteadyPhaseCount);
+  const std::span<const StoredPhase> it(run.phases.begin() + kSteadyPhaseCount, kSteadyPhaseCount);
+  EXPECT_EQ(it[0].group, kSteady1 + "/precreate");
   for (std::size_t i = 0; i < kSteadyPhaseCount; ++i) {
-    const StoredPhase& p = it.phases[i];
+    const StoredPhase& p = it[i];
     const PhaseResult& w = written.phases[i];
     EXPECT_EQ(p.phase, w.phase);
     ASSERT_EQ(p.ranks.size(), w.ranks.size());
@@ -308,10 +313,10 @@ TEST_F(Validate, SteadyRunReadsBack) {
       EXPECT_EQ(p.summary.ops[o].latency.p99_ns, want.ops[o].latency.p99_ns);
     }
   }
-  EXPECT_EQ(it.phases[1].summary.rounds_per_s, summarizeSteadyPhase(written.phases[1]).rounds_per_s);
+  EXPECT_EQ(it[1].summary.rounds_per_s, summarizeSteadyPhase(written.phases[1]).rounds_per_s);
   // Schema version 10: the series, the stall and the faults, as written.
   for (std::size_t i = 0; i < kSteadyPhaseCount; ++i) {
-    const StoredPhase& p = it.phases[i];
+    const StoredPhase& p = it[i];
     const PhaseResult& w = written.phases[i];
     EXPECT_TRUE(p.has_series);
     EXPECT_EQ(p.series.intervals, w.series.intervals);
@@ -322,11 +327,11 @@ TEST_F(Validate, SteadyRunReadsBack) {
     EXPECT_EQ(p.stall.stall_s, w.stall.stall_s);
     EXPECT_EQ(p.faults.size(), w.faults.size());
   }
-  ASSERT_EQ(it.phases[1].faults.size(), 1u);
-  EXPECT_EQ(it.phases[1].faults[0].command, "true");
-  EXPECT_TRUE(it.phases[1].faults[0].injected);
-  ASSERT_EQ(it.phases[1].errors.size(), 1u);
-  const StoredError& e = it.phases[1].errors[0];
+  ASSERT_EQ(it[1].faults.size(), 1u);
+  EXPECT_EQ(it[1].faults[0].command, "true");
+  EXPECT_TRUE(it[1].faults[0].injected);
+  ASSERT_EQ(it[1].errors.size(), 1u);
+  const StoredError& e = it[1].errors[0];
   EXPECT_EQ(e.rank, 1u);
   EXPECT_EQ(e.kind, OpKind::kStat);
   EXPECT_EQ(e.errno_name, "ENOENT");

@@ -144,13 +144,14 @@ TEST(RunnerMpi, SteadyCreatesArePreparedInTheMarkedDirectory) {
   const RunResult run = runFake(config, fake, clock, comm);
   ASSERT_EQ(run.setup_error, "");
   if (comm.rank() != 0) return;
-  // The run's result keeps every iteration's three phases, as it keeps the selected phases.
-  ASSERT_EQ(run.steady.size(), config.iterations);
-  for (const SteadyResult& iteration : run.steady) {
-    EXPECT_EQ(iteration.rounds, config.steady_rounds);
-    ASSERT_EQ(iteration.phases.size(), kSteadyPhaseCount);
-    EXPECT_EQ(iteration.phases[1].phase, Phase::kSteadyMix);
-    EXPECT_EQ(iteration.phases[1].ranks.size(), static_cast<std::size_t>(comm.size()));
+  // The run's result keeps every iteration's three phases in its phases, as it keeps the selected phases.
+  ASSERT_EQ(run.phases.size(), config.iterations * kSteadyPhaseCount);
+  for (std::size_t i = 0; i < run.phases.size(); ++i) {
+    const PhaseResult& p = run.phases[i];
+    EXPECT_EQ(p.iteration, i / kSteadyPhaseCount);
+    EXPECT_EQ(p.phase, kSteadyPhases[i % kSteadyPhaseCount]);
+    EXPECT_EQ(p.items, p.phase == Phase::kSteadyMix ? config.steady_rounds : 0u);
+    EXPECT_EQ(p.ranks.size(), static_cast<std::size_t>(comm.size()));
   }
   EXPECT_EQ(run.failedOps(), 0u);
   EXPECT_EQ(fake.prepareCreatesCalls(true), config.iterations);

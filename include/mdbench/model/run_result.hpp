@@ -1,6 +1,6 @@
 // A run's result in the runner's hands: what it measured, phase by phase, and what went wrong beside the
 // operations. Its measured part is what a results file keeps and reads back (results_file.hpp's StoredRun:
-// the same RunInfo, Config, PhaseResult and SteadyResult, with what the file stores beside them).
+// the same RunInfo, Config and PhaseResult, with what the file stores beside them).
 #pragma once
 
 #include <cstdint>
@@ -9,16 +9,15 @@
 
 #include "mdbench/config/config.hpp"
 #include "mdbench/model/result.hpp"
-#include "mdbench/model/steady.hpp"
 
 namespace mdbench {
 
 struct RunResult {
   RunInfo info;
   Config config;
-  std::vector<PhaseResult> phases;  // iteration-major, in execution order
-  // --steady: each iteration's three phases as measured, in order (rank 0; the series emptied as phases').
-  std::vector<SteadyResult> steady;
+  // Iteration-major, in execution order: the selected phases', or --steady's (precreate, mix, cleanup of
+  // each iteration; a steady run has no others). The series' per-rank counts are released.
+  std::vector<PhaseResult> phases;
   std::string setup_error;  // non-empty: the run could not start or continue (exit 1)
   bool setup_usage =
       false;  // the setup error is the options' (a later job's layout is not the create job's): exit 2

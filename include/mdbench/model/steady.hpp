@@ -125,7 +125,6 @@ struct SteadyResult {
   std::uint64_t rounds = 0;         // every rank: the mix's agreed round count
   // Every rank: a signal stopped precreate short on some rank, so the mix ran no round (see above).
   bool stopped_in_precreate = false;
-  std::uint64_t failedOps() const;  // rank 0: over every phase, rank and op
 };
 
 // Derived numbers of one phase (rank 0, from its PhaseResult). No I/O. Its time, counts, rank rates and

@@ -91,8 +91,9 @@ struct TimelineRun {
   bool has_series = false;
   PathStyle path_style = PathStyle::kFull;  // --path-style: dirfd rates are not comparable with mdtest's
   std::vector<TimelinePhase> phases;
-  // --steady: the run's steady state, every iteration, also shown in the "Steady state" section.
-  std::vector<StoredSteadyIteration> steady;
+  // --steady: the run's steady phases, every iteration's (StoredRun::phases), also shown in the "Steady
+  // state" section.
+  std::vector<StoredPhase> steady;
   // --fault-at (schema version 9): every iteration's phases that had faults given, in the file's order.
   std::vector<FailoverPhase> failover;
 };

@@ -117,8 +117,8 @@ struct StoredError {
 // stores), so that what is shown of any phase (its timeline, failover, size) is read one way. Its series,
 // stall and faults are stored from version 10 on (kSteadyTimelineSchemaVersion).
 struct StoredPhase : PhaseResult {
-  std::string group;  // "/runs/run-0000/iterations/iter-0000/file-create", ".../iter-0000/steady/mix"
-  std::uint32_t order = 0;
+  std::string group;         // "/runs/run-0000/iterations/iter-0000/file-create", ".../iter-0000/steady/mix"
+  std::uint32_t order = 0;   // its place in its iteration (a steady phase's: in kSteadyPhases)
   PhaseAggregate aggregate;  // as stored in the attributes (a steady phase's: computed, see above)
   std::string rate_formula;
   LatencySummary latency_summary;
@@ -145,15 +145,8 @@ struct StoredSummary {
   IterationSummary summary;
 };
 
-struct StoredSteadyIteration {
-  std::string group;  // "/runs/run-0000/iterations/iter-0000/steady"
-  std::uint32_t iteration = 0;
-  std::uint64_t rounds = 0;         // the mix's agreed round count
-  std::vector<StoredPhase> phases;  // in execution order, as many as were stored
-};
-
-// A run as stored: the measured part of the runner's RunResult (run_result.hpp: info, config, phases, steady,
-// each as the same type or that type with the file's attributes beside it), with the run group's own
+// A run as stored: the measured part of the runner's RunResult (run_result.hpp: info, config, phases, each
+// as the same type or that type with the file's attributes beside it), with the run group's own
 // attributes (status, exit status, node map, latency buckets, summary). What only the runner has (its
 // problems, stop signal, setup error) is in the file as the status and exit status it led to.
 struct StoredRun {
@@ -172,10 +165,10 @@ struct StoredRun {
   // Schema version 6: the run attributes path_style, api and barrier_timed (into config.path_style, .api
   // and .no_barriers) and mdtest's options in the config group. False for older files, read as dirfd,
   // POSIX, barrier-timed.
-  std::vector<StoredPhase> phases;  // by iteration, then execution order
-  // --steady (config.steady_rounds > 0): one entry per iteration that has a steady group, in order; a steady
-  // run has no phases.
-  std::vector<StoredSteadyIteration> steady;
+  // By iteration, then execution order: the selected phases' groups, or a --steady run's (config
+  // steady_rounds > 0) steady phases, as many of each iteration's as were stored (a mix's items are its
+  // steady group's rounds).
+  std::vector<StoredPhase> phases;
   bool has_summary = false;
   std::vector<StoredSummary> summaries;  // in execution order
   bool has_mdtest_options = false;       // schema version 6 (kMdtestSchemaVersion)
