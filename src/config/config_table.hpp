@@ -349,11 +349,11 @@ inline constexpr std::array<OptionRow, 85> kOptionRows = {{
   {"sweep-last", 'l', "N", kMdtest, kText, {}, "last step: FIRST, FIRST+STRIDE, ... up to LAST"},
   {"sweep-stride", 's', "N", kMdtest, kText, {}, "ranks between steps (default 1)"},
   {"run-cmd-before-phase", 0, "CMD", kMdtest, kText, text<&Config::cmd_before_phase>(),
-   "every rank runs CMD (sh -c) before each phase's opening barrier,\n"
-   "outside the timing", kNot, checkCommandValue},
+   "every rank runs CMD (sh -c) before each item phase's opening barrier,\n"
+   "outside the timing (not around the tree phases, as mdtest)", kNot, checkCommandValue},
   {"run-cmd-after-phase", 0, "CMD", kMdtest, kText, text<&Config::cmd_after_phase>(),
-   "every rank runs CMD after each phase's operations, inside the timing\n"
-   "(as mdtest)", kNot, checkCommandValue},
+   "every rank runs CMD after each item phase's operations, inside the\n"
+   "timing (not after the tree phases, as mdtest)", kNot, checkCommandValue},
   {"random-seed", 0, "SEED", kMdtest, kCount, number<&Config::random_seed>(),
    "mdtest's seed for -R (what -R SEED gives)", kNot},
   {"verify-write", 0, "", kMdtest, kSwitch, flag<&Config::verify_write>(),

@@ -368,7 +368,7 @@ void MdtestConsoleSink::phase(const PhaseResult& result, const Plan& plan) {
     verbose(out_, 2063, fmt::format("main: * iteration {} *", result.iteration + 1));
   }
   // mdtest runs its phase commands around its item phases only (not the tree's), and says so on rank 0.
-  const bool items_phase = !phaseInfo(result.phase).tree();
+  const bool items_phase = phaseInfo(result.phase).bracketed();
   if (items_phase && !c.cmd_before_phase.empty()) {
     verbose(out_, 285, fmt::format("calling prologue: \"{}\"", c.cmd_before_phase), 0, 0);
   }

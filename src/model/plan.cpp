@@ -365,10 +365,8 @@ std::string errorPath(const Plan& plan, std::uint32_t iteration, Phase phase, co
 bool Plan::collective(Phase phase) const { return collectivePhase(config_, phase); }
 
 bool Plan::syncsAfter(Phase phase) const {
-  // mdtest's phase_end (its -Y sync) closes the item phases, not the tree's: a tree phase's time holds no
-  // sync, so that its rate compares with mdtest's.
   const PhaseInfo& info = phaseInfo(phase);
-  return config_.sync_phases && !info.tree() && (!config_.sync_creates_only || info.creates());
+  return config_.sync_phases && info.bracketed() && (!config_.sync_creates_only || info.creates());
 }
 
 StonewallRule Plan::stonewallIn(Phase phase) const {

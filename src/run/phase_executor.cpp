@@ -31,7 +31,7 @@ RankPhaseRecord PhaseExecutor::measure(Phase phase, DirHandle iteration_dir, Ite
   const StonewallRule rule = plan_.stonewallIn(phase);
   data_.fillFor(owner);
 
-  commands_.runBefore(phaseName(phase), timing_.iteration());
+  commands_.runBefore(phase, timing_.iteration());
   if (listsBeforePhase(parts_.backend, phase)) {
     shareTypeListings(plan_, parts_, iteration_dir, owner, itemKindOf(phase));
   }
@@ -94,8 +94,8 @@ void PhaseExecutor::closePhase(Phase phase, std::int64_t t_start) {
   if (record.t_stonewall == 0.0) record.ops_at_stonewall = record.ok;
   // -Y: inside the timed region, as mdtest does; not an op of the phase, so a failure is reported apart.
   sync_error_ = plan_.syncsAfter(phase) ? parts_.backend.syncFileSystem() : 0;
-  // Inside the timing, as mdtest runs its epilogue before the closing barrier.
-  commands_.runAfter(phaseName(phase), timing_.iteration());
+  // Inside the timing, as mdtest runs its epilogue before the closing barrier (item phases only).
+  commands_.runAfter(phase, timing_.iteration());
   timing_.close(t_start, record);
 }
 

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "mdbench/model/phase.hpp"
+
 namespace mdbench {
 
 class NewFile;
@@ -32,24 +34,26 @@ pid_t spawnShellGroup(const std::string& command, const std::vector<std::string>
 std::string runPhaseCommand(const std::string& command, std::string_view phase, std::uint32_t iteration,
                             std::uint32_t rank);
 
-// --run-cmd-before-phase and --run-cmd-after-phase on one rank (runPhaseCommand, each when given), and what
-// each said in the last phase ("" when it succeeded or there was none).
+// --run-cmd-before-phase and --run-cmd-after-phase on one rank (runPhaseCommand, each when given, around the
+// phases mdtest brackets: PhaseInfo::bracketed, not the tree phases), and what each said in the last phase
+// ("" when it succeeded or there was none).
 class PhaseCommands {
  public:
   PhaseCommands(std::string before, std::string after, std::uint32_t rank)
       : before_(std::move(before)), after_(std::move(after)), rank_(rank) {}
 
   bool hasBefore() const { return !before_.empty(); }
-  void runBefore(std::string_view phase, std::uint32_t iteration) {
-    before_problem_ = before_.empty() ? std::string() : runPhaseCommand(before_, phase, iteration, rank_);
-  }
-  void runAfter(std::string_view phase, std::uint32_t iteration) {
-    after_problem_ = after_.empty() ? std::string() : runPhaseCommand(after_, phase, iteration, rank_);
-  }
+  void runBefore(Phase phase, std::uint32_t iteration) { before_problem_ = run(before_, phase, iteration); }
+  void runAfter(Phase phase, std::uint32_t iteration) { after_problem_ = run(after_, phase, iteration); }
   const std::string& beforeProblem() const { return before_problem_; }
   const std::string& afterProblem() const { return after_problem_; }
 
  private:
+  std::string run(const std::string& command, Phase phase, std::uint32_t iteration) const {
+    if (command.empty() || !phaseInfo(phase).bracketed()) return {};
+    return runPhaseCommand(command, phaseName(phase), iteration, rank_);
+  }
+
   std::string before_;
   std::string after_;
   std::uint32_t rank_;

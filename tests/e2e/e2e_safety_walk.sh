@@ -76,13 +76,13 @@ fi
 # other one, mark and all; the one it made stays, marked, for mdbench clean.
 cat >"$BASE/retarget.sh" <<'EOF2'
 #!/bin/sh
-[ "$MDBENCH_PHASE" = tree-remove ] || exit 0
+[ "$MDBENCH_PHASE" = file-remove ] || exit 0
 mv "$RT" "$RT.moved" && mkdir "$RT" || exit 1
 printf 'mdbench run mark 1\ninode %020d\n' "$(stat -c %i "$RT")" >"$RT/.mdbench-run"
 EOF2
 chmod +x "$BASE/retarget.sh"
 rt=$BASE/retarget
-RT=$rt run 1 -F -n 10 --path-style dirfd -d "$rt" --run-cmd-before-phase "$BASE/retarget.sh"
+RT=$rt run 1 -F -n 10 --path-style dirfd -d "$rt" --run-cmd-after-phase "$BASE/retarget.sh"
 expect_rc 1 "a made target swapped for another marked one"
 expect_in "$OUT" "$rt not removed" "swapped target: says it stays"
 expect_eq "$(find "$rt" -mindepth 1)" "$rt/.mdbench-run" "swapped target: the other directory and its mark kept"

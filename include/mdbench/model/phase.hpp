@@ -103,6 +103,10 @@ struct PhaseInfo {
 
   constexpr bool steady() const { return workload == PhaseWorkload::kSteady; }
   constexpr bool tree() const { return scope == PhaseScope::kTree; }
+  // mdtest's phase_prepare and phase_end (its prologue, -Y's sync and its epilogue) bracket its item phases
+  // (readdir included), not its tree phases: --run-cmd-before/after-phase and -Y apply to these only, so
+  // that a tree phase's time holds neither a command nor a sync and its rate compares with mdtest's.
+  constexpr bool bracketed() const { return !tree() && !steady(); }
   constexpr bool readdir() const { return action == PhaseAction::kReaddir; }
   // An op per item (and -n, -x, a stonewall limit its count); tree and readdir phases have one per directory.
   constexpr bool itemOps() const { return !tree() && !readdir(); }
