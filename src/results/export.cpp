@@ -117,9 +117,12 @@ Json runAttributesJson(const StoredRun& run) {
   return j;
 }
 
-Json errorJson(const StoredError& e) {
-  return rowJson(results::kErrorFields,
-                 results::ErrorRow{e.rank, e.err, e.errno_name.c_str(), e.path.c_str()});
+// A row of a phase's `errors` as the file holds it (a steady phase's with its op kind).
+Json errorJson(const StoredError& e, Phase phase) {
+  const bool steady = phaseInfo(phase).steady();
+  return rowJson(results::errorFieldsOf(phase),
+                 results::ErrorRow{e.rank, e.err, e.errno_name.c_str(), e.path.c_str(),
+                                   steady ? opKindName(e.kind) : nullptr});
 }
 
 // Only the non-empty buckets: a phase has 592 buckets of which a handful hold anything. Each keeps its
@@ -174,7 +177,7 @@ Json phaseJson(const StoredPhase& p, const StoredRun& run) {
   j["ranks"] = std::move(ranks);
   j["latency_buckets"] = latencyBucketsJson(p.latency, run);
   Json errors = Json::array();
-  for (const StoredError& e : p.errors) errors.push_back(errorJson(e));
+  for (const StoredError& e : p.errors) errors.push_back(errorJson(e, p.phase));
   j["errors"] = std::move(errors);
   if (!p.server_stats.empty()) j["server_stats"] = results::serverStatsJson(p.server_stats);  // version 7
   results::addFailoverJson(j, p.stall, p.faults);                                             // version 9
@@ -215,9 +218,7 @@ Json steadyPhaseJson(const StoredPhase& p, std::uint32_t run_ranks) {
   j["too_short"] = tooShortToTime(phaseSize(p, run_ranks));
   Json errors = Json::array();
   for (const StoredError& e : p.errors) {
-    errors.push_back(rowJson(
-        results::kSteadyErrorFields,
-        results::SteadyErrorRow{e.rank, opKindName(e.kind), e.err, e.errno_name.c_str(), e.path.c_str()}));
+    errors.push_back(errorJson(e, p.phase));
   }
   j["errors"] = std::move(errors);
   // Version 10: the summed series and the failover fields, as a selected phase's.

@@ -92,12 +92,14 @@ inline std::vector<std::string> splitTargets(std::string_view text) {
 // A string field of a row as read (HDF5 gives a null pointer for a null string): "" for none.
 inline std::string textOf(const char* text) { return text != nullptr ? std::string(text) : std::string(); }
 
-// A row of an `errors` dataset in memory.
+// A row of an `errors` dataset in memory, of either workload: a --steady phase's rows also name the kind of
+// op that failed (its `op` column, kSteadyErrorFields).
 struct ErrorRow {
   std::uint32_t rank = 0;
   std::int32_t err = 0;
   const char* errno_name = nullptr;
   const char* path = nullptr;
+  const char* op = nullptr;
 };
 
 // A row of a phase's `ranks` table in memory: the rank's record, and the columns the writer derives from it
@@ -191,22 +193,20 @@ inline constexpr std::array<h5::Field, 21> kSteadyRankFields = {{
 static_assert(kOpKindCount == 6 && static_cast<std::size_t>(OpKind::kRmdir) == 5,
               "kSteadyRankFields lists the op types in OpKind order");
 
-// A row of a steady phase's `errors` dataset in memory: the phases' errors plus the op that failed.
-struct SteadyErrorRow {
-  std::uint32_t rank = 0;
-  const char* op = nullptr;
-  std::int32_t err = 0;
-  const char* errno_name = nullptr;
-  const char* path = nullptr;
-};
-
+// A steady phase's `errors` (schema version 5): the op column second.
 inline constexpr std::array<h5::Field, 5> kSteadyErrorFields = {{
-    {"rank", h5::Type::kUint32, offsetof(SteadyErrorRow, rank)},
-    {"op", h5::Type::kString, offsetof(SteadyErrorRow, op)},
-    {"errno", h5::Type::kInt32, offsetof(SteadyErrorRow, err)},
-    {"errno_name", h5::Type::kString, offsetof(SteadyErrorRow, errno_name)},
-    {"path", h5::Type::kString, offsetof(SteadyErrorRow, path)},
+    {"rank", h5::Type::kUint32, offsetof(ErrorRow, rank)},
+    {"op", h5::Type::kString, offsetof(ErrorRow, op)},
+    {"errno", h5::Type::kInt32, offsetof(ErrorRow, err)},
+    {"errno_name", h5::Type::kString, offsetof(ErrorRow, errno_name)},
+    {"path", h5::Type::kString, offsetof(ErrorRow, path)},
 }};
+
+// The `errors` columns of a phase of either workload.
+inline std::span<const h5::Field> errorFieldsOf(Phase phase) {
+  if (phaseInfo(phase).steady()) return kSteadyErrorFields;
+  return kErrorFields;
+}
 
 // Imported results of other tools (schema version 4): /datapath/import-NNNN for IOR and IOzone,
 // /metadata-imports/import-NNNN for mdtest, each with the attributes kProvenance lists and a `results` table.

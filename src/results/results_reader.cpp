@@ -101,6 +101,22 @@ LatencyHistogram readHistogram(hid_t g, const std::string& name) {
   return histogram;
 }
 
+// The phase's `errors`, when any rank failed (a steady phase's rows also name the op kind).
+void readErrors(hid_t g, StoredPhase& p) {
+  if (!h5::exists(g, "errors")) return;
+  p.errors = h5::readCompound<results::ErrorRow>(
+      g, "errors", results::errorFieldsOf(p.phase), [&](const results::ErrorRow& row) {
+        StoredError e{row.rank, row.err, results::textOf(row.errno_name), results::textOf(row.path)};
+        if (phaseInfo(p.phase).steady()) {
+          const std::string op = results::textOf(row.op);
+          const std::optional<OpKind> parsed = results::parseOpKind(op);
+          if (!parsed) throw h5::Error(fmt::format("{}/errors: op '{}' is not an op type", p.group, op));
+          e.kind = *parsed;
+        }
+        return e;
+      });
+}
+
 StoredPhase readPhase(hid_t iteration, const std::string& name, std::uint32_t version) {
   const h5::Handle group = h5::openGroup(iteration, name);
   const hid_t g = group.get();
@@ -119,12 +135,7 @@ StoredPhase readPhase(hid_t iteration, const std::string& name, std::uint32_t ve
                                                [](const results::RankRow& row) { return row.record; });
   p.latency = readHistogram(g, "latency");
   if (version >= kSeriesSchemaVersion) readSeries(g, p);
-  if (h5::exists(g, "errors")) {
-    p.errors = h5::readCompound<results::ErrorRow>(
-        g, "errors", results::kErrorFields, [](const results::ErrorRow& row) {
-          return StoredError{row.rank, row.err, results::textOf(row.errno_name), results::textOf(row.path)};
-        });
-  }
+  readErrors(g, p);
   if (version >= results::kServerStatsSchemaVersion) p.server_stats = results::readServerStats(g);
   if (version >= results::kFailoverSchemaVersion) results::readFailover(g, p.stall, p.faults);
   return p;
@@ -167,16 +178,7 @@ StoredPhase readSteadyPhase(hid_t steady, const std::string& name, std::uint32_t
     p.kind_latency[opKindIndex(op)] = readHistogram(g, results::steadyLatencyName(op));
     p.latency += p.kind_latency[opKindIndex(op)];
   }
-  if (h5::exists(g, "errors")) {
-    p.errors = h5::readCompound<results::SteadyErrorRow>(
-        g, "errors", results::kSteadyErrorFields, [&](const results::SteadyErrorRow& row) {
-          const std::string op = results::textOf(row.op);
-          const std::optional<OpKind> parsed = results::parseOpKind(op);
-          if (!parsed) throw h5::Error(fmt::format("{}/errors: op '{}' is not an op type", p.group, op));
-          return StoredError{row.rank, row.err, results::textOf(row.errno_name), results::textOf(row.path),
-                             *parsed};
-        });
-  }
+  readErrors(g, p);
   if (version >= kSteadyTimelineSchemaVersion) {
     readSeriesCounts(g, p.ranks.size(), p.series);
     p.has_series = true;

@@ -228,24 +228,26 @@ std::vector<std::uint32_t> failedRanks(const std::vector<RankPhaseRecord>& ranks
   return failed;
 }
 
-// A phase's `errors` dataset, a row per failed rank: `path_of(rank)` names the object its first error was
-// on, `make_row(rank, errno_name, path)` makes its row. No dataset when no rank failed.
-template <class Row, class PathOf, class MakeRow>
-void writeFirstErrors(hid_t group, std::span<const h5::Field> fields,
-                      const std::vector<RankPhaseRecord>& ranks, PathOf path_of, MakeRow make_row) {
-  const std::vector<std::uint32_t> failed = failedRanks(ranks);
+// A phase's `errors` dataset, a row per failed rank with its first error: `path_of(rank)` names the object
+// it was on; a steady phase's row also names its op kind. No dataset when no rank failed.
+template <class PathOf>
+void writeFirstErrors(hid_t group, const PhaseResult& result, PathOf path_of) {
+  const std::vector<std::uint32_t> failed = failedRanks(result.ranks);
   if (failed.empty()) return;
+  const bool steady = phaseInfo(result.phase).steady();
   // The strings must outlive the rows pointing into them.
   std::vector<std::string> names, paths;
   for (const std::uint32_t rank : failed) {
-    names.push_back(opErrorName(ranks[rank].first_error.err));
+    names.push_back(opErrorName(result.ranks[rank].first_error.err));
     paths.push_back(path_of(rank));
   }
-  std::vector<Row> rows;
+  std::vector<results::ErrorRow> rows;
   for (std::size_t i = 0; i < failed.size(); ++i) {
-    rows.push_back(make_row(failed[i], names[i].c_str(), paths[i].c_str()));
+    const RankPhaseRecord& r = result.ranks[failed[i]];
+    rows.push_back({failed[i], r.first_error.err, names[i].c_str(), paths[i].c_str(),
+                    steady ? opKindName(r.first_error_kind) : nullptr});
   }
-  h5::writeCompound<Row>(group, "errors", fields, rows);
+  h5::writeCompound<results::ErrorRow>(group, "errors", results::errorFieldsOf(result.phase), rows);
 }
 
 }  // namespace
@@ -444,16 +446,16 @@ struct Hdf5Sink::Impl {
     return targets.size() == 1 ? targets.front() : targets[plan.targetOf(rank) % targets.size()];
   }
 
+  // The path of each failed rank's first error under its target: a selected phase's item (errorPath), a
+  // steady phase's dataset or object in the iteration's directory.
   void writeErrors(hid_t group, const PhaseResult& result, const Plan& plan) const {
-    writeFirstErrors<results::ErrorRow>(
-        group, results::kErrorFields, result.ranks,
-        [&](std::uint32_t rank) {
-          const FirstError& e = result.ranks[rank].first_error;
-          return targetOf(rank, plan) + "/" + errorPath(plan, result.iteration, result.phase, e);
-        },
-        [&](std::uint32_t rank, const char* errno_name, const char* path) {
-          return results::ErrorRow{rank, result.ranks[rank].first_error.err, errno_name, path};
-        });
+    const bool steady = phaseInfo(result.phase).steady();
+    writeFirstErrors(group, result, [&](std::uint32_t rank) {
+      const FirstError& e = result.ranks[rank].first_error;
+      return steady ? fmt::format("{}/{}/{}", targetOf(rank, plan), iterationDirName(result.iteration),
+                                  steadyErrorPath(e))
+                    : targetOf(rank, plan) + "/" + errorPath(plan, result.iteration, result.phase, e);
+    });
   }
 
   // Room for the first errors' rows: each path starts with one of the targets.
@@ -551,21 +553,6 @@ struct Hdf5Sink::Impl {
     h5::writeCompound<results::SteadyRankRow>(group, "ranks", results::kSteadyRankFields, rows);
   }
 
-  void writeSteadyErrors(hid_t group, std::uint32_t iteration, const PhaseResult& result,
-                         const Plan& plan) const {
-    writeFirstErrors<results::SteadyErrorRow>(
-        group, results::kSteadyErrorFields, result.ranks,
-        [&](std::uint32_t rank) {
-          return fmt::format("{}/{}/{}", targetOf(rank, plan), iterationDirName(iteration),
-                             steadyErrorPath(result.ranks[rank].first_error));
-        },
-        [&](std::uint32_t rank, const char* errno_name, const char* path) {
-          const RankPhaseRecord& r = result.ranks[rank];
-          return results::SteadyErrorRow{rank, opKindName(r.first_error_kind), r.first_error.err, errno_name,
-                                         path};
-        });
-  }
-
   // iterations/iter-NNNN/steady, made with its first phase (rounds 0 until the mix is written).
   h5::Handle steadyGroup(std::uint32_t iteration) {
     h5::Handle group = existingSteadyGroup(iteration);
@@ -589,7 +576,7 @@ struct Hdf5Sink::Impl {
     for (const OpKind op : opKindsOf(p.phase)) {
       h5::writeVector(group.get(), results::steadyLatencyName(op), p.kind_latency[opKindIndex(op)].counts());
     }
-    writeSteadyErrors(group.get(), p.iteration, p, plan);
+    writeErrors(group.get(), p, plan);
     writeSeriesCounts(group.get(), p.series, p.ranks.size());
     results::writeFailover(group.get(), p.stall, p.faults);
     if (p.phase == Phase::kSteadyPrecreate) steady_precreate_short = precreateShort(p, plan);
