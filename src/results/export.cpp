@@ -217,9 +217,7 @@ Json steadyPhaseJson(const StoredPhase& p, std::uint32_t run_ranks) {
       p.summary);
   j["too_short"] = tooShortToTime(phaseSize(p, run_ranks));
   Json errors = Json::array();
-  for (const StoredError& e : p.errors) {
-    errors.push_back(errorJson(e, p.phase));
-  }
+  for (const StoredError& e : p.errors) errors.push_back(errorJson(e, p.phase));
   j["errors"] = std::move(errors);
   // Version 10: the summed series and the failover fields, as a selected phase's.
   if (p.has_series) {
