@@ -64,7 +64,6 @@
 
 #include "mdbench/model/run_result.hpp"
 #include "mdbench/model/stats.hpp"
-#include "mdbench/model/steady.hpp"
 
 namespace mdbench {
 

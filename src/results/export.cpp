@@ -301,7 +301,8 @@ constexpr std::string_view kSteadyCsvHeader =
     "run,iteration,phase,op,ok,failed,ops_per_s,p50_ns,p90_ns,p99_ns,max_ns,phase_time_s,phase_ok_per_s,"
     "phase_time_balance,phase_rate_balance,rounds,rounds_per_s,objects_per_s,phase_too_short\n";
 
-std::string steadyCsvRow(const StoredRun& run, const StoredPhase& p, OpKind op) {
+// `rounds`: the phase's iteration's (steadyRounds), found once per phase, not per op row.
+std::string steadyCsvRow(const StoredRun& run, const StoredPhase& p, OpKind op, std::uint64_t rounds) {
   const SteadyPhaseSummary& s = p.summary;
   const SteadyOpSummary& o = s.ops[opKindIndex(op)];
   std::string line;
@@ -309,8 +310,8 @@ std::string steadyCsvRow(const StoredRun& run, const StoredPhase& p, OpKind op) 
   fmt::format_to(std::back_inserter(line), ",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
                  p.iteration, phaseName(p.phase), opKindName(op), o.ok, o.failed, o.ops_per_s,
                  o.latency.p50_ns, o.latency.p90_ns, o.latency.p99_ns, o.latency.max_ns, s.aggregate.time_s,
-                 s.aggregate.ops_per_s, s.time_balance, s.aggregate.balance, steadyRounds(run, p.iteration),
-                 s.rounds_per_s, s.objects_per_s, tooShortToTime(phaseSize(p, run.info.ranks)) ? 1 : 0);
+                 s.aggregate.ops_per_s, s.time_balance, s.aggregate.balance, rounds, s.rounds_per_s,
+                 s.objects_per_s, tooShortToTime(phaseSize(p, run.info.ranks)) ? 1 : 0);
   return line;
 }
 
@@ -415,7 +416,9 @@ void exportCsv(const StoredResults& results, std::ostream& out) {
     out << kSteadyCsvHeader;
     for (const StoredRun& run : results.runs) {
       for (const StoredPhase& p : run.phases) {
-        for (const OpKind op : opKindsOf(p.phase)) out << steadyCsvRow(run, p, op);
+        if (!isSteady(p)) continue;
+        const std::uint64_t rounds = steadyRounds(run, p.iteration);
+        for (const OpKind op : opKindsOf(p.phase)) out << steadyCsvRow(run, p, op, rounds);
       }
     }
   }
